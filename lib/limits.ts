@@ -1,0 +1,52 @@
+/**
+ * Every bound the product enforces, in one place. The browser and the server import the same numbers,
+ * so a form can refuse exactly what the API would refuse.
+ */
+export const LIMITS = {
+  agent: {
+    name: { minChars: 1, maxChars: 64 },
+    description: { maxChars: 500 },
+    instructions: { maxChars: 8_000 },
+    model: { maxChars: 200 },
+    maxTurns: { min: 1, max: 150, default: 25 },
+    approvalTools: { max: 50 },
+  },
+  user: {
+    email: { maxChars: 254 },
+    password: { minChars: 8, maxChars: 200 },
+    name: { maxChars: 80 },
+  },
+  apiToken: { name: { minChars: 1, maxChars: 64 }, perUser: 20 },
+  signIn: { maxFailures: 5, windowMs: 60_000 },
+  team: {
+    name: { maxChars: 80, maxBytes: 160 },
+    goal: { maxChars: 2_000, maxBytes: 4_000 },
+    minMembers: 2,
+    maxMembers: 8,
+    perOwner: 20,
+    requests: 100,
+    receipts: 100,
+    chain: 12,
+  },
+  memberName: { maxChars: 80, maxBytes: 160 },
+  task: { maxChars: 4_000, maxBytes: 8_000 },
+  answer: { maxChars: 4_000, maxBytes: 8_000 },
+  interruptResponse: { maxBytes: 8_000 },
+  scheduler: { maxActiveJobs: 8, stepTimeoutMs: 10_000 },
+  result: { maxBytes: 6_000 },
+  sharedRecord: { retained: 100, inContext: 8 },
+  sharedContext: { maxBytes: 24_000 },
+  publicState: {
+    entries: 20,
+    projectionBytes: 16_000,
+    title: { maxChars: 80, maxBytes: 160 },
+    content: { maxChars: 1_000, maxBytes: 2_000 },
+  },
+  history: { defaultLimit: 8, minLimit: 1, maxLimit: 20, responseBytes: 24_000, excerptBytes: 500, textBytes: 6_000 },
+  mentionLabel: { maxUtf16: 120 },
+  activity: { defaultLimit: 20, maxLimit: 200 },
+  message: { maxChars: 4_000, maxBytes: 8_000 },
+  /** Largest JSON request body any /api route accepts. */
+  requestBodyBytes: 64 * 1024,
+  scripted: { maxSleepMs: 60_000, excerptChars: 200 },
+} as const;

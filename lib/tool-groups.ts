@@ -1,0 +1,40 @@
+/**
+ * The tool groups an agent can allow, and the tools in each. Pure data so the agent form (browser) and the
+ * runtime (server) agree; the tool implementations live in server/agents/tools.
+ */
+export const TOOL_GROUPS = {
+  utility: {
+    label: 'Utility',
+    description: 'Harmless helpers: the current time and a calculator.',
+    tools: ['current_time', 'calculator'],
+  },
+  team: {
+    label: 'Team',
+    description: 'Hand work to team members and keep the team’s shared state. Team members need this group.',
+    tools: [
+      'send_member',
+      'read_team_context',
+      'publish_team_state',
+      'read_team_state',
+      'update_team_state',
+      'read_team_history',
+      'search_team_results',
+      'read_team_result',
+    ],
+  },
+  clarify: {
+    label: 'Clarify',
+    description: 'Ask the person a clarifying question and wait for the answer.',
+    tools: ['ask_clarification'],
+  },
+} as const;
+
+export type ToolGroup = keyof typeof TOOL_GROUPS;
+export const TOOL_GROUP_NAMES = Object.keys(TOOL_GROUPS) as ToolGroup[];
+export const ALL_TOOL_NAMES: string[] = TOOL_GROUP_NAMES.flatMap((g) => [...TOOL_GROUPS[g].tools]);
+
+/** The tools an allowlist admits: an empty allowlist means every group. */
+export function toolsForGroups(groups: readonly string[]): string[] {
+  const chosen = groups.length ? TOOL_GROUP_NAMES.filter((g) => groups.includes(g)) : TOOL_GROUP_NAMES;
+  return chosen.flatMap((g) => [...TOOL_GROUPS[g].tools]);
+}
