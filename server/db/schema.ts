@@ -128,3 +128,180 @@ export type Agent = typeof agents.$inferSelect;
 export type Conversation = typeof conversations.$inferSelect;
 export type Run = typeof runs.$inferSelect;
 export type ApiToken = typeof apiTokens.$inferSelect;
+
+// ───────────────────────────── Teams ─────────────────────────────
+
+export const TEAM_STATUSES = ['creating', 'ready', 'disconnected'] as const;
+
+export const teams = sqliteTable(
+  'teams',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The client's request id: creating twice with the same id returns the same team. */
+    requestId: text('request_id').notNull(),
+    name: text('name').notNull(),
+    goal: text('goal').notNull(),
+    status: text('status', { enum: TEAM_STATUSES }).notNull().default('creating'),
+    disconnectReason: text('disconnect_reason'),
+    /** Bumped in the same transaction as every change the activity view shows. */
+    revision: integer('revision').notNull().default(1),
+    /** Bumped by every public-state write. */
+    stateRevision: integer('state_revision').notNull().default(0),
+    /** 1 while the team has unfinished jobs: the planner reads only these teams, through one index. */
+    hasPending: integer('has_pending').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('teams_owner_request_key').on(t.ownerId, t.requestId),
+    index('teams_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('teams_pending_idx').on(t.hasPending),
+  ],
+);
+
+export const teamMembers = sqliteTable(
+  'team_members',
+  {
+    id: id(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    /** The recorded agent binding; null if the agent was deleted later. */
+    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentName: text('agent_name').notNull(),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+    /** Null until the member conversation is ensured (creation or reconnect). */
+    conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('team_members_team_idx').on(t.teamId, t.position),
+    index('team_members_conversation_idx').on(t.conversationId),
+  ],
+);
+
+export const JOB_STATUSES = [
+  'queued',
+  'running',
+  'waiting_input',
+  'resuming',
+  'cancelling',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** A request to a member, or a receipt returning a finished request's result to its requester. */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    /** Insertion order: FIFO per owner and per conversation. */
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    kind: text('kind', { enum: ['request', 'receipt'] }).notNull(),
+    /** The member whose conversation runs the job (for a receipt: the requesting member, if any). */
+    memberId: text('member_id'),
+    /** The conversation the job runs in. */
+    conversationId: text('conversation_id').notNull(),
+    /** Who asked: a member (handoff), a conversation (mention from a chat), or neither (the person). */
+    sourceMemberId: text('source_member_id'),
+    sourceConversationId: text('source_conversation_id'),
+    parentId: text('parent_id'),
+    rootId: text('root_id').notNull(),
+    depth: integer('depth').notNull().default(1),
+    status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
+    text: text('text').notNull(),
+    /** Idempotency key of the request (draft key + member, or tool request id); unique per team. */
+    requestKey: text('request_key').notNull(),
+    /** The exact run input, frozen at admission; never changes afterwards. */
+    frozenInput: text('frozen_input', { mode: 'json' }).$type<unknown>(),
+    /** Run idempotency key for the current attempt (job id + step), so a retry is the same run. */
+    runKey: text('run_key'),
+    runId: text('run_id'),
+    /** What the job waits for while waiting_input, and the pending answer while resuming. */
+    waiting: text('waiting', { mode: 'json' }).$type<unknown>(),
+    answer: text('answer', { mode: 'json' }).$type<unknown>(),
+    answerKey: text('answer_key'),
+    result: text('result'),
+    resultTruncated: integer('result_truncated', { mode: 'boolean' }),
+    error: text('error'),
+    /** For requests: whether its receipt was written (at most one). */
+    receiptJobId: text('receipt_job_id'),
+    createdAt: createdAt(),
+    admittedAt: integer('admitted_at', { mode: 'timestamp_ms' }),
+    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('jobs_team_request_key').on(t.teamId, t.kind, t.requestKey),
+    index('jobs_team_seq_idx').on(t.teamId, t.seq),
+    index('jobs_conversation_idx').on(t.conversationId, t.seq),
+    index('jobs_root_idx').on(t.rootId),
+  ],
+);
+
+/** The team's shared record: requests, results and notes, retained up to a bound. */
+export const sharedMessages = sqliteTable(
+  'shared_messages',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    jobId: text('job_id'),
+    kind: text('kind', { enum: ['request', 'result', 'error', 'cancelled', 'note'] }).notNull(),
+    /** Null = the person. */
+    senderMemberId: text('sender_member_id'),
+    senderLabel: text('sender_label').notNull(),
+    recipientMemberId: text('recipient_member_id'),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('shared_messages_team_seq_idx').on(t.teamId, t.seq)],
+);
+
+export const STATE_KINDS = ['objective', 'plan', 'finding', 'question', 'requirement'] as const;
+
+/** Team public state: durable entries members publish and update. */
+export const stateEntries = sqliteTable(
+  'state_entries',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    /** conversation id + ':' + the tool's request id: retries return the same entry. */
+    publicationKey: text('publication_key').notNull(),
+    kind: text('kind', { enum: STATE_KINDS }).notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    status: text('status', { enum: ['active', 'archived'] }).notNull().default('active'),
+    revision: integer('revision').notNull().default(1),
+    /** The original publication, to tell a retry from a conflicting reuse of the request id. */
+    original: text('original', { mode: 'json' }).$type<{ kind: string; title: string; content: string }>().notNull(),
+    /** The latest successful update's arguments, so its identical retry succeeds without a new revision. */
+    lastUpdate: text('last_update', { mode: 'json' }).$type<unknown>(),
+    createdByMemberId: text('created_by_member_id').notNull(),
+    updatedByMemberId: text('updated_by_member_id').notNull(),
+    sourceConversationId: text('source_conversation_id'),
+    sourceJobId: text('source_job_id'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [uniqueIndex('state_entries_publication_key').on(t.teamId, t.publicationKey)],
+);
+
+export type Team = typeof teams.$inferSelect;
+export type TeamMember = typeof teamMembers.$inferSelect;
+export type Job = typeof jobs.$inferSelect;
+export type SharedMessage = typeof sharedMessages.$inferSelect;
+export type StateEntry = typeof stateEntries.$inferSelect;

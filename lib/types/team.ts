@@ -1,0 +1,86 @@
+/** Team API shapes shared by the server (producers) and the browser (consumers). Dates are ISO strings. */
+
+export type TeamStatus = 'creating' | 'ready' | 'disconnected';
+export type JobStatus =
+  | 'queued'
+  | 'running'
+  | 'waiting_input'
+  | 'resuming'
+  | 'cancelling'
+  | 'completed'
+  | 'failed'
+  | 'cancelled';
+export type MemberStatus = 'needs_input' | 'running' | 'queued' | 'ready';
+
+export type ApiMember = {
+  id: string;
+  name: string;
+  agentId: string | null;
+  agentName: string;
+  conversationId: string | null;
+  status: MemberStatus;
+};
+
+export type ApiTeam = {
+  id: string;
+  name: string;
+  goal: string;
+  status: TeamStatus;
+  disconnectReason: string | null;
+  revision: number;
+  members: ApiMember[];
+  /** Unfinished jobs (queued, running, waiting, …). */
+  pendingJobs: number;
+  /** Jobs waiting for the person's input. */
+  waitingJobs: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type ApiTeamSummary = Omit<ApiTeam, 'members'> & { memberCount: number };
+
+/** What a waiting job needs: a clarification (text answer) or a graph interrupt (JSON response). */
+export type ApiWaiting =
+  | { type: 'clarification'; question: string; questionId: string }
+  | { type: 'interrupt'; payload: unknown };
+
+export type ApiJob = {
+  id: string;
+  kind: 'request' | 'receipt';
+  /** Request: the member asked. Receipt: the member (if any) the result returns to. */
+  memberId: string | null;
+  conversationId: string;
+  status: JobStatus;
+  /** Present with details=true. */
+  text?: string;
+  result?: string | null;
+  resultTruncated?: boolean | null;
+  error?: string | null;
+  waiting?: ApiWaiting | null;
+  createdAt: string;
+  completedAt: string | null;
+  /** Null = the person. */
+  sourceMemberId: string | null;
+  sourceConversationId: string | null;
+  parentId: string | null;
+  rootId: string;
+  /** For a request whose result returns to a requester: its receipt job. */
+  receipt: { id: string; status: JobStatus } | null;
+};
+
+export type ApiActivity =
+  | { revision: number; unchanged: true }
+  | { revision: number; unchanged?: false; totalJobs: number; jobs: ApiJob[] };
+
+export type ApiStateEntry = {
+  id: string;
+  kind: 'objective' | 'plan' | 'finding' | 'question' | 'requirement';
+  title: string;
+  content: string;
+  status: 'active' | 'archived';
+  revision: number;
+  createdBy: { memberId: string; name: string };
+  updatedBy: { memberId: string; name: string };
+  source: { conversationId: string | null; jobId: string | null };
+  updatedAt: string;
+};
