@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits';
+import { boundedText } from './common';
+
+const key = z.string().trim().min(1, 'Required').max(200);
+
+export const createTeamSchema = z
+  .object({
+    requestId: key,
+    name: boundedText({ ...LIMITS.team.name, minChars: 1 }),
+    goal: boundedText({ ...LIMITS.team.goal, minChars: 1 }),
+    agentIds: z
+      .array(z.string().min(1).max(100))
+      .min(LIMITS.team.minMembers, `Choose at least ${LIMITS.team.minMembers} agents`)
+      .max(LIMITS.team.maxMembers, `Choose at most ${LIMITS.team.maxMembers} agents`)
+      .refine((ids) => new Set(ids).size === ids.length, 'Each agent can be chosen once'),
+  })
+  .strict();
+export type CreateTeamInput = z.infer<typeof createTeamSchema>;
+
+export const taskText = boundedText({ ...LIMITS.task, minChars: 1 });
+
+export const sendRequestSchema = z
+  .object({
+    memberIds: z
+      .array(z.string().min(1).max(100))
+      .min(1, 'Choose at least one member')
+      .max(LIMITS.team.maxMembers)
+      .refine((ids) => new Set(ids).size === ids.length, 'Each member can be chosen once'),
+    text: taskText,
+    draftKey: key,
+  })
+  .strict();
+export type SendRequestInput = z.infer<typeof sendRequestSchema>;
+
+const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'Must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const activityQuerySchema = z
+  .object({
+    revision: intParam(0, Number.MAX_SAFE_INTEGER).optional(),
+    limit: intParam(1, LIMITS.activity.maxLimit).default(LIMITS.activity.defaultLimit),
+    offset: intParam(0, 1_000_000).default(0),
+    details: z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true').default(false),
+  })
+  .strict();
