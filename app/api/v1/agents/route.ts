@@ -1,0 +1,18 @@
+import { agentCreateSchema } from '@/lib/schemas/agent';
+import { requireUser } from '@/server/auth/require-user';
+import { createAgent, listAgents, toApiAgent } from '@/server/agents/catalog';
+import { json, readBody, route } from '@/server/http/route';
+
+/** GET /api/v1/agents?query= — the caller's agents, optionally filtered by name or description. */
+export const GET = route(async (req) => {
+  const user = await requireUser(req);
+  const query = new URL(req.url).searchParams.get('query');
+  return json({ agents: listAgents(user.id, query).map(toApiAgent) });
+});
+
+/** POST /api/v1/agents — create an agent. */
+export const POST = route(async (req) => {
+  const user = await requireUser(req);
+  const input = await readBody(req, agentCreateSchema);
+  return json(toApiAgent(createAgent(user.id, input)), { status: 201 });
+});

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits';
+import { DEFAULT_MODEL, MODEL_FORMAT_HINT, parseModel } from '../models';
+import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES } from '../tool-groups';
+import { boundedText } from './common';
+
+/**
+ * The Custom Agent's fields, validated by the same schemas in the browser form and in the API.
+ * Bounds come from LIMITS; characters are counted as code points (an emoji counts once).
+ */
+const L = LIMITS.agent;
+
+// Line breaks and other control characters would make a name unreadable in lists and @mentions.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** The name is trimmed first, so "  Writer " is stored as "Writer" and whitespace alone is empty. */
+export const agentNameSchema = z
+  .string({ error: 'Must be text' })
+  .trim()
+  .pipe(boundedText({ minChars: L.name.minChars, maxChars: L.name.maxChars }))
+  .refine((v) => !CONTROL_CHARS.test(v), 'Must not contain line breaks or control characters');
+
+export const agentDescriptionSchema = boundedText({ maxChars: L.description.maxChars });
+export const agentInstructionsSchema = boundedText({ maxChars: L.instructions.maxChars });
+
+export const agentModelSchema = z
+  .string({ error: 'Must be text' })
+  .trim()
+  .refine((v) => v.length <= L.model.maxChars && parseModel(v) !== null, MODEL_FORMAT_HINT);
+
+/** A list of names drawn from an allowlist, without repeats; errors name the offending entries. */
+function nameList(known: readonly string[], what: string, max: number) {
+  return z.array(z.string({ error: `Each ${what} must be text` }), { error: 'Must be a list' }).superRefine((list, ctx) => {
+    const unknown = list.filter((v) => !known.includes(v));
+    if (unknown.length) {
+      ctx.addIssue({ code: 'custom', message: `Unknown ${what}: ${unknown.slice(0, 5).join(', ')}` });
+      return;
+    }
+    const seen = new Set<string>();
+    const repeated = list.filter((v) => (seen.has(v) ? true : (seen.add(v), false)));
+    if (repeated.length) ctx.addIssue({ code: 'custom', message: `Listed more than once: ${repeated.join(', ')}` });
+    if (list.length > max) ctx.addIssue({ code: 'custom', message: `At most ${max} entries` });
+  });
+}
+
+/** Tool groups the agent may use; an empty list means every group. */
+export const agentToolGroupsSchema = nameList(TOOL_GROUP_NAMES, 'tool group', TOOL_GROUP_NAMES.length);
+/** Tools whose calls pause for the person's approval before they run. */
+export const agentApprovalToolsSchema = nameList(ALL_TOOL_NAMES, 'tool', L.approvalTools.max);
+
+const turnsMessage = `Must be a whole number from ${L.maxTurns.min} to ${L.maxTurns.max}`;
+export const agentMaxTurnsSchema = z
+  .number({ error: turnsMessage })
+  .int(turnsMessage)
+  .min(L.maxTurns.min, turnsMessage)
+  .max(L.maxTurns.max, turnsMessage);
+
+/** POST body and the agent form's values: name is required, everything else has a default. */
+export const agentCreateSchema = z.strictObject({
+  name: agentNameSchema,
+  description: agentDescriptionSchema.default(''),
+  instructions: agentInstructionsSchema.default(''),
+  model: agentModelSchema.default(DEFAULT_MODEL),
+  toolGroups: agentToolGroupsSchema.default([]),
+  approvalTools: agentApprovalToolsSchema.default([]),
+  maxTurns: agentMaxTurnsSchema.default(L.maxTurns.default),
+});
+
+/** PATCH body: any subset of the fields; absent fields keep their value. */
+export const agentPatchSchema = z.strictObject({
+  name: agentNameSchema.optional(),
+  description: agentDescriptionSchema.optional(),
+  instructions: agentInstructionsSchema.optional(),
+  model: agentModelSchema.optional(),
+  toolGroups: agentToolGroupsSchema.optional(),
+  approvalTools: agentApprovalToolsSchema.optional(),
+  maxTurns: agentMaxTurnsSchema.optional(),
+});
+
+/** `GET /api/v1/agents?query=`: free text matched literally against name and description. */
+export const agentQuerySchema = z
+  .string()
+  .trim()
+  .max(200, 'Search text must be at most 200 characters');
+
+export type AgentCreateInput = z.input<typeof agentCreateSchema>;
+export type AgentCreate = z.output<typeof agentCreateSchema>;
+export type AgentPatchInput = z.input<typeof agentPatchSchema>;
+export type AgentPatch = z.output<typeof agentPatchSchema>;
+
+/** The editable fields in form order: server field errors are matched to these. */
+export const AGENT_FIELDS = ['name', 'description', 'instructions', 'model', 'toolGroups', 'approvalTools', 'maxTurns'] as const;
+export type AgentField = (typeof AGENT_FIELDS)[number];
+
+/** The form's starting values for a new agent. */
+export const NEW_AGENT_DEFAULTS: AgentCreate = {
+  name: '',
+  description: '',
+  instructions: '',
+  model: DEFAULT_MODEL,
+  toolGroups: [],
+  approvalTools: [],
+  maxTurns: L.maxTurns.default,
+};

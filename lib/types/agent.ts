@@ -1,0 +1,19 @@
+/** A Custom Agent as the HTTP API returns it (dates are ISO 8601 strings). */
+export type ApiAgent = {
+  id: string;
+  name: string;
+  description: string;
+  instructions: string;
+  /** `scripted` or `provider:model`. */
+  model: string;
+  /** Allowed tool groups; empty means every group. */
+  toolGroups: string[];
+  /** Tools whose calls wait for the person's approval. */
+  approvalTools: string[];
+  maxTurns: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** `GET /api/v1/agents` response. */
+export type ApiAgentList = { agents: ApiAgent[] };

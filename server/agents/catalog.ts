@@ -1,0 +1,167 @@
+import 'server-only';
+import crypto from 'node:crypto';
+import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
+import { agentCreateSchema, agentPatchSchema, agentQuerySchema, type AgentCreateInput, type AgentPatchInput } from '@/lib/schemas/agent';
+import type { ApiAgent } from '@/lib/types/agent';
+import { getDb, schema, writeTx, type Db } from '@/server/db';
+import type { Agent } from '@/server/db/schema';
+import { AppError, badRequest, notFound } from '@/server/http/errors';
+import { parseOrThrow } from '@/server/http/validation';
+
+/**
+ * The Custom Agent catalog: every read and write of the agents table goes through here, scoped by owner.
+ * Another owner's agent answers exactly like a missing one (404). Inputs are validated here too, so every
+ * door (route handler, server action, seed script) keeps the same rules.
+ */
+
+const { agents } = schema;
+
+/** The key that makes names unique per owner regardless of case (stored in agents.name_key). */
+export function agentNameKey(name: string): string {
+  return name.trim().normalize('NFC').toLowerCase();
+}
+
+const nameTaken = (name: string) => {
+  const message = `You already have an agent named "${name}" (names are compared without case)`;
+  return new AppError(409, 'name_taken', message, { name: message });
+};
+
+/** LIKE pattern that matches `text` literally anywhere: \, % and _ are escaped (paired with ESCAPE '\'). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The owner's agents ordered by name; with a query, only those whose name or description contains it.
+ * Names match case-insensitively through the lower-cased name key; descriptions through SQLite's LIKE,
+ * which folds ASCII letters only.
+ */
+export function listAgents(ownerId: string, query?: string | null): Agent[] {
+  const parsed = agentQuerySchema.safeParse(query ?? '');
+  if (!parsed.success) throw badRequest('invalid_query', parsed.error.issues[0]?.message ?? 'Invalid search text');
+  const q = parsed.data;
+  const owned = eq(agents.ownerId, ownerId);
+  const where = q
+    ? and(
+        owned,
+        or(
+          sql`${agents.nameKey} like ${containsPattern(agentNameKey(q))} escape '\\'`,
+          sql`${agents.description} like ${containsPattern(q)} escape '\\'`,
+        ),
+      )
+    : owned;
+  return getDb().select().from(agents).where(where).orderBy(asc(agents.nameKey)).all();
+}
+
+/** The owner's agent, or null when it does not exist or belongs to someone else. */
+export function findAgent(ownerId: string, id: string, db: Db = getDb()): Agent | null {
+  return db.select().from(agents).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId))).get() ?? null;
+}
+
+/** The owner's agent, or a 404 AppError. */
+export function getAgent(ownerId: string, id: string): Agent {
+  const row = findAgent(ownerId, id);
+  if (!row) throw notFound('Agent');
+  return row;
+}
+
+/** The owner's agent with this name (compared without case), or null. */
+export function findAgentByName(ownerId: string, name: string, db: Db = getDb()): Agent | null {
+  return db.select().from(agents).where(and(eq(agents.ownerId, ownerId), eq(agents.nameKey, agentNameKey(name)))).get() ?? null;
+}
+
+/** Create an agent; 422 for invalid input, 409 `name_taken` when the owner already uses the name. */
+export function createAgent(ownerId: string, input: AgentCreateInput): Agent {
+  const data = parseOrThrow(agentCreateSchema, input);
+  const now = new Date();
+  const row = {
+    id: crypto.randomUUID(),
+    ownerId,
+    ...data,
+    nameKey: agentNameKey(data.name),
+    createdAt: now,
+    updatedAt: now,
+  };
+  return uniqueName(data.name, () =>
+    writeTx((tx) => {
+      if (findAgentByName(ownerId, data.name, tx)) throw nameTaken(data.name);
+      tx.insert(agents).values(row).run();
+      return findAgent(ownerId, row.id, tx)!;
+    }),
+  );
+}
+
+/** Change some fields of the owner's agent; absent fields keep their value. An empty patch changes nothing. */
+export function updateAgent(ownerId: string, id: string, patch: AgentPatchInput): Agent {
+  const data = parseOrThrow(agentPatchSchema, patch);
+  const changes = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as Partial<typeof agents.$inferInsert>;
+  return uniqueName(data.name ?? '', () =>
+    writeTx((tx) => {
+      const current = findAgent(ownerId, id, tx);
+      if (!current) throw notFound('Agent');
+      if (Object.keys(changes).length === 0) return current;
+      const set: Partial<typeof agents.$inferInsert> = { ...changes, updatedAt: new Date() };
+      if (data.name !== undefined) {
+        const key = agentNameKey(data.name);
+        const clash = tx
+          .select({ id: agents.id })
+          .from(agents)
+          .where(and(eq(agents.ownerId, ownerId), eq(agents.nameKey, key), ne(agents.id, id)))
+          .get();
+        if (clash) throw nameTaken(data.name);
+        set.nameKey = key;
+      }
+      tx.update(agents).set(set).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId))).run();
+      return findAgent(ownerId, id, tx)!;
+    }),
+  );
+}
+
+/**
+ * Delete the owner's agent. Its conversations stay readable: the schema sets conversations.agent_id to null
+ * and each conversation keeps the agent's name.
+ */
+export function deleteAgent(ownerId: string, id: string): void {
+  writeTx((tx) => {
+    const current = findAgent(ownerId, id, tx);
+    if (!current) throw notFound('Agent');
+    // Hook point for teams: refuse here (e.g. 409 `agent_in_team`) while a team still uses this agent as a member,
+    // inside this same transaction so a team can't adopt the agent between the check and the delete.
+    tx.delete(agents).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId))).run();
+  });
+}
+
+/** The API shape of an agent row. */
+export function toApiAgent(row: Agent): ApiAgent {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    instructions: row.instructions,
+    model: row.model,
+    toolGroups: [...row.toolGroups],
+    approvalTools: [...row.approvalTools],
+    maxTurns: row.maxTurns,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The unique index is the last word on names: a write that loses a race still answers 409, not 500. */
+function uniqueName<T>(name: string, write: () => T): T {
+  try {
+    return write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(name);
+    throw err;
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  // Drizzle may wrap the driver's error; look a few causes deep.
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') return true;
+  }
+  return false;
+}

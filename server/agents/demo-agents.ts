@@ -1,0 +1,60 @@
+import 'server-only';
+import type { AgentCreate } from '@/lib/schemas/agent';
+import type { Agent } from '@/server/db/schema';
+import { createAgent, findAgentByName } from './catalog';
+
+/**
+ * The three example agents of the demo account. They use the embedded `scripted` model, so they answer
+ * offline and deterministically (try `/reply Hello` or `/call calculator {"expression":"6*7"}` in a chat).
+ */
+export const DEMO_AGENTS: readonly AgentCreate[] = [
+  {
+    name: 'Researcher',
+    description: 'Gathers facts, sources and open questions on a topic and reports them as a short, structured brief.',
+    instructions: [
+      'You are a careful researcher.',
+      'Break the request into questions, gather what is known, and separate facts from assumptions.',
+      'Report findings as a short bulleted brief with the open questions at the end.',
+      'When the request is ambiguous, ask one clarifying question before starting.',
+    ].join('\n'),
+    model: 'scripted',
+    toolGroups: [],
+    approvalTools: [],
+    maxTurns: 25,
+  },
+  {
+    name: 'Reviewer',
+    description: 'Checks drafts and plans for errors, gaps and unclear wording, and lists concrete fixes by priority.',
+    instructions: [
+      'You are a constructive reviewer.',
+      'Read the work closely and check it against the stated goal and requirements.',
+      'List the problems you find in order of importance, each with a concrete suggested fix.',
+      'Say plainly when something is good enough to ship.',
+    ].join('\n'),
+    model: 'scripted',
+    toolGroups: [],
+    approvalTools: [],
+    maxTurns: 25,
+  },
+  {
+    name: 'Writer',
+    description: 'Turns notes, findings and feedback into clear, well-organised prose for the intended reader.',
+    instructions: [
+      'You are a clear, concise writer.',
+      'Ask who the reader is if that is not stated, then write for them: short sentences, plain words, a logical order.',
+      'Use headings and lists where they help scanning, and keep every claim traceable to the material you were given.',
+    ].join('\n'),
+    model: 'scripted',
+    toolGroups: [],
+    approvalTools: [],
+    maxTurns: 25,
+  },
+];
+
+/**
+ * Give the owner the demo agents. Idempotent by name: an agent the owner already has under that name
+ * (compared without case) is kept as it is, so re-running the seed never duplicates or overwrites.
+ */
+export function seedDemoAgents(ownerId: string): Agent[] {
+  return DEMO_AGENTS.map((def) => findAgentByName(ownerId, def.name) ?? createAgent(ownerId, def));
+}
