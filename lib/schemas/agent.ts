@@ -11,7 +11,6 @@ import { boundedText } from './common';
 const L = LIMITS.agent;
 
 // Line breaks and other control characters would make a name unreadable in lists and @mentions.
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** The name is trimmed first, so "  Writer " is stored as "Writer" and whitespace alone is empty. */
