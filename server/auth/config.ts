@@ -1,8 +1,10 @@
 import 'server-only';
 import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
+import type { JWT } from 'next-auth/jwt';
 import { findUserByEmail, findUserById } from './users';
-import { verifyPassword } from './passwords';
+import { hashPassword, verifyPassword } from './passwords';
+import { clientAddress, recordSignInFailure, signInBlock, signInKeys } from './rate-limit';
 import { authSecret } from './secret';
 
 declare module 'next-auth' {
@@ -18,12 +20,33 @@ class InvalidCredentials extends CredentialsSignin {
   code = 'invalid_credentials';
 }
 
+/** Thrown by authorize while the account or address is blocked; the doors check first, this closes the race. */
+export class SignInRateLimited extends CredentialsSignin {
+  code = 'rate_limited';
+}
+
+// A hash to compare against when the account doesn't exist, so both answers take as long.
+let dummyHash: Promise<string> | undefined;
+
 /** Check an email and password; null when they don't match an account. */
 export async function checkCredentials(email: unknown, password: unknown) {
   if (typeof email !== 'string' || typeof password !== 'string' || !email || !password) return null;
   const user = findUserByEmail(email);
-  if (!user) return null;
+  if (!user) {
+    await verifyPassword(password, await (dummyHash ??= hashPassword('no such account')));
+    return null;
+  }
   if (!(await verifyPassword(password, user.passwordHash))) return null;
+  return user;
+}
+
+/**
+ * The user a session token still speaks for: null when the user is gone or signed out everywhere since the token
+ * was issued (its session version is older). Used by the jwt callback and by requireUser's cookie path.
+ */
+export function sessionUser(token: Pick<JWT, 'sub'> & { sv?: unknown }) {
+  const user = token.sub ? findUserById(token.sub) : undefined;
+  if (!user || user.sessionVersion !== token.sv) return null;
   return user;
 }
 
@@ -35,9 +58,15 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   providers: [
     Credentials({
       credentials: { email: { type: 'email' }, password: { type: 'password' } },
-      async authorize(credentials) {
+      async authorize(credentials, request) {
+        const email = typeof credentials?.email === 'string' ? credentials.email : null;
+        const keys = signInKeys(email, clientAddress(request.headers));
+        if (signInBlock(keys)) throw new SignInRateLimited();
         const user = await checkCredentials(credentials?.email, credentials?.password);
-        if (!user) throw new InvalidCredentials();
+        if (!user) {
+          recordSignInFailure(keys);
+          throw new InvalidCredentials();
+        }
         return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
       },
     }),
@@ -50,9 +79,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         return token;
       }
       // A session issued under an older version (signed out everywhere) or for a deleted user ends here.
-      const current = token.sub ? findUserById(token.sub) : undefined;
-      if (!current || current.sessionVersion !== token.sv) return null;
-      return token;
+      return sessionUser(token) ? token : null;
     },
     session({ session, token }) {
       if (token.sub) session.user.id = token.sub;

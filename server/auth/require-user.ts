@@ -1,7 +1,11 @@
 import 'server-only';
 import { unauthorized } from '@/server/http/errors';
+import { authSecret } from './secret';
 import { userForToken } from './tokens';
 import { findUserById, type PublicUser } from './users';
+
+const SECURE_SESSION_COOKIE = '__Secure-authjs.session-token';
+const SESSION_COOKIE = 'authjs.session-token';
 
 /**
  * Resolve the signed-in user for a route handler or server action, or throw 401.
@@ -15,16 +19,34 @@ export async function requireUser(req?: Request): Promise<PublicUser> {
 }
 
 export async function currentUser(req?: Request): Promise<PublicUser | null> {
-  const header = req ? req.headers.get('authorization') : (await import('next/headers')).headers().then((h) => h.get('authorization'));
-  const authorization = await header;
+  const headers = req ? req.headers : await (await import('next/headers')).headers();
+  const authorization = headers.get('authorization');
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
     return match?.[1] ? userForToken(match[1]) : null;
   }
+  const user = req ? await userFromSessionCookie(req.headers) : await userFromAuth();
+  return user ? { id: user.id, email: user.email, name: user.name } : null;
+}
+
+// A tampered or expired cookie is just "not signed in", not something to log.
+const quietLogger = { error: () => {}, warn: () => {}, debug: () => {} };
+
+/** Route handlers: decode the session cookie of this request (no request-scope globals needed). */
+async function userFromSessionCookie(headers: Headers) {
+  const cookie = headers.get('cookie') ?? '';
+  if (!cookie.includes(SESSION_COOKIE)) return null;
+  const [{ getToken }, { sessionUser }] = await Promise.all([import('next-auth/jwt'), import('./config')]);
+  const secureCookie = cookie.includes(SECURE_SESSION_COOKIE);
+  // getToken falls back to a Bearer header, but callers only get here when there is none.
+  const token = await getToken({ req: { headers }, secret: authSecret(), secureCookie, logger: quietLogger });
+  return token ? sessionUser(token) : null;
+}
+
+/** Server components and actions: next-auth reads the cookie from the request scope and runs the jwt callback. */
+async function userFromAuth() {
   const { auth } = await import('./config');
   const session = await auth();
   const id = session?.user?.id;
-  if (!id) return null;
-  const user = findUserById(id);
-  return user ? { id: user.id, email: user.email, name: user.name } : null;
+  return id ? (findUserById(id) ?? null) : null;
 }

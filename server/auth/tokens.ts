@@ -1,17 +1,23 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
-import { getDb, schema } from '@/server/db';
-import { notFound } from '@/server/http/errors';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { LIMITS } from '@/lib/limits';
+import type { ApiTokenView } from '@/lib/schemas/auth';
+import { getDb, schema, writeTx } from '@/server/db';
+import { conflict, notFound } from '@/server/http/errors';
 import type { PublicUser } from './users';
 
 const PREFIX = 'ens_';
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 const sha256 = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
 export type TokenInfo = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null };
 
-/** Create a personal API token. The plain token is returned once; only its hash is stored. */
+/**
+ * Create a personal API token. The plain token is returned once; only its hash is stored.
+ * A user holds at most LIMITS.apiToken.perUser active tokens (409 token_limit beyond that).
+ */
 export function createApiToken(userId: string, name: string): { token: string; info: TokenInfo } {
   const token = PREFIX + crypto.randomBytes(24).toString('base64url');
   const row = {
@@ -21,8 +27,18 @@ export function createApiToken(userId: string, name: string): { token: string; i
     tokenHash: sha256(token),
     prefix: token.slice(0, PREFIX.length + 6),
   };
-  getDb().insert(schema.apiTokens).values(row).run();
-  const info = getDb().select().from(schema.apiTokens).where(eq(schema.apiTokens.id, row.id)).get()!;
+  const info = writeTx((tx) => {
+    const active = tx
+      .select({ n: count() })
+      .from(schema.apiTokens)
+      .where(and(eq(schema.apiTokens.userId, userId), isNull(schema.apiTokens.revokedAt)))
+      .get();
+    if ((active?.n ?? 0) >= LIMITS.apiToken.perUser) {
+      throw conflict('token_limit', `You can have at most ${LIMITS.apiToken.perUser} API tokens; revoke one first`);
+    }
+    tx.insert(schema.apiTokens).values(row).run();
+    return tx.select().from(schema.apiTokens).where(eq(schema.apiTokens.id, row.id)).get()!;
+  });
   return { token, info: toInfo(info) };
 }
 
@@ -50,14 +66,35 @@ export function userForToken(token: string): PublicUser | null {
   if (!token.startsWith(PREFIX)) return null;
   const db = getDb();
   const row = db
-    .select({ tokenId: schema.apiTokens.id, id: schema.users.id, email: schema.users.email, name: schema.users.name })
+    .select({
+      tokenId: schema.apiTokens.id,
+      lastUsedAt: schema.apiTokens.lastUsedAt,
+      id: schema.users.id,
+      email: schema.users.email,
+      name: schema.users.name,
+    })
     .from(schema.apiTokens)
     .innerJoin(schema.users, eq(schema.users.id, schema.apiTokens.userId))
     .where(and(eq(schema.apiTokens.tokenHash, sha256(token)), isNull(schema.apiTokens.revokedAt)))
     .get();
   if (!row) return null;
-  db.update(schema.apiTokens).set({ lastUsedAt: new Date() }).where(eq(schema.apiTokens.id, row.tokenId)).run();
+  // "Last used" is for people, to the minute: skip the write when it is already that fresh.
+  const now = new Date();
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    db.update(schema.apiTokens).set({ lastUsedAt: now }).where(eq(schema.apiTokens.id, row.tokenId)).run();
+  }
   return { id: row.id, email: row.email, name: row.name };
+}
+
+/** The JSON shape the API and the Settings page use. */
+export function tokenView(info: TokenInfo): ApiTokenView {
+  return {
+    id: info.id,
+    name: info.name,
+    prefix: info.prefix,
+    createdAt: info.createdAt.toISOString(),
+    lastUsedAt: info.lastUsedAt ? info.lastUsedAt.toISOString() : null,
+  };
 }
 
 function toInfo(row: typeof schema.apiTokens.$inferSelect): TokenInfo {

@@ -1,0 +1,89 @@
+'use server';
+
+import { AuthError } from 'next-auth';
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { AUTH_MESSAGES, safeCallbackPath, signInSchema, signUpSchema } from '@/lib/schemas/auth';
+import { signIn, signOut } from '@/server/auth/config';
+import { clientAddress, signInBlock, signInKeys, tooManySignInsMessage } from '@/server/auth/rate-limit';
+import { requireUser } from '@/server/auth/require-user';
+import { bumpSessionVersion, createUser, signUpEnabled } from '@/server/auth/users';
+import { AppError } from '@/server/http/errors';
+import { zodFields } from '@/server/http/validation';
+
+/** What a sign-in or sign-up form shows after the server answered: a form-level message, field errors, and what was typed. */
+export type AuthFormState = {
+  message?: string;
+  fields?: Record<string, string>;
+  /** Everything typed except the password, so a failed attempt keeps it. */
+  values?: { email?: string; name?: string };
+};
+
+const AFTER_SIGN_IN = '/agents';
+
+const text = (value: FormDataEntryValue | null) => (typeof value === 'string' ? value : '');
+
+/** Sign in with email and password; on success go to the callback path (same-origin only) or /agents. */
+export async function signInAction(_prev: AuthFormState, formData: FormData): Promise<AuthFormState> {
+  const input = { email: text(formData.get('email')), password: text(formData.get('password')) };
+  const values = { email: input.email };
+  const parsed = signInSchema.safeParse(input);
+  if (!parsed.success) return { fields: zodFields(parsed.error), values };
+
+  const keys = signInKeys(parsed.data.email, clientAddress(await headers()));
+  const block = signInBlock(keys);
+  if (block) return { message: tooManySignInsMessage(block.retryAfterSeconds), values };
+
+  const destination = safeCallbackPath(formData.get('callbackUrl')) ?? AFTER_SIGN_IN;
+  const failure = await credentialsSignIn(parsed.data.email, parsed.data.password, destination, keys);
+  if (failure) return { message: failure, values };
+  redirect(destination);
+}
+
+/** Create an account, sign it in and land on /agents. Refused when ALLOW_SIGNUP is off. */
+export async function signUpAction(_prev: AuthFormState, formData: FormData): Promise<AuthFormState> {
+  const input = { email: text(formData.get('email')), password: text(formData.get('password')), name: text(formData.get('name')) };
+  const values = { email: input.email, name: input.name };
+  if (!signUpEnabled()) return { message: AUTH_MESSAGES.signUpDisabled, values };
+  const parsed = signUpSchema.safeParse(input);
+  if (!parsed.success) return { fields: zodFields(parsed.error), values };
+
+  try {
+    await createUser(parsed.data);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'email_taken') return { fields: { email: err.message }, values };
+    throw err;
+  }
+  const keys = signInKeys(parsed.data.email, clientAddress(await headers()));
+  const failure = await credentialsSignIn(parsed.data.email, parsed.data.password, AFTER_SIGN_IN, keys);
+  if (failure) return { message: `Your account was created, but signing in failed: ${failure}`, values };
+  redirect(AFTER_SIGN_IN);
+}
+
+/** End this browser's session and go to the sign-in page. Works as a plain form action. */
+export async function signOutAction(_formData?: FormData): Promise<void> {
+  await signOut({ redirectTo: '/sign-in' });
+}
+
+/** Revoke every session of the signed-in user (all browsers), then sign this one out. API tokens stay valid. */
+export async function signOutEverywhereAction(_formData?: FormData): Promise<void> {
+  const user = await requireUser();
+  bumpSessionVersion(user.id);
+  await signOut({ redirectTo: '/sign-in' });
+}
+
+/**
+ * next-auth's credentials sign-in without its redirect; sets the session cookie on success.
+ * Returns null on success, else the message to show (never which of email or password was wrong).
+ */
+async function credentialsSignIn(email: string, password: string, redirectTo: string, keys: string[]): Promise<string | null> {
+  try {
+    await signIn('credentials', { email, password, redirect: false, redirectTo });
+    return null;
+  } catch (err) {
+    if (!(err instanceof AuthError) || err.type !== 'CredentialsSignin') throw err;
+    const code = (err as AuthError & { code?: string }).code;
+    if (code === 'rate_limited') return tooManySignInsMessage(signInBlock(keys)?.retryAfterSeconds ?? 60);
+    return AUTH_MESSAGES.invalidCredentials;
+  }
+}

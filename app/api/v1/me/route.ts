@@ -1,0 +1,8 @@
+import { requireUser } from '@/server/auth/require-user';
+import { json, route } from '@/server/http/route';
+
+/** The user the request authenticates as (session cookie or Bearer token). */
+export const GET = route(async (req) => {
+  const user = await requireUser(req);
+  return json({ user });
+});

@@ -1,0 +1,11 @@
+import { requireUser } from '@/server/auth/require-user';
+import { revokeApiToken } from '@/server/auth/tokens';
+import { route } from '@/server/http/route';
+
+/** Revoke one of the caller's tokens; another user's token id answers 404 like a missing one. */
+export const DELETE = route(async (req, ctx: { params: Promise<{ id: string }> }) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  revokeApiToken(user.id, id);
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits';
+import { charCount } from '../text';
+import { boundedText } from './common';
+
+const { email: emailLimit, password: passwordLimit, name: nameLimit } = LIMITS.user;
+
+/** Words the sign-in and sign-up screens and their server actions share. */
+export const AUTH_MESSAGES = {
+  /** Never says which of the two was wrong. */
+  invalidCredentials: 'Invalid email or password',
+  signUpDisabled: 'Sign-up is disabled on this server. Ask its administrator for an account.',
+} as const;
+
+/** Trimmed, lower-cased, checked for shape: the same value the server stores and compares. */
+export const emailSchema = z
+  .string({ error: 'Enter your email' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Enter your email')
+  .max(emailLimit.maxChars, `Must be at most ${emailLimit.maxChars} characters`)
+  .pipe(z.email('Enter a valid email address'));
+
+/** A new password: at least 8 characters (code points), at most 200. Never trimmed. */
+export const newPasswordSchema = boundedText({ maxChars: passwordLimit.maxChars }).superRefine((value, ctx) => {
+  if (charCount(value) < passwordLimit.minChars) {
+    ctx.addIssue({ code: 'custom', message: `Must be at least ${passwordLimit.minChars} characters` });
+  }
+});
+
+export const signUpSchema = z
+  .object({
+    email: emailSchema,
+    password: newPasswordSchema,
+    name: boundedText({ maxChars: nameLimit.maxChars }).optional(),
+  })
+  .strict();
+
+/** Sign-in only checks that something was typed: whether it matches is the server's answer, never a field error. */
+export const signInSchema = z
+  .object({
+    email: emailSchema,
+    password: z
+      .string({ error: 'Enter your password' })
+      .min(1, 'Enter your password')
+      .max(passwordLimit.maxChars, `Must be at most ${passwordLimit.maxChars} characters`),
+  })
+  .strict();
+
+export const createTokenSchema = z
+  .object({ name: boundedText({ minChars: LIMITS.apiToken.name.minChars, maxChars: LIMITS.apiToken.name.maxChars }) })
+  .strict();
+
+export type SignUpInput = z.input<typeof signUpSchema>;
+export type SignInInput = z.input<typeof signInSchema>;
+export type CreateTokenInput = z.input<typeof createTokenSchema>;
+
+/** An API token as the API returns it (the plain token only appears once, in the create response). */
+export type ApiTokenView = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null };
+export type CreatedApiToken = ApiTokenView & { token: string };
+
+/**
+ * The path to return to after signing in, or null. Only same-origin relative paths pass:
+ * "//host", "/\\host", absolute URLs and control characters are refused, so the query can't send anyone elsewhere.
+ */
+export function safeCallbackPath(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2_000) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
+  const base = 'http://ensemble.invalid';
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
+    return null;
+  }
+  if (url.origin !== base) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
