@@ -39,10 +39,14 @@ export function closeDb(): void {
   g.__ensembleDb = undefined;
 }
 
-/** Run fn in a BEGIN IMMEDIATE transaction: writers queue up front instead of failing on upgrade. */
+/**
+ * Run fn in a BEGIN IMMEDIATE transaction: writers queue up front instead of failing on upgrade.
+ * better-sqlite3 is synchronous, so the one connection (and every drizzle query on it) is inside the
+ * transaction until fn returns; a nested call becomes a savepoint. fn must not await.
+ */
 export function writeTx<T>(fn: (tx: Db) => T): T {
   const db = getDb();
-  return db.transaction((tx) => fn(tx as unknown as Db), { behavior: 'immediate' });
+  return db.$client.transaction(() => fn(db)).immediate();
 }
 
 export { schema };

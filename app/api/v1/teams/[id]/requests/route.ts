@@ -1,0 +1,15 @@
+import { sendRequestSchema } from '@/lib/schemas/team';
+import { requireUser } from '@/server/auth/require-user';
+import { json, readBody, route } from '@/server/http/route';
+import { sendRequest } from '@/server/teams/requests';
+
+export const dynamic = 'force-dynamic';
+type Ctx = { params: Promise<{ id: string }> };
+
+export const POST = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  const input = await readBody(req, sendRequestSchema);
+  const { jobs, created } = sendRequest(user.id, id, input);
+  return json({ jobs }, { status: created ? 201 : 200 });
+});

@@ -1,0 +1,18 @@
+import { createTeamSchema } from '@/lib/schemas/team';
+import { requireUser } from '@/server/auth/require-user';
+import { json, readBody, route } from '@/server/http/route';
+import { createTeam, listTeams } from '@/server/teams/teams';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route(async (req) => {
+  const user = await requireUser(req);
+  return json({ teams: listTeams(user.id) });
+});
+
+export const POST = route(async (req) => {
+  const user = await requireUser(req);
+  const input = await readBody(req, createTeamSchema);
+  const { team, created } = createTeam(user.id, input);
+  return json(team, { status: created ? 201 : 200 });
+});

@@ -1,0 +1,55 @@
+import 'server-only';
+import { and, eq } from 'drizzle-orm';
+import type { ApiJob } from '@/lib/types/team';
+import { getDb, schema, writeTx } from '@/server/db';
+import { notFound } from '@/server/http/errors';
+import { isTerminal, touchTeam } from './revision';
+import { toApiJob } from './serialize';
+import { appendShared } from './shared-record';
+import { requireTeam } from './teams';
+import { stopJobRun, wakeScheduler } from '@/server/scheduler/signal';
+
+/**
+ * Cancel a job. Not admitted (queued, an answer waiting for a slot) or waiting for input → cancelled at once;
+ * running → cancelling, and the worker stops the run (checkpoints kept) and records cancelled.
+ * Cancelling a finished job changes nothing.
+ */
+export function cancelJob(ownerId: string, teamId: string, jobId: string): ApiJob {
+  const outcome = writeTx((tx) => {
+    requireTeam(ownerId, teamId, tx);
+    const job = tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).get();
+    if (!job) throw notFound('Request');
+    if (isTerminal(job.status) || job.status === 'cancelling') return { job, stopRun: false };
+    const now = new Date();
+    const immediate = job.status === 'queued' || job.status === 'resuming' || job.status === 'waiting_input';
+    const updated = tx
+      .update(schema.jobs)
+      .set(immediate ? { status: 'cancelled', completedAt: now, updatedAt: now, answer: null } : { status: 'cancelling', updatedAt: now })
+      .where(eq(schema.jobs.id, jobId))
+      .returning()
+      .get();
+    if (immediate) {
+      appendShared(tx, {
+        teamId,
+        jobId,
+        kind: 'cancelled',
+        senderMemberId: null,
+        senderLabel: 'You',
+        recipientMemberId: job.memberId,
+        text: 'Request cancelled',
+      });
+    }
+    touchTeam(tx, teamId);
+    return { job: updated, stopRun: !immediate };
+  });
+  if (outcome.stopRun) stopJobRun(outcome.job.id);
+  wakeScheduler();
+  return toApiJob(outcome.job, null, true);
+}
+
+export function getJob(ownerId: string, teamId: string, jobId: string) {
+  requireTeam(ownerId, teamId);
+  const job = getDb().select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).get();
+  if (!job) throw notFound('Request');
+  return job;
+}

@@ -1,0 +1,60 @@
+import 'server-only';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { LIMITS } from '@/lib/limits';
+import { utf8Bytes } from '@/lib/text';
+import { getDb, schema, type Db } from '@/server/db';
+
+export type SharedContext = {
+  goal: string;
+  roster: Array<{ id: string; name: string; agent: string }>;
+  state: Array<{ id: string; kind: string; title: string; content: string; revision: number }>;
+  recentMessages: Array<{ from: string; to: string | null; kind: string; text: string; at: string }>;
+};
+
+export const contextBytes = (ctx: SharedContext) => utf8Bytes(JSON.stringify(ctx));
+
+/**
+ * The team's shared context: goal, roster, active public state and up to 8 recent shared messages,
+ * within 24,000 bytes of UTF-8 JSON. Oldest messages are dropped first so public state survives.
+ */
+export function buildSharedContext(teamId: string, db: Db = getDb()): SharedContext {
+  const team = db.select().from(schema.teams).where(eq(schema.teams.id, teamId)).get();
+  if (!team) throw new Error(`team ${teamId} not found`);
+  const members = db.select().from(schema.teamMembers).where(eq(schema.teamMembers.teamId, teamId)).orderBy(asc(schema.teamMembers.position)).all();
+  const names = new Map(members.map((m) => [m.id, m.name]));
+  const state = db
+    .select()
+    .from(schema.stateEntries)
+    .where(and(eq(schema.stateEntries.teamId, teamId), eq(schema.stateEntries.status, 'active')))
+    .orderBy(asc(schema.stateEntries.seq))
+    .all()
+    .map((e) => ({ id: e.id, kind: e.kind, title: e.title, content: e.content, revision: e.revision }));
+  const recent = db
+    .select()
+    .from(schema.sharedMessages)
+    .where(eq(schema.sharedMessages.teamId, teamId))
+    .orderBy(desc(schema.sharedMessages.seq))
+    .limit(LIMITS.sharedRecord.inContext)
+    .all()
+    .reverse()
+    .map((m) => ({
+      from: m.senderLabel,
+      to: m.recipientMemberId ? (names.get(m.recipientMemberId) ?? null) : null,
+      kind: m.kind,
+      text: m.text,
+      at: m.createdAt.toISOString(),
+    }));
+  return fitContext({
+    goal: team.goal,
+    roster: members.map((m) => ({ id: m.id, name: m.name, agent: m.agentName })),
+    state,
+    recentMessages: recent,
+  });
+}
+
+/** Drop the oldest recent messages until the context fits its byte budget. */
+export function fitContext(ctx: SharedContext, maxBytes: number = LIMITS.sharedContext.maxBytes): SharedContext {
+  const out = { ...ctx, recentMessages: [...ctx.recentMessages] };
+  while (out.recentMessages.length && contextBytes(out) > maxBytes) out.recentMessages.shift();
+  return out;
+}

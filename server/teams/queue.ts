@@ -1,0 +1,91 @@
+import 'server-only';
+import crypto from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { LIMITS } from '@/lib/limits';
+import { schema, type Db } from '@/server/db';
+import type { Job, TeamMember } from '@/server/db/schema';
+import { AppError } from '@/server/http/errors';
+import { appendShared } from './shared-record';
+
+export const capacityMessage = 'Team or handoff limit reached; create a new team or start a new request';
+
+type NewRequest = {
+  teamId: string;
+  ownerId: string;
+  member: TeamMember;
+  text: string;
+  requestKey: string;
+  /** Null for the person. */
+  sourceMemberId: string | null;
+  sourceConversationId: string | null;
+  senderLabel: string;
+  /** The request being executed by the sender, when this is a handoff. */
+  parent: Pick<Job, 'id' | 'rootId' | 'depth'> | null;
+};
+
+export type QueueOutcome = { job: Job; created: boolean };
+
+/**
+ * Queue one request job (and its shared-record line) inside the caller's transaction. Idempotent by
+ * requestKey: the same key returns the existing job; the same key with another text or member is refused.
+ * Enforces the team's request capacity and the handoff chain bound.
+ */
+export function queueRequest(tx: Db, req: NewRequest): QueueOutcome {
+  const existing = tx
+    .select()
+    .from(schema.jobs)
+    .where(and(eq(schema.jobs.teamId, req.teamId), eq(schema.jobs.kind, 'request'), eq(schema.jobs.requestKey, req.requestKey)))
+    .get();
+  if (existing) {
+    if (existing.text !== req.text || existing.memberId !== req.member.id) {
+      throw new AppError(409, 'request_key_reused', 'This request id was already used for a different request');
+    }
+    return { job: existing, created: false };
+  }
+  if (!req.member.conversationId) {
+    throw new AppError(409, 'team_not_ready', 'The team is not ready; reconnect it from the Manage menu');
+  }
+  const count = tx.$client
+    .prepare(`select count(*) as n from jobs where team_id = ? and kind = 'request'`)
+    .get(req.teamId) as { n: number };
+  if (count.n >= LIMITS.team.requests) throw new AppError(409, 'team_capacity', capacityMessage);
+  if (req.parent) {
+    const chain = tx.$client
+      .prepare(`select count(*) as n from jobs where root_id = ? and kind = 'request'`)
+      .get(req.parent.rootId) as { n: number };
+    if (chain.n >= LIMITS.team.chain) throw new AppError(409, 'chain_limit', capacityMessage);
+  }
+  const id = crypto.randomUUID();
+  const now = new Date();
+  const job = tx
+    .insert(schema.jobs)
+    .values({
+      id,
+      teamId: req.teamId,
+      ownerId: req.ownerId,
+      kind: 'request',
+      memberId: req.member.id,
+      conversationId: req.member.conversationId,
+      sourceMemberId: req.sourceMemberId,
+      sourceConversationId: req.sourceConversationId,
+      parentId: req.parent?.id ?? null,
+      rootId: req.parent?.rootId ?? id,
+      depth: (req.parent?.depth ?? 0) + 1,
+      status: 'queued',
+      text: req.text,
+      requestKey: req.requestKey,
+      updatedAt: now,
+    })
+    .returning()
+    .get();
+  appendShared(tx, {
+    teamId: req.teamId,
+    jobId: id,
+    kind: 'request',
+    senderMemberId: req.sourceMemberId,
+    senderLabel: req.senderLabel,
+    recipientMemberId: req.member.id,
+    text: req.text,
+  });
+  return { job, created: true };
+}

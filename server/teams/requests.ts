@@ -1,0 +1,48 @@
+import 'server-only';
+import type { SendRequestInput } from '@/lib/schemas/team';
+import { writeTx } from '@/server/db';
+import { AppError, validationError } from '@/server/http/errors';
+import { wakeScheduler } from '@/server/scheduler/signal';
+import { queueRequest } from './queue';
+import { touchTeam } from './revision';
+import { requireTeam, teamMembers } from './teams';
+
+export type SentJob = { id: string; memberId: string; status: string };
+
+/**
+ * The person sends one message to one or more members: one queued job per recipient, written with the
+ * shared-record lines and the revision bump in one transaction. No agent work happens here.
+ * Each job's key is `<draftKey>:<memberId>`, so a retried send returns the same jobs.
+ */
+export function sendRequest(ownerId: string, teamId: string, input: SendRequestInput): { jobs: SentJob[]; created: boolean } {
+  const result = writeTx((tx) => {
+    const team = requireTeam(ownerId, teamId, tx);
+    if (team.status !== 'ready') {
+      throw new AppError(409, 'team_not_ready', 'The team is not ready; reconnect it from the Manage menu');
+    }
+    const members = teamMembers(teamId, tx);
+    const byId = new Map(members.map((m) => [m.id, m]));
+    const unknown = input.memberIds.filter((id) => !byId.has(id));
+    if (unknown.length) throw validationError({ memberIds: `Not a member of this team: ${unknown.join(', ')}` });
+    let created = false;
+    const jobs = input.memberIds.map((memberId) => {
+      const outcome = queueRequest(tx, {
+        teamId,
+        ownerId,
+        member: byId.get(memberId)!,
+        text: input.text,
+        requestKey: `${input.draftKey}:${memberId}`,
+        sourceMemberId: null,
+        sourceConversationId: null,
+        senderLabel: 'You',
+        parent: null,
+      });
+      created ||= outcome.created;
+      return { id: outcome.job.id, memberId, status: outcome.job.status };
+    });
+    if (created) touchTeam(tx, teamId);
+    return { jobs, created };
+  });
+  if (result.created) wakeScheduler();
+  return result;
+}

@@ -1,0 +1,57 @@
+import 'server-only';
+import type { ApiJob, ApiMember, ApiTeam, ApiTeamSummary, ApiWaiting, MemberStatus } from '@/lib/types/team';
+import type { Job, Team, TeamMember } from '@/server/db/schema';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export type JobCounts = { pending: number; waiting: number };
+
+export function toApiTeamSummary(team: Team, memberCount: number, counts: JobCounts): ApiTeamSummary {
+  return {
+    id: team.id,
+    name: team.name,
+    goal: team.goal,
+    status: team.status,
+    disconnectReason: team.disconnectReason,
+    revision: team.revision,
+    memberCount,
+    pendingJobs: counts.pending,
+    waitingJobs: counts.waiting,
+    createdAt: team.createdAt.toISOString(),
+    updatedAt: team.updatedAt.toISOString(),
+  };
+}
+
+export function toApiTeam(
+  team: Team,
+  members: TeamMember[],
+  statuses: Map<string, MemberStatus>,
+  counts: JobCounts,
+): ApiTeam {
+  const { memberCount: _omit, ...summary } = toApiTeamSummary(team, members.length, counts);
+  return { ...summary, members: members.map((m) => toApiMember(m, statuses.get(m.id) ?? 'ready')) };
+}
+
+export function toApiMember(m: TeamMember, status: MemberStatus): ApiMember {
+  return { id: m.id, name: m.name, agentId: m.agentId, agentName: m.agentName, conversationId: m.conversationId, status };
+}
+
+export function toApiJob(job: Job, receipt: { id: string; status: Job['status'] } | null, details: boolean): ApiJob {
+  const base: ApiJob = {
+    id: job.id,
+    kind: job.kind,
+    memberId: job.memberId,
+    conversationId: job.conversationId,
+    status: job.status,
+    createdAt: job.createdAt.toISOString(),
+    completedAt: iso(job.completedAt),
+    sourceMemberId: job.sourceMemberId,
+    sourceConversationId: job.sourceConversationId,
+    parentId: job.parentId,
+    rootId: job.rootId,
+    receipt,
+    waiting: job.status === 'waiting_input' ? ((job.waiting as ApiWaiting | null) ?? null) : null,
+  };
+  if (!details) return base;
+  return { ...base, text: job.text, result: job.result, resultTruncated: job.resultTruncated, error: job.error };
+}
