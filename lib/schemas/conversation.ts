@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits';
+import { utf8Bytes } from '../text';
+import { boundedText, idSchema } from './common';
+
+/** Client-chosen keys that make a retried request find the same run. */
+export const idempotencyKeySchema = z.string().trim().min(1, 'Required').max(200, 'Must be at most 200 characters');
+
+export const createConversationSchema = z.strictObject({
+  agentId: idSchema,
+});
+
+/** A message to an agent: 1–4,000 characters and at most 8,000 UTF-8 bytes. */
+export const messageTextSchema = boundedText({
+  minChars: 1,
+  maxChars: LIMITS.message.maxChars,
+  maxBytes: LIMITS.message.maxBytes,
+});
+
+export const sendMessageSchema = z.strictObject({
+  text: messageTextSchema,
+  idempotencyKey: idempotencyKeySchema.optional(),
+});
+
+/** The answer to an approval interrupt. */
+export const approvalDecisionSchema = z.strictObject({
+  approved: z.boolean({ error: 'Must be true or false' }),
+  note: boundedText({ maxChars: LIMITS.answer.maxChars, maxBytes: LIMITS.answer.maxBytes }).optional(),
+});
+
+/** Any JSON value, at most LIMITS.interruptResponse.maxBytes once encoded. */
+export const interruptResponseSchema = z.unknown().superRefine((value, ctx) => {
+  if (value === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'Required' });
+    return;
+  }
+  const bytes = utf8Bytes(JSON.stringify(value));
+  const max = LIMITS.interruptResponse.maxBytes;
+  if (bytes > max) {
+    ctx.addIssue({ code: 'custom', message: `Must be at most ${max.toLocaleString('en-US')} bytes of JSON (now ${bytes.toLocaleString('en-US')})` });
+  }
+});
+
+export const resumeSchema = z.strictObject({
+  value: interruptResponseSchema,
+  idempotencyKey: idempotencyKeySchema,
+});
+
+export type SendMessageInput = z.infer<typeof sendMessageSchema>;
+export type ResumeInput = z.infer<typeof resumeSchema>;

@@ -1,0 +1,58 @@
+/** API shapes of conversations, runs and messages, shared by the route handlers and the conversation UI. */
+
+export type RunStatus = 'pending' | 'running' | 'success' | 'error' | 'interrupted' | 'cancelled';
+export type RunKind = 'start' | 'resume';
+
+export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['pending', 'running'];
+export const isRunActive = (status: RunStatus) => ACTIVE_RUN_STATUSES.includes(status);
+
+export type Conversation = {
+  id: string;
+  /** Null once the agent was deleted; the conversation stays readable. */
+  agentId: string | null;
+  agentName: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** What a run is waiting for when its status is 'interrupted'. */
+export type ApprovalInterrupt = { type: 'approval'; tool: string; args: Record<string, unknown> };
+export type ClarificationInterrupt = { type: 'clarification'; question: string; questionId: string };
+export type RunInterrupt = ApprovalInterrupt | ClarificationInterrupt;
+
+export type Run = {
+  id: string;
+  conversationId: string;
+  kind: RunKind;
+  status: RunStatus;
+  model: string;
+  error: string | null;
+  /** A RunInterrupt for the built-in interrupts; any graph interrupt payload otherwise. */
+  interrupt: unknown | null;
+  inputTokens: number;
+  outputTokens: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+};
+
+export type ToolCall = { id: string; name: string; args: Record<string, unknown> };
+
+export type Message = {
+  id: string;
+  role: 'user' | 'assistant' | 'tool';
+  text: string;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+  toolName?: string;
+  /** Provenance of a human message (e.g. { kind: 'team_request', ... }); always carries the runId. */
+  meta?: Record<string, unknown>;
+};
+
+/** An approval answer: the resume value of an `{ type: 'approval' }` interrupt. */
+export type ApprovalDecision = { approved: boolean; note?: string };
+
+export type ConversationList = { conversations: Conversation[] };
+export type ConversationDetail = { conversation: Conversation; messages: Message[]; run: Run | null };
+export type RunResponse = { run: Run };

@@ -1,0 +1,45 @@
+import 'server-only';
+import crypto from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
+import { getDb, schema } from '@/server/db';
+import type { Conversation } from '@/server/db/schema';
+import { notFound } from '@/server/http/errors';
+
+/** A new conversation (thread) with one of the owner's agents; another owner's agent is a 404. */
+export function createConversation(ownerId: string, agentId: string): Conversation {
+  const db = getDb();
+  const agent = db
+    .select({ id: schema.agents.id, name: schema.agents.name })
+    .from(schema.agents)
+    .where(and(eq(schema.agents.id, agentId), eq(schema.agents.ownerId, ownerId)))
+    .get();
+  if (!agent) throw notFound('Agent');
+  const now = new Date();
+  return db
+    .insert(schema.conversations)
+    .values({ id: crypto.randomUUID(), ownerId, agentId: agent.id, agentName: agent.name, title: '', createdAt: now, updatedAt: now })
+    .returning()
+    .get();
+}
+
+/** The owner's conversations, most recently active first. */
+export function listConversations(ownerId: string): Conversation[] {
+  return getDb()
+    .select()
+    .from(schema.conversations)
+    .where(eq(schema.conversations.ownerId, ownerId))
+    .orderBy(desc(schema.conversations.updatedAt), desc(schema.conversations.createdAt))
+    .all();
+}
+
+/** The owner's conversation, or a 404 exactly like a missing id. */
+export function getConversation(ownerId: string, conversationId: string): Conversation {
+  const row = findConversation(conversationId);
+  if (!row || row.ownerId !== ownerId) throw notFound('Conversation');
+  return row;
+}
+
+/** Internal lookup without an owner check, for server code that already checked ownership. */
+export function findConversation(conversationId: string): Conversation | undefined {
+  return getDb().select().from(schema.conversations).where(eq(schema.conversations.id, conversationId)).get();
+}

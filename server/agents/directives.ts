@@ -1,0 +1,87 @@
+import 'server-only';
+import { LIMITS } from '@/lib/limits';
+
+/**
+ * The scripted model's directive lines (DESIGN.md, "The embedded model"). Pure parsing: one line each,
+ * leading whitespace ignored; lines that are not directives are ordinary text.
+ */
+export type ToolAction = { kind: 'call'; tool: string; args: Record<string, unknown> };
+export type AskAction = { kind: 'ask'; question: string };
+export type ScriptAction = ToolAction | AskAction;
+
+export type Script = {
+  /** `/call` and `/ask`, in order: the k-th model turn performs the k-th action. */
+  actions: ScriptAction[];
+  /** `/reply` lines joined by newlines; null when there is none. */
+  reply: string | null;
+  /** `/sleep` before each response (the last one wins), capped at LIMITS.scripted.maxSleepMs. */
+  sleepMs: number;
+  /** `/fail`: every model call throws this message. */
+  fail: string | null;
+  /** `/loop`: once the actions are done, this call repeats on every turn. */
+  loop: { tool: string; args: Record<string, unknown> } | null;
+  /** Lines that look like directives but can't be read; the model call fails naming them. */
+  errors: string[];
+  /** True when any directive line was present. */
+  hasDirectives: boolean;
+};
+
+const DIRECTIVE = /^\/(call|ask|reply|sleep|fail|loop)(?:\s+([\s\S]*))?$/;
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function parseScript(text: string): Script {
+  const script: Script = { actions: [], reply: null, sleepMs: 0, fail: null, loop: null, errors: [], hasDirectives: false };
+  const replies: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const match = DIRECTIVE.exec(raw.trim());
+    if (!match) continue;
+    script.hasDirectives = true;
+    const [, name, rest = ''] = match;
+    const arg = rest.trim();
+    switch (name) {
+      case 'call':
+      case 'loop': {
+        const call = parseToolCall(arg);
+        if (typeof call === 'string') script.errors.push(`/${name} ${arg}: ${call}`);
+        else if (name === 'call') script.actions.push({ kind: 'call', ...call });
+        else script.loop = call;
+        break;
+      }
+      case 'ask':
+        if (arg) script.actions.push({ kind: 'ask', question: arg });
+        else script.errors.push('/ask: the question is missing');
+        break;
+      case 'reply':
+        replies.push(arg);
+        break;
+      case 'sleep': {
+        const ms = Number(arg);
+        if (!/^\d+$/.test(arg) || !Number.isSafeInteger(ms)) script.errors.push(`/sleep ${arg}: expected milliseconds`);
+        else script.sleepMs = Math.min(ms, LIMITS.scripted.maxSleepMs);
+        break;
+      }
+      case 'fail':
+        script.fail = arg || 'Scripted failure';
+        break;
+    }
+  }
+  if (replies.length) script.reply = replies.join('\n');
+  return script;
+}
+
+/** `TOOL {json}` → the tool name and its argument object, or a reason it can't be read. */
+function parseToolCall(arg: string): { tool: string; args: Record<string, unknown> } | string {
+  const space = arg.search(/\s/);
+  const tool = space === -1 ? arg : arg.slice(0, space);
+  const json = space === -1 ? '' : arg.slice(space + 1).trim();
+  if (!TOOL_NAME.test(tool)) return 'expected a tool name';
+  if (!json) return { tool, args: {} };
+  let args: unknown;
+  try {
+    args = JSON.parse(json);
+  } catch {
+    return 'the arguments are not valid JSON';
+  }
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return 'the arguments must be a JSON object';
+  return { tool, args: args as Record<string, unknown> };
+}

@@ -1,0 +1,68 @@
+import 'server-only';
+import type { BaseMessage, MessageContent } from '@langchain/core/messages';
+import type { Message, ToolCall } from '@/lib/types/conversation';
+
+/**
+ * Provenance the runtime attaches to every human message it writes (additional_kwargs.ensemble).
+ * `taskText` is the text a person or sender wrote when the content also holds framework preamble/context.
+ */
+export type EnsembleMessageMeta = {
+  runId: string;
+  taskText?: string;
+  kind?: string;
+  [key: string]: unknown;
+};
+
+/** The plain text of a message's content (string, or the text blocks of a content array). */
+export function contentText(content: MessageContent | undefined): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((block) => {
+      if (typeof block === 'string') return block;
+      if (block && typeof block === 'object' && 'text' in block && typeof block.text === 'string') return block.text;
+      return '';
+    })
+    .join('');
+}
+
+export function ensembleMeta(message: BaseMessage): EnsembleMessageMeta | undefined {
+  const meta = message.additional_kwargs?.ensemble;
+  return meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as EnsembleMessageMeta) : undefined;
+}
+
+/** The text a human message asks about: its task text when the team layer set one, else its content. */
+export function taskText(message: BaseMessage): string {
+  const meta = ensembleMeta(message);
+  return typeof meta?.taskText === 'string' ? meta.taskText : contentText(message.content);
+}
+
+export const humanMessageId = (runId: string) => `run:${runId}`;
+
+/** Checkpoint messages → the API's Message shape (system messages are never stored in the thread). */
+export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
+  const out: Message[] = [];
+  messages.forEach((message, index) => {
+    const id = message.id ?? `m${index}`;
+    const type = message.getType();
+    if (type === 'human') {
+      const meta = ensembleMeta(message);
+      const { taskText: _task, ...rest } = meta ?? ({} as Partial<EnsembleMessageMeta>);
+      out.push({ id, role: 'user', text: taskText(message), ...(meta ? { meta: rest } : {}) });
+    } else if (type === 'ai') {
+      const calls = (message as BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }).tool_calls ?? [];
+      const toolCalls: ToolCall[] = calls.map((c, i) => ({ id: c.id ?? `${id}:${i}`, name: c.name, args: c.args ?? {} }));
+      out.push({ id, role: 'assistant', text: contentText(message.content), ...(toolCalls.length ? { toolCalls } : {}) });
+    } else if (type === 'tool') {
+      const tool = message as BaseMessage & { tool_call_id?: string };
+      out.push({
+        id,
+        role: 'tool',
+        text: contentText(message.content),
+        ...(tool.tool_call_id ? { toolCallId: tool.tool_call_id } : {}),
+        ...(message.name ? { toolName: message.name } : {}),
+      });
+    }
+  });
+  return out;
+}

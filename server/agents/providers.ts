@@ -1,0 +1,50 @@
+import 'server-only';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { initChatModel } from 'langchain/chat_models/universal';
+import { MODEL_FORMAT_HINT, parseModel } from '@/lib/models';
+import { ScriptedChatModel } from './scripted-model';
+
+/** A model the server can't build (unknown string, missing key): it fails the run that needs it, nothing else. */
+export class ModelConfigurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelConfigurationError';
+  }
+}
+
+export type ModelAgent = { name: string; model: string };
+
+const env = (name: string) => process.env[name]?.trim() || undefined;
+
+function requireKey(model: string, variable: string): string {
+  const key = env(variable);
+  if (!key) throw new ModelConfigurationError(`Model ${model} is not configured: set ${variable}`);
+  return key;
+}
+
+/**
+ * The chat model for an agent: the embedded `scripted` model, or a real provider through langchain's
+ * initChatModel. Keys and endpoints come from the environment when the run starts, so setting a key and
+ * sending again works without a restart.
+ */
+export async function createChatModel(agent: ModelAgent): Promise<BaseChatModel> {
+  const spec = parseModel(agent.model);
+  if (!spec) throw new ModelConfigurationError(`Model "${agent.model}" is not valid. ${MODEL_FORMAT_HINT}`);
+  switch (spec.provider) {
+    case 'scripted':
+      return new ScriptedChatModel({ agentName: agent.name });
+    case 'openai': {
+      const apiKey = requireKey(agent.model, 'OPENAI_API_KEY');
+      const baseURL = env('OPENAI_BASE_URL');
+      return initChatModel(`openai:${spec.model}`, { apiKey, maxRetries: 1, ...(baseURL ? { configuration: { baseURL } } : {}) });
+    }
+    case 'anthropic': {
+      const apiKey = requireKey(agent.model, 'ANTHROPIC_API_KEY');
+      return initChatModel(`anthropic:${spec.model}`, { apiKey, maxRetries: 1 });
+    }
+    case 'ollama': {
+      const baseUrl = env('OLLAMA_BASE_URL');
+      return initChatModel(`ollama:${spec.model}`, { ...(baseUrl ? { baseUrl } : {}) });
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import { getDb, schema } from '@/server/db';
+import type { Run } from '@/server/db/schema';
+import { inspectionGraph, launchRun } from './run-executor';
+import { activeRuns } from './run-events';
+import { finishRun, unfinishedRuns, type ResumeInput } from './run-store';
+import { hasRunMessage, outcomeOf, readThread, threadConfig } from './thread';
+
+export type RecoveryAction = 'executed' | 'continued' | 'recorded' | 'failed';
+export type RecoveryReport = { runId: string; action: RecoveryAction; status?: string }[];
+
+/**
+ * Start-up reconciliation: every run a dead process left pending/running is decided from its thread's
+ * checkpoint, never blindly restarted and never given a second row.
+ * - its input never reached the thread → execute it now with the stored input;
+ * - the graph stopped mid-way → continue from the last checkpoint (null input);
+ * - the graph had finished → record success/interrupted from the state.
+ */
+export async function recoverRuns(): Promise<RecoveryReport> {
+  const report: RecoveryReport = [];
+  for (const run of unfinishedRuns()) {
+    if (activeRuns().has(run.id)) continue;
+    try {
+      report.push({ runId: run.id, ...(await recoverRun(run)) });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      finishRun(run.id, { status: 'error', error: `Could not recover the run: ${message}` });
+      report.push({ runId: run.id, action: 'failed' });
+    }
+  }
+  return report;
+}
+
+async function recoverRun(run: Run): Promise<{ action: RecoveryAction; status?: string }> {
+  const thread = await readThread(run.conversationId);
+  const inputApplied =
+    run.kind === 'start'
+      ? hasRunMessage(thread.messages, run.id)
+      : thread.checkpointId !== ((run.input as ResumeInput).checkpointId ?? null);
+  if (!inputApplied) {
+    launchRun(run.id, 'input');
+    return { action: 'executed' };
+  }
+  const conversation = getDb().select().from(schema.conversations).where(eq(schema.conversations.id, run.conversationId)).get();
+  const agent = conversation?.agentId ? getDb().select().from(schema.agents).where(eq(schema.agents.id, conversation.agentId)).get() : undefined;
+  if (!agent) {
+    finishRun(run.id, { status: 'error', error: 'The agent of this conversation was deleted' });
+    return { action: 'recorded', status: 'error' };
+  }
+  const graph = await inspectionGraph(agent, run);
+  const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)));
+  if (!outcome.done) {
+    launchRun(run.id, 'continue');
+    return { action: 'continued' };
+  }
+  finishRun(run.id, outcome);
+  return { action: 'recorded', status: outcome.status };
+}

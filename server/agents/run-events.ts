@@ -1,0 +1,33 @@
+import 'server-only';
+import { EventEmitter } from 'node:events';
+import type { RunStatus } from '@/lib/types/conversation';
+
+/** Emitted when a run starts executing and when it reaches a final status. */
+export type RunEvent = { runId: string; conversationId: string; ownerId: string; status: RunStatus };
+
+export type RunEventMap = {
+  'run:started': [RunEvent];
+  'run:finished': [RunEvent];
+};
+
+type ActiveRun = { controller: AbortController; promise: Promise<void> };
+
+type RunRuntime = { events: EventEmitter<RunEventMap>; active: Map<string, ActiveRun> };
+
+// One emitter and one table of executing runs per process, shared by every copy of this module.
+const g = globalThis as unknown as { __ensembleRunRuntime?: RunRuntime };
+
+function runtime(): RunRuntime {
+  if (!g.__ensembleRunRuntime) {
+    const events = new EventEmitter<RunEventMap>();
+    events.setMaxListeners(0);
+    g.__ensembleRunRuntime = { events, active: new Map() };
+  }
+  return g.__ensembleRunRuntime;
+}
+
+/** Subscribe to run lifecycle events (the team scheduler waits on these instead of polling). */
+export const runEvents = (): EventEmitter<RunEventMap> => runtime().events;
+
+/** Runs executing in this process: runId → abort controller and the execution promise. */
+export const activeRuns = (): Map<string, ActiveRun> => runtime().active;

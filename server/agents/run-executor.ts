@@ -1,0 +1,97 @@
+import 'server-only';
+import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { Command } from '@langchain/langgraph';
+import { eq } from 'drizzle-orm';
+import { getDb, schema } from '@/server/db';
+import type { Agent, Run } from '@/server/db/schema';
+import { buildAgentGraph, recursionLimitFor, type AgentGraph } from './graph';
+import { humanMessageId, type EnsembleMessageMeta } from './messages';
+import { activeRuns } from './run-events';
+import { finishRun, markRunning, type ResumeInput, type StartInput, type Usage } from './run-store';
+import { ScriptedChatModel } from './scripted-model';
+import { outcomeOf, threadConfig } from './thread';
+import type { RunContext } from './tools/registry';
+
+/**
+ * How to drive the graph: 'input' sends the run's stored input (a human message or a resume Command);
+ * 'continue' picks a thread up from its last checkpoint after a restart (null input).
+ */
+export type ExecutionMode = 'input' | 'continue';
+
+/** Start executing a run in the background of this process (once: a run already executing is left alone). */
+export function launchRun(runId: string, mode: ExecutionMode = 'input'): void {
+  const active = activeRuns();
+  if (active.has(runId)) return;
+  const controller = new AbortController();
+  const promise = executeRun(runId, controller.signal, mode)
+    .catch((err) => console.error(`[runs] run ${runId} failed outside the graph`, err))
+    .finally(() => active.delete(runId));
+  active.set(runId, { controller, promise });
+}
+
+function loadAgent(agentId: string | null): Agent | undefined {
+  return agentId ? getDb().select().from(schema.agents).where(eq(schema.agents.id, agentId)).get() : undefined;
+}
+
+/** The server-owned context tools read; caller-supplied extras can't override the identity fields. */
+export function runContextFor(run: Run, agentId: string | null): RunContext {
+  const extra = (run.input as { context?: Record<string, unknown> }).context ?? {};
+  return { ...extra, ownerId: run.ownerId, conversationId: run.conversationId, runId: run.id, agentId };
+}
+
+/** The human message a start run adds, with a deterministic id so later code can find its checkpoint. */
+export function runHumanMessage(run: Run): HumanMessage {
+  const input = run.input as StartInput;
+  const ensemble: EnsembleMessageMeta = { ...(input.meta ?? {}), taskText: input.text, runId: run.id };
+  return new HumanMessage({ id: humanMessageId(run.id), content: input.messageContent ?? input.text, additional_kwargs: { ensemble } });
+}
+
+/** The graph of a conversation's agent, built only to read its thread state (no provider needed). */
+export async function inspectionGraph(agent: Agent, run: Run): Promise<AgentGraph> {
+  return buildAgentGraph(agent, runContextFor(run, agent.id), { model: new ScriptedChatModel({ agentName: agent.name }) });
+}
+
+async function executeRun(runId: string, signal: AbortSignal, mode: ExecutionMode): Promise<void> {
+  const run = markRunning(runId);
+  if (!run) return;
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  try {
+    const conversation = getDb().select().from(schema.conversations).where(eq(schema.conversations.id, run.conversationId)).get();
+    const agent = loadAgent(conversation?.agentId ?? null);
+    if (!agent) {
+      finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });
+      return;
+    }
+    const graph = await buildAgentGraph(agent, runContextFor(run, agent.id));
+    const input = mode === 'continue' ? null : run.kind === 'start' ? { messages: [runHumanMessage(run)] } : new Command({ resume: (run.input as ResumeInput).value });
+    const config = {
+      configurable: { ...threadConfig(run.conversationId).configurable, ensemble: runContextFor(run, agent.id) },
+      recursionLimit: recursionLimitFor(agent),
+      signal,
+      streamMode: 'updates' as const,
+    };
+    for await (const update of await graph.stream(input as Parameters<AgentGraph['stream']>[0], config)) addUsage(usage, update);
+    signal.throwIfAborted();
+    const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)));
+    finishRun(runId, outcome.done ? outcome : { status: 'error', error: 'The run stopped before it finished' }, usage);
+  } catch (err) {
+    if (signal.aborted) finishRun(runId, { status: 'cancelled' }, usage);
+    else finishRun(runId, { status: 'error', error: errorMessage(err) }, usage);
+  }
+}
+
+/** Sum usage_metadata of the model messages in one 'updates' chunk. */
+function addUsage(usage: Usage, update: Record<string, unknown>): void {
+  const messages = (update.model as { messages?: BaseMessage[] } | undefined)?.messages ?? [];
+  for (const m of messages) {
+    const meta = (m as BaseMessage & { usage_metadata?: { input_tokens?: number; output_tokens?: number } }).usage_metadata;
+    usage.inputTokens += meta?.input_tokens ?? 0;
+    usage.outputTokens += meta?.output_tokens ?? 0;
+  }
+}
+
+function errorMessage(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.trim().slice(0, 2_000) || 'The run failed';
+}
+

@@ -1,0 +1,131 @@
+import 'server-only';
+import crypto from 'node:crypto';
+import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from '@langchain/core/language_models/chat_models';
+import { AIMessage, type BaseMessage, type ToolMessage } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
+import { LIMITS } from '@/lib/limits';
+import { parseScript, type Script } from './directives';
+import { contentText, ensembleMeta, taskText } from './messages';
+
+/** The tool the scripted model calls for `/ask`. */
+export const CLARIFICATION_TOOL = 'ask_clarification';
+
+export type ScriptedModelFields = { agentName: string };
+
+/**
+ * The embedded deterministic model (DESIGN.md, "The embedded model `scripted`"): a real LangChain chat model that
+ * acts on directive lines in the newest human message, so it runs through the same graph, tools and checkpoints
+ * as a real provider.
+ */
+export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
+  readonly agentName: string;
+
+  constructor(fields: ScriptedModelFields) {
+    super({});
+    this.agentName = fields.agentName;
+  }
+
+  static lc_name() {
+    return 'ScriptedChatModel';
+  }
+
+  _llmType(): string {
+    return 'scripted';
+  }
+
+  /** The scripted model names its tools in directives, so binding only has to return a model. */
+  bindTools(_tools: BindToolsInput[]): ScriptedChatModel {
+    return new ScriptedChatModel({ agentName: this.agentName });
+  }
+
+  async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
+    const turn = readTurn(messages);
+    const script = parseScript(turn.text);
+    if (script.sleepMs > 0) await abortableSleep(script.sleepMs, options.signal);
+    options.signal?.throwIfAborted();
+    if (script.errors.length) throw new Error(`Scripted model could not read: ${script.errors.join('; ')}`);
+    if (script.fail !== null) throw new Error(script.fail);
+
+    const message = this.respond(turn, script);
+    const inputChars = messages.reduce((n, m) => n + contentText(m.content).length, 0);
+    const outputChars = contentText(message.content).length + message.tool_calls!.reduce((n, c) => n + c.name.length + JSON.stringify(c.args).length, 0);
+    message.usage_metadata = {
+      input_tokens: Math.ceil(inputChars / 4),
+      output_tokens: Math.ceil(outputChars / 4),
+      total_tokens: Math.ceil(inputChars / 4) + Math.ceil(outputChars / 4),
+    };
+    return { generations: [{ text: contentText(message.content), message }] };
+  }
+
+  private respond(turn: Turn, script: Script): AIMessage {
+    const id = `scripted-${crypto.randomUUID()}`;
+    const action = script.actions[turn.modelTurns];
+    if (action) {
+      const call = action.kind === 'call' ? { name: action.tool, args: action.args } : { name: CLARIFICATION_TOOL, args: { question: action.question } };
+      return toolCallMessage(id, call);
+    }
+    if (script.loop) return toolCallMessage(id, { name: script.loop.tool, args: script.loop.args });
+    return new AIMessage({ id, content: this.finalAnswer(turn, script), tool_calls: [] });
+  }
+
+  private finalAnswer(turn: Turn, script: Script): string {
+    if (script.reply !== null) return script.reply;
+    const meta = turn.human ? ensembleMeta(turn.human) : undefined;
+    if (meta?.kind === 'receipt') {
+      const result = excerpt(typeof meta.resultText === 'string' ? meta.resultText : '');
+      return `Received ${String(meta.status ?? 'completed')} result from ${String(meta.memberName ?? 'a member')}: ${result}`;
+    }
+    if (script.actions.length) {
+      const lines = turn.toolResults.map((t) => `[${t.name ?? 'tool'}] ${excerpt(contentText(t.content))}`);
+      return [`${this.agentName}: done`, ...lines].join('\n');
+    }
+    if (meta?.kind === 'clarification_answer' && !script.hasDirectives) return `Clarification accepted: ${turn.text.trim()}.`;
+    const firstLine = turn.text.split(/\r?\n/, 1)[0] ?? '';
+    return `${this.agentName} received: ${excerpt(firstLine)}`;
+  }
+}
+
+type Turn = { human: BaseMessage | undefined; text: string; modelTurns: number; toolResults: ToolMessage[] };
+
+/** The newest human message, its task text, and what the model and tools did since. */
+function readTurn(messages: BaseMessage[]): Turn {
+  let start = messages.length - 1;
+  while (start >= 0 && messages[start]!.getType() !== 'human') start--;
+  const human = start >= 0 ? messages[start] : undefined;
+  const after = messages.slice(start + 1);
+  return {
+    human,
+    text: human ? taskText(human) : '',
+    modelTurns: after.filter((m) => m.getType() === 'ai').length,
+    toolResults: after.filter((m): m is ToolMessage => m.getType() === 'tool'),
+  };
+}
+
+function toolCallMessage(id: string, call: { name: string; args: Record<string, unknown> }): AIMessage {
+  return new AIMessage({
+    id,
+    content: '',
+    tool_calls: [{ id: `call_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`, name: call.name, args: call.args, type: 'tool_call' }],
+  });
+}
+
+/** The first LIMITS.scripted.excerptChars characters (code points). */
+function excerpt(text: string): string {
+  return Array.from(text).slice(0, LIMITS.scripted.excerptChars).join('');
+}
+
+/** Wait ms, or reject as soon as the run is cancelled. */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error('Aborted'));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new Error('Aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

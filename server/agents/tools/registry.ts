@@ -1,0 +1,51 @@
+import 'server-only';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+
+/**
+ * The run's server-owned context. The runtime puts it in `config.configurable.ensemble`; tools read identity
+ * (owner, conversation, team, member, job) only from here, never from arguments a model wrote.
+ */
+export type RunContext = {
+  ownerId: string;
+  conversationId: string;
+  runId: string;
+  agentId: string | null;
+  /** Added by callers through start(..., { context }) — e.g. teamId, memberId, jobId. */
+  [key: string]: unknown;
+};
+
+export type ToolGroupFactory = (context: RunContext) => StructuredToolInterface[];
+
+// Route bundles and instrumentation may load separate copies of this module: one registry per process.
+const g = globalThis as unknown as { __ensembleToolGroups?: Map<string, ToolGroupFactory> };
+const groups = (g.__ensembleToolGroups ??= new Map());
+
+/**
+ * Register (or replace) the tools of a group named in lib/tool-groups.ts. The factory runs once per run with that
+ * run's context; the team layer registers `team` this way.
+ */
+export function registerToolGroup(name: string, factory: ToolGroupFactory): void {
+  groups.set(name, factory);
+}
+
+export function registeredToolGroups(): string[] {
+  return [...groups.keys()];
+}
+
+/** The tools an agent may use: its allowlisted groups that are registered (an empty allowlist = all of them). */
+export function toolsForAgent(allowlist: readonly string[], context: RunContext): StructuredToolInterface[] {
+  const names = allowlist.length ? allowlist.filter((name) => groups.has(name)) : [...groups.keys()];
+  const tools = names.flatMap((name) => groups.get(name)!(context));
+  const seen = new Set<string>();
+  return tools.filter((tool) => !seen.has(tool.name) && seen.add(tool.name));
+}
+
+/** The run context a tool was called with; throws when a tool runs outside a run. */
+export function runContext(config: RunnableConfig | undefined): RunContext {
+  const context = config?.configurable?.ensemble as RunContext | undefined;
+  if (!context || typeof context.ownerId !== 'string' || typeof context.conversationId !== 'string') {
+    throw new Error('This tool can only run inside an Ensemble run');
+  }
+  return context;
+}
