@@ -69,6 +69,8 @@ async function executeRun(runId: string, signal: AbortSignal, mode: ExecutionMod
       recursionLimit: recursionLimitFor(agent),
       signal,
       streamMode: 'updates' as const,
+      // Each step's checkpoint is written before the next step starts, so a crash loses at most the step in flight.
+      durability: 'sync' as const,
     };
     for await (const update of await graph.stream(input as Parameters<AgentGraph['stream']>[0], config)) addUsage(usage, update);
     signal.throwIfAborted();

@@ -46,3 +46,12 @@ export async function finished(runId: string, timeoutMs = 10_000): Promise<Run> 
   if (run.status === 'pending' || run.status === 'running') throw new Error(`run ${runId} still ${run.status} after ${timeoutMs} ms`);
   return run;
 }
+
+/** Poll a condition until it holds (bounded): for states no event announces, like a checkpoint being written. */
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
