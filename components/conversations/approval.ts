@@ -1,0 +1,28 @@
+/** Rules for answering an approval interrupt. */
+import { LIMITS } from '@/lib/limits';
+import type { ApprovalDecision } from '@/lib/types/conversation';
+import { charCount, hasLoneSurrogate, utf8Bytes } from '@/lib/text';
+
+export type ApprovalValue = ApprovalDecision;
+
+/** Build the resume value; an empty note is left out. */
+export function approvalValue(approved: boolean, note: string): ApprovalValue {
+  const trimmed = note.trim();
+  return trimmed ? { approved, note: trimmed } : { approved };
+}
+
+/** Why this note cannot be sent, or null. The note is bounded like a clarification answer and the whole value like any interrupt response. */
+export function noteError(note: string): string | null {
+  const trimmed = note.trim();
+  if (charCount(trimmed) > LIMITS.answer.maxChars) {
+    return `Note is too long: ${charCount(trimmed).toLocaleString('en-US')} characters, the limit is ${LIMITS.answer.maxChars.toLocaleString('en-US')}.`;
+  }
+  if (utf8Bytes(trimmed) > LIMITS.answer.maxBytes) {
+    return `Note is too long: the limit is ${LIMITS.answer.maxBytes.toLocaleString('en-US')} bytes.`;
+  }
+  if (hasLoneSurrogate(trimmed)) return 'Note contains an invalid character; remove it and try again.';
+  if (utf8Bytes(JSON.stringify(approvalValue(false, trimmed))) > LIMITS.interruptResponse.maxBytes) {
+    return 'Note is too long to send.';
+  }
+  return null;
+}

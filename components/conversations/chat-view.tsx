@@ -1,0 +1,223 @@
+'use client';
+
+import Link from 'next/link';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Badge, Spinner } from '@/components/ui/misc';
+import { Button } from '@/components/ui/button';
+import { ApprovalPrompt } from './approval-prompt';
+import type { ApprovalValue } from './approval';
+import { cancelRun, conversationKeys, getAgent, getConversation, resumeConversation, sendMessage } from './api';
+import { Composer } from './composer';
+import { BUSY_MESSAGE, isPermanentError, loadErrorMessage } from './errors';
+import { newIdempotencyKey } from './idempotency';
+import { MessageList } from './message-list';
+import { visibleEcho, type PendingEcho } from './pending-echo';
+import { isRunActive, pollInterval, runView } from './run-state';
+import { RunStatus } from './run-status';
+import { timelineSignature } from './timeline';
+import type { ConversationDetail, Run } from './types';
+import { useStickToBottom } from './use-stick-to-bottom';
+
+const APPROVAL_FIRST = 'Approve or decline the tool call above first.';
+
+/** The chat screen for one conversation: header, history, run state, approval prompt and composer. */
+export function ChatView({ conversationId }: { conversationId: string }) {
+  const queryClient = useQueryClient();
+  const queryKey = useMemo(() => conversationKeys.detail(conversationId), [conversationId]);
+  const query = useQuery({
+    queryKey,
+    queryFn: ({ signal }) => getConversation(conversationId, signal),
+    // Poll about once a second while a run works; TanStack never overlaps two fetches of one query.
+    refetchInterval: (q) => pollInterval(q.state.data?.run),
+    retry: (count, err) => !isPermanentError(err) && count < 2,
+  });
+  const data = query.data;
+  const run = data?.run ?? null;
+  const conversation = data?.conversation;
+
+  const [echo, setEcho] = useState<PendingEcho | null>(null);
+  const resumeKeys = useRef(new Map<string, string>());
+  const shownEcho = data ? visibleEcho(echo, data.messages, run) : null;
+  const { anchor: listRef, scrollToEnd } = useStickToBottom<HTMLDivElement>(`${data ? timelineSignature(data.messages) : ''}|${shownEcho ? 'echo' : ''}|${run?.status ?? ''}`);
+
+  const agentId = conversation?.agentId ?? null;
+  const agentQuery = useQuery({
+    queryKey: ['agents', 'detail', agentId],
+    queryFn: ({ signal }) => getAgent(agentId as string, signal),
+    // Only needed for the model when no run has named it yet.
+    enabled: agentId !== null && data !== undefined && run === null,
+    retry: false,
+  });
+  const model = run?.model ?? agentQuery.data?.model ?? null;
+
+  useEffect(() => {
+    if (conversation) document.title = `${conversation.agentName} · Ensemble`;
+  }, [conversation]);
+
+  /** Put a run the server just returned into the cache, then re-read the conversation once. */
+  const adoptRun = useCallback(
+    async (next: Run) => {
+      // Drop a poll that started before this change, so its older answer cannot overwrite the new run.
+      await queryClient.cancelQueries({ queryKey });
+      queryClient.setQueryData<ConversationDetail>(queryKey, (old) => (old ? { ...old, run: next } : old));
+      void queryClient.invalidateQueries({ queryKey });
+      void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
+    },
+    [queryClient, queryKey],
+  );
+
+  const send = useCallback(
+    async (text: string, idempotencyKey: string) => {
+      const { run: started } = await sendMessage(conversationId, text, idempotencyKey);
+      const baseCount = queryClient.getQueryData<ConversationDetail>(queryKey)?.messages.length ?? 0;
+      setEcho({ text, runId: started.id, baseCount });
+      scrollToEnd();
+      await adoptRun(started);
+    },
+    [conversationId, adoptRun, scrollToEnd, queryClient, queryKey],
+  );
+
+  const cancel = useCallback(async () => {
+    if (!run) return;
+    const { run: cancelled } = await cancelRun(run.id);
+    await adoptRun(cancelled);
+  }, [run, adoptRun]);
+
+  const answerApproval = useCallback(
+    async (value: ApprovalValue) => {
+      if (!run) return;
+      // One key per interrupt: a retried answer (even a different button after a lost response) is the same answer.
+      let key = resumeKeys.current.get(run.id);
+      if (!key) {
+        key = newIdempotencyKey();
+        resumeKeys.current.set(run.id, key);
+      }
+      const { run: resumed } = await resumeConversation(conversationId, value, key);
+      await adoptRun(resumed);
+    },
+    [run, conversationId, adoptRun],
+  );
+
+  if (query.isPending) {
+    return (
+      <div className="py-8">
+        <Spinner label="Loading conversation…" />
+      </div>
+    );
+  }
+
+  if (query.isError && !data) {
+    const notFound = isPermanentError(query.error);
+    return (
+      <div className="space-y-4 py-4">
+        <h1 className="text-2xl font-semibold">{notFound ? 'Conversation unavailable' : 'Could not load the conversation'}</h1>
+        <Alert
+          action={
+            notFound ? undefined : (
+              <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
+                Retry
+              </Button>
+            )
+          }
+        >
+          {loadErrorMessage(query.error, 'The conversation')}
+        </Alert>
+        <Link href="/conversations" className="text-sm text-indigo-700 underline dark:text-indigo-300">
+          Back to conversations
+        </Link>
+      </div>
+    );
+  }
+
+  if (!data || !conversation) return null;
+
+  const view = runView(run);
+  const busyMessage = isRunActive(run) ? BUSY_MESSAGE : view.kind === 'approval' ? APPROVAL_FIRST : null;
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <header className="space-y-2 border-b border-zinc-200 pb-3 dark:border-zinc-800">
+        <Link href="/conversations" className="text-sm text-indigo-700 hover:underline dark:text-indigo-300">
+          ← All conversations
+        </Link>
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <h1 className="min-w-0 text-2xl font-semibold break-words text-zinc-900 dark:text-zinc-50">{conversation.agentName}</h1>
+          {model ? (
+            <Badge tone="info" className="max-w-full truncate font-mono" title={`Model: ${model}`}>
+              <span className="sr-only">Model: </span>
+              {model}
+            </Badge>
+          ) : null}
+          {agentId ? (
+            <Link
+              href={`/agents/${encodeURIComponent(agentId)}/edit`}
+              className="text-sm text-indigo-700 hover:underline dark:text-indigo-300"
+              aria-label={`Edit agent ${conversation.agentName}`}
+            >
+              Edit agent
+            </Link>
+          ) : (
+            <Badge tone="warning">Agent deleted</Badge>
+          )}
+        </div>
+        {conversation.title ? (
+          <p className="text-sm break-words text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">{conversation.title}</p>
+        ) : null}
+      </header>
+
+      <section aria-labelledby="chat-history-heading" className="min-w-0">
+        <h2 id="chat-history-heading" className="sr-only">
+          Messages
+        </h2>
+        <div ref={listRef} role="log" aria-label="Messages" className="min-w-0">
+          <MessageList messages={data.messages} agentName={conversation.agentName} echo={shownEcho} />
+        </div>
+      </section>
+
+      {query.isError ? (
+        <Alert
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {`Could not refresh the conversation: ${loadErrorMessage(query.error, 'The conversation')}`}
+        </Alert>
+      ) : null}
+
+      <RunStatus view={view} onCancel={cancel} />
+
+      {view.kind === 'approval' && run ? <ApprovalPrompt key={run.id} interrupt={view.interrupt} onAnswer={answerApproval} /> : null}
+
+      {view.kind === 'clarification' ? (
+        <section
+          aria-labelledby="clarification-heading"
+          className="rounded-lg border border-blue-300 bg-blue-50 p-3 text-sm dark:border-blue-800 dark:bg-blue-950/40"
+        >
+          <h2 id="clarification-heading" className="font-semibold text-blue-900 dark:text-blue-100">
+            {conversation.agentName} asks
+          </h2>
+          <p className="mt-1 text-base whitespace-pre-wrap break-words text-blue-950 [overflow-wrap:anywhere] dark:text-blue-50">
+            {view.interrupt.question}
+          </p>
+        </section>
+      ) : null}
+
+      <div className="sticky bottom-0 -mx-1 border-t border-zinc-200 bg-zinc-50/95 px-1 pt-3 pb-3 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
+        {agentId ? (
+          <Composer
+            onSend={send}
+            busyMessage={busyMessage}
+            context={view.kind === 'clarification' ? 'Your message answers the question above.' : null}
+          />
+        ) : (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            The agent of this conversation was deleted, so it cannot reply. The history stays readable.
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

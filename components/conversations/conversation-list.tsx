@@ -1,0 +1,65 @@
+'use client';
+
+import Link from 'next/link';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
+import { Button } from '@/components/ui/button';
+import { conversationKeys, listConversations } from './api';
+import { loadErrorMessage } from './errors';
+import { conversationLabel, relativeTime, sortByUpdated } from './list-format';
+
+/** Every conversation of the signed-in person, newest first. */
+export function ConversationList() {
+  const query = useQuery({ queryKey: conversationKeys.list(), queryFn: ({ signal }) => listConversations(signal) });
+
+  if (query.isPending) return <Spinner label="Loading conversations…" />;
+  if (query.isError) {
+    return (
+      <Alert
+        action={
+          <Button variant="secondary" size="sm" onClick={() => void query.refetch()} disabled={query.isFetching}>
+            Retry
+          </Button>
+        }
+      >
+        {loadErrorMessage(query.error, 'Conversations')}
+      </Alert>
+    );
+  }
+
+  const conversations = sortByUpdated(query.data.conversations);
+  if (conversations.length === 0) {
+    return (
+      <EmptyState title="No conversations yet">
+        Open{' '}
+        <Link href="/agents" className="text-indigo-700 underline dark:text-indigo-300">
+          Agents
+        </Link>{' '}
+        and press <strong>Chat</strong> on any agent to start one.
+      </EmptyState>
+    );
+  }
+
+  return (
+    <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+      {conversations.map((c) => (
+        <li key={c.id}>
+          <Link
+            href={`/conversations/${encodeURIComponent(c.id)}`}
+            className="block px-4 py-3 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:bg-zinc-800"
+          >
+            <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
+              <span className="min-w-0 font-medium break-words text-zinc-900 dark:text-zinc-100">{c.agentName}</span>
+              <time dateTime={c.updatedAt} title={new Date(c.updatedAt).toLocaleString()} className="text-xs text-zinc-500 dark:text-zinc-400">
+                {relativeTime(c.updatedAt)}
+              </time>
+            </div>
+            <p className="mt-0.5 line-clamp-2 text-sm break-words text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">
+              {conversationLabel(c)}
+            </p>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

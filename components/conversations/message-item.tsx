@@ -1,0 +1,58 @@
+import { cn } from '@/components/ui/cn';
+import { AssistantMarkdown } from './assistant-markdown';
+import type { TimelineItem } from './timeline';
+import { ToolCallDetails, ToolResultDetails } from './tool-call-details';
+
+const label = 'mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400';
+
+/** One entry of the history. All text here is untrusted: plain text, or markdown without raw HTML. */
+export function MessageItem({ item, agentName, pending = false }: { item: TimelineItem; agentName: string; pending?: boolean }) {
+  if (item.kind === 'user') {
+    return (
+      <li className="flex min-w-0 justify-end">
+        <div className="max-w-[85%] min-w-0">
+          <p className={cn(label, 'text-right')}>You{pending ? ' · sending…' : ''}</p>
+          <div
+            className={cn(
+              'rounded-lg bg-indigo-600 px-3 py-2 text-sm whitespace-pre-wrap break-words text-white [overflow-wrap:anywhere] dark:bg-indigo-500',
+              pending && 'opacity-70',
+            )}
+          >
+            {item.text}
+          </div>
+        </div>
+      </li>
+    );
+  }
+  if (item.kind === 'tool') {
+    return (
+      <li className="min-w-0">
+        <ToolResultDetails message={item.message} />
+      </li>
+    );
+  }
+  const hasText = item.text.trim() !== '';
+  return (
+    <li className="min-w-0">
+      <div className="max-w-full min-w-0 sm:max-w-[85%]">
+        <p className={label}>{agentName}</p>
+        <div className="space-y-2">
+          {hasText ? (
+            <div className="rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-900 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100">
+              <AssistantMarkdown text={item.text} />
+            </div>
+          ) : null}
+          {item.toolCalls.length > 0 ? (
+            <ul className="space-y-2" aria-label="Tool calls">
+              {item.toolCalls.map((c) => (
+                <li key={c.id}>
+                  <ToolCallDetails name={c.name} args={c.args} result={c.result} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      </div>
+    </li>
+  );
+}

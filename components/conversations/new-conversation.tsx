@@ -1,0 +1,89 @@
+'use client';
+
+import { useId, useState, type FormEvent } from 'react';
+import { useRouter } from 'next/navigation';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { Button } from '@/components/ui/button';
+import { conversationKeys, createConversation, listAgents } from './api';
+import { loadErrorMessage, sendErrorMessage } from './errors';
+
+const selectClass =
+  'h-10 w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 text-sm text-zinc-900 focus:outline-2 focus:outline-indigo-500 ' +
+  'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 sm:w-64';
+
+/** Pick an agent and start a conversation with it. */
+export function NewConversation() {
+  const id = useId();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const agents = useQuery({ queryKey: ['agents', 'list', ''], queryFn: ({ signal }) => listAgents(signal) });
+  const [agentId, setAgentId] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const list = agents.data?.agents ?? [];
+  const selected = agentId || list[0]?.id || '';
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!selected || creating) return;
+    setCreating(true);
+    setError(null);
+    try {
+      const conversation = await createConversation(selected);
+      void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
+      router.push(`/conversations/${encodeURIComponent(conversation.id)}`);
+    } catch (err) {
+      setError(sendErrorMessage(err));
+      setCreating(false);
+    }
+  }
+
+  if (agents.isError) {
+    return <p className="text-sm text-red-600 dark:text-red-400">{loadErrorMessage(agents.error, 'Agents')}</p>;
+  }
+  if (agents.isSuccess && list.length === 0) {
+    return (
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        <Link href="/agents/new" className="text-indigo-700 underline dark:text-indigo-300">
+          Create an agent
+        </Link>{' '}
+        to start a conversation.
+      </p>
+    );
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="flex w-full flex-wrap items-end gap-2 sm:w-auto" aria-label="New conversation">
+      <div className="min-w-0 flex-1 space-y-1 sm:flex-none">
+        <label htmlFor={id} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          Agent
+        </label>
+        <select
+          id={id}
+          className={selectClass}
+          value={selected}
+          onChange={(e) => setAgentId(e.target.value)}
+          disabled={!agents.isSuccess}
+          aria-describedby={error ? `${id}-error` : undefined}
+        >
+          {agents.isSuccess ? null : <option value="">Loading agents…</option>}
+          {list.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Button type="submit" disabled={!selected || creating}>
+        {creating ? 'Starting…' : 'New conversation'}
+      </Button>
+      {error ? (
+        <p id={`${id}-error`} role="alert" className="w-full text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,65 @@
+/** What the latest run means for the chat screen. Pure: the components only render these answers. */
+import type { Run } from './types';
+
+export type ApprovalInterrupt = { type: 'approval'; tool: string; args: unknown };
+export type ClarificationInterrupt = { type: 'clarification'; question: string; questionId: string | null };
+export type Interrupt = ApprovalInterrupt | ClarificationInterrupt;
+
+/** How often the conversation is re-read while a run is working. */
+export const POLL_INTERVAL_MS = 1_000;
+
+export function isRunActive(run: Pick<Run, 'status'> | null | undefined): boolean {
+  return run?.status === 'pending' || run?.status === 'running';
+}
+
+/** TanStack Query refetchInterval: poll while the run works, stop once it is idle. */
+export function pollInterval(run: Pick<Run, 'status'> | null | undefined, ms = POLL_INTERVAL_MS): number | false {
+  return isRunActive(run) ? ms : false;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The interrupt a run is waiting on, checked field by field (it arrives as unknown JSON); null when none. */
+export function readInterrupt(run: Pick<Run, 'status' | 'interrupt'> | null | undefined): Interrupt | null {
+  if (!run || run.status !== 'interrupted' || !isRecord(run.interrupt)) return null;
+  const i = run.interrupt;
+  if (i.type === 'approval' && typeof i.tool === 'string') {
+    return { type: 'approval', tool: i.tool, args: i.args };
+  }
+  if (i.type === 'clarification' && typeof i.question === 'string') {
+    return { type: 'clarification', question: i.question, questionId: typeof i.questionId === 'string' ? i.questionId : null };
+  }
+  return null;
+}
+
+export type RunView =
+  | { kind: 'none' }
+  | { kind: 'active'; label: string }
+  | { kind: 'error'; message: string }
+  | { kind: 'cancelled' }
+  | { kind: 'approval'; interrupt: ApprovalInterrupt }
+  | { kind: 'clarification'; interrupt: ClarificationInterrupt }
+  /** Interrupted with a payload this screen does not know; the person can still send a message. */
+  | { kind: 'waiting' }
+  | { kind: 'done' };
+
+export function runView(run: Run | null | undefined): RunView {
+  if (!run) return { kind: 'none' };
+  switch (run.status) {
+    case 'pending':
+    case 'running':
+      return { kind: 'active', label: 'Running…' };
+    case 'error':
+      return { kind: 'error', message: run.error?.trim() || 'The run failed without an error message.' };
+    case 'cancelled':
+      return { kind: 'cancelled' };
+    case 'interrupted': {
+      const i = readInterrupt(run);
+      if (i?.type === 'approval') return { kind: 'approval', interrupt: i };
+      if (i?.type === 'clarification') return { kind: 'clarification', interrupt: i };
+      return { kind: 'waiting' };
+    }
+    default:
+      return { kind: 'done' };
+  }
+}

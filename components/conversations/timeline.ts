@@ -1,0 +1,41 @@
+/** Turns the flat message list into what the chat shows: each tool call next to its result. */
+import type { Message } from './types';
+
+export type ToolCallView = {
+  id: string;
+  name: string;
+  args: unknown;
+  /** The tool message answering this call; null while the tool has not answered (running, awaiting approval). */
+  result: Message | null;
+};
+
+export type TimelineItem =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; text: string; toolCalls: ToolCallView[] }
+  /** A tool result whose call is not in the history (kept visible rather than dropped). */
+  | { kind: 'tool'; id: string; message: Message };
+
+export function buildTimeline(messages: readonly Message[]): TimelineItem[] {
+  const items: TimelineItem[] = [];
+  const callsById = new Map<string, ToolCallView>();
+  for (const m of messages) {
+    if (m.role === 'user') {
+      items.push({ kind: 'user', id: m.id, text: m.text });
+    } else if (m.role === 'assistant') {
+      const toolCalls: ToolCallView[] = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args, result: null }));
+      for (const c of toolCalls) if (!callsById.has(c.id)) callsById.set(c.id, c);
+      items.push({ kind: 'assistant', id: m.id, text: m.text, toolCalls });
+    } else {
+      const call = m.toolCallId ? callsById.get(m.toolCallId) : undefined;
+      if (call && call.result === null) call.result = m;
+      else items.push({ kind: 'tool', id: m.id, message: m });
+    }
+  }
+  return items;
+}
+
+/** A stable signature of what is on screen, so autoscroll reacts to new content and not to every poll. */
+export function timelineSignature(messages: readonly Message[]): string {
+  const last = messages[messages.length - 1];
+  return last ? `${messages.length}:${last.id}:${last.text.length}` : '0';
+}

@@ -1,0 +1,66 @@
+import type { ReactNode } from 'react';
+import { Badge } from '@/components/ui/misc';
+import { prettyValue, previewValue } from './format';
+import type { Message } from './types';
+
+const preClass =
+  'mt-1 max-h-80 overflow-y-auto whitespace-pre-wrap break-words [overflow-wrap:anywhere] rounded-md bg-zinc-100 p-2 font-mono text-xs text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200';
+
+function Disclosure({ summary, children }: { summary: ReactNode; children: ReactNode }) {
+  return (
+    <details className="group min-w-0 rounded-md border border-zinc-200 bg-white text-sm dark:border-zinc-700 dark:bg-zinc-900">
+      <summary className="flex cursor-pointer list-none flex-wrap items-center gap-2 px-3 py-2 marker:hidden focus-visible:outline-2 focus-visible:outline-indigo-500 [&::-webkit-details-marker]:hidden">
+        <span aria-hidden className="inline-block transition-transform group-open:rotate-90">
+          ▸
+        </span>
+        {summary}
+      </summary>
+      <div className="space-y-2 border-t border-zinc-200 px-3 py-2 dark:border-zinc-700">{children}</div>
+    </details>
+  );
+}
+
+/** One tool call and (when it has answered) its result, collapsed to a line by default. */
+export function ToolCallDetails({ name, args, result }: { name: string; args: unknown; result: Message | null }) {
+  const preview = previewValue(args);
+  return (
+    <Disclosure
+      summary={
+        <>
+          <span className="font-medium">
+            Tool call: <span className="font-mono break-all">{name}</span>
+          </span>
+          {preview ? <span className="min-w-0 truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">{preview}</span> : null}
+          <Badge tone={result ? 'success' : 'warning'} className="ml-auto">
+            {result ? 'Result' : 'No result yet'}
+          </Badge>
+        </>
+      }
+    >
+      <div>
+        <div className="text-xs font-semibold text-zinc-600 dark:text-zinc-400">Arguments</div>
+        <pre className={preClass}>{prettyValue(args) || '(none)'}</pre>
+      </div>
+      <div>
+        <div className="text-xs font-semibold text-zinc-600 dark:text-zinc-400">Result</div>
+        {result ? <pre className={preClass}>{prettyValue(result.text) || '(empty)'}</pre> : <p className="text-xs text-zinc-500">The tool has not answered yet.</p>}
+      </div>
+    </Disclosure>
+  );
+}
+
+/** A tool result whose call is not in the history. */
+export function ToolResultDetails({ message }: { message: Message }) {
+  return (
+    <Disclosure
+      summary={
+        <span className="font-medium">
+          Tool result{message.toolName ? ': ' : ''}
+          {message.toolName ? <span className="font-mono break-all">{message.toolName}</span> : null}
+        </span>
+      }
+    >
+      <pre className={preClass}>{prettyValue(message.text) || '(empty)'}</pre>
+    </Disclosure>
+  );
+}
