@@ -1,0 +1,307 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type ReactNode, type Ref } from 'react';
+import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
+import { ApiError } from '@/lib/api-client';
+import { LIMITS } from '@/lib/limits';
+import { MODEL_FORMAT_HINT } from '@/lib/models';
+import { AGENT_FIELDS, agentCreateSchema, NEW_AGENT_DEFAULTS, type AgentCreate, type AgentCreateInput } from '@/lib/schemas/agent';
+import { charCount } from '@/lib/text';
+import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES, TOOL_GROUPS } from '@/lib/tool-groups';
+import type { ApiAgent } from '@/lib/types/agent';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
+import { Field } from '@/components/ui/field';
+import { Input, Textarea } from '@/components/ui/input';
+import { Alert } from '@/components/ui/misc';
+import { agentKeys, agentsApi } from './agents-api';
+import { linkButtonClass } from './link-button';
+import { splitFieldErrors } from './server-errors';
+
+const L = LIMITS.agent;
+
+/** Offered in the model field's suggestion list; any provider:model the server accepts can be typed. */
+export const MODEL_SUGGESTIONS = [
+  'scripted',
+  'openai:gpt-4.1-mini',
+  'openai:gpt-4.1',
+  'anthropic:claude-sonnet-4-5',
+  'anthropic:claude-haiku-4-5',
+  'ollama:llama3.2',
+] as const;
+
+type Props = { mode: 'create' } | { mode: 'edit'; agent: ApiAgent };
+
+type FormValues = AgentCreateInput;
+
+function initialValues(props: Props): FormValues {
+  if (props.mode === 'create') return { ...NEW_AGENT_DEFAULTS };
+  const { name, description, instructions, model, toolGroups, approvalTools, maxTurns } = props.agent;
+  return { name, description, instructions, model, toolGroups: [...toolGroups], approvalTools: [...approvalTools], maxTurns };
+}
+
+/**
+ * Create or edit a Custom Agent. The browser validates with the same zod schema as the server; the server's
+ * field errors land next to the matching field, and what the person typed stays in place on any error.
+ */
+export function AgentForm(props: Props) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const modelListId = useId();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<FormValues, unknown, AgentCreate>({
+    resolver: zodResolver(agentCreateSchema),
+    defaultValues: initialValues(props),
+    mode: 'onTouched',
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const agent = props.mode === 'edit' ? await agentsApi.update(props.agent.id, values) : await agentsApi.create(values);
+      setSaved(true);
+      queryClient.setQueryData(agentKeys.detail(agent.id), agent);
+      await queryClient.invalidateQueries({ queryKey: agentKeys.lists });
+      router.push('/agents');
+    } catch (err) {
+      if (!(err instanceof ApiError)) {
+        setFormError(err instanceof Error ? err.message : 'Something went wrong');
+        return;
+      }
+      const { byField, other } = splitFieldErrors(err.fields);
+      const fieldErrors = AGENT_FIELDS.filter((f) => byField[f]);
+      fieldErrors.forEach((f, i) => setError(f, { type: 'server', message: byField[f] }, { shouldFocus: i === 0 }));
+      if (other.length) setFormError(other.join(' '));
+      else if (fieldErrors.length === 0) setFormError(err.message);
+    }
+  });
+
+  const busy = isSubmitting || saved;
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="w-full max-w-3xl space-y-6">
+      {formError ? <Alert>{formError}</Alert> : null}
+
+      <Field label="Name" error={errors.name?.message} hint={<CharCounter control={control} name="name" max={L.name.maxChars} />}>
+        <Input {...register('name')} autoComplete="off" required aria-required />
+      </Field>
+
+      <Field
+        label="Description"
+        error={errors.description?.message}
+        hint={<CharCounter control={control} name="description" max={L.description.maxChars} prefix="Shown in lists and to team members." />}
+      >
+        <Textarea {...register('description')} rows={2} />
+      </Field>
+
+      <Field
+        label="Instructions"
+        error={errors.instructions?.message}
+        hint={<CharCounter control={control} name="instructions" max={L.instructions.maxChars} prefix="How the agent should work: its role, style and rules." />}
+      >
+        <Textarea {...register('instructions')} rows={8} className="font-mono text-[13px] leading-relaxed" />
+      </Field>
+
+      <Field
+        label="Model"
+        error={errors.model?.message}
+        hint={
+          <>
+            {MODEL_FORMAT_HINT}. <code className="font-mono">scripted</code> is built in and runs offline.
+          </>
+        }
+      >
+        <Input {...register('model')} list={modelListId} autoComplete="off" autoCapitalize="none" spellCheck={false} className="font-mono" />
+      </Field>
+      <datalist id={modelListId}>
+        {MODEL_SUGGESTIONS.map((m) => (
+          <option key={m} value={m} />
+        ))}
+      </datalist>
+
+      <Controller
+        control={control}
+        name="toolGroups"
+        render={({ field, fieldState }) => {
+          const value = field.value ?? [];
+          return (
+            <CheckboxFieldset
+              legend="Tool groups"
+              hint="Leave all unchecked to allow every group. An agent that will be a team member needs the Team group."
+              error={fieldState.error?.message}
+            >
+              <div className="grid gap-2 sm:grid-cols-3">
+                {TOOL_GROUP_NAMES.map((group, i) => (
+                  <CheckboxOption
+                    key={group}
+                    ref={i === 0 ? field.ref : undefined}
+                    label={TOOL_GROUPS[group].label}
+                    description={TOOL_GROUPS[group].description}
+                    checked={value.includes(group)}
+                    onBlur={field.onBlur}
+                    onChange={(on) => field.onChange(TOOL_GROUP_NAMES.filter((g) => (g === group ? on : value.includes(g))))}
+                  />
+                ))}
+              </div>
+            </CheckboxFieldset>
+          );
+        }}
+      />
+
+      <Controller
+        control={control}
+        name="approvalTools"
+        render={({ field, fieldState }) => {
+          const value = field.value ?? [];
+          return (
+            <CheckboxFieldset
+              legend="Tools that need approval"
+              hint="A call to a checked tool pauses the run until you approve or reject it."
+              error={fieldState.error?.message}
+            >
+              <div className="grid gap-4 sm:grid-cols-3">
+                {TOOL_GROUP_NAMES.map((group, gi) => (
+                  <div key={group} className="min-w-0 space-y-1.5">
+                    <p className="text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:text-zinc-400">{TOOL_GROUPS[group].label}</p>
+                    {TOOL_GROUPS[group].tools.map((tool, ti) => (
+                      <CheckboxOption
+                        key={tool}
+                        ref={gi === 0 && ti === 0 ? field.ref : undefined}
+                        label={<span className="font-mono text-[13px] break-all">{tool}</span>}
+                        checked={value.includes(tool)}
+                        onBlur={field.onBlur}
+                        onChange={(on) => field.onChange(ALL_TOOL_NAMES.filter((t) => (t === tool ? on : value.includes(t))))}
+                      />
+                    ))}
+                  </div>
+                ))}
+              </div>
+            </CheckboxFieldset>
+          );
+        }}
+      />
+
+      <Field
+        label="Max turns"
+        error={errors.maxTurns?.message}
+        hint={`${L.maxTurns.min}–${L.maxTurns.max}. The most model turns one run may take before it stops (default ${L.maxTurns.default}).`}
+      >
+        <Input
+          {...register('maxTurns', { valueAsNumber: true })}
+          type="number"
+          inputMode="numeric"
+          min={L.maxTurns.min}
+          max={L.maxTurns.max}
+          step={1}
+          className="max-w-32"
+        />
+      </Field>
+
+      <div className="flex flex-wrap items-center gap-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : props.mode === 'edit' ? 'Save changes' : 'Create agent'}
+        </Button>
+        <Link href="/agents" className={linkButtonClass('secondary')}>
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+/** "12 / 64 characters", red once over the limit; counts code points exactly like the validator. */
+function CharCounter({
+  control,
+  name,
+  max,
+  prefix,
+}: {
+  control: Control<FormValues, unknown, AgentCreate>;
+  name: 'name' | 'description' | 'instructions';
+  max: number;
+  prefix?: string;
+}) {
+  const value = useWatch({ control, name }) ?? '';
+  const count = charCount(value);
+  return (
+    <span className="flex flex-wrap justify-between gap-x-3">
+      {prefix ? <span>{prefix}</span> : null}
+      <span className={cn('ml-auto tabular-nums', count > max && 'font-medium text-red-600 dark:text-red-400')}>
+        {count.toLocaleString('en-US')} / {max.toLocaleString('en-US')} characters
+      </span>
+    </span>
+  );
+}
+
+function CheckboxFieldset({ legend, hint, error, children }: { legend: string; hint: string; error?: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <fieldset aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`} className="min-w-0 space-y-2">
+      <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">{legend}</legend>
+      <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
+        {hint}
+      </p>
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+type CheckboxOptionProps = {
+  label: ReactNode;
+  description?: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  onBlur: () => void;
+  ref?: Ref<HTMLInputElement>;
+};
+
+function CheckboxOption({ label, description, checked, onChange, onBlur, ref }: CheckboxOptionProps) {
+  const id = useId();
+  return (
+    <div
+      className={cn(
+        'flex min-w-0 items-start gap-2 rounded-md',
+        description && 'border border-zinc-200 p-3 dark:border-zinc-800',
+        description && checked && 'border-indigo-400 bg-indigo-50/50 dark:border-indigo-500 dark:bg-indigo-950/40',
+      )}
+    >
+      <input
+        ref={ref}
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        onBlur={onBlur}
+        aria-describedby={description ? `${id}-desc` : undefined}
+        className="mt-0.5 size-4 shrink-0 accent-indigo-600 dark:accent-indigo-400"
+      />
+      <div className="min-w-0">
+        <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          {label}
+        </label>
+        {description ? (
+          <p id={`${id}-desc`} className="text-xs text-zinc-500 dark:text-zinc-400">
+            {description}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

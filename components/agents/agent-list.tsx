@@ -1,0 +1,141 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { TOOL_GROUPS, type ToolGroup } from '@/lib/tool-groups';
+import type { ApiAgent } from '@/lib/types/agent';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Alert, Badge, Card, EmptyState, Spinner } from '@/components/ui/misc';
+import { agentKeys, agentsApi } from './agents-api';
+import { DeleteAgentDialog } from './delete-agent-dialog';
+import { linkButtonClass } from './link-button';
+import { useDebouncedValue } from './use-debounced-value';
+
+const SEARCH_DEBOUNCE_MS = 250;
+
+/** The agent catalog: search box, list, and each agent's Chat / Edit / Delete actions. */
+export function AgentList() {
+  const searchId = useId();
+  const [search, setSearch] = useState('');
+  const query = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [toDelete, setToDelete] = useState<ApiAgent | null>(null);
+
+  const agents = useQuery({
+    queryKey: agentKeys.list(query),
+    queryFn: ({ signal }) => agentsApi.list(query, signal),
+    // Keep showing the last results while the next search loads, so the list doesn't flash empty.
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <div className="space-y-4">
+      <div className="max-w-md">
+        <label htmlFor={searchId} className="sr-only">
+          Search agents
+        </label>
+        <Input
+          id={searchId}
+          type="search"
+          placeholder="Search by name or description"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          maxLength={200}
+          autoComplete="off"
+        />
+      </div>
+
+      {agents.isPending ? (
+        <Spinner label="Loading agents" />
+      ) : agents.isError ? (
+        <Alert
+          action={
+            <Button variant="secondary" size="sm" onClick={() => agents.refetch()} disabled={agents.isFetching}>
+              Retry
+            </Button>
+          }
+        >
+          Could not load your agents: {agents.error.message}
+        </Alert>
+      ) : agents.data.agents.length === 0 ? (
+        query ? (
+          <EmptyState title="No matching agents">No agent’s name or description contains “{query}”.</EmptyState>
+        ) : (
+          <EmptyState title="No agents yet">
+            <p>Create a Custom Agent with its own instructions, model and tools.</p>
+            <Link href="/agents/new" className={`${linkButtonClass('primary')} mt-3`}>
+              Create your first agent
+            </Link>
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <p className="sr-only" role="status">
+            {agents.data.agents.length === 1 ? '1 agent' : `${agents.data.agents.length} agents`}
+          </p>
+          <ul className="grid gap-3" aria-busy={agents.isFetching}>
+            {agents.data.agents.map((agent) => (
+              <li key={agent.id}>
+                <AgentListItem agent={agent} onDelete={() => setToDelete(agent)} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+
+      <DeleteAgentDialog agent={toDelete} onClose={() => setToDelete(null)} />
+    </div>
+  );
+}
+
+function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => void }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const chat = useMutation({
+    mutationFn: () => agentsApi.startConversation(agent.id),
+    onSuccess: async ({ id }) => {
+      await queryClient.invalidateQueries({ queryKey: ['conversations'] });
+      router.push(`/conversations/${encodeURIComponent(id)}`);
+    },
+  });
+
+  return (
+    <Card className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+      <div className="min-w-0 flex-1 space-y-1.5">
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 className="min-w-0 font-semibold break-words text-zinc-900 dark:text-zinc-50">{agent.name}</h2>
+          <Badge tone="info" className="max-w-full truncate font-mono">
+            {agent.model}
+          </Badge>
+        </div>
+        {agent.description ? (
+          <p className="line-clamp-2 text-sm break-words text-zinc-600 dark:text-zinc-300">{agent.description}</p>
+        ) : (
+          <p className="text-sm text-zinc-400 italic dark:text-zinc-500">No description</p>
+        )}
+        <div className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
+          <span>Tools:</span>
+          {agent.toolGroups.length === 0 ? (
+            <Badge>All tool groups</Badge>
+          ) : (
+            agent.toolGroups.map((g) => <Badge key={g}>{TOOL_GROUPS[g as ToolGroup]?.label ?? g}</Badge>)
+          )}
+        </div>
+        {chat.isError ? <Alert>Could not start a conversation: {chat.error.message}</Alert> : null}
+      </div>
+      <div className="flex shrink-0 flex-wrap gap-2">
+        <Button size="sm" onClick={() => chat.mutate()} disabled={chat.isPending || chat.isSuccess} aria-label={`Chat with ${agent.name}`}>
+          {chat.isPending || chat.isSuccess ? 'Opening…' : 'Chat'}
+        </Button>
+        <Link href={`/agents/${encodeURIComponent(agent.id)}/edit`} className={linkButtonClass('secondary', 'sm')} aria-label={`Edit ${agent.name}`}>
+          Edit
+        </Link>
+        <Button size="sm" variant="ghost" onClick={onDelete} aria-label={`Delete ${agent.name}`} className="text-red-700 dark:text-red-400">
+          Delete
+        </Button>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,65 @@
+'use client';
+
+import { Dialog, DialogBackdrop, DialogPanel, DialogTitle, Description } from '@headlessui/react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '@/lib/api-client';
+import type { ApiAgent } from '@/lib/types/agent';
+import { Button } from '@/components/ui/button';
+import { Alert } from '@/components/ui/misc';
+import { agentKeys, agentsApi } from './agents-api';
+
+type Props = {
+  /** The agent to delete; null keeps the dialog closed. */
+  agent: ApiAgent | null;
+  onClose: () => void;
+};
+
+/** Asks before deleting an agent. Focus stays inside until it closes; Escape cancels. */
+export function DeleteAgentDialog({ agent, onClose }: Props) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: (id: string) => agentsApi.remove(id),
+    onSuccess: async (_data, id) => {
+      queryClient.removeQueries({ queryKey: agentKeys.detail(id) });
+      await queryClient.invalidateQueries({ queryKey: agentKeys.lists });
+      onClose();
+    },
+    onError: async (err) => {
+      // Already gone (e.g. deleted in another tab): refresh the list so it disappears.
+      if (err instanceof ApiError && err.status === 404) await queryClient.invalidateQueries({ queryKey: agentKeys.lists });
+    },
+  });
+
+  const close = () => {
+    if (remove.isPending) return;
+    remove.reset();
+    onClose();
+  };
+
+  return (
+    <Dialog open={agent !== null} onClose={close} className="relative z-50">
+      <DialogBackdrop className="fixed inset-0 bg-black/40 dark:bg-black/60" />
+      <div className="fixed inset-0 flex items-center justify-center p-4">
+        <DialogPanel className="w-full max-w-md rounded-lg border border-zinc-200 bg-white p-5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900">
+          <DialogTitle className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">Delete agent?</DialogTitle>
+          <Description className="mt-2 text-sm break-words text-zinc-600 dark:text-zinc-300">
+            “{agent?.name}” will be deleted. Conversations with it stay readable, but you can’t send it new messages.
+          </Description>
+          {remove.isError ? (
+            <div className="mt-3">
+              <Alert>{remove.error.message}</Alert>
+            </div>
+          ) : null}
+          <div className="mt-5 flex flex-wrap justify-end gap-2">
+            <Button variant="secondary" onClick={close} disabled={remove.isPending} autoFocus>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={() => agent && remove.mutate(agent.id)} disabled={remove.isPending || !agent}>
+              {remove.isPending ? 'Deleting…' : 'Delete agent'}
+            </Button>
+          </div>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

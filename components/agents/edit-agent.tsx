@@ -1,0 +1,47 @@
+'use client';
+
+import Link from 'next/link';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError } from '@/lib/api-client';
+import { Button } from '@/components/ui/button';
+import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
+import { AgentForm } from './agent-form';
+import { agentKeys, agentsApi } from './agents-api';
+import { linkButtonClass } from './link-button';
+
+/** Loads one agent and shows the edit form, or a clear not-found / error state. */
+export function EditAgent({ id }: { id: string }) {
+  const agent = useQuery({
+    queryKey: agentKeys.detail(id),
+    queryFn: ({ signal }) => agentsApi.get(id, signal),
+    retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 1,
+    // The form keeps its own copy of the values; a background refetch must not reset what is being typed.
+    staleTime: Infinity,
+  });
+
+  if (agent.isPending) return <Spinner label="Loading agent" />;
+  if (agent.isError) {
+    if (agent.error instanceof ApiError && agent.error.status === 404) {
+      return (
+        <EmptyState title="Agent not found">
+          <p>It may have been deleted.</p>
+          <Link href="/agents" className={`${linkButtonClass('secondary')} mt-3`}>
+            Back to agents
+          </Link>
+        </EmptyState>
+      );
+    }
+    return (
+      <Alert
+        action={
+          <Button variant="secondary" size="sm" onClick={() => agent.refetch()} disabled={agent.isFetching}>
+            Retry
+          </Button>
+        }
+      >
+        Could not load the agent: {agent.error.message}
+      </Alert>
+    );
+  }
+  return <AgentForm key={agent.data.id} mode="edit" agent={agent.data} />;
+}
