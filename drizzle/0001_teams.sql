@@ -36,6 +36,7 @@ CREATE UNIQUE INDEX `jobs_team_request_key` ON `jobs` (`team_id`,`kind`,`request
 CREATE INDEX `jobs_team_seq_idx` ON `jobs` (`team_id`,`seq`);--> statement-breakpoint
 CREATE INDEX `jobs_conversation_idx` ON `jobs` (`conversation_id`,`seq`);--> statement-breakpoint
 CREATE INDEX `jobs_root_idx` ON `jobs` (`root_id`);--> statement-breakpoint
+CREATE INDEX `jobs_run_idx` ON `jobs` (`run_id`);--> statement-breakpoint
 CREATE TABLE `shared_messages` (
 	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`team_id` text NOT NULL,

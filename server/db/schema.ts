@@ -245,6 +245,7 @@ export const jobs = sqliteTable(
     index('jobs_team_seq_idx').on(t.teamId, t.seq),
     index('jobs_conversation_idx').on(t.conversationId, t.seq),
     index('jobs_root_idx').on(t.rootId),
+    index('jobs_run_idx').on(t.runId),
   ],
 );
 

@@ -1,0 +1,155 @@
+import 'server-only';
+import { LIMITS } from '@/lib/limits';
+import { runEvents, type RunEvent } from '@/server/agents/run-events';
+import { getDb } from '@/server/db';
+import { admitJob, finalizeJob, launchJob, stopJob } from '@/server/teams/execution';
+import { emptyRound, plan, type RoundState } from './planner';
+import { setSchedulerHandle } from './signal';
+import { loadSchedulingView } from './view';
+import { TeamWorker } from './worker';
+
+export type RuntimeOptions = { tickMs?: number; maxActive?: number; stepTimeoutMs?: number };
+
+/**
+ * The process's scheduler: wakes on change and on a short tick, runs one planning pass at a time, admits
+ * jobs owner-fairly, and hands each admitted job to its team's worker. Slots are counted from durable job
+ * state, so a restart resumes the accounting where it stopped.
+ */
+export class SchedulerRuntime {
+  private round: RoundState = emptyRound();
+  private planning = false;
+  private again = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly workers = new Map<string, TeamWorker>();
+  /** Jobs with a launch step queued or running in this process. */
+  private readonly launching = new Set<string>();
+  private readonly onRunFinished = (event: RunEvent) => this.runFinished(event);
+  readonly tickMs: number;
+  readonly maxActive: number;
+  readonly stepTimeoutMs: number;
+  /** Counters for tests and benchmarks. */
+  readonly stats = { passes: 0, admissions: 0 };
+
+  constructor(options: RuntimeOptions = {}) {
+    this.tickMs = options.tickMs ?? 500;
+    this.maxActive = options.maxActive ?? LIMITS.scheduler.maxActiveJobs;
+    this.stepTimeoutMs = options.stepTimeoutMs ?? LIMITS.scheduler.stepTimeoutMs;
+  }
+
+  start(): void {
+    runEvents().on('run:finished', this.onRunFinished);
+    this.timer = setInterval(() => this.wake(), this.tickMs);
+    this.timer.unref();
+    setSchedulerHandle({ wake: () => this.wake(), stopJob: (id) => this.stopJob(id) });
+    this.wake();
+  }
+
+  /** Ask for a planning pass soon; passes never overlap (a wake during a pass runs one more after it). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.planning) {
+      this.again = true;
+      return;
+    }
+    this.planning = true;
+    setImmediate(() => {
+      try {
+        this.pass();
+      } catch (err) {
+        console.error('[scheduler] planning pass failed', err);
+      } finally {
+        this.planning = false;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.wake();
+        }
+      }
+    });
+  }
+
+  /** One planning pass: reconcile admitted jobs, then admit what capacity and fairness allow. */
+  pass(): void {
+    this.stats.passes += 1;
+    const view = loadSchedulingView(getDb());
+    for (const job of view.running) {
+      if (job.status === 'cancelling') this.worker(job.teamId).run(`stop ${job.jobId}`, () => stopJob(job.jobId));
+      else if (!this.launching.has(job.jobId)) this.launch(job.teamId, job.jobId);
+    }
+    const result = plan({
+      queues: view.queues,
+      activeCount: view.activeCount,
+      maxActive: this.maxActive,
+      round: this.round,
+      busyConversations: view.busyConversations,
+    });
+    this.round = result.round;
+    for (const admission of result.admissions) {
+      if (!admitJob(admission.jobId)) continue;
+      this.stats.admissions += 1;
+      this.launch(admission.candidate.teamId, admission.jobId);
+    }
+  }
+
+  private launch(teamId: string, jobId: string): void {
+    this.launching.add(jobId);
+    void this.worker(teamId)
+      .run(`launch ${jobId}`, () => launchJob(jobId))
+      .finally(() => this.launching.delete(jobId));
+  }
+
+  private runFinished(event: RunEvent): void {
+    const job = getDb().$client.prepare('select id, team_id as teamId from jobs where run_id = ?').get(event.runId) as
+      | { id: string; teamId: string }
+      | undefined;
+    if (!job) return;
+    void this.worker(job.teamId)
+      .run(`finalize ${job.id}`, () => finalizeJob(job.id))
+      .finally(() => this.wake());
+  }
+
+  stopJob(jobId: string): void {
+    const job = getDb().$client.prepare('select team_id as teamId from jobs where id = ?').get(jobId) as { teamId: string } | undefined;
+    if (!job) return;
+    void this.worker(job.teamId)
+      .run(`stop ${jobId}`, () => stopJob(jobId))
+      .finally(() => this.wake());
+  }
+
+  worker(teamId: string): TeamWorker {
+    let worker = this.workers.get(teamId);
+    if (!worker) {
+      worker = new TeamWorker(teamId, this.stepTimeoutMs);
+      this.workers.set(teamId, worker);
+    }
+    return worker;
+  }
+
+  /** Stop admitting and let every team worker finish its current steps. */
+  async drain(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    runEvents().off('run:finished', this.onRunFinished);
+    setSchedulerHandle(undefined);
+    await Promise.all([...this.workers.values()].map((w) => w.drain()));
+  }
+}
+
+const g = globalThis as unknown as { __ensembleRuntime?: SchedulerRuntime };
+
+/** Start the process's scheduler once (instrumentation calls this at server start). */
+export function startScheduler(options?: RuntimeOptions): SchedulerRuntime {
+  if (!g.__ensembleRuntime) {
+    g.__ensembleRuntime = new SchedulerRuntime(options);
+    g.__ensembleRuntime.start();
+  }
+  return g.__ensembleRuntime;
+}
+
+export async function stopScheduler(): Promise<void> {
+  const runtime = g.__ensembleRuntime;
+  g.__ensembleRuntime = undefined;
+  await runtime?.drain();
+}
+
+export const currentScheduler = () => g.__ensembleRuntime;

@@ -1,0 +1,58 @@
+import 'server-only';
+import type { Db } from '@/server/db';
+import type { OwnerQueue } from './types';
+
+export type SchedulingCandidate = { jobId: string; conversationId: string; teamId: string; status: string };
+
+export type SchedulingView = {
+  queues: OwnerQueue<SchedulingCandidate>[];
+  /** Admitted, unfinished jobs holding a slot (waiting_input excluded). */
+  activeCount: number;
+  /** Conversations running something outside the job system (a person chatting directly). */
+  busyConversations: Set<string>;
+  /** Running jobs, for reconciliation: their run may have finished or never started. */
+  running: Array<{ jobId: string; teamId: string; status: string; runId: string | null }>;
+};
+
+type Row = { id: string; teamId: string; ownerId: string; conversationId: string; status: string; runId: string | null };
+
+/**
+ * Everything one planning pass needs, from one indexed query over teams with unfinished jobs (finished
+ * history is never read). Conversation head rule: only the first unfinished job of each conversation can
+ * be admitted, and a conversation whose head is running or waiting for input admits nothing.
+ */
+export function loadSchedulingView(db: Db): SchedulingView {
+  const rows = db.$client
+    .prepare(
+      `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId
+         from teams t indexed by teams_pending_idx
+         join jobs j on j.team_id = t.id
+        where t.has_pending = 1
+          and j.status in ('queued','running','waiting_input','resuming','cancelling')
+        order by j.seq`,
+    )
+    .all() as Row[];
+  const heads = new Map<string, Row>();
+  for (const row of rows) if (!heads.has(row.conversationId)) heads.set(row.conversationId, row);
+  const direct = db.$client
+    .prepare(`select distinct conversation_id as c from runs where status in ('pending','running')`)
+    .all() as Array<{ c: string }>;
+  const busy = new Set<string>();
+  for (const { c } of direct) busy.add(c);
+
+  const byOwner = new Map<string, SchedulingCandidate[]>();
+  for (const head of heads.values()) {
+    if (head.status !== 'queued' && head.status !== 'resuming') continue;
+    const list = byOwner.get(head.ownerId) ?? [];
+    list.push({ jobId: head.id, conversationId: head.conversationId, teamId: head.teamId, status: head.status });
+    byOwner.set(head.ownerId, list);
+  }
+  return {
+    queues: [...byOwner].map(([ownerId, candidates]) => ({ ownerId, candidates })),
+    activeCount: rows.filter((r) => r.status === 'running' || r.status === 'cancelling').length,
+    busyConversations: busy,
+    running: rows
+      .filter((r) => r.status === 'running' || r.status === 'cancelling')
+      .map((r) => ({ jobId: r.id, teamId: r.teamId, status: r.status, runId: r.runId })),
+  };
+}

@@ -1,0 +1,278 @@
+import 'server-only';
+import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { LIMITS } from '@/lib/limits';
+import { truncateText } from '@/lib/text';
+import type { ApiWaiting } from '@/lib/types/team';
+import { ConversationBusyError, cancelRun, findRun, resumeRun, startRun, type StartInput } from '@/server/agents/runs';
+import { isFinished } from '@/server/agents/run-store';
+import { readThread } from '@/server/agents/thread';
+import { getDb, schema, writeTx, type Db } from '@/server/db';
+import type { Job, Team } from '@/server/db/schema';
+import { attributeResult } from './attribution';
+import { buildSharedContext } from './context';
+import { receiptMessage, requestMessage } from './member-input';
+import { touchTeam } from './revision';
+import { appendShared } from './shared-record';
+
+/** A pending answer to a waiting job: text for a clarification, JSON for any other interrupt. */
+export type PendingAnswer =
+  | { type: 'clarification'; text: string; questionId: string; answerKey: string }
+  | { type: 'interrupt'; response: unknown; answerKey: string };
+
+const loadJob = (jobId: string, db: Db = getDb()) => db.select().from(schema.jobs).where(eq(schema.jobs.id, jobId)).get();
+
+function memberName(tx: Db, memberId: string | null): string {
+  if (!memberId) return 'You';
+  return tx.select({ name: schema.teamMembers.name }).from(schema.teamMembers).where(eq(schema.teamMembers.id, memberId)).get()?.name ?? 'A member';
+}
+
+function agentToolGroups(tx: Db, conversationId: string): string[] {
+  const row = tx
+    .select({ toolGroups: schema.agents.toolGroups })
+    .from(schema.conversations)
+    .innerJoin(schema.agents, eq(schema.agents.id, schema.conversations.agentId))
+    .where(eq(schema.conversations.id, conversationId))
+    .get();
+  return row?.toolGroups ?? [];
+}
+
+/** The exact run input of a job, built once at admission with the context as it is then. */
+function freezeInput(tx: Db, job: Job, team: Team): StartInput {
+  const context = buildSharedContext(team.id, tx);
+  if (job.kind === 'request') {
+    const senderLabel = memberName(tx, job.sourceMemberId);
+    const name = memberName(tx, job.memberId);
+    return {
+      text: job.text,
+      messageContent: requestMessage({
+        teamName: team.name,
+        memberName: name,
+        senderLabel,
+        jobId: job.id,
+        text: job.text,
+        toolGroups: agentToolGroups(tx, job.conversationId),
+        context,
+      }),
+      meta: { kind: 'team_request', teamId: team.id, jobId: job.id, memberId: job.memberId, from: senderLabel },
+    };
+  }
+  const parent = job.parentId ? loadJob(job.parentId, tx) : undefined;
+  const status = parent?.status === 'failed' ? 'failed' : 'completed';
+  const worker = memberName(tx, job.sourceMemberId);
+  return {
+    text: job.text,
+    messageContent: receiptMessage({ memberName: worker, requestText: parent?.text ?? '', status, resultText: job.text, jobId: job.parentId ?? job.id, context }),
+    meta: { kind: 'receipt', teamId: team.id, jobId: job.id, parentJobId: job.parentId, status, memberName: worker, resultText: job.text },
+  };
+}
+
+/**
+ * Admit a queued job (or a pending answer): it takes a slot, its input is frozen and its run key fixed,
+ * in one transaction with the revision bump. False when it is no longer admissible.
+ */
+export function admitJob(jobId: string): boolean {
+  return writeTx((tx) => {
+    const job = loadJob(jobId, tx);
+    if (!job || (job.status !== 'queued' && job.status !== 'resuming')) return false;
+    const team = tx.select().from(schema.teams).where(eq(schema.teams.id, job.teamId)).get();
+    if (!team) return false;
+    const now = new Date();
+    if (job.status === 'queued') {
+      const frozenInput = job.frozenInput ?? freezeInput(tx, job, team);
+      tx.update(schema.jobs)
+        .set({ status: 'running', frozenInput, runKey: `job:${job.id}:start`, runId: null, admittedAt: now, updatedAt: now })
+        .where(eq(schema.jobs.id, jobId))
+        .run();
+    } else {
+      const answer = job.answer as PendingAnswer;
+      tx.update(schema.jobs)
+        .set({ status: 'running', runKey: `job:${job.id}:answer:${answer.answerKey}`, runId: null, admittedAt: now, updatedAt: now })
+        .where(eq(schema.jobs.id, jobId))
+        .run();
+    }
+    touchTeam(tx, job.teamId);
+    return true;
+  });
+}
+
+/**
+ * Start (or find) the admitted job's run. The run key makes this safe to repeat after a crash or timeout:
+ * the same key returns the same run, never a second one.
+ */
+export async function launchJob(jobId: string): Promise<void> {
+  const job = loadJob(jobId);
+  if (!job) return;
+  if (job.status === 'cancelling') return stopJob(jobId);
+  if (job.status !== 'running' || !job.runKey) return;
+  if (job.runId) {
+    const run = findRun(job.runId);
+    if (run && isFinished(run.status)) return finalizeJob(jobId);
+    if (run) return;
+  }
+  const context = { teamId: job.teamId, memberId: job.memberId, jobId: job.id };
+  try {
+    const isAnswer = job.runKey.includes(':answer:');
+    const answer = job.answer as PendingAnswer | null;
+    const { run } =
+      isAnswer && answer?.type === 'interrupt'
+        ? await resumeRun(job.conversationId, answer.response, { idempotencyKey: job.runKey, context })
+        : startRun(
+            job.conversationId,
+            isAnswer && answer?.type === 'clarification'
+              ? { text: answer.text, meta: { kind: 'clarification_answer', teamId: job.teamId, jobId: job.id, questionId: answer.questionId } }
+              : (job.frozenInput as StartInput),
+            { idempotencyKey: job.runKey, context },
+          );
+    const stored = writeTx((tx) => {
+      const fresh = loadJob(jobId, tx);
+      if (!fresh || fresh.runKey !== job.runKey) return false;
+      tx.update(schema.jobs).set({ runId: run.id, updatedAt: new Date() }).where(eq(schema.jobs.id, jobId)).run();
+      return true;
+    });
+    if (stored && isFinished(findRun(run.id)?.status ?? 'pending')) await finalizeJob(jobId);
+  } catch (err) {
+    if (err instanceof ConversationBusyError) {
+      // Someone is running something in that conversation directly: give the slot back and wait.
+      writeTx((tx) => {
+        const fresh = loadJob(jobId, tx);
+        if (!fresh || fresh.status !== 'running' || fresh.runId) return;
+        tx.update(schema.jobs)
+          .set({ status: isAnswerKey(fresh.runKey) ? 'resuming' : 'queued', runKey: null, admittedAt: null, updatedAt: new Date() })
+          .where(eq(schema.jobs.id, jobId))
+          .run();
+        touchTeam(tx, fresh.teamId);
+      });
+      return;
+    }
+    failJob(jobId, err instanceof Error ? err.message : String(err));
+  }
+}
+
+const isAnswerKey = (key: string | null) => !!key && key.includes(':answer:');
+
+/** Record the outcome of the job's finished run: completed, failed, waiting for input or cancelled. */
+export async function finalizeJob(jobId: string): Promise<void> {
+  const job = loadJob(jobId);
+  if (!job || (job.status !== 'running' && job.status !== 'cancelling') || !job.runId) return;
+  const run = findRun(job.runId);
+  if (!run || !isFinished(run.status)) return;
+  if (run.status === 'success') {
+    const { messages } = await readThread(job.conversationId);
+    const attribution = attributeResult(messages, job.id);
+    if (attribution.ok) completeJob(job.id, run.id, attribution.text);
+    else failJob(job.id, attribution.error, run.id);
+  } else if (run.status === 'interrupted') {
+    waitForInput(job.id, run.id, toWaiting(run.interrupt));
+  } else if (run.status === 'error') {
+    failJob(job.id, run.error ?? 'The run failed', run.id);
+  } else {
+    markCancelled(job.id, run.id);
+  }
+}
+
+function toWaiting(interrupt: unknown): ApiWaiting {
+  const i = interrupt as { type?: string; question?: unknown; questionId?: unknown } | null;
+  if (i?.type === 'clarification' && typeof i.question === 'string') {
+    return { type: 'clarification', question: i.question, questionId: String(i.questionId ?? '') };
+  }
+  return { type: 'interrupt', payload: interrupt ?? null };
+}
+
+/** Apply a final transition if the job is still running this run; returns the updated job. */
+function transition(tx: Db, jobId: string, runId: string | null, set: Partial<Job>): Job | undefined {
+  const job = loadJob(jobId, tx);
+  if (!job || (job.status !== 'running' && job.status !== 'cancelling')) return undefined;
+  if (runId && job.runId !== runId) return undefined;
+  const now = new Date();
+  return tx.update(schema.jobs).set({ ...set, updatedAt: now }).where(eq(schema.jobs.id, jobId)).returning().get();
+}
+
+function completeJob(jobId: string, runId: string, answer: string): void {
+  const { text, truncated } = truncateText(answer, LIMITS.result.maxBytes);
+  writeTx((tx) => {
+    const job = transition(tx, jobId, runId, { status: 'completed', result: text, resultTruncated: truncated, error: null, waiting: null, completedAt: new Date() });
+    if (!job) return;
+    appendShared(tx, { teamId: job.teamId, jobId, kind: 'result', senderMemberId: job.memberId, senderLabel: memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text });
+    if (job.kind === 'request') writeReceipt(tx, job, truncated ? `${text}\n[Result shortened; the full answer is in the member's conversation.]` : text);
+    touchTeam(tx, job.teamId);
+  });
+}
+
+export function failJob(jobId: string, error: string, runId: string | null = null): void {
+  writeTx((tx) => {
+    const job = transition(tx, jobId, runId, { status: 'failed', error, waiting: null, completedAt: new Date() });
+    if (!job) return;
+    appendShared(tx, { teamId: job.teamId, jobId, kind: 'error', senderMemberId: job.memberId, senderLabel: memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text: error });
+    if (job.kind === 'request') writeReceipt(tx, job, `The request failed: ${error}`);
+    touchTeam(tx, job.teamId);
+  });
+}
+
+function waitForInput(jobId: string, runId: string, waiting: ApiWaiting): void {
+  writeTx((tx) => {
+    const job = transition(tx, jobId, runId, { status: 'waiting_input', waiting, answer: null });
+    if (job) touchTeam(tx, job.teamId);
+  });
+}
+
+function markCancelled(jobId: string, runId: string | null): void {
+  writeTx((tx) => {
+    const job = transition(tx, jobId, runId, { status: 'cancelled', completedAt: new Date() });
+    if (!job) return;
+    appendShared(tx, { teamId: job.teamId, jobId, kind: 'cancelled', senderMemberId: null, senderLabel: 'You', recipientMemberId: job.memberId, text: 'Request cancelled' });
+    touchTeam(tx, job.teamId);
+  });
+}
+
+/**
+ * Queue the receipt that returns a finished request to whoever asked (a member or a conversation), in the
+ * transaction that recorded the result. At most one per request: its key is the request id.
+ */
+function writeReceipt(tx: Db, job: Job, text: string): void {
+  if (job.receiptJobId) return;
+  let conversationId = job.sourceConversationId;
+  if (job.sourceMemberId) {
+    conversationId =
+      tx.select({ c: schema.teamMembers.conversationId }).from(schema.teamMembers).where(eq(schema.teamMembers.id, job.sourceMemberId)).get()?.c ?? null;
+  }
+  if (!conversationId) return;
+  const count = tx.$client.prepare(`select count(*) as n from jobs where team_id = ? and kind = 'receipt'`).get(job.teamId) as { n: number };
+  if (count.n >= LIMITS.team.receipts) {
+    appendShared(tx, { teamId: job.teamId, jobId: job.id, kind: 'note', senderMemberId: null, senderLabel: 'Ensemble', recipientMemberId: job.sourceMemberId, text: 'Receipt capacity reached: this result was not returned to its requester.' });
+    return;
+  }
+  const id = crypto.randomUUID();
+  const inserted = tx
+    .insert(schema.jobs)
+    .values({
+      id,
+      teamId: job.teamId,
+      ownerId: job.ownerId,
+      kind: 'receipt',
+      memberId: job.sourceMemberId,
+      conversationId,
+      sourceMemberId: job.memberId,
+      sourceConversationId: job.conversationId,
+      parentId: job.id,
+      rootId: job.rootId,
+      depth: job.depth,
+      status: 'queued',
+      text: truncateText(text, LIMITS.result.maxBytes + 200).text,
+      requestKey: `receipt:${job.id}`,
+      updatedAt: new Date(),
+    })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (inserted) tx.update(schema.jobs).set({ receiptJobId: id }).where(eq(schema.jobs.id, job.id)).run();
+}
+
+/** Stop a cancelling job's run (checkpoints are kept) and record the outcome. */
+export async function stopJob(jobId: string): Promise<void> {
+  const job = loadJob(jobId);
+  if (!job || job.status !== 'cancelling') return;
+  if (!job.runId) return markCancelled(jobId, null);
+  await cancelRun(job.runId);
+  await finalizeJob(jobId);
+}
