@@ -66,7 +66,6 @@ export type CreatedApiToken = ApiTokenView & { token: string };
 export function safeCallbackPath(value: unknown): string | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2_000) return null;
   if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return null;
   const base = 'http://ensemble.invalid';
   let url: URL;

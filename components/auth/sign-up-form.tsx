@@ -1,0 +1,72 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import Link from 'next/link';
+import { startTransition, useActionState, useEffect, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import { signUpAction, type AuthFormState } from '@/app/actions/auth';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Alert } from '@/components/ui/misc';
+import { LIMITS } from '@/lib/limits';
+import { signUpSchema, type SignUpInput } from '@/lib/schemas/auth';
+
+const INITIAL: AuthFormState = {};
+
+/** Email, password (8+ characters) and an optional name; on success the server signs in and opens /agents. */
+export function SignUpForm() {
+  const [state, formAction, pending] = useActionState<AuthFormState, FormData>(signUpAction, INITIAL);
+  const {
+    register,
+    handleSubmit,
+    setFocus,
+    formState: { errors },
+  } = useForm<SignUpInput>({
+    resolver: zodResolver(signUpSchema),
+    defaultValues: { email: state.values?.email ?? '', password: '', name: state.values?.name ?? '' },
+  });
+
+  // Put the cursor on the first field the server refused (e.g. an email that is taken).
+  useEffect(() => {
+    const first = (['email', 'password', 'name'] as const).find((f) => state.fields?.[f]);
+    if (first) setFocus(first);
+  }, [state, setFocus]);
+
+  // With JavaScript: check in the browser first, then hand the form's data to the action.
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    return handleSubmit(() => startTransition(() => formAction(new FormData(form))))(event);
+  };
+
+  return (
+    <div className="space-y-5">
+      <h1 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">Create account</h1>
+      {state.message ? <Alert>{state.message}</Alert> : null}
+      <form action={formAction} onSubmit={submit} noValidate className="space-y-4">
+        <Field label="Email" error={errors.email?.message ?? state.fields?.email}>
+          <Input type="email" autoComplete="email" inputMode="email" {...register('email')} />
+        </Field>
+        <Field
+          label="Password"
+          hint={`At least ${LIMITS.user.password.minChars} characters.`}
+          error={errors.password?.message ?? state.fields?.password}
+        >
+          <Input type="password" autoComplete="new-password" {...register('password')} />
+        </Field>
+        <Field label="Name" hint="Optional." error={errors.name?.message ?? state.fields?.name}>
+          <Input type="text" autoComplete="name" {...register('name')} />
+        </Field>
+        <Button type="submit" className="w-full" disabled={pending} aria-busy={pending || undefined}>
+          Create account
+        </Button>
+      </form>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        Already have an account?{' '}
+        <Link href="/sign-in" className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+          Sign in
+        </Link>
+      </p>
+    </div>
+  );
+}
