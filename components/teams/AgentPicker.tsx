@@ -1,0 +1,150 @@
+'use client';
+
+import Link from 'next/link';
+import { useId } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Alert, Spinner } from '@/components/ui/misc';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { cn } from '@/components/ui/cn';
+import { LIMITS } from '@/lib/limits';
+import type { ApiAgent, ApiAgentList } from '@/lib/types/agent';
+import { linkButton } from './team-api';
+
+const { minMembers, maxMembers } = LIMITS.team;
+
+type Props = {
+  search: string;
+  onSearch: (value: string) => void;
+  catalog: UseQueryResult<ApiAgentList, Error>;
+  selected: ApiAgent[];
+  onToggle: (agent: ApiAgent, checked: boolean) => void;
+  error?: string;
+};
+
+/**
+ * Search the owner's agents and choose 2–8. The list only ever shows what the catalog API returned:
+ * when it fails the picker says so and offers Retry.
+ */
+export function AgentPicker({ search, onSearch, catalog, selected, onToggle, error }: Props) {
+  const searchId = useId();
+  const counterId = useId();
+  const errorId = useId();
+  const itemId = useId();
+  const selectedIds = new Set(selected.map((a) => a.id));
+  const full = selected.length >= maxMembers;
+
+  return (
+    <fieldset className="min-w-0 space-y-3" aria-describedby={[counterId, error ? errorId : ''].filter(Boolean).join(' ')}>
+      <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">Members</legend>
+
+      <div className="space-y-1">
+        <label htmlFor={searchId} className="block text-sm text-zinc-700 dark:text-zinc-300">
+          Search your agents by name or description
+        </label>
+        <Input id={searchId} type="search" value={search} onChange={(e) => onSearch(e.target.value)} autoComplete="off" />
+      </div>
+
+      <p id={counterId} aria-live="polite" className="text-sm text-zinc-600 dark:text-zinc-400">
+        {selected.length} / {maxMembers} selected · at least {minMembers}
+      </p>
+      {error ? (
+        <p id={errorId} className="text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+
+      {selected.length > 0 ? (
+        <ul aria-label="Selected agents" className="flex flex-wrap gap-2">
+          {selected.map((agent) => (
+            <li key={agent.id} className="max-w-full">
+              <button
+                type="button"
+                onClick={() => onToggle(agent, false)}
+                aria-label={`Remove ${agent.name}`}
+                className="inline-flex max-w-full items-center gap-1 rounded-full bg-indigo-100 px-3 py-1 text-sm text-indigo-900 hover:bg-indigo-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-indigo-950 dark:text-indigo-100 dark:hover:bg-indigo-900"
+              >
+                <span className="truncate">{agent.name}</span>
+                <span aria-hidden>×</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      {catalog.isPending ? (
+        <Spinner label="Loading your agents…" />
+      ) : catalog.isError ? (
+        <Alert
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void catalog.refetch()} disabled={catalog.isFetching}>
+              Retry
+            </Button>
+          }
+        >
+          Couldn’t load your agents. {catalog.error.message}
+        </Alert>
+      ) : catalog.data.agents.length === 0 ? (
+        <div className="rounded-md border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
+          {search.trim() ? (
+            <p>No agents match “{search.trim()}”.</p>
+          ) : (
+            <>
+              <p>You have no agents yet. A team needs at least two.</p>
+              <Link href="/agents/new" className={cn(linkButton.secondary, 'mt-3')}>
+                Create an agent
+              </Link>
+            </>
+          )}
+        </div>
+      ) : (
+        <ul
+          aria-label="Your agents"
+          aria-busy={catalog.isFetching}
+          className="max-h-80 divide-y divide-zinc-200 overflow-y-auto rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+        >
+          {catalog.data.agents.map((agent) => {
+            const checked = selectedIds.has(agent.id);
+            const disabled = !checked && full;
+            return (
+              <li key={agent.id}>
+                <label
+                  className={cn(
+                    'flex cursor-pointer items-start gap-3 px-3 py-2.5',
+                    disabled ? 'cursor-not-allowed opacity-60' : 'hover:bg-zinc-50 dark:hover:bg-zinc-800/60',
+                  )}
+                >
+                  <input
+                    type="checkbox"
+                    className="mt-1 size-4 shrink-0 accent-indigo-600"
+                    checked={checked}
+                    disabled={disabled}
+                    aria-labelledby={`${itemId}-${agent.id}-name`}
+                    aria-describedby={agent.description ? `${itemId}-${agent.id}-desc` : undefined}
+                    onChange={(e) => onToggle(agent, e.target.checked)}
+                  />
+                  <span className="min-w-0 flex-1">
+                    <span
+                      id={`${itemId}-${agent.id}-name`}
+                      className="block break-words text-sm font-medium text-zinc-900 dark:text-zinc-100">{agent.name}</span>
+                    {agent.description ? (
+                      <span
+                        id={`${itemId}-${agent.id}-desc`}
+                        className="line-clamp-2 block break-words text-xs text-zinc-600 dark:text-zinc-400">
+                        {agent.description}
+                      </span>
+                    ) : null}
+                    <span className="block truncate text-xs text-zinc-500 dark:text-zinc-500">{agent.model}</span>
+                  </span>
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {full ? (
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">A team has at most {maxMembers} members; remove one to choose another.</p>
+      ) : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,115 @@
+'use client';
+
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { Textarea } from '@/components/ui/input';
+import { cn } from '@/components/ui/cn';
+import { ApiError } from '@/lib/api-client';
+import { LIMITS } from '@/lib/limits';
+import { boundedTextProblem, counterLabel, measureText, parseInterruptResponse } from '@/lib/teams-ui/bounded-text';
+import { newClientId } from '@/lib/teams-ui/client-id';
+import { forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/teams-ui/draft-key';
+import type { ApiWaiting } from '@/lib/types/team';
+
+export type AnswerBody = { answer: string; answerKey: string } | { response: unknown; answerKey: string };
+
+type Props = {
+  jobId: string;
+  waiting: ApiWaiting;
+  /** The typed answer lives with the workspace (keyed by job id), so live updates never lose it. */
+  value: string;
+  onChange: (jobId: string, value: string) => void;
+  onSubmit: (jobId: string, body: AnswerBody) => Promise<void>;
+};
+
+/**
+ * What a waiting job needs from the person: a text answer to a clarification question, or an explicit JSON
+ * response to a graph interrupt. Both are checked in the browser first; the typed text is kept on any error.
+ */
+export function JobAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Props) {
+  const fieldId = useId();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const answerKey = useRef<KeyedDraft | null>(null);
+  const isClarification = waiting.type === 'clarification';
+  const measure = measureText(value, LIMITS.answer);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending) return;
+    let body: Omit<AnswerBody, 'answerKey'>;
+    if (isClarification) {
+      const problem = boundedTextProblem(value, LIMITS.answer, 'Answer');
+      if (problem) return setError(problem);
+      body = { answer: value };
+    } else {
+      const parsed = parseInterruptResponse(value);
+      if (!parsed.ok) return setError(parsed.error);
+      body = { response: parsed.value };
+    }
+    setError(null);
+    // The same answer keeps its key, so a retry after a lost response can't answer twice.
+    answerKey.current = keyForDraft(answerKey.current, JSON.stringify(body), newClientId);
+    const key = answerKey.current.key;
+    setPending(true);
+    try {
+      await onSubmit(jobId, { ...body, answerKey: key } as AnswerBody);
+      answerKey.current = forgetKeyAfterSuccess(answerKey.current, key);
+    } catch (e) {
+      setError(e instanceof ApiError ? (Object.values(e.fields)[0] ?? e.message) : 'Sending the answer failed; try again.');
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-900 dark:bg-amber-950/40">
+      {waiting.type === 'clarification' ? (
+        <div>
+          <p className="text-xs font-medium text-amber-900 dark:text-amber-200">Question</p>
+          <p className="whitespace-pre-wrap break-words text-sm text-zinc-900 dark:text-zinc-100">{waiting.question}</p>
+        </div>
+      ) : (
+        <div>
+          <p className="text-xs font-medium text-amber-900 dark:text-amber-200">
+            The run is paused for an explicit response. Inspect the request below (or in the conversation) and reply with JSON.
+          </p>
+          <pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-white p-2 text-xs text-zinc-800 dark:bg-zinc-900 dark:text-zinc-200">
+            {JSON.stringify(waiting.payload, null, 2) ?? String(waiting.payload)}
+          </pre>
+        </div>
+      )}
+      <label htmlFor={fieldId} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+        {isClarification ? 'Your answer' : 'Response (JSON)'}
+      </label>
+      <Textarea
+        id={fieldId}
+        rows={isClarification ? 2 : 4}
+        value={value}
+        spellCheck={isClarification}
+        className={cn(!isClarification && 'font-mono text-xs')}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${fieldId}-counter${error ? ` ${fieldId}-error` : ''}`}
+        onChange={(e) => {
+          onChange(jobId, e.target.value);
+          if (error) setError(null);
+        }}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p id={`${fieldId}-counter`} className={cn('text-xs', measure.over ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400')}>
+          {isClarification
+            ? counterLabel(measure, LIMITS.answer)
+            : `${measure.bytes.toLocaleString('en-US')} / ${LIMITS.interruptResponse.maxBytes.toLocaleString('en-US')} bytes`}
+        </p>
+        <Button type="submit" size="sm" disabled={pending}>
+          {pending ? 'Sending…' : isClarification ? 'Send answer' : 'Send response'}
+        </Button>
+      </div>
+      {error ? (
+        <p id={`${fieldId}-error`} role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}

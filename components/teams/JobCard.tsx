@@ -1,0 +1,227 @@
+'use client';
+
+import Link from 'next/link';
+import { memo, useState, type MouseEvent } from 'react';
+import { format, isToday } from 'date-fns';
+import { Badge } from '@/components/ui/misc';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
+import { ApiError } from '@/lib/api-client';
+import {
+  JOB_STATUS_BADGE,
+  canCancel,
+  deliveryLine,
+  firstWords,
+  isLongText,
+  jobHeadline,
+} from '@/lib/teams-ui/feed';
+import type { ApiJob, ApiMember } from '@/lib/types/team';
+import { JobAnswerForm, type AnswerBody } from './JobAnswerForm';
+import { linkButton } from './team-api';
+
+export const jobElementId = (jobId: string) => `job-${jobId}`;
+
+export type JobCardProps = {
+  job: ApiJob;
+  /** The job this card follows up (a handoff's parent, a receipt's request), if it is in the feed. */
+  linked: ApiJob | null;
+  linkedMissing: boolean;
+  members: ReadonlyMap<string, ApiMember>;
+  detailsOpen: boolean;
+  textExpanded: boolean;
+  answer: string;
+  onToggleDetails: (jobId: string) => void;
+  onToggleText: (jobId: string) => void;
+  onAnswerChange: (jobId: string, value: string) => void;
+  onAnswer: (jobId: string, body: AnswerBody) => Promise<void>;
+  onCancel: (jobId: string) => Promise<void>;
+};
+
+function when(iso: string): string {
+  const d = new Date(iso);
+  return isToday(d) ? format(d, 'HH:mm') : format(d, 'MMM d, HH:mm');
+}
+
+function scrollToJob(event: MouseEvent<HTMLAnchorElement>, jobId: string) {
+  const target = document.getElementById(jobElementId(jobId));
+  if (!target) return;
+  event.preventDefault();
+  target.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  target.focus({ preventScroll: true });
+}
+
+/** One request (or result receipt) with its status, text and — when finished — its result, as plain text. */
+export const JobCard = memo(function JobCard({
+  job,
+  linked,
+  linkedMissing,
+  members,
+  detailsOpen,
+  textExpanded,
+  answer,
+  onToggleDetails,
+  onToggleText,
+  onAnswerChange,
+  onAnswer,
+  onCancel,
+}: JobCardProps) {
+  const [cancelState, setCancelState] = useState<{ pending: boolean; error: string | null }>({ pending: false, error: null });
+  const { from, to } = jobHeadline(job, members);
+  const status = JOB_STATUS_BADGE[job.status];
+  const delivery = deliveryLine(job, members);
+  const text = job.text ?? '';
+  const long = isLongText(text);
+  const titleId = `${jobElementId(job.id)}-title`;
+  const detailsId = `${jobElementId(job.id)}-details`;
+  const textId = `${jobElementId(job.id)}-text`;
+  const isReceipt = job.kind === 'receipt';
+
+  const cancel = async () => {
+    setCancelState({ pending: true, error: null });
+    try {
+      await onCancel(job.id);
+      setCancelState({ pending: false, error: null });
+    } catch (e) {
+      setCancelState({ pending: false, error: e instanceof ApiError ? e.message : 'Cancel failed; try again.' });
+    }
+  };
+
+  return (
+    <article
+      id={jobElementId(job.id)}
+      tabIndex={-1}
+      aria-labelledby={titleId}
+      className={cn(
+        'scroll-mt-4 rounded-lg border bg-white p-3 focus:outline-2 focus:outline-indigo-500 dark:bg-zinc-900',
+        job.status === 'waiting_input' ? 'border-amber-300 dark:border-amber-800' : 'border-zinc-200 dark:border-zinc-800',
+        isReceipt && 'ml-4 sm:ml-8',
+      )}
+    >
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+        <h3 id={titleId} className="min-w-0 break-words text-sm font-semibold text-zinc-900 dark:text-zinc-100">
+          {from} → {to}
+        </h3>
+        <Badge tone={status.tone}>{status.label}</Badge>
+        <time dateTime={job.createdAt} title={format(new Date(job.createdAt), 'PPpp')} className="ml-auto text-xs text-zinc-500 dark:text-zinc-400">
+          {when(job.createdAt)}
+        </time>
+      </div>
+
+      {linked || linkedMissing ? (
+        <p className="mt-1 break-words text-xs text-zinc-600 dark:text-zinc-400">
+          {isReceipt ? 'Result of: ' : 'Follow-up to: '}
+          {linked ? (
+            <a href={`#${jobElementId(linked.id)}`} onClick={(e) => scrollToJob(e, linked.id)} className={linkButton.text}>
+              {firstWords(linked.text ?? '') || 'an earlier request'}
+            </a>
+          ) : (
+            <span>an earlier request</span>
+          )}
+        </p>
+      ) : null}
+
+      {text ? (
+        <div className="mt-2">
+          {isReceipt ? <p className="text-xs font-medium text-zinc-500 dark:text-zinc-400">Returned result</p> : null}
+          <p
+            id={textId}
+            className={cn(
+              'whitespace-pre-wrap break-words text-sm text-zinc-800 dark:text-zinc-200',
+              long && !textExpanded && 'line-clamp-4',
+            )}
+          >
+            {text}
+          </p>
+          {long ? (
+            <button
+              type="button"
+              aria-expanded={textExpanded}
+              aria-controls={textId}
+              onClick={() => onToggleText(job.id)}
+              className={cn(linkButton.text, 'mt-1 text-xs')}
+            >
+              {textExpanded ? 'Show less' : 'Show full request'}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+
+      {job.status === 'waiting_input' ? (
+        <div className="mt-3">
+          {job.waiting ? (
+            <JobAnswerForm jobId={job.id} waiting={job.waiting} value={answer} onChange={onAnswerChange} onSubmit={onAnswer} />
+          ) : (
+            <p className="text-sm text-amber-800 dark:text-amber-200">Needs input — open the conversation to respond.</p>
+          )}
+        </div>
+      ) : null}
+
+      {job.result ? (
+        <div className="mt-3 rounded-md bg-zinc-50 p-2 dark:bg-zinc-950/60">
+          <p className="text-xs font-medium text-zinc-500 dark:text-zinc-400">{isReceipt ? 'Reply' : 'Result'}</p>
+          <p className="whitespace-pre-wrap break-words text-sm text-zinc-900 dark:text-zinc-100">{job.result}</p>
+          {job.resultTruncated ? (
+            <p className="mt-1 text-xs text-amber-800 dark:text-amber-300">
+              Result shortened — open the conversation for the full answer
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {job.error ? (
+        <p className="mt-3 whitespace-pre-wrap break-words rounded-md bg-red-50 p-2 text-sm text-red-800 dark:bg-red-950/50 dark:text-red-200">
+          <span className="font-medium">Error: </span>
+          {job.error}
+        </p>
+      ) : null}
+      {delivery ? <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">{delivery}</p> : null}
+
+      <div className="mt-2">
+        <button
+          type="button"
+          aria-expanded={detailsOpen}
+          aria-controls={detailsId}
+          onClick={() => onToggleDetails(job.id)}
+          className="inline-flex items-center gap-1 rounded text-xs font-medium text-zinc-600 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-400 dark:hover:text-zinc-100"
+        >
+          <span aria-hidden className={cn('inline-block transition-transform', detailsOpen && 'rotate-90')}>
+            ▸
+          </span>
+          Task details
+        </button>
+        {detailsOpen ? (
+          <div id={detailsId} className="mt-2 space-y-2 border-t border-zinc-200 pt-2 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+              <dt>Kind</dt>
+              <dd>{isReceipt ? 'Result receipt' : job.sourceMemberId ? 'Handoff' : 'Request'}</dd>
+              <dt>Created</dt>
+              <dd>{format(new Date(job.createdAt), 'PPpp')}</dd>
+              {job.completedAt ? (
+                <>
+                  <dt>Finished</dt>
+                  <dd>{format(new Date(job.completedAt), 'PPpp')}</dd>
+                </>
+              ) : null}
+              <dt>Job</dt>
+              <dd className="break-all font-mono">{job.id}</dd>
+            </dl>
+            <div className="flex flex-wrap items-center gap-2">
+              <Link href={`/conversations/${job.conversationId}`} className={linkButton.secondary}>
+                Open conversation
+              </Link>
+              {canCancel(job.status) ? (
+                <Button variant="danger" size="sm" onClick={() => void cancel()} disabled={cancelState.pending}>
+                  {cancelState.pending ? 'Cancelling…' : 'Cancel'}
+                </Button>
+              ) : null}
+            </div>
+            {cancelState.error ? (
+              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+                {cancelState.error}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </article>
+  );
+});

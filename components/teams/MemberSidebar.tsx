@@ -1,0 +1,67 @@
+'use client';
+
+import Link from 'next/link';
+import { Badge } from '@/components/ui/misc';
+import { Button } from '@/components/ui/button';
+import { MEMBER_STATUS_BADGE } from '@/lib/teams-ui/feed';
+import type { ApiMember } from '@/lib/types/team';
+import { linkButton } from './team-api';
+
+type Props = {
+  members: ApiMember[];
+  recipientIds: readonly string[];
+  onMention: (member: ApiMember) => void;
+};
+
+/** The roster: a column beside the feed on wide screens, a horizontally scrolling row on narrow ones. */
+export function MemberSidebar({ members, recipientIds, onMention }: Props) {
+  return (
+    <aside aria-labelledby="members-heading" className="min-w-0 md:w-64 md:shrink-0">
+      <h2 id="members-heading" className="mb-2 text-sm font-semibold text-zinc-800 dark:text-zinc-200">
+        Members
+      </h2>
+      <ul className="-mx-1 flex snap-x gap-2 overflow-x-auto px-1 pb-2 md:mx-0 md:flex-col md:overflow-visible md:px-0 md:pb-0">
+        {members.map((member) => {
+          const status = MEMBER_STATUS_BADGE[member.status];
+          const isRecipient = recipientIds.includes(member.id);
+          return (
+            <li
+              key={member.id}
+              className="w-56 shrink-0 snap-start rounded-lg border border-zinc-200 bg-white p-3 md:w-auto dark:border-zinc-800 dark:bg-zinc-900"
+            >
+              <div className="flex items-start justify-between gap-2">
+                <div className="min-w-0">
+                  <p className="break-words text-sm font-medium text-zinc-900 dark:text-zinc-100">{member.name}</p>
+                  <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={member.agentName}>
+                    <span className="sr-only">Agent: </span>
+                    {member.agentName}
+                    {member.agentId === null ? ' (agent deleted)' : ''}
+                  </p>
+                </div>
+                <Badge tone={status.tone}>{status.label}</Badge>
+              </div>
+              <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1">
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  onClick={() => onMention(member)}
+                  aria-label={`Mention ${member.name}`}
+                  title={isRecipient ? `${member.name} is already a recipient` : undefined}
+                >
+                  Mention
+                </Button>
+                {member.conversationId ? (
+                  <Link href={`/conversations/${member.conversationId}`} className={`${linkButton.text} text-sm`}>
+                    Open conversation<span className="sr-only"> with {member.name}</span>
+                  </Link>
+                ) : (
+                  <span className="text-xs text-zinc-500 dark:text-zinc-400">No conversation yet</span>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </aside>
+  );
+}

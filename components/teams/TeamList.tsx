@@ -1,0 +1,77 @@
+'use client';
+
+import Link from 'next/link';
+import { useQuery } from '@tanstack/react-query';
+import { format } from 'date-fns';
+import { Alert, Badge, EmptyState, PageHeader, Spinner } from '@/components/ui/misc';
+import { Button } from '@/components/ui/button';
+import { TEAM_STATUS_BADGE, workBadges } from '@/lib/teams-ui/feed';
+import { linkButton, teamApi, teamKeys } from './team-api';
+
+/** The owner's teams, newest first, with member count, status and waiting work. */
+export function TeamList() {
+  const teams = useQuery({
+    queryKey: teamKeys.list(),
+    queryFn: ({ signal }) => teamApi.list(signal),
+  });
+
+  return (
+    <div className="w-full">
+      <PageHeader title="Teams">
+        <Link href="/teams/new" className={linkButton.primary}>
+          New team
+        </Link>
+      </PageHeader>
+
+      {teams.isPending ? (
+        <Spinner label="Loading teams…" />
+      ) : teams.isError ? (
+        <Alert
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void teams.refetch()} disabled={teams.isFetching}>
+              Retry
+            </Button>
+          }
+        >
+          Couldn’t load your teams. {teams.error.message}
+        </Alert>
+      ) : teams.data.teams.length === 0 ? (
+        <EmptyState title="No teams yet">
+          <p>Compose 2–8 of your agents into a team with a goal, then direct work to them by @mention.</p>
+          <Link href="/teams/new" className={`${linkButton.primary} mt-4`}>
+            New team
+          </Link>
+        </EmptyState>
+      ) : (
+        <ul className="space-y-3" aria-label="Your teams">
+          {teams.data.teams.map((team) => {
+            const status = TEAM_STATUS_BADGE[team.status];
+            return (
+              <li key={team.id}>
+                <Link
+                  href={`/teams/${team.id}`}
+                  className="block rounded-lg border border-zinc-200 bg-white p-4 hover:border-indigo-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-indigo-700"
+                >
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="min-w-0 break-words font-medium text-zinc-900 dark:text-zinc-50">{team.name}</span>
+                    <Badge tone={status.tone}>{status.label}</Badge>
+                    {workBadges(team).map((b) => (
+                      <Badge key={b.label} tone={b.tone}>
+                        {b.label}
+                      </Badge>
+                    ))}
+                  </div>
+                  <p className="mt-1 line-clamp-2 break-words text-sm text-zinc-600 dark:text-zinc-400">{team.goal}</p>
+                  <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400">
+                    {team.memberCount} members · created{' '}
+                    <time dateTime={team.createdAt}>{format(new Date(team.createdAt), 'MMM d, yyyy')}</time>
+                  </p>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,203 @@
+'use client';
+
+import Link from 'next/link';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
+import { Button } from '@/components/ui/button';
+import { ApiError } from '@/lib/api-client';
+import { TEAM_STATUS_BADGE, feedOrder, isLongText } from '@/lib/teams-ui/feed';
+import { liveState } from '@/lib/teams-ui/live-polling';
+import type { ApiMember } from '@/lib/types/team';
+import { ActivityFeed } from './ActivityFeed';
+import type { AnswerBody } from './JobAnswerForm';
+import { LiveStatus } from './LiveStatus';
+import { ManageMenu } from './ManageMenu';
+import { MemberSidebar } from './MemberSidebar';
+import { MentionComposer, emptyDraft, type ComposerDraft } from './MentionComposer';
+import { linkButton, teamApi, teamKeys } from './team-api';
+import { useLiveActivity } from './use-live-activity';
+
+const toggleKey = (id: string) => (prev: Readonly<Record<string, boolean>>) => ({ ...prev, [id]: !prev[id] });
+
+/**
+ * The team page: roster, live activity feed and the @mention composer. Everything the reader does — the draft,
+ * open details, expanded texts, typed answers — is state here, keyed by job id, never part of fetched data.
+ */
+export function TeamWorkspace({ teamId }: { teamId: string }) {
+  const team = useQuery({
+    queryKey: teamKeys.detail(teamId),
+    queryFn: ({ signal }) => teamApi.get(teamId, signal),
+    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
+  });
+  const activity = useLiveActivity(teamId);
+  const refreshActivity = activity.refresh;
+
+  const [draft, setDraft] = useState<ComposerDraft>(emptyDraft);
+  const [openDetails, setOpenDetails] = useState<Record<string, boolean>>({});
+  const [expandedText, setExpandedText] = useState<Record<string, boolean>>({});
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [goalExpanded, setGoalExpanded] = useState(false);
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+
+  // Member statuses change with the activity: refetch the team whenever the revision moves.
+  const revision = activity.data?.revision;
+  const refetchTeam = team.refetch;
+  const seenRevision = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (revision === undefined) return;
+    if (seenRevision.current !== undefined && seenRevision.current !== revision) void refetchTeam();
+    seenRevision.current = revision;
+  }, [revision, refetchTeam]);
+
+  const members = useMemo(() => team.data?.members ?? [], [team.data]);
+  const membersById = useMemo(() => new Map<string, ApiMember>(members.map((m) => [m.id, m])), [members]);
+  const jobs = useMemo(() => feedOrder(activity.data?.jobs ?? []), [activity.data]);
+
+  const refreshAll = useCallback(() => {
+    refreshActivity();
+    void refetchTeam();
+  }, [refreshActivity, refetchTeam]);
+
+  const send = useCallback(
+    async (d: ComposerDraft, draftKey: string) => {
+      await teamApi.send(teamId, { memberIds: d.memberIds, text: d.text, draftKey });
+      refreshActivity();
+    },
+    [teamId, refreshActivity],
+  );
+  const cancel = useCallback(
+    async (jobId: string) => {
+      await teamApi.cancel(teamId, jobId);
+      refreshActivity();
+    },
+    [teamId, refreshActivity],
+  );
+  const answer = useCallback(
+    async (jobId: string, body: AnswerBody) => {
+      const sent = 'answer' in body ? body.answer : null;
+      await teamApi.respond(teamId, jobId, body);
+      // Keep the typed text unless it is still exactly what was answered.
+      setAnswers((prev) => {
+        if (sent !== null && prev[jobId] !== sent) return prev;
+        const next = { ...prev };
+        delete next[jobId];
+        return next;
+      });
+      refreshActivity();
+    },
+    [teamId, refreshActivity],
+  );
+  const onAnswerChange = useCallback((jobId: string, value: string) => setAnswers((p) => ({ ...p, [jobId]: value })), []);
+  const onToggleDetails = useCallback((jobId: string) => setOpenDetails(toggleKey(jobId)), []);
+  const onToggleText = useCallback((jobId: string) => setExpandedText(toggleKey(jobId)), []);
+  const mention = useCallback((member: ApiMember) => {
+    setDraft((d) => (d.memberIds.includes(member.id) ? d : { ...d, memberIds: [...d.memberIds, member.id] }));
+    textareaRef.current?.focus();
+  }, []);
+
+  if (team.isPending) return <Spinner label="Loading team…" />;
+  if (team.isError && !team.data) {
+    const missing = team.error instanceof ApiError && team.error.status === 404;
+    return missing ? (
+      <EmptyState title="Team not found">
+        <p>It may have been deleted.</p>
+        <Link href="/teams" className={`${linkButton.secondary} mt-3`}>
+          Back to teams
+        </Link>
+      </EmptyState>
+    ) : (
+      <Alert
+        action={
+          <Button variant="secondary" size="sm" onClick={() => void team.refetch()} disabled={team.isFetching}>
+            Retry
+          </Button>
+        }
+      >
+        Couldn’t load this team. {team.error.message}
+      </Alert>
+    );
+  }
+
+  const t = team.data;
+  const status = TEAM_STATUS_BADGE[t.status];
+  const live = liveState({ failures: activity.failures, hasData: activity.data !== undefined, teamStatus: t.status });
+  const liveDetail = activity.fatal && activity.error instanceof ApiError ? activity.error.message : null;
+  const longGoal = isLongText(t.goal, 280, 3);
+
+  return (
+    <div className="w-full space-y-4">
+      <header className="space-y-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <h1 className="min-w-0 break-words text-2xl font-semibold text-zinc-900 dark:text-zinc-50">{t.name}</h1>
+          {t.status !== 'ready' ? <Badge tone={status.tone}>{status.label}</Badge> : null}
+          <div className="ml-auto flex flex-wrap items-center gap-3">
+            <LiveStatus state={live} detail={liveDetail} />
+            <ManageMenu team={t} onRefresh={refreshAll} onReconnected={refreshAll} />
+          </div>
+        </div>
+        <div>
+          <p id="team-goal" className={`whitespace-pre-wrap break-words text-sm text-zinc-600 dark:text-zinc-400 ${longGoal && !goalExpanded ? 'line-clamp-3' : ''}`}>
+            <span className="sr-only">Goal: </span>
+            {t.goal}
+          </p>
+          {longGoal ? (
+            <button
+              type="button"
+              className={`${linkButton.text} text-xs`}
+              aria-expanded={goalExpanded}
+              aria-controls="team-goal"
+              onClick={() => setGoalExpanded((v) => !v)}
+            >
+              {goalExpanded ? 'Show less' : 'Show full goal'}
+            </button>
+          ) : null}
+        </div>
+        {t.status === 'creating' ? (
+          <Alert tone="info">This team is still being set up. If it stays this way, choose Manage → Reconnect.</Alert>
+        ) : t.status === 'disconnected' ? (
+          <Alert tone="info">
+            This team is disconnected{t.disconnectReason ? `: ${t.disconnectReason}` : ''}. Choose Manage → Reconnect to resume its work.
+          </Alert>
+        ) : null}
+      </header>
+
+      <div className="flex flex-col gap-4 md:flex-row md:items-start">
+        <MemberSidebar members={members} recipientIds={draft.memberIds} onMention={mention} />
+        <div className="min-w-0 flex-1 space-y-4">
+          {activity.data ? (
+            <ActivityFeed
+              jobs={jobs}
+              totalJobs={activity.data.totalJobs}
+              members={membersById}
+              openDetails={openDetails}
+              expandedText={expandedText}
+              answers={answers}
+              onToggleDetails={onToggleDetails}
+              onToggleText={onToggleText}
+              onAnswerChange={onAnswerChange}
+              onAnswer={answer}
+              onCancel={cancel}
+            />
+          ) : activity.failures > 0 ? (
+            <Alert
+              action={
+                <Button variant="secondary" size="sm" onClick={refreshActivity}>
+                  Retry
+                </Button>
+              }
+            >
+              Couldn’t load the activity.{' '}
+              {activity.error instanceof ApiError ? activity.error.message : 'The server did not answer.'}
+            </Alert>
+          ) : (
+            <Spinner label="Loading activity…" />
+          )}
+          <section aria-label="Composer" className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
+            <MentionComposer members={members} draft={draft} setDraft={setDraft} onSend={send} textareaRef={textareaRef} />
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}
