@@ -1,0 +1,36 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { cn } from '@/components/ui/cn';
+import { NAV_ITEMS, isCurrentSection } from './nav-items';
+
+/** The section links; the current one carries aria-current="page". `onNavigate` lets the mobile menu close. */
+export function NavLinks({ layout, onNavigate }: { layout: 'row' | 'column'; onNavigate?: () => void }) {
+  const pathname = usePathname() ?? '';
+  return (
+    <ul className={cn('flex', layout === 'row' ? 'items-center gap-1' : 'flex-col gap-1')}>
+      {NAV_ITEMS.map(({ href, label }) => {
+        const current = isCurrentSection(pathname, href);
+        return (
+          <li key={href}>
+            <Link
+              href={href}
+              aria-current={current ? 'page' : undefined}
+              onClick={onNavigate}
+              className={cn(
+                'block rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap',
+                'focus-visible:outline-2 focus-visible:outline-indigo-500',
+                current
+                  ? 'bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-50'
+                  : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-zinc-50',
+              )}
+            >
+              {label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,38 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Settings shared by playwright.config.ts, the web server it starts, and the fixtures (which run in worker
+ * processes). Values are put into process.env the first time this module loads in the runner, so workers,
+ * which inherit the runner's environment, see the same data directory, port and secret.
+ * scripts/e2e.mjs sets them up front (and removes the data directory afterwards).
+ */
+function ensure(name: string, make: () => string): string {
+  process.env[name] ||= make();
+  return process.env[name]!;
+}
+
+export const E2E_PORT = Number(ensure('E2E_PORT', () => '3100'));
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const DATA_DIR = ensure('E2E_DATA_DIR', () => fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-e2e-')));
+export const DIST_DIR = ensure('NEXT_DIST_DIR', () => '.next-e2e');
+export const AUTH_SECRET = ensure('E2E_AUTH_SECRET', () => crypto.randomBytes(32).toString('base64url'));
+export const ROOT_DIR = path.resolve(__dirname, '..');
+
+/** The environment both the server and the user CLI run with: the same database, a cheap bcrypt cost. */
+export const SERVER_ENV = {
+  DATA_DIR,
+  NEXT_DIST_DIR: DIST_DIR,
+  AUTH_SECRET,
+  BCRYPT_COST: '4',
+  ALLOW_SIGNUP: 'true',
+  NODE_ENV: 'production',
+} as const;
+
+/** CHROMIUM_PATH when set, else Debian's Chromium, else undefined (Playwright's own browser, if installed). */
+export function chromiumPath(): string | undefined {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  return candidates.find((file): file is string => !!file && fs.existsSync(file));
+}

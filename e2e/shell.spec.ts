@@ -1,0 +1,113 @@
+import { expect, horizontalOverflow, test } from './fixtures';
+
+const DARK = /(^|\s)dark(\s|$)/;
+const APP_PAGES = ['/agents', '/conversations', '/settings', '/teams'] as const;
+
+test.describe('signed in', () => {
+  test('the theme switch applies dark, light and system, and the choice survives a reload', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/teams');
+    const html = page.locator('html');
+    const theme = page.getByRole('radiogroup', { name: 'Theme' });
+
+    await theme.getByRole('radio', { name: 'Dark' }).click();
+    await expect(html).toHaveClass(DARK);
+    await page.reload();
+    await expect(html).toHaveClass(DARK);
+    await expect(theme.getByRole('radio', { name: 'Dark' })).toBeChecked();
+    await page.goto('/settings');
+    await expect(html).toHaveClass(DARK);
+
+    await theme.getByRole('radio', { name: 'Light' }).click();
+    await expect(html).not.toHaveClass(DARK);
+
+    // "System" follows the operating system's preference, live.
+    await theme.getByRole('radio', { name: 'System' }).click();
+    await expect(html).not.toHaveClass(DARK);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(html).toHaveClass(DARK);
+    await page.reload();
+    await expect(html).toHaveClass(DARK);
+    await expect(theme.getByRole('radio', { name: 'System' })).toBeChecked();
+  });
+
+  test('the header marks the current section and shows who is signed in', async ({ page, account }) => {
+    await page.goto('/teams');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Teams' })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: 'Agents' })).not.toHaveAttribute('aria-current');
+    await expect(page.getByTestId('user-email')).toHaveText(account.email);
+
+    await nav.getByRole('link', { name: 'Agents' }).click();
+    await expect(page).toHaveURL(/\/agents$/);
+    await expect(nav.getByRole('link', { name: 'Agents' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  for (const width of [360, 390]) {
+    test(`no page scrolls sideways at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 844 });
+      for (const path of APP_PAGES) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await page.waitForLoadState('networkidle');
+        expect(await horizontalOverflow(page), `${path} overflows at ${width} px`).toBeLessThanOrEqual(0);
+      }
+    });
+  }
+
+  test('on a phone the sections live behind a menu button', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/teams');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Settings' }).click();
+    await expect(page).toHaveURL(/\/settings$/);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(nav.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  });
+
+  test('sign out ends the session and returns to sign in', async ({ page }) => {
+    await page.goto('/teams');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/sign-in(\?|$)/);
+
+    await page.goto('/agents');
+    await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fagents$/);
+  });
+
+  test('the home page takes a signed-in person to their agents', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/agents$/);
+  });
+});
+
+test.describe('signed out', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test('app pages redirect to sign in with the way back', async ({ page }) => {
+    for (const path of APP_PAGES) {
+      await page.goto(path);
+      await expect(page).toHaveURL(new RegExp(`/sign-in\\?callbackUrl=${encodeURIComponent(path)}$`));
+    }
+  });
+
+  test('the home page offers sign in and account creation', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in');
+    await expect(page.getByRole('link', { name: 'Create account' })).toHaveAttribute('href', '/sign-up');
+  });
+
+  test('an unknown address answers 404 with a way home', async ({ page }) => {
+    const response = await page.goto('/no-such-page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go home' })).toBeVisible();
+  });
+});

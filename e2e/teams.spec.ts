@@ -1,0 +1,230 @@
+import type { APIRequestContext, Page, Request } from '@playwright/test';
+import crypto from 'node:crypto';
+import { expect, horizontalOverflow, test } from './fixtures';
+
+// Agent runs go through the real scheduler with the embedded `scripted` model, so results take a moment.
+const RESULT_TIMEOUT = 15_000;
+
+type Agent = { id: string; name: string };
+type Team = { id: string; name: string; members: Array<{ id: string; name: string }> };
+
+async function createAgent(api: APIRequestContext, name: string, description: string): Promise<Agent> {
+  const res = await api.post('/api/v1/agents', { data: { name, description } });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as Agent;
+}
+
+async function createTeam(api: APIRequestContext, name: string, agents: Agent[]): Promise<Team> {
+  const res = await api.post('/api/v1/teams', {
+    data: { requestId: crypto.randomUUID(), name, goal: 'Ship a launch note', agentIds: agents.map((a) => a.id) },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as Team;
+}
+
+async function seedTeam(api: APIRequestContext, name = 'Launch crew'): Promise<Team> {
+  const agents = [
+    await createAgent(api, 'Researcher', 'Finds sources'),
+    await createAgent(api, 'Reviewer', 'Checks drafts'),
+    await createAgent(api, 'Writer', 'Drafts text'),
+  ];
+  return createTeam(api, name, agents);
+}
+
+const composer = (page: Page) => page.getByRole('textbox', { name: 'Message to team' });
+const card = (page: Page, headline: string) => page.getByRole('article', { name: headline });
+
+/** POSTs that would create team requests, recorded so a test can prove none was sent. */
+function recordRequestPosts(page: Page): Request[] {
+  const posts: Request[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && /\/api\/v1\/teams\/[^/]+\/requests$/.test(new URL(r.url()).pathname)) posts.push(r);
+  });
+  return posts;
+}
+
+test('creates a team from the catalog after the catalog fails once and Retry', async ({ page, api }) => {
+  await createAgent(api, 'Researcher', 'Finds sources');
+  await createAgent(api, 'Reviewer', 'Checks drafts');
+  await createAgent(api, 'Writer', 'Drafts text');
+  await page.route(
+    /\/api\/v1\/agents(\?|$)/,
+    (route) => route.fulfill({ status: 500, json: { error: { code: 'unavailable', message: 'Catalog unavailable' } } }),
+    { times: 1 },
+  );
+
+  await page.goto('/teams/new');
+  await expect(page.getByRole('alert').filter({ hasText: 'Couldn’t load your agents' })).toBeVisible();
+  await expect(page.getByRole('checkbox')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Create team' })).toBeDisabled();
+
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('checkbox')).toHaveCount(3);
+
+  await page.getByLabel('Name', { exact: true }).fill('Launch crew');
+  await expect(page.getByText('11 / 80 characters · 11 / 160 bytes')).toBeVisible();
+  await page.getByLabel('Goal').fill('Write the launch note — ✨');
+  await expect(page.getByText('25 / 2,000 characters · 29 / 4,000 bytes')).toBeVisible();
+
+  await page.getByLabel('Search your agents by name or description').fill('draft');
+  await expect(page.getByRole('checkbox')).toHaveCount(2);
+  await page.getByRole('checkbox', { name: 'Writer' }).check();
+  await expect(page.getByText('1 / 8 selected · at least 2')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create team' })).toBeDisabled();
+  await page.getByRole('checkbox', { name: 'Reviewer' }).check();
+  await expect(page.getByText('2 / 8 selected · at least 2')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remove Writer' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remove Reviewer' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Create team' }).click();
+  await expect(page).toHaveURL(/\/teams\/[^/]+$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Launch crew' })).toBeVisible();
+  const members = page.getByRole('complementary', { name: 'Members' });
+  await expect(members.getByRole('button', { name: 'Mention Writer' })).toBeVisible();
+  await expect(members.getByRole('button', { name: 'Mention Reviewer' })).toBeVisible();
+
+  await page.goto('/teams');
+  const item = page.getByRole('link', { name: /Launch crew/ });
+  await expect(item).toContainText('2 members');
+});
+
+test('mentions with the keyboard and sends to two members at once; both results pair with their requests', async ({
+  page,
+  api,
+}) => {
+  const team = await seedTeam(api);
+  const posts = recordRequestPosts(page);
+  await page.goto(`/teams/${team.id}`);
+  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
+
+  const box = composer(page);
+  await box.click();
+  await box.pressSequentially('@Re');
+  const listbox = page.getByRole('listbox', { name: 'Members' });
+  await expect(listbox.getByRole('option')).toHaveText([/@Researcher/, /@Reviewer/]);
+  await expect(box).toHaveAttribute('aria-expanded', 'true');
+  await box.press('ArrowDown');
+  await expect(listbox.getByRole('option', { name: /@Reviewer/ })).toHaveAttribute('aria-selected', 'true');
+  await box.press('ArrowDown'); // wraps to the top
+  await expect(listbox.getByRole('option', { name: /@Researcher/ })).toHaveAttribute('aria-selected', 'true');
+  await box.press('ArrowUp');
+  await box.press('Enter');
+  await expect(listbox).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Remove recipient Reviewer' })).toBeVisible();
+  await expect(box).toHaveValue('');
+
+  await box.pressSequentially('@wri');
+  await box.press('Enter');
+  await expect(page.getByRole('button', { name: 'Remove recipient Writer' })).toBeVisible();
+  // A name typed as plain text routes nothing; Enter without the list open is a newline.
+  await box.pressSequentially('Summarize the plan for Researcher');
+  await box.press('Enter');
+  await box.pressSequentially('second line');
+  await expect(box).toHaveValue('Summarize the plan for Researcher\nsecond line');
+  expect(posts).toHaveLength(0);
+
+  await box.press('ControlOrMeta+Enter');
+  await expect(box).toHaveValue('');
+  expect(posts).toHaveLength(1);
+  expect(posts[0]!.postDataJSON()).toMatchObject({
+    memberIds: [team.members.find((m) => m.name === 'Reviewer')!.id, team.members.find((m) => m.name === 'Writer')!.id],
+    text: 'Summarize the plan for Researcher\nsecond line',
+  });
+
+  const reviewer = card(page, 'You → @Reviewer');
+  const writer = card(page, 'You → @Writer');
+  await expect(reviewer).toContainText('Reviewer received: Summarize the plan for Researcher', { timeout: RESULT_TIMEOUT });
+  await expect(writer).toContainText('Writer received: Summarize the plan for Researcher', { timeout: RESULT_TIMEOUT });
+  await expect(reviewer.getByText('Completed')).toBeVisible();
+  await expect(writer.getByText('Completed')).toBeVisible();
+  await expect(page.getByRole('article', { name: /@Researcher/ })).toHaveCount(0);
+});
+
+test('Send without a recipient opens the picker and asks for a member', async ({ page, api }) => {
+  const team = await seedTeam(api);
+  const posts = recordRequestPosts(page);
+  await page.goto(`/teams/${team.id}`);
+  await composer(page).fill('Hello team');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Choose at least one member' })).toBeVisible();
+  const listbox = page.getByRole('listbox', { name: 'Members' });
+  await expect(listbox.getByRole('option')).toHaveCount(3);
+  await listbox.getByRole('option', { name: /@Writer/ }).click();
+  await expect(page.getByRole('button', { name: 'Remove recipient Writer' })).toBeVisible();
+  await expect(composer(page)).toHaveValue('Hello team');
+  expect(posts).toHaveLength(0);
+});
+
+test('open details, expanded text and an unsent draft survive live updates', async ({ page, api }) => {
+  const team = await seedTeam(api);
+  await page.goto(`/teams/${team.id}`);
+  await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Writer' }).click();
+  await composer(page).fill('/sleep 2500\n/reply Slow answer');
+  await page.getByRole('button', { name: 'Send' }).click();
+
+  const slow = card(page, 'You → @Writer');
+  await expect(slow).toBeVisible();
+  await slow.getByRole('button', { name: 'Task details' }).click();
+  await expect(slow.getByRole('button', { name: 'Task details' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(slow.getByRole('link', { name: 'Open conversation' })).toBeVisible();
+  await expect(slow.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await composer(page).fill('A draft I have not sent');
+
+  await expect(slow.getByText('Slow answer', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(slow.getByRole('button', { name: 'Task details' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(slow.getByRole('link', { name: 'Open conversation' })).toHaveAttribute('href', /^\/conversations\//);
+  await expect(slow.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  await expect(composer(page)).toHaveValue('A draft I have not sent');
+  await expect(page.getByRole('button', { name: 'Remove recipient Writer' })).toHaveCount(0);
+});
+
+test('an over-long task is refused in the browser with the text kept and no request sent', async ({ page, api }) => {
+  const team = await seedTeam(api);
+  const posts = recordRequestPosts(page);
+  await page.goto(`/teams/${team.id}`);
+  await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Writer' }).click();
+
+  const tooLong = 'a'.repeat(4001);
+  await composer(page).fill(tooLong);
+  await expect(page.getByText('4,001 / 4,000 characters · 4,001 / 8,000 bytes')).toBeVisible();
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Message is too long' })).toBeVisible();
+  await expect(composer(page)).toHaveValue(tooLong);
+
+  const tooManyBytes = '🤖'.repeat(2001); // 2,001 characters but 8,004 bytes
+  await composer(page).fill(tooManyBytes);
+  await composer(page).press('ControlOrMeta+Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'Message is too long' })).toBeVisible();
+  await expect(composer(page)).toHaveValue(tooManyBytes);
+  expect(posts).toHaveLength(0);
+
+  // Exactly at the limit is sent.
+  await composer(page).fill('b'.repeat(4000));
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(composer(page)).toHaveValue('');
+  expect(posts).toHaveLength(1);
+  await expect(card(page, 'You → @Writer')).toBeVisible();
+});
+
+test('works at 390×844 in dark mode without horizontal overflow', async ({ page, api }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const team = await seedTeam(api, 'A team with a rather long name that has to wrap on a phone');
+  const send = await api.post(`/api/v1/teams/${team.id}/requests`, {
+    data: { memberIds: [team.members[0]!.id], text: 'x'.repeat(600), draftKey: crypto.randomUUID() },
+  });
+  expect(send.status(), await send.text()).toBe(201);
+
+  for (const path of ['/teams', '/teams/new', `/teams/${team.id}`]) {
+    await page.goto(path);
+    await expect(page.locator('html')).toHaveClass(/dark/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    if (path === `/teams/${team.id}`) {
+      await expect(page.getByRole('article').first()).toBeVisible();
+      await expect(composer(page)).toBeVisible();
+    }
+    expect(await horizontalOverflow(page), path).toBe(0);
+  }
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background).not.toBe('rgb(250, 250, 250)');
+});

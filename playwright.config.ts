@@ -1,0 +1,56 @@
+import { defineConfig, devices } from '@playwright/test';
+import { BASE_URL, E2E_PORT, SERVER_ENV, chromiumPath } from './e2e/env';
+
+/**
+ * End-to-end tests against a production build (`next start`) with its own data directory.
+ * Run them with `npm run test:e2e`, which finds or installs Chromium and builds into NEXT_DIST_DIR first;
+ * `npx playwright test` alone works once that build exists.
+ */
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: process.env.CI ? 1 : 2,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: BASE_URL,
+    actionTimeout: 5_000,
+    navigationTimeout: 10_000,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: chromiumPath(),
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // Started directly (not through npm) so stopping it stops the server itself.
+    command: `node_modules/.bin/next start --port ${E2E_PORT} --hostname 127.0.0.1`,
+    url: `${BASE_URL}/api/health`,
+    env: { ...SERVER_ENV, PORT: String(E2E_PORT) },
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+  },
+});

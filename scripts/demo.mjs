@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// npm run demo — build (when the sources changed since the last build), apply migrations, seed the demo account
+// with three example agents, and start the production server on PORT (default 3000).
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const port = Number(process.env.PORT || 3000);
+const dataDir = path.resolve(root, process.env.DATA_DIR || 'data');
+const distDir = process.env.NEXT_DIST_DIR || '.next';
+const env = { ...process.env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1' };
+
+function runOrExit(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env, ...options });
+  if (result.error) throw result.error;
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  return result;
+}
+
+// Everything `next build` compiles; a build older than any of these is stale.
+const BUILD_INPUTS = ['app', 'components', 'lib', 'server', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.mjs',
+  'postcss.config.mjs', 'tsconfig.json', 'package-lock.json'];
+
+function newestMtime(file) {
+  let stat;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return fs.readdirSync(file).reduce((max, name) => Math.max(max, newestMtime(path.join(file, name))), stat.mtimeMs);
+}
+
+function buildIsCurrent() {
+  const buildId = path.join(root, distDir, 'BUILD_ID');
+  if (!fs.existsSync(buildId)) return false;
+  const builtAt = fs.statSync(buildId).mtimeMs;
+  return BUILD_INPUTS.every((input) => newestMtime(path.join(root, input)) <= builtAt);
+}
+
+/** The demo password: DEMO_PASSWORD, else the one saved by an earlier run, else a new one (saved for next time). */
+function demoCredentials() {
+  const file = path.join(dataDir, 'demo-credentials.json');
+  const email = 'demo@ensemble.local';
+  let saved = null;
+  try {
+    saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    // first run
+  }
+  const password = process.env.DEMO_PASSWORD || saved?.password || crypto.randomBytes(9).toString('base64url');
+  if (saved?.password !== password || saved?.email !== email) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify({ email, password }, null, 2)}\n`, { mode: 0o600 });
+  }
+  return { email, password };
+}
+
+async function waitUntilHealthy(child) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
+if (process.env.DEMO_REBUILD !== '1' && buildIsCurrent()) {
+  console.log(`Using the existing build in ${distDir} (DEMO_REBUILD=1 forces a new one).`);
+} else {
+  console.log('Building Ensemble (next build)…');
+  runOrExit(bin('next'), ['build']);
+}
+
+const { email, password } = demoCredentials();
+console.log(`Applying migrations and seeding the demo account in ${dataDir}…`);
+runOrExit(bin('tsx'), ['--conditions=react-server', 'scripts/seed-demo.ts'], {
+  env: { ...env, DEMO_EMAIL: email, DEMO_PASSWORD: password },
+});
+
+const server = spawn(bin('next'), ['start', '--port', String(port)], { cwd: root, stdio: 'inherit', env });
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+if (await waitUntilHealthy(server)) {
+  console.log(`\nEnsemble is running at http://localhost:${port} — sign in as ${email} / ${password}\n`);
+}
