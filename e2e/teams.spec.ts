@@ -34,6 +34,30 @@ async function seedTeam(api: APIRequestContext, name = 'Launch crew'): Promise<T
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Message to team' });
 const card = (page: Page, headline: string) => page.getByRole('article', { name: headline });
 
+/**
+ * Elements that stick out of the viewport sideways, unless an ancestor scrolls or clips them on purpose
+ * (the member row scrolls horizontally on phones). The root scroll width alone can't see this, because
+ * the global stylesheet hides horizontal overflow on html and body.
+ */
+async function elementsOutsideViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const insideScroller = (el: Element) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    return [...document.body.querySelectorAll('*')]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && (r.right > width + 1 || r.left < -1) && !insideScroller(el);
+      })
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '').slice(0, 60)}`);
+  });
+}
+
 /** POSTs that would create team requests, recorded so a test can prove none was sent. */
 function recordRequestPosts(page: Page): Request[] {
   const posts: Request[] = [];
@@ -63,7 +87,7 @@ test('creates a team from the catalog after the catalog fails once and Retry', a
 
   await page.getByLabel('Name', { exact: true }).fill('Launch crew');
   await expect(page.getByText('11 / 80 characters · 11 / 160 bytes')).toBeVisible();
-  await page.getByLabel('Goal').fill('Write the launch note — ✨');
+  await page.getByLabel('Goal', { exact: true }).fill('Write the launch note — ✨');
   await expect(page.getByText('25 / 2,000 characters · 29 / 4,000 bytes')).toBeVisible();
 
   await page.getByLabel('Search your agents by name or description').fill('draft');
@@ -224,7 +248,7 @@ test('works at 390×844 in dark mode without horizontal overflow', async ({ page
       await expect(composer(page)).toBeVisible();
     }
     expect(await horizontalOverflow(page), path).toBe(0);
+    expect(await elementsOutsideViewport(page), path).toEqual([]);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('dark');
   }
-  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  expect(background).not.toBe('rgb(250, 250, 250)');
 });
