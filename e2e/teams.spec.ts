@@ -202,6 +202,35 @@ test('open details, expanded text and an unsent draft survive live updates', asy
   await expect(page.getByRole('button', { name: 'Remove recipient Writer' })).toHaveCount(0);
 });
 
+test('a clarification is answered from the feed; the typed answer survives live updates', async ({ page, api }) => {
+  const team = await seedTeam(api);
+  const reviewerId = team.members.find((m) => m.name === 'Reviewer')!.id;
+  await page.goto(`/teams/${team.id}`);
+  await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Writer' }).click();
+  await composer(page).fill('/ask Which tone should I use?');
+  await page.getByRole('button', { name: 'Send' }).click();
+
+  const asking = card(page, 'You → @Writer');
+  await expect(asking.getByText('Which tone should I use?', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(asking.getByText('Needs input', { exact: true })).toBeVisible();
+  const answer = asking.getByRole('textbox', { name: 'Your answer' });
+  await answer.fill('Friendly and brief');
+  await asking.getByRole('button', { name: 'Task details' }).click();
+
+  // Other work changes the feed (new revisions) while the answer sits typed but unsent.
+  const other = await api.post(`/api/v1/teams/${team.id}/requests`, {
+    data: { memberIds: [reviewerId], text: 'Check the intro', draftKey: crypto.randomUUID() },
+  });
+  expect(other.status(), await other.text()).toBe(201);
+  await expect(card(page, 'You → @Reviewer')).toContainText('Reviewer received: Check the intro', { timeout: RESULT_TIMEOUT });
+  await expect(answer).toHaveValue('Friendly and brief');
+  await expect(asking.getByRole('button', { name: 'Task details' })).toHaveAttribute('aria-expanded', 'true');
+
+  await asking.getByRole('button', { name: 'Send answer' }).click();
+  await expect(asking).toContainText('Clarification accepted: Friendly and brief', { timeout: RESULT_TIMEOUT });
+  await expect(asking.getByText('Completed', { exact: true })).toBeVisible();
+});
+
 test('an over-long task is refused in the browser with the text kept and no request sent', async ({ page, api }) => {
   const team = await seedTeam(api);
   const posts = recordRequestPosts(page);
