@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { boundedText } from './common';
+import { interruptResponseSchema } from './conversation';
 
 const key = z.string().trim().min(1, 'Required').max(200);
 
@@ -48,3 +49,20 @@ export const activityQuerySchema = z
     details: z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true').default(false),
   })
   .strict();
+
+/** Answer to a waiting request: `answer` (text) for a clarification, `response` (JSON) for an interrupt. */
+export const respondSchema = z
+  .object({
+    answer: boundedText({ ...LIMITS.answer, minChars: 1 }).optional(),
+    response: interruptResponseSchema.optional(),
+    answerKey: key,
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    const hasAnswer = v.answer !== undefined;
+    const hasResponse = v.response !== undefined;
+    if (hasAnswer === hasResponse) {
+      ctx.addIssue({ code: 'custom', path: ['answer'], message: 'Send either answer (text) or response (JSON), not both' });
+    }
+  });
+export type RespondInput = z.infer<typeof respondSchema>;

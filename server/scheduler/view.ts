@@ -14,7 +14,7 @@ export type SchedulingView = {
   running: Array<{ jobId: string; teamId: string; status: string; runId: string | null }>;
 };
 
-type Row = { id: string; teamId: string; ownerId: string; conversationId: string; status: string; runId: string | null };
+type Row = { id: string; teamId: string; ownerId: string; conversationId: string; status: string; runId: string | null; teamStatus: string };
 
 /**
  * Everything one planning pass needs, from one indexed query over teams with unfinished jobs (finished
@@ -24,7 +24,7 @@ type Row = { id: string; teamId: string; ownerId: string; conversationId: string
 export function loadSchedulingView(db: Db): SchedulingView {
   const rows = db.$client
     .prepare(
-      `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId
+      `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId, t.status as teamStatus
          from teams t indexed by teams_pending_idx
          join jobs j on j.team_id = t.id
         where t.has_pending = 1
@@ -43,6 +43,8 @@ export function loadSchedulingView(db: Db): SchedulingView {
   const byOwner = new Map<string, SchedulingCandidate[]>();
   for (const head of heads.values()) {
     if (head.status !== 'queued' && head.status !== 'resuming') continue;
+    // A disconnected (or half-created) team admits nothing until it is reconnected.
+    if (head.teamStatus !== 'ready') continue;
     const list = byOwner.get(head.ownerId) ?? [];
     list.push({ jobId: head.id, conversationId: head.conversationId, teamId: head.teamId, status: head.status });
     byOwner.set(head.ownerId, list);

@@ -1,0 +1,61 @@
+import 'server-only';
+import { and, eq } from 'drizzle-orm';
+import { approvalDecisionSchema } from '@/lib/schemas/conversation';
+import type { RespondInput } from '@/lib/schemas/team';
+import type { ApiJob, ApiWaiting } from '@/lib/types/team';
+import { latestRun } from '@/server/agents/run-store';
+import { schema, writeTx } from '@/server/db';
+import { AppError, notFound, validationError } from '@/server/http/errors';
+import { zodFields } from '@/server/http/validation';
+import { wakeScheduler } from '@/server/scheduler/signal';
+import type { PendingAnswer } from './execution';
+import { touchTeam } from './revision';
+import { toApiJob } from './serialize';
+import { requireTeam } from './teams';
+
+export const NOT_WAITING = 'Request is not waiting for input';
+export const CLARIFICATION_CHANGED = 'Clarification changed; inspect the member conversation';
+
+/**
+ * Record the person's answer to a waiting job. The job keeps its conversation's head and waits for a free
+ * slot like new work; the scheduler then continues the member conversation (a human message with
+ * provenance for a clarification, Command({ resume }) for an interrupt). Idempotent by answerKey.
+ */
+export function respondToJob(ownerId: string, teamId: string, jobId: string, input: RespondInput): ApiJob {
+  const job = writeTx((tx) => {
+    requireTeam(ownerId, teamId, tx);
+    const row = tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).get();
+    if (!row) throw notFound('Request');
+    if (row.answerKey === input.answerKey) return row;
+    if (row.status !== 'waiting_input') throw new AppError(409, 'not_waiting', NOT_WAITING);
+    const waiting = row.waiting as ApiWaiting;
+    const latest = latestRun(row.conversationId);
+    if (!latest || latest.id !== row.runId || latest.status !== 'interrupted') {
+      throw new AppError(409, 'clarification_changed', CLARIFICATION_CHANGED);
+    }
+    let answer: PendingAnswer;
+    if (waiting.type === 'clarification') {
+      if (input.answer === undefined) throw validationError({ answer: 'This request asked a question: answer it with text' });
+      answer = { type: 'clarification', text: input.answer, questionId: waiting.questionId, answerKey: input.answerKey };
+    } else {
+      if (input.response === undefined) throw validationError({ response: 'This request is paused at an interrupt: respond with JSON' });
+      if ((waiting.payload as { type?: unknown } | null)?.type === 'approval') {
+        const decision = approvalDecisionSchema.safeParse(input.response);
+        if (!decision.success) {
+          throw validationError(Object.fromEntries(Object.entries(zodFields(decision.error)).map(([k, v]) => [k === '_' ? 'response' : `response.${k}`, v])));
+        }
+      }
+      answer = { type: 'interrupt', response: input.response, answerKey: input.answerKey };
+    }
+    const updated = tx
+      .update(schema.jobs)
+      .set({ status: 'resuming', answer, answerKey: input.answerKey, updatedAt: new Date() })
+      .where(eq(schema.jobs.id, jobId))
+      .returning()
+      .get();
+    touchTeam(tx, teamId);
+    return updated;
+  });
+  wakeScheduler();
+  return toApiJob(job, null, true);
+}

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { getDb, schema } from '@/server/db';
+import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
+import { sendRequest } from '@/server/teams/requests';
+import { respondToJob } from '@/server/teams/answers';
+import { cancelJob } from '@/server/teams/cancel';
+import { readThread } from '@/server/agents/thread';
+import { makeUser } from '../support/users';
+import { makeTeam } from '../support/teams';
+import { until } from '../support/wait';
+
+const job = (id: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
+const settled = (id: string) => until(() => ['completed', 'failed', 'cancelled', 'waiting_input'].includes(job(id).status) && job(id), 10_000, `job ${id}`);
+
+beforeAll(() => {
+  startScheduler({ tickMs: 50 });
+});
+afterAll(async () => {
+  await stopScheduler();
+});
+
+describe('clarifications and approvals through the team', () => {
+  it('continues the member conversation with the answer as a human message with provenance; repeated questions work', async () => {
+    const alice = await makeUser('alice');
+    const { team } = makeTeam(alice.id);
+    const member = team.members[0]!;
+    const j = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/ask Which format?', draftKey: 'q' }).jobs[0]!;
+    const first = await settled(j.id);
+    expect(first.waiting).toMatchObject({ type: 'clarification', question: 'Which format?' });
+    expect(first.result).toBeNull();
+    respondToJob(alice.id, team.id, j.id, { answer: '/ask And the length?', answerKey: 'a1' });
+    await until(() => job(j.id).status === 'waiting_input' && (job(j.id).waiting as { question: string }).question === 'And the length?' && job(j.id), 10_000, 'second question');
+    respondToJob(alice.id, team.id, j.id, { answer: 'Two pages', answerKey: 'a2' });
+    const done = await settled(j.id);
+    expect(done.status).toBe('completed');
+    expect(done.result).toBe('Clarification accepted: Two pages.');
+    const { messages } = await readThread(member.conversationId!);
+    const answers = messages.filter((m) => (m.additional_kwargs?.ensemble as { kind?: string } | undefined)?.kind === 'clarification_answer');
+    expect(answers.map((m) => (m.additional_kwargs.ensemble as { jobId: string }).jobId)).toEqual([j.id, j.id]);
+    expect(messages.some((m) => m.getType() === 'system')).toBe(false);
+  });
+
+  it('gates an approval tool until the person responds with JSON', async () => {
+    const alice = await makeUser('alice');
+    const { team, agents } = makeTeam(alice.id, ['Calc', 'Other'], { approvalTools: ['calculator'] });
+    const member = team.members[0]!;
+    const j = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/call calculator {"expression":"6*7"}', draftKey: 'c' }).jobs[0]!;
+    const waiting = await settled(j.id);
+    expect(waiting.waiting).toEqual({ type: 'interrupt', payload: { type: 'approval', tool: 'calculator', args: { expression: '6*7' } } });
+    respondToJob(alice.id, team.id, j.id, { response: { approved: true }, answerKey: 'ok' });
+    const done = await settled(j.id);
+    expect(done.status).toBe('completed');
+    expect(done.result).toContain(`${agents[0]!.name}: done`);
+    expect(done.result).toContain('[calculator] 42');
+  });
+
+  it('a waiting job releases its slot but keeps its conversation: later requests to that member wait', async () => {
+    const alice = await makeUser('alice');
+    const { team } = makeTeam(alice.id);
+    const member = team.members[0]!;
+    const asking = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/ask Ready?', draftKey: 'a' }).jobs[0]!;
+    await settled(asking.id);
+    const later = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/reply later', draftKey: 'b' }).jobs[0]!;
+    const other = sendRequest(alice.id, team.id, { memberIds: [team.members[1]!.id], text: '/reply other member', draftKey: 'c' }).jobs[0]!;
+    expect((await settled(other.id)).status).toBe('completed');
+    expect(job(later.id).status).toBe('queued');
+    const active = getDb().$client.prepare(`select count(*) as n from jobs where status in ('running','cancelling')`).get() as { n: number };
+    expect(active.n).toBe(0);
+    cancelJob(alice.id, team.id, asking.id);
+    expect((await settled(later.id)).result).toBe('later');
+    expect(job(asking.id)).toMatchObject({ status: 'cancelled', result: null });
+  });
+});
