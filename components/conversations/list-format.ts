@@ -1,5 +1,5 @@
 /** Pure helpers for the conversations list. */
-import { formatDistanceToNow } from 'date-fns';
+import { formatDistance } from 'date-fns';
 import type { Conversation } from './types';
 
 /** What a list row calls the conversation: its title (the first message, cut), else a placeholder. */
@@ -16,7 +16,7 @@ export function relativeTime(iso: string, now: Date = new Date()): string {
   if (Number.isNaN(date.getTime())) return '';
   // Clock skew between server and browser must not print "in 2 seconds".
   if (date.getTime() > now.getTime()) return 'just now';
-  return formatDistanceToNow(date, { addSuffix: true });
+  return formatDistance(date, now, { addSuffix: true });
 }
 
 /** Newest activity first, whatever order the server used. */

@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '@/lib/limits';
+import { messageTextSchema } from '@/lib/schemas/conversation';
+import { checkDraft, counterLabel, isSendShortcut, NEAR_LIMIT_RATIO } from '@/components/conversations/draft';
+
+const { maxChars, maxBytes } = LIMITS.message;
+
+describe('checkDraft', () => {
+  it('accepts ASCII at exactly the character limit and refuses one more', () => {
+    const at = checkDraft('a'.repeat(maxChars));
+    expect(at).toMatchObject({ chars: 4000, bytes: 4000, tooLong: false, error: null, nearLimit: true });
+    const over = checkDraft('a'.repeat(maxChars + 1));
+    expect(over.tooLong).toBe(true);
+    expect(over.error).toBe('Message is too long: 4,001 characters, the limit is 4,000.');
+  });
+
+  it('measures CJK in UTF-8 bytes: 2,666 characters fit, 2,667 are over 8,000 bytes', () => {
+    const at = checkDraft('漢'.repeat(2666));
+    expect(at).toMatchObject({ chars: 2666, bytes: 7998, tooLong: false, error: null });
+    const over = checkDraft('漢'.repeat(2667));
+    expect(over).toMatchObject({ chars: 2667, bytes: 8001, tooLong: true });
+    expect(over.error).toMatch(/8,001 bytes, the limit is 8,000 bytes/);
+  });
+
+  it('counts an emoji as one character and four bytes: 2,000 fit, 2,001 do not', () => {
+    const at = checkDraft('😀'.repeat(maxBytes / 4));
+    expect(at).toMatchObject({ chars: 2000, bytes: 8000, tooLong: false, error: null });
+    const over = checkDraft('😀'.repeat(maxBytes / 4 + 1));
+    expect(over).toMatchObject({ chars: 2001, bytes: 8004, tooLong: true });
+    expect(over.error).not.toBeNull();
+  });
+
+  it('shows the counter from 80% of either bound', () => {
+    const threshold = maxChars * NEAR_LIMIT_RATIO;
+    expect(checkDraft('a'.repeat(threshold - 1)).nearLimit).toBe(false);
+    expect(checkDraft('a'.repeat(threshold)).nearLimit).toBe(true);
+    // 2,134 CJK characters are far from 4,000 characters but past 80% of the bytes.
+    expect(checkDraft('漢'.repeat(2134)).nearLimit).toBe(true);
+    expect(checkDraft('hello').nearLimit).toBe(false);
+  });
+
+  it('flags blank drafts without an error, and lone surrogates with one', () => {
+    expect(checkDraft('  \n\t ')).toMatchObject({ blank: true, error: null });
+    expect(checkDraft('').blank).toBe(true);
+    expect(checkDraft('x').blank).toBe(false);
+    expect(checkDraft('bad \uD800 half').error).toMatch(/invalid character/);
+    expect(checkDraft('good 😀 pair').error).toBeNull();
+  });
+
+  it('labels the counter with characters and bytes', () => {
+    expect(counterLabel(checkDraft('漢'.repeat(3000)))).toBe('3,000 / 4,000 characters · 9,000 / 8,000 bytes');
+  });
+});
+
+describe('isSendShortcut', () => {
+  const key = (over: Partial<Parameters<typeof isSendShortcut>[0]>) =>
+    isSendShortcut({ key: 'Enter', metaKey: false, ctrlKey: false, isComposing: false, ...over });
+
+  it('sends on Ctrl+Enter and Cmd+Enter only', () => {
+    expect(key({ ctrlKey: true })).toBe(true);
+    expect(key({ metaKey: true })).toBe(true);
+    expect(key({})).toBe(false);
+    expect(key({ key: 'a', ctrlKey: true })).toBe(false);
+  });
+
+  it('never sends while an input method is composing', () => {
+    expect(key({ ctrlKey: true, isComposing: true })).toBe(false);
+  });
+});
+
+describe('checkDraft agrees with the server schema', () => {
+  it('accepts exactly what messageTextSchema accepts', () => {
+    const piece = fc.constantFrom('a', ' ', '\n', '漢', '😀', '\uD800', 'é');
+    const sizes = fc.constantFrom(0, 1, 2000, 2666, 2667, 3999, 4000, 4001);
+    fc.assert(
+      fc.property(piece, sizes, fc.string({ maxLength: 3 }), (p, n, tail) => {
+        const text = p.repeat(n) + tail;
+        const check = checkDraft(text);
+        const clientAccepts = check.error === null && !check.blank;
+        expect(clientAccepts).toBe(messageTextSchema.safeParse(text).success);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

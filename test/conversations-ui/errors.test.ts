@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } from '@/components/conversations/errors';
+
+describe('sendErrorMessage', () => {
+  it('says the agent is still working on a 409 busy', () => {
+    expect(sendErrorMessage(new ApiError(409, 'conversation_busy', 'busy'))).toBe(BUSY_MESSAGE);
+    expect(BUSY_MESSAGE).toMatch(/^The agent is still working on the previous message/);
+  });
+
+  it("uses the server's field message for 422 and 413", () => {
+    expect(sendErrorMessage(new ApiError(422, 'validation_error', 'Invalid', { text: 'Too long' }))).toBe('Too long');
+    expect(sendErrorMessage(new ApiError(422, 'validation_error', 'Invalid', { 'value.note': 'Bad note' }))).toBe('Bad note');
+    expect(sendErrorMessage(new ApiError(413, 'too_large', 'Body too large'))).toBe('Body too large');
+  });
+
+  it('explains sign-out, missing conversations, and anything else', () => {
+    expect(sendErrorMessage(new ApiError(401, 'unauthorized', 'x'))).toMatch(/session has ended/);
+    expect(sendErrorMessage(new ApiError(404, 'not_found', 'x'))).toMatch(/no longer exists/);
+    expect(sendErrorMessage(new ApiError(500, 'internal_error', 'Something went wrong'))).toBe('Something went wrong');
+    expect(sendErrorMessage(new TypeError('boom'))).toMatch(/message is kept/);
+  });
+});
+
+describe('load errors', () => {
+  it('treats 401/403/404 as permanent and says what is missing', () => {
+    expect(isPermanentError(new ApiError(404, 'not_found', 'x'))).toBe(true);
+    expect(isPermanentError(new ApiError(401, 'unauthorized', 'x'))).toBe(true);
+    expect(isPermanentError(new ApiError(500, 'internal_error', 'x'))).toBe(false);
+    expect(isPermanentError(new Error('x'))).toBe(false);
+    expect(loadErrorMessage(new ApiError(404, 'not_found', 'x'), 'The conversation')).toMatch(/^The conversation was not found/);
+    expect(loadErrorMessage(new ApiError(0, 'network_error', 'Could not reach the server.'), 'Conversations')).toBe('Could not reach the server.');
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { isRunActive, pollInterval, POLL_INTERVAL_MS, readInterrupt, runView } from '@/components/conversations/run-state';
+import type { Run, RunStatus } from '@/components/conversations/types';
+
+const run = (status: RunStatus, over: Partial<Run> = {}): Run => ({
+  id: 'r1',
+  conversationId: 'c1',
+  kind: 'start',
+  status,
+  model: 'scripted',
+  error: null,
+  interrupt: null,
+  inputTokens: 0,
+  outputTokens: 0,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  startedAt: null,
+  finishedAt: null,
+  ...over,
+});
+
+describe('polling', () => {
+  it('polls about once a second while a run is pending or running, and stops otherwise', () => {
+    expect(POLL_INTERVAL_MS).toBe(1000);
+    expect(pollInterval(run('pending'))).toBe(1000);
+    expect(pollInterval(run('running'))).toBe(1000);
+    for (const s of ['success', 'error', 'interrupted', 'cancelled'] as const) {
+      expect(pollInterval(run(s))).toBe(false);
+      expect(isRunActive(run(s))).toBe(false);
+    }
+    expect(pollInterval(null)).toBe(false);
+    expect(pollInterval(undefined)).toBe(false);
+  });
+});
+
+describe('readInterrupt', () => {
+  it('reads an approval and a clarification', () => {
+    expect(readInterrupt(run('interrupted', { interrupt: { type: 'approval', tool: 'calculator', args: { expression: '1+1' } } }))).toEqual({
+      type: 'approval',
+      tool: 'calculator',
+      args: { expression: '1+1' },
+    });
+    expect(readInterrupt(run('interrupted', { interrupt: { type: 'clarification', question: 'Which city?', questionId: 'q1' } }))).toEqual({
+      type: 'clarification',
+      question: 'Which city?',
+      questionId: 'q1',
+    });
+  });
+
+  it('ignores interrupts on runs that are not interrupted, and malformed payloads', () => {
+    const approval = { type: 'approval', tool: 'calculator', args: {} };
+    expect(readInterrupt(run('success', { interrupt: approval }))).toBeNull();
+    expect(readInterrupt(run('interrupted', { interrupt: { type: 'approval', tool: 42 } }))).toBeNull();
+    expect(readInterrupt(run('interrupted', { interrupt: { type: 'clarification' } }))).toBeNull();
+    expect(readInterrupt(run('interrupted', { interrupt: 'text' }))).toBeNull();
+    expect(readInterrupt(run('interrupted', { interrupt: [approval] }))).toBeNull();
+    expect(readInterrupt(null)).toBeNull();
+  });
+});
+
+describe('runView', () => {
+  it('maps each state of the latest run to what the screen shows', () => {
+    expect(runView(null)).toEqual({ kind: 'none' });
+    expect(runView(run('pending'))).toEqual({ kind: 'active', label: 'Running…' });
+    expect(runView(run('running'))).toEqual({ kind: 'active', label: 'Running…' });
+    expect(runView(run('success'))).toEqual({ kind: 'done' });
+    expect(runView(run('cancelled'))).toEqual({ kind: 'cancelled' });
+    expect(runView(run('error', { error: 'Model openai:gpt-4.1-mini is not configured: set OPENAI_API_KEY' }))).toEqual({
+      kind: 'error',
+      message: 'Model openai:gpt-4.1-mini is not configured: set OPENAI_API_KEY',
+    });
+    expect(runView(run('error', { error: '  ' }))).toEqual({ kind: 'error', message: 'The run failed without an error message.' });
+    expect(runView(run('interrupted', { interrupt: { type: 'approval', tool: 't', args: {} } })).kind).toBe('approval');
+    expect(runView(run('interrupted', { interrupt: { type: 'clarification', question: 'Q?', questionId: 'q' } })).kind).toBe('clarification');
+    expect(runView(run('interrupted', { interrupt: { type: 'something_new' } }))).toEqual({ kind: 'waiting' });
+  });
+});
