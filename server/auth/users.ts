@@ -14,11 +14,19 @@ export async function createUser(input: { email: string; password: string; name?
   const passwordHash = await hashPassword(input.password);
   const db = getDb();
   const existing = db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).get();
-  if (existing) throw conflict('email_taken', 'An account with this email already exists');
+  if (existing) throw emailTaken();
   const row = { id: crypto.randomUUID(), email, name: input.name?.trim() ?? '', passwordHash };
-  db.insert(schema.users).values(row).run();
+  try {
+    db.insert(schema.users).values(row).run();
+  } catch (err) {
+    // Two sign-ups racing for one email: the unique index decides, and the loser hears the same answer.
+    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw emailTaken();
+    throw err;
+  }
   return { id: row.id, email: row.email, name: row.name };
 }
+
+const emailTaken = () => conflict('email_taken', 'An account with this email already exists');
 
 export function findUserByEmail(email: string) {
   return getDb().select().from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
