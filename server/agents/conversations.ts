@@ -1,6 +1,6 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
 import type { Conversation } from '@/server/db/schema';
 import { notFound } from '@/server/http/errors';
@@ -28,7 +28,7 @@ export function listConversations(ownerId: string): Conversation[] {
     .select()
     .from(schema.conversations)
     .where(eq(schema.conversations.ownerId, ownerId))
-    .orderBy(desc(schema.conversations.updatedAt), desc(schema.conversations.createdAt))
+    .orderBy(desc(schema.conversations.updatedAt), desc(sql`rowid`))
     .all();
 }
 

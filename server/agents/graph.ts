@@ -1,7 +1,6 @@
 import 'server-only';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import type { StructuredToolInterface } from '@langchain/core/tools';
 import { END, MessagesAnnotation, START, StateGraph, interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import type { ApprovalDecision, ApprovalInterrupt } from '@/lib/types/conversation';

@@ -95,7 +95,6 @@ export async function cancel(ownerId: string, runId: string): Promise<Run> {
 export function wait(runId: string, timeoutMs = 30_000): Promise<Run | undefined> {
   return new Promise((resolve) => {
     const events = runEvents();
-    let timer: NodeJS.Timeout | undefined;
     const done = () => {
       events.off('run:finished', onFinished);
       clearTimeout(timer);
@@ -105,7 +104,7 @@ export function wait(runId: string, timeoutMs = 30_000): Promise<Run | undefined
       if (event.runId === runId) done();
     };
     events.on('run:finished', onFinished);
-    timer = setTimeout(done, timeoutMs);
+    const timer = setTimeout(done, timeoutMs);
     const row = findRun(runId);
     if (!row || isFinished(row.status)) done();
   });

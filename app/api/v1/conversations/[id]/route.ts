@@ -1,0 +1,14 @@
+import { requireUser } from '@/server/auth/require-user';
+import { getState } from '@/server/agents/runs';
+import { conversationView, runView } from '@/server/agents/views';
+import { json, route } from '@/server/http/route';
+
+type Ctx = { params: Promise<{ id: string }> };
+
+/** GET /api/v1/conversations/:id — the conversation, its messages and its newest run. */
+export const GET = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  const state = await getState(user.id, id);
+  return json({ conversation: conversationView(state.conversation), messages: state.messages, run: state.run ? runView(state.run) : null });
+});

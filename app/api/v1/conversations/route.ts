@@ -1,0 +1,18 @@
+import { createConversationSchema } from '@/lib/schemas/conversation';
+import { requireUser } from '@/server/auth/require-user';
+import { createConversation, listConversations } from '@/server/agents/conversations';
+import { conversationView } from '@/server/agents/views';
+import { json, readBody, route } from '@/server/http/route';
+
+/** GET /api/v1/conversations — the caller's conversations, most recently active first. */
+export const GET = route(async (req) => {
+  const user = await requireUser(req);
+  return json({ conversations: listConversations(user.id).map(conversationView) });
+});
+
+/** POST /api/v1/conversations { agentId } — a new conversation with one of the caller's agents. */
+export const POST = route(async (req) => {
+  const user = await requireUser(req);
+  const { agentId } = await readBody(req, createConversationSchema);
+  return json(conversationView(createConversation(user.id, agentId)), { status: 201 });
+});

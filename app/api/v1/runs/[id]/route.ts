@@ -1,0 +1,13 @@
+import { requireUser } from '@/server/auth/require-user';
+import { get } from '@/server/agents/runs';
+import { runView } from '@/server/agents/views';
+import { json, route } from '@/server/http/route';
+
+type Ctx = { params: Promise<{ id: string }> };
+
+/** GET /api/v1/runs/:id */
+export const GET = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  return json({ run: runView(get(user.id, id)) });
+});
