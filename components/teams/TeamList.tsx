@@ -13,6 +13,8 @@ export function TeamList() {
   const teams = useQuery({
     queryKey: teamKeys.list(),
     queryFn: ({ signal }) => teamApi.list(signal),
+    // Keeps the "waiting for input" badges current while the list is open (paused while the tab is hidden).
+    refetchInterval: 10_000,
   });
 
   return (
