@@ -55,6 +55,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   secret: authSecret(),
   session: { strategy: 'jwt' },
   pages: { signIn: '/sign-in' },
+  logger: {
+    // A wrong password is an everyday answer, not a server error: keep it out of the logs.
+    error(error) {
+      if (error instanceof CredentialsSignin) return;
+      console.error(`[auth][error] ${error.name}: ${error.message}`, error.cause ?? error.stack ?? '');
+    },
+  },
   providers: [
     Credentials({
       credentials: { email: { type: 'email' }, password: { type: 'password' } },
