@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Badge, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
@@ -50,10 +50,6 @@ export function ChatView({ conversationId }: { conversationId: string }) {
     retry: false,
   });
   const model = run?.model ?? agentQuery.data?.model ?? null;
-
-  useEffect(() => {
-    if (conversation) document.title = `${conversation.agentName} · Ensemble`;
-  }, [conversation]);
 
   /** Put a run the server just returned into the cache, then re-read the conversation once. */
   const adoptRun = useCallback(
