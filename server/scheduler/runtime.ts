@@ -3,6 +3,7 @@ import { LIMITS } from '@/lib/limits';
 import { runEvents, type RunEvent } from '@/server/agents/run-events';
 import { getDb } from '@/server/db';
 import { admitJob, finalizeJob, launchJob, stopJob } from '@/server/teams/execution';
+import { registerTeamTools } from '@/server/teams/tools/register';
 import { emptyRound, plan, type RoundState } from './planner';
 import { setSchedulerHandle } from './signal';
 import { loadSchedulingView } from './view';
@@ -38,6 +39,7 @@ export class SchedulerRuntime {
   }
 
   start(): void {
+    registerTeamTools();
     runEvents().on('run:finished', this.onRunFinished);
     this.timer = setInterval(() => this.wake(), this.tickMs);
     this.timer.unref();

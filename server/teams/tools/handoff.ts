@@ -1,0 +1,77 @@
+import 'server-only';
+import { tool } from '@langchain/core/tools';
+import { z } from 'zod';
+import { taskText } from '@/lib/schemas/team';
+import type { RunContext } from '@/server/agents/tools/registry';
+import { writeTx } from '@/server/db';
+import { AppError } from '@/server/http/errors';
+import { wakeScheduler } from '@/server/scheduler/signal';
+import { buildSharedContext } from '../context';
+import { queueRequest } from '../queue';
+import { touchTeam } from '../revision';
+import { teamMembers } from '../teams';
+import { TeamToolError, executingJob, resolveCaller } from './caller';
+
+const sendMemberSchema = z.object({
+  member: z.string().min(1).max(200).describe('The member to ask: its id or its name (case-insensitive)'),
+  text: z.string().min(1).describe('What you need from that member (at most 4,000 characters)'),
+  request_id: z.string().min(1).max(200).describe('Your own id for this request; reusing it returns the same request instead of a new one'),
+});
+
+/**
+ * `send_member`: queue a request to a teammate and return at once ({ id, status: "queued" }). The result comes
+ * back to this conversation later as a receipt; members never block or poll each other.
+ */
+export function sendMember(config: Parameters<typeof resolveCaller>[0], args: z.infer<typeof sendMemberSchema>) {
+  const caller = resolveCaller(config);
+  const text = taskText.safeParse(args.text);
+  if (!text.success) throw new TeamToolError(`text: ${text.error.issues[0]?.message ?? 'invalid'}`);
+  const outcome = writeTx((tx) => {
+    const members = teamMembers(caller.team.id, tx);
+    const wanted = args.member.trim().toLowerCase();
+    const target = members.find((m) => m.id === args.member) ?? members.find((m) => m.name.toLowerCase() === wanted);
+    if (!target) throw new TeamToolError(`No member "${args.member}". Members: ${members.map((m) => m.name).join(', ')}`);
+    if (target.id === caller.member.id) throw new TeamToolError('You cannot send a request to yourself');
+    try {
+      const queued = queueRequest(tx, {
+        teamId: caller.team.id,
+        ownerId: caller.ownerId,
+        member: target,
+        text: text.data,
+        requestKey: `tool:${caller.conversationId}:${args.request_id}`,
+        sourceMemberId: caller.member.id,
+        sourceConversationId: null,
+        senderLabel: caller.member.name,
+        parent: executingJob(caller.conversationId, tx),
+      });
+      if (queued.created) touchTeam(tx, caller.team.id);
+      return queued;
+    } catch (err) {
+      if (err instanceof AppError) throw new TeamToolError(err.message);
+      throw err;
+    }
+  });
+  if (outcome.created) wakeScheduler();
+  return { id: outcome.job.id, status: outcome.job.status, member: args.member };
+}
+
+export function handoffTools(_context: RunContext) {
+  const send = tool((args, config) => JSON.stringify(sendMember(config, args)), {
+    name: 'send_member',
+    description:
+      'Ask a teammate for work. Returns at once with the queued request id; the teammate’s result is returned to you automatically in a later turn. Do not wait or poll.',
+    schema: sendMemberSchema,
+  });
+  const readContext = tool(
+    (_args, config) => {
+      const caller = resolveCaller(config);
+      return JSON.stringify(buildSharedContext(caller.team.id));
+    },
+    {
+      name: 'read_team_context',
+      description: 'Read the team’s shared context: goal, roster, active public state and recent shared messages.',
+      schema: z.object({}),
+    },
+  );
+  return [send, readContext];
+}

@@ -1,0 +1,84 @@
+import 'server-only';
+import { tool } from '@langchain/core/tools';
+import { LIMITS } from '@/lib/limits';
+import { historyToolArgs, readResultArgs } from '@/lib/schemas/team-history';
+import type { RunContext } from '@/server/agents/tools/registry';
+import { AppError } from '@/server/http/errors';
+import { readHistory, readResult, searchResults } from '../history';
+import { resolveCaller, TeamToolError } from './caller';
+
+const H = LIMITS.history;
+
+/** Service refusals (bad cursor, unknown member, …) reach the model as tool errors with the same message. */
+function asToolError<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof AppError) throw new TeamToolError(err.message);
+    throw err;
+  }
+}
+
+const pagingNote =
+  `Pages hold up to limit records (default ${H.defaultLimit}, ${H.minLimit}-${H.maxLimit}) and at most ${H.responseBytes.toLocaleString('en-US')} bytes; ` +
+  'pass next_cursor back with the same filters for older records. cursor_expired means the anchor left retention: start again.';
+
+/**
+ * The read-only evidence tools of the `team` group. The team and the calling member come from the run's
+ * server-owned context at call time (resolveCaller), never from the arguments; any other caller gets a tool error.
+ */
+export function historyTools(_context: RunContext) {
+  const readTeamHistory = tool(
+    (args, config) => {
+      const { team } = resolveCaller(config);
+      const page = asToolError(() =>
+        readHistory(team.id, { memberId: args.member_id, jobId: args.job_id, query: args.query, limit: args.limit, cursor: args.cursor }),
+      );
+      return JSON.stringify(page);
+    },
+    {
+      name: 'read_team_history',
+      description:
+        `Page through the team's retained shared record (the last ${LIMITS.sharedRecord.retained} messages: requests, results, errors, notes), newest first. ` +
+        `Optional filters apply before paging: member_id (sender or recipient), job_id, query (literal text, ignoring case). ${pagingNote}`,
+      schema: historyToolArgs,
+    },
+  );
+
+  const searchTeamResults = tool(
+    (args, config) => {
+      const { team } = resolveCaller(config);
+      const page = asToolError(() =>
+        searchResults(team.id, { memberId: args.member_id, jobId: args.job_id, query: args.query, limit: args.limit, cursor: args.cursor }),
+      );
+      return JSON.stringify(page);
+    },
+    {
+      name: 'search_team_results',
+      description:
+        'Find finished team requests (completed, failed, cancelled), newest first, with short excerpts of the request and its answer. ' +
+        'Filters: member_id (the member asked or asking), job_id (that request and the handoffs it started), query (literal text in the request or answer, ignoring case). ' +
+        `Read one in full with read_team_result. ${pagingNote}`,
+      schema: historyToolArgs,
+    },
+  );
+
+  const readTeamResult = tool(
+    ({ job_id }, config) => {
+      const { team } = resolveCaller(config);
+      const result = readResult(team.id, job_id);
+      if (!result) throw new TeamToolError(`No request or receipt "${job_id}" in this team`);
+      return JSON.stringify(result);
+    },
+    {
+      name: 'read_team_result',
+      description:
+        'Read one team request or result receipt by job_id: member, requester, status, parent, timestamps, conversation and run ids, ' +
+        `a short request excerpt and the retained answer (up to ${H.textBytes.toLocaleString('en-US')} bytes). result.available is false with a reason ` +
+        '(unfinished, cancelled, not_retained) when there is no answer to show.',
+      schema: readResultArgs,
+    },
+  );
+
+  return [readTeamHistory, searchTeamResults, readTeamResult];
+}
