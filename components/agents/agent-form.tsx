@@ -8,7 +8,6 @@ import { useId, useState, type ReactNode, type Ref } from 'react';
 import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
-import { MODEL_FORMAT_HINT } from '@/lib/models';
 import { AGENT_FIELDS, agentCreateSchema, NEW_AGENT_DEFAULTS, type AgentCreate, type AgentCreateInput } from '@/lib/schemas/agent';
 import { charCount } from '@/lib/text';
 import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES, TOOL_GROUPS } from '@/lib/tool-groups';
@@ -64,7 +63,10 @@ export function AgentForm(props: Props) {
   } = useForm<FormValues, unknown, AgentCreate>({
     resolver: zodResolver(agentCreateSchema),
     defaultValues: initialValues(props),
-    mode: 'onTouched',
+    // Validate on submit, then live on every change. (Blur validation before the first submit can race the submit
+    // and drop another field's error from the result.)
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
   });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -119,7 +121,9 @@ export function AgentForm(props: Props) {
         error={errors.model?.message}
         hint={
           <>
-            {MODEL_FORMAT_HINT}. <code className="font-mono">scripted</code> is built in and runs offline.
+            <code className="font-mono">scripted</code> is built in, free and offline. Or a provider and model, e.g.{' '}
+            <code className="font-mono">openai:gpt-4.1-mini</code>, <code className="font-mono">anthropic:claude-sonnet-4-5</code>,{' '}
+            <code className="font-mono">ollama:llama3.2</code>.
           </>
         }
       >

@@ -75,9 +75,9 @@ export function AgentList() {
           <p className="sr-only" role="status">
             {agents.data.agents.length === 1 ? '1 agent' : `${agents.data.agents.length} agents`}
           </p>
-          <ul className="grid gap-3" aria-busy={agents.isFetching}>
+          <ul className="grid grid-cols-1 gap-3" aria-busy={agents.isFetching}>
             {agents.data.agents.map((agent) => (
-              <li key={agent.id}>
+              <li key={agent.id} className="min-w-0">
                 <AgentListItem agent={agent} onDelete={() => setToDelete(agent)} />
               </li>
             ))}
@@ -102,16 +102,16 @@ function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => v
   });
 
   return (
-    <Card className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+    <Card className="flex min-w-0 flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
       <div className="min-w-0 flex-1 space-y-1.5">
         <div className="flex flex-wrap items-center gap-2">
-          <h2 className="min-w-0 font-semibold break-words text-zinc-900 dark:text-zinc-50">{agent.name}</h2>
+          <h2 className="min-w-0 font-semibold wrap-anywhere text-zinc-900 dark:text-zinc-50">{agent.name}</h2>
           <Badge tone="info" className="max-w-full truncate font-mono">
             {agent.model}
           </Badge>
         </div>
         {agent.description ? (
-          <p className="line-clamp-2 text-sm break-words text-zinc-600 dark:text-zinc-300">{agent.description}</p>
+          <p className="line-clamp-2 text-sm wrap-anywhere text-zinc-600 dark:text-zinc-300">{agent.description}</p>
         ) : (
           <p className="text-sm text-zinc-400 italic dark:text-zinc-500">No description</p>
         )}

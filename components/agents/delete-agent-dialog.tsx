@@ -37,29 +37,28 @@ export function DeleteAgentDialog({ agent, onClose }: Props) {
   };
 
   return (
-    <Dialog open={agent !== null} onClose={close} className="relative z-50">
+    // The dialog element itself covers the viewport (not just its fixed children), so it has a box of its own.
+    <Dialog open={agent !== null} onClose={close} className="fixed inset-0 z-50 flex items-center justify-center p-4">
       <DialogBackdrop className="fixed inset-0 bg-black/40 dark:bg-black/60" />
-      <div className="fixed inset-0 flex items-center justify-center p-4">
-        <DialogPanel className="w-full max-w-md rounded-lg border border-zinc-200 bg-white p-5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900">
-          <DialogTitle className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">Delete agent?</DialogTitle>
-          <Description className="mt-2 text-sm break-words text-zinc-600 dark:text-zinc-300">
-            “{agent?.name}” will be deleted. Conversations with it stay readable, but you can’t send it new messages.
-          </Description>
-          {remove.isError ? (
-            <div className="mt-3">
-              <Alert>{remove.error.message}</Alert>
-            </div>
-          ) : null}
-          <div className="mt-5 flex flex-wrap justify-end gap-2">
-            <Button variant="secondary" onClick={close} disabled={remove.isPending} autoFocus>
-              Cancel
-            </Button>
-            <Button variant="danger" onClick={() => agent && remove.mutate(agent.id)} disabled={remove.isPending || !agent}>
-              {remove.isPending ? 'Deleting…' : 'Delete agent'}
-            </Button>
+      <DialogPanel className="relative w-full max-w-md rounded-lg border border-zinc-200 bg-white p-5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900">
+        <DialogTitle className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">Delete agent?</DialogTitle>
+        <Description className="mt-2 text-sm wrap-anywhere text-zinc-600 dark:text-zinc-300">
+          “{agent?.name}” will be deleted. Conversations with it stay readable, but you can’t send it new messages.
+        </Description>
+        {remove.isError ? (
+          <div className="mt-3">
+            <Alert>{remove.error.message}</Alert>
           </div>
-        </DialogPanel>
-      </div>
+        ) : null}
+        <div className="mt-5 flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" onClick={close} disabled={remove.isPending} autoFocus>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={() => agent && remove.mutate(agent.id)} disabled={remove.isPending || !agent}>
+            {remove.isPending ? 'Deleting…' : 'Delete agent'}
+          </Button>
+        </div>
+      </DialogPanel>
     </Dialog>
   );
 }
