@@ -66,3 +66,16 @@ export const respondSchema = z
     }
   });
 export type RespondInput = z.infer<typeof respondSchema>;
+
+/** `POST /api/v1/conversations/:id/mentions`: queue one request per mentioned team member. */
+export const mentionSchema = z
+  .object({
+    memberIds: z
+      .array(z.string().min(1).max(100))
+      .min(1, 'Mention at least one member')
+      .max(LIMITS.team.maxMembers * 4)
+      .refine((ids) => new Set(ids).size === ids.length, 'Each member can be mentioned once'),
+    text: taskText,
+    messageKey: key,
+  })
+  .strict();

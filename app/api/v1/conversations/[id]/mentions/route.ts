@@ -1,0 +1,24 @@
+import { mentionSchema } from '@/lib/schemas/team';
+import { requireUser } from '@/server/auth/require-user';
+import { json, readBody, route } from '@/server/http/route';
+import { mentionTargets, sendMentions } from '@/server/teams/mentions';
+import { getConversation } from '@/server/agents/conversations';
+
+export const dynamic = 'force-dynamic';
+type Ctx = { params: Promise<{ id: string }> };
+
+/** Members this conversation can @mention (members of the owner's ready teams, minus itself). */
+export const GET = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  getConversation(user.id, id);
+  return json({ targets: mentionTargets(user.id, id) });
+});
+
+export const POST = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  const input = await readBody(req, mentionSchema);
+  const { jobs, created } = await sendMentions(user.id, id, input);
+  return json({ jobs }, { status: created ? 201 : 200 });
+});

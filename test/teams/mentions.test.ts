@@ -1,0 +1,86 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import * as mentionsRoute from '@/app/api/v1/conversations/[id]/mentions/route';
+import { getDb, schema } from '@/server/db';
+import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
+import { createConversation } from '@/server/agents/runs';
+import { readThread } from '@/server/agents/thread';
+import { mentionLabel } from '@/server/teams/mentions';
+import { makeUser } from '../support/users';
+import { call, makeAgents, makeTeam } from '../support/teams';
+import { until } from '../support/wait';
+
+const jobsOf = (teamId: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.teamId, teamId)).orderBy(schema.jobs.seq).all();
+
+beforeAll(() => {
+  startScheduler({ tickMs: 30 });
+});
+afterAll(async () => {
+  await stopScheduler();
+});
+
+describe('mention labels', () => {
+  it('use "Team / Member" up to 120 UTF-16 units, else the member name alone', () => {
+    const team = 'T'.repeat(100);
+    expect(mentionLabel(team, 'M'.repeat(17))).toBe(`${team} / ${'M'.repeat(17)}`); // 120 units
+    expect(mentionLabel(team, 'M'.repeat(18))).toBe('M'.repeat(18)); // 121 units
+    expect(mentionLabel('🤖'.repeat(50), 'M'.repeat(17))).toBe(`${'🤖'.repeat(50)} / ${'M'.repeat(17)}`); // emoji count 2 units each
+    expect(mentionLabel('🤖'.repeat(50), 'M'.repeat(18))).toBe('M'.repeat(18));
+    expect(mentionLabel('研'.repeat(100), 'M'.repeat(17)).length).toBe(120);
+  });
+});
+
+describe('@mentions from an ordinary conversation', () => {
+  it('queue one request per member and return each result to the conversation as a receipt', async () => {
+    const alice = await makeUser('alice');
+    const { team } = makeTeam(alice.id, ['Research', 'Review']);
+    const [solo] = makeAgents(alice.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
+    const conversation = createConversation(alice.id, solo!.id);
+    const targets = await call(mentionsRoute.GET, { headers: alice.auth, params: { id: conversation.id } });
+    expect((targets.body.targets as Array<{ memberId: string; label: string }>).map((t) => t.label)).toEqual(team.members.map((m) => `${team.name} / ${m.name}`));
+
+    const body = { memberIds: team.members.map((m) => m.id), text: '/reply on it', messageKey: 'msg-1' };
+    const sent = await call(mentionsRoute.POST, { method: 'POST', headers: alice.auth, body, params: { id: conversation.id } });
+    expect(sent.status).toBe(201);
+    const again = await call(mentionsRoute.POST, { method: 'POST', headers: alice.auth, body, params: { id: conversation.id } });
+    expect(again.status).toBe(200);
+    expect(again.body.jobs).toEqual(sent.body.jobs);
+
+    const all = await until(() => {
+      const jobs = jobsOf(team.id);
+      return jobs.length === 4 && jobs.every((j) => j.status === 'completed') && jobs;
+    }, 10_000, 'requests and receipts');
+    const requests = all.filter((j) => j.kind === 'request');
+    expect(requests.every((j) => j.sourceConversationId === conversation.id && j.sourceMemberId === null)).toBe(true);
+    const receipts = all.filter((j) => j.kind === 'receipt');
+    expect(receipts.every((j) => j.conversationId === conversation.id && j.memberId === null)).toBe(true);
+
+    const { messages } = await readThread(conversation.id);
+    const texts = messages.map((m) => `${m.getType()}:${String(m.content).split('\n')[0]}`);
+    expect(texts.filter((t) => t.startsWith('ai:Queued 2 requests'))).toHaveLength(1);
+    expect(texts.filter((t) => t.startsWith('human:/reply on it'))).toHaveLength(1);
+    const replies = messages.filter((m) => m.getType() === 'ai' && String(m.content).startsWith('Received completed result from'));
+    expect(replies).toHaveLength(2);
+  });
+
+  it('never lets a member conversation mention itself, and hides other owners', async () => {
+    const alice = await makeUser('alice');
+    const bob = await makeUser('bob');
+    const { team } = makeTeam(alice.id, ['A', 'B']);
+    const [a, b] = team.members;
+    const fromA = await call(mentionsRoute.GET, { headers: alice.auth, params: { id: a!.conversationId! } });
+    expect((fromA.body.targets as Array<{ memberId: string }>).map((t) => t.memberId)).toEqual([b!.id]);
+    const self = await call(mentionsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [a!.id], text: 'hi', messageKey: 'k' }, params: { id: a!.conversationId! } });
+    expect(self.status).toBe(422);
+    expect(jobsOf(team.id)).toHaveLength(0);
+    const asBob = await call(mentionsRoute.GET, { headers: bob.auth, params: { id: a!.conversationId! } });
+    expect(asBob.status).toBe(404);
+    const [bobsAgent] = makeAgents(bob.id, ['Bobs']);
+    const bobsConversation = createConversation(bob.id, bobsAgent!.id);
+    const foreign = await call(mentionsRoute.POST, { method: 'POST', headers: bob.auth, body: { memberIds: [b!.id], text: 'hi', messageKey: 'k' }, params: { id: bobsConversation.id } });
+    expect(foreign.status).toBe(422);
+    expect(jobsOf(team.id)).toHaveLength(0);
+    expect((await call(mentionsRoute.GET, { params: { id: a!.conversationId! } })).status).toBe(401);
+  });
+});
