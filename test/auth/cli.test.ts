@@ -1,0 +1,81 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { userForToken } from '@/server/auth/tokens';
+import { findUserByEmail } from '@/server/auth/users';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../..');
+
+type Outcome = { code: number; stdout: string; stderr: string };
+
+/**
+ * `npm run user -- …` exactly as documented, against a chosen DATA_DIR. With `viaNpm: false` the same command
+ * runs without npm in between (package.json's "user" script: tsx --conditions=react-server scripts/user.ts).
+ */
+async function userCli(args: string[], { dataDir = process.env.DATA_DIR!, viaNpm = false } = {}): Promise<Outcome> {
+  const [file, argv] = viaNpm
+    ? ['npm', ['run', '--silent', 'user', '--', ...args]]
+    : [path.join(ROOT, 'node_modules/.bin/tsx'), ['--conditions=react-server', 'scripts/user.ts', ...args]];
+  try {
+    const { stdout, stderr } = await run(file, argv, { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+const email = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}@example.test`;
+
+describe('npm run user -- create', { timeout: 120_000 }, () => {
+  it('creates a user with a token and prints {userId, token}', async () => {
+    const address = email('cli');
+    const out = await userCli(['create', '--email', address.toUpperCase(), '--password', 'long enough', '--name', 'Cli User', '--token'], {
+      viaNpm: true,
+    });
+    expect(out.code).toBe(0);
+    const printed = JSON.parse(out.stdout) as { userId: string; token: string };
+    expect(Object.keys(printed).sort()).toEqual(['token', 'userId']);
+    expect(findUserByEmail(address)).toMatchObject({ id: printed.userId, email: address, name: 'Cli User' });
+    expect(userForToken(printed.token)).toEqual({ id: printed.userId, email: address, name: 'Cli User' });
+  });
+
+  it('prints token null without --token, and refuses a duplicate email with exit 1', async () => {
+    const address = email('dup');
+    const first = await userCli(['create', '--email', address, '--password', 'long enough']);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ userId: findUserByEmail(address)!.id, token: null });
+
+    const again = await userCli(['create', '--email', address, '--password', 'another one']);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('An account with this email already exists');
+  });
+
+  it('explains bad input and unknown options with exit 1', async () => {
+    const bad = await userCli(['create', '--email', 'not-an-email', '--password', 'short']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--email: Enter a valid email address');
+    expect(bad.stderr).toContain('--password: Must be at least 8 characters');
+
+    const unknownOption = await userCli(['create', '--email', email('y'), '--password', 'long enough', '--admin']);
+    expect(unknownOption.code).toBe(1);
+    expect(unknownOption.stderr).toContain("Unknown option '--admin'");
+  });
+
+  it('creates and migrates the database in an empty DATA_DIR', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-cli-'));
+    try {
+      const out = await userCli(['create', '--email', email('fresh'), '--password', 'long enough', '--token'], { dataDir: dir });
+      expect(out.code).toBe(0);
+      expect(JSON.parse(out.stdout).token).toMatch(/^ens_/);
+      expect(fs.existsSync(path.join(dir, 'ensemble.db'))).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
