@@ -167,7 +167,12 @@ export function ChatView({ conversationId }: { conversationId: string }) {
           Messages
         </h2>
         <div ref={listRef} role="log" aria-label="Messages" className="min-w-0">
-          <MessageList messages={data.messages} agentName={conversation.agentName} echo={shownEcho} />
+          <MessageList
+            messages={data.messages}
+            agentName={conversation.agentName}
+            echo={shownEcho}
+            approvalTool={view.kind === 'approval' ? view.interrupt.tool : null}
+          />
         </div>
       </section>
 

@@ -6,7 +6,18 @@ import { ToolCallDetails, ToolResultDetails } from './tool-call-details';
 const label = 'mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400';
 
 /** One entry of the history. All text here is untrusted: plain text, or markdown without raw HTML. */
-export function MessageItem({ item, agentName, pending = false }: { item: TimelineItem; agentName: string; pending?: boolean }) {
+export function MessageItem({
+  item,
+  agentName,
+  pending = false,
+  awaitingCallId = null,
+}: {
+  item: TimelineItem;
+  agentName: string;
+  pending?: boolean;
+  /** The tool call the run waits on for approval, if any. */
+  awaitingCallId?: string | null;
+}) {
   if (item.kind === 'user') {
     return (
       <li className="flex min-w-0 justify-end">
@@ -46,7 +57,7 @@ export function MessageItem({ item, agentName, pending = false }: { item: Timeli
             <ul className="space-y-2" aria-label="Tool calls">
               {item.toolCalls.map((c) => (
                 <li key={c.id}>
-                  <ToolCallDetails name={c.name} args={c.args} result={c.result} />
+                  <ToolCallDetails name={c.name} args={c.args} result={c.result} awaitingApproval={c.id === awaitingCallId} />
                 </li>
               ))}
             </ul>

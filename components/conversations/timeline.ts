@@ -39,3 +39,16 @@ export function timelineSignature(messages: readonly Message[]): string {
   const last = messages[messages.length - 1];
   return last ? `${messages.length}:${last.id}:${last.text.length}` : '0';
 }
+
+/** The call an approval interrupt stopped on: the newest unanswered call of that tool. */
+export function awaitingApprovalCallId(items: readonly TimelineItem[], tool: string): string | null {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (item?.kind !== 'assistant') continue;
+    for (let j = item.toolCalls.length - 1; j >= 0; j--) {
+      const call = item.toolCalls[j];
+      if (call && call.name === tool && call.result === null) return call.id;
+    }
+  }
+  return null;
+}

@@ -21,7 +21,18 @@ function Disclosure({ summary, children }: { summary: ReactNode; children: React
 }
 
 /** One tool call and (when it has answered) its result, collapsed to a line by default. */
-export function ToolCallDetails({ name, args, result }: { name: string; args: unknown; result: Message | null }) {
+export function ToolCallDetails({
+  name,
+  args,
+  result,
+  awaitingApproval = false,
+}: {
+  name: string;
+  args: unknown;
+  result: Message | null;
+  /** The run is stopped on this call, waiting for the person to approve it. */
+  awaitingApproval?: boolean;
+}) {
   const preview = previewValue(args);
   return (
     <Disclosure
@@ -32,7 +43,7 @@ export function ToolCallDetails({ name, args, result }: { name: string; args: un
           </span>
           {preview ? <span className="min-w-0 truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">{preview}</span> : null}
           <Badge tone={result ? 'success' : 'warning'} className="ml-auto">
-            {result ? 'Result' : 'No result yet'}
+            {result ? 'Result' : awaitingApproval ? 'Needs approval' : 'No result yet'}
           </Badge>
         </>
       }
@@ -43,7 +54,9 @@ export function ToolCallDetails({ name, args, result }: { name: string; args: un
       </div>
       <div>
         <div className="text-xs font-semibold text-zinc-600 dark:text-zinc-400">Result</div>
-        {result ? <pre className={preClass}>{prettyValue(result.text) || '(empty)'}</pre> : <p className="text-xs text-zinc-500">The tool has not answered yet.</p>}
+        {result ? <pre className={preClass}>{prettyValue(result.text) || '(empty)'}</pre> : <p className="text-xs text-zinc-500 dark:text-zinc-400">
+            {awaitingApproval ? 'Waiting for your approval below.' : 'The tool has not answered yet.'}
+          </p>}
       </div>
     </Disclosure>
   );

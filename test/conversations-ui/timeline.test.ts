@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildTimeline, timelineSignature, type TimelineItem } from '@/components/conversations/timeline';
+import { awaitingApprovalCallId, buildTimeline, timelineSignature, type TimelineItem } from '@/components/conversations/timeline';
 import type { Message } from '@/components/conversations/types';
 
 const user = (id: string, text: string): Message => ({ id, role: 'user', text });
@@ -85,5 +85,21 @@ describe('timelineSignature', () => {
     expect(timelineSignature([])).toBe('0');
     expect(timelineSignature(a)).toBe(timelineSignature([user('u1', 'hi')]));
     expect(new Set([timelineSignature(a), timelineSignature(b), timelineSignature(c)]).size).toBe(3);
+  });
+});
+
+describe('awaitingApprovalCallId', () => {
+  it('finds the newest unanswered call of the tool the approval names', () => {
+    const items = buildTimeline([
+      assistant('a1', '', [['c1', 'calculator', {}]]),
+      tool('t1', 'c1', '2'),
+      assistant('a2', '', [
+        ['c2', 'current_time', {}],
+        ['c3', 'calculator', { expression: '6*7' }],
+      ]),
+    ]);
+    expect(awaitingApprovalCallId(items, 'calculator')).toBe('c3');
+    expect(awaitingApprovalCallId(items, 'current_time')).toBe('c2');
+    expect(awaitingApprovalCallId(items, 'web_search')).toBeNull();
   });
 });
