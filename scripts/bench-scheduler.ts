@@ -1,0 +1,158 @@
+/**
+ * Scheduler benchmark (npm run bench:scheduler): measures, never asserts. Runs the real scheduler, team
+ * workers and scripted model in this process on a temporary data directory and prints:
+ *   1. slot utilization and owner fairness: 10 owners × 5 teams × 20 requests at /sleep 50
+ *   2. a flooding owner (500 requests) against a light one (5): the light owner's admission waits
+ *   3. planning-pass time with 10,000 finished jobs in the database ÷ with none
+ * Run with `tsx --conditions=react-server` so 'server-only' resolves to its empty build.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-'));
+process.env.DATA_DIR = dataDir;
+process.env.BCRYPT_COST = '4';
+
+const SLEEP_MS = Number(process.env.BENCH_SLEEP_MS ?? 50);
+
+async function main() {
+  const { agentCreateSchema } = await import('@/lib/schemas/agent');
+  const { createUser } = await import('@/server/auth/users');
+  const { createAgent } = await import('@/server/agents/catalog');
+  const { createTeam } = await import('@/server/teams/teams');
+  const { sendRequest } = await import('@/server/teams/requests');
+  const { startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
+  const { getDb, closeDb, schema } = await import('@/server/db');
+  const { closeCheckpointer } = await import('@/server/agents/checkpointer');
+  const { jainIndex, busySlotTime, slotUtilization } = await import('@/server/scheduler/fairness');
+  const { loadSchedulingView } = await import('@/server/scheduler/view');
+  const { plan, emptyRound } = await import('@/server/scheduler/planner');
+  const { LIMITS } = await import('@/lib/limits');
+  const { inArray } = await import('drizzle-orm');
+
+  const slots = LIMITS.scheduler.maxActiveJobs;
+
+  async function owner(label: string, teamCount: number) {
+    const user = await createUser({ email: `${label}-${crypto.randomUUID().slice(0, 6)}@bench.test`, password: 'benchmark-password' });
+    const agents = ['Alpha', 'Beta'].map((n) => createAgent(user.id, agentCreateSchema.parse({ name: `${n} ${label}` })));
+    const teams = Array.from({ length: teamCount }, (_, i) =>
+      createTeam(user.id, { requestId: `${label}-${i}`, name: `${label} team ${i}`, goal: 'Benchmark', agentIds: agents.map((a) => a.id) }).team,
+    );
+    return { user, teams };
+  }
+
+  /** Send `count` requests for an owner, spread round-robin over its teams' members. */
+  function send(o: Awaited<ReturnType<typeof owner>>, count: number, tag: string): string[] {
+    const members = o.teams.flatMap((t) => t.members.map((m) => ({ teamId: t.id, memberId: m.id })));
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const target = members[i % members.length]!;
+      const { jobs } = sendRequest(o.user.id, target.teamId, { memberIds: [target.memberId], text: `/sleep ${SLEEP_MS}\n/reply ${tag} ${i}`, draftKey: `${tag}-${i}` });
+      ids.push(jobs[0]!.id);
+    }
+    return ids;
+  }
+
+  async function waitAll(ids: string[], timeoutMs: number) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const rows = getDb().select().from(schema.jobs).where(inArray(schema.jobs.id, ids)).all();
+      if (rows.length === ids.length && rows.every((r) => r.status === 'completed' || r.status === 'failed')) return rows;
+      if (Date.now() > deadline) throw new Error(`benchmark jobs did not finish within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  const figures: Record<string, string> = {};
+
+  // ── 1. Utilization and fairness ──
+  const owners = [];
+  for (let i = 0; i < 10; i++) owners.push(await owner(`owner${i}`, 5));
+  const scheduler = startScheduler({ tickMs: 250 });
+  const ids = owners.flatMap((o, i) => send(o, 100, `u${i}`));
+  const rows = await waitAll(ids, 600_000);
+  const failed = rows.filter((r) => r.status !== 'completed').length;
+  const start = Math.min(...rows.map((r) => r.admittedAt!.getTime()));
+  const end = Math.max(...rows.map((r) => r.completedAt!.getTime()));
+  const busy = busySlotTime(rows.map((r) => ({ start: r.admittedAt!.getTime(), end: r.completedAt!.getTime() })), start, end);
+  const utilization = slotUtilization(busy, slots, end - start);
+  // Fairness while every owner is still backlogged: admissions per owner up to the first owner's last admission.
+  const backloggedUntil = Math.min(...owners.map((o) => Math.max(...rows.filter((r) => r.ownerId === o.user.id).map((r) => r.admittedAt!.getTime()))));
+  const admittedWhileBacklogged = owners.map((o) => rows.filter((r) => r.ownerId === o.user.id && r.admittedAt!.getTime() < backloggedUntil).length);
+  const jobMs = rows.map((r) => r.completedAt!.getTime() - r.admittedAt!.getTime()).sort((a, b) => a - b);
+  figures['jobs (utilization run)'] = `${rows.length} (${failed} failed)`;
+  figures['wall time'] = `${end - start} ms for ${rows.length} jobs of /sleep ${SLEEP_MS} on ${slots} slots (ideal ${Math.round((rows.length * SLEEP_MS) / slots)} ms)`;
+  figures['job duration p50 / p95'] = `${jobMs[Math.floor(jobMs.length / 2)]} / ${jobMs[Math.floor(jobMs.length * 0.95)]} ms`;
+  figures['slot utilization (target ≥ 90 %)'] = `${(utilization * 100).toFixed(1)} %`;
+  figures['fairness, Jain over owners while backlogged (target ≥ 0.99)'] = `${jainIndex(admittedWhileBacklogged).toFixed(4)}  (admissions: ${admittedWhileBacklogged.join(', ')})`;
+
+  // ── 2. Flooding owner vs light owner ──
+  const heavy = await owner('heavy', 5);
+  const light = await owner('light', 3);
+  const heavyIds = send(heavy, 500, 'flood');
+  await new Promise((r) => setTimeout(r, 200)); // let the flood occupy every slot first
+  const sentAt = Date.now();
+  const lightIds = send(light, 5, 'light');
+  const lightRows = await waitAll(lightIds, 300_000);
+  const waits = lightRows.map((r) => r.admittedAt!.getTime() - r.createdAt.getTime());
+  // When the light owner's requests share a conversation, each can only be admitted after the previous one finished.
+  const byConversation = new Map<string, typeof lightRows>();
+  for (const r of lightRows) byConversation.set(r.conversationId, [...(byConversation.get(r.conversationId) ?? []), r]);
+  const admissibleWaits = lightRows.map((r) => {
+    const earlier = (byConversation.get(r.conversationId) ?? []).filter((x) => x.seq < r.seq);
+    const admissibleAt = Math.max(r.createdAt.getTime(), ...earlier.map((x) => x.completedAt!.getTime()));
+    return r.admittedAt!.getTime() - admissibleAt;
+  });
+  await waitAll(heavyIds, 600_000);
+  figures['light owner: worst wait from send'] = `${Math.max(...waits)} ms (job duration ≈ ${jobMs[Math.floor(jobMs.length / 2)]} ms; sent ${lightRows.length} requests to ${byConversation.size} members at ${sentAt - start} ms)`;
+  figures['light owner: worst wait from becoming admissible (target ≤ one job duration)'] = `${Math.max(...admissibleWaits)} ms`;
+  await stopScheduler();
+
+  // ── 3. Planning pass cost vs finished history ──
+  const passMs = (iterations: number) => {
+    const t0 = performance.now();
+    for (let i = 0; i < iterations; i++) plan({ ...loadSchedulingView(getDb()), maxActive: slots, round: emptyRound() });
+    return (performance.now() - t0) / iterations;
+  };
+  // A fresh database with the same pending shape, then the same plus 10,000 finished jobs.
+  const finishedNow = getDb().$client.prepare(`select count(*) as n from jobs where status in ('completed','failed','cancelled')`).get() as { n: number };
+  getDb().$client.exec(`delete from jobs; update teams set has_pending = 0`);
+  const pendingOwner = await owner('pending', 2);
+  send(pendingOwner, 40, 'pending'); // queued, never admitted (scheduler stopped)
+  passMs(200);
+  const baseline = passMs(2000);
+  const insert = getDb().$client.prepare(
+    `insert into jobs (id, team_id, owner_id, kind, member_id, conversation_id, root_id, status, text, request_key, result, updated_at, created_at, completed_at)
+     values (?, ?, ?, 'request', ?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?)`,
+  );
+  const filler = owners.flatMap((o) => o.teams.map((t) => ({ o, t })));
+  getDb().$client.transaction(() => {
+    for (let i = 0; i < 10_000; i++) {
+      const { o, t } = filler[i % filler.length]!;
+      const id = crypto.randomUUID();
+      insert.run(id, t.id, o.user.id, t.members[0]!.id, t.members[0]!.conversationId, id, `history ${i}`, `h-${i}`, 'x'.repeat(2000), Date.now(), Date.now(), Date.now());
+    }
+  })();
+  passMs(200);
+  const withHistory = passMs(2000);
+  figures['planning pass, no finished jobs'] = `${(baseline * 1000).toFixed(1)} µs (${finishedNow.n} finished jobs were cleared first)`;
+  figures['planning pass, 10,000 finished jobs'] = `${(withHistory * 1000).toFixed(1)} µs`;
+  figures['ratio (target ≤ 1.2)'] = (withHistory / baseline).toFixed(3);
+
+  void scheduler;
+  closeCheckpointer();
+  closeDb();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+
+  console.log('\nScheduler benchmark (scripted model, one process, SQLite WAL)\n');
+  const width = Math.max(...Object.keys(figures).map((k) => k.length));
+  for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(width)}  ${v}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(1);
+});
