@@ -125,8 +125,15 @@ export function deleteAgent(ownerId: string, id: string): void {
   writeTx((tx) => {
     const current = findAgent(ownerId, id, tx);
     if (!current) throw notFound('Agent');
-    // Hook point for teams: refuse here (e.g. 409 `agent_in_team`) while a team still uses this agent as a member,
-    // inside this same transaction so a team can't adopt the agent between the check and the delete.
+    // A team member is bound to its agent: refuse while a team uses it (checked in this transaction, so a team
+    // can't adopt the agent between the check and the delete).
+    const teamsUsing = tx.$client
+      .prepare(`select distinct t.name from team_members m join teams t on t.id = m.team_id where m.agent_id = ? order by t.name`)
+      .all(id) as Array<{ name: string }>;
+    if (teamsUsing.length) {
+      const names = teamsUsing.map((t) => `"${t.name}"`).join(', ');
+      throw new AppError(409, 'agent_in_team', `This agent is a member of ${names}; delete ${teamsUsing.length === 1 ? 'that team' : 'those teams'} first`);
+    }
     tx.delete(agents).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId))).run();
   });
 }

@@ -187,3 +187,15 @@ describe('requests, activity and cancel API', () => {
     expect((await call(activityRoute.GET, { url: 'http://localhost/x?limit=200&offset=0', headers: alice.auth, params: { id: team.id } })).status).toBe(200);
   });
 });
+
+describe('agents bound to teams', () => {
+  it('cannot be deleted while a team uses them; can after the team is deleted', async () => {
+    const alice = await makeUser('alice');
+    const { team, agents } = makeTeam(alice.id);
+    const { deleteAgent } = await import('@/server/agents/catalog');
+    const { deleteTeam } = await import('@/server/teams/lifecycle');
+    expect(() => deleteAgent(alice.id, agents[0]!.id)).toThrow(`This agent is a member of "${team.name}"; delete that team first`);
+    deleteTeam(alice.id, team.id);
+    expect(() => deleteAgent(alice.id, agents[0]!.id)).not.toThrow();
+  });
+});
