@@ -1,0 +1,18 @@
+import { requireUser } from '@/server/auth/require-user';
+import { notFound } from '@/server/http/errors';
+import { json, route } from '@/server/http/route';
+import { readResult } from '@/server/teams/history';
+import { requireTeam } from '@/server/teams/teams';
+
+export const dynamic = 'force-dynamic';
+type Ctx = { params: Promise<{ id: string; jobId: string }> };
+
+/** One request or receipt with its retained answer; the same record read_team_result gives a member. */
+export const GET = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id, jobId } = await ctx.params;
+  const team = requireTeam(user.id, id);
+  const result = readResult(team.id, jobId);
+  if (!result) throw notFound('Request');
+  return json(result, { headers: { 'cache-control': 'no-store' } });
+});
