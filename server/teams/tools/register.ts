@@ -1,6 +1,7 @@
 import 'server-only';
 import { registerToolGroup } from '@/server/agents/tools/registry';
 import { handoffTools } from './handoff';
+import { historyTools } from './history';
 import { stateTools } from './state';
 
 /**
@@ -8,5 +9,5 @@ import { stateTools } from './state';
  * its team and calling member from the run's server-owned context (see caller.ts).
  */
 export function registerTeamTools(): void {
-  registerToolGroup('team', (context) => [...handoffTools(context), ...stateTools(context)]);
+  registerToolGroup('team', (context) => [...handoffTools(context), ...stateTools(context), ...historyTools(context)]);
 }
