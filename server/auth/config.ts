@@ -2,6 +2,7 @@ import 'server-only';
 import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import type { JWT } from 'next-auth/jwt';
+import { LIMITS } from '@/lib/limits';
 import { findUserByEmail, findUserById } from './users';
 import { hashPassword, verifyPassword } from './passwords';
 import { clientAddress, recordSignInFailure, signInBlock, signInKeys } from './rate-limit';
@@ -31,6 +32,8 @@ let dummyHash: Promise<string> | undefined;
 /** Check an email and password; null when they don't match an account. */
 export async function checkCredentials(email: unknown, password: unknown) {
   if (typeof email !== 'string' || typeof password !== 'string' || !email || !password) return null;
+  // No account has a longer password (the sign-up schema caps it), so don't spend a hash on one.
+  if (password.length > 2 * LIMITS.user.password.maxChars || email.length > LIMITS.user.email.maxChars) return null;
   const user = findUserByEmail(email);
   if (!user) {
     await verifyPassword(password, await (dummyHash ??= hashPassword('no such account')));
