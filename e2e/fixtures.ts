@@ -8,10 +8,11 @@
  *     await page.goto('/agents');                                       // already signed in as `account`
  *   });
  *
- * - `account`: a fresh user for this test, created with the user CLI (`npm run user -- create … --token`)
- *   against the server's data directory, then signed in through next-auth's own endpoints (GET /api/auth/csrf,
- *   POST /api/auth/callback/credentials) — no login form is clicked. Each test gets its own user, so tests can
- *   sign out, rename or delete freely without disturbing each other.
+ * - `account`: a fresh user for this test, created like `npm run user -- create … --token` does (by a per-worker
+ *   user-factory process, e2e/support/user-factory.ts, against the server's DATA_DIR), then signed in through
+ *   next-auth's own endpoints (GET /api/auth/csrf, POST /api/auth/callback/credentials) — no login form is
+ *   clicked. Each test gets its own user, so tests can sign out, rename or delete freely without disturbing
+ *   each other.
  * - `page` / `context`: signed in as `account` (its cookies are the context's storageState).
  * - `api`: an APIRequestContext that sends `Authorization: Bearer <account.token>` to the same server.
  * - `accounts.create(label)`: more users when a test needs two owners (e.g. "another user's id answers 404").
@@ -23,14 +24,12 @@
  *
  * and then no account is created unless the test asks for one.
  */
-import { test as base, expect, request as playwrightRequest, type APIRequestContext } from '@playwright/test';
-import { execFile } from 'node:child_process';
+import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import readline from 'node:readline';
 import { BASE_URL, ROOT_DIR, SERVER_ENV } from './env';
-
-const run = promisify(execFile);
 
 type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
 
@@ -51,20 +50,60 @@ export type Accounts = {
   signIn(account: Pick<Account, 'email' | 'password'>): Promise<StorageState>;
 };
 
-/** Create a user through the CLI, exactly as an operator would: `npm run user -- create --email … --token`. */
-async function createUserWithCli(email: string, password: string): Promise<{ userId: string; token: string }> {
-  const tsx = path.join(ROOT_DIR, 'node_modules', '.bin', 'tsx');
-  const { stdout } = await run(
-    tsx,
-    ['--conditions=react-server', 'scripts/user.ts', 'create', '--email', email, '--password', password, '--token'],
-    { cwd: ROOT_DIR, env: { ...process.env, ...SERVER_ENV }, timeout: 20_000 },
-  );
-  const line = stdout.trim().split('\n').at(-1) ?? '';
-  const created = JSON.parse(line) as { userId?: unknown; token?: unknown };
-  if (typeof created.userId !== 'string' || typeof created.token !== 'string') {
-    throw new Error(`user CLI printed no userId/token: ${stdout}`);
+type CreatedUser = { userId: string; token: string };
+
+/**
+ * Creates users in this worker's user-factory process (e2e/support/user-factory.ts: the user CLI's
+ * `create --token`, kept running so each new user costs milliseconds instead of a tsx start-up).
+ */
+class UserFactory {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly waiting = new Map<number, { resolve: (user: CreatedUser) => void; reject: (error: Error) => void }>();
+  private readonly ready: Promise<void>;
+  private nextId = 1;
+  private stderr = '';
+
+  constructor() {
+    const tsx = path.join(ROOT_DIR, 'node_modules', '.bin', 'tsx');
+    this.child = spawn(tsx, ['--conditions=react-server', 'e2e/support/user-factory.ts'], {
+      cwd: ROOT_DIR,
+      env: { ...process.env, ...SERVER_ENV },
+    });
+    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    let markReady: () => void = () => {};
+    let failReady: (error: Error) => void = () => {};
+    this.ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve;
+      failReady = reject;
+    });
+    readline.createInterface({ input: this.child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line) as { id: number; ready?: boolean; userId?: string; token?: string; error?: string };
+      if (message.ready) return markReady();
+      const waiter = this.waiting.get(message.id);
+      this.waiting.delete(message.id);
+      if (message.userId && message.token) waiter?.resolve({ userId: message.userId, token: message.token });
+      else waiter?.reject(new Error(`creating a user failed: ${message.error ?? line}`));
+    });
+    this.child.on('exit', (code) => {
+      const error = new Error(`the e2e user factory exited (${code}): ${this.stderr.trim()}`);
+      failReady(error);
+      for (const waiter of this.waiting.values()) waiter.reject(error);
+      this.waiting.clear();
+    });
   }
-  return { userId: created.userId, token: created.token };
+
+  async create(email: string, password: string): Promise<CreatedUser> {
+    await this.ready;
+    const id = this.nextId++;
+    return new Promise<CreatedUser>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.child.stdin.write(`${JSON.stringify({ id, email, password })}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
 }
 
 /** Sign in through next-auth's credentials endpoint and return the session cookies. */
@@ -92,17 +131,25 @@ async function signInWithCredentials({ email, password }: Pick<Account, 'email' 
   }
 }
 
-async function createAccount(label: string): Promise<Account> {
+async function createAccount(factory: UserFactory, label: string): Promise<Account> {
   const email = `${label}-${crypto.randomUUID().slice(0, 8)}@e2e.test`;
   const password = `pw-${crypto.randomUUID()}`;
-  const { userId, token } = await createUserWithCli(email, password);
+  const { userId, token } = await factory.create(email, password);
   const storageState = await signInWithCredentials({ email, password });
   return { userId, email, password, token, storageState };
 }
 
-export const test = base.extend<{ accounts: Accounts; account: Account; api: APIRequestContext }>({
-  accounts: async ({}, provide) => {
-    await provide({ create: (label = 'user') => createAccount(label), signIn: signInWithCredentials });
+export const test = base.extend<{ accounts: Accounts; account: Account; api: APIRequestContext }, { userFactory: UserFactory }>({
+  userFactory: [
+    async ({}, provide) => {
+      const factory = new UserFactory();
+      await provide(factory);
+      factory.close();
+    },
+    { scope: 'worker' },
+  ],
+  accounts: async ({ userFactory }, provide) => {
+    await provide({ create: (label = 'user') => createAccount(userFactory, label), signIn: signInWithCredentials });
   },
   account: async ({ accounts }, provide, testInfo) => {
     const label = testInfo.titlePath.at(-1)?.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 24) || 'user';
@@ -123,10 +170,42 @@ export const test = base.extend<{ accounts: Accounts; account: Account; api: API
 
 export { expect };
 
-/** Width that the page's content needs beyond the viewport (0 when nothing overflows horizontally). */
-export async function horizontalOverflow(page: import('@playwright/test').Page): Promise<number> {
+/**
+ * How many CSS pixels the page sticks out sideways (0 or less when nothing does), and what sticks out.
+ * The root's scrollWidth alone is not enough: the global stylesheet hides horizontal overflow on html and body,
+ * so an element wider than the viewport is clipped rather than scrollable. Every element is measured too,
+ * except visually hidden ones and those inside an ancestor that scrolls or clips on purpose (a horizontally
+ * scrolling row, truncation).
+ */
+export async function measureHorizontalOverflow(page: Page): Promise<{ px: number; offenders: string[] }> {
   return page.evaluate(() => {
-    const el = document.scrollingElement ?? document.documentElement;
-    return el.scrollWidth - el.clientWidth;
+    const root = document.scrollingElement ?? document.documentElement;
+    const width = root.clientWidth;
+    const containedByScroller = (el: Element) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    // Visually hidden elements (Tailwind's sr-only: 1 px, clipped, margin -1 px) are not on screen at all.
+    const visuallyHidden = (el: Element) => {
+      const style = getComputedStyle(el);
+      return style.clipPath !== 'none' || (style.clip !== 'auto' && style.clip !== '');
+    };
+    let px = Math.max(root.scrollWidth - width, document.body.scrollWidth - document.body.clientWidth);
+    const offenders: string[] = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || (r.right <= width + 0.5 && r.left >= -0.5)) continue;
+      if (visuallyHidden(el) || containedByScroller(el)) continue;
+      px = Math.max(px, r.right - width, -r.left);
+      if (offenders.length < 5) offenders.push(`${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '').slice(0, 80)}`);
+    }
+    return { px: Math.ceil(px), offenders };
   });
+}
+
+/** measureHorizontalOverflow(page).px: 0 or less when nothing sticks out sideways. */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return (await measureHorizontalOverflow(page)).px;
 }

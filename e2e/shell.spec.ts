@@ -1,4 +1,4 @@
-import { expect, horizontalOverflow, test } from './fixtures';
+import { expect, horizontalOverflow, measureHorizontalOverflow, test } from './fixtures';
 
 const DARK = /(^|\s)dark(\s|$)/;
 const APP_PAGES = ['/agents', '/conversations', '/settings', '/teams'] as const;
@@ -50,7 +50,8 @@ test.describe('signed in', () => {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await page.waitForLoadState('networkidle');
-        expect(await horizontalOverflow(page), `${path} overflows at ${width} px`).toBeLessThanOrEqual(0);
+        const overflow = await measureHorizontalOverflow(page);
+        expect(overflow.px, `${path} sticks out at ${width} px: ${overflow.offenders.join(', ')}`).toBeLessThanOrEqual(0);
       }
     });
   }
@@ -69,12 +70,12 @@ test.describe('signed in', () => {
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(nav.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
   });
 
   test('sign out ends the session and returns to sign in', async ({ page }) => {
     await page.goto('/teams');
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(page).toHaveURL(/\/sign-in(\?|$)/);
 
     await page.goto('/agents');
