@@ -1,20 +1,33 @@
 import 'server-only';
 import { closeCheckpointer } from '@/server/agents/checkpointer';
 import { closeDb, getDb } from '@/server/db';
-import { runShutdownHooks } from '@/server/lifecycle';
+import { acquireServiceLock, releaseServiceLock, ServiceLockError } from '@/server/db/service-lock';
+import { onShutdown, runShutdownHooks } from '@/server/lifecycle';
 
 const g = globalThis as unknown as { __ensembleStarted?: boolean };
 
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+type Signal = keyof typeof EXIT_CODES;
+type SignalListener = (signal: Signal) => void;
 
 /**
  * Process start-up for `next start` and `next dev`, called once from instrumentation.ts (Node.js runtime only):
- * open the database (which applies pending migrations), reconcile runs left unfinished by a previous process,
- * and close the databases cleanly when the process is told to stop.
+ * take the data directory's service lock (a second server refuses to start), open the database (which applies
+ * pending migrations), reconcile runs left unfinished by a previous process, start the team scheduler (which
+ * reconciles unfinished jobs) — all before anyone opens a page — and shut down gracefully on SIGTERM/SIGINT.
  */
 export async function startServerProcess(): Promise<void> {
   if (g.__ensembleStarted) return;
   g.__ensembleStarted = true;
+
+  try {
+    acquireServiceLock();
+  } catch (err) {
+    if (!(err instanceof ServiceLockError)) throw err;
+    console.error(`[ensemble] ${err.message}`);
+    // Exit here: an error thrown from instrumentation would leave Next serving without its runtime.
+    process.exit(1);
+  }
 
   // Fails loudly (and stops the server) when the data directory or a migration is broken.
   getDb();
@@ -22,18 +35,49 @@ export async function startServerProcess(): Promise<void> {
   const { recoverRuns } = await import('@/server/agents/recovery');
   await recoverRuns();
 
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => void stop(signal));
-  }
-  // Whatever ends the process (Next's own signal handler exits too), leave the databases closed.
-  process.once('exit', closeDatabases);
+  const { startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
+  const { suspendActiveRuns } = await import('@/server/agents/suspend');
+  // Hooks run newest first: stop admitting and drain the team workers, then suspend the runs still executing
+  // (left unfinished, so the next start continues them instead of recording them as cancelled).
+  onShutdown('runs', async () => {
+    await suspendActiveRuns();
+  });
+  onShutdown('scheduler', stopScheduler);
+  startScheduler();
+
+  installSignalHandlers();
+  // Whatever ends the process, leave the databases closed; the OS drops the service lock with the process.
+  process.once('exit', () => {
+    closeDatabases();
+    releaseServiceLock();
+  });
 }
 
-async function stop(signal: keyof typeof EXIT_CODES): Promise<void> {
+/**
+ * Next's own SIGTERM/SIGINT handler closes the HTTP server and exits at once, which would cut our drain short.
+ * Take its listeners over and call them after our hooks: scheduler drained, runs suspended, databases closed,
+ * then Next closes HTTP and exits. The service lock stays held until the process exits.
+ */
+function installSignalHandlers(): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const previous = process.listeners(signal) as SignalListener[];
+    for (const listener of previous) process.removeListener(signal, listener);
+    process.on(signal, () => void stop(signal, previous));
+  }
+}
+
+let stopping = false;
+
+async function stop(signal: Signal, previous: SignalListener[]): Promise<void> {
+  // Duplicate signals (Ctrl+C in a shell sends two) stop once.
+  if (stopping) return;
+  stopping = true;
   await runShutdownHooks();
   closeDatabases();
-  // Exit now rather than let a late request reopen the database; unfinished runs are recovered on the next start.
-  process.exit(EXIT_CODES[signal]);
+  if (previous.length === 0) process.exit(EXIT_CODES[signal]);
+  for (const listener of previous) listener(signal);
+  // Next exits once its HTTP server has closed; don't let a slow client keep the process alive forever.
+  setTimeout(() => process.exit(EXIT_CODES[signal]), 5_000).unref();
 }
 
 function closeDatabases(): void {

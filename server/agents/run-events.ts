@@ -12,7 +12,12 @@ export type RunEventMap = {
 
 type ActiveRun = { controller: AbortController; promise: Promise<void> };
 
-type RunRuntime = { events: EventEmitter<RunEventMap>; active: Map<string, ActiveRun> };
+type RunRuntime = {
+  events: EventEmitter<RunEventMap>;
+  active: Map<string, ActiveRun>;
+  /** Set at shutdown: no new execution starts in this process; pending rows wait for the next start. */
+  suspended: boolean;
+};
 
 // One emitter and one table of executing runs per process, shared by every copy of this module.
 const g = globalThis as unknown as { __ensembleRunRuntime?: RunRuntime };
@@ -21,7 +26,7 @@ function runtime(): RunRuntime {
   if (!g.__ensembleRunRuntime) {
     const events = new EventEmitter<RunEventMap>();
     events.setMaxListeners(0);
-    g.__ensembleRunRuntime = { events, active: new Map() };
+    g.__ensembleRunRuntime = { events, active: new Map(), suspended: false };
   }
   return g.__ensembleRunRuntime;
 }
@@ -31,3 +36,10 @@ export const runEvents = (): EventEmitter<RunEventMap> => runtime().events;
 
 /** Runs executing in this process: runId → abort controller and the execution promise. */
 export const activeRuns = (): Map<string, ActiveRun> => runtime().active;
+
+/** Whether this process stopped executing runs (shutdown): launches are left for the next start's recovery. */
+export const runsSuspended = (): boolean => runtime().suspended;
+
+export const setRunsSuspended = (value: boolean): void => {
+  runtime().suspended = value;
+};

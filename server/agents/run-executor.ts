@@ -6,9 +6,10 @@ import { getDb, schema } from '@/server/db';
 import type { Agent, Run } from '@/server/db/schema';
 import { buildAgentGraph, recursionLimitFor, type AgentGraph } from './graph';
 import { humanMessageId, type EnsembleMessageMeta } from './messages';
-import { activeRuns } from './run-events';
+import { activeRuns, runsSuspended } from './run-events';
 import { finishRun, markRunning, type ResumeInput, type StartInput, type Usage } from './run-store';
 import { ScriptedChatModel } from './scripted-model';
+import { isSuspension } from './suspend';
 import { outcomeOf, threadConfig } from './thread';
 import type { RunContext } from './tools/registry';
 
@@ -18,10 +19,13 @@ import type { RunContext } from './tools/registry';
  */
 export type ExecutionMode = 'input' | 'continue';
 
-/** Start executing a run in the background of this process (once: a run already executing is left alone). */
+/**
+ * Start executing a run in the background of this process (once: a run already executing is left alone).
+ * During shutdown nothing starts: the row stays pending and the next start's recovery executes it.
+ */
 export function launchRun(runId: string, mode: ExecutionMode = 'input'): void {
   const active = activeRuns();
-  if (active.has(runId)) return;
+  if (active.has(runId) || runsSuspended()) return;
   const controller = new AbortController();
   const promise = executeRun(runId, controller.signal, mode)
     .catch((err) => console.error(`[runs] run ${runId} failed outside the graph`, err))
@@ -77,6 +81,8 @@ async function executeRun(runId: string, signal: AbortSignal, mode: ExecutionMod
     const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)));
     finishRun(runId, outcome.done ? outcome : { status: 'error', error: 'The run stopped before it finished' }, usage);
   } catch (err) {
+    // A shutdown leaves the row unfinished on purpose: the next start continues it from its checkpoint.
+    if (signal.aborted && isSuspension(signal.reason)) return;
     if (signal.aborted) finishRun(runId, { status: 'cancelled' }, usage);
     else finishRun(runId, { status: 'error', error: errorMessage(err) }, usage);
   }
