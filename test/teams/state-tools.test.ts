@@ -441,7 +441,7 @@ describe('frozen input', () => {
     const [research, review, writer] = members;
     const { entry } = ok((await run(user.id, team.id, research!, [publish('p1', 'Cost review', 'Original plan text')])).results[0]) as { entry: ApiStateEntry };
 
-    const slow = sendRequest(user.id, team.id, { memberIds: [writer!.id], text: '/sleep 1500\n/reply written', draftKey: 'slow' }).jobs[0]!;
+    const slow = sendRequest(user.id, team.id, { memberIds: [writer!.id], text: '/sleep 3000\n/reply written', draftKey: 'slow' }).jobs[0]!;
     const admitted = await until(() => (jobRow(slow.id).frozenInput ? jobRow(slow.id) : null), 10_000, 'slow job admitted');
     const frozen = JSON.stringify(admitted.frozenInput);
     expect(frozenState(admitted)).toEqual([{ id: entry.id, kind: 'plan', title: 'Cost review', content: 'Original plan text', revision: 1 }]);
