@@ -13,7 +13,7 @@ import { BUSY_MESSAGE, isPermanentError, loadErrorMessage } from './errors';
 import { newIdempotencyKey } from './idempotency';
 import { MessageList } from './message-list';
 import { visibleEcho, type PendingEcho } from './pending-echo';
-import { isRunActive, pollInterval, runView } from './run-state';
+import { isRunActive, laterRun, pollInterval, runView } from './run-state';
 import { RunStatus } from './run-status';
 import { timelineSignature } from './timeline';
 import type { ConversationDetail, Run } from './types';
@@ -54,10 +54,14 @@ export function ChatView({ conversationId }: { conversationId: string }) {
   /** Put a run the server just returned into the cache, then re-read the conversation once. */
   const adoptRun = useCallback(
     async (next: Run) => {
-      // Drop a poll that started before this change, so its older answer cannot overwrite the new run.
-      await queryClient.cancelQueries({ queryKey });
-      queryClient.setQueryData<ConversationDetail>(queryKey, (old) => (old ? { ...old, run: next } : old));
-      void queryClient.invalidateQueries({ queryKey });
+      // Let a poll already on the wire finish rather than start a second request beside it; its answer may
+      // predate the POST, so the run shown is whichever reading is further along.
+      if (queryClient.isFetching({ queryKey, exact: true }) > 0) {
+        await queryClient.refetchQueries({ queryKey, exact: true }, { cancelRefetch: false });
+      }
+      queryClient.setQueryData<ConversationDetail>(queryKey, (old) => (old ? { ...old, run: laterRun(old.run, next) } : old));
+      // A poll that started after the POST answered is already fresh: reuse it instead of starting another.
+      void queryClient.invalidateQueries({ queryKey, exact: true }, { cancelRefetch: false });
       void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
     },
     [queryClient, queryKey],
@@ -164,9 +168,10 @@ export function ChatView({ conversationId }: { conversationId: string }) {
 
       <section aria-labelledby="chat-history-heading" className="min-w-0">
         <h2 id="chat-history-heading" className="sr-only">
-          Messages
+          Conversation history
         </h2>
-        <div ref={listRef} role="log" aria-label="Messages" className="min-w-0">
+        {/* Named without the word "message", so the composer is the one control labelled "Message". */}
+        <div ref={listRef} role="log" aria-labelledby="chat-history-heading" className="min-w-0">
           <MessageList
             messages={data.messages}
             agentName={conversation.agentName}

@@ -82,7 +82,7 @@ export function Composer({ onSend, busyMessage, context }: ComposerProps) {
   const describedBy = [hintId, check.nearLimit ? counterId : null, error ? errorId : null].filter(Boolean).join(' ');
 
   return (
-    <form onSubmit={onSubmit} className="space-y-1.5" aria-label="Send a message">
+    <form onSubmit={onSubmit} className="space-y-1.5">
       <label htmlFor={id} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
         Message
       </label>

@@ -63,3 +63,15 @@ export function runView(run: Run | null | undefined): RunView {
       return { kind: 'done' };
   }
 }
+
+const progress: Record<Run['status'], number> = { pending: 0, running: 1, interrupted: 2, success: 2, error: 2, cancelled: 2 };
+
+/**
+ * Which of two readings of the latest run to show: a run the server just returned from a POST, or the one in
+ * the cache (possibly read by a poll that finished after the POST). A different run id means the POST's run
+ * is newer; for the same run, the reading further along its lifecycle wins.
+ */
+export function laterRun(cached: Run | null | undefined, fromPost: Run): Run {
+  if (!cached || cached.id !== fromPost.id) return fromPost;
+  return progress[cached.status] >= progress[fromPost.status] ? cached : fromPost;
+}

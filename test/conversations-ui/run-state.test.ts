@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRunActive, pollInterval, POLL_INTERVAL_MS, readInterrupt, runView } from '@/components/conversations/run-state';
+import { isRunActive, laterRun, pollInterval, POLL_INTERVAL_MS, readInterrupt, runView } from '@/components/conversations/run-state';
 import type { Run, RunStatus } from '@/components/conversations/types';
 
 const run = (status: RunStatus, over: Partial<Run> = {}): Run => ({
@@ -72,5 +72,21 @@ describe('runView', () => {
     expect(runView(run('interrupted', { interrupt: { type: 'approval', tool: 't', args: {} } })).kind).toBe('approval');
     expect(runView(run('interrupted', { interrupt: { type: 'clarification', question: 'Q?', questionId: 'q' } })).kind).toBe('clarification');
     expect(runView(run('interrupted', { interrupt: { type: 'something_new' } }))).toEqual({ kind: 'waiting' });
+  });
+});
+
+describe('laterRun', () => {
+  it("prefers the POST's run when it is a different (newer) run", () => {
+    expect(laterRun(run('success', { id: 'old' }), run('pending', { id: 'new' })).id).toBe('new');
+    expect(laterRun(null, run('pending')).status).toBe('pending');
+  });
+
+  it('for the same run keeps the reading further along its lifecycle', () => {
+    // A poll read it running after the POST said pending: keep running.
+    expect(laterRun(run('running'), run('pending')).status).toBe('running');
+    expect(laterRun(run('success'), run('pending')).status).toBe('success');
+    // A poll started before Cancel still said running: the cancel answer wins.
+    expect(laterRun(run('running'), run('cancelled')).status).toBe('cancelled');
+    expect(laterRun(run('pending'), run('running')).status).toBe('running');
   });
 });
