@@ -31,6 +31,15 @@ async function seedTeam(api: APIRequestContext, name = 'Launch crew'): Promise<T
   return createTeam(api, name, agents);
 }
 
+// The first paint of a page waits for hydration, which is slow on a busy two-core machine.
+const FIRST_LOAD = { timeout: 15_000 };
+
+/** Open a team page and wait until its live feed is connected. */
+async function openTeam(page: Page, teamId: string) {
+  await page.goto(`/teams/${teamId}`);
+  await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible(FIRST_LOAD);
+}
+
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Message to team' });
 const card = (page: Page, headline: string) => page.getByRole('article', { name: headline });
 
@@ -78,7 +87,7 @@ test('creates a team from the catalog after the catalog fails once and Retry', a
   );
 
   await page.goto('/teams/new');
-  await expect(page.getByRole('alert').filter({ hasText: 'Couldn’t load your agents' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Couldn’t load your agents' })).toBeVisible(FIRST_LOAD);
   await expect(page.getByRole('checkbox')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Create team' })).toBeDisabled();
 
@@ -101,15 +110,15 @@ test('creates a team from the catalog after the catalog fails once and Retry', a
   await expect(page.getByRole('button', { name: 'Remove Reviewer' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Create team' }).click();
-  await expect(page).toHaveURL(/\/teams\/[^/]+$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Launch crew' })).toBeVisible();
+  await expect(page).toHaveURL(/\/teams\/[^/]+$/, FIRST_LOAD);
+  await expect(page.getByRole('heading', { level: 1, name: 'Launch crew' })).toBeVisible(FIRST_LOAD);
   const members = page.getByRole('complementary', { name: 'Members' });
   await expect(members.getByRole('button', { name: 'Mention Writer' })).toBeVisible();
   await expect(members.getByRole('button', { name: 'Mention Reviewer' })).toBeVisible();
 
   await page.goto('/teams');
   const item = page.getByRole('link', { name: /Launch crew/ });
-  await expect(item).toContainText('2 members');
+  await expect(item).toContainText('2 members', FIRST_LOAD);
 });
 
 test('mentions with the keyboard and sends to two members at once; both results pair with their requests', async ({
@@ -118,8 +127,7 @@ test('mentions with the keyboard and sends to two members at once; both results 
 }) => {
   const team = await seedTeam(api);
   const posts = recordRequestPosts(page);
-  await page.goto(`/teams/${team.id}`);
-  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
+  await openTeam(page, team.id);
 
   const box = composer(page);
   await box.click();
@@ -167,7 +175,7 @@ test('mentions with the keyboard and sends to two members at once; both results 
 test('Send without a recipient opens the picker and asks for a member', async ({ page, api }) => {
   const team = await seedTeam(api);
   const posts = recordRequestPosts(page);
-  await page.goto(`/teams/${team.id}`);
+  await openTeam(page, team.id);
   await composer(page).fill('Hello team');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Choose at least one member' })).toBeVisible();
@@ -179,9 +187,9 @@ test('Send without a recipient opens the picker and asks for a member', async ({
   expect(posts).toHaveLength(0);
 });
 
-test('open details, expanded text and an unsent draft survive live updates', async ({ page, api }) => {
+test('open details and an unsent draft survive live updates', async ({ page, api }) => {
   const team = await seedTeam(api);
-  await page.goto(`/teams/${team.id}`);
+  await openTeam(page, team.id);
   await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Writer' }).click();
   await composer(page).fill('/sleep 2500\n/reply Slow answer');
   await page.getByRole('button', { name: 'Send' }).click();
@@ -205,7 +213,7 @@ test('open details, expanded text and an unsent draft survive live updates', asy
 test('a clarification is answered from the feed; the typed answer survives live updates', async ({ page, api }) => {
   const team = await seedTeam(api);
   const reviewerId = team.members.find((m) => m.name === 'Reviewer')!.id;
-  await page.goto(`/teams/${team.id}`);
+  await openTeam(page, team.id);
   await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Writer' }).click();
   await composer(page).fill('/ask Which tone should I use?');
   await page.getByRole('button', { name: 'Send' }).click();
@@ -234,7 +242,7 @@ test('a clarification is answered from the feed; the typed answer survives live 
 test('an over-long task is refused in the browser with the text kept and no request sent', async ({ page, api }) => {
   const team = await seedTeam(api);
   const posts = recordRequestPosts(page);
-  await page.goto(`/teams/${team.id}`);
+  await openTeam(page, team.id);
   await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Writer' }).click();
 
   const tooLong = 'a'.repeat(4001);
@@ -271,9 +279,9 @@ test('works at 390×844 in dark mode without horizontal overflow', async ({ page
   for (const path of ['/teams', '/teams/new', `/teams/${team.id}`]) {
     await page.goto(path);
     await expect(page.locator('html')).toHaveClass(/dark/);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible(FIRST_LOAD);
     if (path === `/teams/${team.id}`) {
-      await expect(page.getByRole('article').first()).toBeVisible();
+      await expect(page.getByRole('article').first()).toBeVisible(FIRST_LOAD);
       await expect(composer(page)).toBeVisible();
     }
     expect(await horizontalOverflow(page), path).toBe(0);

@@ -27,7 +27,7 @@ export function MemberSidebar({ members, recipientIds, onMention }: Props) {
           return (
             <li
               key={member.id}
-              className="w-56 shrink-0 snap-start rounded-lg border border-zinc-200 bg-white p-3 md:w-auto dark:border-zinc-800 dark:bg-zinc-900"
+              className="relative w-56 shrink-0 snap-start rounded-lg border border-zinc-200 bg-white p-3 md:w-auto dark:border-zinc-800 dark:bg-zinc-900"
             >
               <div className="flex items-start justify-between gap-2">
                 <div className="min-w-0">
