@@ -23,13 +23,14 @@ export function makeTeam(ownerId: string, names = ['Research', 'Review'], extra:
 type Json = Record<string, unknown>;
 
 /** Call a route handler the way Next does, with a JSON body and route params. */
-export async function call(
-  handler: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response> | Response,
+export async function call<C>(
+  handler: (req: Request, ctx: C) => Promise<Response> | Response,
   opts: { method?: string; url?: string; headers?: Record<string, string>; body?: unknown; params?: Record<string, string> } = {},
 ): Promise<{ status: number; body: Json; raw: string; headers: Headers }> {
   const init: RequestInit = { method: opts.method ?? 'GET', headers: { 'content-type': 'application/json', ...opts.headers } };
   if (opts.body !== undefined) init.body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-  const res = await handler(new Request(opts.url ?? 'http://localhost/api/v1/x', init), { params: Promise.resolve(opts.params ?? {}) });
+  const ctx = { params: Promise.resolve(opts.params ?? {}) } as C;
+  const res = await handler(new Request(opts.url ?? 'http://localhost/api/v1/x', init), ctx);
   const raw = await res.text();
   return { status: res.status, body: raw ? (JSON.parse(raw) as Json) : {}, raw, headers: res.headers };
 }
