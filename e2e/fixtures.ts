@@ -15,8 +15,9 @@
  *   each other.
  * - `page` / `context`: signed in as `account` (its cookies are the context's storageState).
  * - `api`: an APIRequestContext that sends `Authorization: Bearer <account.token>` to the same server.
- * - `accounts.create(label)`: more users when a test needs two owners (e.g. "another user's id answers 404").
- *   `accounts.signIn(account)` returns a storageState for a browser.newContext() as that user.
+ * - `accounts.create(label)`: more users when a test needs two owners (e.g. "another user's id answers 404");
+ *   `accounts.apiFor(other)` is a Bearer client for one of them, `accounts.signIn(other)` a storageState for
+ *   `browser.newContext({ storageState })`. See e2e/README.md.
  *
  * A test about signing in or out with the form itself, or about signed-out pages, opts out of the session:
  *
@@ -48,7 +49,12 @@ export type Accounts = {
   create(label?: string): Promise<Account>;
   /** A fresh session for an existing user (e.g. after the previous one was signed out). */
   signIn(account: Pick<Account, 'email' | 'password'>): Promise<StorageState>;
+  /** A Bearer-token API client for that user (disposed after the test). */
+  apiFor(account: Pick<Account, 'token'>): Promise<APIRequestContext>;
 };
+
+const bearerClient = (token: string) =>
+  playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
 
 type CreatedUser = { userId: string; token: string };
 
@@ -149,7 +155,17 @@ export const test = base.extend<{ accounts: Accounts; account: Account; api: API
     { scope: 'worker' },
   ],
   accounts: async ({ userFactory }, provide) => {
-    await provide({ create: (label = 'user') => createAccount(userFactory, label), signIn: signInWithCredentials });
+    const clients: APIRequestContext[] = [];
+    await provide({
+      create: (label = 'user') => createAccount(userFactory, label),
+      signIn: signInWithCredentials,
+      apiFor: async ({ token }) => {
+        const client = await bearerClient(token);
+        clients.push(client);
+        return client;
+      },
+    });
+    await Promise.all(clients.map((client) => client.dispose()));
   },
   account: async ({ accounts }, provide, testInfo) => {
     const label = testInfo.titlePath.at(-1)?.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 24) || 'user';
@@ -159,12 +175,9 @@ export const test = base.extend<{ accounts: Accounts; account: Account; api: API
     await provide(account.storageState);
   },
   api: async ({ account }, provide) => {
-    const ctx = await playwrightRequest.newContext({
-      baseURL: BASE_URL,
-      extraHTTPHeaders: { authorization: `Bearer ${account.token}` },
-    });
-    await provide(ctx);
-    await ctx.dispose();
+    const client = await bearerClient(account.token);
+    await provide(client);
+    await client.dispose();
   },
 });
 
