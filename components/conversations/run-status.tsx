@@ -37,6 +37,8 @@ export function RunStatus({ view, onCancel }: { view: RunView; onCancel: () => P
           </span>
         ) : view.kind === 'cancelled' ? (
           <Badge tone="neutral">Cancelled</Badge>
+        ) : view.kind === 'waiting' ? (
+          <span className="text-zinc-700 dark:text-zinc-300">The agent is waiting for your reply.</span>
         ) : null}
       </div>
       {view.kind === 'active' ? (
