@@ -43,6 +43,12 @@ function buildIsCurrent() {
   return BUILD_INPUTS.every((input) => newestMtime(path.join(root, input)) <= builtAt);
 }
 
+/** 14 letters and digits (~81 bits): easy to copy, and never starts with a dash that a CLI would read as a flag. */
+function generatePassword() {
+  const alphabet = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  return Array.from(crypto.randomBytes(14), (byte) => alphabet[byte % alphabet.length]).join('');
+}
+
 /** The demo password: DEMO_PASSWORD, else the one saved by an earlier run, else a new one (saved for next time). */
 function demoCredentials() {
   const file = path.join(dataDir, 'demo-credentials.json');
@@ -53,7 +59,7 @@ function demoCredentials() {
   } catch {
     // first run
   }
-  const password = process.env.DEMO_PASSWORD || saved?.password || crypto.randomBytes(9).toString('base64url');
+  const password = process.env.DEMO_PASSWORD || saved?.password || generatePassword();
   if (saved?.password !== password || saved?.email !== email) {
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify({ email, password }, null, 2)}\n`, { mode: 0o600 });
