@@ -15,6 +15,7 @@ import { LiveStatus } from './LiveStatus';
 import { ManageMenu } from './ManageMenu';
 import { MemberSidebar } from './MemberSidebar';
 import { MentionComposer, emptyDraft, type ComposerDraft } from './MentionComposer';
+import { StatePanel } from './StatePanel';
 import { linkButton, teamApi, teamKeys } from './team-api';
 import { useLiveActivity } from './use-live-activity';
 
@@ -196,6 +197,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
           <section aria-label="Composer" className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
             <MentionComposer members={members} draft={draft} setDraft={setDraft} onSend={send} textareaRef={textareaRef} />
           </section>
+          <StatePanel teamId={teamId} revision={revision} />
         </div>
       </div>
     </div>
