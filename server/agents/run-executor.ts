@@ -1,5 +1,6 @@
 import 'server-only';
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { Command } from '@langchain/langgraph';
 import { eq } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
@@ -27,7 +28,11 @@ export function launchRun(runId: string, mode: ExecutionMode = 'input'): void {
   const active = activeRuns();
   if (active.has(runId) || runsSuspended()) return;
   const controller = new AbortController();
-  const promise = executeRun(runId, controller.signal, mode)
+  // Start from an empty LangChain context. A launch can happen in a callback scheduled inside another run's tool
+  // call (send_member wakes the scheduler); LangGraph would take that ambient config for a parent graph and file
+  // this run's checkpoints under the tool's subgraph namespace, out of sight of the conversation's own thread.
+  const promise = AsyncLocalStorageProviderSingleton.getInstance()
+    .run(undefined, () => executeRun(runId, controller.signal, mode))
     .catch((err) => console.error(`[runs] run ${runId} failed outside the graph`, err))
     .finally(() => active.delete(runId));
   active.set(runId, { controller, promise });
