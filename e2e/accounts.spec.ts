@@ -2,6 +2,7 @@ import { request as playwrightRequest } from '@playwright/test';
 import crypto from 'node:crypto';
 import { BASE_URL } from './env';
 import { expect, test } from './fixtures';
+import { PAGE_DATA } from './support/seed';
 
 const uniqueEmail = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}@e2e.test`;
 
@@ -34,7 +35,7 @@ test.describe('through the forms', () => {
     await expect(page).toHaveURL(/\/agents$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Agents' })).toBeVisible();
     await expect(page.getByTestId('user-email')).toHaveText(email);
-    await expect(page.getByText('No agents yet')).toBeVisible();
+    await expect(page.getByText('No agents yet')).toBeVisible(PAGE_DATA);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/sign-in(\?|$)/);
@@ -101,7 +102,7 @@ test('an API token created in Settings is shown once and works as a Bearer token
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   // The fixture's own token (made by the user CLI) is already listed.
   const list = page.getByRole('list', { name: 'Your API tokens' });
-  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(list.getByRole('listitem')).toHaveCount(1, PAGE_DATA);
 
   await page.getByLabel('Token name').fill('laptop script');
   await page.getByRole('button', { name: 'Create token' }).click();
@@ -124,7 +125,7 @@ test('an API token created in Settings is shown once and works as a Bearer token
   await notice.getByRole('button', { name: 'Done' }).click();
   await expect(notice).toBeHidden();
   await page.reload();
-  await expect(item).toBeVisible();
+  await expect(item).toBeVisible(PAGE_DATA);
   await expect(page.getByRole('region', { name: 'New API token' })).toHaveCount(0);
   expect(await page.content()).not.toContain(token);
 

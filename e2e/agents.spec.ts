@@ -1,6 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
-import { createAgent, getAgent, luminanceOf, rootScrollsSideways } from './support/seed';
+import { createAgent, getAgent, luminanceOf, PAGE_DATA, rootScrollsSideways } from './support/seed';
 
 const MODEL_HINT = 'Use "scripted" or provider:model';
 
@@ -21,7 +21,7 @@ function recordAgentWrites(page: Page): Request[] {
 
 test('creates an agent through the form and lists it', async ({ page, api }) => {
   await page.goto('/agents');
-  await expect(page.getByText('No agents yet')).toBeVisible();
+  await expect(page.getByText('No agents yet')).toBeVisible(PAGE_DATA);
   await page.getByRole('link', { name: 'New agent' }).click();
   await expect(page).toHaveURL(/\/agents\/new$/);
   await expect(page.getByRole('heading', { level: 1, name: 'New agent' })).toBeVisible();
@@ -118,7 +118,7 @@ test('search filters the list by name or description', async ({ page, api }) => 
   await createAgent(api, { name: 'Reviewer', description: 'Checks drafts for errors' });
   await createAgent(api, { name: 'Writer', description: 'Drafts the text' });
   await page.goto('/agents');
-  await expect(agentNames(page)).toHaveText(['Researcher', 'Reviewer', 'Writer']);
+  await expect(agentNames(page)).toHaveText(['Researcher', 'Reviewer', 'Writer'], PAGE_DATA);
 
   const search = page.getByRole('searchbox', { name: 'Search agents' });
   await search.fill('re');
@@ -135,11 +135,12 @@ test('search filters the list by name or description', async ({ page, api }) => 
 test('edits an agent and the list shows the change', async ({ page, api }) => {
   const agent = await createAgent(api, { name: 'Drafter', description: 'Writes first drafts', maxTurns: 25 });
   await page.goto('/agents');
+  await expect(agentNames(page)).toHaveText(['Drafter'], PAGE_DATA);
   await page.getByRole('link', { name: 'Edit Drafter' }).click();
   await expect(page).toHaveURL(new RegExp(`/agents/${agent.id}/edit$`));
 
   const name = page.getByLabel('Name');
-  await expect(name).toHaveValue('Drafter');
+  await expect(name).toHaveValue('Drafter', PAGE_DATA);
   await expect(page.getByLabel('Description')).toHaveValue('Writes first drafts');
   await name.fill('Editor');
   await page.getByLabel('Description').fill('Polishes drafts until they shine');
@@ -157,7 +158,7 @@ test('edits an agent and the list shows the change', async ({ page, api }) => {
 
   // Reopening the form shows the saved values.
   await page.getByRole('link', { name: 'Edit Editor' }).click();
-  await expect(page.getByLabel('Name')).toHaveValue('Editor');
+  await expect(page.getByLabel('Name')).toHaveValue('Editor', PAGE_DATA);
   await expect(page.getByLabel('Max turns')).toHaveValue('40');
 });
 
@@ -165,7 +166,7 @@ test('deletes an agent only after the confirmation dialog', async ({ page, api }
   const keep = await createAgent(api, { name: 'Keeper' });
   const doomed = await createAgent(api, { name: 'Temporary' });
   await page.goto('/agents');
-  await expect(agentNames(page)).toHaveText(['Keeper', 'Temporary']);
+  await expect(agentNames(page)).toHaveText(['Keeper', 'Temporary'], PAGE_DATA);
 
   await page.getByRole('button', { name: 'Delete Temporary' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete agent?' });
@@ -193,7 +194,7 @@ test('the agent form at 390×844 in dark mode: dark colours, errors shown, nothi
   await page.emulateMedia({ colorScheme: 'light' });
   const agent = await createAgent(api, { name: 'Phone agent', description: 'x'.repeat(300) });
   await page.goto(`/agents/${agent.id}/edit`);
-  await expect(page.getByLabel('Name')).toHaveValue('Phone agent');
+  await expect(page.getByLabel('Name')).toHaveValue('Phone agent', PAGE_DATA);
 
   await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Dark' }).click();
   await expect(page.locator('html')).toHaveClass(/(^|\s)dark(\s|$)/);
@@ -216,7 +217,7 @@ test('the agent form at 390×844 in dark mode: dark colours, errors shown, nothi
 
   // The list at the same size, with the long description.
   await page.goto('/agents');
-  await expect(agentNames(page)).toHaveText(['Phone agent']);
+  await expect(agentNames(page)).toHaveText(['Phone agent'], PAGE_DATA);
   await expect(page.locator('html')).toHaveClass(/(^|\s)dark(\s|$)/);
   const listOverflow = await measureHorizontalOverflow(page);
   expect(listOverflow.px, `sticks out: ${listOverflow.offenders.join(', ')}`).toBeLessThanOrEqual(0);

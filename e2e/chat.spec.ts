@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
-import { conversationDetail, createAgent, luminanceOf, openChat, rootScrollsSideways } from './support/seed';
+import { conversationDetail, createAgent, luminanceOf, openChat, PAGE_DATA, rootScrollsSideways } from './support/seed';
 
 // A run goes through the runs service and the embedded `scripted` model; the page polls about once a second.
 const REPLY = { timeout: 10_000 };
@@ -18,9 +18,10 @@ test('Chat from the agent list: send with the button and with Ctrl+Enter, see th
 }) => {
   await createAgent(api, { name: 'Helper', description: 'Answers questions' });
   await page.goto('/agents');
+  await expect(page.getByRole('button', { name: 'Chat with Helper' })).toBeVisible(PAGE_DATA);
   await page.getByRole('button', { name: 'Chat with Helper' }).click();
-  await expect(page).toHaveURL(/\/conversations\/[^/]+$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Helper' })).toBeVisible();
+  await expect(page).toHaveURL(/\/conversations\/[^/]+$/, PAGE_DATA);
+  await expect(page.getByRole('heading', { level: 1, name: 'Helper' })).toBeVisible(PAGE_DATA);
   await expect(history(page)).toContainText('No messages yet. Write to Helper below.');
 
   await composer(page).fill('Hi there\n/reply Hello from the test');
@@ -46,7 +47,7 @@ test('Chat from the agent list: send with the button and with Ctrl+Enter, see th
   ];
   await expect(entries(page)).toHaveText(expected);
   await page.reload();
-  await expect(entries(page)).toHaveText(expected);
+  await expect(entries(page)).toHaveText(expected, PAGE_DATA);
   await expect(page.getByRole('status').filter({ hasText: 'Running' })).toHaveCount(0);
 });
 
@@ -169,6 +170,8 @@ test('the chat at 390×844 in dark mode: dark colours, long text and an open too
   expect(root.scrollWidth).toBeLessThanOrEqual(root.clientWidth);
   const overflow = await measureHorizontalOverflow(page);
   expect(overflow.px, `sticks out: ${overflow.offenders.join(', ')}`).toBeLessThanOrEqual(0);
-  // The composer stays reachable on a phone.
+  // Scrolled to the newest message, the sticky header and composer stay on screen.
   await expect(page.getByRole('button', { name: 'Send' })).toBeInViewport();
+  await expect(page.getByRole('banner')).toBeInViewport();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
 });

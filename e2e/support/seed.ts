@@ -5,6 +5,12 @@
  */
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
+/**
+ * For the first client-rendered data after a navigation (hydration, then a fetch). On a busy 2-core machine
+ * hydration alone has taken 6 s, so these waits get 10 s; everything after them keeps the config's 5 s.
+ */
+export const PAGE_DATA = { timeout: 10_000 } as const;
+
 export type SeededAgent = {
   id: string;
   name: string;
@@ -50,7 +56,7 @@ export async function openChat(
   const created = await createAgent(api, agent);
   const { id } = await createConversation(api, created.id);
   await page.goto(`/conversations/${id}`);
-  await expect(page.getByRole('heading', { level: 1, name: created.name })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: created.name })).toBeVisible(PAGE_DATA);
   return { agent: created, conversationId: id };
 }
 
