@@ -2,11 +2,13 @@
 import { apiFetch } from '@/lib/api-client';
 import type { AgentSummary, Conversation, ConversationDetail, ConversationListResponse, RunResponse } from './types';
 import type { ApprovalValue } from './approval';
+import type { MentionTargetsResponse, SendMentionsResponse } from '@/lib/mentions/types';
 
 export const conversationKeys = {
   all: ['conversations'] as const,
   list: () => [...conversationKeys.all, 'list'] as const,
   detail: (id: string) => [...conversationKeys.all, 'detail', id] as const,
+  mentionTargets: (id: string) => [...conversationKeys.all, 'mention-targets', id] as const,
 };
 
 const enc = encodeURIComponent;
@@ -22,6 +24,14 @@ export const sendMessage = (id: string, text: string, idempotencyKey: string) =>
 
 export const resumeConversation = (id: string, value: ApprovalValue, idempotencyKey: string) =>
   apiFetch<RunResponse>(`/api/v1/conversations/${enc(id)}/resume`, { method: 'POST', json: { value, idempotencyKey } });
+
+/** Team members this conversation can @mention. */
+export const getMentionTargets = (id: string, signal?: AbortSignal) =>
+  apiFetch<MentionTargetsResponse>(`/api/v1/conversations/${enc(id)}/mentions`, { signal });
+
+/** Queue one request per member; the same messageKey again answers with the requests already queued. */
+export const sendMentions = (id: string, body: { memberIds: string[]; text: string; messageKey: string }) =>
+  apiFetch<SendMentionsResponse>(`/api/v1/conversations/${enc(id)}/mentions`, { method: 'POST', json: body });
 
 export const cancelRun = (runId: string) => apiFetch<RunResponse>(`/api/v1/runs/${enc(runId)}/cancel`, { method: 'POST' });
 

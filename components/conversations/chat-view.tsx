@@ -7,29 +7,40 @@ import { Alert, Badge, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { ApprovalPrompt } from './approval-prompt';
 import type { ApprovalValue } from './approval';
-import { cancelRun, conversationKeys, getAgent, getConversation, resumeConversation, sendMessage } from './api';
+import { cancelRun, conversationKeys, getAgent, getConversation, resumeConversation, sendMentions, sendMessage } from './api';
 import { Composer } from './composer';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage } from './errors';
 import { newIdempotencyKey } from './idempotency';
+import { pendingMentionJobs } from './message-meta';
 import { MessageList } from './message-list';
+import { conversationPollInterval, watchPending, type PendingWatch } from './mention-polling';
 import { visibleEcho, type PendingEcho } from './pending-echo';
-import { isRunActive, laterRun, pollInterval, runView } from './run-state';
+import { isRunActive, laterRun, runView } from './run-state';
 import { RunStatus } from './run-status';
 import { timelineSignature } from './timeline';
 import type { ConversationDetail, Run } from './types';
 import { useStickToBottom } from './use-stick-to-bottom';
 
 const APPROVAL_FIRST = 'Approve or decline the tool call above first.';
+// Sending to team members writes into this thread; while the agent waits on an interrupt that must not happen.
+const ANSWER_FIRST = 'The agent is waiting for your answer. Answer it first, then send to team members.';
 
 /** The chat screen for one conversation: header, history, run state, approval prompt and composer. */
 export function ChatView({ conversationId }: { conversationId: string }) {
   const queryClient = useQueryClient();
   const queryKey = useMemo(() => conversationKeys.detail(conversationId), [conversationId]);
+  const pendingWatch = useRef<PendingWatch | null>(null);
   const query = useQuery({
     queryKey,
     queryFn: ({ signal }) => getConversation(conversationId, signal),
-    // Poll about once a second while a run works; TanStack never overlaps two fetches of one query.
-    refetchInterval: (q) => pollInterval(q.state.data?.run),
+    // Poll about once a second while a run works, and with a backoff while @mention results are still out;
+    // TanStack never overlaps two fetches of one query.
+    refetchInterval: (q) => {
+      const now = Date.now();
+      const detail = q.state.data;
+      pendingWatch.current = watchPending(pendingWatch.current, detail ? pendingMentionJobs(detail.messages) : [], now);
+      return conversationPollInterval(detail?.run, pendingWatch.current, now);
+    },
     retry: (count, err) => !isPermanentError(err) && count < 2,
   });
   const data = query.data;
@@ -76,6 +87,22 @@ export function ChatView({ conversationId }: { conversationId: string }) {
       await adoptRun(started);
     },
     [conversationId, adoptRun, scrollToEnd, queryClient, queryKey],
+  );
+
+  /** Queue the @mention requests, then re-read the thread, which now holds the message and the framework note. */
+  const sendToMembers = useCallback(
+    async (text: string, memberIds: string[], messageKey: string) => {
+      const { jobs } = await sendMentions(conversationId, { memberIds, text, messageKey });
+      scrollToEnd();
+      // As in adoptRun: a poll already on the wire may predate the POST, so let it land, then read again.
+      if (queryClient.isFetching({ queryKey, exact: true }) > 0) {
+        await queryClient.refetchQueries({ queryKey, exact: true }, { cancelRefetch: false });
+      }
+      await queryClient.invalidateQueries({ queryKey, exact: true }, { cancelRefetch: false });
+      void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
+      return jobs;
+    },
+    [conversationId, queryClient, queryKey, scrollToEnd],
   );
 
   const cancel = useCallback(async () => {
@@ -134,6 +161,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
 
   const view = runView(run);
   const busyMessage = isRunActive(run) ? BUSY_MESSAGE : view.kind === 'approval' ? APPROVAL_FIRST : null;
+  const mentionBusyMessage = busyMessage ?? (run?.status === 'interrupted' ? ANSWER_FIRST : null);
 
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -217,6 +245,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
             onSend={send}
             busyMessage={busyMessage}
             context={view.kind === 'clarification' ? 'Your message answers the question above.' : null}
+            mentions={{ conversationId, send: sendToMembers, busyMessage: mentionBusyMessage }}
           />
         ) : (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">

@@ -4,9 +4,24 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
+import { removeRecipient } from '@/lib/mentions/picker';
+import type { QueuedMention, Recipient } from '@/lib/mentions/types';
+import type { KeyedDraft as MentionKey } from '@/lib/teams-ui/draft-key';
 import { checkDraft, counterLabel, isSendShortcut } from './draft';
 import type { KeyedDraft } from './idempotency';
+import { MentionPopup } from './mention-popup';
+import { RecipientChips } from './recipient-chips';
 import { sendDraft } from './send-draft';
+import { mentionConfirmation, sendMentionDraft } from './send-mentions';
+import { useMentionPicker } from './use-mention-picker';
+
+export type ComposerMentions = {
+  conversationId: string;
+  /** Queues one request per member; throws (ApiError) when the server refuses. */
+  send: (text: string, memberIds: string[], messageKey: string) => Promise<QueuedMention[]>;
+  /** When set, sending to team members is refused locally with this message. */
+  busyMessage: string | null;
+};
 
 type ComposerProps = {
   /** Sends the text with its idempotency key; throws (ApiError) when the server refuses. */
@@ -15,33 +30,73 @@ type ComposerProps = {
   busyMessage: string | null;
   /** Extra line under the field, e.g. that the next message answers the agent's question. */
   context?: string | null;
+  /** `@` offers the owner's team members; with recipients picked, Send goes to them instead of the agent. */
+  mentions: ComposerMentions;
 };
 
 /**
- * The message box. Enter is a newline; Cmd/Ctrl+Enter or the Send button sends. What the person typed is never
- * lost: it is cleared only after a successful send, and only if it still equals what was sent.
+ * The message box. Enter is a newline (it picks while the @mention list is open); Cmd/Ctrl+Enter or the Send
+ * button sends. What the person typed is never lost: it is cleared only after a successful send, and only if
+ * it still equals what was sent.
  */
-export function Composer({ onSend, busyMessage, context }: ComposerProps) {
+export function Composer({ onSend, busyMessage, context, mentions }: ComposerProps) {
   const id = useId();
   const [draft, setDraft] = useState('');
+  const [recipients, setRecipients] = useState<Recipient[]>([]);
   const [sending, setSending] = useState(false);
   const [sendError, setSendError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const keyed = useRef<KeyedDraft | null>(null);
+  const mentionKey = useRef<MentionKey | null>(null);
   const inFlight = useRef(false);
   const draftRef = useRef(draft);
+  const recipientsRef = useRef(recipients);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     draftRef.current = draft;
-  }, [draft]);
+    recipientsRef.current = recipients;
+  }, [draft, recipients]);
+
+  const picker = useMentionPicker({
+    conversationId: mentions.conversationId,
+    textareaRef,
+    text: draft,
+    recipients,
+    onPicked: (next) => {
+      setDraft(next.text);
+      setRecipients(next.recipients);
+      setSendError(null);
+      setNotice(null);
+    },
+  });
 
   const check = checkDraft(draft);
   const error = check.error ?? sendError;
+  const toMembers = recipients.length > 0;
 
-  async function submit() {
-    // A ref, not state: two quick presses within one render must not start two sends.
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setSending(true);
+  async function submitToMembers() {
+    const attempt = await sendMentionDraft({
+      draft: { text: draft, recipients },
+      keyed: mentionKey.current,
+      busyMessage: mentions.busyMessage,
+      send: (text, memberIds, key) => {
+        setSendError(null);
+        return mentions.send(text, memberIds, key);
+      },
+      currentDraft: () => ({ text: draftRef.current, recipients: recipientsRef.current }),
+    });
+    mentionKey.current = attempt.keyed;
+    if (attempt.outcome === 'sent') {
+      setDraft(attempt.draft.text);
+      setRecipients(attempt.draft.recipients);
+      setNotice(mentionConfirmation(attempt.jobs));
+      return true;
+    }
+    if (!check.error) setSendError(attempt.error);
+    return false;
+  }
+
+  async function submitToAgent() {
     const attempt = await sendDraft({
       text: draft,
       keyed: keyed.current,
@@ -52,19 +107,30 @@ export function Composer({ onSend, busyMessage, context }: ComposerProps) {
       },
       currentDraft: () => draftRef.current,
     });
-    inFlight.current = false;
-    setSending(false);
     keyed.current = attempt.keyed;
     if (attempt.outcome === 'sent') {
       setDraft(attempt.draft);
-      return;
+      return true;
     }
     // An invalid draft already shows its error inline; only the other reasons need a message.
     if (!check.error) setSendError(attempt.error);
-    textareaRef.current?.focus();
+    return false;
+  }
+
+  async function submit() {
+    // A ref, not state: two quick presses within one render must not start two sends.
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setSending(true);
+    setNotice(null);
+    const ok = await (toMembers ? submitToMembers() : submitToAgent());
+    inFlight.current = false;
+    setSending(false);
+    if (!ok) textareaRef.current?.focus();
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (picker.onKeyDown(e)) return;
     if (isSendShortcut({ key: e.key, metaKey: e.metaKey, ctrlKey: e.ctrlKey, isComposing: e.nativeEvent.isComposing })) {
       e.preventDefault();
       void submit();
@@ -79,6 +145,7 @@ export function Composer({ onSend, busyMessage, context }: ComposerProps) {
   const hintId = `${id}-hint`;
   const counterId = `${id}-counter`;
   const errorId = `${id}-error`;
+  const noticeId = `${id}-notice`;
   const describedBy = [hintId, check.nearLimit ? counterId : null, error ? errorId : null].filter(Boolean).join(' ');
 
   return (
@@ -86,29 +153,59 @@ export function Composer({ onSend, busyMessage, context }: ComposerProps) {
       <label htmlFor={id} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
         Message
       </label>
-      <Textarea
-        ref={textareaRef}
-        id={id}
-        value={draft}
-        onChange={(e) => {
-          setDraft(e.target.value);
+      <RecipientChips
+        recipients={recipients}
+        onRemove={(memberId) => {
+          setRecipients((list) => removeRecipient(list, memberId));
           setSendError(null);
+          textareaRef.current?.focus();
         }}
-        onKeyDown={onKeyDown}
-        rows={3}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className="max-h-[40vh] min-h-20 resize-y"
       />
+      <div className="relative">
+        {picker.open ? (
+          <MentionPopup
+            listboxId={picker.listboxId}
+            content={picker.content}
+            activeIndex={picker.activeIndex}
+            onPick={picker.pick}
+            onHover={picker.setActive}
+            onRetry={picker.retry}
+          />
+        ) : null}
+        <Textarea
+          ref={textareaRef}
+          id={id}
+          value={draft}
+          onChange={(e) => {
+            setDraft(e.target.value);
+            setSendError(null);
+            setNotice(null);
+            picker.onTextChange(e.target.value, e.target.selectionStart);
+          }}
+          onKeyDown={onKeyDown}
+          {...picker.textareaProps}
+          rows={3}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className="max-h-[40vh] min-h-20 resize-y"
+        />
+      </div>
       {error ? (
         <p id={errorId} role="alert" className="text-sm break-words text-red-600 dark:text-red-400">
           {error}
         </p>
       ) : null}
+      <p id={noticeId} role="status" className={cn('text-sm break-words text-emerald-700 dark:text-emerald-400', !notice && 'sr-only')}>
+        {notice}
+      </p>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="min-w-0 flex-1 space-y-0.5 text-xs text-zinc-500 dark:text-zinc-400">
           <p id={hintId}>
-            {context ? `${context} ` : null}Enter adds a new line; press Ctrl+Enter (⌘+Enter on a Mac) or Send to send.
+            {context ? `${context} ` : null}
+            {toMembers
+              ? 'Send queues a request to each recipient above instead of messaging this agent; results come back here. '
+              : 'Type @ to mention a team member. '}
+            Enter adds a new line; press Ctrl+Enter (⌘+Enter on a Mac) or Send to send.
           </p>
           {check.nearLimit ? (
             <p id={counterId} className={cn('tabular-nums', check.tooLong && 'font-medium text-red-600 dark:text-red-400')}>
@@ -117,7 +214,7 @@ export function Composer({ onSend, busyMessage, context }: ComposerProps) {
           ) : null}
         </div>
         <Button type="submit" disabled={sending} aria-describedby={error ? errorId : undefined}>
-          {sending ? 'Sending…' : 'Send'}
+          {sending ? 'Sending…' : toMembers ? 'Send to members' : 'Send'}
         </Button>
       </div>
     </form>

@@ -1,5 +1,6 @@
 import { cn } from '@/components/ui/cn';
 import { AssistantMarkdown } from './assistant-markdown';
+import { FrameworkNote, MentionMessage, ReceiptCard, RequestCard } from './team-message-items';
 import type { TimelineItem } from './timeline';
 import { ToolCallDetails, ToolResultDetails } from './tool-call-details';
 
@@ -35,6 +36,10 @@ export function MessageItem({
       </li>
     );
   }
+  if (item.kind === 'mention') return <MentionMessage item={item} />;
+  if (item.kind === 'note') return <FrameworkNote item={item} />;
+  if (item.kind === 'receipt') return <ReceiptCard item={item} />;
+  if (item.kind === 'request') return <RequestCard item={item} />;
   if (item.kind === 'tool') {
     return (
       <li className="min-w-0">

@@ -1,4 +1,5 @@
 /** Turns the flat message list into what the chat shows: each tool call next to its result. */
+import { isFrameworkNote, sentToLine, userMessageView } from './message-meta';
 import type { Message } from './types';
 
 export type ToolCallView = {
@@ -11,16 +12,41 @@ export type ToolCallView = {
 
 export type TimelineItem =
   | { kind: 'user'; id: string; text: string }
+  /** The person's @mention message, with who it went to. */
+  | { kind: 'mention'; id: string; text: string; sentTo: string }
+  /** A team member's result returned to this conversation. */
+  | { kind: 'receipt'; id: string; memberName: string; status: 'completed' | 'failed'; text: string }
+  /** In a member's conversation: a request from the person or a teammate. */
+  | { kind: 'request'; id: string; from: string; text: string }
+  /** A note the framework wrote (not the agent speaking). */
+  | { kind: 'note'; id: string; text: string }
   | { kind: 'assistant'; id: string; text: string; toolCalls: ToolCallView[] }
   /** A tool result whose call is not in the history (kept visible rather than dropped). */
   | { kind: 'tool'; id: string; message: Message };
 
+function userItem(m: Message, next: Message | undefined): TimelineItem {
+  const view = userMessageView(m);
+  switch (view.kind) {
+    case 'mention':
+      return { kind: 'mention', id: m.id, text: m.text, sentTo: sentToLine(view, next && isFrameworkNote(next) ? next : null) };
+    case 'receipt':
+      // The message content holds the framework preamble; the result itself is in the meta.
+      return { kind: 'receipt', id: m.id, memberName: view.memberName, status: view.status, text: view.resultText || m.text };
+    case 'request':
+      return { kind: 'request', id: m.id, from: view.from, text: m.text };
+    default:
+      return { kind: 'user', id: m.id, text: m.text };
+  }
+}
+
 export function buildTimeline(messages: readonly Message[]): TimelineItem[] {
   const items: TimelineItem[] = [];
   const callsById = new Map<string, ToolCallView>();
-  for (const m of messages) {
+  messages.forEach((m, index) => {
     if (m.role === 'user') {
-      items.push({ kind: 'user', id: m.id, text: m.text });
+      items.push(userItem(m, messages[index + 1]));
+    } else if (m.role === 'assistant' && isFrameworkNote(m)) {
+      items.push({ kind: 'note', id: m.id, text: m.text });
     } else if (m.role === 'assistant') {
       const toolCalls: ToolCallView[] = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args, result: null }));
       for (const c of toolCalls) if (!callsById.has(c.id)) callsById.set(c.id, c);
@@ -30,7 +56,7 @@ export function buildTimeline(messages: readonly Message[]): TimelineItem[] {
       if (call && call.result === null) call.result = m;
       else items.push({ kind: 'tool', id: m.id, message: m });
     }
-  }
+  });
   return items;
 }
 

@@ -46,7 +46,11 @@ export type Message = {
   toolCalls?: ToolCall[];
   toolCallId?: string;
   toolName?: string;
-  /** Provenance of a human message (e.g. { kind: 'team_request', ... }); always carries the runId. */
+  /**
+   * Provenance the framework attached. Human messages: { kind: 'team_request' | 'receipt' | 'mention' |
+   * 'clarification_answer', … } (usually with the runId). Assistant messages only when the framework wrote them
+   * itself: { kind: 'framework_note' }.
+   */
   meta?: Record<string, unknown>;
 };
 

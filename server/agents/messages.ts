@@ -52,7 +52,9 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
     } else if (type === 'ai') {
       const calls = (message as BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }).tool_calls ?? [];
       const toolCalls: ToolCall[] = calls.map((c, i) => ({ id: c.id ?? `${id}:${i}`, name: c.name, args: c.args ?? {} }));
-      out.push({ id, role: 'assistant', text: contentText(message.content), ...(toolCalls.length ? { toolCalls } : {}) });
+      // Framework-written assistant messages (e.g. the note after an @mention send) carry their kind here.
+      const meta = ensembleMeta(message);
+      out.push({ id, role: 'assistant', text: contentText(message.content), ...(toolCalls.length ? { toolCalls } : {}), ...(meta ? { meta: { ...meta } } : {}) });
     } else if (type === 'tool') {
       const tool = message as BaseMessage & { tool_call_id?: string };
       out.push({
