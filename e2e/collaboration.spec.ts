@@ -66,6 +66,36 @@ test('a handoff appears as "Research → @Review" and its result returns to Rese
   expect(await sameDocument()).toBe(true);
 });
 
+test('a returned result waits as "Reply to Research: queued" while Research waits for input', async ({ page, api }) => {
+  const team = await createTeam(api, 'Busy crew', RESEARCH_AND_REVIEW);
+  await openTeam(page, team.id);
+
+  // Research hands Review a question for the person, so the test decides when the handoff finishes.
+  await sendRequest(api, team, 'Research', call('send_member', { member: 'Review', text: '/ask Which currency?', request_id: 'r1' }));
+  const handoff = card(page, 'Research → @Review');
+  await expect(handoff.getByText('Which currency?', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+
+  // Meanwhile Research asks the person too; that request holds Research's conversation.
+  await sendRequest(api, team, 'Research', '/ask Which supplier comes first?');
+  const asking = card(page, 'You → @Research').filter({ hasText: 'Which supplier comes first?' });
+  await expect(asking.getByText('Needs input', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+
+  // The handoff finishes; its result has to queue behind Research's unanswered question.
+  await handoff.getByRole('textbox', { name: 'Your answer' }).fill('Euros');
+  await handoff.getByRole('button', { name: 'Send answer' }).click();
+  await expect(handoff).toContainText('Clarification accepted: Euros.', { timeout: RESULT_TIMEOUT });
+  await expect(handoff.getByText('Reply to Research: queued', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  const receipt = card(page, 'Result → @Research');
+  await expect(receipt.getByText('Queued', { exact: true })).toBeVisible();
+
+  await asking.getByRole('textbox', { name: 'Your answer' }).fill('Acme');
+  await asking.getByRole('button', { name: 'Send answer' }).click();
+  await expect(asking).toContainText('Clarification accepted: Acme.', { timeout: RESULT_TIMEOUT });
+  await expect(handoff.getByText('Returned to Research', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(receipt).toContainText('Received completed result from Review: Clarification accepted: Euros.');
+  await expect(receipt.getByText('Completed', { exact: true })).toBeVisible();
+});
+
 test('the Team state panel updates live with the latest editor, without disturbing a draft', async ({ page, api }) => {
   const team = await createTeam(api, 'State crew', RESEARCH_AND_REVIEW);
   await openTeam(page, team.id);
