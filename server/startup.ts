@@ -19,9 +19,11 @@ type SignalListener = (signal: Signal) => void;
 export async function startServerProcess(): Promise<void> {
   if (g.__ensembleStarted) return;
   g.__ensembleStarted = true;
+  const startedAt = performance.now();
 
+  let lockPath: string;
   try {
-    acquireServiceLock();
+    lockPath = acquireServiceLock();
   } catch (err) {
     if (!(err instanceof ServiceLockError)) throw err;
     console.error(`[ensemble] ${err.message}`);
@@ -32,8 +34,11 @@ export async function startServerProcess(): Promise<void> {
   // Fails loudly (and stops the server) when the data directory or a migration is broken.
   getDb();
 
+  // Tool groups first: a run recovered below may call a team tool before the scheduler would register them.
+  const { registerTeamTools } = await import('@/server/teams/tools/register');
+  registerTeamTools();
   const { recoverRuns } = await import('@/server/agents/recovery');
-  await recoverRuns();
+  const recovered = await recoverRuns();
 
   const { startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
   const { suspendActiveRuns } = await import('@/server/agents/suspend');
@@ -46,6 +51,9 @@ export async function startServerProcess(): Promise<void> {
   startScheduler();
 
   installSignalHandlers();
+  console.log(
+    `[ensemble] started in ${Math.round(performance.now() - startedAt)} ms: holding ${lockPath}; ${recovered.length} unfinished run(s) recovered`,
+  );
   // Whatever ends the process, leave the databases closed; the OS drops the service lock with the process.
   process.once('exit', () => {
     closeDatabases();

@@ -1,0 +1,99 @@
+/**
+ * The crash test's workload: a deterministic plan of requests (seeded), and the HTTP client that sends them.
+ * Every send and answer carries an idempotency key fixed in the plan, so a retry after a lost response is the
+ * same request; only acknowledged ones count.
+ */
+
+export type Kind = 'plain' | 'handoff' | 'handoff-fail' | 'ask';
+
+export type Member = { id: string; name: string; conversationId: string };
+export type Team = { id: string; ownerIndex: number; members: Member[] };
+export type Owner = { userId: string; token: string };
+
+export type PlannedRequest = {
+  index: number;
+  kind: Kind;
+  team: Team;
+  member: Member;
+  /** For handoffs: the teammate the member asks. */
+  target: Member | null;
+  text: string;
+  draftKey: string;
+};
+
+export type Ack = { jobId: string; created: boolean; attempts: number };
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same plan. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const between = (random: () => number, min: number, max: number) => Math.floor(min + random() * (max - min + 1));
+
+/** The final answers the scripted model gives for each kind (checked after the run). */
+export const expected = {
+  reply: (i: number) => `r-${i}`,
+  handed: (i: number) => `handed-${i}`,
+  peerReply: (i: number) => `ok-${i}`,
+  peerFailure: (i: number) => `boom-${i}`,
+  answer: (i: number) => `choice-${i}`,
+  accepted: (i: number) => `Clarification accepted: choice-${i}.`,
+  handoffRequestId: (i: number) => `h-${i}`,
+};
+
+export function planRequests(count: number, teams: Team[], random: () => number): PlannedRequest[] {
+  const plan: PlannedRequest[] = [];
+  for (let index = 0; index < count; index++) {
+    const team = teams[index % teams.length]!;
+    const memberIndex = between(random, 0, team.members.length - 1);
+    const member = team.members[memberIndex]!;
+    const roll = random();
+    const kind: Kind = roll < 0.5 ? 'plain' : roll < 0.7 ? 'handoff' : roll < 0.8 ? 'handoff-fail' : 'ask';
+    const sleep = `/sleep ${between(random, 20, 200)}`;
+    let target: Member | null = null;
+    let text: string;
+    if (kind === 'plain') {
+      text = `${sleep}\n/reply ${expected.reply(index)}`;
+    } else if (kind === 'ask') {
+      text = `${sleep}\n/ask Which option for request ${index}?`;
+    } else {
+      target = team.members[(memberIndex + 1) % team.members.length]!;
+      const peerText = kind === 'handoff' ? `/sleep 30\n/reply ${expected.peerReply(index)}` : `/sleep 30\n/fail ${expected.peerFailure(index)}`;
+      const args = { member: target.name, text: peerText, request_id: expected.handoffRequestId(index) };
+      text = `/call send_member ${JSON.stringify(args)}\n${sleep}\n/reply ${expected.handed(index)}`;
+    }
+    plan.push({ index, kind, team, member, target, text, draftKey: `crash-${index}` });
+  }
+  return plan;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`HTTP ${status}: ${body.slice(0, 300)}`);
+  }
+}
+
+/** One JSON call. A network failure or 5xx is "no acknowledgement" (retry); 4xx is a real refusal. */
+export async function api<T>(baseUrl: string, token: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new HttpError(res.status, text);
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+}
+
+export const isRetryable = (err: unknown) => !(err instanceof HttpError) || err.status >= 500;

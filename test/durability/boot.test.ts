@@ -1,0 +1,64 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { closeCheckpointer } from '@/server/agents/checkpointer';
+import { startRun, type StartInput } from '@/server/agents/runs';
+import { resumeRunLaunches, suspendActiveRuns } from '@/server/agents/suspend';
+import { readThread } from '@/server/agents/thread';
+import { closeDb, getDb, schema } from '@/server/db';
+import { releaseServiceLock } from '@/server/db/service-lock';
+import { stopScheduler } from '@/server/scheduler/runtime';
+import { startServerProcess } from '@/server/startup';
+import { admitJob } from '@/server/teams/execution';
+import { sendRequest } from '@/server/teams/requests';
+import { makeTeam } from '../support/teams';
+import { makeUser } from '../support/users';
+import { until } from '../support/wait';
+
+type Listener = (...args: unknown[]) => void;
+const SIGNALS = ['SIGTERM', 'SIGINT', 'exit'];
+const listenersOf = (event: string) => process.listeners(event as NodeJS.Signals) as Listener[];
+const listenersBefore = new Map(SIGNALS.map((event) => [event, listenersOf(event)]));
+const job = (id: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
+
+afterAll(async () => {
+  await stopScheduler();
+  // Leave this test worker's signal handling as it was.
+  for (const event of SIGNALS) {
+    for (const listener of listenersOf(event)) if (!listenersBefore.get(event)!.includes(listener)) process.removeListener(event, listener);
+  }
+  releaseServiceLock();
+});
+
+describe('server start-up', () => {
+  it('continues a run left by a dead process with the team tools available, without anyone opening a page', async () => {
+    const alice = await makeUser('alice');
+    const { team } = makeTeam(alice.id, ['Lead', 'Helper']);
+    const [lead, helper] = team.members;
+    const args = JSON.stringify({ member: helper!.name, text: '/reply helped', request_id: 'boot-1' });
+    const sent = sendRequest(alice.id, team.id, { memberIds: [lead!.id], text: `/call send_member ${args}\n/reply asked`, draftKey: 'boot' }).jobs[0]!;
+
+    // The previous process admitted the job and created its run row, then died before executing it.
+    expect(admitJob(sent.id)).toBe(true);
+    await suspendActiveRuns();
+    const admitted = job(sent.id);
+    startRun(admitted.conversationId, admitted.frozenInput as StartInput, { idempotencyKey: admitted.runKey!, context: { teamId: team.id, memberId: lead!.id, jobId: sent.id } });
+    closeCheckpointer();
+    closeDb();
+    resumeRunLaunches();
+
+    await startServerProcess();
+
+    await until(() => job(sent.id).status === 'completed', 15_000, 'the request completes');
+    expect(job(sent.id).result).toBe('asked');
+    const handoff = await until(
+      () => getDb().select().from(schema.jobs).where(eq(schema.jobs.parentId, sent.id)).get(),
+      5_000,
+      'the handoff is queued',
+    );
+    await until(() => job(handoff.id).status === 'completed' && job(handoff.receiptJobId ?? '')?.status === 'completed', 15_000, 'handoff and receipt complete');
+    expect(job(handoff.id).result).toBe('helped');
+    const { messages } = await readThread(lead!.conversationId!);
+    const toolResult = messages.find((m) => m.getType() === 'tool');
+    expect(JSON.parse(String(toolResult?.content))).toMatchObject({ id: handoff.id, status: 'queued' });
+  }, 60_000);
+});
