@@ -152,7 +152,8 @@ export const test = base.extend<{ accounts: Accounts; account: Account; api: API
       await provide(factory);
       factory.close();
     },
-    { scope: 'worker' },
+    // Its start-up (tsx + migrations) is the worker's, not the first test's: give it its own time budget.
+    { scope: 'worker', timeout: 60_000 },
   ],
   accounts: async ({ userFactory }, provide) => {
     const clients: APIRequestContext[] = [];

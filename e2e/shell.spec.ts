@@ -9,6 +9,8 @@ test.describe('signed in', () => {
     await page.goto('/teams');
     const html = page.locator('html');
     const theme = page.getByRole('radiogroup', { name: 'Theme' });
+    // The server renders no choice selected (it can't know the stored theme): a checked one means hydrated.
+    await expect(theme.getByRole('radio', { name: 'System' })).toBeChecked();
 
     await theme.getByRole('radio', { name: 'Dark' }).click();
     await expect(html).toHaveClass(DARK);
