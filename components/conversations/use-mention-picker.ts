@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { mentionQueryAt, pickTarget, popupContent, type PopupContent } from '@/lib/mentions/picker';
 import type { MentionTarget, Recipient } from '@/lib/mentions/types';
@@ -11,8 +11,8 @@ import { loadErrorMessage } from './errors';
 import { mentionOptionId } from './mention-popup';
 
 /**
- * State and keyboard handling of the composer's @mention list. The targets are fetched the first time `@`
- * opens the list (most conversations never mention anyone) and kept fresh by TanStack Query after that.
+ * State and keyboard handling of the composer's @mention list. The targets are fetched once the person starts
+ * writing (focus or `@`), not on every page view, and kept fresh by TanStack Query after that.
  */
 export function useMentionPicker({
   conversationId,
@@ -58,6 +58,15 @@ export function useMentionPicker({
   const activeIndex = options.length === 0 ? -1 : Math.min(active, options.length - 1);
   const activeOption = activeIndex >= 0 ? options[activeIndex] : undefined;
 
+  // Targets that arrive while the person types decide again whether the text at the caret is a mention:
+  // a query with spaces ("@Launch crew / W") only stays open once the labels are known.
+  const syncRef = useRef<(value: string, caret: number) => void>(() => {});
+  useEffect(() => {
+    const el = textareaRef.current;
+    if (!targets || !el || document.activeElement !== el || composing.current || el.selectionStart !== el.selectionEnd) return;
+    syncRef.current(el.value, el.selectionStart);
+  }, [targets, textareaRef]);
+
   // Put the caret where the removed `@query` was, once React has rendered the new text.
   useLayoutEffect(() => {
     const caret = pendingCaret.current;
@@ -80,6 +89,10 @@ export function useMentionPicker({
       setQuery(null);
     }
   };
+
+  useEffect(() => {
+    syncRef.current = sync;
+  });
 
   const pick = (target: MentionTarget) => {
     if (!query) return;
@@ -133,6 +146,7 @@ export function useMentionPicker({
       composing.current = false;
       sync(e.currentTarget.value, e.currentTarget.selectionStart);
     },
+    onFocus: () => setWanted(true),
     onBlur: () => setQuery(null),
   };
 
