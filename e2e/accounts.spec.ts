@@ -32,20 +32,20 @@ test.describe('through the forms', () => {
     await page.getByLabel('Name').fill('Ada Tester');
     await page.getByRole('button', { name: 'Create account' }).click();
 
-    await expect(page).toHaveURL(/\/agents$/);
+    await expect(page).toHaveURL(/\/agents$/, PAGE_DATA);
     await expect(page.getByRole('heading', { level: 1, name: 'Agents' })).toBeVisible();
     await expect(page.getByTestId('user-email')).toHaveText(email);
     await expect(page.getByText('No agents yet')).toBeVisible(PAGE_DATA);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect(page).toHaveURL(/\/sign-in(\?|$)/);
+    await expect(page).toHaveURL(/\/sign-in(\?|$)/, PAGE_DATA);
     await page.goto('/agents');
     await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fagents$/);
 
     await page.getByLabel('Email').fill(email.toUpperCase()); // emails compare without case
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/agents$/);
+    await expect(page).toHaveURL(/\/agents$/, PAGE_DATA);
     await expect(page.getByTestId('user-email')).toHaveText(email);
   });
 
@@ -92,7 +92,7 @@ test.describe('through the forms', () => {
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/settings$/);
+    await expect(page).toHaveURL(/\/settings$/, PAGE_DATA);
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   });
 });

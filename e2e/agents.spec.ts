@@ -20,10 +20,12 @@ function recordAgentWrites(page: Page): Request[] {
 }
 
 test('creates an agent through the form and lists it', async ({ page, api }) => {
+  // Three page loads and a save: about 9 s on a quiet machine, just over 30 s on a very busy one.
+  test.setTimeout(45_000);
   await page.goto('/agents');
   await expect(page.getByText('No agents yet')).toBeVisible(PAGE_DATA);
   await page.getByRole('link', { name: 'New agent' }).click();
-  await expect(page).toHaveURL(/\/agents\/new$/);
+  await expect(page).toHaveURL(/\/agents\/new$/, PAGE_DATA);
   await expect(page.getByRole('heading', { level: 1, name: 'New agent' })).toBeVisible();
 
   await expect(page.getByLabel('Model')).toHaveValue('scripted');
@@ -38,7 +40,7 @@ test('creates an agent through the form and lists it', async ({ page, api }) => 
   await page.getByLabel('Max turns').fill('12');
   await page.getByRole('button', { name: 'Create agent' }).click();
 
-  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page).toHaveURL(/\/agents$/, PAGE_DATA);
   await expect(agentNames(page)).toHaveText(['Researcher 🔬']);
   const researcher = card(page, 'Researcher 🔬');
   await expect(researcher).toContainText('Finds sources and open questions');
@@ -108,7 +110,7 @@ test('shows each invalid field next to it, keeps the typed text, and sends nothi
 
   await name.fill('Planner');
   await page.getByRole('button', { name: 'Create agent' }).click();
-  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page).toHaveURL(/\/agents$/, PAGE_DATA);
   await expect(agentNames(page)).toHaveText(['n'.repeat(64), 'Planner']);
   await expect(card(page, 'Planner')).toContainText('openai:gpt-4.1-mini');
 });
@@ -137,7 +139,7 @@ test('edits an agent and the list shows the change', async ({ page, api }) => {
   await page.goto('/agents');
   await expect(agentNames(page)).toHaveText(['Drafter'], PAGE_DATA);
   await page.getByRole('link', { name: 'Edit Drafter' }).click();
-  await expect(page).toHaveURL(new RegExp(`/agents/${agent.id}/edit$`));
+  await expect(page).toHaveURL(new RegExp(`/agents/${agent.id}/edit$`), PAGE_DATA);
 
   const name = page.getByLabel('Name');
   await expect(name).toHaveValue('Drafter', PAGE_DATA);
@@ -147,7 +149,7 @@ test('edits an agent and the list shows the change', async ({ page, api }) => {
   await page.getByLabel('Max turns').fill('40');
   await page.getByRole('button', { name: 'Save changes' }).click();
 
-  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page).toHaveURL(/\/agents$/, PAGE_DATA);
   await expect(agentNames(page)).toHaveText(['Editor']);
   await expect(card(page, 'Editor')).toContainText('Polishes drafts until they shine');
   expect((await getAgent(api, agent.id)).agent).toMatchObject({

@@ -16,6 +16,8 @@ test('Chat from the agent list: send with the button and with Ctrl+Enter, see th
   page,
   api,
 }) => {
+  // Two full runs, a reload and a navigation: about 10 s on a quiet machine, over 30 s on a very busy one.
+  test.setTimeout(45_000);
   await createAgent(api, { name: 'Helper', description: 'Answers questions' });
   await page.goto('/agents');
   await expect(page.getByRole('button', { name: 'Chat with Helper' })).toBeVisible(PAGE_DATA);
