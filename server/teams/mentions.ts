@@ -90,12 +90,20 @@ export async function sendMentions(ownerId: string, conversationId: string, inpu
     .prepare(`select 1 from runs where conversation_id = ? and status in ('pending','running') limit 1`)
     .get(conversationId);
   if (busy) throw new AppError(409, 'conversation_busy', 'This conversation is busy with another run; wait for it to finish or cancel it');
+  // A graph paused at an interrupt (an approval) must be answered first: writing into its thread would drop it.
+  const paused = getDb().$client
+    .prepare(`select interrupt from runs where conversation_id = ? order by created_at desc, rowid desc limit 1`)
+    .get(conversationId) as { interrupt: string | null } | undefined;
+  const interrupt = paused?.interrupt ? (JSON.parse(paused.interrupt) as { type?: string }) : null;
+  if (interrupt && interrupt.type !== 'clarification') {
+    throw new AppError(409, 'interrupt_pending', 'Answer the pending approval in this conversation first');
+  }
   const result = queueMentions(ownerId, conversationId, input);
   const names = result.jobs.map((j) => j.label).join(', ');
   await appendExchange(conversationId, {
     key: `mention:${input.messageKey}`,
     text: input.text,
-    meta: { kind: 'mention', jobIds: result.jobs.map((j) => j.jobId) },
+    meta: { kind: 'mention', jobIds: result.jobs.map((j) => j.jobId), labels: result.jobs.map((j) => j.label) },
     note: `Queued ${result.jobs.length === 1 ? 'a request' : `${result.jobs.length} requests`} to ${names}. Each result will be returned to this conversation.`,
   });
   return result;

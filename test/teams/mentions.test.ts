@@ -83,4 +83,26 @@ describe('@mentions from an ordinary conversation', () => {
     expect(jobsOf(team.id)).toHaveLength(0);
     expect((await call(mentionsRoute.GET, { params: { id: a!.conversationId! } })).status).toBe(401);
   });
+
+  it('refuses while the conversation waits on an approval, and records the mentioned labels', async () => {
+    const alice = await makeUser('alice');
+    const { team } = makeTeam(alice.id, ['A', 'B']);
+    const [gated] = makeAgents(alice.id, [`Gated-${crypto.randomUUID().slice(0, 4)}`], { approvalTools: ['calculator'] });
+    const conversation = createConversation(alice.id, gated!.id);
+    const { startRun, wait } = await import('@/server/agents/runs');
+    const { run } = startRun(conversation.id, { text: '/call calculator {"expression":"1+1"}' }, { idempotencyKey: 'gate' });
+    expect((await wait(run.id, 10_000))?.status).toBe('interrupted');
+    const refused = await call(mentionsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [team.members[0]!.id], text: 'hi', messageKey: 'm' }, params: { id: conversation.id } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: { code: 'interrupt_pending' } });
+    expect(jobsOf(team.id)).toHaveLength(0);
+
+    const [plain] = makeAgents(alice.id, [`Plain-${crypto.randomUUID().slice(0, 4)}`]);
+    const other = createConversation(alice.id, plain!.id);
+    await call(mentionsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [team.members[1]!.id], text: 'hi', messageKey: 'm2' }, params: { id: other.id } });
+    const { messages } = await readThread(other.id);
+    const human = messages.find((m) => m.getType() === 'human')!;
+    expect(human.additional_kwargs.ensemble).toMatchObject({ kind: 'mention', labels: [`${team.name} / ${team.members[1]!.name}`] });
+  });
 });
+
