@@ -69,6 +69,18 @@ class Control {
     this.restarts.push({ killedAt, spawnedAt: this.server.startedAt });
   }
 
+  /** A graceful restart with work in flight: SIGTERM must exit 143 and leave the runs for the next start. */
+  async stopAndRestart(): Promise<{ exit: Exit | null; ms: number }> {
+    this.up = false;
+    const stoppedAt = Date.now();
+    const exit = (await Promise.race([this.server.kill('SIGTERM'), sleep(30_000).then(() => null)])) as Exit | null;
+    const ms = Date.now() - stoppedAt;
+    if (!exit) await this.server.kill('SIGKILL');
+    await this.start();
+    this.restarts.push({ killedAt: stoppedAt, spawnedAt: this.server.startedAt });
+    return { exit, ms };
+  }
+
   whenUp(): Promise<void> {
     return this.up ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
   }
@@ -262,11 +274,19 @@ async function main(): Promise<number> {
     const stats: Stats = { retriedSends: 0, foundRecorded: 0, refused: [], retriedAnswers: 0, answersFoundRecorded: 0 };
     let finished = false;
 
+    let graceful: { exit: Exit | null; ms: number } | undefined;
     const killer = (async () => {
       for (let k = 0; k < size.kills; k++) {
         await sleep(between(random, size.gapMs[0], size.gapMs[1]));
         await ctl!.killAndRestart();
         process.stdout.write(`  kill ${k + 1}/${size.kills}: healthy again in ${secs(ctl!.healthMs.at(-1)!)}; ${acks.size}/${plan.length} requests acknowledged\n`);
+        if (k === Math.floor(size.kills / 2)) {
+          // Once, mid-workload: a graceful restart must suspend the runs in flight, not cancel them.
+          await sleep(between(random, size.gapMs[0], size.gapMs[1]));
+          graceful = await ctl!.stopAndRestart();
+          process.stdout.write(`  graceful restart: SIGTERM → exit ${graceful.exit?.code ?? 'none'} in ${secs(graceful.ms)}; healthy again in ${secs(ctl!.healthMs.at(-1)!)}\n`);
+          if (graceful.exit?.code !== 143) violations.push(`SIGTERM mid-workload: the server exited with ${JSON.stringify(graceful.exit)}, expected code 143`);
+        }
       }
     })();
     const answerer = answerQuestions(ctl, owners, teams, answers, stats, () => finished);
@@ -288,11 +308,11 @@ async function main(): Promise<number> {
     }
 
     const verdict = await verify(dataDir, plan, acks, answers, ctl.restarts);
-    const healthAfterKill = ctl.healthMs.slice(1);
+    const healthAfterRestart = ctl.healthMs.slice(1);
     const byStatus = Object.entries(verdict.jobs.byStatus).map(([s, n]) => `${n} ${s}`).join(', ');
     console.log('');
     console.log(`Crash test ${sizeName} (seed ${seed})`);
-    console.log(`  kills:        ${ctl.kills} SIGKILLs, each followed by a restart`);
+    console.log(`  kills:        ${ctl.kills} SIGKILLs, each followed by a restart; 1 graceful restart (SIGTERM → exit ${graceful?.exit?.code ?? 'none'} in ${secs(graceful?.ms ?? NaN)})`);
     console.log(`  requests:     ${plan.length} planned, ${acks.size} acknowledged; ${stats.retriedSends} resent after a lost response (${stats.foundRecorded} of them already recorded)`);
     console.log(`  answers:      ${answers.size} acknowledged; ${stats.retriedAnswers} resent after a lost response (${stats.answersFoundRecorded} already recorded)`);
     console.log(`  jobs:         ${verdict.jobs.total} (${verdict.jobs.requests} from the person, ${verdict.jobs.handoffs} handoffs, ${verdict.jobs.receipts} receipts): ${byStatus}`);
@@ -303,10 +323,10 @@ async function main(): Promise<number> {
     console.log(`  wrong result: ${verdict.wrong.length}`);
     console.log(`  receipts:     ${verdict.receipts.length} mismatches`);
     console.log(
-      `  recovery:     restart → health p50 ${secs(percentile(healthAfterKill, 50))}, max ${secs(Math.max(...healthAfterKill))}; ` +
+      `  recovery:     restart → health p50 ${secs(percentile(healthAfterRestart, 50))}, max ${secs(Math.max(...healthAfterRestart))}; ` +
         `restart → first progress p50 ${secs(percentile(verdict.firstProgressMs, 50))}, max ${secs(Math.max(...verdict.firstProgressMs))} (${verdict.firstProgressMs.length} restarts with work pending)`,
     );
-    console.log(`  shutdown:     SIGTERM → exit ${stopExit?.code ?? 'none'} in ${secs(stopMs)}; second server on the same data directory ${refusal ? 'NOT refused' : 'refused'}`);
+    console.log(`  shutdown:     final SIGTERM → exit ${stopExit?.code ?? 'none'} in ${secs(stopMs)}; second server on the same data directory ${refusal ? 'NOT refused' : 'refused'}`);
     console.log(`  duration:     ${secs(Date.now() - workStarted)} (plus ${secs(workStarted - started)} build check)`);
 
     for (const [label, list] of [

@@ -80,8 +80,10 @@ async function stop(signal: Signal, previous: SignalListener[]): Promise<void> {
   // Duplicate signals (Ctrl+C in a shell sends two) stop once.
   if (stopping) return;
   stopping = true;
+  const startedAt = performance.now();
   await runShutdownHooks();
   closeDatabases();
+  console.log(`[ensemble] ${signal}: scheduler drained and runs suspended in ${Math.round(performance.now() - startedAt)} ms; closing HTTP`);
   if (previous.length === 0) process.exit(EXIT_CODES[signal]);
   for (const listener of previous) listener(signal);
   // Next exits once its HTTP server has closed; don't let a slow client keep the process alive forever.

@@ -33,17 +33,30 @@ export function clarificationFrom(messages: readonly BaseMessage[]): Clarificati
 export type ThreadOutcome =
   | { done: false }
   | { done: true; status: 'success' }
-  | { done: true; status: 'interrupted'; interrupt: unknown };
+  | { done: true; status: 'interrupted'; interrupt: unknown }
+  | { done: true; status: 'error'; error: string };
 
-/** Where a graph state leaves the run: waiting on a graph interrupt, ended (success or clarification), or mid-way. */
+/**
+ * Where a graph state leaves the run: waiting on a graph interrupt, ended (success or clarification), failed in a
+ * step, or mid-way. A step whose task finished and saved its writes but whose next checkpoint was never written
+ * (the process died in between) is mid-way: its task still appears in `tasks` even when `next` is empty, and
+ * continuing applies the saved writes without running the task again.
+ */
 export function outcomeOf(state: StateSnapshot): ThreadOutcome {
   const interrupts = state.tasks.flatMap((t) => t.interrupts ?? []).map((i) => i.value);
   if (interrupts.length) return { done: true, status: 'interrupted', interrupt: interrupts[0] };
-  if (state.next.length) return { done: false };
+  const failed = state.tasks.find((t) => t.error != null);
+  if (failed) return { done: true, status: 'error', error: errorText(failed.error) };
+  if (state.next.length || state.tasks.length) return { done: false };
   const messages = (state.values?.messages as BaseMessage[] | undefined) ?? [];
   if (askedClarification(messages)) {
     const question = clarificationFrom(messages);
     if (question) return { done: true, status: 'interrupted', interrupt: question };
   }
   return { done: true, status: 'success' };
+}
+
+function errorText(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return (typeof message === 'string' ? message : String(error)).trim().slice(0, 2_000) || 'The run failed';
 }
