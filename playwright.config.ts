@@ -9,7 +9,8 @@ import { BASE_URL, E2E_PORT, SERVER_ENV, chromiumPath } from './e2e/env';
 export default defineConfig({
   testDir: './e2e',
   fullyParallel: false,
-  workers: process.env.CI ? 1 : 2,
+  // One worker in CI: slower, but no test competes with another for the two cores. E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS) || (process.env.CI ? 1 : 2),
   retries: 0,
   forbidOnly: true,
   timeout: 30_000,
