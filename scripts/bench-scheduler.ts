@@ -111,10 +111,15 @@ async function main() {
   await stopScheduler();
 
   // ── 3. Planning pass cost vs finished history ──
+  // The best of several rounds: garbage collection and other processes only ever add time.
   const passMs = (iterations: number) => {
-    const t0 = performance.now();
-    for (let i = 0; i < iterations; i++) plan({ ...loadSchedulingView(getDb()), maxActive: slots, round: emptyRound() });
-    return (performance.now() - t0) / iterations;
+    let best = Infinity;
+    for (let round = 0; round < 5; round++) {
+      const t0 = performance.now();
+      for (let i = 0; i < iterations / 5; i++) plan({ ...loadSchedulingView(getDb()), maxActive: slots, round: emptyRound() });
+      best = Math.min(best, (performance.now() - t0) / (iterations / 5));
+    }
+    return best;
   };
   // A fresh database with the same pending shape, then the same plus 10,000 finished jobs.
   const finishedNow = getDb().$client.prepare(`select count(*) as n from jobs where status in ('completed','failed','cancelled')`).get() as { n: number };
