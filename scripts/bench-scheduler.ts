@@ -86,6 +86,13 @@ async function main() {
   figures['wall time'] = `${end - start} ms for ${rows.length} jobs of /sleep ${SLEEP_MS} on ${slots} slots (ideal ${Math.round((rows.length * SLEEP_MS) / slots)} ms)`;
   figures['job duration p50 / p95'] = `${jobMs[Math.floor(jobMs.length / 2)]} / ${jobMs[Math.floor(jobMs.length * 0.95)]} ms`;
   figures['slot utilization (target ≥ 90 %)'] = `${(utilization * 100).toFixed(1)} %`;
+  // Where idle slot-time comes from: the time from each completion to the next admission.
+  const admissions = rows.map((r) => r.admittedAt!.getTime()).sort((a, b) => a - b);
+  const gaps = rows
+    .map((r) => r.completedAt!.getTime())
+    .map((c) => (admissions.find((a) => a >= c) ?? c) - c)
+    .sort((a, b) => a - b);
+  figures['completion → next admission p50 / p95'] = `${gaps[Math.floor(gaps.length / 2)]} / ${gaps[Math.floor(gaps.length * 0.95)]} ms`;
   figures['fairness, Jain over owners while backlogged (target ≥ 0.99)'] = `${jainIndex(admittedWhileBacklogged).toFixed(4)}  (admissions: ${admittedWhileBacklogged.join(', ')})`;
 
   // ── 2. Flooding owner vs light owner ──
@@ -127,7 +134,7 @@ async function main() {
   const pendingOwner = await owner('pending', 2);
   send(pendingOwner, 40, 'pending'); // queued, never admitted (scheduler stopped)
   passMs(200);
-  const baseline = passMs(2000);
+  const baseline = passMs(5000);
   const insert = getDb().$client.prepare(
     `insert into jobs (id, team_id, owner_id, kind, member_id, conversation_id, root_id, status, text, request_key, result, updated_at, created_at, completed_at)
      values (?, ?, ?, 'request', ?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?)`,
@@ -141,7 +148,7 @@ async function main() {
     }
   })();
   passMs(200);
-  const withHistory = passMs(2000);
+  const withHistory = passMs(5000);
   figures['planning pass, no finished jobs'] = `${(baseline * 1000).toFixed(1)} µs (${finishedNow.n} finished jobs were cleared first)`;
   figures['planning pass, 10,000 finished jobs'] = `${(withHistory * 1000).toFixed(1)} µs`;
   figures['ratio (target ≤ 1.2)'] = (withHistory / baseline).toFixed(3);

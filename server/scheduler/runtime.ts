@@ -1,6 +1,7 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
 import { runEvents, type RunEvent } from '@/server/agents/run-events';
+import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
 import { getDb } from '@/server/db';
 import { admitJob, finalizeJob, launchJob, stopJob } from '@/server/teams/execution';
 import { registerTeamTools } from '@/server/teams/tools/register';
@@ -23,8 +24,8 @@ export class SchedulerRuntime {
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly workers = new Map<string, TeamWorker>();
-  /** Jobs with a launch step queued or running in this process. */
-  private readonly launching = new Set<string>();
+  /** Jobs with a reconciliation or launch step queued or running in this process. */
+  private readonly inFlight = new Set<string>();
   private readonly onRunFinished = (event: RunEvent) => this.runFinished(event);
   readonly tickMs: number;
   readonly maxActive: number;
@@ -55,7 +56,9 @@ export class SchedulerRuntime {
       return;
     }
     this.planning = true;
-    setImmediate(() => {
+    // A microtask, not a timer phase: under load the event loop turn can take tens of milliseconds, and a freed
+    // slot should be refilled as soon as the step that freed it returns.
+    queueMicrotask(() => {
       try {
         this.pass();
       } catch (err) {
@@ -74,9 +77,13 @@ export class SchedulerRuntime {
   pass(): void {
     this.stats.passes += 1;
     const view = loadSchedulingView(getDb());
+    // Reconcile admitted jobs, touching only those that need a step: a launch whose outcome is unknown (no run
+    // recorded, e.g. after a crash), a finished run whose event was missed, or a cancel not yet carried out.
     for (const job of view.running) {
-      if (job.status === 'cancelling') this.worker(job.teamId).run(`stop ${job.jobId}`, () => stopJob(job.jobId));
-      else if (!this.launching.has(job.jobId)) this.launch(job.teamId, job.jobId);
+      if (this.inFlight.has(job.jobId)) continue;
+      if (job.status === 'cancelling') this.step(job.teamId, job.jobId, 'stop', () => stopJob(job.jobId));
+      else if (!job.runId || !job.runStatus) this.launch(job.teamId, job.jobId);
+      else if (!ACTIVE_RUN_STATUSES.includes(job.runStatus as RunStatus)) this.step(job.teamId, job.jobId, 'finalize', () => finalizeJob(job.jobId));
     }
     const result = plan({
       queues: view.queues,
@@ -94,10 +101,19 @@ export class SchedulerRuntime {
   }
 
   private launch(teamId: string, jobId: string): void {
-    this.launching.add(jobId);
+    this.step(teamId, jobId, 'launch', () => launchJob(jobId));
+  }
+
+  /** Queue one step for a job on its team's worker, at most one queued step per job from reconciliation. */
+  private step(teamId: string, jobId: string, label: string, fn: () => Promise<void>): void {
+    this.inFlight.add(jobId);
     void this.worker(teamId)
-      .run(`launch ${jobId}`, () => launchJob(jobId))
-      .finally(() => this.launching.delete(jobId));
+      .run(`${label} ${jobId}`, fn)
+      .finally(() => {
+        this.inFlight.delete(jobId);
+        // A finalize or stop may free a slot; a launch never does.
+        if (label !== 'launch') this.wake();
+      });
   }
 
   private runFinished(event: RunEvent): void {

@@ -11,10 +11,10 @@ export type SchedulingView = {
   /** Conversations running something outside the job system (a person chatting directly). */
   busyConversations: Set<string>;
   /** Running jobs, for reconciliation: their run may have finished or never started. */
-  running: Array<{ jobId: string; teamId: string; status: string; runId: string | null }>;
+  running: Array<{ jobId: string; teamId: string; status: string; runId: string | null; runStatus: string | null }>;
 };
 
-type Row = { id: string; teamId: string; ownerId: string; conversationId: string; status: string; runId: string | null; teamStatus: string };
+type Row = { id: string; teamId: string; ownerId: string; conversationId: string; status: string; runId: string | null; runStatus: string | null; teamStatus: string };
 
 /**
  * Everything one planning pass needs, from one indexed query over teams with unfinished jobs (finished
@@ -24,9 +24,10 @@ type Row = { id: string; teamId: string; ownerId: string; conversationId: string
 export function loadSchedulingView(db: Db): SchedulingView {
   const rows = db.$client
     .prepare(
-      `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId, t.status as teamStatus
+      `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId, r.status as runStatus, t.status as teamStatus
          from teams t indexed by teams_pending_idx
          join jobs j on j.team_id = t.id
+         left join runs r on r.id = j.run_id
         where t.has_pending = 1
           and j.status in ('queued','running','waiting_input','resuming','cancelling')
         order by j.seq`,
@@ -55,6 +56,6 @@ export function loadSchedulingView(db: Db): SchedulingView {
     busyConversations: busy,
     running: rows
       .filter((r) => r.status === 'running' || r.status === 'cancelling')
-      .map((r) => ({ jobId: r.id, teamId: r.teamId, status: r.status, runId: r.runId })),
+      .map((r) => ({ jobId: r.id, teamId: r.teamId, status: r.status, runId: r.runId, runStatus: r.runStatus })),
   };
 }
