@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
-import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
 import { sendRequest } from '@/server/teams/requests';
 import { cancelJob } from '@/server/teams/cancel';
 import { getActivity } from '@/server/teams/activity';
@@ -11,16 +10,9 @@ import { startRun } from '@/server/agents/runs';
 import { makeUser } from '../support/users';
 import { makeTeam } from '../support/teams';
 import { until } from '../support/wait';
+import { job, settled, withScheduler } from '../support/scheduler';
 
-const job = (id: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
-const settled = (id: string) => until(() => ['completed', 'failed', 'cancelled', 'waiting_input'].includes(job(id).status) && job(id), 10_000, `job ${id}`);
-
-beforeAll(() => {
-  startScheduler({ tickMs: 50 });
-});
-afterAll(async () => {
-  await stopScheduler();
-});
+withScheduler();
 
 describe('team execution', () => {
   it('runs a request on the member conversation and pairs the result with it', async () => {

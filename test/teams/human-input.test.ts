@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { getDb, schema } from '@/server/db';
-import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '@/server/db';
 import { sendRequest } from '@/server/teams/requests';
 import { respondToJob } from '@/server/teams/answers';
 import { cancelJob } from '@/server/teams/cancel';
@@ -9,16 +7,9 @@ import { readThread } from '@/server/agents/thread';
 import { makeUser } from '../support/users';
 import { makeTeam } from '../support/teams';
 import { until } from '../support/wait';
+import { job, settled, withScheduler } from '../support/scheduler';
 
-const job = (id: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
-const settled = (id: string) => until(() => ['completed', 'failed', 'cancelled', 'waiting_input'].includes(job(id).status) && job(id), 10_000, `job ${id}`);
-
-beforeAll(() => {
-  startScheduler({ tickMs: 50 });
-});
-afterAll(async () => {
-  await stopScheduler();
-});
+withScheduler();
 
 describe('clarifications and approvals through the team', () => {
   it('continues the member conversation with the answer as a human message with provenance; repeated questions work', async () => {

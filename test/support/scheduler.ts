@@ -1,0 +1,22 @@
+import { afterAll, beforeAll } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { getDb, schema } from '@/server/db';
+import { startScheduler, stopScheduler, type RuntimeOptions } from '@/server/scheduler/runtime';
+import { until } from './wait';
+
+/** Run the process's scheduler for the whole test file. */
+export function withScheduler(options: RuntimeOptions = { tickMs: 50 }): void {
+  beforeAll(() => {
+    startScheduler(options);
+  });
+  afterAll(async () => {
+    await stopScheduler();
+  });
+}
+
+/** A job row as stored now. */
+export const job = (id: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
+
+/** Wait (bounded) until a job is finished or waiting for the person, and return it. */
+export const settled = (id: string) =>
+  until(() => ['completed', 'failed', 'cancelled', 'waiting_input'].includes(job(id).status) && job(id), 10_000, `job ${id}`);
