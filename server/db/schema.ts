@@ -14,8 +14,32 @@ export const users = sqliteTable('users', {
   passwordHash: text('password_hash').notNull(),
   /** Bumped to revoke every session (JWTs carry the version they were issued under). */
   sessionVersion: integer('session_version').notNull().default(1),
+  /** The instance's first account is its admin; every later one is a member. */
+  role: text('role', { enum: ['admin', 'member'] }).notNull().default('member'),
+  /** Set by an admin: the account's sessions and tokens stop working at once. */
+  disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
   createdAt: createdAt(),
 });
+
+/** Single-use, expiring invitation links an admin creates while sign-up is closed. */
+export const invitations = sqliteTable(
+  'invitations',
+  {
+    id: id(),
+    /** SHA-256 of the invitation code; the code itself is shown once. */
+    codeHash: text('code_hash').notNull().unique(),
+    createdById: text('created_by_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    note: text('note').notNull().default(''),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    usedById: text('used_by_id').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('invitations_created_by_idx').on(t.createdById, t.createdAt)],
+);
 
 export const apiTokens = sqliteTable(
   'api_tokens',
@@ -31,6 +55,8 @@ export const apiTokens = sqliteTable(
     prefix: text('prefix').notNull(),
     createdAt: createdAt(),
     lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
+    /** Null = never expires. */
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
     revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
   },
   (t) => [index('api_tokens_user_idx').on(t.userId)],
@@ -63,6 +89,8 @@ export const agents = sqliteTable(
     toolGroups: text('tool_groups', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
     approvalTools: text('approval_tools', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
     maxTurns: integer('max_turns').notNull().default(25),
+    /** Wall-clock limit of one run in minutes; null = the server's default (LIMITS.run). */
+    timeLimitMinutes: integer('time_limit_minutes'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
@@ -110,6 +138,8 @@ export const runs = sqliteTable(
     /** The interrupt payload when status is 'interrupted'. */
     interrupt: text('interrupt', { mode: 'json' }).$type<unknown>(),
     error: text('error'),
+    /** Why a run ended early (e.g. 'time_capped'), beside its status; null when it ran its course. */
+    stopReason: text('stop_reason'),
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
     createdAt: createdAt(),
@@ -128,6 +158,7 @@ export type Agent = typeof agents.$inferSelect;
 export type Conversation = typeof conversations.$inferSelect;
 export type Run = typeof runs.$inferSelect;
 export type ApiToken = typeof apiTokens.$inferSelect;
+export type Invitation = typeof invitations.$inferSelect;
 
 // ───────────────────────────── Teams ─────────────────────────────
 
