@@ -2,6 +2,16 @@
  * Every bound the product enforces, in one place. The browser and the server import the same numbers,
  * so a form can refuse exactly what the API would refuse.
  */
+/**
+ * An operator's override: a positive integer from the environment, read once when this module loads; anything
+ * else (unset, empty, 0, negative, not a number) keeps the default. In the browser bundle it is always the default.
+ */
+function positiveIntFromEnv(name: string, fallback: number): number {
+  const raw = typeof process === 'undefined' ? undefined : process.env[name];
+  const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isSafeInteger(value) && value > 0 ? value : fallback;
+}
+
 export const LIMITS = {
   agent: {
     name: { minChars: 1, maxChars: 64 },
@@ -18,6 +28,10 @@ export const LIMITS = {
   },
   apiToken: { name: { minChars: 1, maxChars: 64 }, perUser: 20 },
   signIn: { maxFailures: 5, windowMs: 60_000 },
+  /** Sign-up attempts (that reach account creation) per client address per window. SIGNUP_LIMIT_PER_HOUR overrides. */
+  signUp: { perAddress: positiveIntFromEnv('SIGNUP_LIMIT_PER_HOUR', 5), windowMs: 60 * 60_000 },
+  /** Invitation links: single use, expiring after one of these choices. */
+  invitation: { expiryDays: [1, 7, 30], defaultExpiryDays: 7, note: { maxChars: 200 }, maxOpen: 100 },
   team: {
     name: { maxChars: 80, maxBytes: 160 },
     goal: { maxChars: 2_000, maxBytes: 4_000 },
