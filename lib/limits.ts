@@ -1,8 +1,4 @@
 /**
- * Every bound the product enforces, in one place. The browser and the server import the same numbers,
- * so a form can refuse exactly what the API would refuse.
- */
-/**
  * An operator's override: a positive integer from the environment, read once when this module loads; anything
  * else (unset, empty, 0, negative, not a number) keeps the default. In the browser bundle it is always the default.
  */
@@ -12,6 +8,10 @@ function positiveIntFromEnv(name: string, fallback: number): number {
   return Number.isSafeInteger(value) && value > 0 ? value : fallback;
 }
 
+/**
+ * Every bound the product enforces, in one place. The browser and the server import the same numbers,
+ * so a form can refuse exactly what the API would refuse.
+ */
 export const LIMITS = {
   agent: {
     name: { minChars: 1, maxChars: 64 },
