@@ -40,16 +40,18 @@ export async function checkCredentials(email: unknown, password: unknown) {
     return null;
   }
   if (!(await verifyPassword(password, user.passwordHash))) return null;
+  // A disabled account can't sign in; it hears the same answer as a wrong password.
+  if (user.disabledAt) return null;
   return user;
 }
 
 /**
- * The user a session token still speaks for: null when the user is gone or signed out everywhere since the token
- * was issued (its session version is older). Used by the jwt callback and by requireUser's cookie path.
+ * The user a session token still speaks for: null when the user is gone, disabled, or signed out everywhere since
+ * the token was issued (its session version is older). Used by the jwt callback and by requireUser's cookie path.
  */
 export function sessionUser(token: Pick<JWT, 'sub'> & { sv?: unknown }) {
   const user = token.sub ? findUserById(token.sub) : undefined;
-  if (!user || user.sessionVersion !== token.sv) return null;
+  if (!user || user.sessionVersion !== token.sv || user.disabledAt) return null;
   return user;
 }
 

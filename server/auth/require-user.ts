@@ -23,10 +23,17 @@ export async function currentUser(req?: Request): Promise<PublicUser | null> {
   const authorization = headers.get('authorization');
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-    return match?.[1] ? userForToken(match[1]) : null;
+    const owner = match?.[1] ? userForToken(match[1]) : null;
+    // A disabled account's tokens stop working at once (and work again if it is re-enabled).
+    return owner && isActive(findUserById(owner.id)) ? owner : null;
   }
   const user = req ? await userFromSessionCookie(req.headers) : await userFromAuth();
-  return user ? { id: user.id, email: user.email, name: user.name } : null;
+  return isActive(user) ? { id: user.id, email: user.email, name: user.name } : null;
+}
+
+/** An account that exists and is not disabled by an admin. */
+function isActive<U extends { disabledAt: Date | null }>(user: U | null | undefined): user is U {
+  return !!user && user.disabledAt === null;
 }
 
 // A tampered or expired cookie is just "not signed in", not something to log.
