@@ -3,7 +3,8 @@ import { LIMITS } from '@/lib/limits';
 
 /**
  * The scripted model's directive lines (DESIGN.md, "The embedded model"). Pure parsing: one line each,
- * leading whitespace ignored; lines that are not directives are ordinary text.
+ * leading whitespace ignored; lines that are not directives are ordinary text. Which text may be parsed at all
+ * (the person's own words and the agent's instructions, never a peer's) is decided by scripted-model.ts.
  */
 export type ToolAction = { kind: 'call'; tool: string; args: Record<string, unknown> };
 export type AskAction = { kind: 'ask'; question: string };
@@ -25,6 +26,17 @@ export type Script = {
   /** True when any directive line was present. */
   hasDirectives: boolean;
 };
+
+/** A turn with nothing to act on: the model just answers. */
+export const NO_SCRIPT: Readonly<Script> = Object.freeze({
+  actions: Object.freeze([]) as unknown as ScriptAction[],
+  reply: null,
+  sleepMs: 0,
+  fail: null,
+  loop: null,
+  errors: Object.freeze([]) as unknown as string[],
+  hasDirectives: false,
+});
 
 const DIRECTIVE = /^\/(call|ask|reply|sleep|fail|loop)(?:\s+([\s\S]*))?$/;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;

@@ -3,6 +3,13 @@ import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 import type { Message, ToolCall } from '@/lib/types/conversation';
 
 /**
+ * Who wrote a human message's task text, set by the server where the message is built (never parsed from text):
+ * 'person' for the owner's own words (a chat message, a team request from the composer or an @mention, a
+ * clarification answer), 'member' for anything an agent wrote (a send_member request, a returned result).
+ */
+export type MessageAuthor = 'person' | 'member';
+
+/**
  * Provenance the runtime attaches to every human message it writes (additional_kwargs.ensemble).
  * `taskText` is the text a person or sender wrote when the content also holds framework preamble/context.
  */
@@ -10,6 +17,7 @@ export type EnsembleMessageMeta = {
   runId: string;
   taskText?: string;
   kind?: string;
+  author?: MessageAuthor;
   [key: string]: unknown;
 };
 
@@ -35,6 +43,15 @@ export function ensembleMeta(message: BaseMessage): EnsembleMessageMeta | undefi
 export function taskText(message: BaseMessage): string {
   const meta = ensembleMeta(message);
   return typeof meta?.taskText === 'string' ? meta.taskText : contentText(message.content);
+}
+
+/**
+ * The task text of a human message the person wrote, or null for anything else (a peer's request, a receipt, a
+ * message without server provenance). Only the task text counts: framed context in the content never does.
+ */
+export function personWrittenText(message: BaseMessage): string | null {
+  const meta = ensembleMeta(message);
+  return meta?.author === 'person' && typeof meta.taskText === 'string' ? meta.taskText : null;
 }
 
 export const humanMessageId = (runId: string) => `run:${runId}`;

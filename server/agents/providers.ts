@@ -12,7 +12,7 @@ export class ModelConfigurationError extends Error {
   }
 }
 
-export type ModelAgent = { name: string; model: string };
+export type ModelAgent = { name: string; model: string; instructions?: string };
 
 const env = (name: string) => process.env[name]?.trim() || undefined;
 
@@ -32,7 +32,7 @@ export async function createChatModel(agent: ModelAgent): Promise<BaseChatModel>
   if (!spec) throw new ModelConfigurationError(`Model "${agent.model}" is not valid. ${MODEL_FORMAT_HINT}`);
   switch (spec.provider) {
     case 'scripted':
-      return new ScriptedChatModel({ agentName: agent.name });
+      return new ScriptedChatModel({ agentName: agent.name, instructions: agent.instructions });
     case 'openai': {
       const apiKey = requireKey(agent.model, 'OPENAI_API_KEY');
       const baseURL = env('OPENAI_BASE_URL');

@@ -45,7 +45,8 @@ const TITLE_CHARS = 80;
 /** Send a message to the owner's conversation: a new run, or the same run for a repeated idempotency key. */
 export function start(ownerId: string, conversationId: string, input: StartInput, options: StartOptions): StartResult {
   getConversation(ownerId, conversationId);
-  return startRun(conversationId, input, options);
+  // The owner's own words: the scripted model may act on their directives (messages.ts MessageAuthor).
+  return startRun(conversationId, { ...input, meta: { ...input.meta, author: 'person' } }, options);
 }
 
 /** The owner's run, or a 404 exactly like a missing id. */

@@ -4,25 +4,32 @@ import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } fro
 import { AIMessage, type BaseMessage, type ToolMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { LIMITS } from '@/lib/limits';
-import { parseScript, type Script } from './directives';
-import { contentText, ensembleMeta, taskText } from './messages';
+import { NO_SCRIPT, parseScript, type Script } from './directives';
+import { contentText, ensembleMeta, personWrittenText, taskText } from './messages';
 
 /** The tool the scripted model calls for `/ask`. */
 export const CLARIFICATION_TOOL = 'ask_clarification';
 
-export type ScriptedModelFields = { agentName: string };
+export type ScriptedModelFields = {
+  agentName: string;
+  /** The agent's instructions, written by its owner: their directive lines script every request turn. */
+  instructions?: string;
+};
 
 /**
  * The embedded deterministic model (DESIGN.md, "The embedded model `scripted`"): a real LangChain chat model that
- * acts on directive lines in the newest human message, so it runs through the same graph, tools and checkpoints
- * as a real provider.
+ * acts on directive lines, so it runs through the same graph, tools and checkpoints as a real provider.
+ * Directives are trusted only from the person and the agent's owner (see `scriptFor`), never from text another
+ * model wrote: a peer's request, a returned result or the shared context.
  */
 export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   readonly agentName: string;
+  readonly instructions: string;
 
   constructor(fields: ScriptedModelFields) {
     super({});
     this.agentName = fields.agentName;
+    this.instructions = fields.instructions ?? '';
   }
 
   static lc_name() {
@@ -35,12 +42,12 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
 
   /** The scripted model names its tools in directives, so binding only has to return a model. */
   bindTools(_tools: BindToolsInput[]): ScriptedChatModel {
-    return new ScriptedChatModel({ agentName: this.agentName });
+    return new ScriptedChatModel({ agentName: this.agentName, instructions: this.instructions });
   }
 
   async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
     const turn = readTurn(messages);
-    const script = parseScript(turn.text);
+    const script = scriptFor(turn.human, this.instructions);
     if (script.sleepMs > 0) await abortableSleep(script.sleepMs, options.signal);
     options.signal?.throwIfAborted();
     if (script.errors.length) throw new Error(`Scripted model could not read: ${script.errors.join('; ')}`);
@@ -83,6 +90,29 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     const firstLine = turn.text.split(/\r?\n/, 1)[0] ?? '';
     return `${this.agentName} received: ${excerpt(firstLine)}`;
   }
+}
+
+/** Human turns that start new work; a receipt or a clarification answer continues work already begun. */
+const REQUEST_KINDS = new Set<string | undefined>([undefined, 'team_request']);
+/** Turns whose task text the person may script: their chat message, their team request, their answer. */
+const PERSON_SCRIPTABLE_KINDS = new Set<string | undefined>([undefined, 'team_request', 'clarification_answer']);
+
+/**
+ * The directives a turn acts on, decided from server-set provenance (messages.ts `MessageAuthor`), never from
+ * anything in the text:
+ * 1. the person's own directive lines, when the person wrote this turn's task text;
+ * 2. otherwise, on a request turn (a chat message or a team request from anyone), the directive lines of the
+ *    agent's instructions, which its owner wrote;
+ * 3. otherwise none: a peer's directives, a receipt and the shared context are only data.
+ */
+export function scriptFor(human: BaseMessage | undefined, instructions: string): Script {
+  const kind = human ? ensembleMeta(human)?.kind : undefined;
+  const own = human && PERSON_SCRIPTABLE_KINDS.has(kind) ? personWrittenText(human) : null;
+  if (own !== null) {
+    const script = parseScript(own);
+    if (script.hasDirectives) return script;
+  }
+  return human && REQUEST_KINDS.has(kind) ? parseScript(instructions) : NO_SCRIPT;
 }
 
 type Turn = { human: BaseMessage | undefined; text: string; modelTurns: number; toolResults: ToolMessage[] };

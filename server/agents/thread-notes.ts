@@ -33,7 +33,7 @@ export async function appendExchange(conversationId: string, exchange: Exchange)
     threadConfig(conversationId),
     {
       messages: [
-        new HumanMessage({ id: humanId, content: exchange.text, additional_kwargs: { ensemble: { ...exchange.meta, taskText: exchange.text } } }),
+        new HumanMessage({ id: humanId, content: exchange.text, additional_kwargs: { ensemble: { ...exchange.meta, taskText: exchange.text, author: 'person' } } }),
         new AIMessage({ id: `note:${exchange.key}:note`, content: exchange.note, additional_kwargs: { ensemble: { kind: 'framework_note' } } }),
       ],
     },

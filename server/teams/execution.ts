@@ -54,7 +54,8 @@ function freezeInput(tx: Db, job: Job, team: Team): StartInput {
         toolGroups: agentToolGroups(tx, job.conversationId),
         context,
       }),
-      meta: { kind: 'team_request', teamId: team.id, jobId: job.id, memberId: job.memberId, from: senderLabel },
+      // A request without a sending member came from the person (feed composer or an @mention in a chat).
+      meta: { kind: 'team_request', teamId: team.id, jobId: job.id, memberId: job.memberId, from: senderLabel, author: job.sourceMemberId === null ? 'person' : 'member' },
     };
   }
   const parent = job.parentId ? loadJob(job.parentId, tx) : undefined;
@@ -63,7 +64,7 @@ function freezeInput(tx: Db, job: Job, team: Team): StartInput {
   return {
     text: job.text,
     messageContent: receiptMessage({ memberName: worker, requestText: parent?.text ?? '', status, resultText: job.text, jobId: job.parentId ?? job.id, context }),
-    meta: { kind: 'receipt', teamId: team.id, jobId: job.id, parentJobId: job.parentId, status, memberName: worker, resultText: job.text },
+    meta: { kind: 'receipt', teamId: team.id, jobId: job.id, parentJobId: job.parentId, status, memberName: worker, resultText: job.text, author: 'member' },
   };
 }
 
@@ -120,7 +121,7 @@ export async function launchJob(jobId: string): Promise<void> {
         : startRun(
             job.conversationId,
             isAnswer && answer?.type === 'clarification'
-              ? { text: answer.text, meta: { kind: 'clarification_answer', teamId: job.teamId, jobId: job.id, questionId: answer.questionId } }
+              ? { text: answer.text, meta: { kind: 'clarification_answer', teamId: job.teamId, jobId: job.id, questionId: answer.questionId, author: 'person' } }
               : (job.frozenInput as StartInput),
             { idempotencyKey: job.runKey, context },
           );

@@ -1,13 +1,42 @@
 import 'server-only';
 import { toolsForGroups } from '@/lib/tool-groups';
 import type { SharedContext } from './context';
+import { tagView } from './tag-view';
 
-/** Framework tag names; occurrences inside untrusted text are neutralized so data can't pose as framework. */
-const TAGS = ['ensemble-request', 'ensemble-result', 'ensemble-context', 'ensemble-answer'] as const;
-const TAG_PATTERN = new RegExp(`<(/?)\\s*(${TAGS.join('|')})`, 'gi');
+/** Framework tag names: all start with `ensemble`, so any tag-like `<ensemble…` in data is defused. */
+export const FRAMEWORK_TAGS = ['ensemble-request', 'ensemble-result', 'ensemble-context', 'ensemble-answer'] as const;
+/** In the tag view: `<`, an optional slash (or a slash lookalike decomposition leaves alone), then `ensemble`. */
+const OPENING = /<[/\\\u2044\u2215\u29f8]?ensemble/g;
+/** Every code point whose view is `<` (checked against all of Unicode by the tests): the fast path's filter. */
+export const LESS_THAN_LIKE = /[<\u226e\ufe64\uff1c]/;
 
+/**
+ * Defuse framework tag openings inside untrusted text so data can't close a block or pose as framework. Matching
+ * happens on the tag view (tag-view.ts: compatibility forms, case, whitespace, zero-width and other invisible
+ * characters folded away); only the `<` (or its lookalike) of each opening is replaced by `&lt;`, every other
+ * character of the person's text is kept exactly as written.
+ */
 export function neutralizeTags(text: string): string {
-  return text.replace(TAG_PATTERN, '&lt;$1$2');
+  if (!LESS_THAN_LIKE.test(text)) return text;
+  const { view, origin } = tagView(text);
+  const openings = [...view.matchAll(OPENING)].map((m) => origin[m.index]!);
+  if (!openings.length) return text;
+  let out = '';
+  let from = 0;
+  for (const at of openings) {
+    out += `${text.slice(from, at)}&lt;`;
+    from = at + (text.codePointAt(at)! > 0xffff ? 2 : 1);
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Untrusted values as JSON for a model to read (the shared context, tool results): every string is neutralized
+ * before it is escaped, so `<\nensemble-…` inside a value can't survive as `<\\nensemble-…`, and the JSON text
+ * once more for anything in keys.
+ */
+export function neutralizedJson(value: unknown): string {
+  return neutralizeTags(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? neutralizeTags(v) : v)));
 }
 
 type RequestInput = {
@@ -43,7 +72,7 @@ export function requestMessage(input: RequestInput): string {
     '</ensemble-request>',
     '',
     '<ensemble-context>',
-    neutralizeTags(JSON.stringify(input.context)),
+    neutralizedJson(input.context),
     '</ensemble-context>',
   ].join('\n');
 }
@@ -71,7 +100,7 @@ export function receiptMessage(input: ReceiptInput): string {
     `<ensemble-request>${neutralizeTags(input.requestText)}</ensemble-request>`,
     '',
     '<ensemble-context>',
-    neutralizeTags(JSON.stringify(input.context)),
+    neutralizedJson(input.context),
     '</ensemble-context>',
   ].join('\n');
 }

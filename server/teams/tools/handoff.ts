@@ -7,6 +7,7 @@ import { writeTx } from '@/server/db';
 import { AppError } from '@/server/http/errors';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { buildSharedContext } from '../context';
+import { neutralizedJson } from '../member-input';
 import { queueRequest } from '../queue';
 import { touchTeam } from '../revision';
 import { teamMembers } from '../teams';
@@ -56,7 +57,7 @@ export function sendMember(config: Parameters<typeof resolveCaller>[0], args: z.
 }
 
 export function handoffTools(_context: RunContext) {
-  const send = tool((args, config) => JSON.stringify(sendMember(config, args)), {
+  const send = tool((args, config) => neutralizedJson(sendMember(config, args)), {
     name: 'send_member',
     description:
       'Ask a teammate for work. Returns at once with the queued request id; the teammate’s result is returned to you automatically in a later turn. Do not wait or poll.',
@@ -65,7 +66,7 @@ export function handoffTools(_context: RunContext) {
   const readContext = tool(
     (_args, config) => {
       const caller = resolveCaller(config);
-      return JSON.stringify(buildSharedContext(caller.team.id));
+      return neutralizedJson(buildSharedContext(caller.team.id));
     },
     {
       name: 'read_team_context',

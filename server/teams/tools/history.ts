@@ -5,6 +5,7 @@ import { historyToolArgs, readResultArgs } from '@/lib/schemas/team-history';
 import type { RunContext } from '@/server/agents/tools/registry';
 import { AppError } from '@/server/http/errors';
 import { readHistory, readResult, searchResults } from '../history';
+import { neutralizedJson } from '../member-input';
 import { resolveCaller, TeamToolError } from './caller';
 
 const H = LIMITS.history;
@@ -34,7 +35,7 @@ export function historyTools(_context: RunContext) {
       const page = asToolError(() =>
         readHistory(team.id, { memberId: args.member_id, jobId: args.job_id, query: args.query, limit: args.limit, cursor: args.cursor }),
       );
-      return JSON.stringify(page);
+      return neutralizedJson(page);
     },
     {
       name: 'read_team_history',
@@ -51,7 +52,7 @@ export function historyTools(_context: RunContext) {
       const page = asToolError(() =>
         searchResults(team.id, { memberId: args.member_id, jobId: args.job_id, query: args.query, limit: args.limit, cursor: args.cursor }),
       );
-      return JSON.stringify(page);
+      return neutralizedJson(page);
     },
     {
       name: 'search_team_results',
@@ -68,7 +69,7 @@ export function historyTools(_context: RunContext) {
       const { team } = resolveCaller(config);
       const result = readResult(team.id, job_id);
       if (!result) throw new TeamToolError(`No request or receipt "${job_id}" in this team`);
-      return JSON.stringify(result);
+      return neutralizedJson(result);
     },
     {
       name: 'read_team_result',

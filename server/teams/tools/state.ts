@@ -4,6 +4,7 @@ import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { LIMITS } from '@/lib/limits';
 import type { RunContext } from '@/server/agents/tools/registry';
+import { neutralizedJson } from '../member-input';
 import { STATE_KINDS, StateRefusal, publishState, readState, updateState, type StateActor } from '../state';
 import { TeamToolError, executingJob, resolveCaller } from './caller';
 
@@ -27,7 +28,7 @@ function actorFor(config: RunnableConfig | undefined): StateActor {
 /** Run a state operation; refusals become tool errors the model reads (nothing was written). */
 function answer(fn: () => unknown): string {
   try {
-    return JSON.stringify(fn());
+    return neutralizedJson(fn());
   } catch (err) {
     if (err instanceof StateRefusal) throw new TeamToolError(err.message);
     throw err;
