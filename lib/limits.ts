@@ -27,7 +27,17 @@ export const LIMITS = {
     name: { maxChars: 80 },
   },
   apiToken: { name: { minChars: 1, maxChars: 64 }, perUser: 20 },
-  signIn: { maxFailures: 5, windowMs: 60_000 },
+  /**
+   * Failed sign-ins (and wrong current passwords), sliding windows; see docs/decisions/008. A person mistyping
+   * gets 5 tries a minute per (account, address); an address spraying many accounts gets 20 per 10 minutes; an
+   * account guessed at from many addresses gets 50 per 15 minutes, high so that one stranger's address hits its
+   * own limits long before the account's ceiling locks the owner out too.
+   */
+  signIn: {
+    pair: { max: 5, windowMs: 60_000 },
+    address: { max: 20, windowMs: 10 * 60_000 },
+    account: { max: 50, windowMs: 15 * 60_000 },
+  },
   /** Sign-up attempts (that reach account creation) per client address per window. SIGNUP_LIMIT_PER_HOUR overrides. */
   signUp: { perAddress: positiveIntFromEnv('SIGNUP_LIMIT_PER_HOUR', 5), windowMs: 60 * 60_000 },
   /** Invitation links: single use, expiring after one of these choices. */

@@ -20,6 +20,8 @@ export async function startServerProcess(): Promise<void> {
   if (g.__ensembleStarted) return;
   g.__ensembleStarted = true;
   const startedAt = performance.now();
+  // Before any request is served: stamps each request with its socket address (sign-in rate limiting).
+  (await import('@/server/auth/client-address')).installPeerAddressHeader();
 
   let lockPath: string;
   try {

@@ -5,7 +5,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { AUTH_MESSAGES, safeCallbackPath, signInSchema, signUpSchema } from '@/lib/schemas/auth';
 import { signIn, signOut } from '@/server/auth/config';
-import { clientAddress, signInBlock, signInKeys, tooManySignInsMessage } from '@/server/auth/rate-limit';
+import { clientAddress, signInBlock, tooManySignInsMessage } from '@/server/auth/rate-limit';
 import { requireUser } from '@/server/auth/require-user';
 import { bumpSessionVersion, createUser, signUpEnabled } from '@/server/auth/users';
 import { AppError } from '@/server/http/errors';
@@ -30,12 +30,12 @@ export async function signInAction(_prev: AuthFormState, formData: FormData): Pr
   const parsed = signInSchema.safeParse(input);
   if (!parsed.success) return { fields: zodFields(parsed.error), values };
 
-  const keys = signInKeys(parsed.data.email, clientAddress(await headers()));
-  const block = signInBlock(keys);
+  const address = clientAddress(await headers());
+  const block = signInBlock(parsed.data.email, address);
   if (block) return { message: tooManySignInsMessage(block.retryAfterSeconds), values };
 
   const destination = safeCallbackPath(formData.get('callbackUrl')) ?? AFTER_SIGN_IN;
-  const failure = await credentialsSignIn(parsed.data.email, parsed.data.password, destination, keys);
+  const failure = await credentialsSignIn(parsed.data.email, parsed.data.password, destination, address);
   if (failure) return { message: failure, values };
   redirect(destination);
 }
@@ -54,8 +54,7 @@ export async function signUpAction(_prev: AuthFormState, formData: FormData): Pr
     if (err instanceof AppError && err.code === 'email_taken') return { fields: { email: err.message }, values };
     throw err;
   }
-  const keys = signInKeys(parsed.data.email, clientAddress(await headers()));
-  const failure = await credentialsSignIn(parsed.data.email, parsed.data.password, AFTER_SIGN_IN, keys);
+  const failure = await credentialsSignIn(parsed.data.email, parsed.data.password, AFTER_SIGN_IN, clientAddress(await headers()));
   if (failure) return { message: `Your account was created, but signing in failed: ${failure}`, values };
   redirect(AFTER_SIGN_IN);
 }
@@ -76,14 +75,14 @@ export async function signOutEverywhereAction(_formData?: FormData): Promise<voi
  * next-auth's credentials sign-in without its redirect; sets the session cookie on success.
  * Returns null on success, else the message to show (never which of email or password was wrong).
  */
-async function credentialsSignIn(email: string, password: string, redirectTo: string, keys: string[]): Promise<string | null> {
+async function credentialsSignIn(email: string, password: string, redirectTo: string, address: string): Promise<string | null> {
   try {
     await signIn('credentials', { email, password, redirect: false, redirectTo });
     return null;
   } catch (err) {
     if (!(err instanceof AuthError) || err.type !== 'CredentialsSignin') throw err;
     const code = (err as AuthError & { code?: string }).code;
-    if (code === 'rate_limited') return tooManySignInsMessage(signInBlock(keys)?.retryAfterSeconds ?? 60);
+    if (code === 'rate_limited') return tooManySignInsMessage(signInBlock(email, address)?.retryAfterSeconds ?? 60);
     return AUTH_MESSAGES.invalidCredentials;
   }
 }

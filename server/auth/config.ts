@@ -5,7 +5,7 @@ import type { JWT } from 'next-auth/jwt';
 import { LIMITS } from '@/lib/limits';
 import { findUserByEmail, findUserById } from './users';
 import { hashPassword, verifyPassword } from './passwords';
-import { clientAddress, recordSignInFailure, signInBlock, signInKeys } from './rate-limit';
+import { clientAddress, signInRules, takeLimit } from './rate-limit';
 import { authSecret } from './secret';
 
 declare module 'next-auth' {
@@ -72,13 +72,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       credentials: { email: { type: 'email' }, password: { type: 'password' } },
       async authorize(credentials, request) {
         const email = typeof credentials?.email === 'string' ? credentials.email : null;
-        const keys = signInKeys(email, clientAddress(request.headers));
-        if (signInBlock(keys)) throw new SignInRateLimited();
+        // Counted before the hash (so concurrent guesses can't all pass the check) and taken back on success.
+        const attempt = takeLimit(signInRules(email, clientAddress(request.headers)));
+        if (!attempt.ok) throw new SignInRateLimited();
         const user = await checkCredentials(credentials?.email, credentials?.password);
-        if (!user) {
-          recordSignInFailure(keys);
-          throw new InvalidCredentials();
-        }
+        if (!user) throw new InvalidCredentials();
+        attempt.release();
         return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
       },
     }),

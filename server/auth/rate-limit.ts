@@ -1,18 +1,34 @@
 import 'server-only';
-import { and, asc, eq, gt, inArray, lt } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, or } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { getDb, schema } from '@/server/db';
+import { clientAddress } from './client-address';
 import { normalizeEmail } from './users';
 
+export { clientAddress } from './client-address';
+
 /**
- * Failed sign-ins are counted per account (email) and per client address. Five failures for either key within a
- * minute block further attempts for that key until enough of them age out of the window. Both doors use this
- * module: the HTTP callback (POST /api/auth/callback/credentials) and the browser's sign-in server action.
- * Failures are recorded where credentials are checked (the Credentials provider's authorize), so neither door
- * can forget to count one.
+ * Sliding-window rate limits kept in SQLite (table sign_in_failures: one row per counted event), so they hold
+ * across restarts and are shared by every door. A rule is a key, a maximum and a window: the next event under a
+ * key is refused while the key already has `max` events in the last `windowMs`, until the oldest of those that
+ * matter ages out (that is the Retry-After).
+ *
+ * Sign-in uses three rules per attempt (LIMITS.signIn): the (account, address) pair, the address across all
+ * accounts, and a much higher ceiling for the account across all addresses. A stranger's failures fill their own
+ * pair and address counters, not the owner's, so the owner signing in from their own address is not locked out;
+ * only a guesser spread over many addresses reaches the account ceiling. See docs/decisions/008.
+ *
+ * Attempts are counted *before* the password is checked (takeLimit, one immediate transaction), and the count is
+ * taken back when the password was right: a flood of concurrent attempts can't all slip past the check while
+ * their hashes are computed. Blocked attempts are never counted.
  */
 
-const { maxFailures, windowMs } = LIMITS.signIn;
+export type LimitRule = { key: string; max: number; windowMs: number };
+export type RateLimited = { retryAfterSeconds: number };
+export type LimitTaken = { ok: true; release: () => void } | ({ ok: false } & RateLimited);
+
+/** Rows older than this are dropped whatever their key; no window may be longer. */
+const RETENTION_MS = 24 * 60 * 60_000;
 
 type Clock = () => number;
 const g = globalThis as unknown as { __ensembleSignInClock?: Clock };
@@ -23,61 +39,80 @@ export function setSignInClock(clock?: Clock): void {
   g.__ensembleSignInClock = clock;
 }
 
-/** The client's address: the first hop of x-forwarded-for, else x-real-ip, else "local". */
-export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-  if (forwarded) return forwarded;
-  const real = headers.get('x-real-ip')?.trim();
-  return real || 'local';
-}
+type Reader = Pick<ReturnType<typeof getDb>, 'select'>;
 
-/** The counters one attempt touches. An attempt without an email counts against its address only. */
-export function signInKeys(email: string | null | undefined, address: string): string[] {
-  const keys = [`address:${address}`];
-  const normalized = typeof email === 'string' ? normalizeEmail(email) : '';
-  if (normalized) keys.unshift(`email:${normalized}`);
-  return keys;
-}
-
-export type SignInBlock = { retryAfterSeconds: number };
-
-/**
- * Null when an attempt may proceed; otherwise how long until it may. A key unblocks when its count in the window
- * drops below the limit, i.e. when its oldest failure that still matters leaves the window.
- */
-export function signInBlock(keys: string[]): SignInBlock | null {
-  const t = now();
-  const rows = getDb()
+function blockFor(db: Reader, rules: LimitRule[], t: number): RateLimited | null {
+  if (rules.length === 0) return null;
+  const longest = Math.max(...rules.map((r) => r.windowMs));
+  const rows = db
     .select({ key: schema.signInFailures.key, at: schema.signInFailures.at })
     .from(schema.signInFailures)
-    .where(and(inArray(schema.signInFailures.key, keys), gt(schema.signInFailures.at, t - windowMs)))
+    .where(and(inArray(schema.signInFailures.key, rules.map((r) => r.key)), gt(schema.signInFailures.at, t - longest)))
     .orderBy(asc(schema.signInFailures.at))
     .all();
   let untilMs = 0;
-  for (const key of keys) {
-    const times = rows.filter((r) => r.key === key).map((r) => r.at);
-    if (times.length < maxFailures) continue;
-    const decisive = times[times.length - maxFailures]!;
-    untilMs = Math.max(untilMs, decisive + windowMs - t);
+  for (const rule of rules) {
+    const times = rows.filter((r) => r.key === rule.key && r.at > t - rule.windowMs).map((r) => r.at);
+    if (times.length < rule.max) continue;
+    // The event that must leave the window before one more fits.
+    const decisive = times[times.length - rule.max]!;
+    untilMs = Math.max(untilMs, decisive + rule.windowMs - t);
   }
   return untilMs > 0 ? { retryAfterSeconds: Math.max(1, Math.ceil(untilMs / 1000)) } : null;
 }
 
-/** Count one failed sign-in against every key, and drop rows that left the window. */
-export function recordSignInFailure(keys: string[]): void {
+/** Null when every rule has room for one more event; otherwise how long until all of them do. Reads only. */
+export function limitBlock(rules: LimitRule[]): RateLimited | null {
+  return blockFor(getDb(), rules, now());
+}
+
+/**
+ * Check and count in one step: when every rule has room, count one event against each and return `release`,
+ * which takes that event back (e.g. the password was right); otherwise count nothing and return the block.
+ */
+export function takeLimit(rules: LimitRule[]): LimitTaken {
   const t = now();
-  const db = getDb();
-  db.transaction(
+  const ids = getDb().transaction(
     (tx) => {
-      tx.delete(schema.signInFailures).where(lt(schema.signInFailures.at, t - windowMs)).run();
-      tx.insert(schema.signInFailures).values(keys.map((key) => ({ key, at: t }))).run();
+      const block = blockFor(tx, rules, t);
+      if (block) return block;
+      tx.delete(schema.signInFailures).where(lt(schema.signInFailures.at, t - RETENTION_MS)).run();
+      return tx
+        .insert(schema.signInFailures)
+        .values(rules.map((rule) => ({ key: rule.key, at: t })))
+        .returning({ id: schema.signInFailures.id })
+        .all()
+        .map((row) => row.id);
+    },
+    { behavior: 'immediate' },
+  );
+  if (!Array.isArray(ids)) return { ok: false, ...ids };
+  let released = false;
+  return {
+    ok: true,
+    release: () => {
+      if (released || ids.length === 0) return;
+      released = true;
+      getDb().delete(schema.signInFailures).where(inArray(schema.signInFailures.id, ids)).run();
+    },
+  };
+}
+
+/** Count one event against every rule without checking (e.g. an event that already happened). */
+export function recordLimitEvent(rules: LimitRule[]): void {
+  if (rules.length === 0) return;
+  const t = now();
+  getDb().transaction(
+    (tx) => {
+      tx.delete(schema.signInFailures).where(lt(schema.signInFailures.at, t - RETENTION_MS)).run();
+      tx.insert(schema.signInFailures).values(rules.map((rule) => ({ key: rule.key, at: t }))).run();
     },
     { behavior: 'immediate' },
   );
 }
 
-/** How many failures a key has in the current window (for diagnostics and tests). */
-export function failuresInWindow(key: string): number {
+/** How many events a key has in the last windowMs (diagnostics and tests). */
+export function eventsInWindow(key: string, windowMs: number): number {
   return getDb()
     .select({ at: schema.signInFailures.at })
     .from(schema.signInFailures)
@@ -85,19 +120,47 @@ export function failuresInWindow(key: string): number {
     .all().length;
 }
 
+/** Forget every event under these keys (tests, and an operator unlocking an account by hand). */
+export function clearLimitKeys(keys: string[]): void {
+  if (keys.length === 0) return;
+  getDb()
+    .delete(schema.signInFailures)
+    .where(or(...keys.map((key) => eq(schema.signInFailures.key, key))))
+    .run();
+}
+
+// ——— Sign-in ———
+
+/** The counters one sign-in attempt touches. An attempt without an email counts against its address only. */
+export function signInRules(email: string | null | undefined, address: string): LimitRule[] {
+  const { pair, address: perAddress, account } = LIMITS.signIn;
+  const rules: LimitRule[] = [{ key: `signin:address:${address}`, ...perAddress }];
+  const normalized = typeof email === 'string' ? normalizeEmail(email) : '';
+  if (normalized) {
+    rules.unshift(
+      { key: `signin:pair:${normalized}|${address}`, ...pair },
+      { key: `signin:account:${normalized}`, ...account },
+    );
+  }
+  return rules;
+}
+
+/** Null when a sign-in for this email from this address may proceed; otherwise how long until it may. */
+export const signInBlock = (email: string | null | undefined, address: string) => limitBlock(signInRules(email, address));
+
 export const tooManySignInsMessage = (seconds: number) =>
   `Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
 
 /**
- * Wrap next-auth's POST handler so the credentials callback answers 429 with Retry-After while the account or the
- * address is blocked. The check runs before delegating; the email is read from a clone so next-auth still gets an
- * unread body.
+ * Wrap next-auth's POST handler so the credentials callback answers 429 with Retry-After while a sign-in rule
+ * is full. The check runs before delegating (authorize counts the attempt); the email is read from a clone so
+ * next-auth still gets an unread body.
  */
 export function limitCredentialsSignIn<R extends Request>(delegate: (req: R) => Promise<Response>) {
   return async (req: R): Promise<Response> => {
     if (req.method !== 'POST' || !new URL(req.url).pathname.endsWith('/callback/credentials')) return delegate(req);
     const email = await emailFromBody(req.clone());
-    const block = signInBlock(signInKeys(email, clientAddress(req.headers)));
+    const block = signInBlock(email, clientAddress(req.headers));
     if (!block) return delegate(req);
     return Response.json(
       { error: { code: 'rate_limited', message: tooManySignInsMessage(block.retryAfterSeconds) } },

@@ -1,14 +1,17 @@
 import './support/next-auth';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LIMITS } from '@/lib/limits';
 import { getDb, schema } from '@/server/db';
 import {
   clientAddress,
-  failuresInWindow,
+  eventsInWindow,
+  limitBlock,
   limitCredentialsSignIn,
-  recordSignInFailure,
+  recordLimitEvent,
   setSignInClock,
-  signInBlock,
-  signInKeys,
+  signInRules,
+  takeLimit,
+  type LimitRule,
 } from '@/server/auth/rate-limit';
 import { makeUser } from '../support/users';
 import { postCredentials, sessionCookieFrom } from './support/http-auth';
@@ -23,74 +26,109 @@ beforeEach(() => {
   getDb().delete(schema.signInFailures).run();
   now = T0;
   setSignInClock(() => now);
+  // Most tests name the client's address with X-Forwarded-For, as a single reverse proxy would.
+  vi.stubEnv('TRUST_PROXY', '1');
 });
-afterEach(() => setSignInClock());
+afterEach(() => {
+  setSignInClock();
+  vi.unstubAllEnvs();
+});
 
 const PASSWORD = 'correct horse battery'; // makeUser's password
+const { pair, address: perAddress, account } = LIMITS.signIn;
 
-describe('clientAddress', () => {
-  it('takes the first x-forwarded-for hop, else x-real-ip, else "local"', () => {
-    expect(clientAddress(new Headers({ 'x-forwarded-for': ' 203.0.113.7 , 10.0.0.1', 'x-real-ip': '10.9.9.9' }))).toBe('203.0.113.7');
-    expect(clientAddress(new Headers({ 'x-real-ip': ' 10.9.9.9 ' }))).toBe('10.9.9.9');
-    expect(clientAddress(new Headers({ 'x-forwarded-for': ' ' }))).toBe('local');
-    expect(clientAddress(new Headers())).toBe('local');
+describe('generic limiter (takeLimit, limitBlock)', () => {
+  const rule: LimitRule = { key: 'test:a', max: 3, windowMs: 10_000 };
+
+  it('admits max events in the window, refuses the next until the decisive one ages out (limit, one past)', () => {
+    for (let i = 0; i < 3; i++) {
+      at(i * 1_000);
+      expect(takeLimit([rule]).ok).toBe(true);
+    }
+    at(2_500);
+    const refused = takeLimit([rule]);
+    expect(refused).toEqual({ ok: false, retryAfterSeconds: 8 }); // the first (at 0 s) leaves at 10 s
+    expect(eventsInWindow(rule.key, rule.windowMs)).toBe(3); // a refused event is not counted
+    at(9_999);
+    expect(limitBlock([rule])).toEqual({ retryAfterSeconds: 1 });
+    at(10_000);
+    expect(limitBlock([rule])).toBeNull();
+    expect(takeLimit([rule]).ok).toBe(true);
   });
 
-  it('keys an attempt by normalized email and by address', () => {
-    expect(signInKeys('  Ann@Example.TEST ', '1.2.3.4')).toEqual(['email:ann@example.test', 'address:1.2.3.4']);
-    expect(signInKeys(null, 'local')).toEqual(['address:local']);
+  it('release takes the event back (once), so a success does not count', () => {
+    for (let i = 0; i < 3; i++) {
+      const taken = takeLimit([rule]);
+      if (!taken.ok) throw new Error('expected room');
+      taken.release();
+      taken.release();
+    }
+    expect(eventsInWindow(rule.key, rule.windowMs)).toBe(0);
+    expect(limitBlock([rule])).toBeNull();
+  });
+
+  it('blocks when any rule is full and answers the longest wait', () => {
+    const short: LimitRule = { key: 'test:short', max: 1, windowMs: 5_000 };
+    const long: LimitRule = { key: 'test:long', max: 2, windowMs: 60_000 };
+    recordLimitEvent([short, long]);
+    at(1_000);
+    recordLimitEvent([long]);
+    at(2_000);
+    expect(limitBlock([short])).toEqual({ retryAfterSeconds: 3 });
+    expect(limitBlock([short, long])).toEqual({ retryAfterSeconds: 58 });
+    expect(takeLimit([{ key: 'test:other', max: 1, windowMs: 5_000 }, long]).ok).toBe(false);
+    expect(eventsInWindow('test:other', 5_000)).toBe(0);
+  });
+
+  it('drops rows older than a day whatever their key', () => {
+    recordLimitEvent([{ key: 'test:stale', max: 1, windowMs: 1_000 }]);
+    at(24 * 60 * 60_000 + 1);
+    recordLimitEvent([rule]);
+    expect(getDb().select().from(schema.signInFailures).all().map((r) => r.key)).toEqual(['test:a']);
   });
 });
 
-describe('signInBlock', () => {
-  it('blocks a key on its fifth failure in the window until the decisive failure ages out', () => {
-    const keys = ['email:a@example.test'];
-    for (let i = 0; i < 4; i++) {
-      at(i * 10_000);
-      recordSignInFailure(keys);
-    }
-    expect(signInBlock(keys)).toBeNull();
-    at(40_000);
-    recordSignInFailure(keys);
-    at(45_000);
-    // The oldest failure (at 0 s) leaves the window at 60 s: 15 s from now.
-    expect(signInBlock(keys)).toEqual({ retryAfterSeconds: 15 });
-    at(59_999);
-    expect(signInBlock(keys)).toEqual({ retryAfterSeconds: 1 });
-    at(60_000);
-    expect(signInBlock(keys)).toBeNull();
-    expect(failuresInWindow('email:a@example.test')).toBe(4);
+describe('clientAddress', () => {
+  it('without TRUST_PROXY ignores X-Forwarded-For and X-Real-IP: every such request is one address', () => {
+    vi.stubEnv('TRUST_PROXY', '');
+    expect(clientAddress(new Headers({ 'x-forwarded-for': '203.0.113.7', 'x-real-ip': '10.9.9.9' }))).toBe('direct');
+    expect(clientAddress(new Headers({ 'x-forwarded-for': '198.51.100.1' }))).toBe('direct');
+    expect(clientAddress(new Headers())).toBe('direct');
   });
 
-  it('answers the longest wait when both keys are blocked, and blocks when either is', () => {
-    const [email, address] = signInKeys('b@example.test', '192.0.2.1');
-    for (let i = 0; i < 5; i++) {
-      at(i * 1_000);
-      recordSignInFailure([email!]);
-    }
-    for (let i = 0; i < 5; i++) {
-      at(20_000 + i * 1_000);
-      recordSignInFailure([address!]);
-    }
-    at(30_000);
-    expect(signInBlock([email!])).toEqual({ retryAfterSeconds: 30 });
-    expect(signInBlock([address!])).toEqual({ retryAfterSeconds: 50 });
-    expect(signInBlock([email!, address!])).toEqual({ retryAfterSeconds: 50 });
-    expect(signInBlock(['address:198.51.100.1'])).toBeNull();
+  it('with TRUST_PROXY=n takes the address n hops from the right', () => {
+    const xff = new Headers({ 'x-forwarded-for': ' 6.6.6.6 , 203.0.113.7, 10.0.0.1 ' });
+    vi.stubEnv('TRUST_PROXY', '1');
+    expect(clientAddress(xff)).toBe('10.0.0.1');
+    vi.stubEnv('TRUST_PROXY', '2');
+    expect(clientAddress(xff)).toBe('203.0.113.7');
+    // More trusted hops than entries: the leftmost, which a trusted proxy still wrote.
+    vi.stubEnv('TRUST_PROXY', '5');
+    expect(clientAddress(xff)).toBe('6.6.6.6');
   });
 
-  it('prunes failures that left the window when it records a new one', () => {
-    recordSignInFailure(['email:old@example.test', 'address:203.0.113.1']);
-    at(61_000);
-    recordSignInFailure(['email:new@example.test']);
-    const keys = getDb().select().from(schema.signInFailures).all().map((r) => r.key);
-    expect(keys).toEqual(['email:new@example.test']);
+  it('treats a TRUST_PROXY that is not a hop count as 0', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    for (const value of ['true', '-1', '1.5', 'yes']) {
+      vi.stubEnv('TRUST_PROXY', value);
+      expect(clientAddress(new Headers({ 'x-forwarded-for': '203.0.113.7' }))).toBe('direct');
+    }
+    warn.mockRestore();
+  });
+
+  it('keys an attempt by (account, address), address and account, with the email normalized', () => {
+    expect(signInRules('  Ann@Example.TEST ', '1.2.3.4').map((r) => r.key)).toEqual([
+      'signin:pair:ann@example.test|1.2.3.4',
+      'signin:account:ann@example.test',
+      'signin:address:1.2.3.4',
+    ]);
+    expect(signInRules(null, 'direct').map((r) => r.key)).toEqual(['signin:address:direct']);
   });
 });
 
 describe('limitCredentialsSignIn (wrapper around next-auth POST)', () => {
-  const block = (address: string) => {
-    for (let i = 0; i < 5; i++) recordSignInFailure([`address:${address}`]);
+  const fillAddress = (address: string) => {
+    for (let i = 0; i < perAddress.max; i++) recordLimitEvent([{ key: `signin:address:${address}`, ...perAddress }]);
   };
   const credentialsPost = (address: string, email = 'c@example.test') =>
     new Request('http://localhost/api/auth/callback/credentials', {
@@ -108,20 +146,21 @@ describe('limitCredentialsSignIn (wrapper around next-auth POST)', () => {
   });
 
   it('answers 429 with Retry-After without calling next-auth while blocked', async () => {
-    block('192.0.2.11');
+    fillAddress('192.0.2.11');
     at(12_000);
     const delegate = vi.fn(async () => new Response(null, { status: 302 }));
     const res = await limitCredentialsSignIn(delegate)(credentialsPost('192.0.2.11'));
     expect(delegate).not.toHaveBeenCalled();
     expect(res.status).toBe(429);
-    expect(res.headers.get('retry-after')).toBe('48');
+    const wait = perAddress.windowMs / 1000 - 12;
+    expect(res.headers.get('retry-after')).toBe(String(wait));
     expect(await res.json()).toEqual({
-      error: { code: 'rate_limited', message: 'Too many failed sign-ins. Try again in 48 seconds.' },
+      error: { code: 'rate_limited', message: `Too many failed sign-ins. Try again in ${wait} seconds.` },
     });
   });
 
   it('reads the email from a JSON body too', async () => {
-    for (let i = 0; i < 5; i++) recordSignInFailure(['email:json@example.test']);
+    for (let i = 0; i < pair.max; i++) recordLimitEvent(signInRules('json@example.test', '192.0.2.12'));
     const delegate = vi.fn(async () => new Response(null, { status: 302 }));
     const req = new Request('http://localhost/api/auth/callback/credentials', {
       method: 'POST',
@@ -132,7 +171,7 @@ describe('limitCredentialsSignIn (wrapper around next-auth POST)', () => {
   });
 
   it('leaves other next-auth endpoints alone, even for a blocked address', async () => {
-    block('192.0.2.13');
+    fillAddress('192.0.2.13');
     const delegate = vi.fn(async () => new Response('ok'));
     const limited = limitCredentialsSignIn(delegate);
     const signout = new Request('http://localhost/api/auth/signout', { method: 'POST', headers: { 'x-forwarded-for': '192.0.2.13' } });
@@ -144,96 +183,123 @@ describe('limitCredentialsSignIn (wrapper around next-auth POST)', () => {
 });
 
 describe('POST /api/auth/callback/credentials', () => {
-  const failTimes = async (email: string, address: (i: number) => string, times = 5) => {
+  const expectInvalid = (res: Response) => {
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toContain('/sign-in?error=CredentialsSignin&code=invalid_credentials');
+    expect(sessionCookieFrom(res)).toBeNull();
+  };
+  const expectSignedIn = (res: Response) => {
+    expect(res.status).toBe(302);
+    expect(sessionCookieFrom(res)).toMatch(/^authjs\.session-token=/);
+  };
+  const failTimes = async (email: string, address: (i: number) => string, times: number, stepMs = 1_000) => {
     for (let i = 0; i < times; i++) {
-      at(i * 1_000);
-      const res = await postCredentials({ email, password: 'wrong password', address: address(i) });
-      expect(res.status).toBe(302);
-      expect(res.headers.get('location')).toContain('/sign-in?error=CredentialsSignin&code=invalid_credentials');
-      expect(sessionCookieFrom(res)).toBeNull();
+      at(i * stepMs);
+      expectInvalid(await postCredentials({ email, password: 'wrong password', address: address(i) }));
     }
   };
 
-  it('answers the sixth attempt after five failures with 429 and Retry-After, even with the right password', async () => {
+  it('blocks a stranger after five failures, but the owner signs in from their own address', async () => {
     const ann = await makeUser('ann');
-    await failTimes(ann.email, () => '198.51.100.1');
+    await failTimes(ann.email, () => '198.51.100.66', pair.max);
     at(5_000);
-    const res = await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.1' });
-    expect(res.status).toBe(429);
-    // The oldest failure (at 0 s) leaves the one-minute window 55 s from now.
-    expect(res.headers.get('retry-after')).toBe('55');
-    expect(sessionCookieFrom(res)).toBeNull();
-    const body = (await res.json()) as { error: { code: string; message: string } };
-    expect(body.error).toEqual({ code: 'rate_limited', message: 'Too many failed sign-ins. Try again in 55 seconds.' });
+    // Must not happen: the stranger's failures locking the owner out.
+    expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.10' }));
+    // The stranger, even with the right password, waits until the oldest failure leaves the minute.
+    const stranger = await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.66' });
+    expect(stranger.status).toBe(429);
+    expect(stranger.headers.get('retry-after')).toBe('55');
+    expect(sessionCookieFrom(stranger)).toBeNull();
+    expect(await stranger.json()).toEqual({
+      error: { code: 'rate_limited', message: 'Too many failed sign-ins. Try again in 55 seconds.' },
+    });
   });
 
-  it('limits a different account from the same address', async () => {
+  it('without TRUST_PROXY, varied X-Forwarded-For values all count as one address and are all limited', async () => {
+    vi.stubEnv('TRUST_PROXY', '0');
     const ann = await makeUser('ann');
-    const bob = await makeUser('bob');
-    await failTimes(ann.email, () => '198.51.100.2');
-    at(10_000);
-    const fromSameAddress = await postCredentials({ email: bob.email, password: PASSWORD, address: '198.51.100.2' });
-    expect(fromSameAddress.status).toBe(429);
-    expect(fromSameAddress.headers.get('retry-after')).toBe('50');
-    const fromElsewhere = await postCredentials({ email: bob.email, password: PASSWORD, address: '198.51.100.3' });
-    expect(fromElsewhere.status).toBe(302);
-    expect(sessionCookieFrom(fromElsewhere)).toMatch(/^authjs\.session-token=/);
-  });
-
-  it('limits the same account from another address', async () => {
-    const ann = await makeUser('ann');
-    // Five addresses, one failure each: only the account's counter reaches five.
-    await failTimes(ann.email, (i) => `203.0.113.${10 + i}`);
-    at(5_000);
-    const res = await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.99' });
-    expect(res.status).toBe(429);
-    expect(res.headers.get('retry-after')).toBe('55');
-    // The email key is normalized: case and spaces don't escape it.
-    const shouted = await postCredentials({ email: ` ${ann.email.toUpperCase()} `, password: PASSWORD, address: '203.0.113.98' });
-    expect(shouted.status).toBe(429);
-  });
-
-  it('does not count blocked attempts, and lets the right password in once the window has passed', async () => {
-    const ann = await makeUser('ann');
-    await failTimes(ann.email, () => '198.51.100.4');
-    for (let i = 0; i < 3; i++) {
-      at(30_000 + i);
-      expect((await postCredentials({ email: ann.email, password: 'wrong again', address: '198.51.100.4' })).status).toBe(429);
+    await failTimes(ann.email, (i) => `203.0.113.${i}`, pair.max);
+    for (let i = 0; i < 20; i++) {
+      at(6_000 + i);
+      const res = await postCredentials({ email: ann.email, password: 'guess', address: `198.51.100.${i}` });
+      expect(res.status).toBe(429);
     }
-    expect(failuresInWindow(`email:${ann.email}`)).toBe(5);
-    at(59_999);
-    expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.4' })).status).toBe(429);
-    at(60_000); // the first failure (at 0 s) has left the window
-    const res = await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.4' });
-    expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('http://localhost/agents');
-    expect(sessionCookieFrom(res)).toMatch(/^authjs\.session-token=/);
+    expect(eventsInWindow('signin:address:direct', perAddress.windowMs)).toBe(pair.max);
   });
 
-  it('keeps counting after a successful sign-in: success resets no counter', async () => {
+  it('with TRUST_PROXY=1 uses the hop the proxy appended, not what the client put before it', async () => {
     const ann = await makeUser('ann');
-    const strangers = ['x1@example.test', 'x2@example.test', 'x3@example.test', 'x4@example.test'];
-    for (const [i, email] of strangers.entries()) {
+    // The client varies its own claim; the proxy always appends the real 192.0.2.77.
+    await failTimes(ann.email, (i) => `10.0.0.${i}, 192.0.2.77`, pair.max);
+    at(5_000);
+    expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '10.0.0.200, 192.0.2.77' })).status).toBe(429);
+    expect(eventsInWindow(`signin:pair:${ann.email}|192.0.2.77`, pair.windowMs)).toBe(pair.max);
+    expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '192.0.2.77, 192.0.2.78' }));
+  });
+
+  it('one address spraying many accounts is stopped at the per-address limit (limit, one past)', async () => {
+    const ann = await makeUser('ann');
+    for (let i = 0; i < perAddress.max; i++) {
       at(i * 1_000);
-      await postCredentials({ email, password: 'guess', address: '198.51.100.5' });
+      expectInvalid(await postCredentials({ email: `guess${i}@example.test`, password: 'guess', address: '198.51.100.9' }));
     }
+    at(perAddress.max * 1_000);
+    expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.9' })).status).toBe(429);
+    expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.10' }));
+  });
+
+  it('the per-account ceiling holds across addresses (limit, one past), then lifts with its window', async () => {
+    const ann = await makeUser('ann');
+    // One failure from each of `account.max` addresses: no pair or address counter fills up.
+    await failTimes(ann.email, (i) => `10.1.${Math.floor(i / 250)}.${i % 250}`, account.max, 100);
+    at(account.max * 100);
+    const fresh = await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.200' });
+    expect(fresh.status).toBe(429);
+    expect(Number(fresh.headers.get('retry-after'))).toBe(account.windowMs / 1000 - account.max / 10);
+    // Only this account: another one from the same address is unaffected.
+    const bob = await makeUser('bob');
+    expectSignedIn(await postCredentials({ email: bob.email, password: PASSWORD, address: '203.0.113.200' }));
+    at(account.windowMs);
+    expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.200' }));
+  });
+
+  it('at one below the account ceiling a new address still gets in', async () => {
+    const ann = await makeUser('ann');
+    await failTimes(ann.email, (i) => `10.2.0.${i}`, account.max - 1, 100);
+    at(account.max * 100);
+    expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.201' }));
+  });
+
+  it('a flood of concurrent wrong passwords gets no more than the limit past the check', async () => {
+    const ann = await makeUser('ann');
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => postCredentials({ email: ann.email, password: 'guess', address: '198.51.100.30' })),
+    );
+    const limited = results.filter((r) => r.status === 429 || r.headers.get('location')?.includes('code=rate_limited'));
+    expect(results.length - limited.length).toBe(pair.max);
+    expect(eventsInWindow(`signin:pair:${ann.email}|198.51.100.30`, pair.windowMs)).toBe(pair.max);
+  });
+
+  it('a successful sign-in is not counted and resets nothing', async () => {
+    const ann = await makeUser('ann');
+    await failTimes(ann.email, () => '198.51.100.5', pair.max - 1);
     at(4_000);
-    expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.5' })).status).toBe(302);
-    expect(failuresInWindow('address:198.51.100.5')).toBe(4);
+    expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.5' }));
+    expect(eventsInWindow(`signin:pair:${ann.email}|198.51.100.5`, pair.windowMs)).toBe(pair.max - 1);
     at(5_000);
-    await postCredentials({ email: 'x5@example.test', password: 'guess', address: '198.51.100.5' });
+    expectInvalid(await postCredentials({ email: ann.email, password: 'guess', address: '198.51.100.5' }));
     at(6_000);
     expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.5' })).status).toBe(429);
   });
 
   it('refuses inside authorize too when a request gets past the wrapper (a race), without counting it', async () => {
     const ann = await makeUser('ann');
-    for (let i = 0; i < 5; i++) recordSignInFailure([`email:${ann.email}`]);
+    for (let i = 0; i < pair.max; i++) recordLimitEvent(signInRules(ann.email, '198.51.100.6'));
     const { handlers } = await import('@/server/auth/config');
     const res = await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.6' }, handlers.POST);
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toContain('error=CredentialsSignin&code=rate_limited');
     expect(sessionCookieFrom(res)).toBeNull();
-    expect(failuresInWindow(`email:${ann.email}`)).toBe(5);
+    expect(eventsInWindow(`signin:pair:${ann.email}|198.51.100.6`, pair.windowMs)).toBe(pair.max);
   });
 });

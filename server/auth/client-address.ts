@@ -1,0 +1,70 @@
+import 'server-only';
+import diagnosticsChannel from 'node:diagnostics_channel';
+
+/**
+ * Which address a request came from, for rate limiting.
+ *
+ * A Next.js route handler or server action never sees the socket (NextRequest.ip is gone since Next 15), and
+ * `next start` only fills in `x-forwarded-for` from the socket when the client did not send one itself, so that
+ * header alone is whatever the client chose. Two sources are trusted instead:
+ * - PEER_HEADER, written by this process for every HTTP request from the socket's remote address (Node's
+ *   `http.server.request.start` diagnostics channel fires before Next reads the headers, and overwrites anything
+ *   a client sent under that name). It only counts once installPeerAddressHeader() ran in this process.
+ * - `x-forwarded-for`, only when TRUST_PROXY=<n> says n reverse proxies sit in front: the address n hops from
+ *   the right is the one the outermost trusted proxy saw (hops further left are the client's own claims).
+ * Without either (a request that did not come through Node's HTTP server, e.g. a test calling a handler), every
+ * request is DIRECT: one shared address.
+ */
+
+export const PEER_HEADER = 'x-ensemble-peer-address';
+export const DIRECT = 'direct';
+
+const INSTALLED = Symbol.for('ensemble.peerAddressHeader');
+const g = globalThis as unknown as { [INSTALLED]?: boolean };
+
+type RequestStart = { request: { headers: Record<string, string | string[] | undefined> }; socket: { remoteAddress?: string } };
+
+/** Stamp every incoming HTTP request with its socket's address. Idempotent; call once at start-up. */
+export function installPeerAddressHeader(): void {
+  if (g[INSTALLED]) return;
+  diagnosticsChannel.subscribe('http.server.request.start', (message) => {
+    const { request, socket } = message as RequestStart;
+    request.headers[PEER_HEADER] = socket.remoteAddress || DIRECT;
+  });
+  g[INSTALLED] = true;
+}
+
+export const peerAddressHeaderInstalled = () => g[INSTALLED] === true;
+
+/** TRUST_PROXY as a hop count: a non-negative integer; anything else trusts no proxy (and says so once). */
+export function parseTrustProxy(raw: string | undefined): number {
+  const value = (raw ?? '').trim();
+  if (value === '') return 0;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  if (!warned) {
+    warned = true;
+    console.warn(`[ensemble] TRUST_PROXY=${JSON.stringify(raw)} is not a number of proxy hops; trusting none (0).`);
+  }
+  return 0;
+}
+let warned = false;
+
+/** Read at call time (not import time) so an operator's value and tests' stubs both apply; parsing is trivial. */
+export const trustedProxyHops = () => parseTrustProxy(process.env.TRUST_PROXY);
+
+/** The address to rate-limit a request by (see the module comment). */
+export function clientAddress(headers: Headers, hops = trustedProxyHops()): string {
+  if (hops > 0) {
+    const chain = (headers.get('x-forwarded-for') ?? '')
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter(Boolean);
+    // Fewer entries than trusted hops: the leftmost one is still written by a trusted proxy.
+    if (chain.length > 0) return chain[Math.max(0, chain.length - hops)]!;
+  }
+  if (peerAddressHeaderInstalled()) {
+    const peer = headers.get(PEER_HEADER)?.trim();
+    if (peer) return peer;
+  }
+  return DIRECT;
+}
