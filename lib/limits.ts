@@ -57,6 +57,18 @@ export const LIMITS = {
   answer: { maxChars: 4_000, maxBytes: 8_000 },
   interruptResponse: { maxBytes: 8_000 },
   scheduler: { maxActiveJobs: 8, stepTimeoutMs: 10_000 },
+  /**
+   * Agent runs. Every run has a wall-clock limit: the default (RUN_TIME_LIMIT_MINUTES overrides it, capped at the
+   * maximum) or the agent's own time limit. Direct conversation runs in flight per account are capped
+   * (RUNS_IN_FLIGHT_PER_ACCOUNT overrides); team job runs go through the scheduler and are not counted.
+   */
+  run: {
+    defaultTimeLimitMinutes: Math.min(positiveIntFromEnv('RUN_TIME_LIMIT_MINUTES', 15), 120),
+    timeLimitMinutes: { min: 1, max: 120 },
+    inFlightPerAccount: positiveIntFromEnv('RUNS_IN_FLIGHT_PER_ACCOUNT', 4),
+    /** Retry-After (seconds) on the 429 for one run too many. */
+    retryAfterSeconds: 5,
+  },
   result: { maxBytes: 6_000 },
   sharedRecord: { retained: 100, inContext: 8 },
   sharedContext: { maxBytes: 24_000 },

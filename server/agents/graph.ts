@@ -32,6 +32,27 @@ export class MaxTurnsError extends Error {
 export const NODES = { model: 'model', approval: 'approval', tools: 'tools' } as const;
 
 /**
+ * The model and tool calls of one run still executing. On abort LangGraph rejects the stream at once but does not
+ * wait for the node in flight (a tool or provider call that ignores the signal keeps going); the run is not stopped
+ * until that work has settled, so the executor waits on this before it records the outcome.
+ */
+export class NodeWork {
+  private readonly running = new Set<Promise<unknown>>();
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.running.add(work);
+    const forget = () => this.running.delete(work);
+    work.then(forget, forget);
+    return work;
+  }
+
+  /** Resolves once every tracked call has finished or failed. */
+  async settled(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+}
+
+/**
  * Framework text plus the owner's own instructions — the only things a system prompt ever holds. Text from
  * people, peers and tools arrives as human/tool messages.
  */
@@ -50,17 +71,19 @@ export function systemPrompt(agent: Pick<GraphAgent, 'name' | 'instructions'>): 
  * tools that need a person's yes, checkpointed to SQLite (a conversation is a thread). Throws
  * ModelConfigurationError when the agent's model can't be built.
  */
-export async function buildAgentGraph(agent: GraphAgent, context: RunContext, options: { model?: BaseChatModel } = {}) {
+export async function buildAgentGraph(agent: GraphAgent, context: RunContext, options: { model?: BaseChatModel; nodeWork?: NodeWork } = {}) {
   ensureBuiltinToolGroups();
   const tools = toolsForAgent(agent.toolGroups, context);
   const model = options.model ?? (await createChatModel(agent));
   const bound = tools.length && model.bindTools ? model.bindTools(tools) : model;
   const prompt = systemPrompt(agent);
   const needsApproval = new Set(agent.approvalTools);
+  const nodeWork = options.nodeWork ?? new NodeWork();
+  const toolNode = new ToolNode(tools);
 
   async function callModel(state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) {
     if (modelTurnsSinceHuman(state.messages) >= agent.maxTurns) throw new MaxTurnsError(agent.maxTurns);
-    const response = await bound.invoke([new SystemMessage(prompt), ...answerDanglingToolCalls(state.messages)], config);
+    const response = await nodeWork.track(bound.invoke([new SystemMessage(prompt), ...answerDanglingToolCalls(state.messages)], config));
     return { messages: [response] };
   }
 
@@ -100,7 +123,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   return new StateGraph(MessagesAnnotation)
     .addNode(NODES.model, callModel)
     .addNode(NODES.approval, approve)
-    .addNode(NODES.tools, new ToolNode(tools))
+    .addNode(NODES.tools, (state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) => nodeWork.track(toolNode.invoke(state, config)))
     .addEdge(START, NODES.model)
     .addConditionalEdges(NODES.model, afterModel, [NODES.approval, NODES.tools, END])
     .addEdge(NODES.approval, NODES.tools)

@@ -10,6 +10,14 @@ export type RunEventMap = {
   'run:finished': [RunEvent];
 };
 
+/** The abort reason of a run a person (or a team cancel) stopped; the executor records 'cancelled'. */
+export class RunCancelledError extends Error {
+  constructor() {
+    super('Run cancelled');
+    this.name = 'RunCancelled';
+  }
+}
+
 type ActiveRun = { controller: AbortController; promise: Promise<void> };
 
 type RunRuntime = {

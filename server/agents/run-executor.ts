@@ -5,12 +5,13 @@ import { Command } from '@langchain/langgraph';
 import { eq } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
 import type { Agent, Run } from '@/server/db/schema';
-import { buildAgentGraph, recursionLimitFor, type AgentGraph } from './graph';
+import { buildAgentGraph, NodeWork, recursionLimitFor, type AgentGraph } from './graph';
 import { humanMessageId, type EnsembleMessageMeta } from './messages';
 import { activeRuns, runsSuspended } from './run-events';
 import { finishRun, markRunning, type ResumeInput, type StartInput, type Usage } from './run-store';
 import { ScriptedChatModel } from './scripted-model';
 import { isSuspension } from './suspend';
+import { armTimeLimit, isTimeCap, runTimeLimitMinutes, TIME_CAPPED_REASON } from './run-time-limit';
 import { outcomeOf, threadConfig } from './thread';
 import type { RunContext } from './tools/registry';
 
@@ -32,7 +33,7 @@ export function launchRun(runId: string, mode: ExecutionMode = 'input'): void {
   // call (send_member wakes the scheduler); LangGraph would take that ambient config for a parent graph and file
   // this run's checkpoints under the tool's subgraph namespace, out of sight of the conversation's own thread.
   const promise = AsyncLocalStorageProviderSingleton.getInstance()
-    .run(undefined, () => executeRun(runId, controller.signal, mode))
+    .run(undefined, () => executeRun(runId, controller, mode))
     .catch((err) => console.error(`[runs] run ${runId} failed outside the graph`, err))
     .finally(() => active.delete(runId));
   active.set(runId, { controller, promise });
@@ -60,10 +61,18 @@ export async function inspectionGraph(agent: Agent, run: Run): Promise<AgentGrap
   return buildAgentGraph(agent, runContextFor(run, agent.id), { model: new ScriptedChatModel({ agentName: agent.name }) });
 }
 
-async function executeRun(runId: string, signal: AbortSignal, mode: ExecutionMode): Promise<void> {
+/**
+ * Execute the run and record its outcome. The promise settles only once nothing of the run is executing any more:
+ * an abort makes LangGraph stop awaiting the node in flight, so the executor waits for that node's own work
+ * (NodeWork) before it records anything. Until then the row stays running and the conversation busy.
+ */
+async function executeRun(runId: string, controller: AbortController, mode: ExecutionMode): Promise<void> {
+  const signal = controller.signal;
   const run = markRunning(runId);
   if (!run) return;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  const nodeWork = new NodeWork();
+  let clearTimeLimit = () => {};
   try {
     const conversation = getDb().select().from(schema.conversations).where(eq(schema.conversations.id, run.conversationId)).get();
     const agent = loadAgent(conversation?.agentId ?? null);
@@ -71,7 +80,8 @@ async function executeRun(runId: string, signal: AbortSignal, mode: ExecutionMod
       finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });
       return;
     }
-    const graph = await buildAgentGraph(agent, runContextFor(run, agent.id));
+    clearTimeLimit = armTimeLimit(controller, runTimeLimitMinutes(agent));
+    const graph = await buildAgentGraph(agent, runContextFor(run, agent.id), { nodeWork });
     const input = mode === 'continue' ? null : run.kind === 'start' ? { messages: [runHumanMessage(run)] } : new Command({ resume: (run.input as ResumeInput).value });
     const config = {
       configurable: { ...threadConfig(run.conversationId).configurable, ensemble: runContextFor(run, agent.id) },
@@ -86,10 +96,14 @@ async function executeRun(runId: string, signal: AbortSignal, mode: ExecutionMod
     const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)));
     finishRun(runId, outcome.done ? outcome : { status: 'error', error: 'The run stopped before it finished' }, usage);
   } catch (err) {
+    await nodeWork.settled();
     // A shutdown leaves the row unfinished on purpose: the next start continues it from its checkpoint.
     if (signal.aborted && isSuspension(signal.reason)) return;
-    if (signal.aborted) finishRun(runId, { status: 'cancelled' }, usage);
+    if (signal.aborted && isTimeCap(signal.reason)) finishRun(runId, { status: 'error', error: signal.reason.message, stopReason: TIME_CAPPED_REASON }, usage);
+    else if (signal.aborted) finishRun(runId, { status: 'cancelled' }, usage);
     else finishRun(runId, { status: 'error', error: errorMessage(err) }, usage);
+  } finally {
+    clearTimeLimit();
   }
 }
 

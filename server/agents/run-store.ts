@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { getDb, schema, writeTx } from '@/server/db';
 import type { Run } from '@/server/db/schema';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
@@ -25,11 +25,12 @@ export function findRun(runId: string): Run | undefined {
   return getDb().select().from(schema.runs).where(eq(schema.runs.id, runId)).get();
 }
 
+/** The conversation's newest run of its agent (framework notes, kind 'note', are not runs a person acts on). */
 export function latestRun(conversationId: string): Run | undefined {
   return getDb()
     .select()
     .from(schema.runs)
-    .where(eq(schema.runs.conversationId, conversationId))
+    .where(and(eq(schema.runs.conversationId, conversationId), ne(schema.runs.kind, 'note')))
     .orderBy(desc(schema.runs.createdAt), desc(sql`rowid`))
     .limit(1)
     .get();
@@ -59,7 +60,7 @@ export function markRunning(runId: string): Run | undefined {
 export type Outcome =
   | { status: 'success' }
   | { status: 'interrupted'; interrupt: unknown }
-  | { status: 'error'; error: string }
+  | { status: 'error'; error: string; stopReason?: string }
   | { status: 'cancelled' };
 
 export type Usage = { inputTokens: number; outputTokens: number };
@@ -76,6 +77,7 @@ export function finishRun(runId: string, outcome: Outcome, usage: Usage = { inpu
       .set({
         status: outcome.status,
         error: outcome.status === 'error' ? outcome.error : null,
+        stopReason: outcome.status === 'error' ? (outcome.stopReason ?? null) : null,
         interrupt: outcome.status === 'interrupted' ? (outcome.interrupt ?? null) : null,
         inputTokens: sql`${schema.runs.inputTokens} + ${usage.inputTokens}`,
         outputTokens: sql`${schema.runs.outputTokens} + ${usage.outputTokens}`,

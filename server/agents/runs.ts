@@ -7,12 +7,13 @@ import { truncateText } from '@/lib/text';
 import { ACTIVE_RUN_STATUSES, type Message, type RunInterrupt } from '@/lib/types/conversation';
 import { schema, writeTx } from '@/server/db';
 import type { Conversation, Run } from '@/server/db/schema';
+import { LIMITS } from '@/lib/limits';
 import { AppError, conflict, notFound, validationError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
 import { findConversation, getConversation } from './conversations';
 import { toApiMessages } from './messages';
 import { launchRun } from './run-executor';
-import { activeRuns, runEvents } from './run-events';
+import { activeRuns, runEvents, RunCancelledError } from './run-events';
 import { findRun, finishRun, isFinished, latestRun, type ResumeInput, type StartInput } from './run-store';
 import { readThread } from './thread';
 
@@ -28,6 +29,20 @@ export class ConversationBusyError extends AppError {
   }
 }
 
+/** The account already has LIMITS.run.inFlightPerAccount direct conversation runs pending or running. */
+export class TooManyRunsError extends AppError {
+  constructor(limit: number) {
+    super(
+      429,
+      'too_many_runs',
+      `You already have ${limit} conversation runs in progress; wait for one to finish or cancel one, then try again`,
+      undefined,
+      { 'Retry-After': String(LIMITS.run.retryAfterSeconds) },
+    );
+    this.name = 'TooManyRunsError';
+  }
+}
+
 /** A resume arrived while no graph interrupt is waiting. */
 export const notWaiting = () => conflict('not_waiting', 'Nothing in this conversation is waiting for an answer');
 
@@ -35,6 +50,8 @@ export type StartOptions = {
   idempotencyKey: string;
   /** Server-owned extras for the run context tools see (e.g. teamId, memberId, jobId). */
   context?: Record<string, unknown>;
+  /** Aborts the call before it creates a run (a scheduler step that overran its bound). */
+  signal?: AbortSignal;
 };
 export type StartResult = { run: Run; created: boolean };
 
@@ -46,7 +63,7 @@ const TITLE_CHARS = 80;
 export function start(ownerId: string, conversationId: string, input: StartInput, options: StartOptions): StartResult {
   getConversation(ownerId, conversationId);
   // The owner's own words: the scripted model may act on their directives (messages.ts MessageAuthor).
-  return startRun(conversationId, { ...input, meta: { ...input.meta, author: 'person' } }, options);
+  return startRunAs(conversationId, { ...input, meta: { ...input.meta, author: 'person' } }, options, 'direct');
 }
 
 /** The owner's run, or a 404 exactly like a missing id. */
@@ -84,10 +101,13 @@ export async function getState(ownerId: string, conversationId: string): Promise
 /** Answer the graph interrupt the newest run stopped at (e.g. an approval) with Command({ resume: value }). */
 export async function resume(ownerId: string, conversationId: string, value: unknown, options: StartOptions): Promise<StartResult> {
   getConversation(ownerId, conversationId);
-  return resumeRun(conversationId, value, options);
+  return resumeRunAs(conversationId, value, options, 'direct');
 }
 
-/** Stop a run (checkpoints are kept, the conversation can continue). A finished run is returned unchanged. */
+/**
+ * Stop a run (checkpoints are kept, the conversation can continue). A finished run is returned unchanged. Waits
+ * up to CANCEL_WAIT_MS for the run to stop; a run still stopping is returned as it is (running, conversation busy).
+ */
 export async function cancel(ownerId: string, runId: string): Promise<Run> {
   return cancelRun(get(ownerId, runId).id);
 }
@@ -113,8 +133,18 @@ export function wait(runId: string, timeoutMs = 30_000): Promise<Run | undefined
 
 // ---------- internal variants (server code that already checked ownership, e.g. the team scheduler) ----------
 
+/**
+ * Who asked for a run. 'direct' runs (a person or API client talking to a conversation) count against the account's
+ * runs in flight; 'scheduled' runs are team jobs, which the owner-fair scheduler already bounds.
+ */
+type Origin = 'direct' | 'scheduled';
+
 /** Start a run on a conversation without an owner check. Same key → same run; an active run → ConversationBusyError. */
 export function startRun(conversationId: string, input: StartInput, options: StartOptions): StartResult {
+  return startRunAs(conversationId, input, options, 'scheduled');
+}
+
+function startRunAs(conversationId: string, input: StartInput, options: StartOptions, origin: Origin): StartResult {
   const stored: StartInput = {
     text: input.text,
     ...(input.meta ? { meta: input.meta } : {}),
@@ -127,6 +157,7 @@ export function startRun(conversationId: string, input: StartInput, options: Sta
     const existing = findByKey(tx, conversationId, options.idempotencyKey);
     if (existing) return { run: existing, created: false };
     assertIdle(tx, conversationId);
+    if (origin === 'direct') assertRunQuota(tx, conversation.ownerId);
     const agent = conversation.agentId
       ? tx.select({ model: schema.agents.model }).from(schema.agents).where(eq(schema.agents.id, conversation.agentId)).get()
       : undefined;
@@ -142,7 +173,12 @@ export function startRun(conversationId: string, input: StartInput, options: Sta
 
 /** Resume the conversation's interrupted graph without an owner check. 409 when no graph interrupt is waiting. */
 export async function resumeRun(conversationId: string, value: unknown, options: StartOptions): Promise<StartResult> {
+  return resumeRunAs(conversationId, value, options, 'scheduled');
+}
+
+async function resumeRunAs(conversationId: string, value: unknown, options: StartOptions, origin: Origin): Promise<StartResult> {
   const { checkpointId } = await readThread(conversationId);
+  options.signal?.throwIfAborted();
   const result = writeTx((tx) => {
     const conversation = tx.select().from(schema.conversations).where(eq(schema.conversations.id, conversationId)).get();
     if (!conversation) throw notFound('Conversation');
@@ -151,6 +187,7 @@ export async function resumeRun(conversationId: string, value: unknown, options:
     assertIdle(tx, conversationId);
     const latest = latestRun(conversationId);
     if (!latest || latest.status !== 'interrupted' || !isGraphInterrupt(latest.interrupt)) throw notWaiting();
+    if (origin === 'direct') assertRunQuota(tx, conversation.ownerId);
     if (isApproval(latest.interrupt)) {
       const parsed = approvalDecisionSchema.safeParse(value);
       if (!parsed.success) throw validationError(prefixFields('value', zodFields(parsed.error)));
@@ -168,20 +205,39 @@ export async function resumeRun(conversationId: string, value: unknown, options:
   return result;
 }
 
-/** Cancel without an owner check: aborts the executing graph and records 'cancelled' (idempotent). */
-export async function cancelRun(runId: string): Promise<Run> {
+/** How long a cancel request waits for the run to stop before answering with the run as it is. */
+export const CANCEL_WAIT_MS = 5_000;
+
+export type CancelOptions = {
+  /** Wait at most this long for the run to stop (default CANCEL_WAIT_MS; 0 = just ask it to stop). */
+  waitMs?: number;
+  /** Stop waiting when this aborts (a scheduler step's bound); the run keeps stopping on its own. */
+  signal?: AbortSignal;
+};
+
+/**
+ * Cancel without an owner check (idempotent). An executing run is aborted, and only its executor records
+ * 'cancelled', once the graph has really stopped: until then the run stays running and its conversation busy, so
+ * no second run can start on the thread beside a step that ignores the abort. A run that is not executing in this
+ * process (left pending by a dead one, or never launched during shutdown) has nothing that could still write, so it
+ * is recorded cancelled here. Returns the run as it is after the wait.
+ */
+export async function cancelRun(runId: string, options: CancelOptions = {}): Promise<Run> {
   const run = findRun(runId);
   if (!run) throw notFound('Run');
   if (isFinished(run.status)) return run;
   const active = activeRuns().get(runId);
-  if (active) {
-    active.controller.abort(new Error('Run cancelled'));
-    await settleWithin(active.promise, 5_000);
+  if (!active) {
+    finishRun(runId, { status: 'cancelled' });
+    return findRun(runId)!;
   }
-  // Not executing here (e.g. left pending by a dead process) or slow to stop: record it ourselves.
-  finishRun(runId, { status: 'cancelled' });
+  if (!active.controller.signal.aborted) active.controller.abort(new RunCancelledError());
+  await settleWithin(active.promise, options.waitMs ?? CANCEL_WAIT_MS, options.signal);
   return findRun(runId)!;
 }
+
+/** Whether an abort was already requested for a run executing in this process (it is on its way to stopping). */
+export const isStopping = (runId: string): boolean => activeRuns().get(runId)?.controller.signal.aborted === true;
 
 export { findRun, latestRun } from './run-store';
 export { findConversation };
@@ -207,6 +263,17 @@ function assertIdle(tx: Tx, conversationId: string): void {
   if (active) throw new ConversationBusyError();
 }
 
+/** 429 when the owner already has the maximum of direct conversation runs pending or running (team job runs excluded). */
+function assertRunQuota(tx: Tx, ownerId: string): void {
+  const limit = LIMITS.run.inFlightPerAccount;
+  const row = tx.$client
+    .prepare(
+      `select count(*) as n from runs where status in ('pending', 'running') and owner_id = ? and kind in ('start', 'resume') and json_extract(input, '$.context.jobId') is null`,
+    )
+    .get(ownerId) as { n: number };
+  if (row.n >= limit) throw new TooManyRunsError(limit);
+}
+
 function insertRun(tx: Tx, conversation: Conversation, kind: 'start' | 'resume', model: string, input: unknown, key: string): Run {
   return tx
     .insert(schema.runs)
@@ -224,12 +291,17 @@ function prefixFields(prefix: string, fields: Record<string, string>): Record<st
   return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k === '_' ? prefix : `${prefix}.${k}`, v]));
 }
 
-function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+/** Resolves when the promise settles, ms pass or the signal aborts, whichever comes first. */
+function settleWithin(promise: Promise<unknown>, ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    promise.finally(() => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    promise.finally(done).catch(() => undefined);
   });
 }

@@ -8,7 +8,7 @@ import { registerTeamTools } from '@/server/teams/tools/register';
 import { emptyRound, plan, type RoundState } from './planner';
 import { setSchedulerHandle } from './signal';
 import { loadSchedulingView } from './view';
-import { TeamWorker } from './worker';
+import { TeamWorker, type Step } from './worker';
 
 export type RuntimeOptions = { tickMs?: number; maxActive?: number; stepTimeoutMs?: number };
 
@@ -81,9 +81,9 @@ export class SchedulerRuntime {
     // recorded, e.g. after a crash), a finished run whose event was missed, or a cancel not yet carried out.
     for (const job of view.running) {
       if (this.inFlight.has(job.jobId)) continue;
-      if (job.status === 'cancelling') this.step(job.teamId, job.jobId, 'stop', () => stopJob(job.jobId));
+      if (job.status === 'cancelling') this.step(job.teamId, job.jobId, 'stop', (signal) => stopJob(job.jobId, signal));
       else if (!job.runId || !job.runStatus) this.launch(job.teamId, job.jobId);
-      else if (!ACTIVE_RUN_STATUSES.includes(job.runStatus as RunStatus)) this.step(job.teamId, job.jobId, 'finalize', () => finalizeJob(job.jobId));
+      else if (!ACTIVE_RUN_STATUSES.includes(job.runStatus as RunStatus)) this.step(job.teamId, job.jobId, 'finalize', (signal) => finalizeJob(job.jobId, signal));
     }
     const result = plan({
       queues: view.queues,
@@ -101,11 +101,11 @@ export class SchedulerRuntime {
   }
 
   private launch(teamId: string, jobId: string): void {
-    this.step(teamId, jobId, 'launch', () => launchJob(jobId));
+    this.step(teamId, jobId, 'launch', (signal) => launchJob(jobId, signal));
   }
 
   /** Queue one step for a job on its team's worker, at most one queued step per job from reconciliation. */
-  private step(teamId: string, jobId: string, label: string, fn: () => Promise<void>): void {
+  private step(teamId: string, jobId: string, label: string, fn: Step): void {
     this.inFlight.add(jobId);
     void this.worker(teamId)
       .run(`${label} ${jobId}`, fn)
@@ -122,7 +122,7 @@ export class SchedulerRuntime {
       | undefined;
     if (!job) return;
     void this.worker(job.teamId)
-      .run(`finalize ${job.id}`, () => finalizeJob(job.id))
+      .run(`finalize ${job.id}`, (signal) => finalizeJob(job.id, signal))
       .finally(() => this.wake());
   }
 
@@ -130,7 +130,7 @@ export class SchedulerRuntime {
     const job = getDb().$client.prepare('select team_id as teamId from jobs where id = ?').get(jobId) as { teamId: string } | undefined;
     if (!job) return;
     void this.worker(job.teamId)
-      .run(`stop ${jobId}`, () => stopJob(jobId))
+      .run(`stop ${jobId}`, (signal) => stopJob(jobId, signal))
       .finally(() => this.wake());
   }
 

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { truncateText } from '@/lib/text';
 import type { ApiWaiting } from '@/lib/types/team';
-import { ConversationBusyError, cancelRun, findRun, resumeRun, startRun, type StartInput } from '@/server/agents/runs';
+import { ConversationBusyError, cancelRun, findRun, isStopping, resumeRun, startRun, type StartInput } from '@/server/agents/runs';
 import { isFinished } from '@/server/agents/run-store';
 import { readThread } from '@/server/agents/thread';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
@@ -97,18 +97,27 @@ export function admitJob(jobId: string): boolean {
   });
 }
 
+/*
+ * Steps (launch, finalize, stop) run on the team's worker and take its signal, which aborts when a step overruns
+ * its bound. An aborted step writes nothing after the abort, and the job is left where the next planning pass picks
+ * it up again:
+ * - launch: `running` without a recorded run (no run was created, or the same run key finds the one that was);
+ * - finalize: `running`/`cancelling` with its finished run, finalized again by the next pass;
+ * - stop: `cancelling` while its run is still stopping; the run's finish event finalizes it (`cancelled`).
+ */
+
 /**
  * Start (or find) the admitted job's run. The run key makes this safe to repeat after a crash or timeout:
  * the same key returns the same run, never a second one.
  */
-export async function launchJob(jobId: string): Promise<void> {
+export async function launchJob(jobId: string, signal?: AbortSignal): Promise<void> {
   const job = loadJob(jobId);
   if (!job) return;
-  if (job.status === 'cancelling') return stopJob(jobId);
+  if (job.status === 'cancelling') return stopJob(jobId, signal);
   if (job.status !== 'running' || !job.runKey) return;
   if (job.runId) {
     const run = findRun(job.runId);
-    if (run && isFinished(run.status)) return finalizeJob(jobId);
+    if (run && isFinished(run.status)) return finalizeJob(jobId, signal);
     if (run) return;
   }
   const context = { teamId: job.teamId, memberId: job.memberId, jobId: job.id };
@@ -117,7 +126,7 @@ export async function launchJob(jobId: string): Promise<void> {
     const answer = job.answer as PendingAnswer | null;
     const { run } =
       isAnswer && answer?.type === 'interrupt'
-        ? await resumeRun(job.conversationId, answer.response, { idempotencyKey: job.runKey, context })
+        ? await resumeRun(job.conversationId, answer.response, { idempotencyKey: job.runKey, context, signal })
         : startRun(
             job.conversationId,
             isAnswer && answer?.type === 'clarification'
@@ -131,8 +140,10 @@ export async function launchJob(jobId: string): Promise<void> {
       tx.update(schema.jobs).set({ runId: run.id, updatedAt: new Date() }).where(eq(schema.jobs.id, jobId)).run();
       return true;
     });
-    if (stored && isFinished(findRun(run.id)?.status ?? 'pending')) await finalizeJob(jobId);
+    if (stored && isFinished(findRun(run.id)?.status ?? 'pending')) await finalizeJob(jobId, signal);
   } catch (err) {
+    // Overran its bound: leave the job as it is (see above), never fail it for the scheduler's own slowness.
+    if (signal?.aborted) return;
     if (err instanceof ConversationBusyError) {
       // Someone is running something in that conversation directly: give the slot back and wait.
       writeTx((tx) => {
@@ -153,13 +164,14 @@ export async function launchJob(jobId: string): Promise<void> {
 const isAnswerKey = (key: string | null) => !!key && key.includes(':answer:');
 
 /** Record the outcome of the job's finished run: completed, failed, waiting for input or cancelled. */
-export async function finalizeJob(jobId: string): Promise<void> {
+export async function finalizeJob(jobId: string, signal?: AbortSignal): Promise<void> {
   const job = loadJob(jobId);
   if (!job || (job.status !== 'running' && job.status !== 'cancelling') || !job.runId) return;
   const run = findRun(job.runId);
   if (!run || !isFinished(run.status)) return;
   if (run.status === 'success') {
     const { messages } = await readThread(job.conversationId);
+    signal?.throwIfAborted();
     const attribution = attributeResult(messages, job.id);
     if (attribution.ok) completeJob(job.id, run.id, attribution.text);
     else failJob(job.id, attribution.error, run.id);
@@ -269,11 +281,16 @@ function writeReceipt(tx: Db, job: Job, text: string): void {
   if (inserted) tx.update(schema.jobs).set({ receiptJobId: id }).where(eq(schema.jobs.id, job.id)).run();
 }
 
-/** Stop a cancelling job's run (checkpoints are kept) and record the outcome. */
-export async function stopJob(jobId: string): Promise<void> {
+/**
+ * Stop a cancelling job's run (checkpoints are kept) and record the outcome once the run has really stopped. Waits
+ * for that within the step's bound; a run still stopping leaves the job `cancelling` and its finish event finalizes
+ * it. A run already asked to stop is not waited for again, so reconciliation passes don't hold the team's worker.
+ */
+export async function stopJob(jobId: string, signal?: AbortSignal): Promise<void> {
   const job = loadJob(jobId);
   if (!job || job.status !== 'cancelling') return;
   if (!job.runId) return markCancelled(jobId, null);
-  await cancelRun(job.runId);
-  await finalizeJob(jobId);
+  const run = await cancelRun(job.runId, { signal, waitMs: isStopping(job.runId) ? 0 : LIMITS.scheduler.stepTimeoutMs });
+  if (!isFinished(run.status)) return;
+  await finalizeJob(jobId, signal);
 }
