@@ -56,7 +56,17 @@ export const LIMITS = {
   task: { maxChars: 4_000, maxBytes: 8_000 },
   answer: { maxChars: 4_000, maxBytes: 8_000 },
   interruptResponse: { maxBytes: 8_000 },
-  scheduler: { maxActiveJobs: 8, stepTimeoutMs: 10_000 },
+  /**
+   * maxSlotsPerOwnerWhenShared: an owner holding this many slots gets no more while another owner is present
+   * (holds a slot, has admissible work, or did within sharedGraceMs); alone, it may fill all of them.
+   * SCHEDULER_SHARED_GRACE_MS overrides the grace window. See docs/decisions/004.
+   */
+  scheduler: {
+    maxActiveJobs: 8,
+    stepTimeoutMs: 10_000,
+    maxSlotsPerOwnerWhenShared: 6,
+    sharedGraceMs: positiveIntFromEnv('SCHEDULER_SHARED_GRACE_MS', 10 * 60_000),
+  },
   /**
    * Agent runs. Every run has a wall-clock limit: the default (RUN_TIME_LIMIT_MINUTES overrides it, capped at the
    * maximum) or the agent's own time limit. Direct conversation runs in flight per account are capped

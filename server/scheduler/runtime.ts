@@ -91,6 +91,10 @@ export class SchedulerRuntime {
       maxActive: this.maxActive,
       round: this.round,
       busyConversations: view.busyConversations,
+      heldSlots: view.heldSlots,
+      maxPerOwnerWhenShared: LIMITS.scheduler.maxSlotsPerOwnerWhenShared,
+      sharedGraceMs: LIMITS.scheduler.sharedGraceMs,
+      now: Date.now(),
     });
     this.round = result.round;
     for (const admission of result.admissions) {

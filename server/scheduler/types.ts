@@ -23,6 +23,11 @@ export interface OwnerQueue<C extends Candidate = Candidate> {
 export interface RoundState {
   readonly due: readonly string[];
   readonly served: readonly string[];
+  /**
+   * When each owner was last present (held a slot or had admissible work), in the caller's clock (ms), kept
+   * for `sharedGraceMs`. Present only when the caller passes `now`; absent means "nobody remembered".
+   */
+  readonly seen?: Readonly<Record<string, number>>;
 }
 
 export interface PlanInput<C extends Candidate = Candidate> {
@@ -35,6 +40,17 @@ export interface PlanInput<C extends Candidate = Candidate> {
   readonly round?: RoundState | null;
   /** Conversations held by a running/waiting job: their candidates are never admitted. */
   readonly busyConversations?: ReadonlySet<string> | readonly string[];
+  /** Slots each owner holds now (its admitted, unfinished jobs); owners not listed hold none. */
+  readonly heldSlots?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
+  /**
+   * The shared cap (LIMITS.scheduler.maxSlotsPerOwnerWhenShared): an owner holding this many slots is not
+   * admitted again while another owner is present. Missing or not a number: no cap.
+   */
+  readonly maxPerOwnerWhenShared?: number;
+  /** How long an owner counts as present after it was last seen (ms); missing or ≤ 0: no memory. */
+  readonly sharedGraceMs?: number;
+  /** The caller's clock (ms) for presence memory. The planner never reads a clock itself. */
+  readonly now?: number;
 }
 
 export interface Admission<C extends Candidate = Candidate> {

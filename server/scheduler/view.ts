@@ -8,6 +8,8 @@ export type SchedulingView = {
   queues: OwnerQueue<SchedulingCandidate>[];
   /** Admitted, unfinished jobs holding a slot (waiting_input excluded). */
   activeCount: number;
+  /** The same slots per owner, for the shared cap. */
+  heldSlots: Map<string, number>;
   /** Conversations running something outside the job system (a person chatting directly). */
   busyConversations: Set<string>;
   /** Running jobs, for reconciliation: their run may have finished or never started. */
@@ -50,9 +52,14 @@ export function loadSchedulingView(db: Db): SchedulingView {
     list.push({ jobId: head.id, conversationId: head.conversationId, teamId: head.teamId, status: head.status });
     byOwner.set(head.ownerId, list);
   }
+  const heldSlots = new Map<string, number>();
+  for (const row of rows) {
+    if (row.status === 'running' || row.status === 'cancelling') heldSlots.set(row.ownerId, (heldSlots.get(row.ownerId) ?? 0) + 1);
+  }
   return {
     queues: [...byOwner].map(([ownerId, candidates]) => ({ ownerId, candidates })),
     activeCount: rows.filter((r) => r.status === 'running' || r.status === 'cancelling').length,
+    heldSlots,
     busyConversations: busy,
     running: rows
       .filter((r) => r.status === 'running' || r.status === 'cancelling')

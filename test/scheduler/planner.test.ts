@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { emptyRound, freeSlots, normalizeRound, plan } from '@/server/scheduler/planner';
 import type { Candidate, OwnerQueue, PlanInput, RoundState } from '@/server/scheduler/types';
-import { World } from './world';
+import { ShareOracle, World } from './world';
 
 const MAX = 8;
+const CAP = 6;
+const GRACE = 60_000;
 
 const cand = (jobId: string, conversationId = `c-${jobId}`): Candidate => ({ jobId, conversationId });
 /** `count` jobs for one owner, each in its own conversation. */
@@ -276,6 +278,84 @@ describe('plan: examples', () => {
   });
 });
 
+describe('plan: the shared cap', () => {
+  const shared = { maxActive: MAX, maxPerOwnerWhenShared: CAP };
+
+  it('lets an owner that is alone fill every slot (work-conserving), also past the cap', () => {
+    const result = plan({ ...shared, queues: [backlog('F', 20)], activeCount: 0, now: 0, sharedGraceMs: GRACE });
+    expect(owners(result)).toEqual(Array(8).fill('F'));
+    // Holding 6 and 7 while alone, it still gets the next slot.
+    for (const held of [6, 7]) {
+      const more = plan({ ...shared, queues: [backlog('F', 20)], activeCount: held, heldSlots: { F: held } });
+      expect(owners(more)).toEqual(Array(MAX - held).fill('F'));
+    }
+  });
+
+  it('admits an owner up to 6 slots, not a 7th, while another owner has admissible work', () => {
+    // At 5 it gets the 6th slot (the limit); at 6 it is held back and the other owner takes the rest.
+    const result = plan({ ...shared, queues: [backlog('F', 20), backlog('S', 20)], activeCount: 5, heldSlots: { F: 5 } });
+    expect(owners(result)).toEqual(['F', 'S', 'S']);
+    const atCap = plan({ ...shared, queues: [backlog('F', 20), backlog('S', 20)], activeCount: 6, heldSlots: { F: 6 } });
+    expect(owners(atCap)).toEqual(['S', 'S']);
+  });
+
+  it('does not admit an owner already past the cap (7, taken while alone) once another owner has work', () => {
+    const result = plan({ ...shared, queues: [backlog('F', 20), backlog('N', 1)], activeCount: 7, heldSlots: { F: 7 } });
+    expect(owners(result)).toEqual(['N']);
+  });
+
+  it('keeps a slot free rather than give a 7th to the flooder while another owner holds a slot', () => {
+    // S's next job is blocked behind its running conversation head, so the caller lists no candidate for S:
+    // S has no admissible work, but it holds a slot, so it is present and the 8th slot stays free for it.
+    const result = plan({ ...shared, queues: [backlog('F', 20)], activeCount: 7, heldSlots: { F: 6, S: 1 } });
+    expect(result.admissions).toEqual([]);
+  });
+
+  it('remembers a departed owner for the grace window, then lets the lone owner fill up', () => {
+    // t=0: S holds a slot. Later its job has finished and its next one waits for a person's answer (not listed,
+    // holds no slot): S is absent, remembered until the grace window ends.
+    const first = plan({ ...shared, queues: [backlog('F', 20)], activeCount: 7, heldSlots: { F: 6, S: 1 }, now: 0, sharedGraceMs: GRACE });
+    expect(first.round.seen).toEqual({ F: 0, S: 0 });
+    const at = (now: number) =>
+      plan({ ...shared, queues: [backlog('F', 20)], activeCount: 6, heldSlots: { F: 6 }, now, sharedGraceMs: GRACE, round: first.round });
+    const inside = at(GRACE - 1);
+    expect(inside.admissions).toEqual([]);
+    expect(inside.round.seen).toEqual({ F: GRACE - 1, S: 0 });
+    const after = at(GRACE);
+    expect(owners(after)).toEqual(['F', 'F']);
+    expect(after.round.seen).toEqual({ F: GRACE });
+  });
+
+  it('admits a newcomer within two releases of the slots the flooder cannot take', () => {
+    // F floods long jobs next to S's short ones: F is held at 6 while S holds the other 2.
+    const world = new World();
+    for (let i = 0; i < 100; i += 1) world.add('F', `F-conv${i}`);
+    for (let i = 0; i < 2; i += 1) world.add('S', `S-conv${i}`);
+    const heldSlots = () => {
+      const map = new Map<string, number>();
+      for (const job of world.running()) map.set(job.ownerId, (map.get(job.ownerId) ?? 0) + 1);
+      return map;
+    };
+    let round = emptyRound();
+    const pass = () => {
+      const result = plan({ ...shared, queues: world.queues(), activeCount: world.activeCount, heldSlots: heldSlots(), round });
+      for (const admission of result.admissions) world.admit(admission.jobId);
+      round = result.round;
+      return owners(result);
+    };
+    expect(pass()).toEqual(['F', 'S', 'F', 'S', 'F', 'F', 'F', 'F']);
+    for (let i = 2; i < 20; i += 1) world.add('S', `S-conv${i}`);
+    world.add('N', 'N-conv');
+    // Only S's short jobs end (F's long ones keep running). S was waiting first, so it gets the first release;
+    // the newcomer gets the second, before S's second turn; F gets none.
+    const release = () => {
+      world.finish(world.running().find((job) => job.ownerId === 'S')!.jobId);
+      return pass();
+    };
+    expect([release(), release(), release()]).toEqual([['S'], ['N'], ['S']]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Properties
 
@@ -403,9 +483,82 @@ describe('plan: properties of one pass', () => {
   });
 });
 
+/** The single-pass input plus the shared cap: slots held per owner (sometimes unusable), a cap, a clock and a
+ * remembered presence per owner. */
+const sharedPassInput = fc
+  .record({
+    base: passInput,
+    held: fc.dictionary(fc.constantFrom(...OWNER_POOL, 'gone'), fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constant(Number.NaN)), { maxKeys: 4 }),
+    cap: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
+    now: fc.integer({ min: 0, max: 100 }),
+    graceMs: fc.integer({ min: 0, max: 60 }),
+    seen: fc.dictionary(fc.constantFrom(...OWNER_POOL, 'gone'), fc.integer({ min: -50, max: 150 }), { maxKeys: 4 }),
+  })
+  .map(({ base, held, cap, now, graceMs, seen }): PlanInput => ({
+    ...base,
+    heldSlots: held,
+    maxPerOwnerWhenShared: cap,
+    now,
+    sharedGraceMs: graceMs,
+    round: { ...normalizeRound(base.round), seen },
+  }));
+
+/** Oracle for one pass under the cap, from the rule: presence = holds a slot, has an unused admissible
+ * candidate, or was seen less than the grace window ago. */
+function capOracle(input: PlanInput) {
+  const cap = input.maxPerOwnerWhenShared ?? Infinity;
+  const held = new Map<string, number>();
+  for (const [owner, count] of Object.entries(input.heldSlots ?? {})) held.set(owner, Number.isNaN(count) ? Infinity : count);
+  const seen = Object.entries((input.round as RoundState).seen ?? {});
+  const now = input.now!;
+  const remembered = new Set(seen.filter(([, at]) => now - Math.min(at, now) < (input.sharedGraceMs ?? 0)).map(([o]) => o));
+  return {
+    held: (owner: string) => held.get(owner) ?? 0,
+    admitted(owner: string) {
+      held.set(owner, (held.get(owner) ?? 0) + 1);
+    },
+    capped(owner: string, withWork: ReadonlySet<string>) {
+      if ((held.get(owner) ?? 0) < cap) return false;
+      const present = new Set([...withWork, ...remembered, ...[...held].filter(([, n]) => n > 0).map(([o]) => o)]);
+      return [...present].some((other) => other !== owner);
+    },
+  };
+}
+
+describe('plan: properties of the shared cap', () => {
+  it('never admits an owner at the cap while another owner is present, and leaves a slot free only for that reason', () => {
+    fc.assert(
+      fc.property(sharedPassInput, (input) => {
+        const oracle = capOracle(input);
+        const watcher = new RoundWatcher(normalizeRound(input.round).served);
+        const usedJobs = new Set<string>();
+        const usedConversations = new Set<string>(input.busyConversations ?? []);
+        const result = plan(input);
+        for (const admission of result.admissions) {
+          const withWork = ownersWithWork(input.queues, usedJobs, usedConversations);
+          expect(oracle.capped(admission.ownerId, withWork), `${admission.ownerId} admitted past the cap`).toBe(false);
+          watcher.admit(admission.ownerId, new Set([...withWork].filter((owner) => !oracle.capped(owner, withWork))));
+          oracle.admitted(admission.ownerId);
+          usedJobs.add(admission.jobId);
+          usedConversations.add(admission.conversationId);
+        }
+        if (result.admissions.length < freeSlots(input.activeCount, input.maxActive)) {
+          const withWork = ownersWithWork(input.queues, usedJobs, usedConversations);
+          for (const owner of withWork) expect(oracle.capped(owner, withWork), `${owner} left waiting beside a free slot`).toBe(true);
+        }
+        // Presence is remembered for everyone present after the pass.
+        const withWork = ownersWithWork(input.queues, usedJobs, usedConversations);
+        for (const owner of withWork) expect(result.round.seen?.[owner]).toBe(input.now);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 type Command =
   | { t: 'add'; owner: number; conversation: number; count: number }
   | { t: 'finish'; picks: number[] }
+  | { t: 'tick'; ms: number }
   | { t: 'pass' };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
@@ -416,53 +569,73 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     count: fc.integer({ min: 1, max: 4 }),
   }),
   fc.record({ t: fc.constant('finish' as const), picks: fc.array(fc.nat(), { maxLength: 8 }) }),
+  fc.record({ t: fc.constant('tick' as const), ms: fc.integer({ min: 1, max: 40 }) }),
   fc.constant({ t: 'pass' as const }),
 );
 
 describe('plan: properties over many passes', () => {
   it('keeps every invariant while jobs arrive and finish between passes', () => {
     fc.assert(
-      fc.property(fc.array(command, { minLength: 1, maxLength: 80 }), fc.boolean(), (commands, passBusy) => {
-        const world = new World();
-        const watcher = new RoundWatcher();
-        let round: RoundState = emptyRound();
-        for (const cmd of commands) {
-          if (cmd.t === 'add') {
-            for (let i = 0; i < cmd.count; i += 1) world.add(`o${cmd.owner}`, `o${cmd.owner}-c${cmd.conversation}`);
-          } else if (cmd.t === 'finish') {
-            for (const pick of cmd.picks) {
-              const running = world.running();
-              if (running.length > 0) world.finish(running[pick % running.length]!.jobId);
+      fc.property(
+        fc.array(command, { minLength: 1, maxLength: 80 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: MAX + 1 }),
+        fc.constantFrom(0, 30, 100),
+        (commands, passBusy, cap, graceMs) => {
+          const world = new World();
+          const watcher = new RoundWatcher();
+          const share = new ShareOracle(cap, graceMs);
+          let round: RoundState = emptyRound();
+          let now = 0;
+          for (const cmd of commands) {
+            if (cmd.t === 'tick') {
+              now += cmd.ms;
+            } else if (cmd.t === 'add') {
+              for (let i = 0; i < cmd.count; i += 1) world.add(`o${cmd.owner}`, `o${cmd.owner}-c${cmd.conversation}`);
+            } else if (cmd.t === 'finish') {
+              for (const pick of cmd.picks) {
+                const running = world.running();
+                if (running.length > 0) world.finish(running[pick % running.length]!.jobId);
+              }
+            } else {
+              const busyConversations = passBusy ? world.running().map((job) => job.conversationId) : undefined;
+              const heldSlots: Record<string, number> = {};
+              for (const job of world.running()) heldSlots[job.ownerId] = (heldSlots[job.ownerId] ?? 0) + 1;
+              const result = plan({
+                queues: world.queues(),
+                activeCount: world.activeCount,
+                maxActive: MAX,
+                round,
+                busyConversations,
+                heldSlots,
+                maxPerOwnerWhenShared: cap,
+                sharedGraceMs: graceMs,
+                now,
+              });
+              for (const admission of result.admissions) {
+                const admissible = world.queues().some((q) => q.candidates.some((c) => c.jobId === admission.jobId));
+                expect(admissible, `${admission.jobId} was not admissible`).toBe(true);
+                expect(share.capped(world, admission.ownerId, now), `${admission.ownerId} admitted past the cap`).toBe(false);
+                watcher.admit(admission.ownerId, share.ownersWithWork(world, now));
+                world.admit(admission.jobId);
+              }
+              expect(world.activeCount).toBeLessThanOrEqual(MAX);
+              const conversationsRunning = world.running().map((job) => job.conversationId);
+              expect(new Set(conversationsRunning).size).toBe(conversationsRunning.length);
+              // Work-conserving: a free slot left over means every owner with admissible work is held back by the cap.
+              if (world.activeCount < MAX) expect([...share.ownersWithWork(world, now)]).toEqual([]);
+              share.observe(world, now);
+              // The runtime may keep the round as JSON.
+              round = JSON.parse(JSON.stringify(result.round)) as RoundState;
             }
-          } else {
-            const busyConversations = passBusy ? world.running().map((job) => job.conversationId) : undefined;
-            const result = plan({
-              queues: world.queues(),
-              activeCount: world.activeCount,
-              maxActive: MAX,
-              round,
-              busyConversations,
-            });
-            for (const admission of result.admissions) {
-              const admissible = world.queues().some((q) => q.candidates.some((c) => c.jobId === admission.jobId));
-              expect(admissible, `${admission.jobId} was not admissible`).toBe(true);
-              watcher.admit(admission.ownerId, world.ownersWithWork());
-              world.admit(admission.jobId);
-            }
-            expect(world.activeCount).toBeLessThanOrEqual(MAX);
-            const conversationsRunning = world.running().map((job) => job.conversationId);
-            expect(new Set(conversationsRunning).size).toBe(conversationsRunning.length);
-            // Work-conserving: a free slot left over means nothing admissible was left.
-            if (world.activeCount < MAX) expect(world.queues()).toEqual([]);
-            // The runtime may keep the round as JSON.
-            round = JSON.parse(JSON.stringify(result.round)) as RoundState;
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
+  // Without the cap: it only ever takes an owner holding 6 slots out of a round, on purpose.
   it('keeps admissions per owner within one of each other while every owner stays backlogged', () => {
     fc.assert(
       fc.property(

@@ -76,3 +76,52 @@ export class World {
     return job;
   }
 }
+
+/**
+ * Independent model of the shared cap, written from the rule rather than from the planner: an owner counts as
+ * present while it holds a slot (a running job), has an admissible job (the head rule, from the World), or was
+ * present at a pass less than `graceMs` ago. An owner holding `cap` slots may be admitted only while no other
+ * owner is present.
+ */
+export class ShareOracle {
+  private readonly lastPresent = new Map<string, number>();
+  constructor(
+    readonly cap: number,
+    readonly graceMs: number,
+  ) {}
+
+  held(world: World, ownerId: string): number {
+    return world.jobs.filter((job) => job.ownerId === ownerId && job.state === 'running').length;
+  }
+
+  present(world: World, now: number): Set<string> {
+    const result = new Set<string>();
+    for (const job of world.jobs) if (job.state === 'running') result.add(job.ownerId);
+    for (const ownerId of world.ownersWithWork()) result.add(ownerId);
+    for (const [ownerId, at] of this.lastPresent) if (now - Math.min(at, now) < this.graceMs) result.add(ownerId);
+    return result;
+  }
+
+  /** True when the owner is held back: at the cap while someone else is present. */
+  capped(world: World, ownerId: string, now: number): boolean {
+    if (this.held(world, ownerId) < this.cap) return false;
+    return [...this.present(world, now)].some((other) => other !== ownerId);
+  }
+
+  /** Owners with an admissible job that the cap does not hold back. */
+  ownersWithWork(world: World, now: number): Set<string> {
+    return new Set([...world.ownersWithWork()].filter((ownerId) => !this.capped(world, ownerId, now)));
+  }
+
+  /** Call after every pass: remember who was present at it. */
+  observe(world: World, now: number): void {
+    for (const ownerId of this.present(world, now)) {
+      const remembered = this.lastPresent.get(ownerId);
+      const presentNow =
+        world.ownersWithWork().has(ownerId) || world.jobs.some((job) => job.ownerId === ownerId && job.state === 'running');
+      if (presentNow) this.lastPresent.set(ownerId, now);
+      else if (remembered !== undefined) this.lastPresent.set(ownerId, Math.min(remembered, now));
+    }
+    for (const [ownerId, at] of this.lastPresent) if (now - at >= this.graceMs) this.lastPresent.delete(ownerId);
+  }
+}
