@@ -1,8 +1,9 @@
 /**
- * Create a user from the command line (works even when ALLOW_SIGNUP=false):
+ * Create a user from the command line (the operator's tool: it works whether or not sign-up is open):
  *
- *   npm run user -- create --email E --password P [--name N] [--token]
+ *   npm run user -- create --email E --password P [--name N] [--token] [--admin]
  *
+ * The instance's first account becomes its admin; --admin makes any account an admin.
  * Prints {"userId": "...", "token": "ens_..." | null} and exits 0; prints an error and exits 1 on bad input or an
  * email that is taken. Uses DATA_DIR (default ./data) and applies migrations first. Run with
  * `tsx --conditions=react-server` so the server modules' 'server-only' guard resolves to its empty build.
@@ -15,7 +16,7 @@ import { closeDb, getDb } from '@/server/db';
 import { AppError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
 
-const USAGE = 'Usage: npm run user -- create --email E --password P [--name N] [--token]';
+const USAGE = 'Usage: npm run user -- create --email E --password P [--name N] [--token] [--admin]';
 
 class UsageError extends Error {}
 
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<{ userId: string; token: string | n
         password: { type: 'string' },
         name: { type: 'string' },
         token: { type: 'boolean', default: false },
+        admin: { type: 'boolean', default: false },
       },
     });
   } catch (err) {
@@ -39,7 +41,7 @@ async function main(argv: string[]): Promise<{ userId: string; token: string | n
   const [command, ...rest] = parsed.positionals;
   if (command !== 'create' || rest.length > 0) throw new UsageError(command ? `Unknown command: ${[command, ...rest].join(' ')}` : 'Missing command');
 
-  const { email, password, name, token } = parsed.values;
+  const { email, password, name, token, admin } = parsed.values;
   const input = signUpSchema.safeParse({ email: email ?? '', password: password ?? '', ...(name !== undefined ? { name } : {}) });
   if (!input.success) {
     const fields = zodFields(input.error);
@@ -47,7 +49,7 @@ async function main(argv: string[]): Promise<{ userId: string; token: string | n
   }
 
   getDb(); // opens DATA_DIR's database and applies pending migrations
-  const user = await createUser(input.data);
+  const user = await createUser(input.data, admin ? { role: 'admin' } : {});
   const created = token ? createApiToken(user.id, 'cli').token : null;
   return { userId: user.id, token: created };
 }

@@ -5,6 +5,7 @@ import { signOutAction } from '@/app/actions/auth';
 import { AppHeader } from '@/components/shell/app-header';
 import { REQUEST_PATH_HEADER } from '@/lib/request-path';
 import { safeCallbackPath } from '@/lib/schemas/auth';
+import { isAdmin } from '@/server/admin/access';
 import { currentUser } from '@/server/auth/require-user';
 
 /**
@@ -25,7 +26,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       >
         Skip to content
       </a>
-      <AppHeader email={user.email} signOutAction={signOutAction} />
+      <AppHeader email={user.email} signOutAction={signOutAction} admin={isAdmin(user.id)} />
       <main id="main" className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 sm:px-6">
         {children}
       </main>

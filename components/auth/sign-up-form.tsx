@@ -14,8 +14,11 @@ import { signUpSchema, type SignUpInput } from '@/lib/schemas/auth';
 
 const INITIAL: AuthFormState = {};
 
-/** Email, password (8+ characters) and an optional name; on success the server signs in and opens /agents. */
-export function SignUpForm() {
+/**
+ * Email, password (8+ characters) and an optional name; on success the server signs in and opens /agents.
+ * `invite` travels as a hidden field (the code from /sign-up?invite=…); `notice` is shown above the form.
+ */
+export function SignUpForm({ invite = null, notice }: { invite?: string | null; notice?: string }) {
   const [state, formAction, pending] = useActionState<AuthFormState, FormData>(signUpAction, INITIAL);
   const {
     register,
@@ -42,8 +45,10 @@ export function SignUpForm() {
   return (
     <div className="space-y-5">
       <h1 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">Create account</h1>
+      {notice ? <Alert tone="info">{notice}</Alert> : null}
       {state.message ? <Alert>{state.message}</Alert> : null}
       <form action={formAction} onSubmit={submit} noValidate className="space-y-4">
+        {invite ? <input type="hidden" name="invite" value={invite} /> : null}
         <Field label="Email" error={errors.email?.message ?? state.fields?.email}>
           <Input type="email" autoComplete="email" inputMode="email" {...register('email')} />
         </Field>

@@ -11,7 +11,7 @@ import { ThemeSwitch } from './theme-switch';
  * The signed-in header. From the `md` breakpoint the section links sit in the bar; below it they move into a
  * menu panel (with the account and sign-out), so nothing overflows at 360 px.
  */
-export function AppHeader({ email, signOutAction }: { email: string; signOutAction: SignOutAction }) {
+export function AppHeader({ email, signOutAction, admin = false }: { email: string; signOutAction: SignOutAction; admin?: boolean }) {
   return (
     <Disclosure
       as="header"
@@ -27,7 +27,7 @@ export function AppHeader({ email, signOutAction }: { email: string; signOutActi
               Ensemble
             </Link>
             <nav aria-label="Main" className="hidden md:block">
-              <NavLinks layout="row" />
+              <NavLinks layout="row" admin={admin} />
             </nav>
             <div className="ml-auto flex min-w-0 items-center gap-2">
               <ThemeSwitch />
@@ -51,7 +51,7 @@ export function AppHeader({ email, signOutAction }: { email: string; signOutActi
           </div>
           <DisclosurePanel className="border-t border-zinc-200 px-4 pt-2 pb-4 md:hidden dark:border-zinc-800">
             <nav aria-label="Main">
-              <NavLinks layout="column" onNavigate={() => close()} />
+              <NavLinks layout="column" onNavigate={() => close()} admin={admin} />
             </nav>
             <div className="mt-3 flex flex-wrap items-center justify-between gap-2 border-t border-zinc-200 pt-3 dark:border-zinc-800">
               <span className="min-w-0 truncate text-sm text-zinc-600 dark:text-zinc-400" title={email}>

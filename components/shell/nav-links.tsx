@@ -3,14 +3,17 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
-import { NAV_ITEMS, isCurrentSection } from './nav-items';
+import { isCurrentSection, navItemsFor } from './nav-items';
 
-/** The section links; the current one carries aria-current="page". `onNavigate` lets the mobile menu close. */
-export function NavLinks({ layout, onNavigate }: { layout: 'row' | 'column'; onNavigate?: () => void }) {
+/**
+ * The section links; the current one carries aria-current="page". `onNavigate` lets the mobile menu close.
+ * `admin` adds the Admin section (a convenience only: the admin page and routes check the role themselves).
+ */
+export function NavLinks({ layout, onNavigate, admin = false }: { layout: 'row' | 'column'; onNavigate?: () => void; admin?: boolean }) {
   const pathname = usePathname() ?? '';
   return (
     <ul className={cn('flex', layout === 'row' ? 'items-center gap-1' : 'flex-col gap-1')}>
-      {NAV_ITEMS.map(({ href, label }) => {
+      {navItemsFor({ admin }).map(({ href, label }) => {
         const current = isCurrentSection(pathname, href);
         return (
           <li key={href}>

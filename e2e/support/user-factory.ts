@@ -1,6 +1,6 @@
 /**
  * A long-lived `npm run user -- create … --token` for the e2e fixtures: one process per Playwright worker reads
- * JSON lines `{ "id", "email", "password" }` on stdin and answers `{ "id", "userId", "token" }` (or
+ * JSON lines `{ "id", "email", "password", "admin"? }` on stdin and answers `{ "id", "userId", "token" }` (or
  * `{ "id", "error" }`) on stdout, using the same server functions as the CLI against the server's DATA_DIR.
  * Starting tsx once per worker instead of once per test saves seconds per test.
  * Run with `tsx --conditions=react-server` so 'server-only' resolves to its empty build.
@@ -10,7 +10,8 @@ import { createApiToken } from '@/server/auth/tokens';
 import { createUser } from '@/server/auth/users';
 import { closeDb, getDb } from '@/server/db';
 
-type CreateRequest = { id: number; email: string; password: string; name?: string };
+/** `admin: true` makes an admin (like the CLI's --admin); otherwise the data directory's first account is one. */
+type CreateRequest = { id: number; email: string; password: string; name?: string; admin?: boolean };
 
 getDb(); // applies migrations before the first request, like the CLI
 const reply = (message: object) => process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -20,7 +21,10 @@ lines.on('line', async (line) => {
   let request: CreateRequest | undefined;
   try {
     request = JSON.parse(line) as CreateRequest;
-    const user = await createUser({ email: request.email, password: request.password, name: request.name });
+    const user = await createUser(
+      { email: request.email, password: request.password, name: request.name },
+      request.admin ? { role: 'admin' } : {},
+    );
     reply({ id: request.id, userId: user.id, token: createApiToken(user.id, 'e2e').token });
   } catch (error) {
     reply({ id: request?.id ?? -1, error: error instanceof Error ? error.message : String(error) });

@@ -1,32 +1,54 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { conflict } from '@/server/http/errors';
 import { hashPassword } from './passwords';
 
 export type PublicUser = { id: string; email: string; name: string };
+export type Role = (typeof schema.users.$inferSelect)['role'];
+export type CreatedUser = PublicUser & { role: Role };
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-export async function createUser(input: { email: string; password: string; name?: string }): Promise<PublicUser> {
-  const email = normalizeEmail(input.email);
+type NewUser = { email: string; password: string; name?: string };
+
+/**
+ * Create an account (the operator's CLI, the admin, the e2e factory: no sign-up gate here; see registration.ts).
+ * Without a role the first account of the instance becomes its admin and every later one a member, decided inside
+ * the write transaction so two concurrent first accounts can't both be admin.
+ */
+export async function createUser(input: NewUser, options: { role?: Role } = {}): Promise<CreatedUser> {
   const passwordHash = await hashPassword(input.password);
-  const db = getDb();
-  const existing = db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).get();
+  return writeTx((tx) => insertUser(tx, { email: input.email, name: input.name, passwordHash, role: options.role }));
+}
+
+/**
+ * Write a user row inside the caller's writeTx (which must not await). The role defaults as createUser says.
+ * A taken email throws 409 email_taken.
+ */
+export function insertUser(tx: Db, input: { email: string; name?: string; passwordHash: string; role?: Role }): CreatedUser {
+  const email = normalizeEmail(input.email);
+  const existing = tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).get();
   if (existing) throw emailTaken();
-  const row = { id: crypto.randomUUID(), email, name: input.name?.trim() ?? '', passwordHash };
+  const role = input.role ?? (hasAnyUser(tx) ? 'member' : 'admin');
+  const row = { id: crypto.randomUUID(), email, name: input.name?.trim() ?? '', passwordHash: input.passwordHash, role };
   try {
-    db.insert(schema.users).values(row).run();
+    tx.insert(schema.users).values(row).run();
   } catch (err) {
-    // Two sign-ups racing for one email: the unique index decides, and the loser hears the same answer.
+    // Belt and braces: the unique index decides, and the loser hears the same answer.
     if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw emailTaken();
     throw err;
   }
-  return { id: row.id, email: row.email, name: row.name };
+  return { id: row.id, email: row.email, name: row.name, role };
 }
 
 const emailTaken = () => conflict('email_taken', 'An account with this email already exists');
+
+/** Whether the instance has any account yet (before the first one, sign-up is open so someone can become admin). */
+export function hasAnyUser(db: Db = getDb()): boolean {
+  return db.select({ id: schema.users.id }).from(schema.users).limit(1).get() !== undefined;
+}
 
 export function findUserByEmail(email: string) {
   return getDb().select().from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
@@ -37,12 +59,18 @@ export function findUserById(id: string) {
 }
 
 /** Revoke every session of a user: JWTs issued under an older version stop working. */
-export function bumpSessionVersion(userId: string): void {
-  getDb()
-    .update(schema.users)
+export function bumpSessionVersion(userId: string, db: Db = getDb()): void {
+  db.update(schema.users)
     .set({ sessionVersion: sql`${schema.users.sessionVersion} + 1` })
     .where(eq(schema.users.id, userId))
     .run();
 }
 
-export const signUpEnabled = () => !['0', 'false', 'no', 'off'].includes((process.env.ALLOW_SIGNUP ?? 'true').toLowerCase());
+/** ALLOW_SIGNUP=true (or 1/yes/on) lets anyone create an account after the first; by default only invitations do. */
+export const signUpAllowedByEnv = () => ['1', 'true', 'yes', 'on'].includes((process.env.ALLOW_SIGNUP ?? '').trim().toLowerCase());
+
+/**
+ * Whether the sign-up form is open to anyone right now: before the first account exists (it becomes the admin),
+ * or when ALLOW_SIGNUP=true. Otherwise only an invitation link opens it.
+ */
+export const signUpEnabled = () => signUpAllowedByEnv() || !hasAnyUser();

@@ -4,19 +4,30 @@ import { redirect } from 'next/navigation';
 import { SignUpForm } from '@/components/auth/sign-up-form';
 import { Alert } from '@/components/ui/misc';
 import { AUTH_MESSAGES } from '@/lib/schemas/auth';
+import { signUpAccess } from '@/server/auth/registration';
 import { currentUser } from '@/server/auth/require-user';
-import { signUpEnabled } from '@/server/auth/users';
+import { hasAnyUser } from '@/server/auth/users';
 
 export const metadata: Metadata = { title: 'Create account' };
 export const dynamic = 'force-dynamic';
 
-export default async function SignUpPage() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * The form when sign-up is open to this visitor: before the first account (it becomes the admin), with
+ * ALLOW_SIGNUP=true, or through an invitation link (/sign-up?invite=CODE). Otherwise it says plainly that sign-up
+ * is closed and how to get in. The action decides again; this page only avoids showing a form that can't work.
+ */
+export default async function SignUpPage({ searchParams }: { searchParams: SearchParams }) {
   if (await currentUser()) redirect('/agents');
-  if (!signUpEnabled()) {
+  const invite = first((await searchParams).invite)?.trim() || null;
+  const access = signUpAccess(invite);
+  if (access === 'closed') {
     return (
       <div className="space-y-4">
         <h1 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">Create account</h1>
-        <Alert tone="info">{AUTH_MESSAGES.signUpDisabled}</Alert>
+        <Alert tone="info">{invite ? AUTH_MESSAGES.invitationInvalid : AUTH_MESSAGES.signUpDisabled}</Alert>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           Already have an account?{' '}
           <Link href="/sign-in" className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
@@ -26,5 +37,11 @@ export default async function SignUpPage() {
       </div>
     );
   }
-  return <SignUpForm />;
+  const notice =
+    access === 'invited'
+      ? 'You were invited to this server. The link works once: it is used up when you create your account.'
+      : hasAnyUser()
+        ? undefined
+        : 'This server has no accounts yet: the first one becomes its admin.';
+  return <SignUpForm invite={access === 'invited' ? invite : null} notice={notice} />;
 }

@@ -1,0 +1,66 @@
+import type { Metadata } from 'next';
+import { notFound, redirect } from 'next/navigation';
+import { AccountList } from '@/components/admin/account-list';
+import { CreateAccountForm } from '@/components/admin/create-account-form';
+import { Invitations } from '@/components/admin/invitations';
+import { PageHeader } from '@/components/ui/misc';
+import { isAdmin } from '@/server/admin/access';
+import { listAccounts } from '@/server/admin/accounts';
+import { listInvitations } from '@/server/auth/invitations';
+import { currentUser } from '@/server/auth/require-user';
+import { signUpAllowedByEnv } from '@/server/auth/users';
+import {
+  createAccountAction,
+  createInvitationAction,
+  disableAccountAction,
+  enableAccountAction,
+  revokeInvitationAction,
+} from './actions';
+
+export const metadata: Metadata = { title: 'Admin' };
+export const dynamic = 'force-dynamic';
+
+/** The instance's accounts (create, disable, usage) and invitation links. Anyone but an admin gets a 404. */
+export default async function AdminPage() {
+  const user = await currentUser();
+  if (!user) redirect('/sign-in?callbackUrl=%2Fadmin');
+  if (!isAdmin(user.id)) notFound();
+  const accounts = listAccounts();
+  const invitations = listInvitations();
+  return (
+    <div className="mx-auto w-full max-w-4xl space-y-10">
+      <PageHeader title="Admin" />
+      <section aria-labelledby="accounts-heading" className="space-y-4">
+        <div>
+          <h2 id="accounts-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
+            Accounts
+          </h2>
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            {signUpAllowedByEnv()
+              ? 'Anyone can sign up (ALLOW_SIGNUP=true). '
+              : 'Sign-up is closed: people join through an account you create or an invitation link. '}
+            Disabling an account signs it out everywhere and stops its API tokens at once.
+          </p>
+        </div>
+        <CreateAccountForm action={createAccountAction} />
+        <AccountList
+          accounts={accounts}
+          currentUserId={user.id}
+          disableAccount={disableAccountAction}
+          enableAccount={enableAccountAction}
+        />
+      </section>
+      <section aria-labelledby="invitations-heading" className="space-y-4">
+        <div>
+          <h2 id="invitations-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
+            Invitations
+          </h2>
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            An invitation link lets one person create their own account. It works once and expires.
+          </p>
+        </div>
+        <Invitations invitations={invitations} createInvitation={createInvitationAction} revokeInvitation={revokeInvitationAction} />
+      </section>
+    </div>
+  );
+}

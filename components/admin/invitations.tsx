@@ -1,0 +1,146 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Alert, Badge, EmptyState } from '@/components/ui/misc';
+import { LIMITS } from '@/lib/limits';
+import type { CreatedInvitation, InvitationStatus, InvitationView } from '@/lib/schemas/admin';
+import { LocalTime } from './local-time';
+import { runAction, type AdminActions } from './admin-actions';
+import { NewInvitationNotice } from './new-invitation-notice';
+
+const { expiryDays, defaultExpiryDays, note: noteLimit } = LIMITS.invitation;
+
+const selectClass =
+  'h-10 w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 text-sm text-zinc-900 focus:outline-2 focus:outline-indigo-500 ' +
+  'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';
+
+const STATUS: Record<InvitationStatus, { label: string; tone: 'success' | 'neutral' | 'warning' | 'danger' }> = {
+  open: { label: 'Open', tone: 'success' },
+  used: { label: 'Used', tone: 'neutral' },
+  expired: { label: 'Expired', tone: 'warning' },
+  revoked: { label: 'Revoked', tone: 'danger' },
+};
+
+/** Create single-use invitation links (shown once), list them, revoke open ones. */
+export function Invitations({
+  invitations,
+  createInvitation,
+  revokeInvitation,
+}: {
+  invitations: InvitationView[];
+  createInvitation: AdminActions['createInvitation'];
+  revokeInvitation: AdminActions['revokeInvitation'];
+}) {
+  const router = useRouter();
+  const expiryId = useId();
+  const [days, setDays] = useState<number>(defaultExpiryDays);
+  const [note, setNote] = useState('');
+  const [noteError, setNoteError] = useState<string | undefined>();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedInvitation | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
+
+  const create = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    setNoteError(undefined);
+    const result = await runAction(() => createInvitation({ expiresInDays: days, ...(note.trim() ? { note } : {}) }));
+    setPending(false);
+    if (result.ok) {
+      setCreated(result.data);
+      setNote('');
+      router.refresh();
+    } else if (result.error.fields?.note) setNoteError(result.error.fields.note);
+    else setError(result.error.message);
+  };
+
+  const revoke = async (id: string) => {
+    setRevoking(id);
+    setError(null);
+    const result = await runAction(() => revokeInvitation(id));
+    setRevoking(null);
+    if (result.ok) router.refresh();
+    else setError(result.error.message);
+  };
+
+  return (
+    <div className="space-y-4">
+      <form onSubmit={create} noValidate aria-labelledby="create-invitation-heading" className="space-y-3">
+        <h3 id="create-invitation-heading" className="font-medium text-zinc-900 dark:text-zinc-100">
+          Create an invitation link
+        </h3>
+        <div className="grid gap-3 sm:grid-cols-[12rem_minmax(0,1fr)]">
+          <div className="space-y-1">
+            <label htmlFor={expiryId} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+              Expires after
+            </label>
+            <select id={expiryId} className={selectClass} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+              {expiryDays.map((d) => (
+                <option key={d} value={d}>
+                  {d === 1 ? '1 day' : `${d} days`}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Field label="Note" hint={`Optional, for you: who it is for (up to ${noteLimit.maxChars} characters).`} error={noteError}>
+            <Input type="text" autoComplete="off" value={note} onChange={(e) => setNote(e.target.value)} />
+          </Field>
+        </div>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Creating…' : 'Create invitation link'}
+        </Button>
+      </form>
+      {error ? <Alert>{error}</Alert> : null}
+      {created ? <NewInvitationNotice invitation={created} onDismiss={() => setCreated(null)} /> : null}
+
+      {invitations.length === 0 ? (
+        <EmptyState title="No invitations yet">An invitation link lets one person create an account while sign-up is closed.</EmptyState>
+      ) : (
+        <ul aria-label="Invitations" className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+          {invitations.map((invitation) => {
+            const status = STATUS[invitation.status];
+            const name = invitation.note || `created ${invitation.createdAt.slice(0, 16).replace('T', ' ')} UTC`;
+            return (
+              <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-3 p-3">
+                <div className="min-w-0 flex-1 space-y-1">
+                  <p className="flex flex-wrap items-center gap-2">
+                    <span className="min-w-0 font-medium break-words text-zinc-900 dark:text-zinc-100">{invitation.note || 'Invitation'}</span>
+                    <Badge tone={status.tone}>{status.label}</Badge>
+                  </p>
+                  <p className="text-xs break-words text-zinc-600 dark:text-zinc-400">
+                    Created <LocalTime iso={invitation.createdAt} /> ·{' '}
+                    {invitation.usedBy ? (
+                      <>used by {invitation.usedBy.email}</>
+                    ) : (
+                      <>
+                        {invitation.status === 'expired' ? 'expired' : 'expires'}{' '}
+                        <LocalTime iso={invitation.expiresAt} withTime />
+                      </>
+                    )}
+                  </p>
+                </div>
+                {invitation.status === 'open' ? (
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    onClick={() => revoke(invitation.id)}
+                    disabled={revoking === invitation.id}
+                    aria-label={`Revoke invitation ${name}`}
+                  >
+                    {revoking === invitation.id ? 'Revoking…' : 'Revoke'}
+                  </Button>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}

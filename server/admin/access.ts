@@ -1,0 +1,26 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import { requireUser } from '@/server/auth/require-user';
+import type { PublicUser } from '@/server/auth/users';
+import { getDb, schema } from '@/server/db';
+import { notFound } from '@/server/http/errors';
+
+/** Whether this account is an (enabled) admin of the instance, read from the database on every call. */
+export function isAdmin(userId: string): boolean {
+  const row = getDb()
+    .select({ role: schema.users.role, disabledAt: schema.users.disabledAt })
+    .from(schema.users)
+    .where(eq(schema.users.id, userId))
+    .get();
+  return row?.role === 'admin' && row.disabledAt === null;
+}
+
+/**
+ * The signed-in admin, for every admin route handler and action. Signed out → 401 like any route; signed in but not
+ * an admin → 404, the answer a path that doesn't exist gives, so members get no hint that admin features exist.
+ */
+export async function requireAdmin(req?: Request): Promise<PublicUser> {
+  const user = await requireUser(req);
+  if (!isAdmin(user.id)) throw notFound();
+  return user;
+}
