@@ -7,7 +7,8 @@ import { AUTH_MESSAGES, safeCallbackPath, signInSchema, signUpSchema } from '@/l
 import { signIn, signOut } from '@/server/auth/config';
 import { clientAddress, signInBlock, tooManySignInsMessage } from '@/server/auth/rate-limit';
 import { requireUser } from '@/server/auth/require-user';
-import { bumpSessionVersion, createUser, signUpEnabled } from '@/server/auth/users';
+import { registerAccount } from '@/server/auth/registration';
+import { bumpSessionVersion } from '@/server/auth/users';
 import { AppError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
 
@@ -20,6 +21,7 @@ export type AuthFormState = {
 };
 
 const AFTER_SIGN_IN = '/agents';
+const SIGN_UP_REFUSALS = new Set(['signup_closed', 'invitation_invalid', 'rate_limited']);
 
 const text = (value: FormDataEntryValue | null) => (typeof value === 'string' ? value : '');
 
@@ -40,18 +42,22 @@ export async function signInAction(_prev: AuthFormState, formData: FormData): Pr
   redirect(destination);
 }
 
-/** Create an account, sign it in and land on /agents. Refused when ALLOW_SIGNUP is off. */
+/**
+ * Create an account, sign it in and land on /agents. Open for the instance's first account (its admin), with
+ * ALLOW_SIGNUP=true, or with an invitation code (the form's hidden `invite` field); limited per client address.
+ */
 export async function signUpAction(_prev: AuthFormState, formData: FormData): Promise<AuthFormState> {
   const input = { email: text(formData.get('email')), password: text(formData.get('password')), name: text(formData.get('name')) };
   const values = { email: input.email, name: input.name };
-  if (!signUpEnabled()) return { message: AUTH_MESSAGES.signUpDisabled, values };
   const parsed = signUpSchema.safeParse(input);
   if (!parsed.success) return { fields: zodFields(parsed.error), values };
 
   try {
-    await createUser(parsed.data);
+    await registerAccount({ ...parsed.data, invite: text(formData.get('invite')) || null }, clientAddress(await headers()));
   } catch (err) {
     if (err instanceof AppError && err.code === 'email_taken') return { fields: { email: err.message }, values };
+    // Closed sign-up, a spent invitation, too many sign-ups from this address: say so above the form.
+    if (err instanceof AppError && SIGN_UP_REFUSALS.has(err.code)) return { message: err.message, values };
     throw err;
   }
   const failure = await credentialsSignIn(parsed.data.email, parsed.data.password, AFTER_SIGN_IN, clientAddress(await headers()));

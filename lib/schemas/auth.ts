@@ -9,7 +9,8 @@ const { email: emailLimit, password: passwordLimit, name: nameLimit } = LIMITS.u
 export const AUTH_MESSAGES = {
   /** Never says which of the two was wrong. */
   invalidCredentials: 'Invalid email or password',
-  signUpDisabled: 'Sign-up is disabled on this server. Ask its administrator for an account.',
+  signUpDisabled: 'Sign-up is closed on this server. Ask its admin for an invitation link.',
+  invitationInvalid: 'This invitation link is not valid any more (it was used, revoked or has expired). Ask the admin for a new one.',
 } as const;
 
 /** Trimmed, lower-cased, checked for shape: the same value the server stores and compares. */
