@@ -163,6 +163,9 @@ describe('signInAction', () => {
 });
 
 describe('signUpAction', () => {
+  // Other tests' accounts exist, so sign-up is closed unless opened (registration.test.ts covers the rules).
+  beforeEach(() => void vi.stubEnv('ALLOW_SIGNUP', 'true'));
+
   it('creates the account, signs it in and lands on /agents', async () => {
     const email = `new-${crypto.randomUUID().slice(0, 8)}@example.test`;
     expect(await redirectOf(signUpAction({}, form({ email: `  ${email.toUpperCase()} `, password: 'twelve chars', name: ' Ann ' })))).toBe('/agents');
@@ -191,7 +194,7 @@ describe('signUpAction', () => {
     vi.stubEnv('ALLOW_SIGNUP', 'false');
     const email = `blocked-${crypto.randomUUID().slice(0, 8)}@example.test`;
     const state = await signUpAction({}, form({ email, password: 'long enough', name: '' }));
-    expect(state.message).toBe('Sign-up is disabled on this server. Ask its administrator for an account.');
+    expect(state.message).toBe('Sign-up is closed on this server. Ask its admin for an invitation link.');
     expect(findUserByEmail(email)).toBeUndefined();
     expect(scope.jar.size).toBe(0);
   });
