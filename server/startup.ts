@@ -39,8 +39,14 @@ export async function startServerProcess(): Promise<void> {
   // Tool groups first: a run recovered below may call a team tool before the scheduler would register them.
   const { registerTeamTools } = await import('@/server/teams/tools/register');
   registerTeamTools();
+  // Notes first: a recorded @mention holds its conversation's lock until its message is in the thread.
+  const { recoverNotes } = await import('@/server/agents/thread-notes');
+  const notes = await recoverNotes();
   const { recoverRuns } = await import('@/server/agents/recovery');
   const recovered = await recoverRuns();
+  // Teams a crash left half-created get their member conversations before the scheduler looks at them.
+  const { finishTeamCreations } = await import('@/server/teams/lifecycle');
+  const teams = finishTeamCreations();
 
   const { startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
   const { suspendActiveRuns } = await import('@/server/agents/suspend');
@@ -54,7 +60,7 @@ export async function startServerProcess(): Promise<void> {
 
   installSignalHandlers();
   console.log(
-    `[ensemble] started in ${Math.round(performance.now() - startedAt)} ms: holding ${lockPath}; ${recovered.length} unfinished run(s) recovered`,
+    `[ensemble] started in ${Math.round(performance.now() - startedAt)} ms: holding ${lockPath}; ${recovered.length} unfinished run(s), ${notes.length} note(s) and ${teams.length} team creation(s) recovered`,
   );
   // Whatever ends the process, leave the databases closed; the OS drops the service lock with the process.
   process.once('exit', () => {

@@ -39,7 +39,7 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
       router.push('/teams');
     },
   });
-  const canReconnect = team.status === 'disconnected' || team.status === 'creating';
+  const canReconnect = team.status === 'creating';
 
   return (
     <>

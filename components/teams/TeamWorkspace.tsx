@@ -122,7 +122,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
 
   const t = team.data;
   const status = TEAM_STATUS_BADGE[t.status];
-  const live = liveState({ failures: activity.failures, hasData: activity.data !== undefined, teamStatus: t.status });
+  const live = liveState({ failures: activity.failures, hasData: activity.data !== undefined });
   const liveDetail = activity.fatal && activity.error instanceof ApiError ? activity.error.message : null;
   const longGoal = isLongText(t.goal, 280, 3);
 
@@ -156,10 +156,6 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
         </div>
         {t.status === 'creating' ? (
           <Alert tone="info">This team is still being set up. If it stays this way, choose Manage → Reconnect.</Alert>
-        ) : t.status === 'disconnected' ? (
-          <Alert tone="info">
-            This team is disconnected{t.disconnectReason ? `: ${t.disconnectReason}` : ''}. Choose Manage → Reconnect to resume its work.
-          </Alert>
         ) : null}
       </header>
 

@@ -44,7 +44,6 @@ export const MEMBER_STATUS_BADGE: Record<MemberStatus, { label: string; tone: To
 export const TEAM_STATUS_BADGE: Record<TeamStatus, { label: string; tone: Tone }> = {
   ready: { label: 'Ready', tone: 'success' },
   creating: { label: 'Setting up', tone: 'warning' },
-  disconnected: { label: 'Disconnected', tone: 'danger' },
 };
 
 /** Badges for a team's unfinished work: "n waiting for input" and "n in progress" (the rest of the pending jobs). */

@@ -17,16 +17,9 @@ export function nextPollDelay({ visible, failures }: { visible: boolean; failure
 
 export type LiveState = 'connecting' | 'live' | 'retrying' | 'disconnected';
 
-export function liveState({
-  failures,
-  hasData,
-  teamStatus,
-}: {
-  failures: number;
-  hasData: boolean;
-  teamStatus?: string;
-}): LiveState {
-  if (teamStatus === 'disconnected' || failures >= LIVE_POLL.disconnectedAfter) return 'disconnected';
+/** The live view's connection to the server (not a team status): 'disconnected' after repeated failed polls. */
+export function liveState({ failures, hasData }: { failures: number; hasData: boolean }): LiveState {
+  if (failures >= LIVE_POLL.disconnectedAfter) return 'disconnected';
   if (failures > 0) return 'retrying';
   return hasData ? 'live' : 'connecting';
 }

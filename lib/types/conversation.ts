@@ -1,7 +1,8 @@
 /** API shapes of conversations, runs and messages, shared by the route handlers and the conversation UI. */
 
 export type RunStatus = 'pending' | 'running' | 'success' | 'error' | 'interrupted' | 'cancelled';
-export type RunKind = 'start' | 'resume';
+/** 'note' rows record a framework note (e.g. @mentions sent); they never run the agent. */
+export type RunKind = 'start' | 'resume' | 'note';
 
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['pending', 'running'];
 export const isRunActive = (status: RunStatus) => ACTIVE_RUN_STATUSES.includes(status);

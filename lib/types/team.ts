@@ -1,6 +1,11 @@
 /** Team API shapes shared by the server (producers) and the browser (consumers). Dates are ISO strings. */
 
-export type TeamStatus = 'creating' | 'ready' | 'disconnected';
+/**
+ * 'creating' until every member has its conversation (start-up and Reconnect finish an interrupted creation),
+ * then 'ready'. There is no 'disconnected' state: nothing can take a ready team's member conversation or agent
+ * away (agents in a team can't be deleted, conversations can't be deleted).
+ */
+export type TeamStatus = 'creating' | 'ready';
 export type JobStatus =
   | 'queued'
   | 'running'
@@ -26,7 +31,6 @@ export type ApiTeam = {
   name: string;
   goal: string;
   status: TeamStatus;
-  disconnectReason: string | null;
   revision: number;
   members: ApiMember[];
   /** Unfinished jobs (queued, running, waiting, …). */

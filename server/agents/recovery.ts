@@ -20,7 +20,8 @@ export type RecoveryReport = { runId: string; action: RecoveryAction; status?: s
 export async function recoverRuns(): Promise<RecoveryReport> {
   const report: RecoveryReport = [];
   for (const run of unfinishedRuns()) {
-    if (activeRuns().has(run.id)) continue;
+    // Framework notes are appended, never executed: recoverNotes() (thread-notes.ts) finishes them first.
+    if (activeRuns().has(run.id) || run.kind === 'note') continue;
     try {
       report.push({ runId: run.id, ...(await recoverRun(run)) });
     } catch (err) {

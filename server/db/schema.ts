@@ -129,8 +129,11 @@ export const runs = sqliteTable(
       .references(() => conversations.id, { onDelete: 'cascade' }),
     ownerId: text('owner_id').notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
-    /** 'start' sends a human message; 'resume' answers a graph interrupt. */
-    kind: text('kind', { enum: ['start', 'resume'] }).notNull(),
+    /**
+     * 'start' sends a human message; 'resume' answers a graph interrupt; 'note' appends a framework note without
+     * running the agent (server/agents/thread-notes.ts), holding the conversation's lock until it is written.
+     */
+    kind: text('kind', { enum: ['start', 'resume', 'note'] }).notNull(),
     status: text('status', { enum: RUN_STATUSES }).notNull().default('pending'),
     model: text('model').notNull(),
     /** The exact input, kept so a recovered run is the same request. */
@@ -162,6 +165,7 @@ export type Invitation = typeof invitations.$inferSelect;
 
 // ───────────────────────────── Teams ─────────────────────────────
 
+// 'disconnected' is never written (nothing can take a ready team's members away); kept so the column's enum is unchanged.
 export const TEAM_STATUSES = ['creating', 'ready', 'disconnected'] as const;
 
 export const teams = sqliteTable(

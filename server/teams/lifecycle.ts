@@ -1,7 +1,7 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
+import { eq, ne } from 'drizzle-orm';
 import type { ApiTeam } from '@/lib/types/team';
-import { schema, writeTx } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import { AppError } from '@/server/http/errors';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { ensureMemberConversations, getTeam, requireTeam } from './teams';
@@ -24,7 +24,7 @@ export function deleteTeam(ownerId: string, teamId: string): void {
 }
 
 /**
- * Reconnect a disconnected team, or finish an interrupted creation: re-create missing member conversations
+ * Finish an interrupted creation (Manage → Reconnect): create the missing member conversations
  * with their recorded agent binding (existing ones are never replaced); the team is ready only when every
  * member conversation exists.
  */
@@ -35,4 +35,31 @@ export function reconnectTeam(ownerId: string, teamId: string): ApiTeam {
   const team = getTeam(ownerId, teamId);
   if (team.status !== 'ready') throw new AppError(409, 'team_not_ready', 'Some member conversations could not be created; try again');
   return team;
+}
+
+/**
+ * Start-up: finish every team creation a crash interrupted (the team and its roster were committed, some member
+ * conversations were not). Finished rather than undone: the roster and each member's agent binding are already
+ * recorded, so finishing is deterministic and idempotent, the person keeps the team they may already have seen
+ * listed (and that a retry with the same requestId returns), and no job can exist yet to be lost either way.
+ * Returns the teams that became ready.
+ */
+export function finishTeamCreations(): string[] {
+  const unfinished = getDb()
+    .select({ id: schema.teams.id, ownerId: schema.teams.ownerId })
+    .from(schema.teams)
+    .where(ne(schema.teams.status, 'ready'))
+    .all();
+  const finished: string[] = [];
+  for (const team of unfinished) {
+    try {
+      ensureMemberConversations(team.ownerId, team.id);
+      if (getTeam(team.ownerId, team.id).status === 'ready') finished.push(team.id);
+    } catch (err) {
+      // One broken team must not stop the server; it stays 'creating' and Reconnect can retry it.
+      console.error(`[teams] could not finish creating team ${team.id}`, err);
+    }
+  }
+  if (finished.length) wakeScheduler();
+  return finished;
 }

@@ -1,8 +1,9 @@
 import 'server-only';
 import { and, asc, eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import { appendExchange } from '@/server/agents/thread-notes';
-import { getDb, schema, writeTx } from '@/server/db';
+import { assertConversationIdle } from '@/server/agents/conversation-lock';
+import { applyNote, recordNote } from '@/server/agents/thread-notes';
+import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { AppError, notFound, validationError } from '@/server/http/errors';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { queueRequest } from './queue';
@@ -20,8 +21,8 @@ export function mentionLabel(teamName: string, memberName: string): string {
  * Members of the owner's ready teams that a conversation can mention. A member's own conversation is left
  * out (it can't mention itself). Routing always uses the ids, never the label.
  */
-export function mentionTargets(ownerId: string, conversationId?: string): MentionTarget[] {
-  const rows = getDb()
+export function mentionTargets(ownerId: string, conversationId?: string, db: Db = getDb()): MentionTarget[] {
+  const rows = db
     .select({ team: schema.teams, member: schema.teamMembers })
     .from(schema.teamMembers)
     .innerJoin(schema.teams, eq(schema.teams.id, schema.teamMembers.teamId))
@@ -34,20 +35,41 @@ export function mentionTargets(ownerId: string, conversationId?: string): Mentio
 }
 
 export type QueuedMention = { jobId: string; teamId: string; memberId: string; label: string; status: string };
+export type MentionInput = { memberIds: string[]; text: string; messageKey: string };
+export type RecordedMentions = { jobs: QueuedMention[]; created: boolean; noteRunId: string };
 
 /**
- * Queue one request per mentioned member from an ordinary conversation (idempotent per message key and
- * member). Each result returns to this conversation as a receipt, like a peer handoff.
+ * The durable half of an @mention send, in one transaction. Ownership comes first: another owner's conversation
+ * is a 404 whatever state it is in. Unless this message key was recorded already (a resend), the conversation's
+ * lock is taken (a run or another note in flight → 409) and a pending approval refuses; then one request per
+ * mentioned member is queued (idempotent per message key and member; each result returns here as a receipt)
+ * and the person's message with its framework note is recorded as a note run. A crash after the commit loses
+ * nothing: start-up appends the message (recoverNotes) before the scheduler can return a receipt here.
  */
-export function queueMentions(ownerId: string, conversationId: string, input: { memberIds: string[]; text: string; messageKey: string }): { jobs: QueuedMention[]; created: boolean } {
-  const conversation = getDb()
-    .select()
-    .from(schema.conversations)
-    .where(and(eq(schema.conversations.id, conversationId), eq(schema.conversations.ownerId, ownerId)))
-    .get();
-  if (!conversation) throw notFound('Conversation');
-  const targets = new Map(mentionTargets(ownerId).map((t) => [t.memberId, t]));
+export function recordMentions(ownerId: string, conversationId: string, input: MentionInput): RecordedMentions {
+  const noteKey = `mention:${input.messageKey}`;
   const result = writeTx((tx) => {
+    const conversation = tx
+      .select()
+      .from(schema.conversations)
+      .where(and(eq(schema.conversations.id, conversationId), eq(schema.conversations.ownerId, ownerId)))
+      .get();
+    if (!conversation) throw notFound('Conversation');
+    const resend = tx.$client
+      .prepare(`select 1 from runs where conversation_id = ? and idempotency_key = ? and kind = 'note'`)
+      .get(conversationId, `note:${noteKey}`);
+    if (!resend) {
+      assertConversationIdle(tx, conversationId);
+      // A graph paused at an interrupt (an approval) must be answered first: writing into its thread would drop it.
+      const paused = tx.$client
+        .prepare(`select interrupt from runs where conversation_id = ? and kind != 'note' order by created_at desc, rowid desc limit 1`)
+        .get(conversationId) as { interrupt: string | null } | undefined;
+      const interrupt = paused?.interrupt ? (JSON.parse(paused.interrupt) as { type?: string }) : null;
+      if (interrupt && interrupt.type !== 'clarification') {
+        throw new AppError(409, 'interrupt_pending', 'Answer the pending approval in this conversation first');
+      }
+    }
+    const targets = new Map(mentionTargets(ownerId, undefined, tx).map((t) => [t.memberId, t]));
     let created = false;
     const touched = new Set<string>();
     const jobs = input.memberIds.map((memberId) => {
@@ -75,36 +97,26 @@ export function queueMentions(ownerId: string, conversationId: string, input: { 
       return { jobId: outcome.job.id, teamId: target.teamId, memberId, label: target.label, status: outcome.job.status };
     });
     for (const teamId of touched) touchTeam(tx, teamId);
-    return { jobs, created };
+    const names = jobs.map((j) => j.label).join(', ');
+    const { run } = recordNote(tx, conversation, {
+      key: noteKey,
+      text: input.text,
+      meta: { kind: 'mention', jobIds: jobs.map((j) => j.jobId), labels: jobs.map((j) => j.label) },
+      note: `Queued ${jobs.length === 1 ? 'a request' : `${jobs.length} requests`} to ${names}. Each result will be returned to this conversation.`,
+    });
+    return { jobs, created, noteRunId: run.id };
   });
   if (result.created) wakeScheduler();
   return result;
 }
 
 /**
- * The whole "@mention from a conversation" send: queue the requests, then record the person's message and a
- * framework note in the conversation (never a run of its own agent). Idempotent by message key.
+ * The whole "@mention from a conversation" send: record the requests and the person's message durably, then
+ * append the message and a framework note to the conversation's thread under its lock (never a run of its own
+ * agent). Idempotent by message key: a resend returns the same jobs and never appends twice.
  */
-export async function sendMentions(ownerId: string, conversationId: string, input: { memberIds: string[]; text: string; messageKey: string }) {
-  const busy = getDb().$client
-    .prepare(`select 1 from runs where conversation_id = ? and status in ('pending','running') limit 1`)
-    .get(conversationId);
-  if (busy) throw new AppError(409, 'conversation_busy', 'This conversation is busy with another run; wait for it to finish or cancel it');
-  // A graph paused at an interrupt (an approval) must be answered first: writing into its thread would drop it.
-  const paused = getDb().$client
-    .prepare(`select interrupt from runs where conversation_id = ? order by created_at desc, rowid desc limit 1`)
-    .get(conversationId) as { interrupt: string | null } | undefined;
-  const interrupt = paused?.interrupt ? (JSON.parse(paused.interrupt) as { type?: string }) : null;
-  if (interrupt && interrupt.type !== 'clarification') {
-    throw new AppError(409, 'interrupt_pending', 'Answer the pending approval in this conversation first');
-  }
-  const result = queueMentions(ownerId, conversationId, input);
-  const names = result.jobs.map((j) => j.label).join(', ');
-  await appendExchange(conversationId, {
-    key: `mention:${input.messageKey}`,
-    text: input.text,
-    meta: { kind: 'mention', jobIds: result.jobs.map((j) => j.jobId), labels: result.jobs.map((j) => j.label) },
-    note: `Queued ${result.jobs.length === 1 ? 'a request' : `${result.jobs.length} requests`} to ${names}. Each result will be returned to this conversation.`,
-  });
-  return result;
+export async function sendMentions(ownerId: string, conversationId: string, input: MentionInput): Promise<{ jobs: QueuedMention[]; created: boolean }> {
+  const { jobs, created, noteRunId } = recordMentions(ownerId, conversationId, input);
+  await applyNote(noteRunId);
+  return { jobs, created };
 }

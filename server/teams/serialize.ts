@@ -1,18 +1,23 @@
 import 'server-only';
-import type { ApiJob, ApiMember, ApiTeam, ApiTeamSummary, ApiWaiting, MemberStatus } from '@/lib/types/team';
+import type { ApiJob, ApiMember, ApiTeam, ApiTeamSummary, ApiWaiting, MemberStatus, TeamStatus } from '@/lib/types/team';
 import type { Job, Team, TeamMember } from '@/server/db/schema';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export type JobCounts = { pending: number; waiting: number };
 
+/**
+ * The schema still lists 'disconnected' (kept for the column's history), but no code ever wrote it; such a row
+ * would be as unfinished as a 'creating' one, and start-up or Reconnect finishes it the same way.
+ */
+const apiStatus = (team: Team): TeamStatus => (team.status === 'ready' ? 'ready' : 'creating');
+
 export function toApiTeamSummary(team: Team, memberCount: number, counts: JobCounts): ApiTeamSummary {
   return {
     id: team.id,
     name: team.name,
     goal: team.goal,
-    status: team.status,
-    disconnectReason: team.disconnectReason,
+    status: apiStatus(team),
     revision: team.revision,
     memberCount,
     pendingJobs: counts.pending,

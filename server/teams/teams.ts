@@ -102,7 +102,7 @@ export function ensureMemberConversations(ownerId: string, teamId: string): void
       .prepare('select count(*) as n from team_members where team_id = ? and conversation_id is null')
       .get(teamId) as { n: number };
     if (unbound.n > 0) return;
-    tx.update(schema.teams).set({ status: 'ready', disconnectReason: null }).where(eq(schema.teams.id, teamId)).run();
+    tx.update(schema.teams).set({ status: 'ready' }).where(eq(schema.teams.id, teamId)).run();
     touchTeam(tx, teamId);
   });
 }

@@ -20,7 +20,6 @@ describe('liveState', () => {
     expect(LIVE_LABELS[liveState({ failures: 0, hasData: true })]).toBe('Live');
     expect(LIVE_LABELS[liveState({ failures: 1, hasData: true })]).toBe('Updates interrupted · retrying');
     expect(LIVE_LABELS[liveState({ failures: 4, hasData: true })]).toBe('Disconnected');
-    expect(LIVE_LABELS[liveState({ failures: 0, hasData: true, teamStatus: 'disconnected' })]).toBe('Disconnected');
     expect(liveState({ failures: 0, hasData: false })).toBe('connecting');
   });
 });

@@ -90,8 +90,8 @@ describe('@mentions from an ordinary conversation', () => {
     const { team } = makeTeam(alice.id, ['A', 'B']);
     const [gated] = makeAgents(alice.id, [`Gated-${crypto.randomUUID().slice(0, 4)}`], { approvalTools: ['calculator'] });
     const conversation = createConversation(alice.id, gated!.id);
-    const { startRun, wait } = await import('@/server/agents/runs');
-    const { run } = startRun(conversation.id, { text: '/call calculator {"expression":"1+1"}' }, { idempotencyKey: 'gate' });
+    const { start, wait } = await import('@/server/agents/runs');
+    const { run } = start(alice.id, conversation.id, { text: '/call calculator {"expression":"1+1"}' }, { idempotencyKey: 'gate' });
     expect((await wait(run.id, 10_000))?.status).toBe('interrupted');
     const refused = await call(mentionsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [team.members[0]!.id], text: 'hi', messageKey: 'm' }, params: { id: conversation.id } });
     expect(refused.status).toBe(409);

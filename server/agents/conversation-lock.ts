@@ -1,0 +1,21 @@
+import 'server-only';
+import { and, eq, inArray } from 'drizzle-orm';
+import { ACTIVE_RUN_STATUSES } from '@/lib/types/conversation';
+import { schema, type Db } from '@/server/db';
+import { ConversationBusyError } from './runs';
+
+/**
+ * A conversation's lock is its one active run row (pending or running). Whoever writes to the conversation's
+ * LangGraph thread — a run of its agent, a resume, a framework note (thread-notes.ts) — checks for that row and
+ * inserts its own inside one writeTx (BEGIN IMMEDIATE), so two writers can never both pass the check, and the
+ * lock survives a crash: start-up recovery finishes the row before anything else may write to the thread.
+ * The team scheduler reads the same rows (a conversation with an active run admits no job).
+ */
+export function assertConversationIdle(tx: Db, conversationId: string): void {
+  const active = tx
+    .select({ id: schema.runs.id })
+    .from(schema.runs)
+    .where(and(eq(schema.runs.conversationId, conversationId), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))
+    .get();
+  if (active) throw new ConversationBusyError();
+}
