@@ -21,12 +21,13 @@ export const DIST_DIR = ensure('NEXT_DIST_DIR', () => '.next-e2e');
 export const AUTH_SECRET = ensure('E2E_AUTH_SECRET', () => crypto.randomBytes(32).toString('base64url'));
 export const ROOT_DIR = path.resolve(__dirname, '..');
 
-/** The environment both the server and the user CLI run with: the same database, a cheap bcrypt cost. */
+/** The environment both the server and the user CLI run with: the same database, cheap password hashing. */
 export const SERVER_ENV = {
   DATA_DIR,
   NEXT_DIST_DIR: DIST_DIR,
   AUTH_SECRET,
   BCRYPT_COST: '4',
+  SCRYPT_LOG_N: '10',
   ALLOW_SIGNUP: 'true',
   NODE_ENV: 'production',
 } as const;

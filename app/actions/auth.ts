@@ -7,8 +7,8 @@ import { AUTH_MESSAGES, safeCallbackPath, signInSchema, signUpSchema } from '@/l
 import { signIn, signOut } from '@/server/auth/config';
 import { clientAddress, signInBlock, tooManySignInsMessage } from '@/server/auth/rate-limit';
 import { requireUser } from '@/server/auth/require-user';
+import { signOutEverywhere } from '@/server/auth/sign-out-everywhere';
 import { registerAccount } from '@/server/auth/registration';
-import { bumpSessionVersion } from '@/server/auth/users';
 import { AppError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
 
@@ -70,10 +70,10 @@ export async function signOutAction(_formData?: FormData): Promise<void> {
   await signOut({ redirectTo: '/sign-in' });
 }
 
-/** Revoke every session of the signed-in user (all browsers), then sign this one out. API tokens stay valid. */
+/** End every session of the signed-in user (all browsers) and revoke all their API tokens, then sign this one out. */
 export async function signOutEverywhereAction(_formData?: FormData): Promise<void> {
   const user = await requireUser();
-  bumpSessionVersion(user.id);
+  signOutEverywhere(user.id);
   await signOut({ redirectTo: '/sign-in' });
 }
 

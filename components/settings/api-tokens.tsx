@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { format, formatDistanceToNow } from 'date-fns';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
+import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
 import type { ApiTokenView, CreatedApiToken } from '@/lib/schemas/auth';
 import { CreateTokenForm } from './create-token-form';
@@ -14,12 +14,12 @@ import { tokenKeys, tokensApi } from './tokens-api';
 
 const MAX = LIMITS.apiToken.perUser;
 
-/** Personal API tokens: list (name, prefix, created, last used), create (shown once), revoke (with confirmation). */
+/** Personal API tokens: list (name, prefix, created, last used, expiry), create (shown once), revoke (with confirmation). */
 export function ApiTokens() {
   const tokens = useQuery({ queryKey: tokenKeys.list, queryFn: tokensApi.list });
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
   const [revoking, setRevoking] = useState<ApiTokenView | null>(null);
-  const atLimit = (tokens.data?.length ?? 0) >= MAX;
+  const atLimit = (tokens.data?.filter((t) => !t.expired).length ?? 0) >= MAX;
 
   return (
     <section aria-labelledby="api-tokens-heading" className="space-y-4">
@@ -57,13 +57,29 @@ export function ApiTokens() {
           {tokens.data.map((token) => (
             <li key={token.id} className="flex flex-wrap items-center justify-between gap-3 p-3">
               <div className="min-w-0 flex-1">
-                <p className="font-medium break-words text-zinc-900 dark:text-zinc-100">{token.name}</p>
+                <p className="flex flex-wrap items-center gap-2 font-medium break-words text-zinc-900 dark:text-zinc-100">
+                  {token.name}
+                  {token.expired ? <Badge tone="danger">Expired</Badge> : null}
+                </p>
                 <p className="mt-0.5 flex flex-wrap gap-x-3 gap-y-1 text-xs text-zinc-600 dark:text-zinc-400">
                   <span className="font-mono">{token.prefix}…</span>
                   <span>
                     Created <Timestamp iso={token.createdAt} />
                   </span>
                   <span>{token.lastUsedAt ? <>Last used <Timestamp iso={token.lastUsedAt} relative /></> : 'Never used'}</span>
+                  <span>
+                    {token.expiresAt === null ? (
+                      'Never expires'
+                    ) : token.expired ? (
+                      <>
+                        Expired <Timestamp iso={token.expiresAt} />
+                      </>
+                    ) : (
+                      <>
+                        Expires <Timestamp iso={token.expiresAt} />
+                      </>
+                    )}
+                  </span>
                 </p>
               </div>
               <Button variant="secondary" size="sm" onClick={() => setRevoking(token)} aria-label={`Revoke ${token.name}`}>

@@ -48,16 +48,54 @@ export const signInSchema = z
   })
   .strict();
 
+/** A password typed again to confirm who is asking (change password, create a token): only checked for presence. */
+export const currentPasswordSchema = z
+  .string({ error: 'Enter your password' })
+  .min(1, 'Enter your password')
+  .max(passwordLimit.maxChars, `Must be at most ${passwordLimit.maxChars} characters`);
+
+/** Token lifetimes offered: 30 or 90 days, or null for a token that never expires. */
+export const TOKEN_EXPIRY_DAYS = [30, 90] as const;
+export const tokenExpirySchema = z
+  .union([z.literal(30), z.literal(90), z.null()], { error: 'Choose 30, 90 or null (never)' })
+  .default(null);
+
+/** Creating a token asks for the password again (a borrowed session alone can't mint long-lived credentials). */
 export const createTokenSchema = z
-  .object({ name: boundedText({ minChars: LIMITS.apiToken.name.minChars, maxChars: LIMITS.apiToken.name.maxChars }) })
+  .object({
+    name: boundedText({ minChars: LIMITS.apiToken.name.minChars, maxChars: LIMITS.apiToken.name.maxChars }),
+    expiresInDays: tokenExpirySchema,
+    password: currentPasswordSchema,
+  })
   .strict();
+
+/** POST /api/v1/me/password. */
+export const changePasswordSchema = z.object({ currentPassword: currentPasswordSchema, newPassword: newPasswordSchema }).strict();
+
+/** The Settings form also asks for the new password twice. */
+export const changePasswordFormSchema = z
+  .object({ currentPassword: currentPasswordSchema, newPassword: newPasswordSchema, confirmPassword: z.string() })
+  .strict()
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], message: 'The two new passwords differ' });
 
 export type SignUpInput = z.input<typeof signUpSchema>;
 export type SignInInput = z.input<typeof signInSchema>;
 export type CreateTokenInput = z.input<typeof createTokenSchema>;
+export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
+export type ChangePasswordFormInput = z.input<typeof changePasswordFormSchema>;
 
 /** An API token as the API returns it (the plain token only appears once, in the create response). */
-export type ApiTokenView = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null };
+export type ApiTokenView = {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** Null: never expires. */
+  expiresAt: string | null;
+  /** Past its expiry when listed: it answers 401 and is kept in the list (marked) until revoked. */
+  expired: boolean;
+};
 export type CreatedApiToken = ApiTokenView & { token: string };
 
 /**

@@ -4,7 +4,8 @@ import Credentials from 'next-auth/providers/credentials';
 import type { JWT } from 'next-auth/jwt';
 import { LIMITS } from '@/lib/limits';
 import { findUserByEmail, findUserById } from './users';
-import { hashPassword, verifyPassword } from './passwords';
+import { upgradePasswordHash } from './password-hash-upgrade';
+import { hashPassword, needsRehash, verifyPassword } from './passwords';
 import { clientAddress, signInRules, takeLimit } from './rate-limit';
 import { authSecret } from './secret';
 
@@ -42,6 +43,8 @@ export async function checkCredentials(email: unknown, password: unknown) {
   if (!(await verifyPassword(password, user.passwordHash))) return null;
   // A disabled account can't sign in; it hears the same answer as a wrong password.
   if (user.disabledAt) return null;
+  // An old bcrypt hash (or older scrypt parameters) is replaced now that the password is known.
+  if (needsRehash(user.passwordHash)) await upgradePasswordHash(user.id, user.passwordHash, password);
   return user;
 }
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@/lib/limits';
-import { createTokenSchema, safeCallbackPath, signInSchema, signUpSchema } from '@/lib/schemas/auth';
+import {
+  changePasswordFormSchema,
+  changePasswordSchema,
+  createTokenSchema,
+  safeCallbackPath,
+  signInSchema,
+  signUpSchema,
+} from '@/lib/schemas/auth';
 
 const issues = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
   Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
@@ -55,9 +62,36 @@ describe('signInSchema', () => {
 });
 
 describe('createTokenSchema', () => {
-  it('requires a non-blank name', () => {
-    expect(issues(createTokenSchema.safeParse({ name: ' ' }))).toEqual({ name: 'Required' });
-    expect(createTokenSchema.safeParse({ name: 'cli' }).success).toBe(true);
+  it('requires a non-blank name and the password', () => {
+    expect(issues(createTokenSchema.safeParse({ name: ' ', password: 'pw' }))).toEqual({ name: 'Required' });
+    expect(issues(createTokenSchema.safeParse({ name: 'cli' }))).toEqual({ password: 'Enter your password' });
+    expect(issues(createTokenSchema.safeParse({ name: 'cli', password: '' }))).toEqual({ password: 'Enter your password' });
+  });
+
+  it('takes a lifetime of 30 or 90 days or null (never), defaulting to never', () => {
+    expect(createTokenSchema.parse({ name: 'cli', password: 'pw' }).expiresInDays).toBeNull();
+    expect(createTokenSchema.parse({ name: 'cli', password: 'pw', expiresInDays: 30 }).expiresInDays).toBe(30);
+    expect(createTokenSchema.parse({ name: 'cli', password: 'pw', expiresInDays: 90 }).expiresInDays).toBe(90);
+    for (const bad of [0, 31, 365, '30', -1, 1e9]) {
+      expect(Object.keys(issues(createTokenSchema.safeParse({ name: 'cli', password: 'pw', expiresInDays: bad })))).toEqual([
+        'expiresInDays',
+      ]);
+    }
+  });
+});
+
+describe('changePasswordFormSchema', () => {
+  it('needs the current password, a valid new one, and the same new one twice', () => {
+    const ok = { currentPassword: 'old', newPassword: 'new password', confirmPassword: 'new password' };
+    expect(changePasswordFormSchema.safeParse(ok).success).toBe(true);
+    expect(issues(changePasswordFormSchema.safeParse({ ...ok, confirmPassword: 'new passwort' }))).toEqual({
+      confirmPassword: 'The two new passwords differ',
+    });
+    expect(issues(changePasswordFormSchema.safeParse({ ...ok, currentPassword: '' }))).toEqual({ currentPassword: 'Enter your password' });
+    expect(issues(changePasswordSchema.safeParse({ currentPassword: 'old', newPassword: 'short7!' }))).toEqual({
+      newPassword: 'Must be at least 8 characters',
+    });
+    expect(changePasswordSchema.safeParse({ currentPassword: 'old', newPassword: '12345678' }).success).toBe(true);
   });
 });
 

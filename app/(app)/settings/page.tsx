@@ -2,9 +2,11 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { signOutEverywhereAction } from '@/app/actions/auth';
 import { ApiTokens } from '@/components/settings/api-tokens';
+import { ChangePasswordForm } from '@/components/settings/change-password-form';
 import { SignOutEverywhere } from '@/components/settings/sign-out-everywhere';
 import { PageHeader } from '@/components/ui/misc';
 import { currentUser } from '@/server/auth/require-user';
+import { changePasswordAction } from './actions';
 
 export const metadata: Metadata = { title: 'Settings' };
 
@@ -25,6 +27,7 @@ export default async function SettingsPage() {
           <dd className="break-words text-zinc-900 dark:text-zinc-100">{user.name || '—'}</dd>
         </dl>
       </section>
+      <ChangePasswordForm action={changePasswordAction} />
       <ApiTokens />
       <SignOutEverywhere action={signOutEverywhereAction} />
     </div>

@@ -1,0 +1,50 @@
+'use server';
+
+import { AuthError } from 'next-auth';
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { changePasswordFormSchema } from '@/lib/schemas/auth';
+import { clientAddress } from '@/server/auth/client-address';
+import { signIn } from '@/server/auth/config';
+import { changePassword } from '@/server/auth/password-change';
+import { requireUser } from '@/server/auth/require-user';
+import { AppError } from '@/server/http/errors';
+import { zodFields } from '@/server/http/validation';
+
+/** What the Change password form shows after the server answered. Passwords are never sent back. */
+export type ChangePasswordState = { ok?: boolean; message?: string; fields?: Record<string, string> };
+
+const text = (value: FormDataEntryValue | null) => (typeof value === 'string' ? value : '');
+
+/**
+ * Change the signed-in person's password (the current one is checked, and a wrong one counts as a failed
+ * sign-in). Every other session ends (the session version is bumped); this browser is signed in again under the
+ * new version with the new password, so it stays signed in.
+ */
+export async function changePasswordAction(_prev: ChangePasswordState, formData: FormData): Promise<ChangePasswordState> {
+  const user = await requireUser();
+  const parsed = changePasswordFormSchema.safeParse({
+    currentPassword: text(formData.get('currentPassword')),
+    newPassword: text(formData.get('newPassword')),
+    confirmPassword: text(formData.get('confirmPassword')),
+  });
+  if (!parsed.success) return { fields: zodFields(parsed.error) };
+
+  const address = clientAddress(await headers());
+  try {
+    await changePassword(user.id, parsed.data, address);
+  } catch (err) {
+    if (err instanceof AppError && err.fields) return { fields: err.fields };
+    if (err instanceof AppError && (err.status === 429 || err.status === 409)) return { message: err.message };
+    throw err;
+  }
+
+  try {
+    await signIn('credentials', { email: user.email, password: parsed.data.newPassword, redirect: false, redirectTo: '/settings' });
+  } catch (err) {
+    if (!(err instanceof AuthError)) throw err;
+    // The password did change; only re-issuing this browser's session failed (e.g. rate limited): sign in again.
+    redirect('/sign-in?callbackUrl=%2Fsettings');
+  }
+  return { ok: true, message: 'Password changed. Every other browser has been signed out; API tokens keep working.' };
+}

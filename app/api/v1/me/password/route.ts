@@ -1,0 +1,17 @@
+import { changePasswordSchema } from '@/lib/schemas/auth';
+import { clientAddress } from '@/server/auth/client-address';
+import { changePassword } from '@/server/auth/password-change';
+import { requireUser } from '@/server/auth/require-user';
+import { readBody, route } from '@/server/http/route';
+
+/**
+ * Change the caller's password (session cookie or Bearer token). The current password is required (403
+ * wrong_password naming `currentPassword`, counted as a failed sign-in). Every session, the one that made this
+ * call included, ends; API tokens keep working.
+ */
+export const POST = route(async (req) => {
+  const user = await requireUser(req);
+  const input = await readBody(req, changePasswordSchema);
+  await changePassword(user.id, input, clientAddress(req.headers));
+  return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+});
