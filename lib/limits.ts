@@ -40,6 +40,14 @@ export const LIMITS = {
   },
   /** Sign-up attempts (that reach account creation) per client address per window. SIGNUP_LIMIT_PER_HOUR overrides. */
   signUp: { perAddress: positiveIntFromEnv('SIGNUP_LIMIT_PER_HOUR', 5), windowMs: 60 * 60_000 },
+  /**
+   * What one account may keep (409 'agent_limit' / 'conversation_limit' past it). Member conversations a team
+   * creates count too. AGENT_LIMIT_PER_ACCOUNT and CONVERSATION_LIMIT_PER_ACCOUNT override.
+   */
+  quotas: {
+    agentsPerAccount: positiveIntFromEnv('AGENT_LIMIT_PER_ACCOUNT', 200),
+    conversationsPerAccount: positiveIntFromEnv('CONVERSATION_LIMIT_PER_ACCOUNT', 5_000),
+  },
   /** Invitation links: single use, expiring after one of these choices. */
   invitation: { expiryDays: [1, 7, 30], defaultExpiryDays: 7, note: { maxChars: 200 }, maxOpen: 100 },
   team: {

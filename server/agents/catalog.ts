@@ -7,6 +7,7 @@ import { getDb, schema, writeTx, type Db } from '@/server/db';
 import type { Agent } from '@/server/db/schema';
 import { AppError, badRequest, notFound } from '@/server/http/errors';
 import { parseOrThrow } from '@/server/http/validation';
+import { assertAgentQuota } from './quotas';
 
 /**
  * The Custom Agent catalog: every read and write of the agents table goes through here, scoped by owner.
@@ -70,7 +71,10 @@ export function findAgentByName(ownerId: string, name: string, db: Db = getDb())
   return db.select().from(agents).where(and(eq(agents.ownerId, ownerId), eq(agents.nameKey, agentNameKey(name)))).get() ?? null;
 }
 
-/** Create an agent; 422 for invalid input, 409 `name_taken` when the owner already uses the name. */
+/**
+ * Create an agent; 422 for invalid input, 409 `name_taken` when the owner already uses the name, 409 `agent_limit`
+ * when the owner has LIMITS.quotas.agentsPerAccount agents.
+ */
 export function createAgent(ownerId: string, input: AgentCreateInput): Agent {
   const data = parseOrThrow(agentCreateSchema, input);
   const now = new Date();
@@ -85,6 +89,7 @@ export function createAgent(ownerId: string, input: AgentCreateInput): Agent {
   return uniqueName(data.name, () =>
     writeTx((tx) => {
       if (findAgentByName(ownerId, data.name, tx)) throw nameTaken(data.name);
+      assertAgentQuota(tx, ownerId);
       tx.insert(agents).values(row).run();
       return findAgent(ownerId, row.id, tx)!;
     }),

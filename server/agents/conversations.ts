@@ -1,25 +1,31 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import type { Conversation } from '@/server/db/schema';
 import { notFound } from '@/server/http/errors';
+import { assertConversationQuota } from './quotas';
 
-/** A new conversation (thread) with one of the owner's agents; another owner's agent is a 404. */
+/**
+ * A new conversation (thread) with one of the owner's agents; another owner's agent is a 404, and past
+ * LIMITS.quotas.conversationsPerAccount a 409 `conversation_limit` (checked in the inserting transaction).
+ */
 export function createConversation(ownerId: string, agentId: string): Conversation {
-  const db = getDb();
-  const agent = db
-    .select({ id: schema.agents.id, name: schema.agents.name })
-    .from(schema.agents)
-    .where(and(eq(schema.agents.id, agentId), eq(schema.agents.ownerId, ownerId)))
-    .get();
-  if (!agent) throw notFound('Agent');
-  const now = new Date();
-  return db
-    .insert(schema.conversations)
-    .values({ id: crypto.randomUUID(), ownerId, agentId: agent.id, agentName: agent.name, title: '', createdAt: now, updatedAt: now })
-    .returning()
-    .get();
+  return writeTx((tx) => {
+    const agent = tx
+      .select({ id: schema.agents.id, name: schema.agents.name })
+      .from(schema.agents)
+      .where(and(eq(schema.agents.id, agentId), eq(schema.agents.ownerId, ownerId)))
+      .get();
+    if (!agent) throw notFound('Agent');
+    assertConversationQuota(tx, ownerId);
+    const now = new Date();
+    return tx
+      .insert(schema.conversations)
+      .values({ id: crypto.randomUUID(), ownerId, agentId: agent.id, agentName: agent.name, title: '', createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+  });
 }
 
 /** The owner's conversations, most recently active first. */

@@ -7,6 +7,7 @@ import type { CreateTeamInput } from '@/lib/schemas/team';
 import type { ApiTeam, ApiTeamSummary, MemberStatus } from '@/lib/types/team';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import type { Team, TeamMember } from '@/server/db/schema';
+import { assertConversationQuota } from '@/server/agents/quotas';
 import { AppError, notFound, validationError } from '@/server/http/errors';
 import { touchTeam } from './revision';
 import { toApiTeam, toApiTeamSummary, type JobCounts } from './serialize';
@@ -54,6 +55,8 @@ export function createTeam(ownerId: string, input: CreateTeamInput): { team: Api
     if (missing.length) throw validationError({ agentIds: `Unknown agent: ${missing.join(', ')}` });
 
     const agentsInOrder = input.agentIds.map((id) => byId.get(id)!);
+    // Every member gets a conversation: the team is refused whole, before anything is written, if they don't fit.
+    assertConversationQuota(tx, ownerId, agentsInOrder.length);
     const names = deriveMemberNames(agentsInOrder.map((a) => a.name));
     const teamId = crypto.randomUUID();
     const now = new Date();
