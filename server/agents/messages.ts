@@ -64,7 +64,8 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
     const type = message.getType();
     if (type === 'human') {
       const meta = ensembleMeta(message);
-      const { taskText: _task, ...rest } = meta ?? ({} as Partial<EnsembleMessageMeta>);
+      // The author is the runtime's trust decision, not part of the API's message shape.
+      const { taskText: _task, author: _author, ...rest } = meta ?? ({} as Partial<EnsembleMessageMeta>);
       out.push({ id, role: 'user', text: taskText(message), ...(meta ? { meta: rest } : {}) });
     } else if (type === 'ai') {
       const calls = (message as BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }).tool_calls ?? [];

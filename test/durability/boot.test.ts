@@ -10,6 +10,7 @@ import { stopScheduler } from '@/server/scheduler/runtime';
 import { startServerProcess } from '@/server/startup';
 import { admitJob } from '@/server/teams/execution';
 import { sendRequest } from '@/server/teams/requests';
+import { scriptAgent } from '../support/scripts';
 import { makeTeam } from '../support/teams';
 import { makeUser } from '../support/users';
 import { until } from '../support/wait';
@@ -32,9 +33,10 @@ afterAll(async () => {
 describe('server start-up', () => {
   it('continues a run left by a dead process with the team tools available, without anyone opening a page', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id, ['Lead', 'Helper']);
+    const { team, agents } = makeTeam(alice.id, ['Lead', 'Helper']);
     const [lead, helper] = team.members;
-    const args = JSON.stringify({ member: helper!.name, text: '/reply helped', request_id: 'boot-1' });
+    scriptAgent(agents[1]!.id, '/reply helped'); // the owner scripts Helper; a peer's directives are never obeyed
+    const args = JSON.stringify({ member: helper!.name, text: 'help please', request_id: 'boot-1' });
     const sent = sendRequest(alice.id, team.id, { memberIds: [lead!.id], text: `/call send_member ${args}\n/reply asked`, draftKey: 'boot' }).jobs[0]!;
 
     // The previous process admitted the job and created its run row, then died before executing it.

@@ -7,9 +7,10 @@ import { sendRequest } from '@/server/teams/requests';
 import { finalizeJob } from '@/server/teams/execution';
 import { cancelJob } from '@/server/teams/cancel';
 import { getActivity } from '@/server/teams/activity';
-import { createConversation, startRun, wait } from '@/server/agents/runs';
+import { createConversation, start, wait } from '@/server/agents/runs';
 import { makeUser } from '../support/users';
 import { makeAgents, makeTeam } from '../support/teams';
+import { scriptAgent } from '../support/scripts';
 import { until } from '../support/wait';
 
 const db = () => getDb();
@@ -33,11 +34,13 @@ afterAll(async () => {
 describe('send_member handoffs', () => {
   it('queues a peer request and returns its result to the requester exactly once', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id, ['Research', 'Review']);
+    const { team, agents } = makeTeam(alice.id, ['Research', 'Review']);
     const [research, review] = team.members;
+    // Review is scripted by its owner's instructions: directives in a peer's request text are never obeyed.
+    scriptAgent(agents[1]!.id, '/reply Looks good');
     const root = sendRequest(alice.id, team.id, {
       memberIds: [research!.id],
-      text: call('send_member', { member: review!.name.toUpperCase(), text: '/reply Looks good', request_id: 'r1' }),
+      text: call('send_member', { member: review!.name.toUpperCase(), text: 'Please review', request_id: 'r1' }),
       draftKey: 'd',
     }).jobs[0]!;
     const all = await quiet(team.id, 3);
@@ -59,15 +62,18 @@ describe('send_member handoffs', () => {
 
   it('returns failed results too, but never cancelled ones', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id, ['A', 'B']);
-    const [a, b] = team.members;
-    sendRequest(alice.id, team.id, { memberIds: [a!.id], text: call('send_member', { member: b!.id, text: '/fail quota exceeded', request_id: 'x' }), draftKey: 'd' });
+    const { team, agents } = makeTeam(alice.id, ['A', 'B', 'C']);
+    const [a, b, c] = team.members;
+    // Scripted by their owner's instructions: B fails every request, C takes 20 s over each.
+    scriptAgent(agents[1]!.id, '/fail quota exceeded');
+    scriptAgent(agents[2]!.id, '/sleep 20000');
+    sendRequest(alice.id, team.id, { memberIds: [a!.id], text: call('send_member', { member: b!.id, text: 'check the quota', request_id: 'x' }), draftKey: 'd' });
     const all = await quiet(team.id, 3);
     expect(all[1]).toMatchObject({ status: 'failed', error: expect.stringContaining('quota exceeded') });
     expect(all[2]!.result).toContain(`Received failed result from ${b!.name}: The request failed:`);
 
-    sendRequest(alice.id, team.id, { memberIds: [a!.id], text: call('send_member', { member: b!.id, text: '/sleep 20000', request_id: 'slow' }), draftKey: 'd2' });
-    const slow = await until(() => jobsOf(team.id).find((j) => j.text === '/sleep 20000' && j.runId), 10_000, 'slow handoff running');
+    sendRequest(alice.id, team.id, { memberIds: [a!.id], text: call('send_member', { member: c!.id, text: 'take your time', request_id: 'slow' }), draftKey: 'd2' });
+    const slow = await until(() => jobsOf(team.id).find((j) => j.text === 'take your time' && j.memberId === c!.id && j.runId), 10_000, 'slow handoff running');
     cancelJob(alice.id, team.id, slow.id);
     await quiet(team.id, 5);
     expect(job(slow.id)).toMatchObject({ status: 'cancelled', receiptJobId: null });
@@ -126,7 +132,7 @@ describe('send_member handoffs', () => {
     const { team } = makeTeam(alice.id, ['A', 'B']);
     const [agent] = makeAgents(alice.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
     const conversation = createConversation(alice.id, agent!.id);
-    const { run } = startRun(conversation.id, { text: call('send_member', { member: team.members[1]!.name, text: 'x', request_id: 'z' }) }, { idempotencyKey: 'k' });
+    const { run } = start(alice.id, conversation.id, { text: call('send_member', { member: team.members[1]!.name, text: 'x', request_id: 'z' }) }, { idempotencyKey: 'k' });
     const done = await wait(run.id, 10_000);
     expect(done?.status).toBe('success');
     const { readThread } = await import('@/server/agents/thread');

@@ -10,7 +10,7 @@ import { sendRequest } from '@/server/teams/requests';
 import { appendShared } from '@/server/teams/shared-record';
 import { registerTeamTools } from '@/server/teams/tools/register';
 import { NOT_A_MEMBER } from '@/server/teams/tools/caller';
-import { createConversation, startRun, wait } from '@/server/agents/runs';
+import { createConversation, start, wait } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { makeUser } from '../support/users';
 import { makeTeam } from '../support/teams';
@@ -156,7 +156,9 @@ describe('history tools through ToolNode', () => {
   it('refuses a plain conversation of the same owner and reads nothing', async () => {
     const { user, agents, evidence } = await setup();
     const conversation = createConversation(user.id, agents[0]!.id);
-    const { run: plain } = startRun(
+    // The owner's own chat message (start): its directives are trusted.
+    const { run: plain } = start(
+      user.id,
       conversation.id,
       {
         text: [

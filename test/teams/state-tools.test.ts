@@ -14,7 +14,7 @@ import { createTeam } from '@/server/teams/teams';
 import { allEntries, projectionBytes, stateContextBytes } from '@/server/teams/state';
 import { registerTeamTools } from '@/server/teams/tools/register';
 import { NOT_A_MEMBER } from '@/server/teams/tools/caller';
-import { createConversation, startRun, wait } from '@/server/agents/runs';
+import { createConversation, start, wait } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { GET } from '@/app/api/v1/teams/[id]/state/route';
 import { makeUser } from '../support/users';
@@ -393,7 +393,9 @@ describe('identity: only the run context decides who writes where', () => {
     const before = snapshot(team.id);
     // The same agent, in an ordinary conversation outside the team.
     const conversation = createConversation(user.id, agents[0]!.id);
-    const { run: plain } = startRun(
+    // The owner's own chat message (start): its directives are trusted.
+    const { run: plain } = start(
+      user.id,
       conversation.id,
       { text: [publish('p1'), update(entry.id, 1, 'hijacked'), call('read_team_state', {})].join('\n') },
       { idempotencyKey: 'plain-1' },
