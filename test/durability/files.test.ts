@@ -109,7 +109,7 @@ describe('data directory modes', () => {
 describe('the generated auth secret', () => {
   it('is the same for processes that generate it at the same moment, and leaves no temporary file', async () => {
     const dir = freshDir('race');
-    const env = { ...process.env, DATA_DIR: dir };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
     delete env.AUTH_SECRET;
     const processes = Array.from({ length: 4 }, () => spawnFixture('auth-secret.ts', env));
     await Promise.all(processes.map((p) => p.printed('waiting\n')));
