@@ -1,0 +1,173 @@
+import '../auth/support/next-auth';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { adminStateSnapshot, makeAccount } from './helpers';
+
+/**
+ * Only admins reach the admin routes and actions. A member (or a disabled admin) gets exactly the 404 a missing
+ * resource gets, and nothing changes; a signed-out caller gets the usual 401. The route list is walked from
+ * app/api/v1/admin itself, so a new admin route is covered (or fails here) without anyone remembering to add it.
+ */
+const scope = vi.hoisted(() => ({ headers: new Headers() }));
+vi.mock('next/headers', () => ({ headers: async () => scope.headers, cookies: async () => ({ get: () => undefined }) }));
+// No session cookie in these tests: next-auth's request-scoped auth() sees nobody (its cookie path is tested in
+// disable.test.ts over next-auth's real HTTP handlers).
+vi.mock('@/server/auth/config', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/server/auth/config')>()),
+  auth: async () => null,
+}));
+afterEach(() => {
+  scope.headers = new Headers();
+});
+
+const { createInvitation } = await import('@/server/auth/invitations');
+const { setAccountDisabled } = await import('@/server/admin/accounts');
+const actions = await import('@/app/(app)/admin/actions');
+
+const ADMIN_API = path.resolve(__dirname, '../../app/api/v1/admin');
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** Every route.ts under app/api/v1/admin with its URL pattern ("/api/v1/admin/users/[id]/disable"). */
+function adminRouteFiles(dir = ADMIN_API): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return adminRouteFiles(full);
+    return entry.name === 'route.ts' ? [full] : [];
+  });
+}
+
+/** Plausible, valid input for each route, so only the role can be what refuses it. */
+async function fixtures() {
+  const admin = await makeAccount('admin', 'admin');
+  const member = await makeAccount('member', 'member');
+  const victim = await makeAccount('victim', 'member');
+  const invitation = createInvitation(admin.id, { expiresInDays: 7 });
+  const params = (pattern: string): Record<string, string> => {
+    if (pattern.includes('/users/[id]')) return { id: victim.id };
+    if (pattern.includes('/invitations/[id]')) return { id: invitation.id };
+    return {};
+  };
+  const bodies: Record<string, unknown> = {
+    'POST /api/v1/admin/users': { email: `new-${crypto.randomUUID().slice(0, 6)}@example.test`, password: 'long enough', role: 'admin' },
+    'POST /api/v1/admin/invitations': { expiresInDays: 30 },
+  };
+  return { admin, member, victim, invitation, params, bodies };
+}
+
+async function routes() {
+  const found: { pattern: string; method: string; handler: Handler }[] = [];
+  for (const file of adminRouteFiles()) {
+    const pattern = `/api/v1/admin${path.dirname(path.relative(ADMIN_API, file)).replace(/^\.$/, '').replace(/^/, '/').replace(/\/$/, '')}`;
+    const mod = (await import(file)) as Partial<Record<string, Handler>>;
+    for (const method of METHODS) if (mod[method]) found.push({ pattern, method, handler: mod[method]! });
+  }
+  return found;
+}
+
+const call = (handler: Handler, method: string, pattern: string, params: Record<string, string>, headers: Record<string, string>, body?: unknown) => {
+  const url = `http://localhost${pattern.replace(/\[(\w+)\]/g, (_, key: string) => params[key] ?? 'x')}`;
+  const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  return handler(new Request(url, init), { params: Promise.resolve(params) });
+};
+
+describe('admin API routes', () => {
+  it('the walk finds every documented admin route', async () => {
+    expect((await routes()).map((r) => `${r.method} ${r.pattern}`).sort()).toEqual([
+      'DELETE /api/v1/admin/invitations/[id]',
+      'GET /api/v1/admin/invitations',
+      'GET /api/v1/admin/users',
+      'POST /api/v1/admin/invitations',
+      'POST /api/v1/admin/users',
+      'POST /api/v1/admin/users/[id]/disable',
+      'POST /api/v1/admin/users/[id]/enable',
+    ]);
+  });
+
+  it('a member gets 404 not_found from every route and method, and nothing changes', async () => {
+    const { member, params, bodies } = await fixtures();
+    for (const { pattern, method, handler } of await routes()) {
+      const before = adminStateSnapshot();
+      const res = await call(handler, method, pattern, params(pattern), member.auth, bodies[`${method} ${pattern}`]);
+      expect(res.status, `${method} ${pattern}`).toBe(404);
+      expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'Resource not found' } });
+      expect(adminStateSnapshot(), `${method} ${pattern} changed state`).toBe(before);
+    }
+  });
+
+  it('a disabled admin is signed out (401) everywhere, and nothing changes', async () => {
+    const { params, bodies } = await fixtures();
+    const other = await makeAccount('admin2', 'admin');
+    const disabled = await makeAccount('old-admin', 'admin');
+    setAccountDisabled(other.id, disabled.id, true);
+    for (const { pattern, method, handler } of await routes()) {
+      const before = adminStateSnapshot();
+      const res = await call(handler, method, pattern, params(pattern), disabled.auth, bodies[`${method} ${pattern}`]);
+      expect(res.status, `${method} ${pattern}`).toBe(401);
+      expect(adminStateSnapshot()).toBe(before);
+    }
+  });
+
+  it('without credentials every route answers 401', async () => {
+    const { params, bodies } = await fixtures();
+    for (const { pattern, method, handler } of await routes()) {
+      const res = await call(handler, method, pattern, params(pattern), {}, bodies[`${method} ${pattern}`]);
+      expect(res.status, `${method} ${pattern}`).toBe(401);
+    }
+  });
+
+  it('an admin gets past the role check on every route with the same input (the refusal above was the role)', async () => {
+    const { admin, params, bodies } = await fixtures();
+    for (const { pattern, method, handler } of await routes()) {
+      const res = await call(handler, method, pattern, params(pattern), admin.auth, bodies[`${method} ${pattern}`]);
+      expect(res.status, `${method} ${pattern}`).toBeLessThan(300);
+    }
+  });
+});
+
+describe('admin server actions', () => {
+  type Action = (...args: unknown[]) => Promise<{ ok: boolean; error?: unknown }>;
+
+  /** Valid arguments for every exported action; an action added without a case here fails the first test. */
+  function argsFor(f: Awaited<ReturnType<typeof fixtures>>): Record<string, unknown[]> {
+    return {
+      createAccountAction: [{ email: `new-${crypto.randomUUID().slice(0, 6)}@example.test`, password: 'long enough' }],
+      createInvitationAction: [{ expiresInDays: 1, note: 'for Bo' }],
+      revokeInvitationAction: [f.invitation.id],
+      disableAccountAction: [f.victim.id],
+      enableAccountAction: [f.victim.id],
+    };
+  }
+
+  it('a member gets the not_found answer from every action, and nothing changes', async () => {
+    const f = await fixtures();
+    const cases = argsFor(f);
+    expect(Object.keys(actions).sort()).toEqual(Object.keys(cases).sort());
+    scope.headers = new Headers(f.member.auth);
+    for (const [name, action] of Object.entries(actions) as [string, Action][]) {
+      const before = adminStateSnapshot();
+      expect(await action(...cases[name]!), name).toEqual({ ok: false, error: { code: 'not_found', message: 'Resource not found' } });
+      expect(adminStateSnapshot(), `${name} changed state`).toBe(before);
+    }
+  });
+
+  it('an admin may use every action with the same arguments', async () => {
+    const f = await fixtures();
+    const cases = argsFor(f);
+    scope.headers = new Headers(f.admin.auth);
+    for (const [name, action] of Object.entries(actions) as [string, Action][]) {
+      expect(await action(...cases[name]!), name).toMatchObject({ ok: true });
+    }
+  });
+
+  it('signed out, every action answers unauthorized', async () => {
+    const f = await fixtures();
+    const cases = argsFor(f);
+    for (const [name, action] of Object.entries(actions) as [string, Action][]) {
+      expect(await action(...cases[name]!), name).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { GET as listUsers } from '@/app/api/v1/admin/users/route';
+import { createConversation } from '@/server/agents/conversations';
+import { getDb, schema } from '@/server/db';
+import type { JobStatus } from '@/server/db/schema';
+import { call, makeAgents, makeTeam } from '../support/teams';
+import { makeAccount } from './helpers';
+
+/**
+ * The admin's usage figures come from the rows themselves. The test writes rows with known numbers (runs with
+ * token counts, jobs in every status) and expects exactly those sums back, per account, with nothing of one
+ * account counted for another.
+ */
+
+beforeEach(() => {
+  getDb().delete(schema.users).run();
+});
+
+let runSeq = 0;
+function insertRun(ownerId: string, conversationId: string, kind: 'start' | 'resume', inputTokens: number, outputTokens: number) {
+  getDb()
+    .insert(schema.runs)
+    .values({
+      id: crypto.randomUUID(),
+      conversationId,
+      ownerId,
+      idempotencyKey: `k${++runSeq}`,
+      kind,
+      status: 'success',
+      model: 'scripted',
+      input: {},
+      inputTokens,
+      outputTokens,
+    })
+    .run();
+}
+
+function insertJob(ownerId: string, teamId: string, conversationId: string, status: JobStatus) {
+  const id = crypto.randomUUID();
+  getDb()
+    .insert(schema.jobs)
+    .values({ id, teamId, ownerId, kind: 'request', conversationId, rootId: id, status, text: 'do it', requestKey: id, updatedAt: new Date() })
+    .run();
+}
+
+type Listed = { users: { id: string; usage: Record<string, number> }[] };
+
+describe('account usage', () => {
+  it('counts runs, model tokens, unfinished jobs, agents and conversations per account from real rows', async () => {
+    const admin = await makeAccount('admin', 'admin');
+    const ann = await makeAccount('ann', 'member');
+    const idle = await makeAccount('idle', 'member');
+
+    // Ann: a team of two (2 agents, 2 member conversations), one more agent with one conversation.
+    const { team, agents } = makeTeam(ann.id);
+    const [solo] = makeAgents(ann.id, ['Solo']);
+    const chat = createConversation(ann.id, solo!.id);
+    insertRun(ann.id, chat.id, 'start', 100, 20);
+    insertRun(ann.id, chat.id, 'resume', 5, 7);
+    insertRun(ann.id, chat.id, 'start', 0, 0);
+    const memberConversation = getDb().select().from(schema.teamMembers).all().find((m) => m.teamId === team.id)!.conversationId!;
+    for (const status of ['queued', 'running', 'waiting_input', 'resuming', 'cancelling', 'completed', 'failed', 'cancelled'] as const) {
+      insertJob(ann.id, team.id, memberConversation, status);
+    }
+    // The admin: one agent, one conversation, one run.
+    const [own] = makeAgents(admin.id, ['Mine']);
+    const adminChat = createConversation(admin.id, own!.id);
+    insertRun(admin.id, adminChat.id, 'start', 1_000_000, 2_345);
+
+    const res = await call(listUsers, { headers: admin.auth });
+    expect(res.status).toBe(200);
+    const usage = Object.fromEntries((res.body as Listed).users.map((u) => [u.id, u.usage]));
+    expect(usage[ann.id]).toEqual({ runs: 3, modelTokens: 132, activeJobs: 5, agents: agents.length + 1, conversations: 3 });
+    expect(usage[admin.id]).toEqual({ runs: 1, modelTokens: 1_002_345, activeJobs: 0, agents: 1, conversations: 1 });
+    expect(usage[idle.id]).toEqual({ runs: 0, modelTokens: 0, activeJobs: 0, agents: 0, conversations: 0 });
+  });
+
+  it('lists every account oldest first with role and state, never a password hash', async () => {
+    const admin = await makeAccount('admin', 'admin');
+    const bo = await makeAccount('bo', 'member');
+    const res = await call(listUsers, { headers: admin.auth });
+    const users = (res.body as { users: Record<string, unknown>[] }).users;
+    expect(users.map((u) => u.id)).toEqual([admin.id, bo.id]);
+    expect(users[1]).toEqual({
+      id: bo.id,
+      email: bo.email,
+      name: 'bo',
+      role: 'member',
+      disabledAt: null,
+      createdAt: expect.any(String),
+      usage: { runs: 0, modelTokens: 0, activeJobs: 0, agents: 0, conversations: 0 },
+    });
+    expect(res.raw).not.toMatch(/password|hash|sessionVersion/i);
+  });
+});
