@@ -29,7 +29,8 @@ async function main() {
     bumpSessionVersion(user.id);
   }
   const agents = seedDemoAgents(user.id);
-  console.log(JSON.stringify({ userId: user.id, email: user.email, created, agents: agents.map((a) => a.name) }));
+  // On a fresh data directory the demo account is the first one, so it is the instance's admin.
+  console.log(JSON.stringify({ userId: user.id, email: user.email, role: user.role, created, agents: agents.map((a) => a.name) }));
 }
 
 main()

@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { verifyPassword } from '@/server/auth/passwords';
 import { userForToken } from '@/server/auth/tokens';
 import { findUserByEmail } from '@/server/auth/users';
 
@@ -62,9 +64,9 @@ describe('npm run user -- create', { timeout: 120_000 }, () => {
     expect(bad.stderr).toContain('--email: Enter a valid email address');
     expect(bad.stderr).toContain('--password: Must be at least 8 characters');
 
-    const unknownOption = await userCli(['create', '--email', email('y'), '--password', 'long enough', '--admin']);
+    const unknownOption = await userCli(['create', '--email', email('y'), '--password', 'long enough', '--root']);
     expect(unknownOption.code).toBe(1);
-    expect(unknownOption.stderr).toContain("Unknown option '--admin'");
+    expect(unknownOption.stderr).toContain("Unknown option '--root'");
   });
 
   it('creates and migrates the database in an empty DATA_DIR', async () => {
@@ -74,6 +76,73 @@ describe('npm run user -- create', { timeout: 120_000 }, () => {
       expect(out.code).toBe(0);
       expect(JSON.parse(out.stdout).token).toMatch(/^ens_/);
       expect(fs.existsSync(path.join(dir, 'ensemble.db'))).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The users of another data directory, read straight from its database file. */
+function usersIn(dir: string): { email: string; role: string; password_hash: string }[] {
+  const db = new Database(path.join(dir, 'ensemble.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT email, role, password_hash FROM users ORDER BY created_at').all() as never;
+  } finally {
+    db.close();
+  }
+}
+
+describe('npm run user -- create: roles', { timeout: 120_000 }, () => {
+  it('--admin makes an admin; without it a later account is a member, whatever ALLOW_SIGNUP says', async () => {
+    const admin = email('admin');
+    const member = email('member');
+    expect((await userCli(['create', '--email', admin, '--password', 'long enough', '--admin'])).code).toBe(0);
+    const env = process.env.ALLOW_SIGNUP;
+    process.env.ALLOW_SIGNUP = 'false';
+    try {
+      expect((await userCli(['create', '--email', member, '--password', 'long enough'])).code).toBe(0);
+    } finally {
+      process.env.ALLOW_SIGNUP = env;
+    }
+    expect(findUserByEmail(admin)?.role).toBe('admin');
+    expect(findUserByEmail(member)?.role).toBe('member');
+  });
+
+  it('in an empty data directory the first account becomes the admin, the next a member', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-cli-'));
+    try {
+      const first = email('first');
+      const second = email('second');
+      expect((await userCli(['create', '--email', first, '--password', 'long enough'], { dataDir: dir })).code).toBe(0);
+      expect((await userCli(['create', '--email', second, '--password', 'long enough'], { dataDir: dir })).code).toBe(0);
+      expect(usersIn(dir).map((u) => [u.email, u.role])).toEqual([
+        [first, 'admin'],
+        [second, 'member'],
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the demo seed (npm run demo)', { timeout: 120_000 }, () => {
+  it('on a fresh data directory makes the demo account the admin, with the printed password; a rerun keeps it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-demo-'));
+    const seed = () =>
+      run(path.join(ROOT, 'node_modules/.bin/tsx'), ['--conditions=react-server', 'scripts/seed-demo.ts'], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dir, DEMO_EMAIL: 'demo@ensemble.local', DEMO_PASSWORD: 'demo-password-1', ALLOW_SIGNUP: '' },
+        timeout: 60_000,
+      });
+    try {
+      const first = JSON.parse((await seed()).stdout) as { created: boolean; role: string };
+      expect(first).toMatchObject({ created: true, role: 'admin' });
+      const again = JSON.parse((await seed()).stdout) as { created: boolean; role: string };
+      expect(again).toMatchObject({ created: false, role: 'admin' });
+      const [demo, ...others] = usersIn(dir);
+      expect(others).toEqual([]);
+      expect(demo).toMatchObject({ email: 'demo@ensemble.local', role: 'admin' });
+      expect(await verifyPassword('demo-password-1', demo!.password_hash)).toBe(true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
