@@ -17,14 +17,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { createOwner, ensureBuild, freePort, ServerProcess, waitForHealth, type Exit } from './crash/server';
 import { verify, type Restart } from './crash/verify';
-import { api, between, expected, isRetryable, planRequests, rng, type Ack, type Owner, type PlannedRequest, type Team } from './crash/workload';
+import { api, between, expected, isRetryable, planRequests, rng, ROLE_INSTRUCTIONS, roleFor, type Ack, type Owner, type PlannedRequest, type Role, type Team } from './crash/workload';
 
 const SIZES = {
   short: { requests: 60, kills: 3, gapMs: [1_500, 3_500], spreadMs: 8_000, quiesceMs: 60_000 },
   full: { requests: 216, kills: 12, gapMs: [1_500, 5_000], spreadMs: 40_000, quiesceMs: 180_000 },
 } as const;
 const TEAMS_PER_OWNER = 3;
-const MEMBERS_PER_TEAM = 3;
+/** Even, so every member has a teammate of each role (workload.ts roleFor). */
+const MEMBERS_PER_TEAM = 4;
 
 const sizeName = process.env.CRASH_SIZE === 'short' ? 'short' : 'full';
 const size = SIZES[sizeName];
@@ -192,9 +193,13 @@ async function setUp(ctl: Control, owners: Owner[]): Promise<Team[]> {
   const teams: Team[] = [];
   for (const [ownerIndex, owner] of owners.entries()) {
     const agentIds: string[] = [];
+    const roles = new Map<string, Role>();
     for (let k = 0; k < MEMBERS_PER_TEAM; k++) {
-      const { body } = await api<{ id: string }>(ctl.baseUrl, owner.token, 'POST', '/api/v1/agents', { name: `Crash ${ownerIndex + 1}-${k + 1}`, model: 'scripted' });
+      const name = `Crash ${ownerIndex + 1}-${k + 1}`;
+      const role = roleFor(k);
+      const { body } = await api<{ id: string }>(ctl.baseUrl, owner.token, 'POST', '/api/v1/agents', { name, model: 'scripted', instructions: ROLE_INSTRUCTIONS[role] });
       agentIds.push(body.id);
+      roles.set(name, role);
     }
     for (let t = 0; t < TEAMS_PER_OWNER; t++) {
       const { body } = await api<{ id: string; status: string; members: Array<{ id: string; name: string; conversationId: string }> }>(
@@ -205,7 +210,12 @@ async function setUp(ctl: Control, owners: Owner[]): Promise<Team[]> {
         { requestId: `crash-team-${t}`, name: `Crash team ${ownerIndex + 1}.${t + 1}`, goal: 'Survive repeated SIGKILLs', agentIds },
       );
       if (body.status !== 'ready') throw new Error(`team ${body.id} is ${body.status}`);
-      teams.push({ id: body.id, ownerIndex, members: body.members });
+      const members = body.members.map((m) => {
+        const role = roles.get(m.name);
+        if (!role) throw new Error(`team member ${m.name} is not one of the agents just created`);
+        return { ...m, role };
+      });
+      teams.push({ id: body.id, ownerIndex, members });
     }
   }
   return teams;

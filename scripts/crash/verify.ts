@@ -10,6 +10,7 @@ import { expected, type Ack, type PlannedRequest } from './workload';
 
 type JobRow = {
   id: string;
+  text: string;
   team_id: string;
   kind: 'request' | 'receipt';
   member_id: string | null;
@@ -185,8 +186,12 @@ function checkOutcome(planned: PlannedRequest, job: JobRow, jobs: JobRow[], rece
   const child = children[0];
   if (!child) return;
   want('the handoff goes to the planned member', child.member_id === planned.target?.id && child.request_key === `tool:${planned.member.conversationId}:${expected.handoffRequestId(i)}`, [child.member_id, child.request_key]);
-  if (planned.kind === 'handoff') want(`peer result ${expected.peerReply(i)}`, child.status === 'completed' && child.result === expected.peerReply(i), [child.status, child.result ?? child.error]);
-  else want(`peer failure ${expected.peerFailure(i)}`, child.status === 'failed' && !!child.error?.includes(expected.peerFailure(i)), [child.status, child.error]);
+  // The request the member sent is the planned one, and the teammate answered it as its owner scripted it.
+  want(`peer request ${expected.peerRequest(i)}`, child.text === expected.peerRequest(i), child.text);
+  if (planned.kind === 'handoff') {
+    const reply = expected.peerReply(i, planned.target!.name);
+    want(`peer result ${reply}`, child.status === 'completed' && child.result === reply, [child.status, child.result ?? child.error]);
+  } else want(`peer failure ${expected.peerFailure}`, child.status === 'failed' && !!child.error?.includes(expected.peerFailure), [child.status, child.error]);
   const receipt = receiptsOf.get(child.id)?.[0];
   want('a completed receipt back in the asking member conversation', receipt?.status === 'completed' && receipt.conversation_id === planned.member.conversationId, [receipt?.status, receipt?.conversation_id]);
 }

@@ -6,7 +6,22 @@
 
 export type Kind = 'plain' | 'handoff' | 'handoff-fail' | 'ask';
 
-export type Member = { id: string; name: string; conversationId: string };
+/**
+ * How a member answers a peer's request. The scripted model never obeys directives inside a peer's request
+ * (ADR 012), so members are scripted the trusted way, by their owner's instructions: an echo answers
+ * "<name> received: <first line>", a failer fails.
+ */
+export type Role = 'echo' | 'failer';
+export type Member = { id: string; name: string; conversationId: string; role: Role };
+
+const PEER_FAILURE = 'boom';
+/** The owner-written instructions of each role (they script every request turn; the person's directives win). */
+export const ROLE_INSTRUCTIONS: Record<Role, string> = {
+  echo: '/sleep 30',
+  failer: `/sleep 30\n/fail ${PEER_FAILURE}`,
+};
+/** Alternating roles, so with an even team size every member has a teammate of each role. */
+export const roleFor = (memberIndex: number): Role => (memberIndex % 2 === 0 ? 'echo' : 'failer');
 export type Team = { id: string; ownerIndex: number; members: Member[] };
 export type Owner = { userId: string; token: string };
 
@@ -41,8 +56,11 @@ export const between = (random: () => number, min: number, max: number) => Math.
 export const expected = {
   reply: (i: number) => `r-${i}`,
   handed: (i: number) => `handed-${i}`,
-  peerReply: (i: number) => `ok-${i}`,
-  peerFailure: (i: number) => `boom-${i}`,
+  /** What the asking member sends its teammate. */
+  peerRequest: (i: number) => `ok-${i}`,
+  /** An echo member's answer to it. */
+  peerReply: (i: number, target: string) => `${target} received: ok-${i}`,
+  peerFailure: PEER_FAILURE,
   answer: (i: number) => `choice-${i}`,
   accepted: (i: number) => `Clarification accepted: choice-${i}.`,
   handoffRequestId: (i: number) => `h-${i}`,
@@ -64,14 +82,22 @@ export function planRequests(count: number, teams: Team[], random: () => number)
     } else if (kind === 'ask') {
       text = `${sleep}\n/ask Which option for request ${index}?`;
     } else {
-      target = team.members[(memberIndex + 1) % team.members.length]!;
-      const peerText = kind === 'handoff' ? `/sleep 30\n/reply ${expected.peerReply(index)}` : `/sleep 30\n/fail ${expected.peerFailure(index)}`;
-      const args = { member: target.name, text: peerText, request_id: expected.handoffRequestId(index) };
+      target = nextWithRole(team.members, memberIndex, kind === 'handoff' ? 'echo' : 'failer');
+      const args = { member: target.name, text: expected.peerRequest(index), request_id: expected.handoffRequestId(index) };
       text = `/call send_member ${JSON.stringify(args)}\n${sleep}\n/reply ${expected.handed(index)}`;
     }
     plan.push({ index, kind, team, member, target, text, draftKey: `crash-${index}` });
   }
   return plan;
+}
+
+/** The first teammate after memberIndex (cyclically) with the role. */
+function nextWithRole(members: Member[], memberIndex: number, role: Role): Member {
+  for (let step = 1; step < members.length; step++) {
+    const member = members[(memberIndex + step) % members.length]!;
+    if (member.role === role) return member;
+  }
+  throw new Error(`no teammate of member ${memberIndex} has the role ${role}`);
 }
 
 export class HttpError extends Error {
