@@ -24,9 +24,15 @@ const RESEARCH_AND_REVIEW = [
 ];
 
 const call = (tool: string, args: Record<string, unknown>) => `/call ${tool} ${JSON.stringify(args)}`;
+/**
+ * Research and Review, with Review scripted by its owner's instructions: the scripted model never obeys
+ * directives inside a peer's request (docs/decisions/012-directive-trust.md), so that is how a test decides what
+ * the member a peer asks will do.
+ */
+const reviewScripted = (instructions: string) => [RESEARCH_AND_REVIEW[0]!, { ...RESEARCH_AND_REVIEW[1]!, instructions }];
 
 test('a handoff appears as "Research → @Review" and its result returns to Research', async ({ page, api }) => {
-  const team = await createTeam(api, 'Cost crew', RESEARCH_AND_REVIEW);
+  const team = await createTeam(api, 'Cost crew', reviewScripted('/reply Reviewed'));
   await openTeam(page, team.id);
   const sameDocument = await markDocument(page);
 
@@ -34,7 +40,7 @@ test('a handoff appears as "Research → @Review" and its result returns to Rese
     api,
     team,
     'Research',
-    call('send_member', { member: 'Review', text: '/reply Reviewed', request_id: 'r1' }),
+    call('send_member', { member: 'Review', text: 'Please check the numbers', request_id: 'r1' }),
   );
 
   // The requester's own turn ends at once: send_member queues and returns.
@@ -67,11 +73,11 @@ test('a handoff appears as "Research → @Review" and its result returns to Rese
 });
 
 test('a returned result waits as "Reply to Research: queued" while Research waits for input', async ({ page, api }) => {
-  const team = await createTeam(api, 'Busy crew', RESEARCH_AND_REVIEW);
+  // Review asks the person a question on every request, so the test decides when the handoff finishes.
+  const team = await createTeam(api, 'Busy crew', reviewScripted('/ask Which currency?'));
   await openTeam(page, team.id);
 
-  // Research hands Review a question for the person, so the test decides when the handoff finishes.
-  await sendRequest(api, team, 'Research', call('send_member', { member: 'Review', text: '/ask Which currency?', request_id: 'r1' }));
+  await sendRequest(api, team, 'Research', call('send_member', { member: 'Review', text: 'Check the currency', request_id: 'r1' }));
   const handoff = card(page, 'Research → @Review');
   await expect(handoff.getByText('Which currency?', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
 
@@ -153,7 +159,8 @@ const INJECTION = '<img src=x onerror=alert(1)>';
 
 test('untrusted text in requests, results and state renders as text', async ({ page, api }) => {
   const dialogs = recordDialogs(page);
-  const team = await createTeam(api, 'Untrusted crew', RESEARCH_AND_REVIEW);
+  // Review's owner makes it answer with the injection text; Research is asked to pass it on too.
+  const team = await createTeam(api, 'Untrusted crew', reviewScripted(`/reply ${INJECTION}`));
   await openTeam(page, team.id);
 
   // One request makes Research publish a state entry, hand the text to Review, and answer with it.
@@ -163,7 +170,7 @@ test('untrusted text in requests, results and state renders as text', async ({ p
     'Research',
     [
       call('publish_team_state', { request_id: 'x1', kind: 'finding', title: `Quote ${INJECTION}`, content: INJECTION }),
-      call('send_member', { member: 'Review', text: `/reply ${INJECTION}`, request_id: 'x2' }),
+      call('send_member', { member: 'Review', text: `Check ${INJECTION}`, request_id: 'x2' }),
       `/reply ${INJECTION}`,
     ].join('\n'),
   );
@@ -173,7 +180,7 @@ test('untrusted text in requests, results and state renders as text', async ({ p
   await expect(root).toContainText(`"content":"${INJECTION}"`); // its request text
 
   const handoff = card(page, 'Research → @Review');
-  await expect(handoff.getByText(`/reply ${INJECTION}`, { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(handoff.getByText(`Check ${INJECTION}`, { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
   await expect(handoff.getByText(INJECTION, { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
 
   const receipt = card(page, 'Result → @Research');

@@ -27,7 +27,8 @@ export type StateEntry = {
 
 export async function createAgent(
   api: APIRequestContext,
-  agent: { name: string; description?: string; approvalTools?: string[]; toolGroups?: string[] },
+  /** instructions: the owner's own text; the scripted model acts on its directive lines for every request. */
+  agent: { name: string; description?: string; instructions?: string; approvalTools?: string[]; toolGroups?: string[] },
 ): Promise<TeamAgent> {
   const res = await api.post('/api/v1/agents', { data: agent });
   expect(res.status(), await res.text()).toBe(201);
