@@ -6,7 +6,7 @@ import { cancelJob } from '@/server/teams/cancel';
 import { getActivity } from '@/server/teams/activity';
 import { getTeam } from '@/server/teams/teams';
 import { readThread } from '@/server/agents/thread';
-import { startRun } from '@/server/agents/runs';
+import { start } from '@/server/agents/runs';
 import { makeUser } from '../support/users';
 import { makeTeam } from '../support/teams';
 import { until } from '../support/wait';
@@ -78,7 +78,7 @@ describe('team execution', () => {
     const alice = await makeUser('alice');
     const { team } = makeTeam(alice.id);
     const member = team.members[0]!;
-    const direct = startRun(member.conversationId!, { text: '/sleep 400\n/reply direct' }, { idempotencyKey: 'direct-1' });
+    const direct = start(alice.id, member.conversationId!, { text: '/sleep 400\n/reply direct' }, { idempotencyKey: 'direct-1' });
     const queued = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/reply team', draftKey: 't' }).jobs[0]!;
     await until(() => getDb().select().from(schema.runs).where(eq(schema.runs.id, direct.run.id)).get()?.status === 'success', 5_000, 'direct run');
     const done = await settled(queued.id);
