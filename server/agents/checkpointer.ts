@@ -15,7 +15,7 @@ export function getCheckpointer(): SqliteSaver {
     closeCheckpointer();
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    db.pragma('synchronous = FULL'); // acknowledged checkpoints survive an OS crash too (docs/architecture.md, Durability)
     db.pragma('busy_timeout = 5000');
     g.__ensembleCheckpointer = { saver: new SqliteSaver(db), path: file };
   }

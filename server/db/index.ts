@@ -15,7 +15,9 @@ const g = globalThis as unknown as { __ensembleDb?: DbState };
 function open(file: string): Db {
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  // FULL: a commit is fsync'd before it returns, so an acknowledged write survives an OS crash or power loss
+  // (NORMAL in WAL mode only survives a process crash). Cost: docs/performance.md.
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = drizzle(sqlite, { schema }) as Db;

@@ -69,6 +69,15 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
+describe('power loss', () => {
+  it('commits with synchronous=FULL on the app and checkpoint databases (fsync before a write is acknowledged)', () => {
+    process.env.DATA_DIR = freshDir('sync');
+    // 2 = FULL (1 = NORMAL, which in WAL mode can lose the last commits to an OS crash).
+    expect(getDb().$client.pragma('synchronous', { simple: true })).toBe(2);
+    expect(getCheckpointer().db.pragma('synchronous', { simple: true })).toBe(2);
+  });
+});
+
 describe('data directory modes', () => {
   it('creates DATA_DIR 0700 and its databases, journals and secret 0600 whatever the umask', () => {
     const dir = path.join(freshDir('modes'), 'nested', 'data');
