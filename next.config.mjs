@@ -1,7 +1,25 @@
+/**
+ * Headers every response carries (pages get their nonce CSP from proxy.ts; see docs/decisions/010). API responses
+ * are JSON and never run anything, so their CSP allows nothing at all.
+ */
+const securityHeaders = [
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  // Older browsers that don't know CSP frame-ancestors.
+  { key: 'X-Frame-Options', value: 'DENY' },
+];
+const apiHeaders = [{ key: 'Content-Security-Policy', value: "default-src 'none'; frame-ancestors 'none'" }];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  async headers() {
+    return [
+      { source: '/:path*', headers: securityHeaders },
+      { source: '/api/:path*', headers: apiHeaders },
+    ];
+  },
   // Native and Node-only packages stay out of the server bundle.
   // langchain's initChatModel imports provider packages by a variable name, which a bundler can't follow;
   // keeping the LangChain family external also keeps exactly one copy of @langchain/core.

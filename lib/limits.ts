@@ -102,5 +102,7 @@ export const LIMITS = {
   message: { maxChars: 4_000, maxBytes: 8_000 },
   /** Largest JSON request body any /api route accepts. */
   requestBodyBytes: 64 * 1024,
+  /** Deepest nesting of arrays/objects a JSON request body may have (deeper → 422, checked before parsing). */
+  jsonMaxDepth: 64,
   scripted: { maxSleepMs: 60_000, excerptChars: 200 },
 } as const;

@@ -19,12 +19,48 @@ export function hasLoneSurrogate(text: string): boolean {
   return !text.isWellFormed();
 }
 
-/** True when any string (key or value) inside a JSON-like value holds a lone surrogate. */
+/**
+ * True when any string (key or value) inside a JSON-like value holds a lone surrogate. Iterative (an explicit
+ * stack), so a deeply nested value can't overflow the call stack.
+ */
 export function jsonHasLoneSurrogate(value: unknown): boolean {
-  if (typeof value === 'string') return hasLoneSurrogate(value);
-  if (Array.isArray(value)) return value.some(jsonHasLoneSurrogate);
-  if (value && typeof value === 'object') {
-    return Object.entries(value).some(([k, v]) => hasLoneSurrogate(k) || jsonHasLoneSurrogate(v));
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (hasLoneSurrogate(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const v of item) stack.push(v);
+    } else if (item && typeof item === 'object') {
+      for (const [k, v] of Object.entries(item)) {
+        if (hasLoneSurrogate(k)) return true;
+        stack.push(v);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * True when JSON text nests arrays/objects deeper than maxDepth (`[]` and `{}` are depth 1). A linear scan of the
+ * brackets outside strings, meant to run before JSON.parse: nothing recursive ever sees a too-deep value.
+ * Malformed text is not judged here (JSON.parse does that); only its bracket depth is.
+ */
+export function jsonNestsDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \\ */) i++; // skip the escaped character (\" or \\ included)
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth--;
+    }
   }
   return false;
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { assertSameOriginWrite } from '@/server/http/cross-site';
 import { unauthorized } from '@/server/http/errors';
 import { authSecret } from './secret';
 import { userForToken } from './tokens';
@@ -27,6 +28,10 @@ export async function currentUser(req?: Request): Promise<PublicUser | null> {
     // A disabled account's tokens stop working at once (and work again if it is re-enabled).
     return owner && isActive(findUserById(owner.id)) ? owner : null;
   }
+  // A write authenticated by the cookie must come from this app's own pages (server/http/cross-site.ts): checked
+  // here, where the cookie is resolved, so no route handler can forget it. Server actions (no req) are checked by
+  // Next itself.
+  if (req && hasSessionCookie(req.headers)) assertSameOriginWrite(req);
   const user = req ? await userFromSessionCookie(req.headers) : await userFromAuth();
   return isActive(user) ? { id: user.id, email: user.email, name: user.name } : null;
 }
@@ -39,10 +44,14 @@ function isActive<U extends { disabledAt: Date | null }>(user: U | null | undefi
 // A tampered or expired cookie is just "not signed in", not something to log.
 const quietLogger = { error: () => {}, warn: () => {}, debug: () => {} };
 
+function hasSessionCookie(headers: Headers): boolean {
+  return (headers.get('cookie') ?? '').includes(SESSION_COOKIE);
+}
+
 /** Route handlers: decode the session cookie of this request (no request-scope globals needed). */
 async function userFromSessionCookie(headers: Headers) {
+  if (!hasSessionCookie(headers)) return null;
   const cookie = headers.get('cookie') ?? '';
-  if (!cookie.includes(SESSION_COOKIE)) return null;
   const [{ getToken }, { sessionUser }] = await Promise.all([import('next-auth/jwt'), import('./config')]);
   const secureCookie = cookie.includes(SECURE_SESSION_COOKIE);
   // getToken falls back to a Bearer header, but callers only get here when there is none.

@@ -1,9 +1,10 @@
 import 'server-only';
-import { NextResponse } from 'next/server';
+import { NextRequest, NextResponse } from 'next/server';
 import type { z } from 'zod';
 import { LIMITS } from '@/lib/limits';
-import { jsonHasLoneSurrogate } from '@/lib/text';
-import { AppError, badRequest, tooLarge, validationError } from './errors';
+import { jsonHasLoneSurrogate, jsonNestsDeeperThan } from '@/lib/text';
+import { readBodyBytes, withBoundedBody } from './body';
+import { AppError, badRequest, validationError } from './errors';
 import { parseOrThrow } from './validation';
 
 type Handler<C> = (req: Request, ctx: C) => Promise<Response> | Response;
@@ -19,6 +20,22 @@ export function route<C>(handler: Handler<C>): Handler<C> {
   };
 }
 
+/**
+ * Wrap a handler that reads the body itself (next-auth's POST endpoints): the body is read within
+ * LIMITS.requestBodyBytes (413 past it, without buffering the excess) and handed on as an identical NextRequest.
+ */
+export function boundedBody(handler: (req: NextRequest) => Promise<Response>, maxBytes?: number) {
+  return async (req: NextRequest): Promise<Response> => {
+    let bounded: NextRequest;
+    try {
+      bounded = await withBoundedBody(req, (url, init) => new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]), maxBytes);
+    } catch (err) {
+      return errorResponse(err);
+    }
+    return handler(bounded);
+  };
+}
+
 export function errorResponse(err: unknown): Response {
   if (err instanceof AppError) {
     return NextResponse.json(err.toBody(), { status: err.status, headers: err.headers });
@@ -27,14 +44,17 @@ export function errorResponse(err: unknown): Response {
   return NextResponse.json({ error: { code: 'internal_error', message: 'Something went wrong' } }, { status: 500 });
 }
 
-/** Read a JSON body within the size limit: 413 when larger, 400 when malformed, 422 on lone surrogates. */
+/**
+ * Read a JSON body within the size limit: 413 when larger (counted while the stream is read, chunked bodies
+ * included), 400 when malformed, 422 when nested deeper than LIMITS.jsonMaxDepth (checked on the text before
+ * JSON.parse) or holding lone surrogates.
+ */
 export async function readJson(req: Request, maxBytes: number = LIMITS.requestBodyBytes): Promise<unknown> {
-  const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  const buf = await req.arrayBuffer();
-  if (buf.byteLength > maxBytes) throw tooLarge(maxBytes);
-  const raw = new TextDecoder().decode(buf);
+  const raw = new TextDecoder().decode(await readBodyBytes(req, maxBytes));
   if (!raw.trim()) throw badRequest('invalid_json', 'Request body must be a JSON object');
+  if (jsonNestsDeeperThan(raw, LIMITS.jsonMaxDepth)) {
+    throw validationError({ _: `JSON nests deeper than ${LIMITS.jsonMaxDepth} levels` });
+  }
   let body: unknown;
   try {
     body = JSON.parse(raw);

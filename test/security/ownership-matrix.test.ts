@@ -1,0 +1,147 @@
+import crypto from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiRoutes, callRoute, databaseFingerprint, makeWorld, type RouteKey, type World } from './support';
+
+/**
+ * Ownership matrix: every route and method under app/api/v1 (walked from the tree, so a new route without a case
+ * fails "every route has a case"), called by a second owner (bob, a member) with the first owner's (ann, the admin)
+ * ids. What must not happen: any answer other than 404 (a 403 or 409 would confirm the id exists), or any change to
+ * either database. Admin routes called by a member are 404 too. Routes that take no foreign id are listed with
+ * the reason, and their lists must not show ann's things.
+ */
+type Foreign = { params?: Record<string, string>; body?: unknown; query?: string };
+/**
+ * `likeMissing`: a foreign id inside the body is a field error (422 naming the field) exactly as an id that never
+ * existed gets, rather than a 404 for the whole route; the test compares both answers.
+ */
+type Case =
+  | { foreign: (w: World) => Foreign; likeMissing?: (w: World) => Foreign }
+  | { noForeignId: string; hidesFrom?: (w: World) => string[] };
+
+const key = () => crypto.randomUUID();
+const CASES: Record<RouteKey, Case> = {
+  'GET /admin/invitations': { foreign: () => ({}) },
+  'POST /admin/invitations': { foreign: () => ({ body: { expiresInDays: 7 } }) },
+  'DELETE /admin/invitations/[id]': { foreign: (w) => ({ params: { id: w.invitationId } }) },
+  'GET /admin/users': { foreign: () => ({}) },
+  'POST /admin/users': { foreign: () => ({ body: { email: `x-${key().slice(0, 6)}@example.test`, password: 'long enough pw' } }) },
+  'POST /admin/users/[id]/disable': { foreign: (w) => ({ params: { id: w.ann.id } }) },
+  'POST /admin/users/[id]/enable': { foreign: (w) => ({ params: { id: w.ann.id } }) },
+
+  'GET /agents': { noForeignId: "lists the caller's own agents", hidesFrom: (w) => [w.agent.id] },
+  'POST /agents': { noForeignId: 'creates an agent for the caller; the body holds no ids' },
+  'GET /agents/[id]': { foreign: (w) => ({ params: { id: w.agent.id } }) },
+  'PATCH /agents/[id]': { foreign: (w) => ({ params: { id: w.agent.id }, body: { name: 'Taken over' } }) },
+  'DELETE /agents/[id]': { foreign: (w) => ({ params: { id: w.agent.id } }) },
+
+  'GET /conversations': { noForeignId: "lists the caller's own conversations", hidesFrom: (w) => [w.conversation.id] },
+  'POST /conversations': { foreign: (w) => ({ body: { agentId: w.agent.id } }) },
+  'GET /conversations/[id]': { foreign: (w) => ({ params: { id: w.conversation.id } }) },
+  'GET /conversations/[id]/mentions': { foreign: (w) => ({ params: { id: w.conversation.id } }) },
+  'POST /conversations/[id]/mentions': {
+    foreign: (w) => ({ params: { id: w.conversation.id }, body: { memberIds: [w.memberId], text: 'hi', messageKey: key() } }),
+  },
+  'POST /conversations/[id]/messages': { foreign: (w) => ({ params: { id: w.conversation.id }, body: { text: 'hi' } }) },
+  'POST /conversations/[id]/resume': {
+    foreign: (w) => ({ params: { id: w.conversation.id }, body: { value: { approved: true }, idempotencyKey: key() } }),
+  },
+
+  'GET /me': { noForeignId: 'answers who the caller is' },
+  'POST /me/password': { noForeignId: "changes the caller's own password" },
+
+  'GET /runs/[id]': { foreign: (w) => ({ params: { id: w.run.id } }) },
+  'POST /runs/[id]/cancel': { foreign: (w) => ({ params: { id: w.run.id } }) },
+
+  'GET /teams': { noForeignId: "lists the caller's own teams", hidesFrom: (w) => [w.team.id] },
+  'POST /teams': {
+    foreign: (w) => ({ body: { requestId: key(), name: 'Stolen', goal: 'g', agentIds: [w.agent.id, ...w.teamAgentIds] } }),
+    likeMissing: () => ({ body: { requestId: key(), name: 'Stolen', goal: 'g', agentIds: [key(), key()] } }),
+  },
+  'GET /teams/[id]': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'DELETE /teams/[id]': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'GET /teams/[id]/activity': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'GET /teams/[id]/history': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'POST /teams/[id]/jobs/[jobId]/cancel': { foreign: (w) => ({ params: { id: w.team.id, jobId: w.jobId } }) },
+  'POST /teams/[id]/jobs/[jobId]/respond': {
+    foreign: (w) => ({ params: { id: w.team.id, jobId: w.jobId }, body: { answer: 'yes', answerKey: key() } }),
+  },
+  'POST /teams/[id]/reconnect': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'POST /teams/[id]/requests': {
+    foreign: (w) => ({ params: { id: w.team.id }, body: { memberIds: [w.memberId], text: 'hi', draftKey: key() } }),
+  },
+  'GET /teams/[id]/results': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'GET /teams/[id]/results/[jobId]': { foreign: (w) => ({ params: { id: w.team.id, jobId: w.jobId } }) },
+  'GET /teams/[id]/state': { foreign: (w) => ({ params: { id: w.team.id } }) },
+
+  'GET /tokens': { noForeignId: "lists the caller's own tokens", hidesFrom: (w) => [w.tokenId] },
+  'POST /tokens': { noForeignId: 'creates a token for the caller; the body holds no ids' },
+  'DELETE /tokens/[id]': { foreign: (w) => ({ params: { id: w.tokenId } }) },
+};
+
+describe('ownership matrix over app/api/v1', () => {
+  const routes = apiRoutes();
+  let world: World & { teamAgentIds: string[] };
+
+  beforeAll(async () => {
+    const base = await makeWorld();
+    world = { ...base, teamAgentIds: [] };
+    // A second agent of ann's for "create a team from ann's agents".
+    const { agentFor } = await import('./support');
+    world.teamAgentIds = [agentFor(base.ann.id).id];
+  });
+
+  it('has a case for every route and method in the tree, and no case for a route that is gone', () => {
+    const walked = routes.map((r) => r.key);
+    expect(walked.length).toBeGreaterThan(30);
+    expect(walked.filter((k) => !(k in CASES)), 'routes without a case').toEqual([]);
+    expect(Object.keys(CASES).filter((k) => !walked.includes(k as RouteKey)), 'cases without a route').toEqual([]);
+  });
+
+  for (const { key: routeKey, method, route, file } of apiRoutes()) {
+    const spec = CASES[routeKey];
+    if (!spec) continue; // reported by the test above
+    if ('noForeignId' in spec) {
+      if (spec.hidesFrom) {
+        it(`${routeKey}: no foreign id (${spec.noForeignId}); bob's answer never shows ann's`, async () => {
+          const res = await callRoute({ method, route, file, headers: world.bob.auth });
+          expect(res.status).toBe(200);
+          const text = JSON.stringify(res.body);
+          for (const id of spec.hidesFrom!(world)) expect(text).not.toContain(id);
+        });
+      }
+      continue;
+    }
+    const asBob = (foreign: Foreign) =>
+      callRoute({
+        method,
+        route,
+        file,
+        params: foreign.params,
+        query: foreign.query,
+        body: foreign.body,
+        headers: { ...world.bob.auth, ...(foreign.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      });
+    const expected = spec.likeMissing ? 'the answer a missing id gets' : '404';
+    it(`${routeKey}: bob with ann's ids → ${expected}, and nothing changes`, async () => {
+      const before = databaseFingerprint();
+      const res = await asBob(spec.foreign(world));
+      if (spec.likeMissing) {
+        const missing = await asBob(spec.likeMissing(world));
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect([res.status, res.body.error?.code]).toEqual([missing.status, missing.body.error?.code]);
+      } else {
+        expect(res.status, JSON.stringify(res.body)).toBe(404);
+        expect(res.body.error?.code).toBe('not_found');
+      }
+      expect(databaseFingerprint()).toBe(before);
+    });
+  }
+
+  it("ann's own calls on the same ids still work afterwards (the ids were real)", async () => {
+    const get = routes.find((r) => r.key === 'GET /agents/[id]')!;
+    const res = await callRoute({ ...get, params: { id: world.agent.id }, headers: world.ann.auth });
+    expect(res.status).toBe(200);
+    const team = routes.find((r) => r.key === 'GET /teams/[id]/results/[jobId]')!;
+    expect((await callRoute({ ...team, params: { id: world.team.id, jobId: world.jobId }, headers: world.ann.auth })).status).toBe(200);
+  });
+});

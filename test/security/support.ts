@@ -1,0 +1,176 @@
+import '../auth/support/next-auth';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { agentCreateSchema } from '@/lib/schemas/agent';
+import { createAgent } from '@/server/agents/catalog';
+import { createConversation } from '@/server/agents/conversations';
+import { start, wait } from '@/server/agents/runs';
+import { createInvitation } from '@/server/auth/invitations';
+import { createApiToken } from '@/server/auth/tokens';
+import { getDb } from '@/server/db';
+import { sendRequest } from '@/server/teams/requests';
+import { signInOverHttp } from '../auth/support/http-auth';
+import { makeTeam } from '../support/teams';
+import { makeUser } from '../support/users';
+import { until } from '../support/wait';
+
+export const PASSWORD = 'correct horse battery';
+export const ORIGIN = 'http://localhost';
+const API_DIR = path.resolve(__dirname, '../../app/api/v1');
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type Method = (typeof METHODS)[number];
+export type RouteKey = `${Method} ${string}`;
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/**
+ * Every route file under app/api/v1 and the methods it exports, read from the tree itself: a new route file or
+ * method shows up here, so a matrix that needs a case per route fails until the new route has one.
+ */
+export function apiRoutes(): Array<{ key: RouteKey; method: Method; route: string; file: string }> {
+  const found: Array<{ key: RouteKey; method: Method; route: string; file: string }> = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === 'route.ts') {
+        const route = '/' + path.relative(API_DIR, dir).split(path.sep).join('/');
+        const source = fs.readFileSync(full, 'utf8');
+        for (const method of METHODS) {
+          if (new RegExp(`export\\s+(const|async\\s+function|function)\\s+${method}\\b`).test(source)) {
+            found.push({ key: `${method} ${route === '/' ? '' : route}` as RouteKey, method, route, file: full });
+          }
+        }
+      }
+    }
+  };
+  walk(API_DIR);
+  return found.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+export async function handlerFor(file: string, method: Method): Promise<Handler> {
+  const mod = (await import(/* @vite-ignore */ file)) as Record<string, Handler>;
+  const handler = mod[method];
+  if (!handler) throw new Error(`${file} exports no ${method}`);
+  return handler;
+}
+
+/** Fill "[id]" segments from params: "/agents/[id]" + { id } → "/agents/<id>". */
+export function urlFor(route: string, params: Record<string, string>, query = ''): string {
+  const filled = route.replace(/\[(\w+)\]/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for [${name}] in ${route}`);
+    return encodeURIComponent(value);
+  });
+  return `${ORIGIN}/api/v1${filled}${query}`;
+}
+
+export type Call = {
+  method: Method;
+  route: string;
+  file: string;
+  params?: Record<string, string>;
+  query?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+};
+
+export async function callRoute(call: Call): Promise<{ status: number; body: { error?: { code: string } } & Record<string, unknown> }> {
+  const handler = await handlerFor(call.file, call.method);
+  const params = call.params ?? {};
+  const init: RequestInit = { method: call.method, headers: call.headers ?? {} };
+  if (call.body !== undefined) init.body = typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
+  const res = await handler(new Request(urlFor(call.route, params, call.query), init), { params: Promise.resolve(params) });
+  const raw = await res.text();
+  let body = {};
+  try {
+    body = raw ? JSON.parse(raw) : {};
+  } catch {
+    body = { raw };
+  }
+  return { status: res.status, body };
+}
+
+/**
+ * A fingerprint of every row of every table in both databases (app and checkpoints). Columns that change on
+ * *reads* by design (a token's last use) are left out, and so are the sign-in limiter's tables when asked: a wrong
+ * password is counted on purpose.
+ */
+export function databaseFingerprint(options: { ignoreLimiter?: boolean } = {}): string {
+  const hash = crypto.createHash('sha256');
+  const dump = (db: Database.Database) => {
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name")
+      .all() as Array<{ name: string }>;
+    for (const { name } of tables) {
+      if (options.ignoreLimiter && /limit|sign_in_failures/i.test(name)) continue;
+      const rows = db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all() as Array<Record<string, unknown>>;
+      hash.update(name);
+      for (const row of rows) {
+        if (name === 'api_tokens') delete row.last_used_at;
+        hash.update(JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
+      }
+    }
+  };
+  dump(getDb().$client);
+  const checkpoints = path.join(process.env.DATA_DIR!, 'checkpoints.db');
+  if (fs.existsSync(checkpoints)) {
+    const db = new Database(checkpoints, { readonly: true });
+    try {
+      dump(db);
+    } finally {
+      db.close();
+    }
+  }
+  return hash.digest('hex');
+}
+
+/** Wait until no run is pending or running (a started run keeps writing after its 202). */
+export async function settleRuns(): Promise<void> {
+  await until(
+    () => (getDb().$client.prepare("SELECT count(*) AS n FROM runs WHERE status IN ('pending', 'running')").get() as { n: number }).n === 0,
+    15_000,
+    'runs to settle',
+  );
+}
+
+export type Owner = Awaited<ReturnType<typeof makeUser>>;
+
+export function agentFor(ownerId: string, name = `Agent ${crypto.randomUUID().slice(0, 6)}`) {
+  return createAgent(ownerId, agentCreateSchema.parse({ name }));
+}
+
+/** A conversation with one finished run. */
+export async function conversationWithRun(ownerId: string) {
+  const agent = agentFor(ownerId);
+  const conversation = createConversation(ownerId, agent.id);
+  const { run } = start(ownerId, conversation.id, { text: 'hello' }, { idempotencyKey: crypto.randomUUID() });
+  await wait(run.id, 10_000);
+  await settleRuns();
+  return { agent, conversation, run };
+}
+
+/** A ready team and one queued request (the scheduler is not running in unit tests, so it stays queued). */
+export function teamWithJob(ownerId: string) {
+  const { team, agents } = makeTeam(ownerId);
+  const memberId = team.members[0]!.id;
+  const { jobs } = sendRequest(ownerId, team.id, { memberIds: [memberId], text: 'do it', draftKey: crypto.randomUUID() });
+  return { team, agents, memberId, jobId: jobs[0]!.id };
+}
+
+/**
+ * Two owners: `ann` is the instance's first account (so its admin) and owns one of everything; `bob` is a member.
+ */
+export async function makeWorld() {
+  const ann = await makeUser('ann');
+  const bob = await makeUser('bob');
+  const { agent, conversation, run } = await conversationWithRun(ann.id);
+  const { team, memberId, jobId } = teamWithJob(ann.id);
+  const { info: token } = createApiToken(ann.id, 'second');
+  const invitation = createInvitation(ann.id, { expiresInDays: 7 });
+  return { ann, bob, agent, conversation, run, team, memberId, jobId, tokenId: token.id, invitationId: invitation.id };
+}
+export type World = Awaited<ReturnType<typeof makeWorld>>;
+
+export const cookieFor = (owner: { email: string }, password = PASSWORD) => signInOverHttp({ email: owner.email, password });
