@@ -15,7 +15,6 @@ import { AppError } from './errors';
  * check: a browser never adds a token by itself. Server actions are checked by Next itself (Origin vs Host).
  */
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export const crossSite = (reason: string) =>
   new AppError(403, 'cross_site', `Cross-site request refused: ${reason}`);
@@ -80,9 +79,7 @@ export function assertSameOriginWrite(req: Request): void {
   } else if (req.headers.get('sec-fetch-site') !== 'same-origin') {
     throw crossSite('no Origin header and Sec-Fetch-Site is not same-origin');
   }
-  if (BODY_METHODS.has(req.method.toUpperCase()) && declaresBody(req.headers)) {
-    if (!isJsonContentType(req.headers.get('content-type'))) {
-      throw crossSite('a write with a body must be Content-Type: application/json');
-    }
+  if (declaresBody(req.headers) && !isJsonContentType(req.headers.get('content-type'))) {
+    throw crossSite('a write with a body must be Content-Type: application/json');
   }
 }

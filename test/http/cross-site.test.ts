@@ -40,6 +40,7 @@ describe('assertSameOriginWrite', () => {
     // A body without any Content-Type is refused too; a body-less POST (cancel, reconnect) needs none.
     refused(new Request('http://localhost:3000/x', { method: 'POST', headers: { origin, 'content-length': '2' } }));
     allowed(req('POST', { origin }));
+    refused(req('DELETE', { origin, 'content-type': 'text/plain' }, 'x'));
     expect(isJsonContentType('Application/JSON ; charset=utf-8')).toBe(true);
   });
 

@@ -1,0 +1,162 @@
+import crypto from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTeam } from '../support/teams';
+import { makeUser } from '../support/users';
+import { createConversation } from '@/server/agents/conversations';
+import { createApiToken } from '@/server/auth/tokens';
+import { createInvitation } from '@/server/auth/invitations';
+import {
+  agentFor,
+  apiRoutes,
+  callRoute,
+  conversationWithRun,
+  cookieFor,
+  databaseFingerprint,
+  ORIGIN,
+  PASSWORD,
+  settleRuns,
+  teamWithJob,
+  type Method,
+  type Owner,
+  type RouteKey,
+} from './support';
+
+/**
+ * Cross-site matrix: every write route under app/api/v1 (walked from the tree), called with ann's session cookie
+ * on ann's own fresh things. What must not happen: a write that succeeds — or changes anything — when it comes with
+ * a foreign Origin, with neither Origin nor Sec-Fetch-Site, or with a text/plain body (what an HTML form or a
+ * no-cors fetch on another site can send). Each is 403 cross_site with both databases unchanged; then the same
+ * call from the app's own origin gets its normal answer.
+ */
+type Prepared = { params?: Record<string, string>; body?: unknown; cookie?: string; ok: number[] };
+type Ctx = { ann: Owner; cookie: string };
+const key = () => crypto.randomUUID();
+
+const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
+  'POST /admin/invitations': () => ({ body: { expiresInDays: 7 }, ok: [201] }),
+  'DELETE /admin/invitations/[id]': (c) => ({ params: { id: createInvitation(c.ann.id, { expiresInDays: 7 }).id }, ok: [204] }),
+  'POST /admin/users': () => ({ body: { email: `new-${key().slice(0, 8)}@example.test`, password: 'long enough pw' }, ok: [201] }),
+  'POST /admin/users/[id]/disable': async () => ({ params: { id: (await makeUser('member')).id }, ok: [200] }),
+  'POST /admin/users/[id]/enable': async () => ({ params: { id: (await makeUser('member')).id }, ok: [200] }),
+  'POST /agents': () => ({ body: { name: 'Made here' }, ok: [201] }),
+  'PATCH /agents/[id]': (c) => ({ params: { id: agentFor(c.ann.id).id }, body: { name: 'Renamed' }, ok: [200] }),
+  'DELETE /agents/[id]': (c) => ({ params: { id: agentFor(c.ann.id).id }, ok: [204] }),
+  'POST /conversations': (c) => ({ body: { agentId: agentFor(c.ann.id).id }, ok: [201] }),
+  'POST /conversations/[id]/mentions': (c) => {
+    const { team } = makeTeam(c.ann.id);
+    const conversation = createConversation(c.ann.id, agentFor(c.ann.id).id);
+    return { params: { id: conversation.id }, body: { memberIds: [team.members[0]!.id], text: 'hi', messageKey: key() }, ok: [201] };
+  },
+  'POST /conversations/[id]/messages': (c) => ({
+    params: { id: createConversation(c.ann.id, agentFor(c.ann.id).id).id },
+    body: { text: 'hello' },
+    ok: [202],
+  }),
+  // Nothing is waiting for an answer, so the normal answer is 409 not-waiting: it got past the cross-site check.
+  'POST /conversations/[id]/resume': async (c) => ({
+    params: { id: (await conversationWithRun(c.ann.id)).conversation.id },
+    body: { value: { approved: true }, idempotencyKey: key() },
+    ok: [409],
+  }),
+  'POST /me/password': async () => {
+    const owner = await makeUser('pw');
+    return { cookie: await cookieFor(owner), body: { currentPassword: PASSWORD, newPassword: 'another long passphrase' }, ok: [204] };
+  },
+  'POST /runs/[id]/cancel': async (c) => ({ params: { id: (await conversationWithRun(c.ann.id)).run.id }, ok: [200] }),
+  'POST /teams': (c) => ({
+    body: { requestId: key(), name: 'New team', goal: 'g', agentIds: [agentFor(c.ann.id).id, agentFor(c.ann.id).id] },
+    ok: [201],
+  }),
+  'DELETE /teams/[id]': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, ok: [204] }),
+  'POST /teams/[id]/jobs/[jobId]/cancel': (c) => {
+    const { team, jobId } = teamWithJob(c.ann.id);
+    return { params: { id: team.id, jobId }, ok: [200] };
+  },
+  // The queued job is not waiting for input, so the normal answer is 409.
+  'POST /teams/[id]/jobs/[jobId]/respond': (c) => {
+    const { team, jobId } = teamWithJob(c.ann.id);
+    return { params: { id: team.id, jobId }, body: { answer: 'yes', answerKey: key() }, ok: [409] };
+  },
+  'POST /teams/[id]/reconnect': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, ok: [200] }),
+  'POST /teams/[id]/requests': (c) => {
+    const { team } = makeTeam(c.ann.id);
+    return { params: { id: team.id }, body: { memberIds: [team.members[0]!.id], text: 'do it', draftKey: key() }, ok: [201] };
+  },
+  'POST /tokens': () => ({ body: { name: 'from the browser', password: PASSWORD }, ok: [201] }),
+  'DELETE /tokens/[id]': (c) => ({ params: { id: createApiToken(c.ann.id, 'old').info.id }, ok: [204] }),
+};
+
+const WRITE_METHODS: Method[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
+const writeRoutes = () => apiRoutes().filter((r) => WRITE_METHODS.includes(r.method));
+
+describe('cross-site matrix over every cookie-authenticated write in app/api/v1', () => {
+  const ctx = {} as Ctx;
+  beforeAll(async () => {
+    ctx.ann = await makeUser('ann'); // the first account: the admin, so admin writes are in the matrix too
+    ctx.cookie = await cookieFor(ctx.ann);
+  });
+
+  it('has a case for every write route in the tree, and none for a route that is gone', () => {
+    const walked = writeRoutes().map((r) => r.key);
+    expect(walked.filter((k) => !(k in WRITES)), 'write routes without a case').toEqual([]);
+    expect(Object.keys(WRITES).filter((k) => !walked.includes(k as RouteKey)), 'cases without a route').toEqual([]);
+  });
+
+  for (const { key: routeKey, method, route, file } of writeRoutes()) {
+    const prepare = WRITES[routeKey];
+    if (!prepare) continue;
+    it(`${routeKey}: foreign Origin, no Origin, text/plain → 403 and nothing written; same-origin JSON works`, async () => {
+      const prepared = await prepare(ctx);
+      await settleRuns();
+      const cookie = prepared.cookie ?? ctx.cookie;
+      const hasBody = prepared.body !== undefined;
+      const call = (headers: Record<string, string>) =>
+        callRoute({ method, route, file, params: prepared.params, body: prepared.body, headers: { cookie, ...headers } });
+      const json = hasBody ? { 'content-type': 'application/json' } : {};
+
+      const attacks: Array<[string, Record<string, string>]> = [
+        ['foreign Origin', { origin: 'https://evil.example', ...json }],
+        ['foreign Origin, same-site fetch metadata', { origin: 'http://evil.localhost', 'sec-fetch-site': 'same-site', ...json }],
+        ['no Origin and no Sec-Fetch-Site', { ...json }],
+        ['no Origin, Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site', ...json }],
+        ['text/plain from the same origin', { origin: ORIGIN, 'content-type': 'text/plain;charset=UTF-8' }],
+        ['form-encoded from the same origin', { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }],
+      ];
+      const before = databaseFingerprint();
+      for (const [what, headers] of attacks) {
+        const res = await call(headers);
+        expect(res.status, what).toBe(403);
+        expect(res.body.error?.code, what).toBe('cross_site');
+      }
+      expect(databaseFingerprint()).toBe(before);
+
+      const sameOrigin = await call({ origin: ORIGIN, ...json });
+      expect(prepared.ok, JSON.stringify(sameOrigin.body)).toContain(sameOrigin.status);
+      await settleRuns();
+    });
+  }
+
+  it('Sec-Fetch-Site: same-origin without Origin is accepted (a browser that omits Origin)', async () => {
+    const agents = writeRoutes().find((r) => r.key === 'POST /agents')!;
+    const res = await callRoute({
+      ...agents,
+      body: { name: 'Fetch metadata' },
+      headers: { cookie: ctx.cookie, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('Bearer-token calls are unaffected: no Origin, a foreign one, or text/plain all work', async () => {
+    const agents = writeRoutes().find((r) => r.key === 'POST /agents')!;
+    for (const headers of [{}, { origin: 'https://evil.example' }, { 'content-type': 'text/plain' }]) {
+      const res = await callRoute({ ...agents, body: { name: `By token ${key()}` }, headers: { ...ctx.ann.auth, ...headers } });
+      expect(res.status, JSON.stringify(headers)).toBe(201);
+    }
+  });
+
+  it('reads with the cookie are not refused from anywhere (GET has no effect to forge)', async () => {
+    const me = apiRoutes().find((r) => r.key === 'GET /me')!;
+    const res = await callRoute({ ...me, headers: { cookie: ctx.cookie, origin: 'https://evil.example' } });
+    expect(res.status).toBe(200);
+  });
+});
