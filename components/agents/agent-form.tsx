@@ -22,6 +22,7 @@ import { linkButtonClass } from './link-button';
 import { splitFieldErrors } from './server-errors';
 
 const L = LIMITS.agent;
+const RUN = LIMITS.run;
 
 /** Offered in the model field's suggestion list; any provider:model the server accepts can be typed. */
 export const MODEL_SUGGESTIONS = [
@@ -39,8 +40,8 @@ type FormValues = AgentCreateInput;
 
 function initialValues(props: Props): FormValues {
   if (props.mode === 'create') return { ...NEW_AGENT_DEFAULTS };
-  const { name, description, instructions, model, toolGroups, approvalTools, maxTurns } = props.agent;
-  return { name, description, instructions, model, toolGroups: [...toolGroups], approvalTools: [...approvalTools], maxTurns };
+  const { name, description, instructions, model, toolGroups, approvalTools, maxTurns, timeLimitMinutes } = props.agent;
+  return { name, description, instructions, model, toolGroups: [...toolGroups], approvalTools: [...approvalTools], maxTurns, timeLimitMinutes };
 }
 
 /**
@@ -209,6 +210,23 @@ export function AgentForm(props: Props) {
           min={L.maxTurns.min}
           max={L.maxTurns.max}
           step={1}
+          className="max-w-32"
+        />
+      </Field>
+
+      <Field
+        label="Time limit (minutes)"
+        error={errors.timeLimitMinutes?.message}
+        hint={`${RUN.timeLimitMinutes.min}–${RUN.timeLimitMinutes.max}. How long one run may take before it is stopped. Leave empty for the default (${RUN.defaultTimeLimitMinutes} minutes unless your administrator changed it).`}
+      >
+        <Input
+          {...register('timeLimitMinutes', { setValueAs: (v: unknown) => (v === '' || v == null ? null : Number(v)) })}
+          type="number"
+          inputMode="numeric"
+          min={RUN.timeLimitMinutes.min}
+          max={RUN.timeLimitMinutes.max}
+          step={1}
+          placeholder={String(RUN.defaultTimeLimitMinutes)}
           className="max-w-32"
         />
       </Field>

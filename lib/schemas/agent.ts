@@ -55,6 +55,15 @@ export const agentMaxTurnsSchema = z
   .min(L.maxTurns.min, turnsMessage)
   .max(L.maxTurns.max, turnsMessage);
 
+const timeLimitMessage = `Must be a whole number of minutes from ${LIMITS.run.timeLimitMinutes.min} to ${LIMITS.run.timeLimitMinutes.max}`;
+/** Wall-clock limit of one run of this agent, in minutes; null = the instance default (LIMITS.run). */
+export const agentTimeLimitSchema = z
+  .number({ error: timeLimitMessage })
+  .int(timeLimitMessage)
+  .min(LIMITS.run.timeLimitMinutes.min, timeLimitMessage)
+  .max(LIMITS.run.timeLimitMinutes.max, timeLimitMessage)
+  .nullable();
+
 /** POST body and the agent form's values: name is required, everything else has a default. */
 export const agentCreateSchema = z.strictObject({
   name: agentNameSchema,
@@ -64,6 +73,7 @@ export const agentCreateSchema = z.strictObject({
   toolGroups: agentToolGroupsSchema.default([]),
   approvalTools: agentApprovalToolsSchema.default([]),
   maxTurns: agentMaxTurnsSchema.default(L.maxTurns.default),
+  timeLimitMinutes: agentTimeLimitSchema.default(null),
 });
 
 /** PATCH body: any subset of the fields; absent fields keep their value. */
@@ -75,6 +85,7 @@ export const agentPatchSchema = z.strictObject({
   toolGroups: agentToolGroupsSchema.optional(),
   approvalTools: agentApprovalToolsSchema.optional(),
   maxTurns: agentMaxTurnsSchema.optional(),
+  timeLimitMinutes: agentTimeLimitSchema.optional(),
 });
 
 /** `GET /api/v1/agents?query=`: free text matched literally against name and description. */
@@ -89,7 +100,7 @@ export type AgentPatchInput = z.input<typeof agentPatchSchema>;
 export type AgentPatch = z.output<typeof agentPatchSchema>;
 
 /** The editable fields in form order: server field errors are matched to these. */
-export const AGENT_FIELDS = ['name', 'description', 'instructions', 'model', 'toolGroups', 'approvalTools', 'maxTurns'] as const;
+export const AGENT_FIELDS = ['name', 'description', 'instructions', 'model', 'toolGroups', 'approvalTools', 'maxTurns', 'timeLimitMinutes'] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number];
 
 /** The form's starting values for a new agent. */
@@ -101,4 +112,5 @@ export const NEW_AGENT_DEFAULTS: AgentCreate = {
   toolGroups: [],
   approvalTools: [],
   maxTurns: L.maxTurns.default,
+  timeLimitMinutes: null,
 };

@@ -11,6 +11,8 @@ export type ApiAgent = {
   /** Tools whose calls wait for the person's approval. */
   approvalTools: string[];
   maxTurns: number;
+  /** Wall-clock limit of one run in minutes (1–120); null = the instance default (15 unless the operator changed it). */
+  timeLimitMinutes: number | null;
   createdAt: string;
   updatedAt: string;
 };

@@ -29,6 +29,8 @@ export type Run = {
   status: RunStatus;
   model: string;
   error: string | null;
+  /** Why the run ended early, beside its status: 'time_capped' (its wall-clock limit); null otherwise. */
+  stopReason: string | null;
   /** A RunInterrupt for the built-in interrupts; any graph interrupt payload otherwise. */
   interrupt: unknown | null;
   inputTokens: number;

@@ -154,6 +154,7 @@ export function toApiAgent(row: Agent): ApiAgent {
     toolGroups: [...row.toolGroups],
     approvalTools: [...row.approvalTools],
     maxTurns: row.maxTurns,
+    timeLimitMinutes: row.timeLimitMinutes ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -21,6 +21,7 @@ export const DEMO_AGENTS: readonly AgentCreate[] = [
     toolGroups: [],
     approvalTools: [],
     maxTurns: 25,
+    timeLimitMinutes: null,
   },
   {
     name: 'Reviewer',
@@ -35,6 +36,7 @@ export const DEMO_AGENTS: readonly AgentCreate[] = [
     toolGroups: [],
     approvalTools: [],
     maxTurns: 25,
+    timeLimitMinutes: null,
   },
   {
     name: 'Writer',
@@ -48,6 +50,7 @@ export const DEMO_AGENTS: readonly AgentCreate[] = [
     toolGroups: [],
     approvalTools: [],
     maxTurns: 25,
+    timeLimitMinutes: null,
   },
 ];
 

@@ -109,6 +109,14 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     return { messages: declined };
   }
 
+  // A tool made with tool() races its abort signal and returns at once while its own function keeps running, out of
+  // sight. Tools here get a signal that never aborts (an absent one would be filled in from the ambient config), so
+  // the tracked call settles only when the function has really returned; the abort still ends the graph at once
+  // (LangGraph races the node), and the executor waits on NodeWork before it records the outcome.
+  function runToolsUntilDone(state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) {
+    return nodeWork.track(toolNode.invoke(state, { ...config, signal: new AbortController().signal }));
+  }
+
   function afterModel(state: typeof MessagesAnnotation.State) {
     const calls = lastToolCalls(state.messages);
     if (!calls.length) return END;
@@ -123,7 +131,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   return new StateGraph(MessagesAnnotation)
     .addNode(NODES.model, callModel)
     .addNode(NODES.approval, approve)
-    .addNode(NODES.tools, (state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) => nodeWork.track(toolNode.invoke(state, config)))
+    .addNode(NODES.tools, runToolsUntilDone)
     .addEdge(START, NODES.model)
     .addConditionalEdges(NODES.model, afterModel, [NODES.approval, NODES.tools, END])
     .addEdge(NODES.approval, NODES.tools)

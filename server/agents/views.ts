@@ -25,6 +25,7 @@ export function runView(row: RunRow): Run {
     status: row.status,
     model: row.model,
     error: row.error,
+    stopReason: row.stopReason,
     interrupt: row.interrupt ?? null,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,

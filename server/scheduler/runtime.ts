@@ -1,6 +1,7 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
 import { runEvents, type RunEvent } from '@/server/agents/run-events';
+import { isStopping } from '@/server/agents/runs';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
 import { getDb } from '@/server/db';
 import { admitJob, finalizeJob, launchJob, stopJob } from '@/server/teams/execution';
@@ -81,7 +82,11 @@ export class SchedulerRuntime {
     // recorded, e.g. after a crash), a finished run whose event was missed, or a cancel not yet carried out.
     for (const job of view.running) {
       if (this.inFlight.has(job.jobId)) continue;
-      if (job.status === 'cancelling') this.step(job.teamId, job.jobId, 'stop', (signal) => stopJob(job.jobId, signal));
+      if (job.status === 'cancelling') {
+        // A run already told to stop finishes on its own; its run:finished event finalizes the job. Stepping it
+        // again would only spin (a stop step that waits for nothing wakes another pass at once).
+        if (!job.runId || !isStopping(job.runId)) this.step(job.teamId, job.jobId, 'stop', (signal) => stopJob(job.jobId, signal));
+      }
       else if (!job.runId || !job.runStatus) this.launch(job.teamId, job.jobId);
       else if (!ACTIVE_RUN_STATUSES.includes(job.runStatus as RunStatus)) this.step(job.teamId, job.jobId, 'finalize', (signal) => finalizeJob(job.jobId, signal));
     }

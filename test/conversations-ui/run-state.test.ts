@@ -9,6 +9,7 @@ const run = (status: RunStatus, over: Partial<Run> = {}): Run => ({
   status,
   model: 'scripted',
   error: null,
+  stopReason: null,
   interrupt: null,
   inputTokens: 0,
   outputTokens: 0,
