@@ -105,6 +105,7 @@ test('an API token created in Settings is shown once and works as a Bearer token
   await expect(list.getByRole('listitem')).toHaveCount(1, PAGE_DATA);
 
   await page.getByLabel('Token name').fill('laptop script');
+  await page.getByLabel('Your password').fill(account.password);
   await page.getByRole('button', { name: 'Create token' }).click();
 
   const notice = page.getByRole('region', { name: 'New API token' });

@@ -55,6 +55,7 @@ vi.mock('@/server/auth/config', async (importOriginal) => {
 });
 
 const { signInAction, signOutAction, signOutEverywhereAction, signUpAction } = await import('@/app/actions/auth');
+const { changePasswordAction } = await import('@/app/(app)/settings/actions');
 const { GET: me } = await import('@/app/api/v1/me/route');
 const { setSignInClock } = await import('@/server/auth/rate-limit');
 const { findUserByEmail } = await import('@/server/auth/users');
@@ -227,5 +228,46 @@ describe('signOutAction and signOutEverywhereAction', () => {
 
   it('sign out everywhere refuses without a session', async () => {
     await expect(signOutEverywhereAction()).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('changePasswordAction (Settings)', () => {
+  const NEW_PASSWORD = 'a brand new passphrase';
+  const change = (fields: Record<string, string>) =>
+    changePasswordAction({}, form({ currentPassword: PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, ...fields }));
+
+  it('changes the password, signs other browsers out and keeps this one signed in', async () => {
+    const ann = await makeUser('ann');
+    const { signInOverHttp } = await import('./support/http-auth');
+    const otherBrowser = await signInOverHttp({ email: ann.email, password: PASSWORD, address: '198.51.100.78' });
+    await redirectOf(signInAction({}, form({ email: ann.email, password: PASSWORD })));
+    const before = sessionCookie();
+
+    expect(await change({})).toEqual({
+      ok: true,
+      message: 'Password changed. Every other browser has been signed out; API tokens keep working.',
+    });
+    expect(await meStatus(otherBrowser)).toBe(401);
+    expect(await meStatus(before)).toBe(401); // the old cookie of this browser is replaced…
+    expect(await meStatus(sessionCookie())).toBe(200); // …by a new one under the new session version
+    expect((await me(new Request('http://localhost/api/v1/me', { headers: ann.auth }), undefined)).status).toBe(200);
+  });
+
+  it('answers field errors: wrong current password (counted), new passwords that differ, a short one', async () => {
+    const ann = await makeUser('ann');
+    await redirectOf(signInAction({}, form({ email: ann.email, password: PASSWORD })));
+    const hash = findUserByEmail(ann.email)!.passwordHash;
+    expect(await change({ currentPassword: 'guess' })).toEqual({ fields: { currentPassword: 'Wrong password' } });
+    expect(getDb().select().from(schema.signInFailures).all().map((r) => r.key)).toContain(`signin:account:${ann.email}`);
+    expect(await change({ confirmPassword: `${NEW_PASSWORD}!` })).toEqual({ fields: { confirmPassword: 'The two new passwords differ' } });
+    expect(await change({ newPassword: 'short', confirmPassword: 'short' })).toEqual({
+      fields: { newPassword: 'Must be at least 8 characters' },
+    });
+    expect(findUserByEmail(ann.email)!.passwordHash).toBe(hash);
+    expect(await meStatus(sessionCookie())).toBe(200);
+  });
+
+  it('refuses without a session', async () => {
+    await expect(change({})).rejects.toMatchObject({ status: 401 });
   });
 });
