@@ -105,12 +105,13 @@ export function databaseFingerprint(options: { ignoreLimiter?: boolean } = {}): 
       .all() as Array<{ name: string }>;
     for (const { name } of tables) {
       if (options.ignoreLimiter && /limit|sign_in_failures/i.test(name)) continue;
-      const rows = db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all() as Array<Record<string, unknown>>;
-      hash.update(name);
-      for (const row of rows) {
+      // Sorted in JS: some tables are WITHOUT ROWID, and row order is not what is compared.
+      const rows = (db.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>).map((row) => {
         if (name === 'api_tokens') delete row.last_used_at;
-        hash.update(JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
-      }
+        return JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v));
+      });
+      hash.update(name);
+      for (const row of rows.sort()) hash.update(row);
     }
   };
   dump(getDb().$client);
@@ -126,13 +127,18 @@ export function databaseFingerprint(options: { ignoreLimiter?: boolean } = {}): 
   return hash.digest('hex');
 }
 
-/** Wait until no run is pending or running (a started run keeps writing after its 202). */
+const activeRuns = () =>
+  (getDb().$client.prepare("SELECT count(*) AS n FROM runs WHERE status IN ('pending', 'running')").get() as { n: number }).n;
+const nextImmediate = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Wait until no run is pending or running (a started run keeps writing after its 202), and until the thread
+ * maintenance a finished run schedules (server/agents/checkpointer.ts: pruning on the next setImmediate) has run.
+ */
 export async function settleRuns(): Promise<void> {
-  await until(
-    () => (getDb().$client.prepare("SELECT count(*) AS n FROM runs WHERE status IN ('pending', 'running')").get() as { n: number }).n === 0,
-    15_000,
-    'runs to settle',
-  );
+  await until(() => activeRuns() === 0, 15_000, 'runs to settle');
+  await nextImmediate();
+  await nextImmediate();
 }
 
 export type Owner = Awaited<ReturnType<typeof makeUser>>;
