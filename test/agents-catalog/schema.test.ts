@@ -84,6 +84,7 @@ describe('agent schema: defaults and unknown fields', () => {
       toolGroups: [],
       approvalTools: [],
       maxTurns: 25,
+      timeLimitMinutes: null,
     });
   });
 

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { closeCheckpointer } from '@/server/agents/checkpointer';
 import { recoverRuns } from '@/server/agents/recovery';
+import { activeRuns } from '@/server/agents/run-events';
+import { resumeRunLaunches, suspendActiveRuns } from '@/server/agents/suspend';
 import { cancel, getState, runEvents, start } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { registerToolGroup } from '@/server/agents/tools/registry';
@@ -111,13 +113,17 @@ describe('recoverRuns at start-up', () => {
     const { conversation } = conversationWith(alice.id, { name: 'Worker', toolGroups: ['test_slow'] });
     const { run } = start(alice.id, conversation.id, { text: '/call slow_tool {}' }, { idempotencyKey: crypto.randomUUID() });
     await until(() => calls === 1);
-    // Stop the process's work mid-tool (as a crash would), then pretend the row never heard about it.
-    await cancel(alice.id, run.id);
-    crashAsRunning(run.id);
+    // Stop the process's work mid-tool as a shutdown does: aborted, nothing recorded. The tool holds on, so the
+    // execution settles only after it returns; then the row is left as a dead process would leave it.
+    const report = await suspendActiveRuns(50);
+    expect(report).toEqual({ suspended: [run.id], settled: false });
     const stuck = await readThread(conversation.id);
     expect(stuck.messages.map((m) => m.getType())).toEqual(['human', 'ai']);
 
     release();
+    await until(() => !activeRuns().has(run.id));
+    resumeRunLaunches();
+    crashAsRunning(run.id);
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'continued' }]);
     expect((await finished(run.id)).status).toBe('success');
     const { messages } = await getState(alice.id, conversation.id);

@@ -79,6 +79,7 @@ describe('agents API: create', () => {
       toolGroups: [],
       approvalTools: [],
       maxTurns: 25,
+      timeLimitMinutes: null,
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });

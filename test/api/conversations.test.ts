@@ -182,6 +182,7 @@ describe('conversations API: messages', () => {
       status: 'pending',
       model: 'scripted',
       error: null,
+      stopReason: null,
       interrupt: null,
       inputTokens: 0,
       outputTokens: 0,
