@@ -7,7 +7,7 @@ import { closeCheckpointer } from '@/server/agents/checkpointer';
 import { recoverRuns } from '@/server/agents/recovery';
 import { activeRuns } from '@/server/agents/run-events';
 import { resumeRunLaunches, suspendActiveRuns } from '@/server/agents/suspend';
-import { cancel, getState, runEvents, start } from '@/server/agents/runs';
+import { getState, runEvents, start } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { registerToolGroup } from '@/server/agents/tools/registry';
 import { closeDb, getDb, schema } from '@/server/db';
