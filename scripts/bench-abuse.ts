@@ -29,7 +29,7 @@ const BIG_BODY = 100 * 1024 * 1024;
 const PASSWORD = 'correct horse battery staple';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-abuse-'));
-const env = {
+const env: NodeJS.ProcessEnv = {
   ...process.env,
   DATA_DIR: dataDir,
   NEXT_DIST_DIR: DIST,
@@ -37,7 +37,7 @@ const env = {
   NODE_ENV: 'production',
   NEXT_TELEMETRY_DISABLED: '1',
 };
-delete (env as Record<string, string | undefined>).TRUST_PROXY; // the default deployment: no proxy trusted
+delete env.TRUST_PROXY; // the default deployment: no proxy trusted
 
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return NaN;
