@@ -98,6 +98,7 @@ test.describe('through the forms', () => {
 });
 
 test('an API token created in Settings is shown once and works as a Bearer token until revoked', async ({ page, account }) => {
+  test.slow(); // create, reload, revoke twice: many round trips
   await page.goto('/settings');
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   // The fixture's own token (made by the user CLI) is already listed.

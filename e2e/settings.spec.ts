@@ -23,6 +23,7 @@ test('change password: asks the current one, signs out other browsers, keeps thi
   account,
   accounts,
 }) => {
+  test.slow(); // many round trips: three submissions, two extra sign-ins
   // Another browser, signed in before the change.
   const otherBrowser = await accounts.signIn(account);
   expect(await meStatus({ storageState: otherBrowser })).toBe(200);
@@ -32,23 +33,22 @@ test('change password: asks the current one, signs out other browsers, keeps thi
   await expect(section.getByRole('heading', { name: 'Change password' })).toBeVisible(PAGE_DATA);
   const newPassword = 'a brand new passphrase';
 
-  // The two new passwords must match (checked in the browser), and the current one must be right (the server).
-  await section.getByLabel('Current password').fill(account.password);
-  await section.getByLabel('New password', { exact: true }).fill(newPassword);
-  await section.getByLabel('Confirm new password').fill(`${newPassword}!`);
-  await section.getByRole('button', { name: 'Change password' }).click();
-  await expect(section.getByLabel('Confirm new password')).toHaveAccessibleDescription(/The two new passwords differ/);
+  const submit = async (current: string, next: string, confirm: string) => {
+    // Every answer clears the form (passwords are not kept on screen), so each attempt fills all three.
+    await section.getByLabel('Current password').fill(current);
+    await section.getByLabel('New password', { exact: true }).fill(next);
+    await section.getByLabel('Confirm new password').fill(confirm);
+    await section.getByRole('button', { name: 'Change password' }).click();
+  };
 
-  await section.getByLabel('Current password').fill('not my password');
-  await section.getByLabel('Confirm new password').fill(newPassword);
-  await section.getByRole('button', { name: 'Change password' }).click();
-  await expect(section.getByLabel('Current password')).toHaveAccessibleDescription(/Wrong password/);
+  // The two new passwords must match, and the current one must be right; each answer is next to its field.
+  await submit(account.password, newPassword, `${newPassword}!`);
+  await expect(section.getByLabel('Confirm new password')).toHaveAccessibleDescription(/The two new passwords differ/, PAGE_DATA);
+  await submit('not my password', newPassword, newPassword);
+  await expect(section.getByLabel('Current password')).toHaveAccessibleDescription(/Wrong password/, PAGE_DATA);
   expect(await meStatus({ storageState: otherBrowser })).toBe(200);
 
-  await section.getByLabel('Current password').fill(account.password);
-  await section.getByLabel('New password', { exact: true }).fill(newPassword);
-  await section.getByLabel('Confirm new password').fill(newPassword);
-  await section.getByRole('button', { name: 'Change password' }).click();
+  await submit(account.password, newPassword, newPassword);
   await expect(section.getByRole('status').filter({ hasText: 'Password changed' })).toBeVisible(PAGE_DATA);
 
   // This browser is still signed in; the other one is not; API tokens keep working.
@@ -67,6 +67,7 @@ test('creating a token asks for the password again and offers an expiry; the lis
   page,
   account,
 }) => {
+  test.slow(); // three submissions, a reload and a Bearer call
   await page.goto('/settings');
   const form = page.getByRole('form', { name: 'Create API token' });
   await expect(form).toBeVisible(PAGE_DATA);

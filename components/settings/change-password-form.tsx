@@ -1,51 +1,26 @@
 'use client';
 
-import { zodResolver } from '@hookform/resolvers/zod';
-import { startTransition, useActionState, useEffect, type FormEvent } from 'react';
-import { useForm } from 'react-hook-form';
+import { useActionState } from 'react';
 import type { ChangePasswordState } from '@/app/(app)/settings/actions';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
-import { changePasswordFormSchema, type ChangePasswordFormInput } from '@/lib/schemas/auth';
 
 type Action = (prev: ChangePasswordState, formData: FormData) => Promise<ChangePasswordState>;
 
 const INITIAL: ChangePasswordState = {};
-const EMPTY: ChangePasswordFormInput = { currentPassword: '', newPassword: '', confirmPassword: '' };
 const { minChars, maxChars } = LIMITS.user.password;
 
 /**
- * Current password, new password twice. Checked in the browser with the server's schema, then posted to the
- * server action; every other browser is signed out and this one stays signed in.
+ * Current password, new password twice, posted to the server action, which checks them with the same schema and
+ * answers per field. The fields are cleared after every answer (React resets a form after its action): passwords
+ * are never kept on screen. Every other browser is signed out; this one stays signed in.
  */
 export function ChangePasswordForm({ action }: { action: Action }) {
   const [state, formAction, pending] = useActionState<ChangePasswordState, FormData>(action, INITIAL);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors },
-  } = useForm<ChangePasswordFormInput>({ resolver: zodResolver(changePasswordFormSchema), defaultValues: EMPTY });
-
-  // The server's answer: field errors go next to their fields; success empties the form.
-  useEffect(() => {
-    if (state.ok) reset(EMPTY);
-    let first = true;
-    for (const [name, message] of Object.entries(state.fields ?? {})) {
-      if (name in EMPTY) setError(name as keyof ChangePasswordFormInput, { message }, { shouldFocus: first });
-      first = false;
-    }
-  }, [state, reset, setError]);
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    const form = event.currentTarget;
-    return handleSubmit(() => startTransition(() => formAction(new FormData(form))))(event);
-  };
-
+  const errors = state.fields ?? {};
   return (
     <section aria-labelledby="password-heading" className="space-y-3">
       <h2 id="password-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
@@ -55,15 +30,15 @@ export function ChangePasswordForm({ action }: { action: Action }) {
         Every other browser signed in to this account is signed out; this one stays signed in. API tokens keep working.
       </p>
       {state.message ? <Alert tone={state.ok ? 'info' : 'danger'}>{state.message}</Alert> : null}
-      <form action={formAction} onSubmit={submit} noValidate className="max-w-md space-y-3">
-        <Field label="Current password" error={errors.currentPassword?.message}>
-          <Input type="password" autoComplete="current-password" {...register('currentPassword')} />
+      <form action={formAction} className="max-w-md space-y-3">
+        <Field label="Current password" error={errors.currentPassword}>
+          <Input name="currentPassword" type="password" autoComplete="current-password" required />
         </Field>
-        <Field label="New password" hint={`${minChars} to ${maxChars} characters.`} error={errors.newPassword?.message}>
-          <Input type="password" autoComplete="new-password" {...register('newPassword')} />
+        <Field label="New password" hint={`${minChars} to ${maxChars} characters.`} error={errors.newPassword}>
+          <Input name="newPassword" type="password" autoComplete="new-password" required minLength={minChars} maxLength={maxChars} />
         </Field>
-        <Field label="Confirm new password" error={errors.confirmPassword?.message}>
-          <Input type="password" autoComplete="new-password" {...register('confirmPassword')} />
+        <Field label="Confirm new password" error={errors.confirmPassword}>
+          <Input name="confirmPassword" type="password" autoComplete="new-password" required />
         </Field>
         <Button type="submit" disabled={pending}>
           {pending ? 'Changing…' : 'Change password'}
