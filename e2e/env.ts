@@ -26,7 +26,6 @@ export const SERVER_ENV = {
   DATA_DIR,
   NEXT_DIST_DIR: DIST_DIR,
   AUTH_SECRET,
-  BCRYPT_COST: '4',
   SCRYPT_LOG_N: '10',
   ALLOW_SIGNUP: 'true',
   NODE_ENV: 'production',

@@ -7,7 +7,6 @@ import { afterAll } from 'vitest';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-test-'));
 process.env.DATA_DIR = dir;
 process.env.MIGRATIONS_DIR = path.resolve(__dirname, '../../drizzle');
-process.env.BCRYPT_COST = '4';
 // Cheap scrypt for tests (2^10 instead of 2^15); the non-blocking test sets its own cost.
 process.env.SCRYPT_LOG_N = '10';
 process.env.AUTH_SECRET = 'test-secret-test-secret-test-secret';
