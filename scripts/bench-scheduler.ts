@@ -4,6 +4,9 @@
  *   1. slot utilization and owner fairness: 10 owners × 5 teams × 20 requests at /sleep 50
  *   2. a flooding owner (500 requests) against a light one (5): the light owner's admission waits
  *   3. planning-pass time with 10,000 finished jobs in the database ÷ with none
+ *   4. a flood of long jobs vs a newcomer (the shared cap, docs/decisions/004): the newcomer's admission wait
+ *      against one short job's duration, while another owner is active, within the grace window, and past it
+ *   5. the cost of synchronous=FULL: per-commit time and end-to-end jobs/s, FULL vs NORMAL
  * Run with `tsx --conditions=react-server` so 'server-only' resolves to its empty build.
  */
 import crypto from 'node:crypto';
@@ -14,8 +17,15 @@ import path from 'node:path';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-'));
 process.env.DATA_DIR = dataDir;
 process.env.BCRYPT_COST = '4';
+process.env.SCRYPT_LOG_N = '10';
+// A short grace window so "alone for longer than the grace window" fits in a benchmark (default 10 minutes).
+process.env.SCHEDULER_SHARED_GRACE_MS ??= '5000';
 
 const SLEEP_MS = Number(process.env.BENCH_SLEEP_MS ?? 50);
+const SHORT_MS = 200;
+const LONG_MS = 4000;
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 async function main() {
   const { agentCreateSchema } = await import('@/lib/schemas/agent');
@@ -44,15 +54,33 @@ async function main() {
   }
 
   /** Send `count` requests for an owner, spread round-robin over its teams' members. */
-  function send(o: Awaited<ReturnType<typeof owner>>, count: number, tag: string): string[] {
+  function send(o: Awaited<ReturnType<typeof owner>>, count: number, tag: string, sleepMs = SLEEP_MS): string[] {
     const members = o.teams.flatMap((t) => t.members.map((m) => ({ teamId: t.id, memberId: m.id })));
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const target = members[i % members.length]!;
-      const { jobs } = sendRequest(o.user.id, target.teamId, { memberIds: [target.memberId], text: `/sleep ${SLEEP_MS}\n/reply ${tag} ${i}`, draftKey: `${tag}-${i}` });
+      const { jobs } = sendRequest(o.user.id, target.teamId, { memberIds: [target.memberId], text: `/sleep ${sleepMs}\n/reply ${tag} ${i}`, draftKey: `${tag}-${i}` });
       ids.push(jobs[0]!.id);
     }
     return ids;
+  }
+
+  const jobRow = (id: string) => getDb().select().from(schema.jobs).where(inArray(schema.jobs.id, [id])).get()!;
+  const heldBy = (ownerId: string) =>
+    (getDb().$client.prepare(`select count(*) as n from jobs where owner_id = ? and status in ('running','cancelling')`).get(ownerId) as { n: number }).n;
+  async function until(check: () => boolean, timeoutMs: number, what: string) {
+    const deadline = Date.now() + timeoutMs;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`benchmark: ${what} did not happen within ${timeoutMs} ms`);
+      await wait(5);
+    }
+  }
+  /** Send one short job for the owner and return how long it waited for admission (ms). */
+  async function newcomerWait(o: Awaited<ReturnType<typeof owner>>, tag: string): Promise<{ id: string; waitMs: number }> {
+    const [id] = send(o, 1, tag, SHORT_MS);
+    await until(() => jobRow(id!).admittedAt !== null, 120_000, `admission of ${tag}`);
+    const row = jobRow(id!);
+    return { id: id!, waitMs: row.admittedAt!.getTime() - row.createdAt.getTime() };
   }
 
   async function waitAll(ids: string[], timeoutMs: number) {
@@ -67,10 +95,15 @@ async function main() {
 
   const figures: Record<string, string> = {};
 
-  // ── 1. Utilization and fairness ──
-  const owners = [];
-  for (let i = 0; i < 10; i++) owners.push(await owner(`owner${i}`, 5));
+  // BENCH_SCENARIOS=4,5 runs only those (1 includes 2); default: all.
+  const scenarios = (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5').split(',').map((x) => x.trim());
+  const selected = (n: number) => scenarios.includes(String(n));
+  const owners: Awaited<ReturnType<typeof owner>>[] = [];
   const scheduler = startScheduler({ tickMs: 250 });
+
+  // ── 1. Utilization and fairness ──
+  if (selected(1)) {
+  for (let i = 0; i < 10; i++) owners.push(await owner(`owner${i}`, 5));
   const ids = owners.flatMap((o, i) => send(o, 100, `u${i}`));
   const rows = await waitAll(ids, 600_000);
   const failed = rows.filter((r) => r.status !== 'completed').length;
@@ -115,9 +148,106 @@ async function main() {
   await waitAll(heavyIds, 600_000);
   figures['light owner: worst wait from send'] = `${Math.max(...waits)} ms (job duration ≈ ${jobMs[Math.floor(jobMs.length / 2)]} ms; sent ${lightRows.length} requests to ${byConversation.size} members at ${sentAt - start} ms)`;
   figures['light owner: worst wait from becoming admissible (target ≤ one job duration)'] = `${Math.max(...admissibleWaits)} ms`;
+
+  }
+
+  // ── 4. A flood of long jobs vs a newcomer ──
+  if (selected(4)) {
+  // A: the flooder (10 conversations) floods long jobs while another owner keeps short jobs going; the flooder is
+  // held at 6 slots, and a newcomer's short job is timed from send to admission, 20 times over.
+  const cap = LIMITS.scheduler.maxSlotsPerOwnerWhenShared;
+  const flooder = await owner('flooder', 5);
+  const steady = await owner('steady', 2);
+  const newcomer = await owner('newcomer', 1);
+  const floodIds = send(flooder, 24, 'long', LONG_MS);
+  const steadyIds = send(steady, 150, 'short', SHORT_MS);
+  await until(() => heldBy(flooder.user.id) >= cap, 30_000, 'the flood taking its slots');
+  let flooderMaxHeld = 0;
+  const sampler = setInterval(() => (flooderMaxHeld = Math.max(flooderMaxHeld, heldBy(flooder.user.id))), 10);
+  const newcomerWaits: number[] = [];
+  const newcomerIds: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const { id, waitMs } = await newcomerWait(newcomer, `newcomer-${i}`);
+    newcomerWaits.push(waitMs);
+    newcomerIds.push(id);
+    await waitAll([id], 60_000);
+    await wait((i * 37) % 150); // arrive at varied points of the other jobs' progress
+  }
+  clearInterval(sampler);
+  const shortRows = await waitAll(steadyIds, 300_000);
+  const shortMs = shortRows.map((r) => r.completedAt!.getTime() - r.admittedAt!.getTime()).sort((a, b) => a - b);
+  await waitAll(floodIds, 300_000);
+  newcomerWaits.sort((a, b) => a - b);
+  figures['flood vs newcomer: short job duration p50 (admission → completion)'] = `${pct(shortMs, 0.5)} ms (/sleep ${SHORT_MS}; long jobs /sleep ${LONG_MS})`;
+  figures['flood vs newcomer, another owner active: newcomer wait p50 / p99 / max (target ≤ one short job)'] =
+    `${pct(newcomerWaits, 0.5)} / ${pct(newcomerWaits, 0.99)} / ${newcomerWaits[newcomerWaits.length - 1]} ms over ${newcomerWaits.length} arrivals`;
+  figures['flood vs newcomer: most slots the flooder held meanwhile (cap)'] = `${flooderMaxHeld} of ${slots} (cap ${cap})`;
+
+  // B: the other owners just left (inside the grace window; the newcomer's last job ends right before the solo
+  // flood): the flooder alone is still held at 6, so a newcomer gets a free slot at once. Then, past the grace window, it may fill all 8 (work-conserving), and a newcomer
+  // must wait for a long job to end: the price of never preempting.
+  const graceMs = LIMITS.scheduler.sharedGraceMs;
+  await waitAll([(await newcomerWait(newcomer, 'present')).id], 60_000);
+  const soloIds = send(flooder, 16, 'solo', LONG_MS);
+  await until(() => heldBy(flooder.user.id) >= cap, 30_000, 'the solo flood taking its slots');
+  const heldInGrace = heldBy(flooder.user.id);
+  const inGrace = await newcomerWait(newcomer, 'in-grace');
+  const [inGraceRow] = await waitAll([inGrace.id], 60_000);
+  await until(() => heldBy(flooder.user.id) === slots, graceMs + 2 * LONG_MS + 10_000, 'the flooder filling every slot past the grace window');
+  const filledAfter = Date.now() - inGraceRow!.completedAt!.getTime();
+  const pastGrace = await newcomerWait(newcomer, 'past-grace');
+  await waitAll([...soloIds, inGrace.id, pastGrace.id, ...newcomerIds], 300_000);
+  figures['flooder alone, others left < grace ago: slots it holds / newcomer wait'] = `${heldInGrace} of ${slots} / ${inGrace.waitMs} ms`;
+  figures['flooder alone past the grace window: all slots taken after the last other job / newcomer wait'] =
+    `${filledAfter} ms (grace ${graceMs} ms) / ${pastGrace.waitMs} ms (≤ one long job, ${LONG_MS} ms: no preemption)`;
+
+  }
+
+  // ── 5. What synchronous=FULL costs ──
+  if (selected(5)) {
+  // Per commit: one small write transaction, the shape of an admission. End to end: 200 jobs of /sleep 0.
+  const { writeTx } = await import('@/server/db');
+  const { getCheckpointer } = await import('@/server/agents/checkpointer');
+  const syncOwners = [await owner('sync0', 5), await owner('sync1', 5)];
+  const probeJob = send(syncOwners[0]!, 1, 'probe', 0)[0]!;
+  await waitAll([probeJob], 60_000);
+  const commitMs = () => {
+    const n = 300;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) writeTx((tx) => tx.$client.prepare('update jobs set updated_at = ? where id = ?').run(Date.now(), probeJob));
+    return (performance.now() - t0) / n;
+  };
+  const JOBS = 100;
+  const throughput = async (tag: string) => {
+    const t0 = Date.now();
+    await waitAll(syncOwners.flatMap((o, i) => send(o, JOBS / syncOwners.length, `${tag}-${i}`, 0)), 600_000);
+    return JOBS / ((Date.now() - t0) / 1000);
+  };
+  const setSynchronous = (mode: 'FULL' | 'NORMAL') => {
+    getDb().$client.pragma(`synchronous = ${mode}`);
+    getCheckpointer().db.pragma(`synchronous = ${mode}`);
+  };
+  const syncFigures: Record<string, { commit: number; jobsPerSecond: number }> = {};
+  for (const [run, mode] of (['FULL', 'NORMAL', 'FULL', 'NORMAL'] as const).entries()) {
+    setSynchronous(mode);
+    const commit = commitMs();
+    const jobsPerSecond = await throughput(`sync-${run}-${mode}`);
+    const best = syncFigures[mode];
+    // The better of two runs each: other processes on the machine only ever slow a run down.
+    syncFigures[mode] = { commit: Math.min(best?.commit ?? Infinity, commit), jobsPerSecond: Math.max(best?.jobsPerSecond ?? 0, jobsPerSecond) };
+  }
+  setSynchronous('FULL');
+  const full = syncFigures.FULL!;
+  const normal = syncFigures.NORMAL!;
+  figures['per commit (best of 2), synchronous=FULL / NORMAL'] = `${full.commit.toFixed(3)} / ${normal.commit.toFixed(3)} ms`;
+  figures[`jobs/s (/sleep 0, ${JOBS} jobs, best of 2), FULL / NORMAL`] =
+    `${full.jobsPerSecond.toFixed(1)} / ${normal.jobsPerSecond.toFixed(1)} (FULL costs ${((1 - full.jobsPerSecond / normal.jobsPerSecond) * 100).toFixed(1)} %)`;
+  }
   await stopScheduler();
 
   // ── 3. Planning pass cost vs finished history ──
+  if (selected(3)) {
+  if (owners.length === 0) owners.push(await owner('history', 5));
   // The best of several rounds: garbage collection and other processes only ever add time.
   const passMs = (iterations: number) => {
     let best = Infinity;
@@ -152,6 +282,7 @@ async function main() {
   figures['planning pass, no finished jobs'] = `${(baseline * 1000).toFixed(1)} µs (${finishedNow.n} finished jobs were cleared first)`;
   figures['planning pass, 10,000 finished jobs'] = `${(withHistory * 1000).toFixed(1)} µs`;
   figures['ratio (target ≤ 1.2)'] = (withHistory / baseline).toFixed(3);
+  }
 
   void scheduler;
   closeCheckpointer();
