@@ -29,10 +29,12 @@ function scriptSrc(csp: string): string {
   return csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src')) ?? '';
 }
 
-test('every main page has a nonce CSP without unsafe-inline scripts, and nothing is blocked', async ({ page }) => {
-  const violations = await watchViolations(page);
+test('every main page has a nonce CSP without unsafe-inline scripts, and nothing is blocked', async ({ context }) => {
   const nonces = new Set<string>();
+  // A fresh tab per page, so one page's own client navigation can't interrupt loading the next.
   for (const path of APP_PAGES) {
+    const page = await context.newPage();
+    const violations = await watchViolations(page);
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
     const headers = response!.headers();
@@ -47,9 +49,10 @@ test('every main page has a nonce CSP without unsafe-inline scripts, and nothing
     expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     // The page hydrated (a client component responds), so Next's own scripts ran under the CSP.
     await expect(page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'System' })).toBeChecked();
+    expect(violations, path).toEqual([]);
+    await page.close();
   }
   expect(nonces.size, 'a fresh nonce per response').toBe(APP_PAGES.length);
-  expect(violations).toEqual([]);
 });
 
 test('the dark theme applies before paint under the CSP (next-themes script carries the nonce)', async ({ page }) => {
