@@ -16,6 +16,8 @@
  * - `page` / `context`: signed in as `account` (its cookies are the context's storageState).
  * - `api`: an APIRequestContext that sends `Authorization: Bearer <account.token>` to the same server.
  * - `accounts.create(label)`: more users when a test needs two owners (e.g. "another user's id answers 404");
+ *   `accounts.create(label, { admin: true })` makes an instance admin (the Admin page); every other fixture
+ *   account is a member, even the data directory's first;
  *   `accounts.apiFor(other)` is a Bearer client for one of them, `accounts.signIn(other)` a storageState for
  *   `browser.newContext({ storageState })`. See e2e/README.md.
  *
@@ -45,8 +47,8 @@ export type Account = {
 };
 
 export type Accounts = {
-  /** A new user with an API token and a signed-in session. */
-  create(label?: string): Promise<Account>;
+  /** A new user with an API token and a signed-in session; `admin: true` makes it an instance admin. */
+  create(label?: string, options?: { admin?: boolean }): Promise<Account>;
   /** A fresh session for an existing user (e.g. after the previous one was signed out). */
   signIn(account: Pick<Account, 'email' | 'password'>): Promise<StorageState>;
   /** A Bearer-token API client for that user (disposed after the test). */
@@ -98,12 +100,12 @@ class UserFactory {
     });
   }
 
-  async create(email: string, password: string): Promise<CreatedUser> {
+  async create(email: string, password: string, admin = false): Promise<CreatedUser> {
     await this.ready;
     const id = this.nextId++;
     return new Promise<CreatedUser>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.child.stdin.write(`${JSON.stringify({ id, email, password })}\n`);
+      this.child.stdin.write(`${JSON.stringify({ id, email, password, admin })}\n`);
     });
   }
 
@@ -137,10 +139,10 @@ async function signInWithCredentials({ email, password }: Pick<Account, 'email' 
   }
 }
 
-async function createAccount(factory: UserFactory, label: string): Promise<Account> {
+async function createAccount(factory: UserFactory, label: string, admin = false): Promise<Account> {
   const email = `${label}-${crypto.randomUUID().slice(0, 8)}@e2e.test`;
   const password = `pw-${crypto.randomUUID()}`;
-  const { userId, token } = await factory.create(email, password);
+  const { userId, token } = await factory.create(email, password, admin);
   const storageState = await signInWithCredentials({ email, password });
   return { userId, email, password, token, storageState };
 }
@@ -158,7 +160,7 @@ export const test = base.extend<{ accounts: Accounts; account: Account; api: API
   accounts: async ({ userFactory }, provide) => {
     const clients: APIRequestContext[] = [];
     await provide({
-      create: (label = 'user') => createAccount(userFactory, label),
+      create: (label = 'user', options = {}) => createAccount(userFactory, label, options.admin === true),
       signIn: signInWithCredentials,
       apiFor: async ({ token }) => {
         const client = await bearerClient(token);

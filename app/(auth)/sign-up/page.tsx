@@ -12,6 +12,9 @@ export const metadata: Metadata = { title: 'Create account' };
 export const dynamic = 'force-dynamic';
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+const SPENT_LINK_BUT_OPEN =
+  'This invitation link is not valid any more (it was used, revoked or has expired), but sign-up is open on this server: you can create an account anyway.';
+
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /**
@@ -23,6 +26,10 @@ export default async function SignUpPage({ searchParams }: { searchParams: Searc
   if (await currentUser()) redirect('/agents');
   const invite = first((await searchParams).invite)?.trim() || null;
   const access = signUpAccess(invite);
+  // A spent link while sign-up is open anyway: say so, and offer the ordinary form.
+  if (access === 'closed' && invite && signUpAccess(null) === 'open') {
+    return <SignUpForm notice={SPENT_LINK_BUT_OPEN} />;
+  }
   if (access === 'closed') {
     return (
       <div className="space-y-4">
