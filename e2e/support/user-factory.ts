@@ -10,7 +10,10 @@ import { createApiToken } from '@/server/auth/tokens';
 import { createUser } from '@/server/auth/users';
 import { closeDb, getDb } from '@/server/db';
 
-/** `admin: true` makes an admin (like the CLI's --admin); otherwise the data directory's first account is one. */
+/**
+ * `admin: true` makes an admin (like the CLI's --admin); every other fixture account is a member, even the data
+ * directory's first, so which test happens to run first never changes what a test sees.
+ */
 type CreateRequest = { id: number; email: string; password: string; name?: string; admin?: boolean };
 
 getDb(); // applies migrations before the first request, like the CLI
@@ -23,7 +26,7 @@ lines.on('line', async (line) => {
     request = JSON.parse(line) as CreateRequest;
     const user = await createUser(
       { email: request.email, password: request.password, name: request.name },
-      request.admin ? { role: 'admin' } : {},
+      { role: request.admin ? 'admin' : 'member' },
     );
     reply({ id: request.id, userId: user.id, token: createApiToken(user.id, 'e2e').token });
   } catch (error) {
