@@ -96,11 +96,13 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
     const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)));
     finishRun(runId, outcome.done ? outcome : { status: 'error', error: 'The run stopped before it finished' }, usage);
   } catch (err) {
+    // Why it ended is decided now (a limit reached while waiting below does not turn a failure into a time cap).
+    const aborted = signal.aborted;
     await nodeWork.settled();
     // A shutdown leaves the row unfinished on purpose: the next start continues it from its checkpoint.
-    if (signal.aborted && isSuspension(signal.reason)) return;
-    if (signal.aborted && isTimeCap(signal.reason)) finishRun(runId, { status: 'error', error: signal.reason.message, stopReason: TIME_CAPPED_REASON }, usage);
-    else if (signal.aborted) finishRun(runId, { status: 'cancelled' }, usage);
+    if (aborted && isSuspension(signal.reason)) return;
+    if (aborted && isTimeCap(signal.reason)) finishRun(runId, { status: 'error', error: signal.reason.message, stopReason: TIME_CAPPED_REASON }, usage);
+    else if (aborted) finishRun(runId, { status: 'cancelled' }, usage);
     else finishRun(runId, { status: 'error', error: errorMessage(err) }, usage);
   } finally {
     clearTimeLimit();
