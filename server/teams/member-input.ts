@@ -1,14 +1,37 @@
 import 'server-only';
 import { toolsForGroups } from '@/lib/tool-groups';
 import type { SharedContext } from './context';
-import { tagView } from './tag-view';
+import { codePointView } from './tag-view';
 
 /** Framework tag names: all start with `ensemble`, so any tag-like `<ensemble…` in data is defused. */
 export const FRAMEWORK_TAGS = ['ensemble-request', 'ensemble-result', 'ensemble-context', 'ensemble-answer'] as const;
-/** In the tag view: `<`, an optional slash (or a slash lookalike decomposition leaves alone), then `ensemble`. */
-const OPENING = /<[/\\\u2044\u2215\u29f8]?ensemble/g;
-/** Every code point whose view is `<` (checked against all of Unicode by the tests): the fast path's filter. */
+/** Every code point whose view is `<` (checked against all of Unicode by the tests). */
 export const LESS_THAN_LIKE = /[<\u226e\ufe64\uff1c]/;
+const BRACKETS = new RegExp(LESS_THAN_LIKE.source, 'g');
+/** In the view, a tag opening is `<`, at most one slash (or a slash lookalike decomposition leaves alone), `ensemble`. */
+const SLASHES = new Set(['/', '\\', '\u2044', '\u2215', '\u29f8']);
+const NAME = 'ensemble';
+
+/**
+ * Does the `<`-like code point at `at` open a framework tag, as a reader would see it? Walks the view of what
+ * follows (tag-view.ts) only until the name is complete or a visible character breaks it, so the whole text
+ * costs O(length): a scan stops at the first visible character that is not the next one of `/ensemble`.
+ */
+function opensTag(text: string, at: number): boolean {
+  let matched = 0;
+  let slash = false;
+  for (let i = at + 1; i < text.length; ) {
+    const codePoint = String.fromCodePoint(text.codePointAt(i)!);
+    i += codePoint.length;
+    for (const ch of codePointView(codePoint)) {
+      if (matched === 0 && !slash && SLASHES.has(ch)) slash = true;
+      else if (ch === NAME[matched]) {
+        if (++matched === NAME.length) return true;
+      } else return false;
+    }
+  }
+  return false;
+}
 
 /**
  * Defuse framework tag openings inside untrusted text so data can't close a block or pose as framework. Matching
@@ -17,17 +40,7 @@ export const LESS_THAN_LIKE = /[<\u226e\ufe64\uff1c]/;
  * character of the person's text is kept exactly as written.
  */
 export function neutralizeTags(text: string): string {
-  if (!LESS_THAN_LIKE.test(text)) return text;
-  const { view, origin } = tagView(text);
-  const openings = [...view.matchAll(OPENING)].map((m) => origin[m.index]!);
-  if (!openings.length) return text;
-  let out = '';
-  let from = 0;
-  for (const at of openings) {
-    out += `${text.slice(from, at)}&lt;`;
-    from = at + (text.codePointAt(at)! > 0xffff ? 2 : 1);
-  }
-  return out + text.slice(from);
+  return text.replace(BRACKETS, (bracket: string, at: number) => (opensTag(text, at) ? '&lt;' : bracket));
 }
 
 /**

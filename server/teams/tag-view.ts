@@ -13,28 +13,10 @@ import 'server-only';
 const INVISIBLE = /[\p{White_Space}\p{Cc}\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}]/gu;
 
 export function codePointView(codePoint: string): string {
-  if (codePoint.length === 1 && codePoint.charCodeAt(0) < 0x80) {
-    return /[\s\x00-\x1f\x7f]/.test(codePoint) ? '' : codePoint.toLowerCase();
+  const unit = codePoint.charCodeAt(0);
+  if (codePoint.length === 1 && unit < 0x80) {
+    if (unit <= 0x20 || unit === 0x7f) return ''; // controls (tab, newline, …) and space
+    return unit >= 0x41 && unit <= 0x5a ? String.fromCharCode(unit + 0x20) : codePoint;
   }
   return codePoint.normalize('NFKD').toLowerCase().normalize('NFKD').replace(INVISIBLE, '');
-}
-
-export type TagView = {
-  /** The normalized text. */
-  view: string;
-  /** For each UTF-16 unit of `view`: the index of the code point in the original text that produced it. */
-  origin: number[];
-};
-
-export function tagView(text: string): TagView {
-  let view = '';
-  const origin: number[] = [];
-  let index = 0;
-  for (const codePoint of text) {
-    const piece = codePointView(codePoint);
-    view += piece;
-    for (let i = 0; i < piece.length; i++) origin.push(index);
-    index += codePoint.length;
-  }
-  return { view, origin };
 }
