@@ -30,6 +30,9 @@ test('creates an agent through the form and lists it', async ({ page, api }) => 
 
   await expect(page.getByLabel('Model')).toHaveValue('scripted');
   await expect(page.getByLabel('Max turns')).toHaveValue('25');
+  const timeLimit = page.getByLabel('Time limit (minutes)');
+  await expect(timeLimit).toHaveValue(''); // empty = the instance default
+  await expect(timeLimit).toHaveAccessibleDescription(/1–120\. How long one run may take/);
 
   await page.getByLabel('Name').fill('Researcher 🔬');
   await expect(page.getByText('12 / 64 characters')).toBeVisible(); // the emoji counts once
@@ -38,6 +41,10 @@ test('creates an agent through the form and lists it', async ({ page, api }) => 
   await page.getByRole('checkbox', { name: 'Utility' }).check();
   await page.getByRole('group', { name: 'Tools that need approval' }).getByRole('checkbox', { name: 'calculator' }).check();
   await page.getByLabel('Max turns').fill('12');
+  await timeLimit.fill('121');
+  await page.getByRole('button', { name: 'Create agent' }).click();
+  await expect(timeLimit).toHaveAccessibleDescription(/Must be a whole number of minutes from 1 to 120/);
+  await timeLimit.fill('120');
   await page.getByRole('button', { name: 'Create agent' }).click();
 
   await expect(page).toHaveURL(/\/agents$/, PAGE_DATA);
@@ -59,6 +66,7 @@ test('creates an agent through the form and lists it', async ({ page, api }) => 
     toolGroups: ['utility'],
     approvalTools: ['calculator'],
     maxTurns: 12,
+    timeLimitMinutes: 120,
   });
 });
 
