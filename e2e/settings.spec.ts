@@ -49,6 +49,7 @@ test('change password: asks the current one, signs out other browsers, keeps thi
   expect(await meStatus({ storageState: otherBrowser })).toBe(200);
 
   await submit(account.password, newPassword, newPassword);
+  await expect(page).toHaveURL(/\/settings\?password=changed$/, PAGE_DATA);
   await expect(section.getByRole('status').filter({ hasText: 'Password changed' })).toBeVisible(PAGE_DATA);
 
   // This browser is still signed in; the other one is not; API tokens keep working.

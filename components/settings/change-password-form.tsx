@@ -18,7 +18,9 @@ const { minChars, maxChars } = LIMITS.user.password;
  * answers per field. The fields are cleared after every answer (React resets a form after its action): passwords
  * are never kept on screen. Every other browser is signed out; this one stays signed in.
  */
-export function ChangePasswordForm({ action }: { action: Action }) {
+export const PASSWORD_CHANGED_MESSAGE = 'Password changed. Every other browser has been signed out; API tokens keep working.';
+
+export function ChangePasswordForm({ action, changed }: { action: Action; changed?: boolean }) {
   const [state, formAction, pending] = useActionState<ChangePasswordState, FormData>(action, INITIAL);
   const errors = state.fields ?? {};
   return (
@@ -29,7 +31,11 @@ export function ChangePasswordForm({ action }: { action: Action }) {
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         Every other browser signed in to this account is signed out; this one stays signed in. API tokens keep working.
       </p>
-      {state.message ? <Alert tone={state.ok ? 'info' : 'danger'}>{state.message}</Alert> : null}
+      {state.message ? (
+        <Alert>{state.message}</Alert>
+      ) : changed && state === INITIAL ? (
+        <Alert tone="info">{PASSWORD_CHANGED_MESSAGE}</Alert>
+      ) : null}
       <form action={formAction} className="max-w-md space-y-3">
         <Field label="Current password" error={errors.currentPassword}>
           <Input name="currentPassword" type="password" autoComplete="current-password" required />

@@ -12,14 +12,17 @@ import { AppError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
 
 /** What the Change password form shows after the server answered. Passwords are never sent back. */
-export type ChangePasswordState = { ok?: boolean; message?: string; fields?: Record<string, string> };
+export type ChangePasswordState = { message?: string; fields?: Record<string, string> };
+
+/** Where a successful change lands: Settings, saying so. */
+const PASSWORD_CHANGED_PATH = '/settings?password=changed';
 
 const text = (value: FormDataEntryValue | null) => (typeof value === 'string' ? value : '');
 
 /**
  * Change the signed-in person's password (the current one is checked, and a wrong one counts as a failed
  * sign-in). Every other session ends (the session version is bumped); this browser is signed in again under the
- * new version with the new password, so it stays signed in.
+ * new version with the new password, so it stays signed in, and lands on Settings with a confirmation.
  */
 export async function changePasswordAction(_prev: ChangePasswordState, formData: FormData): Promise<ChangePasswordState> {
   const user = await requireUser();
@@ -46,5 +49,6 @@ export async function changePasswordAction(_prev: ChangePasswordState, formData:
     // The password did change; only re-issuing this browser's session failed (e.g. rate limited): sign in again.
     redirect('/sign-in?callbackUrl=%2Fsettings');
   }
-  return { ok: true, message: 'Password changed. Every other browser has been signed out; API tokens keep working.' };
+  // Re-issuing the session re-renders the page; the confirmation travels in the URL so it survives that.
+  redirect(PASSWORD_CHANGED_PATH);
 }

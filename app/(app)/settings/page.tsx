@@ -10,7 +10,8 @@ import { changePasswordAction } from './actions';
 
 export const metadata: Metadata = { title: 'Settings' };
 
-export default async function SettingsPage() {
+export default async function SettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { password } = await searchParams;
   const user = await currentUser();
   if (!user) redirect('/sign-in?callbackUrl=%2Fsettings');
   return (
@@ -27,7 +28,7 @@ export default async function SettingsPage() {
           <dd className="break-words text-zinc-900 dark:text-zinc-100">{user.name || '—'}</dd>
         </dl>
       </section>
-      <ChangePasswordForm action={changePasswordAction} />
+      <ChangePasswordForm action={changePasswordAction} changed={password === 'changed'} />
       <ApiTokens />
       <SignOutEverywhere action={signOutEverywhereAction} />
     </div>
