@@ -112,7 +112,7 @@ describe('cross-site matrix over every cookie-authenticated write in app/api/v1'
       const hasBody = prepared.body !== undefined;
       const call = (headers: Record<string, string>) =>
         callRoute({ method, route, file, params: prepared.params, body: prepared.body, headers: { cookie, ...headers } });
-      const json = hasBody ? { 'content-type': 'application/json' } : {};
+      const json: Record<string, string> = hasBody ? { 'content-type': 'application/json' } : {};
 
       const attacks: Array<[string, Record<string, string>]> = [
         ['foreign Origin', { origin: 'https://evil.example', ...json }],
@@ -148,7 +148,8 @@ describe('cross-site matrix over every cookie-authenticated write in app/api/v1'
 
   it('Bearer-token calls are unaffected: no Origin, a foreign one, or text/plain all work', async () => {
     const agents = writeRoutes().find((r) => r.key === 'POST /agents')!;
-    for (const headers of [{}, { origin: 'https://evil.example' }, { 'content-type': 'text/plain' }]) {
+    const variants: Array<Record<string, string>> = [{}, { origin: 'https://evil.example' }, { 'content-type': 'text/plain' }];
+    for (const headers of variants) {
       const res = await callRoute({ ...agents, body: { name: `By token ${key()}` }, headers: { ...ctx.ann.auth, ...headers } });
       expect(res.status, JSON.stringify(headers)).toBe(201);
     }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiRoutes, callRoute, databaseFingerprint, makeWorld, type RouteKey, type World } from './support';
+import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, type RouteKey, type World } from './support';
 
 /**
  * Ownership matrix: every route and method under app/api/v1 (walked from the tree, so a new route without a case
@@ -10,13 +10,15 @@ import { apiRoutes, callRoute, databaseFingerprint, makeWorld, type RouteKey, ty
  * the reason, and their lists must not show ann's things.
  */
 type Foreign = { params?: Record<string, string>; body?: unknown; query?: string };
+/** The world plus a second agent of ann's, for "create a team from ann's agents". */
+type MatrixWorld = World & { teamAgentIds: string[] };
 /**
  * `likeMissing`: a foreign id inside the body is a field error (422 naming the field) exactly as an id that never
  * existed gets, rather than a 404 for the whole route; the test compares both answers.
  */
 type Case =
-  | { foreign: (w: World) => Foreign; likeMissing?: (w: World) => Foreign }
-  | { noForeignId: string; hidesFrom?: (w: World) => string[] };
+  | { foreign: (w: MatrixWorld) => Foreign; likeMissing?: (w: MatrixWorld) => Foreign }
+  | { noForeignId: string; hidesFrom?: (w: MatrixWorld) => string[] };
 
 const key = () => crypto.randomUUID();
 const CASES: Record<RouteKey, Case> = {
@@ -80,14 +82,11 @@ const CASES: Record<RouteKey, Case> = {
 
 describe('ownership matrix over app/api/v1', () => {
   const routes = apiRoutes();
-  let world: World & { teamAgentIds: string[] };
+  let world: MatrixWorld;
 
   beforeAll(async () => {
     const base = await makeWorld();
-    world = { ...base, teamAgentIds: [] };
-    // A second agent of ann's for "create a team from ann's agents".
-    const { agentFor } = await import('./support');
-    world.teamAgentIds = [agentFor(base.ann.id).id];
+    world = { ...base, teamAgentIds: [agentFor(base.ann.id).id] };
   });
 
   it('has a case for every route and method in the tree, and no case for a route that is gone', () => {
