@@ -5,7 +5,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BaseMessage } from '@langchain/core/messages';
-import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import { JsonPlusSerializer } from '@langchain/langgraph-checkpoint';
 import { expected, type Ack, type PlannedRequest } from './workload';
 
 type JobRow = {
@@ -57,6 +57,28 @@ function openReadOnly(file: string): Database.Database {
   }
 }
 
+/**
+ * A thread's newest messages, read straight from the storage format of ADR 013 (the newest checkpoint lists
+ * message positions; each message is one row), independently of the server's saver.
+ */
+async function latestMessages(checkpoints: Database.Database, threadId: string): Promise<BaseMessage[]> {
+  const row = checkpoints
+    .prepare(`SELECT messages FROM thread_checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1`)
+    .get(threadId) as { messages: string | null } | undefined;
+  if (!row?.messages) return [];
+  const serde = new JsonPlusSerializer();
+  const read = checkpoints.prepare(`SELECT type, value FROM thread_messages WHERE thread_id = ? AND checkpoint_ns = '' AND position = ?`);
+  const out: BaseMessage[] = [];
+  for (const [first, last] of JSON.parse(row.messages) as Array<[number, number]>) {
+    for (let p = first; p <= last; p++) {
+      const m = read.get(threadId, p) as { type: string; value: Buffer } | undefined;
+      if (!m) throw new Error(`thread ${threadId}: message position ${p} is listed but not stored`);
+      out.push((await serde.loadsTyped(m.type, m.value)) as BaseMessage);
+    }
+  }
+  return out;
+}
+
 type Meta = { jobId?: string; kind?: string };
 const metaOf = (m: BaseMessage) => (m.additional_kwargs?.ensemble ?? {}) as Meta;
 
@@ -101,12 +123,8 @@ export async function verify(dataDir: string, plan: PlannedRequest[], acks: Map<
     // one human turn in the member's thread.
     for (const [key, rows] of runsByKey) if (rows.length > 1) verdict.duplicated.push(`${rows.length} runs share ${key.replace('\u0000', ' / ')}`);
     const threads = new Map<string, BaseMessage[]>();
-    const saver = new SqliteSaver(checkpoints);
     const threadOf = async (conversationId: string) => {
-      if (!threads.has(conversationId)) {
-        const tuple = await saver.getTuple({ configurable: { thread_id: conversationId } });
-        threads.set(conversationId, (tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []);
-      }
+      if (!threads.has(conversationId)) threads.set(conversationId, await latestMessages(checkpoints, conversationId));
       return threads.get(conversationId)!;
     };
     for (const j of jobs) {

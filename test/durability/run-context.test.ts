@@ -36,7 +36,7 @@ describe('a run started from inside another run', () => {
       ['human', 'hello from inside a tool'],
       ['ai', 'Target received: hello from inside a tool'],
     ]);
-    const namespaces = getCheckpointer().db.prepare('select distinct checkpoint_ns as ns from checkpoints where thread_id = ?').all(target.id);
+    const namespaces = getCheckpointer().db.prepare('select distinct checkpoint_ns as ns from thread_checkpoints where thread_id = ?').all(target.id);
     expect(namespaces).toEqual([{ ns: '' }]);
   });
 });
