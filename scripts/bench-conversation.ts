@@ -43,7 +43,7 @@ function requestText(i: number): string {
 async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-conv-'));
   process.env.DATA_DIR = dataDir;
-  process.env.BCRYPT_COST = '4';
+  process.env.SCRYPT_LOG_N = '10';
   const { createUser } = await import('@/server/auth/users');
   const { getDb, closeDb, schema } = await import('@/server/db');
   const { createConversation } = await import('@/server/agents/conversations');

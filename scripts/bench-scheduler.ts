@@ -16,7 +16,6 @@ import path from 'node:path';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-'));
 process.env.DATA_DIR = dataDir;
-process.env.BCRYPT_COST = '4';
 process.env.SCRYPT_LOG_N = '10';
 // A short grace window so "alone for longer than the grace window" fits in a benchmark (default 10 minutes).
 process.env.SCHEDULER_SHARED_GRACE_MS ??= '5000';

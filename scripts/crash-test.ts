@@ -264,7 +264,7 @@ async function main(): Promise<number> {
       DATA_DIR: dataDir,
       NEXT_DIST_DIR: distDir,
       AUTH_SECRET: crypto.randomBytes(32).toString('base64url'),
-      BCRYPT_COST: '4',
+      SCRYPT_LOG_N: '10',
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
       PORT: String(port),
