@@ -1,10 +1,11 @@
 import 'server-only';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { END, MessagesAnnotation, START, StateGraph, interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import { Annotation, END, START, StateGraph, interrupt, type LangGraphRunnableConfig, type Messages } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import type { ApprovalDecision, ApprovalInterrupt } from '@/lib/types/conversation';
 import { getCheckpointer } from './checkpointer';
+import { appendingMessagesReducer } from './messages-reducer';
 import { createChatModel } from './providers';
 import { CLARIFICATION_TOOL } from './scripted-model';
 import { ensureBuiltinToolGroups } from './tools/builtin';
@@ -30,6 +31,14 @@ export class MaxTurnsError extends Error {
 }
 
 export const NODES = { model: 'model', approval: 'approval', tools: 'tools' } as const;
+
+/**
+ * MessagesAnnotation with a reducer that appends new messages in O(new) (same results as messagesStateReducer,
+ * which walks the whole list at every step and made a run's cost grow with the conversation).
+ */
+const AgentState = Annotation.Root({
+  messages: Annotation<BaseMessage[], Messages>({ reducer: appendingMessagesReducer, default: () => [] }),
+});
 
 /**
  * The model and tool calls of one run still executing. On abort LangGraph rejects the stream at once but does not
@@ -81,14 +90,14 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   const nodeWork = options.nodeWork ?? new NodeWork();
   const toolNode = new ToolNode(tools);
 
-  async function callModel(state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) {
+  async function callModel(state: typeof AgentState.State, config: LangGraphRunnableConfig) {
     if (modelTurnsSinceHuman(state.messages) >= agent.maxTurns) throw new MaxTurnsError(agent.maxTurns);
     const response = await nodeWork.track(bound.invoke([new SystemMessage(prompt), ...answerDanglingToolCalls(state.messages)], config));
     return { messages: [response] };
   }
 
   // Each call that needs approval becomes one interrupt, in order; a resumed node replays the answered ones.
-  function approve(state: typeof MessagesAnnotation.State) {
+  function approve(state: typeof AgentState.State) {
     const declined: ToolMessage[] = [];
     for (const call of lastToolCalls(state.messages)) {
       if (!needsApproval.has(call.name)) continue;
@@ -113,22 +122,22 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   // sight. Tools here get a signal that never aborts (an absent one would be filled in from the ambient config), so
   // the tracked call settles only when the function has really returned; the abort still ends the graph at once
   // (LangGraph races the node), and the executor waits on NodeWork before it records the outcome.
-  function runToolsUntilDone(state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) {
+  function runToolsUntilDone(state: typeof AgentState.State, config: LangGraphRunnableConfig) {
     return nodeWork.track(toolNode.invoke(state, { ...config, signal: new AbortController().signal }));
   }
 
-  function afterModel(state: typeof MessagesAnnotation.State) {
+  function afterModel(state: typeof AgentState.State) {
     const calls = lastToolCalls(state.messages);
     if (!calls.length) return END;
     return calls.some((c) => needsApproval.has(c.name)) ? NODES.approval : NODES.tools;
   }
 
   // ask_clarification ends the turn: the person's answer comes back as a new human message.
-  function afterTools(state: typeof MessagesAnnotation.State) {
+  function afterTools(state: typeof AgentState.State) {
     return askedClarification(state.messages) ? END : NODES.model;
   }
 
-  return new StateGraph(MessagesAnnotation)
+  return new StateGraph(AgentState)
     .addNode(NODES.model, callModel)
     .addNode(NODES.approval, approve)
     .addNode(NODES.tools, runToolsUntilDone)

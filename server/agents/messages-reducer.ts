@@ -1,0 +1,76 @@
+import 'server-only';
+import { BaseMessageChunk, RemoveMessage, isBaseMessage, type BaseMessage } from '@langchain/core/messages';
+import { v4 as uuidv4 } from '@langchain/core/utils/uuid';
+import { messagesStateReducer, type Messages } from '@langchain/langgraph';
+
+/**
+ * `messagesStateReducer` with the same results, in O(new messages) for the common step: an update whose messages
+ * are all new (no id already in the list, no RemoveMessage, no chunk, no plain object to coerce). The library
+ * re-coerces and re-indexes the whole list at every step, which made a run's cost grow with the conversation.
+ * Anything else — replacement by id, removal, remove-all, coercion, a list not yet indexed that needs fixing up —
+ * goes to the library reducer itself, so its semantics stay the reference.
+ */
+export function appendingMessagesReducer(left: Messages, right: Messages): BaseMessage[] {
+  if (!Array.isArray(left)) return messagesStateReducer(left, right);
+  const index = indexFor(left);
+  const update = Array.isArray(right) ? right : [right];
+  if (!index || !allNew(update, index)) return messagesStateReducer(left, right);
+
+  // Same id assignment as the library (it mutates the message too), then append.
+  const added = update as BaseMessage[];
+  for (const m of added) {
+    if (m.id === null || m.id === undefined) {
+      m.id = uuidv4();
+      m.lc_kwargs.id = m.id;
+    }
+  }
+  const merged = left.concat(added);
+  // The index moves to the new list: each index belongs to exactly one list, so an older list that is reduced again
+  // (a replay) is re-indexed rather than read through an index that already holds later ids.
+  indexes.delete(left);
+  for (let i = 0; i < added.length; i++) index.ids.set(added[i]!.id!, left.length + i);
+  index.length = merged.length;
+  indexes.set(merged, index);
+  return merged;
+}
+
+type Index = { ids: Map<string, number>; length: number };
+
+/** Lists this reducer returned (or checked), with the ids they hold; weak, so a dropped state frees its index. */
+const indexes = new WeakMap<readonly unknown[], Index>();
+
+/**
+ * The id index of a list whose every element the library would keep as it is (a message, not a chunk, with an
+ * id), or undefined when the library must fix the list up. A list changed in place since it was indexed (its
+ * length differs) is indexed again.
+ */
+function indexFor(list: readonly unknown[]): Index | undefined {
+  const cached = indexes.get(list);
+  if (cached && cached.length === list.length) return cached;
+  const ids = new Map<string, number>();
+  for (let i = 0; i < list.length; i++) {
+    const m = list[i];
+    if (!keptAsIs(m) || m.id === null || m.id === undefined) return undefined;
+    ids.set(m.id, i);
+  }
+  const index = { ids, length: list.length };
+  indexes.set(list, index);
+  return index;
+}
+
+/** The library's `toMessage` returns these unchanged. */
+function keptAsIs(m: unknown): m is BaseMessage {
+  return isBaseMessage(m) && !BaseMessageChunk.isInstance(m);
+}
+
+/** Every message is kept as it is, is not a removal, and has no id already in the list or earlier in the update. */
+function allNew(update: readonly unknown[], index: Index): boolean {
+  const seen = new Set<string>();
+  for (const m of update) {
+    if (!keptAsIs(m) || RemoveMessage.isInstance(m)) return false;
+    if (m.id === null || m.id === undefined) continue;
+    if (index.ids.has(m.id) || seen.has(m.id)) return false;
+    seen.add(m.id);
+  }
+  return true;
+}

@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { AIMessage, AIMessageChunk, HumanMessage, RemoveMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { REMOVE_ALL_MESSAGES, messagesStateReducer, type Messages } from '@langchain/langgraph';
+import { appendingMessagesReducer } from '@/server/agents/messages-reducer';
+
+// The oracle is the library's own messagesStateReducer: the same abstract operations are applied to two states,
+// one reduced by each, and every resulting list must hold the same messages (class, content, ids) in the same
+// order. Operations name positions, resolved in each state separately, so ids the reducers assigned are exercised.
+
+type NewItem = { kind: 'human' | 'ai' | 'tool' | 'chunk' | 'plain' | 'string'; withId: boolean };
+type Item = { op: 'new'; item: NewItem } | { op: 'replace'; at: number } | { op: 'remove'; at: number } | { op: 'removeMissing' } | { op: 'removeAll' } | { op: 'repeatId' };
+type Step = { base: number; items: Item[]; single: boolean; pushInPlace: boolean };
+
+const newItem = fc.record({ kind: fc.constantFrom('human', 'ai', 'tool', 'chunk', 'plain', 'string' as const), withId: fc.boolean() }) as fc.Arbitrary<NewItem>;
+// Mostly appends of new messages (the fast path), with every other kind of update mixed in.
+const item: fc.Arbitrary<Item> = fc.oneof(
+  { weight: 8, arbitrary: newItem.map((i) => ({ op: 'new' as const, item: i })) },
+  { weight: 2, arbitrary: fc.nat().map((at) => ({ op: 'replace' as const, at })) },
+  { weight: 2, arbitrary: fc.nat().map((at) => ({ op: 'remove' as const, at })) },
+  { weight: 1, arbitrary: fc.constant({ op: 'removeMissing' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'removeAll' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'repeatId' as const }) },
+);
+const step: fc.Arbitrary<Step> = fc.record({
+  // Usually the newest state; sometimes an older one again (a replay from an earlier checkpoint).
+  base: fc.oneof({ weight: 5, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat() }),
+  items: fc.array(item, { minLength: 0, maxLength: 4 }),
+  single: fc.boolean(),
+  pushInPlace: fc.boolean().chain((b) => fc.constant(b && Math.random() < 0.1)),
+});
+
+type Reducer = (left: Messages, right: Messages) => BaseMessage[];
+
+/** Builds one reducer's update from the abstract items; `serial` makes the same given ids and contents on both sides. */
+function materialize(items: Item[], state: BaseMessage[], serial: number): unknown[] {
+  const out: unknown[] = [];
+  let n = 0;
+  let lastGivenId: string | undefined;
+  for (const it of items) {
+    const content = `c${serial}-${n++}`;
+    const givenId = `m${serial}-${n}`;
+    if (it.op === 'new') {
+      const id = it.item.withId ? givenId : undefined;
+      if (id) lastGivenId = id;
+      switch (it.item.kind) {
+        case 'human':
+          out.push(new HumanMessage({ content, id }));
+          break;
+        case 'ai':
+          out.push(new AIMessage({ content, id, tool_calls: [{ id: `call-${givenId}`, name: 't', args: {}, type: 'tool_call' }] }));
+          break;
+        case 'tool':
+          out.push(new ToolMessage({ content, id, tool_call_id: `call-${givenId}` }));
+          break;
+        case 'chunk':
+          out.push(new AIMessageChunk({ content, id }));
+          break;
+        case 'plain':
+          out.push({ role: 'user', content, ...(id ? { id } : {}) });
+          break;
+        case 'string':
+          out.push(content);
+          break;
+      }
+    } else if (it.op === 'replace' && state.length) {
+      out.push(new AIMessage({ content, id: state[it.at % state.length]!.id }));
+    } else if (it.op === 'remove' && state.length) {
+      out.push(new RemoveMessage({ id: state[it.at % state.length]!.id! }));
+    } else if (it.op === 'removeMissing') {
+      out.push(new RemoveMessage({ id: `missing-${serial}` }));
+    } else if (it.op === 'removeAll') {
+      out.push(new RemoveMessage({ id: REMOVE_ALL_MESSAGES }));
+    } else if (it.op === 'repeatId' && lastGivenId) {
+      out.push(new HumanMessage({ content, id: lastGivenId }));
+    }
+  }
+  return out;
+}
+
+/** Class, content and id of each message; ids the reducer generated compare as "generated" (they are random). */
+function view(list: BaseMessage[], given: Set<string>) {
+  return list.map((m) => ({ cls: m.constructor.name, content: m.content, id: given.has(m.id!) ? m.id : 'generated', lcId: m.lc_kwargs.id === m.id }));
+}
+
+type Outcome = { states: BaseMessage[][]; results: ({ ok: true } | { ok: false; error: string })[] };
+
+function run(reducer: Reducer, initial: Item[], steps: Step[], given: Set<string>): Outcome {
+  const states: BaseMessage[][] = [reducer([], materialize(initial, [], 0) as Messages)];
+  const results: Outcome['results'] = [];
+  steps.forEach((s, i) => {
+    const base = states[s.base === -1 ? states.length - 1 : s.base % states.length]!;
+    if (s.pushInPlace) base.push(new HumanMessage({ content: `pushed-${i}`, id: `m-pushed-${i}` }));
+    const update = materialize(s.items, base, i + 1);
+    for (const u of update) {
+      const id = typeof u === 'object' && u !== null ? (u as { id?: string }).id : undefined;
+      if (id?.startsWith('m')) given.add(id);
+    }
+    try {
+      states.push(reducer(base, (s.single && update.length === 1 ? update[0] : update) as Messages));
+      results.push({ ok: true });
+    } catch (err) {
+      results.push({ ok: false, error: (err as Error).message });
+    }
+  });
+  given.add(REMOVE_ALL_MESSAGES);
+  for (let i = 0; i < steps.length; i++) given.add(`m-pushed-${i}`);
+  return { states, results };
+}
+
+describe('appendingMessagesReducer', () => {
+  it('gives the same lists as messagesStateReducer for any sequence of appends, replacements and removals', () => {
+    fc.assert(
+      fc.property(fc.array(newItem.map((i): Item => ({ op: 'new', item: i })), { maxLength: 6 }), fc.array(step, { minLength: 1, maxLength: 25 }), (initial, steps) => {
+        const givenOurs = new Set<string>();
+        const givenLib = new Set<string>();
+        const ours = run(appendingMessagesReducer, initial, steps, givenOurs);
+        const lib = run(messagesStateReducer as Reducer, initial, steps, givenLib);
+        expect(ours.results).toEqual(lib.results);
+        expect(ours.states.length).toBe(lib.states.length);
+        ours.states.forEach((list, i) => {
+          expect(view(list, givenOurs)).toEqual(view(lib.states[i]!, givenLib));
+          // Every message ends up with an id (the library keeps duplicates after a remove-all, so no uniqueness here).
+          expect(list.every((m) => typeof m.id === 'string' && m.id.length > 0)).toBe(true);
+        });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('appends new messages as the very same objects, giving id-less ones an id like the library does', () => {
+    const a = new HumanMessage({ content: 'a', id: 'a' });
+    const first = appendingMessagesReducer([], [a]);
+    const tool = new ToolMessage({ content: 'r', tool_call_id: 'c' });
+    const second = appendingMessagesReducer(first, [tool]);
+    expect(second).toEqual([a, tool]);
+    expect(second[1]).toBe(tool);
+    expect(tool.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(tool.lc_kwargs.id).toBe(tool.id);
+    expect(first).toEqual([a]); // the earlier list is not changed
+  });
+
+  it('replaces by id and removes by id after appends (the index follows the newest list)', () => {
+    let list = appendingMessagesReducer([], [new HumanMessage({ content: 'a', id: 'a' })]);
+    list = appendingMessagesReducer(list, [new AIMessage({ content: 'b', id: 'b' })]);
+    list = appendingMessagesReducer(list, [new AIMessage({ content: 'b2', id: 'b' })]);
+    expect(list.map((m) => [m.id, m.content])).toEqual([
+      ['a', 'a'],
+      ['b', 'b2'],
+    ]);
+    list = appendingMessagesReducer(list, [new RemoveMessage({ id: 'a' })]);
+    expect(list.map((m) => m.id)).toEqual(['b']);
+    expect(() => appendingMessagesReducer(list, [new RemoveMessage({ id: 'a' })])).toThrow(/doesn't exist/);
+  });
+
+  it('sees an id appended to a later list when an earlier list is reduced again (no shared index)', () => {
+    const base = appendingMessagesReducer([], [new HumanMessage({ content: 'a', id: 'a' })]);
+    const later = appendingMessagesReducer(base, [new AIMessage({ content: 'x', id: 'x' })]);
+    // Replaying from `base`: x is new there, so it is appended, not treated as a replacement.
+    const replay = appendingMessagesReducer(base, [new AIMessage({ content: 'x2', id: 'x' })]);
+    expect(replay.map((m) => [m.id, m.content])).toEqual([
+      ['a', 'a'],
+      ['x', 'x2'],
+    ]);
+    expect(later.map((m) => m.content)).toEqual(['a', 'x']);
+    // And the later list still replaces x in place.
+    const replaced = appendingMessagesReducer(later, [new AIMessage({ content: 'x3', id: 'x' })]);
+    expect(replaced.map((m) => m.content)).toEqual(['a', 'x3']);
+  });
+});
