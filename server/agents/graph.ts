@@ -187,18 +187,43 @@ export function askedClarification(messages: readonly BaseMessage[]): boolean {
 /**
  * Providers refuse a history where a tool call has no result (a run cancelled mid-tool, an approval left
  * unanswered before a new message). The model sees a placeholder result; the thread itself is left as it is.
+ * What was found for a list is remembered, so a list that extends it (the next model step, the next run) only
+ * looks at its new messages.
  */
 export function answerDanglingToolCalls(messages: readonly BaseMessage[]): BaseMessage[] {
-  const answered = new Set(messages.filter((m) => m.getType() === 'tool').map((m) => (m as ToolMessage).tool_call_id));
+  const { calls } = danglingCalls(messages);
+  if (!calls.length) return messages.slice();
   const out: BaseMessage[] = [];
-  for (const m of messages) {
-    out.push(m);
-    if (!AIMessage.isInstance(m)) continue;
-    for (const call of m.tool_calls ?? []) {
-      if (call.id && !answered.has(call.id)) {
-        out.push(new ToolMessage({ tool_call_id: call.id, name: call.name, status: 'error', content: 'This tool call did not run: the conversation moved on before it finished.' }));
-      }
+  let next = 0;
+  for (let i = 0; i < messages.length; i++) {
+    out.push(messages[i]!);
+    for (; next < calls.length && calls[next]!.at === i; next++) {
+      const call = calls[next]!;
+      out.push(new ToolMessage({ tool_call_id: call.id, name: call.name, status: 'error', content: 'This tool call did not run: the conversation moved on before it finished.' }));
     }
   }
   return out;
+}
+
+/** The tool results of a list and its AI tool calls without one (position of the AI message, in list order). */
+type DanglingScan = { list: readonly BaseMessage[]; answered: Set<unknown>; calls: Array<{ at: number; id: string; name: string }> };
+
+/** The last scan per conversation, keyed by its first message (weak: a dropped conversation frees it). */
+const danglingScans = new WeakMap<BaseMessage, DanglingScan>();
+
+function danglingCalls(messages: readonly BaseMessage[]): DanglingScan {
+  if (!messages.length) return { list: messages, answered: new Set(), calls: [] };
+  const last = danglingScans.get(messages[0]!);
+  const extendsLast = last !== undefined && last.list.length <= messages.length && last.list.every((m, i) => messages[i] === m);
+  const answered = extendsLast ? new Set(last.answered) : new Set<unknown>();
+  const calls = extendsLast ? [...last.calls] : [];
+  for (let i = extendsLast ? last.list.length : 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.getType() === 'tool') answered.add((m as ToolMessage).tool_call_id);
+    if (!AIMessage.isInstance(m)) continue;
+    for (const call of m.tool_calls ?? []) if (call.id) calls.push({ at: i, id: call.id, name: call.name });
+  }
+  const scan = { list: messages.slice(), answered, calls: calls.filter((c) => !answered.has(c.id)) };
+  danglingScans.set(messages[0]!, scan);
+  return scan;
 }

@@ -14,7 +14,7 @@ export function appendingMessagesReducer(left: Messages, right: Messages): BaseM
   if (!Array.isArray(left)) return messagesStateReducer(left, right);
   const index = indexFor(left);
   const update = Array.isArray(right) ? right : [right];
-  if (!index || !allNew(update, index)) return messagesStateReducer(left, right);
+  if (!index || !allNew(left, update, index)) return messagesStateReducer(left, right);
 
   // Same id assignment as the library (it mutates the message too), then append.
   const added = update as BaseMessage[];
@@ -25,15 +25,21 @@ export function appendingMessagesReducer(left: Messages, right: Messages): BaseM
     }
   }
   const merged = left.concat(added);
-  // The index moves to the new list: each index belongs to exactly one list, so an older list that is reduced again
-  // (a replay) is re-indexed rather than read through an index that already holds later ids.
-  indexes.delete(left);
-  for (let i = 0; i < added.length; i++) index.ids.set(added[i]!.id!, left.length + i);
-  index.length = merged.length;
-  indexes.set(merged, index);
+  // The index is shared along a line of lists (each extends the one before); LangGraph reduces the same list twice
+  // per step (a branch reads a local copy, then the real update), so a list keeps its index after being extended.
+  // An entry is never moved to another position: an id already indexed elsewhere (a sibling list appended it)
+  // gets this list its own copy of the index, so every list's ids stay at their positions in its index.
+  let ids = index.ids;
+  if (added.some((m, i) => (ids.get(m.id!) ?? left.length + i) !== left.length + i)) ids = new Map(ids);
+  for (let i = 0; i < added.length; i++) ids.set(added[i]!.id!, left.length + i);
+  indexes.set(merged, { ids, length: merged.length });
   return merged;
 }
 
+/**
+ * Id → position for a list of `length` messages. It may also hold ids of sibling lists (appended to an earlier
+ * list of the same line): an id is in the list only when the list holds it at that position (see `holds`).
+ */
 type Index = { ids: Map<string, number>; length: number };
 
 /** Lists this reducer returned (or checked), with the ids they hold; weak, so a dropped state frees its index. */
@@ -64,13 +70,18 @@ function keptAsIs(m: unknown): m is BaseMessage {
 }
 
 /** Every message is kept as it is, is not a removal, and has no id already in the list or earlier in the update. */
-function allNew(update: readonly unknown[], index: Index): boolean {
+function allNew(list: readonly unknown[], update: readonly unknown[], index: Index): boolean {
   const seen = new Set<string>();
   for (const m of update) {
     if (!keptAsIs(m) || RemoveMessage.isInstance(m)) return false;
     if (m.id === null || m.id === undefined) continue;
-    if (index.ids.has(m.id) || seen.has(m.id)) return false;
+    if (holds(list, index, m.id) || seen.has(m.id)) return false;
     seen.add(m.id);
   }
   return true;
+}
+
+function holds(list: readonly unknown[], index: Index, id: string): boolean {
+  const at = index.ids.get(id);
+  return at !== undefined && at < list.length && (list[at] as BaseMessage).id === id;
 }

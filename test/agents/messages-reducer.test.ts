@@ -10,7 +10,7 @@ import { appendingMessagesReducer } from '@/server/agents/messages-reducer';
 
 type NewItem = { kind: 'human' | 'ai' | 'tool' | 'chunk' | 'plain' | 'string'; withId: boolean };
 type Item = { op: 'new'; item: NewItem } | { op: 'replace'; at: number } | { op: 'remove'; at: number } | { op: 'removeMissing' } | { op: 'removeAll' } | { op: 'repeatId' };
-type Step = { base: number; items: Item[]; single: boolean; pushInPlace: boolean };
+type Step = { base: number; items: Item[]; single: boolean; pushInPlace: boolean; twice: boolean };
 
 const newItem = fc.record({ kind: fc.constantFrom('human', 'ai', 'tool', 'chunk', 'plain', 'string' as const), withId: fc.boolean() }) as fc.Arbitrary<NewItem>;
 // Mostly appends of new messages (the fast path), with every other kind of update mixed in.
@@ -27,7 +27,9 @@ const step: fc.Arbitrary<Step> = fc.record({
   base: fc.oneof({ weight: 5, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat() }),
   items: fc.array(item, { minLength: 0, maxLength: 4 }),
   single: fc.boolean(),
-  pushInPlace: fc.boolean().chain((b) => fc.constant(b && Math.random() < 0.1)),
+  pushInPlace: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+  // LangGraph reduces the same list with the same message objects twice in a step (a branch's local read first).
+  twice: fc.boolean(),
 });
 
 type Reducer = (left: Messages, right: Messages) => BaseMessage[];
@@ -97,7 +99,9 @@ function run(reducer: Reducer, initial: Item[], steps: Step[], given: Set<string
       if (id?.startsWith('m')) given.add(id);
     }
     try {
-      states.push(reducer(base, (s.single && update.length === 1 ? update[0] : update) as Messages));
+      const right = (s.single && update.length === 1 ? update[0] : update) as Messages;
+      if (s.twice) states.push(reducer(base, right));
+      states.push(reducer(base, right));
       results.push({ ok: true });
     } catch (err) {
       results.push({ ok: false, error: (err as Error).message });
@@ -166,5 +170,75 @@ describe('appendingMessagesReducer', () => {
     // And the later list still replaces x in place.
     const replaced = appendingMessagesReducer(later, [new AIMessage({ content: 'x3', id: 'x' })]);
     expect(replaced.map((m) => m.content)).toEqual(['a', 'x3']);
+  });
+
+  it('keeps each list right when sibling lists append the same id at different positions', () => {
+    const base = appendingMessagesReducer([], [new HumanMessage({ content: 'a', id: 'a' })]);
+    const withX = appendingMessagesReducer(base, [new AIMessage({ content: 'x', id: 'x' })]);
+    const withY = appendingMessagesReducer(base, [new AIMessage({ content: 'y', id: 'y' })]);
+    const withYX = appendingMessagesReducer(withY, [new AIMessage({ content: 'x-after-y', id: 'x' })]);
+    expect(withYX.map((m) => m.id)).toEqual(['a', 'y', 'x']);
+    // Replacing x finds it at its own position in each list.
+    expect(appendingMessagesReducer(withYX, [new AIMessage({ content: 'x2', id: 'x' })]).map((m) => m.content)).toEqual(['a', 'y', 'x2']);
+    expect(appendingMessagesReducer(withX, [new AIMessage({ content: 'x2', id: 'x' })]).map((m) => m.content)).toEqual(['a', 'x2']);
+    // y is not in withX, so it is appended there.
+    expect(appendingMessagesReducer(withX, [new AIMessage({ content: 'y2', id: 'y' })]).map((m) => m.id)).toEqual(['a', 'x', 'y']);
+  });
+});
+
+// The previous, whole-list implementation: the oracle for the remembered scan.
+function answerDanglingReference(messages: readonly BaseMessage[]): BaseMessage[] {
+  const answered = new Set(messages.filter((m) => m.getType() === 'tool').map((m) => (m as ToolMessage).tool_call_id));
+  const out: BaseMessage[] = [];
+  for (const m of messages) {
+    out.push(m);
+    if (!AIMessage.isInstance(m)) continue;
+    for (const call of m.tool_calls ?? []) {
+      if (call.id && !answered.has(call.id)) out.push(new ToolMessage({ tool_call_id: call.id, name: call.name, status: 'error', content: 'This tool call did not run: the conversation moved on before it finished.' }));
+    }
+  }
+  return out;
+}
+
+describe('answerDanglingToolCalls (remembers the scan of the list it extends)', () => {
+  const shape = (list: BaseMessage[]) => list.map((m) => ({ cls: m.constructor.name, content: m.content, call: (m as ToolMessage).tool_call_id, status: (m as ToolMessage).status, calls: (m as AIMessage).tool_calls?.map((c) => c.id) }));
+  type Grow = { kind: 'human' | 'ai' | 'aiTwoCalls' | 'result' | 'lateResult'; from: number };
+  const grow: fc.Arbitrary<Grow> = fc.record({ kind: fc.constantFrom('human', 'ai', 'aiTwoCalls', 'result', 'lateResult' as const), from: fc.oneof({ weight: 4, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat() }) });
+
+  it('equals a whole-list scan on growing lists, on lists that go back to an earlier one, and on a replaced message', async () => {
+    const { answerDanglingToolCalls } = await import('@/server/agents/graph');
+    fc.assert(
+      fc.property(fc.array(grow, { minLength: 1, maxLength: 30 }), fc.nat(), (steps, replaceAt) => {
+        const first = new HumanMessage({ content: 'start', id: 'first' });
+        const lists: BaseMessage[][] = [[first]];
+        let n = 0;
+        for (const g of steps) {
+          const base = lists[g.from === -1 ? lists.length - 1 : g.from % lists.length]!;
+          const calls = base.flatMap((m) => (AIMessage.isInstance(m) ? (m.tool_calls ?? []) : []));
+          n++;
+          let next: BaseMessage;
+          if (g.kind === 'human') next = new HumanMessage({ content: `h${n}` });
+          else if (g.kind === 'ai') next = new AIMessage({ content: '', tool_calls: [{ id: `c${n}`, name: 'calc', args: {}, type: 'tool_call' }] });
+          else if (g.kind === 'aiTwoCalls') next = new AIMessage({ content: '', tool_calls: [{ id: `c${n}a`, name: 'a', args: {}, type: 'tool_call' }, { id: `c${n}b`, name: 'b', args: {}, type: 'tool_call' }] });
+          else {
+            // A result for the newest call, or (lateResult) for an older one: answers a call that was dangling.
+            const call = g.kind === 'result' ? calls.at(-1) : calls[n % Math.max(1, calls.length)];
+            next = new ToolMessage({ content: `r${n}`, tool_call_id: call?.id ?? `none${n}` });
+          }
+          lists.push([...base, next]);
+        }
+        for (const list of lists) expect(shape(answerDanglingToolCalls(list))).toEqual(shape(answerDanglingReference(list)));
+        // A message replaced in the middle (a new object at an old position) is seen.
+        const longest = lists.at(-1)!;
+        if (longest.length > 1) {
+          const at = 1 + (replaceAt % (longest.length - 1));
+          const replaced = [...longest];
+          replaced[at] = new AIMessage({ content: '', tool_calls: [{ id: `replaced`, name: 'r', args: {}, type: 'tool_call' }] });
+          expect(shape(answerDanglingToolCalls(replaced))).toEqual(shape(answerDanglingReference(replaced)));
+          expect(shape(answerDanglingToolCalls(longest))).toEqual(shape(answerDanglingReference(longest)));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
