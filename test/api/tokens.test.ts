@@ -10,12 +10,16 @@ type Auth = Record<string, string>;
 const URL_BASE = 'http://localhost/api/v1/tokens';
 
 const list = (auth: Auth) => listTokens(new Request(URL_BASE, { headers: auth }), undefined);
+/** makeUser's password: creating a token asks for it again (the password re-check has its own tests in test/auth). */
+const PASSWORD = 'correct horse battery';
+const withPassword = (body: unknown) =>
+  body && typeof body === 'object' && !Array.isArray(body) ? { password: PASSWORD, ...body } : body;
 const create = (auth: Auth, body: unknown) =>
   createToken(
     new Request(URL_BASE, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
+      body: typeof body === 'string' ? body : JSON.stringify(withPassword(body)),
     }),
     undefined,
   );
@@ -55,7 +59,15 @@ describe('/api/v1/tokens', () => {
 
     const listed = (await (await list(ann.auth)).json()) as { tokens: Array<Record<string, unknown>> };
     const entry = listed.tokens.find((t) => t.id === created.id);
-    expect(entry).toEqual({ id: created.id, name: 'deploy script', prefix: created.prefix, createdAt: created.createdAt, lastUsedAt: null });
+    expect(entry).toEqual({
+      id: created.id,
+      name: 'deploy script',
+      prefix: created.prefix,
+      createdAt: created.createdAt,
+      lastUsedAt: null,
+      expiresAt: null,
+      expired: false,
+    });
     expect(JSON.stringify(listed)).not.toContain(created.token);
 
     expect(await meStatus(created.token)).toBe(200);
