@@ -41,7 +41,11 @@ export function setSignInClock(clock?: Clock): void {
 
 type Reader = Pick<ReturnType<typeof getDb>, 'select'>;
 
-function blockFor(db: Reader, rules: LimitRule[], t: number): RateLimited | null {
+/** Attempts under a key that are being checked right now (counted in this process only). */
+type Pending = (key: string) => number;
+const nonePending: Pending = () => 0;
+
+function blockFor(db: Reader, rules: LimitRule[], t: number, pendingFor: Pending = nonePending): RateLimited | null {
   if (rules.length === 0) return null;
   const longest = Math.max(...rules.map((r) => r.windowMs));
   const rows = db
@@ -53,7 +57,12 @@ function blockFor(db: Reader, rules: LimitRule[], t: number): RateLimited | null
   let untilMs = 0;
   for (const rule of rules) {
     const times = rows.filter((r) => r.key === rule.key && r.at > t - rule.windowMs).map((r) => r.at);
-    if (times.length < rule.max) continue;
+    if (times.length + pendingFor(rule.key) < rule.max) continue;
+    // Full only counting attempts still being checked: one of them may yet be taken back (a right password).
+    if (times.length < rule.max) {
+      untilMs = Math.max(untilMs, 1000);
+      continue;
+    }
     // The event that must leave the window before one more fits.
     const decisive = times[times.length - rule.max]!;
     untilMs = Math.max(untilMs, decisive + rule.windowMs - t);
@@ -151,21 +160,38 @@ export const signInBlock = (email: string | null | undefined, address: string) =
 export const tooManySignInsMessage = (seconds: number) =>
   `Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
 
+const gInFlight = globalThis as unknown as { __ensembleSignInsInFlight?: Map<string, number> };
+const inFlight = (gInFlight.__ensembleSignInsInFlight ??= new Map<string, number>());
+
 /**
  * Wrap next-auth's POST handler so the credentials callback answers 429 with Retry-After while a sign-in rule
  * is full. The check runs before delegating (authorize counts the attempt); the email is read from a clone so
- * next-auth still gets an unread body.
+ * next-auth still gets an unread body. Attempts already handed to next-auth count against their rules until they
+ * answer: a burst of concurrent guesses is refused here, cheaply, instead of each running next-auth's callback
+ * only for authorize to refuse it (that work is what slowed every other request during a flood).
  */
 export function limitCredentialsSignIn<R extends Request>(delegate: (req: R) => Promise<Response>) {
   return async (req: R): Promise<Response> => {
     if (req.method !== 'POST' || !new URL(req.url).pathname.endsWith('/callback/credentials')) return delegate(req);
     const email = await emailFromBody(req.clone());
-    const block = signInBlock(email, clientAddress(req.headers));
-    if (!block) return delegate(req);
-    return Response.json(
-      { error: { code: 'rate_limited', message: tooManySignInsMessage(block.retryAfterSeconds) } },
-      { status: 429, headers: { 'retry-after': String(block.retryAfterSeconds), 'cache-control': 'no-store' } },
-    );
+    const rules = signInRules(email, clientAddress(req.headers));
+    const block = blockFor(getDb(), rules, now(), (key) => inFlight.get(key) ?? 0);
+    if (block) {
+      return Response.json(
+        { error: { code: 'rate_limited', message: tooManySignInsMessage(block.retryAfterSeconds) } },
+        { status: 429, headers: { 'retry-after': String(block.retryAfterSeconds), 'cache-control': 'no-store' } },
+      );
+    }
+    for (const { key } of rules) inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
+    try {
+      return await delegate(req);
+    } finally {
+      for (const { key } of rules) {
+        const left = (inFlight.get(key) ?? 1) - 1;
+        if (left > 0) inFlight.set(key, left);
+        else inFlight.delete(key);
+      }
+    }
   };
 }
 

@@ -159,6 +159,26 @@ describe('limitCredentialsSignIn (wrapper around next-auth POST)', () => {
     });
   });
 
+  it('counts attempts still inside next-auth: a concurrent burst past the pair limit never reaches it', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const delegate = vi.fn(async () => {
+      await held;
+      return new Response(null, { status: 302 });
+    });
+    const limited = limitCredentialsSignIn(delegate);
+    const burst = Array.from({ length: pair.max + 3 }, () => limited(credentialsPost('192.0.2.14', 'burst@example.test')));
+    // Must not happen: more than pair.max attempts handed to next-auth before any of them answered.
+    await vi.waitFor(() => expect(delegate).toHaveBeenCalledTimes(pair.max), { timeout: 2_000 });
+    release();
+    const statuses = (await Promise.all(burst)).map((res) => res.status);
+    expect(statuses.filter((s) => s === 302)).toHaveLength(pair.max);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    expect(delegate).toHaveBeenCalledTimes(pair.max);
+    // Once they answered (and the fake next-auth recorded no failure), the next attempt goes through again.
+    expect((await limited(credentialsPost('192.0.2.14', 'burst@example.test'))).status).toBe(302);
+  });
+
   it('reads the email from a JSON body too', async () => {
     for (let i = 0; i < pair.max; i++) recordLimitEvent(signInRules('json@example.test', '192.0.2.12'));
     const delegate = vi.fn(async () => new Response(null, { status: 302 }));
