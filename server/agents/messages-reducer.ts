@@ -24,7 +24,7 @@ export function appendingMessagesReducer(left: Messages, right: Messages): BaseM
       m.lc_kwargs.id = m.id;
     }
   }
-  const merged = left.concat(added);
+  const merged = (left as BaseMessage[]).concat(added); // indexFor checked every element is a message
   // The index is shared along a line of lists (each extends the one before); LangGraph reduces the same list twice
   // per step (a branch reads a local copy, then the real update), so a list keeps its index after being extended.
   // An entry is never moved to another position: an id already indexed elsewhere (a sibling list appended it)
