@@ -32,36 +32,78 @@ export function appendingMessagesReducer(left: Messages, right: Messages): BaseM
   let ids = index.ids;
   if (added.some((m, i) => (ids.get(m.id!) ?? left.length + i) !== left.length + i)) ids = new Map(ids);
   for (let i = 0; i < added.length; i++) ids.set(added[i]!.id!, left.length + i);
-  indexes.set(merged, { ids, length: merged.length });
+  remember(merged, { ids, length: merged.length, unique: index.unique });
   return merged;
 }
 
 /**
  * Id → position for a list of `length` messages. It may also hold ids of sibling lists (appended to an earlier
  * list of the same line): an id is in the list only when the list holds it at that position (see `holds`).
+ * `unique`: no id occurs twice in the list (then every id maps to its only position).
  */
-type Index = { ids: Map<string, number>; length: number };
+type Index = { ids: Map<string, number>; length: number; unique: boolean };
 
 /** Lists this reducer returned (or checked), with the ids they hold; weak, so a dropped state frees its index. */
 const indexes = new WeakMap<readonly unknown[], Index>();
 
+/** The newest indexed list of each line, keyed by its first message (weak: a dropped conversation frees it). */
+const newestOfLine = new WeakMap<object, readonly unknown[]>();
+
+function remember(list: readonly unknown[], index: Index): Index {
+  indexes.set(list, index);
+  const first = list[0];
+  if (typeof first === 'object' && first !== null) newestOfLine.set(first, list);
+  return index;
+}
+
 /**
  * The id index of a list whose every element the library would keep as it is (a message, not a chunk, with an
  * id), or undefined when the library must fix the list up. A list changed in place since it was indexed (its
- * length differs) is indexed again.
+ * length differs) is indexed again. A list read back from the checkpoint (each run starts so) shares its first
+ * messages, as the same objects, with the newest list of its line: that index is reused and only the rest checked.
  */
 function indexFor(list: readonly unknown[]): Index | undefined {
   const cached = indexes.get(list);
   if (cached && cached.length === list.length) return cached;
+  const extended = extendedIndex(list);
+  if (extended) return remember(list, extended);
+  for (const m of list) if (!keptAsIs(m) || m.id === null || m.id === undefined) return undefined;
+  return remember(list, freshIndex(list as readonly BaseMessage[]));
+}
+
+function freshIndex(list: readonly BaseMessage[]): Index {
   const ids = new Map<string, number>();
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; i < list.length; i++) ids.set(list[i]!.id!, i);
+  return { ids, length: list.length, unique: ids.size === list.length };
+}
+
+/** The index of the newest list of the line, extended with the rest of `list`; undefined when it can't be. */
+function extendedIndex(list: readonly unknown[]): Index | undefined {
+  const first = list[0];
+  const prev = typeof first === 'object' && first !== null ? newestOfLine.get(first) : undefined;
+  const prevIndex = prev && indexes.get(prev);
+  if (!prev || !prevIndex || !prevIndex.unique || prevIndex.length !== prev.length) return undefined;
+  let shared = 0;
+  const max = Math.min(prev.length, list.length);
+  while (shared < max && list[shared] === prev[shared]) shared++;
+  if (shared === 0) return undefined;
+  // The shared messages were checked with `prev`. The rest must be messages as the library keeps them, with ids
+  // not in the shared part nor repeated, so the list stays unique; an id mapped elsewhere (a sibling list's)
+  // gets the list its own copy of the index.
+  const seen = new Set<string>();
+  let conflict = false;
+  for (let i = shared; i < list.length; i++) {
     const m = list[i];
-    if (!keptAsIs(m) || m.id === null || m.id === undefined) return undefined;
-    ids.set(m.id, i);
+    if (!keptAsIs(m) || m.id === null || m.id === undefined || seen.has(m.id)) return undefined;
+    seen.add(m.id);
+    const at = prevIndex.ids.get(m.id);
+    // prev is unique, so an id of the shared part maps to its one position there.
+    if (at !== undefined && at < shared && (list[at] as BaseMessage).id === m.id) return undefined;
+    if (at !== undefined && at !== i) conflict = true;
   }
-  const index = { ids, length: list.length };
-  indexes.set(list, index);
-  return index;
+  const ids = conflict ? new Map(prevIndex.ids) : prevIndex.ids;
+  for (let i = shared; i < list.length; i++) ids.set((list[i] as BaseMessage).id!, i);
+  return { ids, length: list.length, unique: true };
 }
 
 /** The library's `toMessage` returns these unchanged. */

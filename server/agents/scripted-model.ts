@@ -54,7 +54,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     if (script.fail !== null) throw new Error(script.fail);
 
     const message = this.respond(turn, script);
-    const inputChars = messages.reduce((n, m) => n + contentText(m.content).length, 0);
+    const inputChars = inputCharsOf(messages);
     const outputChars = contentText(message.content).length + message.tool_calls!.reduce((n, c) => n + c.name.length + JSON.stringify(c.args).length, 0);
     message.usage_metadata = {
       input_tokens: Math.ceil(inputChars / 4),
@@ -130,6 +130,30 @@ function readTurn(messages: BaseMessage[]): Turn {
     toolResults: after.filter((m): m is ToolMessage => m.getType() === 'tool'),
   };
 }
+
+/**
+ * Characters of every message's text (the usage estimate). The model sees the whole conversation at each step; the
+ * sums of the last list counted for a conversation are reused for the messages the new list shares with it (the
+ * same objects at the same positions), so a step counts only what is new.
+ */
+function inputCharsOf(messages: readonly BaseMessage[]): number {
+  const chars = (m: BaseMessage) => contentText(m.content).length;
+  // messages[0] is the system prompt, made anew for each call; the conversation starts at 1.
+  const system = messages.length ? chars(messages[0]!) : 0;
+  const first = messages[1];
+  if (!first) return system;
+  const last = charCounts.get(first);
+  let shared = 1;
+  if (last) while (shared < messages.length && shared < last.list.length && messages[shared] === last.list[shared]) shared++;
+  // before[i]: characters of messages 1 … i-1.
+  const before = last ? last.before.slice(0, shared + 1) : [0, 0];
+  for (let i = shared; i < messages.length; i++) before[i + 1] = before[i]! + chars(messages[i]!);
+  charCounts.set(first, { list: messages.slice(), before });
+  return system + before[messages.length]!;
+}
+
+/** Per conversation (keyed by its first message, weakly): the last list counted and its running sums. */
+const charCounts = new WeakMap<BaseMessage, { list: readonly BaseMessage[]; before: number[] }>();
 
 function toolCallMessage(id: string, call: { name: string; args: Record<string, unknown> }): AIMessage {
   return new AIMessage({

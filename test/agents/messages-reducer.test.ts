@@ -10,7 +10,7 @@ import { appendingMessagesReducer } from '@/server/agents/messages-reducer';
 
 type NewItem = { kind: 'human' | 'ai' | 'tool' | 'chunk' | 'plain' | 'string'; withId: boolean };
 type Item = { op: 'new'; item: NewItem } | { op: 'replace'; at: number } | { op: 'remove'; at: number } | { op: 'removeMissing' } | { op: 'removeAll' } | { op: 'repeatId' };
-type Step = { base: number; items: Item[]; single: boolean; pushInPlace: boolean; twice: boolean };
+type Step = { base: number; items: Item[]; single: boolean; pushInPlace: boolean; twice: boolean; reload: number; cloneTail: number };
 
 const newItem = fc.record({ kind: fc.constantFrom('human', 'ai', 'tool', 'chunk', 'plain', 'string' as const), withId: fc.boolean() }) as fc.Arbitrary<NewItem>;
 // Mostly appends of new messages (the fast path), with every other kind of update mixed in.
@@ -30,7 +30,20 @@ const step: fc.Arbitrary<Step> = fc.record({
   pushInPlace: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   // LangGraph reduces the same list with the same message objects twice in a step (a branch's local read first).
   twice: fc.boolean(),
+  // The next run reads the list back from the checkpoint: a new array, the older messages the same objects, the
+  // newest ones decoded again (new objects, same ids).
+  reload: fc.integer({ min: 0, max: 3 }),
+  cloneTail: fc.integer({ min: 0, max: 3 }),
 });
+
+function reloaded(list: BaseMessage[], cloneTail: number): BaseMessage[] {
+  const copy = [...list];
+  for (let i = Math.max(0, copy.length - cloneTail); i < copy.length; i++) {
+    const m = copy[i]!;
+    copy[i] = new (m.constructor as new (fields: unknown) => BaseMessage)({ ...m.lc_kwargs });
+  }
+  return copy;
+}
 
 type Reducer = (left: Messages, right: Messages) => BaseMessage[];
 
@@ -91,7 +104,8 @@ function run(reducer: Reducer, initial: Item[], steps: Step[], given: Set<string
   const states: BaseMessage[][] = [reducer([], materialize(initial, [], 0) as Messages)];
   const results: Outcome['results'] = [];
   steps.forEach((s, i) => {
-    const base = states[s.base === -1 ? states.length - 1 : s.base % states.length]!;
+    const picked = states[s.base === -1 ? states.length - 1 : s.base % states.length]!;
+    const base = s.reload === 0 ? reloaded(picked, s.cloneTail) : picked;
     if (s.pushInPlace) base.push(new HumanMessage({ content: `pushed-${i}`, id: `m-pushed-${i}` }));
     const update = materialize(s.items, base, i + 1);
     for (const u of update) {
@@ -186,6 +200,34 @@ describe('appendingMessagesReducer', () => {
   });
 });
 
+describe('appendingMessagesReducer on lists read back from a checkpoint (a new array sharing the first messages)', () => {
+  const h = (id: string, content = id) => new HumanMessage({ content, id });
+  const ids = (list: BaseMessage[]) => list.map((m) => `${m.id}:${String(m.content)}`);
+  const expectLikeLibrary = (left: BaseMessage[], right: BaseMessage[]) => expect(ids(appendingMessagesReducer(left, right))).toEqual(ids(messagesStateReducer(left, right)));
+
+  it('still replaces an id in an older list after a reloaded sibling list holds that id at another position', () => {
+    const older = appendingMessagesReducer([], [h('a'), h('b'), h('x')]); // x at 2
+    const removed = appendingMessagesReducer(older, [new RemoveMessage({ id: 'b' })]); // library: [a, x], x at 1
+    const reloaded = [removed[0]!, h('x', 'x decoded')]; // same first message, x decoded again, at 1
+    expectLikeLibrary(reloaded, [h('x', 'x replaced')]);
+    appendingMessagesReducer(reloaded, [h('y')]);
+    // The older list holds x at 2: replacing it must not append a second x.
+    expectLikeLibrary(older, [h('x', 'x replaced in older')]);
+    expect(appendingMessagesReducer(older, [h('x', 'again')]).map((m) => m.id)).toEqual(['a', 'b', 'x']);
+  });
+
+  it('finds an id the reloaded list holds twice (its index is not reused as if ids were unique)', () => {
+    const prev = appendingMessagesReducer([], [h('a'), h('b')]);
+    const withTwice = [...prev, h('y', 'first y'), h('y', 'second y')];
+    expectLikeLibrary(withTwice, [h('z')]);
+    appendingMessagesReducer(withTwice, [h('z')]);
+    // Read back again, keeping only the first y: y is still in the list and must be replaced, not appended.
+    const again = [...withTwice.slice(0, 3), h('w')];
+    expectLikeLibrary(again, [h('y', 'y replaced')]);
+    expect(appendingMessagesReducer(again, [h('y', 'y replaced')]).map((m) => m.id)).toEqual(['a', 'b', 'y', 'w']);
+  });
+});
+
 // The previous, whole-list implementation: the oracle for the remembered scan.
 function answerDanglingReference(messages: readonly BaseMessage[]): BaseMessage[] {
   const answered = new Set(messages.filter((m) => m.getType() === 'tool').map((m) => (m as ToolMessage).tool_call_id));
@@ -240,5 +282,24 @@ describe('answerDanglingToolCalls (remembers the scan of the list it extends)', 
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('ScriptedChatModel usage (counts only what a list adds to the last one it saw)', () => {
+  it('reports the input size of the whole list, for growing, reloaded and edited lists', async () => {
+    const { ScriptedChatModel } = await import('@/server/agents/scripted-model');
+    const { SystemMessage } = await import('@langchain/core/messages');
+    const model = new ScriptedChatModel({ agentName: 'Counter' });
+    const expected = (list: BaseMessage[]) => Math.ceil(list.reduce((n, m) => n + String(m.content).length, 0) / 4);
+    const seen = async (list: BaseMessage[]) => (await model.invoke(list)).usage_metadata?.input_tokens;
+    const first = new HumanMessage({ content: 'first request, a few words long', id: 'h1' });
+    let list: BaseMessage[] = [first];
+    for (let i = 0; i < 12; i++) {
+      const call = [new SystemMessage(i % 3 ? 'system prompt' : 'a longer system prompt this time'), ...list];
+      expect(await seen(call)).toBe(expected(call));
+      list = [...list, new AIMessage({ content: `answer ${i} `.repeat(i + 1), id: `a${i}` }), new HumanMessage({ content: `request ${i}`, id: `h${i + 2}` })];
+      if (i % 4 === 3) list = list.map((m, j) => (j >= list.length - 3 ? new HumanMessage({ content: String(m.content), id: m.id }) : m)); // read back
+      if (i % 5 === 4) list = [first, new HumanMessage({ content: 'edited in the middle, longer than before', id: 'e' }), ...list.slice(2)];
+    }
   });
 });
