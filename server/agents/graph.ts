@@ -205,25 +205,47 @@ export function answerDanglingToolCalls(messages: readonly BaseMessage[]): BaseM
   return out;
 }
 
-/** The tool results of a list and its AI tool calls without one (position of the AI message, in list order). */
-type DanglingScan = { list: readonly BaseMessage[]; answered: Set<unknown>; calls: Array<{ at: number; id: string; name: string }> };
+/**
+ * What a list holds for this: its tool results (call id → first position, and all of them in order) and every AI
+ * tool call with an id (position of the AI message, in order).
+ */
+type DanglingScan = {
+  list: readonly BaseMessage[];
+  resultAt: Map<unknown, number>;
+  results: Array<{ at: number; id: unknown }>;
+  calls: Array<{ at: number; id: string; name: string }>;
+};
 
 /** The last scan per conversation, keyed by its first message (weak: a dropped conversation frees it). */
 const danglingScans = new WeakMap<BaseMessage, DanglingScan>();
 
-function danglingCalls(messages: readonly BaseMessage[]): DanglingScan {
-  if (!messages.length) return { list: messages, answered: new Set(), calls: [] };
-  const last = danglingScans.get(messages[0]!);
-  const extendsLast = last !== undefined && last.list.length <= messages.length && last.list.every((m, i) => messages[i] === m);
-  const answered = extendsLast ? new Set(last.answered) : new Set<unknown>();
-  const calls = extendsLast ? [...last.calls] : [];
-  for (let i = extendsLast ? last.list.length : 0; i < messages.length; i++) {
-    const m = messages[i]!;
-    if (m.getType() === 'tool') answered.add((m as ToolMessage).tool_call_id);
-    if (!AIMessage.isInstance(m)) continue;
-    for (const call of m.tool_calls ?? []) if (call.id) calls.push({ at: i, id: call.id, name: call.name });
+/**
+ * The calls of `messages` without a result. The scan of the last list seen for the conversation is reused for the
+ * messages this list shares with it (the same objects at the same positions: the next step, or the next run's
+ * read-back); what follows is scanned.
+ */
+function danglingCalls(messages: readonly BaseMessage[]): { calls: DanglingScan['calls'] } {
+  if (!messages.length) return { calls: [] };
+  const scan: DanglingScan = danglingScans.get(messages[0]!) ?? { list: [], resultAt: new Map(), results: [], calls: [] };
+  let shared = 0;
+  while (shared < messages.length && shared < scan.list.length && messages[shared] === scan.list[shared]) shared++;
+  // Forget what the last list held from the first position that differs.
+  while (scan.calls.length && scan.calls.at(-1)!.at >= shared) scan.calls.pop();
+  while (scan.results.length && scan.results.at(-1)!.at >= shared) {
+    const { at, id } = scan.results.pop()!;
+    if (scan.resultAt.get(id) === at) scan.resultAt.delete(id);
   }
-  const scan = { list: messages.slice(), answered, calls: calls.filter((c) => !answered.has(c.id)) };
+  for (let i = shared; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.getType() === 'tool') {
+      const id = (m as ToolMessage).tool_call_id;
+      scan.results.push({ at: i, id });
+      if (!scan.resultAt.has(id)) scan.resultAt.set(id, i);
+    }
+    if (!AIMessage.isInstance(m)) continue;
+    for (const call of m.tool_calls ?? []) if (call.id) scan.calls.push({ at: i, id: call.id, name: call.name });
+  }
+  scan.list = messages.slice();
   danglingScans.set(messages[0]!, scan);
-  return scan;
+  return { calls: scan.calls.filter((c) => !scan.resultAt.has(c.id)) };
 }
