@@ -2,7 +2,15 @@ import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
 import { ACTIVE_RUN_STATUSES } from '@/lib/types/conversation';
 import { schema, type Db } from '@/server/db';
-import { ConversationBusyError } from './runs';
+import { AppError } from '@/server/http/errors';
+
+/** Another run is pending or running on the conversation (one run at a time). */
+export class ConversationBusyError extends AppError {
+  constructor() {
+    super(409, 'conversation_busy', 'This conversation is busy with another run; wait for it to finish or cancel it');
+    this.name = 'ConversationBusyError';
+  }
+}
 
 /**
  * A conversation's lock is its one active run row (pending or running). Whoever writes to the conversation's

@@ -1,15 +1,16 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { BaseMessage } from '@langchain/core/messages';
 import { approvalDecisionSchema } from '@/lib/schemas/conversation';
 import { truncateText } from '@/lib/text';
-import { ACTIVE_RUN_STATUSES, type Message, type RunInterrupt } from '@/lib/types/conversation';
+import type { Message, RunInterrupt } from '@/lib/types/conversation';
 import { schema, writeTx } from '@/server/db';
 import type { Conversation, Run } from '@/server/db/schema';
 import { LIMITS } from '@/lib/limits';
 import { AppError, conflict, notFound, validationError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
+import { assertConversationIdle } from './conversation-lock';
 import { findConversation, getConversation } from './conversations';
 import { toApiMessages } from './messages';
 import { launchRun } from './run-executor';
@@ -21,13 +22,7 @@ export { createConversation, listConversations, getConversation } from './conver
 export { runEvents, type RunEvent } from './run-events';
 export type { StartInput, ResumeInput } from './run-store';
 
-/** Another run is pending or running on the conversation (one run at a time). */
-export class ConversationBusyError extends AppError {
-  constructor() {
-    super(409, 'conversation_busy', 'This conversation is busy with another run; wait for it to finish or cancel it');
-    this.name = 'ConversationBusyError';
-  }
-}
+export { ConversationBusyError } from './conversation-lock';
 
 /** The account already has LIMITS.run.inFlightPerAccount direct conversation runs pending or running. */
 export class TooManyRunsError extends AppError {
@@ -156,7 +151,7 @@ function startRunAs(conversationId: string, input: StartInput, options: StartOpt
     if (!conversation) throw notFound('Conversation');
     const existing = findByKey(tx, conversationId, options.idempotencyKey);
     if (existing) return { run: existing, created: false };
-    assertIdle(tx, conversationId);
+    assertConversationIdle(tx, conversationId);
     if (origin === 'direct') assertRunQuota(tx, conversation.ownerId);
     const agent = conversation.agentId
       ? tx.select({ model: schema.agents.model }).from(schema.agents).where(eq(schema.agents.id, conversation.agentId)).get()
@@ -184,7 +179,7 @@ async function resumeRunAs(conversationId: string, value: unknown, options: Star
     if (!conversation) throw notFound('Conversation');
     const existing = findByKey(tx, conversationId, options.idempotencyKey);
     if (existing) return { run: existing, created: false };
-    assertIdle(tx, conversationId);
+    assertConversationIdle(tx, conversationId);
     const latest = latestRun(conversationId);
     if (!latest || latest.status !== 'interrupted' || !isGraphInterrupt(latest.interrupt)) throw notWaiting();
     if (origin === 'direct') assertRunQuota(tx, conversation.ownerId);
@@ -252,15 +247,6 @@ function findByKey(tx: Tx, conversationId: string, key: string): Run | undefined
     .from(schema.runs)
     .where(and(eq(schema.runs.conversationId, conversationId), eq(schema.runs.idempotencyKey, key)))
     .get();
-}
-
-function assertIdle(tx: Tx, conversationId: string): void {
-  const active = tx
-    .select({ id: schema.runs.id })
-    .from(schema.runs)
-    .where(and(eq(schema.runs.conversationId, conversationId), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))
-    .get();
-  if (active) throw new ConversationBusyError();
 }
 
 /** 429 when the owner already has the maximum of direct conversation runs pending or running (team job runs excluded). */
