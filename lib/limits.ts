@@ -37,6 +37,8 @@ export const LIMITS = {
     pair: { max: 5, windowMs: 60_000 },
     address: { max: 20, windowMs: 10 * 60_000 },
     account: { max: 50, windowMs: 15 * 60_000 },
+    /** Sign-in POSTs one address may have in the server at once; more are refused before Next routes them. */
+    concurrentPerAddress: 8,
   },
   /** Sign-up attempts (that reach account creation) per client address per window. SIGNUP_LIMIT_PER_HOUR overrides. */
   signUp: { perAddress: positiveIntFromEnv('SIGNUP_LIMIT_PER_HOUR', 5), windowMs: 60 * 60_000 },

@@ -22,6 +22,8 @@ export async function startServerProcess(): Promise<void> {
   const startedAt = performance.now();
   // Before any request is served: stamps each request with its socket address (sign-in rate limiting).
   (await import('@/server/auth/client-address')).installPeerAddressHeader();
+  // …and refuses a burst of concurrent sign-ins from one address before Next routes them.
+  (await import('@/server/auth/sign-in-burst-guard')).installSignInBurstGuard();
 
   let lockPath: string;
   try {

@@ -1,0 +1,75 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '@/lib/limits';
+import { installPeerAddressHeader } from '@/server/auth/client-address';
+import { installSignInBurstGuard } from '@/server/auth/sign-in-burst-guard';
+
+const MAX = LIMITS.signIn.concurrentPerAddress;
+
+// A real Node HTTP server standing in for `next start`: its handler holds sign-in requests until released, so the
+// test controls how many are "inside Next" at once.
+let server: http.Server;
+let base: string;
+let handled = 0;
+const held: Array<() => void> = [];
+
+beforeAll(async () => {
+  installPeerAddressHeader();
+  installSignInBurstGuard();
+  server = http.createServer((req, res) => {
+    handled += 1;
+    if (req.url?.startsWith('/api/auth/callback/credentials')) {
+      held.push(() => res.end('handled'));
+      return;
+    }
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => server.close());
+
+const signIn = () =>
+  fetch(`${base}/api/auth/callback/credentials`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'email=a%40example.test&password=wrong',
+  });
+
+async function until(condition: () => boolean, ms = 2_000) {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('sign-in burst guard', () => {
+  it(`hands at most ${MAX} concurrent sign-ins from one address to the app; the rest get 429 at once`, async () => {
+    handled = 0;
+    const burst = Array.from({ length: MAX + 5 }, () => signIn());
+    await until(() => held.length === MAX);
+    // The refused ones answered while the others are still held: they never reached the app.
+    const refused = await Promise.all(burst.slice(MAX));
+    expect(refused.map((r) => r.status)).toEqual(Array(5).fill(429));
+    expect(refused[0]!.headers.get('retry-after')).toBe('1');
+    expect(await refused[0]!.json()).toMatchObject({ error: { code: 'rate_limited' } });
+    // Must not happen: more than MAX sign-ins handled by the app at once.
+    expect(handled).toBe(MAX);
+
+    // Other requests from the same address are not held up or refused meanwhile.
+    const other = await fetch(`${base}/api/health`);
+    expect(other.status).toBe(200);
+
+    held.splice(0).forEach((release) => release());
+    const admitted = await Promise.all(burst.slice(0, MAX));
+    expect(admitted.map((r) => r.status)).toEqual(Array(MAX).fill(200));
+
+    // Once they finished, the address may sign in again.
+    const again = signIn();
+    await until(() => held.length === 1);
+    held.splice(0).forEach((release) => release());
+    expect((await again).status).toBe(200);
+  });
+});
