@@ -153,6 +153,8 @@ export const runs = sqliteTable(
     uniqueIndex('runs_conversation_key').on(t.conversationId, t.idempotencyKey),
     index('runs_conversation_created_idx').on(t.conversationId, t.createdAt),
     index('runs_status_idx').on(t.status),
+    // The conversation lock and the prune check ask "any active run here?": without this they visit every run.
+    index('runs_conversation_status_idx').on(t.conversationId, t.status),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX `runs_conversation_status_idx` ON `runs` (`conversation_id`,`status`);
