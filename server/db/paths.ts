@@ -34,16 +34,19 @@ function prepareDataDir(dir: string): void {
   restrict(dir, PRIVATE_DIR_MODE);
   for (const name of DATABASE_FILES) fs.closeSync(fs.openSync(path.join(dir, name), 'a', PRIVATE_FILE_MODE));
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isFile()) restrict(path.join(dir, entry.name), PRIVATE_FILE_MODE);
+    // Another process starting at the same moment may remove its temporary file between readdir and chmod.
+    if (entry.isFile()) restrict(path.join(dir, entry.name), PRIVATE_FILE_MODE, { mayVanish: true });
   }
 }
 
 /** chmod, except that a directory mounted for us by someone else (EPERM: not our inode) only gets a warning. */
-export function restrict(file: string, mode: number): void {
+export function restrict(file: string, mode: number, { mayVanish = false } = {}): void {
   try {
     if ((fs.statSync(file).mode & 0o777) !== mode) fs.chmodSync(file, mode);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && mayVanish) return;
+    if (code !== 'EPERM') throw err;
     console.warn(`[ensemble] could not set mode ${mode.toString(8)} on ${file} (it belongs to another user): ${(err as Error).message}`);
   }
 }
