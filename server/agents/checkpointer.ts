@@ -1,12 +1,11 @@
 import 'server-only';
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { and, eq, inArray } from 'drizzle-orm';
-import { ACTIVE_RUN_STATUSES } from '@/lib/types/conversation';
-import { getDb, schema } from '@/server/db';
+import { getDb } from '@/server/db';
 import { checkpointDbPath } from '@/server/db/paths';
 import { migrateLibraryTables } from './checkpoint/migrate';
 import { pruneThread, vacuumStep } from './checkpoint/prune';
+import { conversationHasActiveRun } from './conversation-lock';
 import { ThreadSaver } from './checkpoint/saver';
 import { runEvents } from './run-events';
 
@@ -52,13 +51,8 @@ export function closeCheckpointer(): void {
 export function maintainSettledThread(conversationId: string): void {
   const state = g.__ensembleCheckpointer;
   // Closed, or its data directory is gone (a test's teardown): nothing to trim, and no database to reopen.
-  if (!state || !(state.saver instanceof ThreadSaver) || !state.saver.db.open || !fs.existsSync(state.path)) return;
-  const busy = getDb()
-    .select({ id: schema.runs.id })
-    .from(schema.runs)
-    .where(and(eq(schema.runs.conversationId, conversationId), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))
-    .get();
-  if (busy) return;
+  if (!state || !state.saver.db.open || !fs.existsSync(state.path)) return;
+  if (conversationHasActiveRun(getDb(), conversationId)) return;
   pruneThread(state.saver, conversationId);
   vacuumStep(state.saver);
 }

@@ -19,11 +19,16 @@ export class ConversationBusyError extends AppError {
  * lock survives a crash: start-up recovery finishes the row before anything else may write to the thread.
  * The team scheduler reads the same rows (a conversation with an active run admits no job).
  */
-export function assertConversationIdle(tx: Db, conversationId: string): void {
+/** Whether the conversation has a pending or running run (it is locked). */
+export function conversationHasActiveRun(tx: Db, conversationId: string): boolean {
   const active = tx
     .select({ id: schema.runs.id })
     .from(schema.runs)
     .where(and(eq(schema.runs.conversationId, conversationId), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))
     .get();
-  if (active) throw new ConversationBusyError();
+  return active !== undefined;
+}
+
+export function assertConversationIdle(tx: Db, conversationId: string): void {
+  if (conversationHasActiveRun(tx, conversationId)) throw new ConversationBusyError();
 }
