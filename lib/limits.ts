@@ -90,6 +90,19 @@ export const LIMITS = {
     retryAfterSeconds: 5,
   },
   result: { maxBytes: 6_000 },
+  /** Run events (lib/types/run-events.ts): step text and each tool call's arguments are capped; pages of events. */
+  runEvents: { textChars: 2_000, page: { min: 1, max: 200, default: 100 } },
+  /**
+   * Compaction: a conversation is compacted before a model call once the model's input passes the agent's
+   * threshold (compactAtTokens) or this default (COMPACT_AT_TOKENS overrides); the newest keepTokens stay verbatim.
+   */
+  compaction: {
+    defaultAtTokens: positiveIntFromEnv('COMPACT_AT_TOKENS', 24_000),
+    atTokens: { min: 1_000, max: 1_000_000 },
+    keepTokens: 4_000,
+  },
+  /** The runs timeline (GET /teams/:id/runs): the longest window one request may cover, and runs per answer. */
+  teamRuns: { maxWindowDays: 31, maxRuns: 2_000 },
   sharedRecord: { retained: 100, inContext: 8 },
   sharedContext: { maxBytes: 24_000 },
   publicState: {

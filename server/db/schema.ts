@@ -91,6 +91,8 @@ export const agents = sqliteTable(
     maxTurns: integer('max_turns').notNull().default(25),
     /** Wall-clock limit of one run in minutes; null = the server's default (LIMITS.run). */
     timeLimitMinutes: integer('time_limit_minutes'),
+    /** Compact the conversation before a model call once its input passes this many tokens; null = the default. */
+    compactAtTokens: integer('compact_at_tokens'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
@@ -145,6 +147,12 @@ export const runs = sqliteTable(
     stopReason: text('stop_reason'),
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
+    /** Model calls recorded for the run, and how many of them reported no token usage (absent, never counted as 0). */
+    modelCalls: integer('model_calls').notNull().default(0),
+    unreportedCalls: integer('unreported_calls').notNull().default(0),
+    /** SHA-256 of the canonical assembly descriptor recorded when the run started (lib/types/assembly.ts). */
+    fingerprint: text('fingerprint'),
+    assembly: text('assembly', { mode: 'json' }).$type<unknown>(),
     createdAt: createdAt(),
     startedAt: integer('started_at', { mode: 'timestamp_ms' }),
     finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),

@@ -16,6 +16,7 @@ import {
 } from '@langchain/langgraph-checkpoint';
 import { fromRuns, parseRuns, toRuns } from './ranges';
 import { createCheckpointTables } from './schema';
+import { drainJournal } from './step-journal';
 
 /** The channel stored as rows instead of inside every checkpoint (MessagesAnnotation's list). */
 export const MESSAGES_CHANNEL = 'messages';
@@ -151,6 +152,8 @@ export class ThreadSaver extends BaseCheckpointSaver {
       }
       const runs = list ? JSON.stringify(toRuns(positions as number[])) : null;
       this.sql.insertCheckpoint.run(threadId, ns, checkpoint.id, parentId, type, body, meta, runs);
+      // The root thread's step journal (run events…) is saved with the step it describes.
+      if (ns === '') drainJournal(threadId, this.db);
       return true;
     })();
     if (!written) return this.put(config, checkpoint, metadata, _newVersions);
@@ -178,12 +181,13 @@ export class ThreadSaver extends BaseCheckpointSaver {
     const insert = allSpecial ? this.sql.replaceWrite : this.sql.insertWrite;
     this.db.transaction(() => {
       for (const row of rows) insert.run(...row);
+      if (ns === '') drainJournal(threadId as string, this.db);
     })();
   }
 
   async deleteThread(threadId: string): Promise<void> {
     this.db.transaction(() => {
-      for (const table of ['thread_checkpoints', 'thread_writes', 'thread_messages']) this.db.prepare(`DELETE FROM ${table} WHERE thread_id = ?`).run(threadId);
+      for (const table of ['thread_checkpoints', 'thread_writes', 'thread_messages', 'run_events']) this.db.prepare(`DELETE FROM ${table} WHERE thread_id = ?`).run(threadId);
     })();
     for (const key of [...this.cache.keys(), ...this.generations.keys()]) if (key.startsWith(`${threadId}\u0000`)) this.forget(key);
     // Namespaces never seen in this process have no remembered positions; bump the root one anyway.

@@ -41,6 +41,16 @@ CREATE TABLE IF NOT EXISTS thread_writes (
   value BLOB,
   PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS run_events (
+  run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  thread_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+CREATE INDEX IF NOT EXISTS run_events_thread_idx ON run_events (thread_id);
 `;
 
 /** True when the file holds the tables of @langchain/langgraph-checkpoint-sqlite (a data directory from before ADR 013). */

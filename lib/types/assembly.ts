@@ -1,0 +1,28 @@
+/**
+ * How an agent was assembled for one run, recorded when the run starts. Its fingerprint is the SHA-256 (hex) of the
+ * canonical JSON of this descriptor (keys sorted, arrays in the order given here: sorted where noted).
+ */
+export type AssemblyDescriptor = {
+  /** The model that runs, after any override. */
+  model: string;
+  /** sha256 hex of the system instructions the model receives (framework text + the owner's instructions). */
+  instructionsHash: string;
+  /** Sorted by name. */
+  tools: Array<{ name: string; group: string }>;
+  /** Sorted. */
+  approvalTools: string[];
+  limits: {
+    maxTurns: number;
+    timeLimitMinutes: number;
+    /** Compaction threshold in tokens (the agent's or the default). */
+    compactAtTokens: number;
+    /** Token budget per run, when one applies (null = none). */
+    tokenBudget: number | null;
+  };
+  /** The ordered middleware/guard list the graph applies around model and tool calls. */
+  middleware: string[];
+  appVersion: string;
+};
+
+/** A descriptor field that differs from the conversation's previous run ("Setup changed"). Dotted paths, e.g. "limits.maxTurns". */
+export type AssemblyChange = { field: string; before: unknown; after: unknown };

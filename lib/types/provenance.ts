@@ -1,0 +1,30 @@
+/**
+ * Server-owned provenance of a message in a conversation: what it is and who produced it. Set only by the server
+ * where the message is built (additional_kwargs.ensemble.provenance); stripped from anything a request body or a
+ * model supplies. The API returns it as Message.provenance; the conversation view shows it as a small label.
+ */
+export type ContentKind =
+  | 'person_message'
+  | 'team_request'
+  | 'receipt'
+  | 'shared_context'
+  | 'clarification_answer'
+  | 'mention'
+  | 'note'
+  | 'compaction'
+  | 'delegated_task'
+  | 'assistant'
+  | 'tool_result';
+
+export type Producer =
+  | { type: 'person' }
+  | { type: 'member'; memberId: string; name: string }
+  | { type: 'agent' }
+  | { type: 'framework' };
+
+export type Provenance = {
+  contentKind: ContentKind;
+  producer: Producer;
+  /** Who the framework acted for or about, for the label (e.g. "receipt from Review"): a member's name. */
+  about?: string;
+};

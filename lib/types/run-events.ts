@@ -1,0 +1,60 @@
+/**
+ * Run events: the one ordered record of what happened inside a run (conversation run or team job run).
+ * Produced by server/agents/observe, served by GET /api/v1/runs/:id/events, shown by the live-steps UI.
+ * Every event has a per-run `seq` starting at 1. Text fields are capped (LIMITS.runEvents.textChars) and flagged
+ * `truncated` when cut.
+ */
+
+export type RunOutcome = 'completed' | 'failed' | 'cancelled' | 'interrupted';
+
+/** A tool call as an assistant step asked for it; `args` is the JSON text of the arguments, capped. */
+export type StepToolCall = { id: string; name: string; args: string; truncated?: true };
+
+export type RunEventData =
+  | { type: 'run.started'; kind: 'start' | 'resume' | 'continue'; model: string; fingerprint: string | null }
+  | {
+      type: 'model.call';
+      model: string;
+      /** Tokens as the provider reported them; absent when it reported none (never estimated as zero). */
+      inputTokens?: number;
+      outputTokens?: number;
+      latencyMs: number;
+      finishReason?: string;
+      /** A system call the framework made (e.g. a compaction summary), not one of the agent's turns. */
+      system?: 'summary';
+      error?: string;
+    }
+  | { type: 'step.assistant'; text: string; truncated?: true; toolCalls: StepToolCall[] }
+  | { type: 'step.tool'; toolCallId: string; tool: string; result: string; truncated?: true; durationMs: number; status: 'success' | 'error' }
+  | { type: 'interrupt'; interrupt: unknown }
+  | { type: 'resume'; value: unknown }
+  | {
+      type: 'compaction';
+      /** The messages the model no longer receives: their ids and content hashes (sha256, hex, 16 chars). */
+      removed: Array<{ id: string; hash: string }>;
+      tokensBefore: number;
+      tokensAfter: number;
+      /** How tokens were counted: the model's tokenizer, or the documented estimate. */
+      counter: 'tokenizer' | 'estimate';
+      summaryMessageId: string;
+    }
+  | { type: 'run.finished'; outcome: RunOutcome; error?: string; stopReason?: string | null };
+
+export type RunEventType = RunEventData['type'];
+
+export type ApiRunEvent = RunEventData & { runId: string; seq: number; at: string };
+
+/** GET /api/v1/runs/:id/events?after=SEQ&limit=1..200 */
+export type ApiRunEventsPage = {
+  runId: string;
+  events: ApiRunEvent[];
+  /** The highest seq returned (or `after` when none): pass it as `after` to follow the run. */
+  nextAfter: number;
+  /** True when more events exist after this page right now. */
+  hasMore: boolean;
+  /** Whether the run has finished: no event will follow the last one. */
+  finished: boolean;
+};
+
+/** Token totals from recorded model calls. `unreportedCalls` counts calls whose provider reported no usage. */
+export type TokenTotals = { inputTokens: number; outputTokens: number; modelCalls: number; unreportedCalls: number };

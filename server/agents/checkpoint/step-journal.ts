@@ -1,0 +1,42 @@
+import 'server-only';
+import type Database from 'better-sqlite3';
+
+/**
+ * Writes that belong to a graph step (run events, compaction records) and must survive a crash exactly as far as
+ * the step does. Code running inside a step queues them here, by thread; the checkpoint saver runs them inside the
+ * transaction that stores the step's own writes (putWrites) or its checkpoint (put), whichever comes first. So a
+ * step whose writes were saved has its events too, and a step lost in a crash loses its events with it (it is
+ * redone and records them again): the record never disagrees with the checkpoint.
+ *
+ * One conversation has one run at a time (its lock is the active run row), so a thread's queue is that run's.
+ */
+export type JournalEntry = (db: Database.Database) => void;
+
+const g = globalThis as unknown as { __ensembleStepJournal?: Map<string, JournalEntry[]> };
+const pending = (g.__ensembleStepJournal ??= new Map());
+
+/** Queue a write for the thread's next saved step. */
+export function journal(threadId: string, entry: JournalEntry): void {
+  const list = pending.get(threadId);
+  if (list) list.push(entry);
+  else pending.set(threadId, [entry]);
+}
+
+/** Run the thread's queued writes; the caller holds a transaction on `db` (the checkpoint database). */
+export function drainJournal(threadId: string, db: Database.Database): void {
+  const list = pending.get(threadId);
+  if (!list) return;
+  pending.delete(threadId);
+  for (const entry of list) entry(db);
+}
+
+/** Write what is still queued for a thread in its own transaction (a run's end, outside any step). */
+export function flushJournal(threadId: string, db: Database.Database): void {
+  if (!pending.has(threadId)) return;
+  db.transaction(() => drainJournal(threadId, db))();
+}
+
+/** Drop a thread's queue without writing it (its step was abandoned and will be redone). */
+export function discardJournal(threadId: string): void {
+  pending.delete(threadId);
+}
