@@ -1,4 +1,6 @@
 /** API shapes of conversations, runs and messages, shared by the route handlers and the conversation UI. */
+import type { AssemblyChange, AssemblyDescriptor } from './assembly';
+import type { Provenance } from './provenance';
 
 export type RunStatus = 'pending' | 'running' | 'success' | 'error' | 'interrupted' | 'cancelled';
 /** 'note' rows record a framework note (e.g. @mentions sent); they never run the agent. */
@@ -33,8 +35,16 @@ export type Run = {
   stopReason: string | null;
   /** A RunInterrupt for the built-in interrupts; any graph interrupt payload otherwise. */
   interrupt: unknown | null;
+  /** Sums of the recorded model calls' reported usage; unreportedCalls counts calls that reported none. */
   inputTokens: number;
   outputTokens: number;
+  modelCalls: number;
+  unreportedCalls: number;
+  /** How the agent was assembled for this run (null for runs recorded before assembly capture, and notes). */
+  fingerprint: string | null;
+  assembly: AssemblyDescriptor | null;
+  /** Fields that differ from the conversation's previous run with a fingerprint; null when there is none. */
+  assemblyChanges: AssemblyChange[] | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -55,6 +65,8 @@ export type Message = {
    * itself: { kind: 'framework_note' }.
    */
   meta?: Record<string, unknown>;
+  /** Server-owned: what the message is and who produced it (lib/types/provenance.ts). */
+  provenance?: Provenance;
 };
 
 /** An approval answer: the resume value of an `{ type: 'approval' }` interrupt. */

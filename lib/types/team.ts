@@ -1,4 +1,5 @@
 /** Team API shapes shared by the server (producers) and the browser (consumers). Dates are ISO strings. */
+import type { AssemblyChange } from './assembly';
 
 /**
  * 'creating' until every member has its conversation (start-up and Reconnect finish an interrupted creation),
@@ -70,6 +71,11 @@ export type ApiJob = {
   rootId: string;
   /** For a request whose result returns to a requester: its receipt job. */
   receipt: { id: string; status: JobStatus } | null;
+  /**
+   * Present with details=true: the job's current run, if it has one, and the setup fields that changed since the
+   * member's previous run (null when there is no previous run to compare with or nothing is known).
+   */
+  run?: { id: string; setupChanges: AssemblyChange[] | null } | null;
 };
 
 export type ApiActivity =

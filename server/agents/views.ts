@@ -1,6 +1,10 @@
 import 'server-only';
 import type { Conversation as ConversationRow, Run as RunRow } from '@/server/db/schema';
 import type { Conversation, Run } from '@/lib/types/conversation';
+import type { AssemblyChange, AssemblyDescriptor } from '@/lib/types/assembly';
+
+/** What runs.assembly holds: the descriptor recorded at the run's start and its changes from the previous run. */
+export type StoredAssembly = { descriptor: AssemblyDescriptor; changes: AssemblyChange[] | null };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -29,6 +33,11 @@ export function runView(row: RunRow): Run {
     interrupt: row.interrupt ?? null,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
+    modelCalls: row.modelCalls,
+    unreportedCalls: row.unreportedCalls,
+    fingerprint: row.fingerprint,
+    assembly: (row.assembly as StoredAssembly | null)?.descriptor ?? null,
+    assemblyChanges: (row.assembly as StoredAssembly | null)?.changes ?? null,
     createdAt: row.createdAt.toISOString(),
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
