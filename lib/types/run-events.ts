@@ -26,8 +26,10 @@ export type RunEventData =
     }
   | { type: 'step.assistant'; text: string; truncated?: true; toolCalls: StepToolCall[] }
   | { type: 'step.tool'; toolCallId: string; tool: string; result: string; truncated?: true; durationMs: number; status: 'success' | 'error' }
-  | { type: 'interrupt'; interrupt: unknown }
-  | { type: 'resume'; value: unknown }
+  /** The interrupt payload, or its JSON text cut to the cap (`truncated`) when longer. */
+  | { type: 'interrupt'; interrupt: unknown; truncated?: true }
+  /** The answer a resume run carries, or its JSON text cut to the cap (`truncated`) when longer. */
+  | { type: 'resume'; value: unknown; truncated?: true }
   | {
       type: 'compaction';
       /** The messages the model no longer receives: their ids and content hashes (sha256, hex, 16 chars). */

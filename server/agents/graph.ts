@@ -2,10 +2,12 @@ import 'server-only';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { Annotation, END, START, StateGraph, interrupt, type LangGraphRunnableConfig, type Messages } from '@langchain/langgraph';
-import { ToolNode } from '@langchain/langgraph/prebuilt';
 import type { ApprovalDecision, ApprovalInterrupt } from '@/lib/types/conversation';
 import { getCheckpointer } from './checkpointer';
 import { appendingMessagesReducer } from './messages-reducer';
+import { observeModelCall, recordAssistantStep } from './observe/model-call';
+import { ObservedToolNode } from './observe/observed-tool-node';
+import { runIdsOf } from './observe/run-ids';
 import { createChatModel } from './providers';
 import { CLARIFICATION_TOOL } from './scripted-model';
 import { ensureBuiltinToolGroups } from './tools/builtin';
@@ -88,11 +90,20 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   const prompt = systemPrompt(agent);
   const needsApproval = new Set(agent.approvalTools);
   const nodeWork = options.nodeWork ?? new NodeWork();
-  const toolNode = new ToolNode(tools);
+  // Records a step.tool event per result (observe/observed-tool-node.ts explains how each tool is timed).
+  const toolNode = new ObservedToolNode(tools);
 
   async function callModel(state: typeof AgentState.State, config: LangGraphRunnableConfig) {
     if (modelTurnsSinceHuman(state.messages) >= agent.maxTurns) throw new MaxTurnsError(agent.maxTurns);
-    const response = await nodeWork.track(bound.invoke([new SystemMessage(prompt), ...answerDanglingToolCalls(state.messages)], config));
+    // model.call and step.assistant are journaled inside the tracked work, so they are queued before the executor
+    // (which waits on NodeWork) records the run's end.
+    const run = runIdsOf(config);
+    const response = await nodeWork.track(
+      observeModelCall(run, agent.model, () => bound.invoke([new SystemMessage(prompt), ...answerDanglingToolCalls(state.messages)], config)).then((message) => {
+        recordAssistantStep(run, message);
+        return message;
+      }),
+    );
     return { messages: [response] };
   }
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { HumanMessage } from '@langchain/core/messages';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { Command } from '@langchain/langgraph';
 import { eq } from 'drizzle-orm';
@@ -8,7 +8,9 @@ import type { Agent, Run } from '@/server/db/schema';
 import { buildAgentGraph, NodeWork, recursionLimitFor, type AgentGraph } from './graph';
 import { humanMessageId, type EnsembleMessageMeta } from './messages';
 import { activeRuns, runsSuspended } from './run-events';
-import { finishRun, markRunning, type ResumeInput, type StartInput, type Usage } from './run-store';
+import { discardJournal } from './checkpoint/step-journal';
+import { recordRunStarted } from './observe/run-lifecycle';
+import { finishRun, markRunning, type ResumeInput, type StartInput } from './run-store';
 import { ScriptedChatModel } from './scripted-model';
 import { isSuspension } from './suspend';
 import { armTimeLimit, isTimeCap, runTimeLimitMinutes, TIME_CAPPED_REASON } from './run-time-limit';
@@ -70,12 +72,12 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
   const signal = controller.signal;
   const run = markRunning(runId);
   if (!run) return;
-  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   const nodeWork = new NodeWork();
   let clearTimeLimit = () => {};
   try {
     const conversation = getDb().select().from(schema.conversations).where(eq(schema.conversations.id, run.conversationId)).get();
     const agent = loadAgent(conversation?.agentId ?? null);
+    recordRunStarted(run, mode === 'continue' ? 'continue' : run.kind === 'resume' ? 'resume' : 'start', { model: run.model, fingerprint: null });
     if (!agent) {
       finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });
       return;
@@ -91,31 +93,23 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
       // Each step's checkpoint is written before the next step starts, so a crash loses at most the step in flight.
       durability: 'sync' as const,
     };
-    for await (const update of await graph.stream(input as Parameters<AgentGraph['stream']>[0], config)) addUsage(usage, update);
+    // Drained for its side effects (the steps run as it is read); usage is taken from the recorded model calls.
+    for await (const _update of await graph.stream(input as Parameters<AgentGraph['stream']>[0], config));
     signal.throwIfAborted();
     const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)));
-    finishRun(runId, outcome.done ? outcome : { status: 'error', error: 'The run stopped before it finished' }, usage);
+    finishRun(runId, outcome.done ? outcome : { status: 'error', error: 'The run stopped before it finished' });
   } catch (err) {
     // Why it ended is decided now (a limit reached while waiting below does not turn a failure into a time cap).
     const aborted = signal.aborted;
     await nodeWork.settled();
-    // A shutdown leaves the row unfinished on purpose: the next start continues it from its checkpoint.
-    if (aborted && isSuspension(signal.reason)) return;
-    if (aborted && isTimeCap(signal.reason)) finishRun(runId, { status: 'error', error: signal.reason.message, stopReason: TIME_CAPPED_REASON }, usage);
-    else if (aborted) finishRun(runId, { status: 'cancelled' }, usage);
-    else finishRun(runId, { status: 'error', error: errorMessage(err) }, usage);
+    // A shutdown leaves the row unfinished on purpose: the next start continues it from its checkpoint. The step in
+    // flight was not saved and will be redone, so its queued events are dropped (it records them again).
+    if (aborted && isSuspension(signal.reason)) return discardJournal(run.conversationId);
+    if (aborted && isTimeCap(signal.reason)) finishRun(runId, { status: 'error', error: signal.reason.message, stopReason: TIME_CAPPED_REASON });
+    else if (aborted) finishRun(runId, { status: 'cancelled' });
+    else finishRun(runId, { status: 'error', error: errorMessage(err) });
   } finally {
     clearTimeLimit();
-  }
-}
-
-/** Sum usage_metadata of the model messages in one 'updates' chunk. */
-function addUsage(usage: Usage, update: Record<string, unknown>): void {
-  const messages = (update.model as { messages?: BaseMessage[] } | undefined)?.messages ?? [];
-  for (const m of messages) {
-    const meta = (m as BaseMessage & { usage_metadata?: { input_tokens?: number; output_tokens?: number } }).usage_metadata;
-    usage.inputTokens += meta?.input_tokens ?? 0;
-    usage.outputTokens += meta?.output_tokens ?? 0;
   }
 }
 

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import type { RunEventData } from '@/lib/types/run-events';
 import { getCheckpointer } from '../checkpointer';
 import { flushJournal, journal } from '../checkpoint/step-journal';
+import { runEventCaptureEnabled } from './capture-switch';
 
 /**
  * The two ways a run event is written (table run_events in checkpoints.db, lib/types/run-events.ts):
@@ -15,19 +16,51 @@ import { flushJournal, journal } from '../checkpoint/step-journal';
  * conversation's lock), so the numbers are dense and ordered.
  */
 export function journalRunEvent(runId: string, threadId: string, data: RunEventData, at = Date.now()): void {
+  if (!runEventCaptureEnabled()) return;
   journal(threadId, (db) => insertEvent(db, runId, threadId, data, at));
 }
 
 export function writeRunEvent(runId: string, threadId: string, data: RunEventData, at = Date.now()): void {
+  if (!runEventCaptureEnabled()) return;
   const db = getCheckpointer().db;
   journal(threadId, (tx) => insertEvent(tx, runId, threadId, data, at));
   flushJournal(threadId, db);
 }
 
-function insertEvent(db: Database.Database, runId: string, threadId: string, data: RunEventData, at: number): void {
+/** Insert one event now, inside the caller's transaction on the checkpoint database. */
+export function insertEvent(db: Database.Database, runId: string, threadId: string, data: RunEventData, at = Date.now()): void {
   const { type, ...rest } = data;
-  db.prepare(
-    `INSERT INTO run_events (run_id, seq, thread_id, type, at, data)
-     VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM run_events WHERE run_id = ?), ?, ?, ?, ?)`,
-  ).run(runId, runId, threadId, type, at, JSON.stringify(rest));
+  runEventStatements(db).insert.run(runId, runId, threadId, type, at, JSON.stringify(rest));
+}
+
+/**
+ * The run_events statements of one checkpoint database, prepared once: preparing costs more than the insert
+ * itself, and a 50-step run writes a few hundred events. Weak by database, so a closed and reopened checkpointer
+ * (tests, a new data directory) gets its own.
+ */
+const prepared = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
+
+export function runEventStatements(db: Database.Database): ReturnType<typeof prepare> {
+  let statements = prepared.get(db);
+  if (!statements) prepared.set(db, (statements = prepare(db)));
+  return statements;
+}
+
+function prepare(db: Database.Database) {
+  return {
+    insert: db.prepare(
+      `INSERT INTO run_events (run_id, seq, thread_id, type, at, data)
+       VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM run_events WHERE run_id = ?), ?, ?, ?, ?)`,
+    ),
+    page: db.prepare(`SELECT seq, type, at, data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`),
+    hasType: db.prepare(`SELECT 1 FROM run_events WHERE run_id = ? AND type = ? LIMIT 1`),
+    // Model calls of a run: tokens as recorded (absent when the provider reported none).
+    totals: db.prepare(
+      `SELECT count(*) AS calls,
+              coalesce(sum(json_extract(data, '$.inputTokens')), 0) AS input,
+              coalesce(sum(json_extract(data, '$.outputTokens')), 0) AS output,
+              count(*) FILTER (WHERE json_extract(data, '$.inputTokens') IS NULL AND json_extract(data, '$.outputTokens') IS NULL) AS unreported
+       FROM run_events WHERE run_id = ? AND type = 'model.call'`,
+    ),
+  };
 }

@@ -1,0 +1,68 @@
+import 'server-only';
+import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { ToolCall } from '@langchain/core/messages/tool';
+import { isCommand, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import { ToolNode } from '@langchain/langgraph/prebuilt';
+import { contentText } from '../messages';
+import { capText } from './caps';
+import { journalRunEvent } from './record';
+import { runIdsOf } from './run-ids';
+
+/**
+ * A ToolNode that records a `step.tool` event for every tool result of its step — all of them when a model turn
+ * asked for several (ToolNode runs them in parallel) — in the order the calls were asked for, which is the order
+ * the results are saved in.
+ *
+ * Timing: `runTool` is ToolNode's one call per tool call, so each duration is that tool's own, from its start to
+ * its result, whatever its siblings do, and it covers ToolNode's own answers (a tool that threw, an unknown tool).
+ * Keyed by tool call id. Callbacks would report LangChain run ids (to be mapped back to calls, and fired for nested
+ * runnables too); wrapping each tool would replace the objects the registry hands out and differ per tool type.
+ */
+export class ObservedToolNode extends ToolNode {
+  private readonly durations = new Map<string, number>();
+
+  protected override async runTool(call: ToolCall, config: LangGraphRunnableConfig, state: unknown) {
+    const started = performance.now();
+    try {
+      return await super.runTool(call, config, state);
+    } finally {
+      if (call.id) this.durations.set(call.id, Math.round(performance.now() - started));
+    }
+  }
+
+  protected override async run(input: unknown, config: LangGraphRunnableConfig) {
+    this.durations.clear();
+    const output = await super.run(input, config);
+    const run = runIdsOf(config);
+    if (run) {
+      for (const message of resultMessages(output)) {
+        const result = capText(contentText(message.content));
+        journalRunEvent(run.runId, run.threadId, {
+          type: 'step.tool',
+          toolCallId: message.tool_call_id,
+          tool: message.name ?? '',
+          result: result.text,
+          ...(result.truncated ? { truncated: true as const } : {}),
+          durationMs: this.durations.get(message.tool_call_id) ?? 0,
+          status: message.status === 'error' ? 'error' : 'success',
+        });
+      }
+    }
+    this.durations.clear();
+    return output;
+  }
+}
+
+/** The tool messages of a ToolNode result: `{ messages }`, a list, or Commands carrying messages in their update. */
+function resultMessages(output: unknown): ToolMessage[] {
+  const found: ToolMessage[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (ToolMessage.isInstance(value)) return void found.push(value);
+    if (isCommand(value)) return visit((value.update as { messages?: unknown } | undefined)?.messages);
+    const messages = (value as { messages?: BaseMessage[] } | null)?.messages;
+    if (messages) visit(messages);
+  };
+  visit(output);
+  return found;
+}

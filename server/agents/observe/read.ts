@@ -1,0 +1,27 @@
+import 'server-only';
+import type { ApiRunEvent, ApiRunEventsPage, RunEventData } from '@/lib/types/run-events';
+import { getCheckpointer } from '../checkpointer';
+import { isFinished } from '../run-store';
+import { get } from '../runs';
+import { runEventStatements } from './record';
+
+type EventRow = { seq: number; type: RunEventData['type']; at: number; data: string };
+
+/** A run's events with seq > after, in seq order, at most `limit`; `hasMore` when more are stored right now. */
+export function readRunEvents(runId: string, after: number, limit: number): { events: ApiRunEvent[]; hasMore: boolean } {
+  const rows = runEventStatements(getCheckpointer().db).page.all(runId, after, limit + 1) as EventRow[];
+  const events = rows.slice(0, limit).map((row) => ({ seq: row.seq, type: row.type, at: new Date(row.at).toISOString(), runId, ...(JSON.parse(row.data) as object) }) as ApiRunEvent);
+  return { events, hasMore: rows.length > limit };
+}
+
+/**
+ * GET /api/v1/runs/:id/events: the owner's run (404 otherwise, like a missing id) and a page of its events after
+ * `after`. The run's status is read before its events: a run recorded finished has its run.finished event stored
+ * already (run-store finishRun writes it first), so `finished` with no `hasMore` means the client has everything.
+ */
+export function runEventsPage(ownerId: string, runId: string, page: { after: number; limit: number }): ApiRunEventsPage {
+  const run = get(ownerId, runId);
+  const finished = isFinished(run.status);
+  const { events, hasMore } = readRunEvents(run.id, page.after, page.limit);
+  return { runId: run.id, events, nextAfter: events.at(-1)?.seq ?? page.after, hasMore, finished };
+}

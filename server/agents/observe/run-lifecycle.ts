@@ -1,0 +1,54 @@
+import 'server-only';
+import type { RunEventData, RunOutcome, TokenTotals } from '@/lib/types/run-events';
+import type { Run } from '@/server/db/schema';
+import { getCheckpointer } from '../checkpointer';
+import { flushJournal, journal } from '../checkpoint/step-journal';
+import type { Outcome } from '../run-store';
+import { runEventCaptureEnabled } from './capture-switch';
+import { capJson, capText } from './caps';
+import { insertEvent, runEventStatements, writeRunEvent } from './record';
+
+/**
+ * The events written outside graph steps, at a run's edges: `run.started` (and `resume` with the answer a resume
+ * run carries) when an execution begins, `interrupt` and `run.finished` when the run is recorded finished.
+ */
+export function recordRunStarted(run: Run, kind: 'start' | 'resume' | 'continue', start: { model: string; fingerprint: string | null }): void {
+  writeRunEvent(run.id, run.conversationId, { type: 'run.started', kind, model: start.model, fingerprint: start.fingerprint });
+  if (kind === 'resume') writeRunEvent(run.id, run.conversationId, { type: 'resume', ...cappedValue('value', (run.input as { value?: unknown }).value) });
+}
+
+const OUTCOMES: Record<Outcome['status'], RunOutcome> = { success: 'completed', error: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
+
+/**
+ * Write the end of a run: what it waits for (`interrupt`) and `run.finished`, once per run (a run finished again
+ * after a crash between this and its row update writes nothing more). Anything the thread's step journal still
+ * holds is saved first: the events of a step that was cancelled or failed (its model call did happen; the run is
+ * not redone, so they are the record of it) keep their place before the end.
+ */
+export function recordRunFinished(runId: string, threadId: string, outcome: Outcome): void {
+  if (!runEventCaptureEnabled()) return;
+  const at = Date.now();
+  journal(threadId, (db) => {
+    if (runEventStatements(db).hasType.get(runId, 'run.finished')) return;
+    if (outcome.status === 'interrupted') insertEvent(db, runId, threadId, { type: 'interrupt', ...cappedValue('interrupt', outcome.interrupt) }, at);
+    const finished: RunEventData = { type: 'run.finished', outcome: OUTCOMES[outcome.status] };
+    if (outcome.status === 'error') Object.assign(finished, { error: capText(outcome.error).text, stopReason: outcome.stopReason ?? null });
+    insertEvent(db, runId, threadId, finished, at);
+  });
+  flushJournal(threadId, getCheckpointer().db);
+}
+
+/**
+ * A run's token totals from its recorded model calls (system calls such as summaries included): tokens as the
+ * provider reported them, and how many calls reported none (a failed call among them).
+ */
+export function runTokenTotals(runId: string): TokenTotals {
+  const row = runEventStatements(getCheckpointer().db).totals.get(runId) as { calls: number; input: number; output: number; unreported: number };
+  return { inputTokens: row.input, outputTokens: row.output, modelCalls: row.calls, unreportedCalls: row.unreported };
+}
+
+/** A free-form value as it is, or its JSON text cut to the cap and flagged when it is longer. */
+function cappedValue<K extends 'value' | 'interrupt'>(key: K, value: unknown): Record<K, unknown> & { truncated?: true } {
+  const json = capJson(value);
+  return (json.truncated ? { [key]: json.text, truncated: true } : { [key]: value ?? null }) as Record<K, unknown> & { truncated?: true };
+}
