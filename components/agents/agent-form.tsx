@@ -6,6 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode, type Ref } from 'react';
 import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
+import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
 import { AGENT_FIELDS, agentCreateSchema, NEW_AGENT_DEFAULTS, type AgentCreate, type AgentCreateInput } from '@/lib/schemas/agent';
@@ -17,7 +18,8 @@ import { cn } from '@/components/ui/cn';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
-import { agentKeys, agentsApi } from './agents-api';
+import { useAgentActions } from './agent-actions';
+import { agentKeys } from './agents-api';
 import { linkButtonClass } from './link-button';
 import { splitFieldErrors } from './server-errors';
 
@@ -51,6 +53,7 @@ function initialValues(props: Props): FormValues {
 export function AgentForm(props: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
+  const actions = useAgentActions();
   const modelListId = useId();
   const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -73,7 +76,7 @@ export function AgentForm(props: Props) {
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
     try {
-      const agent = props.mode === 'edit' ? await agentsApi.update(props.agent.id, values) : await agentsApi.create(values);
+      const agent = await actionData(() => (props.mode === 'edit' ? actions.update(props.agent.id, values) : actions.create(values)));
       setSaved(true);
       queryClient.setQueryData(agentKeys.detail(agent.id), agent);
       await queryClient.invalidateQueries({ queryKey: agentKeys.lists });

@@ -5,10 +5,12 @@ import { useRouter } from 'next/navigation';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { TOOL_GROUPS, type ToolGroup } from '@/lib/tool-groups';
+import { actionData } from '@/lib/action-result';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Alert, Badge, Card, EmptyState, Spinner } from '@/components/ui/misc';
+import { useAgentActions } from './agent-actions';
 import { agentKeys, agentsApi } from './agents-api';
 import { DeleteAgentDialog } from './delete-agent-dialog';
 import { linkButtonClass } from './link-button';
@@ -93,8 +95,9 @@ export function AgentList() {
 function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => void }) {
   const router = useRouter();
   const queryClient = useQueryClient();
+  const actions = useAgentActions();
   const chat = useMutation({
-    mutationFn: () => agentsApi.startConversation(agent.id),
+    mutationFn: () => actionData(() => actions.startConversation(agent.id)),
     onSuccess: async ({ id }) => {
       await queryClient.invalidateQueries({ queryKey: ['conversations'] });
       router.push(`/conversations/${encodeURIComponent(id)}`);

@@ -2,11 +2,13 @@
 
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle, Description } from '@headlessui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/misc';
-import { agentKeys, agentsApi } from './agents-api';
+import { useAgentActions } from './agent-actions';
+import { agentKeys } from './agents-api';
 
 type Props = {
   /** The agent to delete; null keeps the dialog closed. */
@@ -17,8 +19,9 @@ type Props = {
 /** Asks before deleting an agent. Focus stays inside until it closes; Escape cancels. */
 export function DeleteAgentDialog({ agent, onClose }: Props) {
   const queryClient = useQueryClient();
+  const actions = useAgentActions();
   const remove = useMutation({
-    mutationFn: (id: string) => agentsApi.remove(id),
+    mutationFn: (id: string) => actionData(() => actions.remove(id)),
     onSuccess: async (_data, id) => {
       queryClient.removeQueries({ queryKey: agentKeys.detail(id) });
       await queryClient.invalidateQueries({ queryKey: agentKeys.lists });
@@ -26,7 +29,7 @@ export function DeleteAgentDialog({ agent, onClose }: Props) {
     },
     onError: async (err) => {
       // Already gone (e.g. deleted in another tab): refresh the list so it disappears.
-      if (err instanceof ApiError && err.status === 404) await queryClient.invalidateQueries({ queryKey: agentKeys.lists });
+      if (err instanceof ApiError && err.code === 'not_found') await queryClient.invalidateQueries({ queryKey: agentKeys.lists });
     },
   });
 

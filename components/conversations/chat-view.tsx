@@ -5,10 +5,12 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Badge, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
+import { actionData } from '@/lib/action-result';
 import { ApprovalPrompt } from './approval-prompt';
 import type { ApprovalValue } from './approval';
-import { cancelRun, conversationKeys, getAgent, getConversation, resumeConversation, sendMentions, sendMessage } from './api';
+import { conversationKeys, getAgent, getConversation } from './api';
 import { Composer } from './composer';
+import { useConversationActions } from './conversation-actions';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage } from './errors';
 import { newIdempotencyKey } from './idempotency';
 import { pendingMentionJobs } from './message-meta';
@@ -28,6 +30,7 @@ const ANSWER_FIRST = 'The agent is waiting for your answer. Answer it first, the
 /** The chat screen for one conversation: header, history, run state, approval prompt and composer. */
 export function ChatView({ conversationId }: { conversationId: string }) {
   const queryClient = useQueryClient();
+  const actions = useConversationActions();
   const queryKey = useMemo(() => conversationKeys.detail(conversationId), [conversationId]);
   const pendingWatch = useRef<PendingWatch | null>(null);
   const query = useQuery({
@@ -80,19 +83,19 @@ export function ChatView({ conversationId }: { conversationId: string }) {
 
   const send = useCallback(
     async (text: string, idempotencyKey: string) => {
-      const { run: started } = await sendMessage(conversationId, text, idempotencyKey);
+      const { run: started } = await actionData(() => actions.sendMessage(conversationId, { text, idempotencyKey }));
       const baseCount = queryClient.getQueryData<ConversationDetail>(queryKey)?.messages.length ?? 0;
       setEcho({ text, runId: started.id, baseCount });
       scrollToEnd();
       await adoptRun(started);
     },
-    [conversationId, adoptRun, scrollToEnd, queryClient, queryKey],
+    [conversationId, adoptRun, scrollToEnd, queryClient, queryKey, actions],
   );
 
   /** Queue the @mention requests, then re-read the thread, which now holds the message and the framework note. */
   const sendToMembers = useCallback(
     async (text: string, memberIds: string[], messageKey: string) => {
-      const { jobs } = await sendMentions(conversationId, { memberIds, text, messageKey });
+      const { jobs } = await actionData(() => actions.sendMentions(conversationId, { memberIds, text, messageKey }));
       scrollToEnd();
       // As in adoptRun: a poll already on the wire may predate the POST, so let it land, then read again.
       if (queryClient.isFetching({ queryKey, exact: true }) > 0) {
@@ -102,14 +105,14 @@ export function ChatView({ conversationId }: { conversationId: string }) {
       void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
       return jobs;
     },
-    [conversationId, queryClient, queryKey, scrollToEnd],
+    [conversationId, queryClient, queryKey, scrollToEnd, actions],
   );
 
   const cancel = useCallback(async () => {
     if (!run) return;
-    const { run: cancelled } = await cancelRun(run.id);
+    const { run: cancelled } = await actionData(() => actions.cancelRun(run.id));
     await adoptRun(cancelled);
-  }, [run, adoptRun]);
+  }, [run, adoptRun, actions]);
 
   const answerApproval = useCallback(
     async (value: ApprovalValue) => {
@@ -120,10 +123,10 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         key = newIdempotencyKey();
         resumeKeys.current.set(run.id, key);
       }
-      const { run: resumed } = await resumeConversation(conversationId, value, key);
+      const { run: resumed } = await actionData(() => actions.resume(conversationId, { value, idempotencyKey: key }));
       await adoptRun(resumed);
     },
-    [run, conversationId, adoptRun],
+    [run, conversationId, adoptRun, actions],
   );
 
   if (query.isPending) {

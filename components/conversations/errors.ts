@@ -3,12 +3,13 @@ import { ApiError } from '@/lib/api-client';
 
 export const BUSY_MESSAGE = 'The agent is still working on the previous message. Wait for it to finish (or cancel it), then send again.';
 
+/** Wording for a refused write (a server action: decided by the error code, which has no HTTP status). */
 export function sendErrorMessage(err: unknown): string {
   if (!(err instanceof ApiError)) return 'Something went wrong. Your message is kept; try again.';
-  if (err.status === 409 && err.code === 'conversation_busy') return BUSY_MESSAGE;
-  if (err.status === 401) return 'Your session has ended. Sign in again, then send your message.';
-  if (err.status === 404) return 'This conversation no longer exists.';
-  if (err.status === 422 || err.status === 413) {
+  if (err.code === 'conversation_busy') return BUSY_MESSAGE;
+  if (err.code === 'unauthorized') return 'Your session has ended. Sign in again, then send your message.';
+  if (err.code === 'not_found') return 'This conversation no longer exists.';
+  if (err.code === 'validation_error' || err.code === 'payload_too_large') {
     const field = err.fields.text ?? err.fields.value ?? err.fields.note ?? Object.values(err.fields)[0];
     return field ?? err.message;
   }

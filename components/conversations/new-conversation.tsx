@@ -5,7 +5,9 @@ import { useRouter } from 'next/navigation';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Button } from '@/components/ui/button';
-import { conversationKeys, createConversation, listAgents } from './api';
+import { actionData } from '@/lib/action-result';
+import { conversationKeys, listAgents } from './api';
+import { useConversationActions } from './conversation-actions';
 import { loadErrorMessage, sendErrorMessage } from './errors';
 
 const selectClass =
@@ -17,6 +19,7 @@ export function NewConversation() {
   const id = useId();
   const router = useRouter();
   const queryClient = useQueryClient();
+  const actions = useConversationActions();
   const agents = useQuery({ queryKey: ['agents', 'list', ''], queryFn: ({ signal }) => listAgents(signal) });
   const [agentId, setAgentId] = useState('');
   const [creating, setCreating] = useState(false);
@@ -31,7 +34,7 @@ export function NewConversation() {
     setCreating(true);
     setError(null);
     try {
-      const conversation = await createConversation(selected);
+      const conversation = await actionData(() => actions.create({ agentId: selected }));
       void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
       router.push(`/conversations/${encodeURIComponent(conversation.id)}`);
     } catch (err) {

@@ -8,9 +8,11 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
+import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { createTokenSchema, currentPasswordSchema, type CreatedApiToken, type CreateTokenInput } from '@/lib/schemas/auth';
-import { tokenKeys, tokensApi } from './tokens-api';
+import { useSettingsActions } from './settings-actions';
+import { tokenKeys } from './tokens-api';
 
 const EXPIRY_CHOICES = [
   { value: '30', label: '30 days' },
@@ -39,6 +41,7 @@ const toBody = ({ name, expiry, password }: FormValues): CreateTokenInput => ({
  */
 export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: CreatedApiToken) => void; disabled?: boolean }) {
   const queryClient = useQueryClient();
+  const actions = useSettingsActions();
   const {
     register,
     handleSubmit,
@@ -49,7 +52,7 @@ export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: Cr
   } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: EMPTY });
 
   const create = useMutation({
-    mutationFn: (values: FormValues) => tokensApi.create(toBody(values)),
+    mutationFn: (values: FormValues) => actionData(() => actions.createToken(toBody(values))),
     onSuccess: async (token) => {
       reset(EMPTY);
       onCreated(token);

@@ -4,22 +4,25 @@ import { Description, Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/misc';
+import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiTokenView } from '@/lib/schemas/auth';
-import { tokenKeys, tokensApi } from './tokens-api';
+import { useSettingsActions } from './settings-actions';
+import { tokenKeys } from './tokens-api';
 
 /** Asks before revoking; a revoked token stops working at once. Escape or Cancel keeps it. */
 export function RevokeTokenDialog({ token, onClose }: { token: ApiTokenView | null; onClose: () => void }) {
   const queryClient = useQueryClient();
+  const actions = useSettingsActions();
   const revoke = useMutation({
-    mutationFn: (id: string) => tokensApi.revoke(id),
+    mutationFn: (id: string) => actionData(() => actions.revokeToken(id)),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: tokenKeys.list });
       onClose();
     },
     onError: async (err) => {
       // Already revoked elsewhere: refresh so it disappears.
-      if (err instanceof ApiError && err.status === 404) await queryClient.invalidateQueries({ queryKey: tokenKeys.list });
+      if (err instanceof ApiError && err.code === 'not_found') await queryClient.invalidateQueries({ queryKey: tokenKeys.list });
     },
   });
 

@@ -6,9 +6,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Dialog, DialogPanel, DialogTitle, Description, Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/misc';
+import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiTeam } from '@/lib/types/team';
-import { teamApi, teamKeys } from './team-api';
+import { teamKeys } from './team-api';
+import { useTeamActions } from './team-actions';
 
 const itemClass =
   'block w-full px-3 py-2 text-left text-sm text-zinc-800 data-focus:bg-zinc-100 dark:text-zinc-200 dark:data-focus:bg-zinc-800';
@@ -25,14 +27,15 @@ const errorText = (e: unknown, fallback: string) => (e instanceof ApiError ? e.m
 export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
+  const actions = useTeamActions();
   const [confirmOpen, setConfirmOpen] = useState(false);
 
   const reconnect = useMutation({
-    mutationFn: () => teamApi.reconnect(team.id),
+    mutationFn: () => actionData(() => actions.reconnect(team.id)),
     onSuccess: onReconnected,
   });
   const remove = useMutation({
-    mutationFn: () => teamApi.remove(team.id),
+    mutationFn: () => actionData(() => actions.remove(team.id)),
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: teamKeys.detail(team.id) });
       void queryClient.invalidateQueries({ queryKey: teamKeys.list() });

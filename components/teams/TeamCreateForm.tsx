@@ -8,15 +8,18 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
+import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
 import { deriveMemberNames } from '@/lib/member-names';
+import type { CreateTeamInput } from '@/lib/schemas/team';
 import type { ApiAgent } from '@/lib/types/agent';
 import { boundedTextProblem, counterLabel, measureText } from '@/lib/teams-ui/bounded-text';
 import { newClientId } from '@/lib/teams-ui/client-id';
 import { keyForDraft, teamDraftSignature, type KeyedDraft } from '@/lib/teams-ui/draft-key';
 import { AgentPicker } from './AgentPicker';
 import { teamApi, teamKeys } from './team-api';
+import { useTeamActions } from './team-actions';
 import { useDebounced } from './use-debounced';
 
 type FieldErrors = Partial<Record<'name' | 'goal' | 'agentIds', string>>;
@@ -31,6 +34,7 @@ function Counter({ text, bound }: { text: string; bound: { maxChars: number; max
 export function TeamCreateForm() {
   const router = useRouter();
   const queryClient = useQueryClient();
+  const actions = useTeamActions();
   const [name, setName] = useState('');
   const [goal, setGoal] = useState('');
   const [search, setSearch] = useState('');
@@ -50,7 +54,7 @@ export function TeamCreateForm() {
   });
 
   const create = useMutation({
-    mutationFn: teamApi.create,
+    mutationFn: (body: CreateTeamInput) => actionData(() => actions.createTeam(body)),
     onSuccess: (team) => {
       void queryClient.invalidateQueries({ queryKey: teamKeys.list() });
       router.push(`/teams/${team.id}`);

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
+import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { TEAM_STATUS_BADGE, feedOrder, isLongText } from '@/lib/teams-ui/feed';
 import { liveState } from '@/lib/teams-ui/live-polling';
@@ -17,6 +18,7 @@ import { MemberSidebar } from './MemberSidebar';
 import { MentionComposer, emptyDraft, type ComposerDraft } from './MentionComposer';
 import { StatePanel } from './StatePanel';
 import { linkButton, teamApi, teamKeys } from './team-api';
+import { useTeamActions } from './team-actions';
 import { useLiveActivity } from './use-live-activity';
 
 const toggleKey = (id: string) => (prev: Readonly<Record<string, boolean>>) => ({ ...prev, [id]: !prev[id] });
@@ -33,6 +35,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
   });
   const activity = useLiveActivity(teamId);
   const refreshActivity = activity.refresh;
+  const actions = useTeamActions();
 
   const [draft, setDraft] = useState<ComposerDraft>(emptyDraft);
   const [openDetails, setOpenDetails] = useState<Record<string, boolean>>({});
@@ -62,22 +65,22 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
 
   const send = useCallback(
     async (d: ComposerDraft, draftKey: string) => {
-      await teamApi.send(teamId, { memberIds: d.memberIds, text: d.text, draftKey });
+      await actionData(() => actions.sendRequest(teamId, { memberIds: d.memberIds, text: d.text, draftKey }));
       refreshActivity();
     },
-    [teamId, refreshActivity],
+    [teamId, refreshActivity, actions],
   );
   const cancel = useCallback(
     async (jobId: string) => {
-      await teamApi.cancel(teamId, jobId);
+      await actionData(() => actions.cancelJob(teamId, jobId));
       refreshActivity();
     },
-    [teamId, refreshActivity],
+    [teamId, refreshActivity, actions],
   );
   const answer = useCallback(
     async (jobId: string, body: AnswerBody) => {
       const sent = 'answer' in body ? body.answer : null;
-      await teamApi.respond(teamId, jobId, body);
+      await actionData(() => actions.respondToJob(teamId, jobId, body));
       // Keep the typed text unless it is still exactly what was answered.
       setAnswers((prev) => {
         if (sent !== null && prev[jobId] !== sent) return prev;
@@ -87,7 +90,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
       });
       refreshActivity();
     },
-    [teamId, refreshActivity],
+    [teamId, refreshActivity, actions],
   );
   const onAnswerChange = useCallback((jobId: string, value: string) => setAnswers((p) => ({ ...p, [jobId]: value })), []);
   const onToggleDetails = useCallback((jobId: string) => setOpenDetails(toggleKey(jobId)), []);

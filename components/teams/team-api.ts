@@ -2,7 +2,7 @@
 
 import { apiFetch } from '@/lib/api-client';
 import type { ApiAgentList } from '@/lib/types/agent';
-import type { ApiActivity, ApiJob, ApiTeam, ApiTeamSummary } from '@/lib/types/team';
+import type { ApiActivity, ApiTeam, ApiTeamSummary } from '@/lib/types/team';
 
 /** Query keys for the team screens, in one place so mutations invalidate the right data. */
 export const teamKeys = {
@@ -14,29 +14,17 @@ export const teamKeys = {
 
 const team = (id: string) => `/api/v1/teams/${encodeURIComponent(id)}`;
 
+/** The team screens' reads; their writes are server actions (team-actions.tsx). */
 export const teamApi = {
   list: (signal?: AbortSignal) => apiFetch<{ teams: ApiTeamSummary[] }>('/api/v1/teams', { signal }),
   get: (id: string, signal?: AbortSignal) => apiFetch<ApiTeam>(team(id), { signal }),
-  create: (body: { requestId: string; name: string; goal: string; agentIds: string[] }) =>
-    apiFetch<ApiTeam>('/api/v1/teams', { method: 'POST', json: body }),
   agents: (query: string, signal?: AbortSignal) =>
     apiFetch<ApiAgentList>(`/api/v1/agents${query ? `?query=${encodeURIComponent(query)}` : ''}`, { signal }),
-  send: (id: string, body: { memberIds: string[]; text: string; draftKey: string }) =>
-    apiFetch<{ jobs: Array<{ id: string; memberId: string; status: string }> }>(`${team(id)}/requests`, {
-      method: 'POST',
-      json: body,
-    }),
   activity: (id: string, revision: number | undefined, signal?: AbortSignal) => {
     const params = new URLSearchParams({ limit: '200', details: '1' });
     if (revision !== undefined) params.set('revision', String(revision));
     return apiFetch<ApiActivity>(`${team(id)}/activity?${params}`, { signal });
   },
-  cancel: (id: string, jobId: string) =>
-    apiFetch<{ job: ApiJob }>(`${team(id)}/jobs/${encodeURIComponent(jobId)}/cancel`, { method: 'POST', json: {} }),
-  respond: (id: string, jobId: string, body: { answer: string; answerKey: string } | { response: unknown; answerKey: string }) =>
-    apiFetch<{ job: ApiJob }>(`${team(id)}/jobs/${encodeURIComponent(jobId)}/respond`, { method: 'POST', json: body }),
-  remove: (id: string) => apiFetch<unknown>(team(id), { method: 'DELETE' }),
-  reconnect: (id: string) => apiFetch<unknown>(`${team(id)}/reconnect`, { method: 'POST', json: {} }),
 };
 
 /** Classes that make a Link look like a Button (components/ui has no link variant). */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import { cancelRun, createConversation, getAgent, resumeConversation, sendMessage } from '@/components/conversations/api';
+import { getAgent, getConversation } from '@/components/conversations/api';
 
 type Call = { url: string; method: string; body: unknown };
 
@@ -15,38 +15,18 @@ function stubFetch(status: number, body: unknown) {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('conversation API client', () => {
-  it('sends a message with its idempotency key', async () => {
-    const calls = stubFetch(202, { run: { id: 'r1' } });
-    await expect(sendMessage('c/1', 'hi', 'key-1')).resolves.toEqual({ run: { id: 'r1' } });
-    expect(calls).toEqual([{ url: '/api/v1/conversations/c%2F1/messages', method: 'POST', body: { text: 'hi', idempotencyKey: 'key-1' } }]);
+describe('conversation API client (reads; writes are server actions, test/actions/conversations.test.ts)', () => {
+  it('reads a conversation under its encoded id', async () => {
+    const calls = stubFetch(200, { conversation: { id: 'c/1' }, messages: [], run: null });
+    await expect(getConversation('c/1')).resolves.toMatchObject({ conversation: { id: 'c/1' } });
+    expect(calls).toEqual([{ url: '/api/v1/conversations/c%2F1', method: 'GET', body: undefined }]);
   });
 
-  it('resumes with the approval value and cancels a run', async () => {
-    const calls = stubFetch(202, { run: { id: 'r2' } });
-    await resumeConversation('c1', { approved: false, note: 'no' }, 'k');
-    await cancelRun('r2');
-    expect(calls).toEqual([
-      { url: '/api/v1/conversations/c1/resume', method: 'POST', body: { value: { approved: false, note: 'no' }, idempotencyKey: 'k' } },
-      { url: '/api/v1/runs/r2/cancel', method: 'POST', body: undefined },
-    ]);
-  });
-
-  it('turns a 409 into an ApiError with the busy code', async () => {
-    stubFetch(409, { error: { code: 'conversation_busy', message: 'busy' } });
-    const err = await sendMessage('c1', 'hi', 'k').catch((e: unknown) => e);
+  it('turns a refusal into an ApiError with its status and code', async () => {
+    stubFetch(404, { error: { code: 'not_found', message: 'Conversation not found' } });
+    const err = await getConversation('c1').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ status: 409, code: 'conversation_busy' });
-  });
-
-  it('reads a created conversation wrapped or bare', async () => {
-    stubFetch(201, { conversation: { id: 'c9' } });
-    await expect(createConversation('a1')).resolves.toMatchObject({ id: 'c9' });
-    const calls = stubFetch(201, { id: 'c10' });
-    await expect(createConversation('a1')).resolves.toMatchObject({ id: 'c10' });
-    expect(calls[0]).toEqual({ url: '/api/v1/conversations', method: 'POST', body: { agentId: 'a1' } });
-    stubFetch(201, {});
-    await expect(createConversation('a1')).rejects.toThrow(/did not return/);
+    expect(err).toMatchObject({ status: 404, code: 'not_found' });
   });
 
   it('reads an agent wrapped or bare', async () => {

@@ -1,22 +1,28 @@
 import { describe, expect, it } from 'vitest';
+import { ActionFailure } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } from '@/components/conversations/errors';
 
+// Writes are server actions now: a refusal arrives as ActionFailure, which has no HTTP status, so the wording
+// must follow the code alone.
+const refused = (code: string, message: string, fields?: Record<string, string>) => new ActionFailure({ code, message, fields });
+
 describe('sendErrorMessage', () => {
-  it('says the agent is still working on a 409 busy', () => {
-    expect(sendErrorMessage(new ApiError(409, 'conversation_busy', 'busy'))).toBe(BUSY_MESSAGE);
+  it('says the agent is still working when the conversation is busy', () => {
+    expect(sendErrorMessage(refused('conversation_busy', 'busy'))).toBe(BUSY_MESSAGE);
     expect(BUSY_MESSAGE).toMatch(/^The agent is still working on the previous message/);
   });
 
-  it("uses the server's field message for 422 and 413", () => {
-    expect(sendErrorMessage(new ApiError(422, 'validation_error', 'Invalid', { text: 'Too long' }))).toBe('Too long');
-    expect(sendErrorMessage(new ApiError(422, 'validation_error', 'Invalid', { 'value.note': 'Bad note' }))).toBe('Bad note');
-    expect(sendErrorMessage(new ApiError(413, 'too_large', 'Body too large'))).toBe('Body too large');
+  it("uses the server's field message for validation errors", () => {
+    expect(sendErrorMessage(refused('validation_error', 'Invalid', { text: 'Too long' }))).toBe('Too long');
+    expect(sendErrorMessage(refused('validation_error', 'Invalid', { 'value.note': 'Bad note' }))).toBe('Bad note');
+    expect(sendErrorMessage(refused('payload_too_large', 'Body too large'))).toBe('Body too large');
   });
 
   it('explains sign-out, missing conversations, and anything else', () => {
-    expect(sendErrorMessage(new ApiError(401, 'unauthorized', 'x'))).toMatch(/session has ended/);
-    expect(sendErrorMessage(new ApiError(404, 'not_found', 'x'))).toMatch(/no longer exists/);
+    expect(sendErrorMessage(refused('unauthorized', 'x'))).toMatch(/session has ended/);
+    expect(sendErrorMessage(refused('not_found', 'x'))).toMatch(/no longer exists/);
+    expect(sendErrorMessage(refused('network_error', 'Could not reach the server.'))).toBe('Could not reach the server.');
     expect(sendErrorMessage(new ApiError(500, 'internal_error', 'Something went wrong'))).toBe('Something went wrong');
     expect(sendErrorMessage(new TypeError('boom'))).toMatch(/message is kept/);
   });

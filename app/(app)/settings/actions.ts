@@ -3,11 +3,16 @@
 import { AuthError } from 'next-auth';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { changePasswordFormSchema } from '@/lib/schemas/auth';
+import type { ActionResult } from '@/lib/action-result';
+import { changePasswordFormSchema, createTokenSchema, type CreatedApiToken } from '@/lib/schemas/auth';
 import { clientAddress } from '@/server/auth/client-address';
 import { signIn } from '@/server/auth/config';
+import { confirmPassword } from '@/server/auth/confirm-password';
 import { changePassword } from '@/server/auth/password-change';
 import { requireUser } from '@/server/auth/require-user';
+import { createApiToken, revokeApiToken, tokenExpiry, tokenView } from '@/server/auth/tokens';
+import { actionId, actionInput } from '@/server/http/action-input';
+import { toActionResult } from '@/server/http/action-result';
 import { AppError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
 
@@ -51,4 +56,27 @@ export async function changePasswordAction(_prev: ChangePasswordState, formData:
   }
   // Re-issuing the session re-renders the page; the confirmation travels in the URL so it survives that.
   redirect(PASSWORD_CHANGED_PATH);
+}
+
+/**
+ * Create an API token (as POST /api/v1/tokens): the password is asked again (wrong_password names `password` and
+ * counts as a failed sign-in from this address); the answer is the only time the plain token is shown.
+ */
+export async function createTokenAction(input: unknown): Promise<ActionResult<CreatedApiToken>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    const { name, expiresInDays, password } = actionInput(createTokenSchema, input);
+    await confirmPassword(user.id, password, clientAddress(await headers()), 'password');
+    const { token, info } = createApiToken(user.id, name, { expiresAt: tokenExpiry(expiresInDays) });
+    return { ...tokenView(info), token };
+  });
+}
+
+/** Revoke one of the person's tokens; another person's token id is not_found like a missing one. */
+export async function revokeTokenAction(id: unknown): Promise<ActionResult<null>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    revokeApiToken(user.id, actionId(id));
+    return null;
+  });
 }

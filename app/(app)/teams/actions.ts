@@ -1,0 +1,64 @@
+'use server';
+
+import { createTeamSchema, respondSchema, sendRequestSchema } from '@/lib/schemas/team';
+import type { ActionResult } from '@/lib/action-result';
+import type { ApiJob, ApiTeam } from '@/lib/types/team';
+import { requireUser } from '@/server/auth/require-user';
+import { actionId, actionInput } from '@/server/http/action-input';
+import { toActionResult } from '@/server/http/action-result';
+import { cancelJob } from '@/server/teams/cancel';
+import { respondToJob } from '@/server/teams/answers';
+import { deleteTeam, reconnectTeam } from '@/server/teams/lifecycle';
+import { sendRequest, type SentJob } from '@/server/teams/requests';
+import { createTeam } from '@/server/teams/teams';
+
+/**
+ * The team pages' mutations: the same server/teams functions and schemas as /api/v1/teams/*, each resolving the
+ * signed-in person itself. Another owner's ids answer not_found, like missing ones, and change nothing.
+ */
+
+/** Create a team; the same requestId again answers the team it already made. */
+export async function createTeamAction(input: unknown): Promise<ActionResult<ApiTeam>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return createTeam(user.id, actionInput(createTeamSchema, input)).team;
+  });
+}
+
+/** Queue one request per member; the same draftKey again answers the jobs it already queued. */
+export async function sendTeamRequestAction(teamId: unknown, input: unknown): Promise<ActionResult<{ jobs: SentJob[] }>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return { jobs: sendRequest(user.id, actionId(teamId), actionInput(sendRequestSchema, input)).jobs };
+  });
+}
+
+export async function cancelJobAction(teamId: unknown, jobId: unknown): Promise<ActionResult<{ job: ApiJob }>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return { job: cancelJob(user.id, actionId(teamId), actionId(jobId)) };
+  });
+}
+
+/** Answer a member's question (or its interrupt); the same answerKey again is the same answer. */
+export async function respondToJobAction(teamId: unknown, jobId: unknown, input: unknown): Promise<ActionResult<{ job: ApiJob }>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return { job: respondToJob(user.id, actionId(teamId), actionId(jobId), actionInput(respondSchema, input)) };
+  });
+}
+
+export async function reconnectTeamAction(teamId: unknown): Promise<ActionResult<ApiTeam>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return reconnectTeam(user.id, actionId(teamId));
+  });
+}
+
+export async function deleteTeamAction(teamId: unknown): Promise<ActionResult<null>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    deleteTeam(user.id, actionId(teamId));
+    return null;
+  });
+}

@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+import { TeamActionsProvider } from '@/components/teams/team-actions';
+import {
+  cancelJobAction,
+  createTeamAction,
+  deleteTeamAction,
+  reconnectTeamAction,
+  respondToJobAction,
+  sendTeamRequestAction,
+} from './actions';
+
+/** Hands the team pages' server actions to their client components (components never import app/). */
+export default function TeamsLayout({ children }: { children: ReactNode }) {
+  return (
+    <TeamActionsProvider
+      actions={{
+        createTeam: createTeamAction,
+        sendRequest: sendTeamRequestAction,
+        cancelJob: cancelJobAction,
+        respondToJob: respondToJobAction,
+        reconnect: reconnectTeamAction,
+        remove: deleteTeamAction,
+      }}
+    >
+      {children}
+    </TeamActionsProvider>
+  );
+}

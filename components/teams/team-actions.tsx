@@ -1,0 +1,20 @@
+'use client';
+
+import { createActionsContext } from '@/components/ui/actions-context';
+import type { ActionResult } from '@/lib/action-result';
+import type { CreateTeamInput, RespondInput, SendRequestInput } from '@/lib/schemas/team';
+import type { ApiJob, ApiTeam } from '@/lib/types/team';
+
+/** The team pages' server actions (app/(app)/teams/actions.ts), provided by app/(app)/teams/layout.tsx. */
+export type TeamActions = {
+  createTeam: (input: CreateTeamInput) => Promise<ActionResult<ApiTeam>>;
+  sendRequest: (teamId: string, input: SendRequestInput) => Promise<ActionResult<{ jobs: Array<{ id: string; memberId: string; status: string }> }>>;
+  cancelJob: (teamId: string, jobId: string) => Promise<ActionResult<{ job: ApiJob }>>;
+  respondToJob: (teamId: string, jobId: string, input: RespondInput) => Promise<ActionResult<{ job: ApiJob }>>;
+  reconnect: (teamId: string) => Promise<ActionResult<ApiTeam>>;
+  remove: (teamId: string) => Promise<ActionResult<null>>;
+};
+
+const context = createActionsContext<TeamActions>('Team');
+export const TeamActionsProvider = context.Provider;
+export const useTeamActions = context.useActions;
