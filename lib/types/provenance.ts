@@ -18,7 +18,8 @@ export type ContentKind =
 
 export type Producer =
   | { type: 'person' }
-  | { type: 'member'; memberId: string; name: string }
+  /** memberId is null only for a request checkpointed before provenance was recorded (its sender's id was not kept). */
+  | { type: 'member'; memberId: string | null; name: string }
   | { type: 'agent' }
   | { type: 'framework' };
 

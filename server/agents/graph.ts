@@ -8,6 +8,7 @@ import { appendingMessagesReducer } from './messages-reducer';
 import { observeModelCall, recordAssistantStep } from './observe/model-call';
 import { ObservedToolNode } from './observe/observed-tool-node';
 import { runIdsOf } from './observe/run-ids';
+import { stripEnsembleMeta } from './provenance';
 import { createChatModel } from './providers';
 import { CLARIFICATION_TOOL } from './scripted-model';
 import { ensureBuiltinToolGroups } from './tools/builtin';
@@ -100,6 +101,8 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     const run = runIdsOf(config);
     const response = await nodeWork.track(
       observeModelCall(run, agent.model, () => bound.invoke([new SystemMessage(prompt), ...answerDanglingToolCalls(state.messages)], config)).then((message) => {
+        // Only the server sets provenance and the author the scripted model trusts: a model can't supply them.
+        stripEnsembleMeta(message);
         recordAssistantStep(run, message);
         return message;
       }),
@@ -134,7 +137,8 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   // the tracked call settles only when the function has really returned; the abort still ends the graph at once
   // (LangGraph races the node), and the executor waits on NodeWork before it records the outcome.
   function runToolsUntilDone(state: typeof AgentState.State, config: LangGraphRunnableConfig) {
-    return nodeWork.track(toolNode.invoke(state, { ...config, signal: new AbortController().signal }));
+    // A tool's result can't carry server meta (provenance, author) either.
+    return nodeWork.track(toolNode.invoke(state, { ...config, signal: new AbortController().signal }).then(stripEnsembleMeta));
   }
 
   function afterModel(state: typeof AgentState.State) {

@@ -1,6 +1,8 @@
 import 'server-only';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 import type { Message, ToolCall } from '@/lib/types/conversation';
+import type { Provenance } from '@/lib/types/provenance';
+import { provenanceOf } from './provenance';
 
 /**
  * Who wrote a human message's task text, set by the server where the message is built (never parsed from text):
@@ -18,6 +20,8 @@ export type EnsembleMessageMeta = {
   taskText?: string;
   kind?: string;
   author?: MessageAuthor;
+  /** Set only where the server builds the message (server/agents/provenance.ts); returned as Message.provenance. */
+  provenance?: Provenance;
   [key: string]: unknown;
 };
 
@@ -65,14 +69,23 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
     if (type === 'human') {
       const meta = ensembleMeta(message);
       // The author is the runtime's trust decision, not part of the API's message shape.
-      const { taskText: _task, author: _author, ...rest } = meta ?? ({} as Partial<EnsembleMessageMeta>);
-      out.push({ id, role: 'user', text: taskText(message), ...(meta ? { meta: rest } : {}) });
+      // Provenance is returned as its own field (below), not inside meta.
+      const { taskText: _task, author: _author, provenance: _provenance, ...rest } = meta ?? ({} as Partial<EnsembleMessageMeta>);
+      out.push({ id, role: 'user', text: taskText(message), ...(meta ? { meta: rest } : {}), provenance: provenanceOf(message) });
     } else if (type === 'ai') {
       const calls = (message as BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }).tool_calls ?? [];
       const toolCalls: ToolCall[] = calls.map((c, i) => ({ id: c.id ?? `${id}:${i}`, name: c.name, args: c.args ?? {} }));
       // Framework-written assistant messages (e.g. the note after an @mention send) carry their kind here.
-      const meta = ensembleMeta(message);
-      out.push({ id, role: 'assistant', text: contentText(message.content), ...(toolCalls.length ? { toolCalls } : {}), ...(meta ? { meta: { ...meta } } : {}) });
+      const { provenance: _provenance, ...meta } = ensembleMeta(message) ?? {};
+      const hasMeta = Object.keys(meta).length > 0;
+      out.push({
+        id,
+        role: 'assistant',
+        text: contentText(message.content),
+        ...(toolCalls.length ? { toolCalls } : {}),
+        ...(hasMeta ? { meta } : {}),
+        provenance: provenanceOf(message),
+      });
     } else if (type === 'tool') {
       const tool = message as BaseMessage & { tool_call_id?: string };
       out.push({
@@ -81,6 +94,7 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
         text: contentText(message.content),
         ...(tool.tool_call_id ? { toolCallId: tool.tool_call_id } : {}),
         ...(message.name ? { toolName: message.name } : {}),
+        provenance: provenanceOf(message),
       });
     }
   });

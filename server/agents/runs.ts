@@ -15,6 +15,7 @@ import { findConversation, getConversation } from './conversations';
 import { toApiMessages } from './messages';
 import { launchRun } from './run-executor';
 import { activeRuns, runEvents, RunCancelledError } from './run-events';
+import { personMessage } from './provenance';
 import { findRun, finishRun, isFinished, latestRun, type ResumeInput, type StartInput } from './run-store';
 import { readThread } from './thread';
 
@@ -58,7 +59,7 @@ const TITLE_CHARS = 80;
 export function start(ownerId: string, conversationId: string, input: StartInput, options: StartOptions): StartResult {
   getConversation(ownerId, conversationId);
   // The owner's own words: the scripted model may act on their directives (messages.ts MessageAuthor).
-  return startRunAs(conversationId, { ...input, meta: { ...input.meta, author: 'person' } }, options, 'direct');
+  return startRunAs(conversationId, { ...input, meta: { ...input.meta, author: 'person', provenance: personMessage() } }, options, 'direct');
 }
 
 /** The owner's run, or a 404 exactly like a missing id. */

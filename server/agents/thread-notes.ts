@@ -9,6 +9,7 @@ import { conflict } from '@/server/http/errors';
 import { assertConversationIdle } from './conversation-lock';
 import { buildAgentGraph } from './graph';
 import { activeRuns, runsSuspended } from './run-events';
+import { frameworkNote } from './provenance';
 import { findRun, finishRun, isFinished } from './run-store';
 import { ScriptedChatModel } from './scripted-model';
 import { readThread, threadConfig } from './thread';
@@ -139,7 +140,7 @@ async function appendExchange(conversationId: string, exchange: Exchange): Promi
     {
       messages: [
         new HumanMessage({ id: humanId, content: exchange.text, additional_kwargs: { ensemble: { ...exchange.meta, taskText: exchange.text } } }),
-        new AIMessage({ id: `note:${exchange.key}:note`, content: exchange.note, additional_kwargs: { ensemble: { kind: 'framework_note' } } }),
+        new AIMessage({ id: `note:${exchange.key}:note`, content: exchange.note, additional_kwargs: { ensemble: { kind: 'framework_note', provenance: frameworkNote() } } }),
       ],
     },
     'model',

@@ -5,6 +5,7 @@ import { LIMITS } from '@/lib/limits';
 import { truncateText } from '@/lib/text';
 import type { ApiWaiting } from '@/lib/types/team';
 import { ConversationBusyError, cancelRun, findRun, isStopping, resumeRun, startRun, type StartInput } from '@/server/agents/runs';
+import { clarificationAnswer, receipt, teamRequest } from '@/server/agents/provenance';
 import { isFinished } from '@/server/agents/run-store';
 import { readThread } from '@/server/agents/thread';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
@@ -55,7 +56,15 @@ function freezeInput(tx: Db, job: Job, team: Team): StartInput {
         context,
       }),
       // A request without a sending member came from the person (feed composer or an @mention in a chat).
-      meta: { kind: 'team_request', teamId: team.id, jobId: job.id, memberId: job.memberId, from: senderLabel, author: job.sourceMemberId === null ? 'person' : 'member' },
+      meta: {
+        kind: 'team_request',
+        teamId: team.id,
+        jobId: job.id,
+        memberId: job.memberId,
+        from: senderLabel,
+        author: job.sourceMemberId === null ? 'person' : 'member',
+        provenance: teamRequest(job.sourceMemberId === null ? null : { memberId: job.sourceMemberId, name: senderLabel }),
+      },
     };
   }
   const parent = job.parentId ? loadJob(job.parentId, tx) : undefined;
@@ -64,7 +73,7 @@ function freezeInput(tx: Db, job: Job, team: Team): StartInput {
   return {
     text: job.text,
     messageContent: receiptMessage({ memberName: worker, requestText: parent?.text ?? '', status, resultText: job.text, jobId: job.parentId ?? job.id, context }),
-    meta: { kind: 'receipt', teamId: team.id, jobId: job.id, parentJobId: job.parentId, status, memberName: worker, resultText: job.text, author: 'member' },
+    meta: { kind: 'receipt', teamId: team.id, jobId: job.id, parentJobId: job.parentId, status, memberName: worker, resultText: job.text, author: 'member', provenance: receipt(worker) },
   };
 }
 
@@ -130,7 +139,7 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
         : startRun(
             job.conversationId,
             isAnswer && answer?.type === 'clarification'
-              ? { text: answer.text, meta: { kind: 'clarification_answer', teamId: job.teamId, jobId: job.id, questionId: answer.questionId, author: 'person' } }
+              ? { text: answer.text, meta: { kind: 'clarification_answer', teamId: job.teamId, jobId: job.id, questionId: answer.questionId, author: 'person', provenance: clarificationAnswer() } }
               : (job.frozenInput as StartInput),
             { idempotencyKey: job.runKey, context },
           );

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, asc, eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { assertConversationIdle } from '@/server/agents/conversation-lock';
+import { mentionMessage } from '@/server/agents/provenance';
 import { applyNote, recordNote } from '@/server/agents/thread-notes';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { AppError, notFound, validationError } from '@/server/http/errors';
@@ -101,7 +102,7 @@ export function recordMentions(ownerId: string, conversationId: string, input: M
     const { run } = recordNote(tx, conversation, {
       key: noteKey,
       text: input.text,
-      meta: { kind: 'mention', jobIds: jobs.map((j) => j.jobId), labels: jobs.map((j) => j.label) },
+      meta: { kind: 'mention', jobIds: jobs.map((j) => j.jobId), labels: jobs.map((j) => j.label), provenance: mentionMessage() },
       note: `Queued ${jobs.length === 1 ? 'a request' : `${jobs.length} requests`} to ${names}. Each result will be returned to this conversation.`,
     });
     return { jobs, created, noteRunId: run.id };
