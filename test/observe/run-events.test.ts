@@ -1,14 +1,16 @@
 import crypto from 'node:crypto';
 import { tool } from '@langchain/core/tools';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { recoverRuns } from '@/server/agents/recovery';
-import { cancel, resume, start } from '@/server/agents/runs';
+import { cancel, findRun, resume, start } from '@/server/agents/runs';
 import { setRunMinuteMsForTests } from '@/server/agents/run-time-limit';
 import { resumeRunLaunches, suspendActiveRuns } from '@/server/agents/suspend';
 import { readThread } from '@/server/agents/thread';
 import { registerToolGroup } from '@/server/agents/tools/registry';
+import { getDb, schema } from '@/server/db';
 import type { Run } from '@/server/db/schema';
 import { GATE_GROUP, registerGateTool } from '../support/gate-tool';
 import { makeUser } from '../support/users';
@@ -247,4 +249,32 @@ describe('a crash between steps', () => {
     expect(ofType(events, 'model.call')).toHaveLength(6);
     expectTotalsFromEvents(done);
   }, 30_000);
+});
+
+describe('runs finished outside an execution', () => {
+  it('a crash after the last step: recovery records the run from its checkpoint without a second run.finished', async () => {
+    const ann = await makeUser('ann');
+    const { conversation } = conversationWith(ann.id);
+    const run = await send(ann.id, conversation.id, '/reply hi');
+    const before = eventsOf(run.id);
+    // What a crash between the events and the row update leaves: the row still running.
+    getDb().update(schema.runs).set({ status: 'running', finishedAt: null }).where(eq(schema.runs.id, run.id)).run();
+    expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'recorded', status: 'success' }]);
+    expect(eventsOf(run.id)).toEqual(before);
+    expect(findRun(run.id)).toMatchObject({ status: 'success', modelCalls: 1 });
+  });
+
+  it('a run cancelled before it executed records run.finished(cancelled) and no model calls', async () => {
+    const ann = await makeUser('ann');
+    const { conversation } = conversationWith(ann.id);
+    const row = getDb()
+      .insert(schema.runs)
+      .values({ id: key(), conversationId: conversation.id, ownerId: ann.id, idempotencyKey: key(), kind: 'start', status: 'pending', model: 'scripted', input: { text: 'hi' } })
+      .returning()
+      .get();
+    expect((await cancel(ann.id, row.id)).status).toBe('cancelled');
+    const events = eventsOf(row.id);
+    expect(events.map((e) => [e.seq, e.type, (e as { outcome?: string }).outcome])).toEqual([[1, 'run.finished', 'cancelled']]);
+    expect(findRun(row.id)).toMatchObject({ modelCalls: 0, unreportedCalls: 0, inputTokens: 0 });
+  });
 });
