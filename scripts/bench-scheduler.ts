@@ -33,6 +33,7 @@ async function main() {
   const { createTeam } = await import('@/server/teams/teams');
   const { sendRequest } = await import('@/server/teams/requests');
   const { startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
+  const { teamJobs } = await import('@/server/teams/scheduler-jobs');
   const { getDb, closeDb, schema } = await import('@/server/db');
   const { closeCheckpointer } = await import('@/server/agents/checkpointer');
   const { jainIndex, busySlotTime, slotUtilization } = await import('@/server/scheduler/fairness');
@@ -98,7 +99,7 @@ async function main() {
   const scenarios = (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5').split(',').map((x) => x.trim());
   const selected = (n: number) => scenarios.includes(String(n));
   const owners: Awaited<ReturnType<typeof owner>>[] = [];
-  const scheduler = startScheduler({ tickMs: 250 });
+  const scheduler = startScheduler(teamJobs, { tickMs: 250 });
 
   // ── 1. Utilization and fairness ──
   if (selected(1)) {

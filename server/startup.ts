@@ -51,6 +51,8 @@ export async function startServerProcess(): Promise<void> {
   const teams = finishTeamCreations();
 
   const { startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
+  // The scheduler owns its port and never imports the team domain: the team domain's implementation is wired in here.
+  const { teamJobs } = await import('@/server/teams/scheduler-jobs');
   const { suspendActiveRuns } = await import('@/server/agents/suspend');
   // Hooks run newest first: stop admitting and drain the team workers, then suspend the runs still executing
   // (left unfinished, so the next start continues them instead of recording them as cancelled).
@@ -58,7 +60,7 @@ export async function startServerProcess(): Promise<void> {
     await suspendActiveRuns();
   });
   onShutdown('scheduler', stopScheduler);
-  startScheduler();
+  startScheduler(teamJobs);
 
   installSignalHandlers();
   console.log(

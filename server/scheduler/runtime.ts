@@ -4,8 +4,7 @@ import { runEvents, type RunEvent } from '@/server/agents/run-events';
 import { isStopping } from '@/server/agents/runs';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
 import { getDb } from '@/server/db';
-import { admitJob, finalizeJob, launchJob, stopJob } from '@/server/teams/execution';
-import { registerTeamTools } from '@/server/teams/tools/register';
+import type { JobPort } from './job-port';
 import { emptyRound, plan, type RoundState } from './planner';
 import { setSchedulerHandle } from './signal';
 import { loadSchedulingView } from './view';
@@ -16,7 +15,8 @@ export type RuntimeOptions = { tickMs?: number; maxActive?: number; stepTimeoutM
 /**
  * The process's scheduler: wakes on change and on a short tick, runs one planning pass at a time, admits
  * jobs owner-fairly, and hands each admitted job to its team's worker. Slots are counted from durable job
- * state, so a restart resumes the accounting where it stopped.
+ * state, so a restart resumes the accounting where it stopped. What it does to a job goes through its port (the
+ * team domain's implementation, handed in by start-up), so the scheduler never imports the team domain.
  */
 export class SchedulerRuntime {
   private round: RoundState = emptyRound();
@@ -34,14 +34,17 @@ export class SchedulerRuntime {
   /** Counters for tests and benchmarks. */
   readonly stats = { passes: 0, admissions: 0 };
 
-  constructor(options: RuntimeOptions = {}) {
+  constructor(
+    private readonly jobs: JobPort,
+    options: RuntimeOptions = {},
+  ) {
     this.tickMs = options.tickMs ?? 500;
     this.maxActive = options.maxActive ?? LIMITS.scheduler.maxActiveJobs;
     this.stepTimeoutMs = options.stepTimeoutMs ?? LIMITS.scheduler.stepTimeoutMs;
   }
 
   start(): void {
-    registerTeamTools();
+    this.jobs.prepare();
     runEvents().on('run:finished', this.onRunFinished);
     this.timer = setInterval(() => this.wake(), this.tickMs);
     this.timer.unref();
@@ -85,10 +88,10 @@ export class SchedulerRuntime {
       if (job.status === 'cancelling') {
         // A run already told to stop finishes on its own; its run:finished event finalizes the job. Stepping it
         // again would only spin (a stop step that waits for nothing wakes another pass at once).
-        if (!job.runId || !isStopping(job.runId)) this.step(job.teamId, job.jobId, 'stop', (signal) => stopJob(job.jobId, signal));
+        if (!job.runId || !isStopping(job.runId)) this.step(job.teamId, job.jobId, 'stop', (signal) => this.jobs.stop(job.jobId, signal));
       }
       else if (!job.runId || !job.runStatus) this.launch(job.teamId, job.jobId);
-      else if (!ACTIVE_RUN_STATUSES.includes(job.runStatus as RunStatus)) this.step(job.teamId, job.jobId, 'finalize', (signal) => finalizeJob(job.jobId, signal));
+      else if (!ACTIVE_RUN_STATUSES.includes(job.runStatus as RunStatus)) this.step(job.teamId, job.jobId, 'finalize', (signal) => this.jobs.finalize(job.jobId, signal));
     }
     const result = plan({
       queues: view.queues,
@@ -103,14 +106,14 @@ export class SchedulerRuntime {
     });
     this.round = result.round;
     for (const admission of result.admissions) {
-      if (!admitJob(admission.jobId)) continue;
+      if (!this.jobs.admit(admission.jobId)) continue;
       this.stats.admissions += 1;
       this.launch(admission.candidate.teamId, admission.jobId);
     }
   }
 
   private launch(teamId: string, jobId: string): void {
-    this.step(teamId, jobId, 'launch', (signal) => launchJob(jobId, signal));
+    this.step(teamId, jobId, 'launch', (signal) => this.jobs.launch(jobId, signal));
   }
 
   /** Queue one step for a job on its team's worker, at most one queued step per job from reconciliation. */
@@ -131,7 +134,7 @@ export class SchedulerRuntime {
       | undefined;
     if (!job) return;
     void this.worker(job.teamId)
-      .run(`finalize ${job.id}`, (signal) => finalizeJob(job.id, signal))
+      .run(`finalize ${job.id}`, (signal) => this.jobs.finalize(job.id, signal))
       .finally(() => this.wake());
   }
 
@@ -139,7 +142,7 @@ export class SchedulerRuntime {
     const job = getDb().$client.prepare('select team_id as teamId from jobs where id = ?').get(jobId) as { teamId: string } | undefined;
     if (!job) return;
     void this.worker(job.teamId)
-      .run(`stop ${jobId}`, (signal) => stopJob(jobId, signal))
+      .run(`stop ${jobId}`, (signal) => this.jobs.stop(jobId, signal))
       .finally(() => this.wake());
   }
 
@@ -164,10 +167,10 @@ export class SchedulerRuntime {
 
 const g = globalThis as unknown as { __ensembleRuntime?: SchedulerRuntime };
 
-/** Start the process's scheduler once (instrumentation calls this at server start). */
-export function startScheduler(options?: RuntimeOptions): SchedulerRuntime {
+/** Start the process's scheduler once, over the given jobs (start-up passes the team domain's teamJobs). */
+export function startScheduler(jobs: JobPort, options?: RuntimeOptions): SchedulerRuntime {
   if (!g.__ensembleRuntime) {
-    g.__ensembleRuntime = new SchedulerRuntime(options);
+    g.__ensembleRuntime = new SchedulerRuntime(jobs, options);
     g.__ensembleRuntime.start();
   }
   return g.__ensembleRuntime;

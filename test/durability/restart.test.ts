@@ -9,6 +9,7 @@ import { readThread } from '@/server/agents/thread';
 import { closeDb, getDb, schema } from '@/server/db';
 import type { Job } from '@/server/db/schema';
 import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
+import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { respondToJob } from '@/server/teams/answers';
 import { admitJob } from '@/server/teams/execution';
 import { sendRequest } from '@/server/teams/requests';
@@ -33,7 +34,7 @@ async function boot(): Promise<Awaited<ReturnType<typeof recoverRuns>>> {
   resumeRunLaunches();
   getDb();
   const report = await recoverRuns();
-  startScheduler({ tickMs: 30 });
+  startScheduler(teamJobs, { tickMs: 30 });
   return report;
 }
 
@@ -58,7 +59,7 @@ describe('restart: unfinished work is reconciled at boot, each admission runs ex
       sendRequest(owner, team.id, { memberIds: [memberId], text, draftKey }).jobs[0]!;
 
     // 1. Finished but not recorded: the run completes while no scheduler listens (it stopped before finalizing).
-    startScheduler({ tickMs: 30 });
+    startScheduler(teamJobs, { tickMs: 30 });
     const finishedUnrecorded = send(a, alice.id, writer!.id, '/sleep 200\n/reply written', 'fin');
     const finishedRunId = await until(() => job(finishedUnrecorded.id).runId, 5_000, 'run id stored');
     await stopScheduler();
@@ -66,7 +67,7 @@ describe('restart: unfinished work is reconciled at boot, each admission runs ex
     expect(job(finishedUnrecorded.id).status).toBe('running');
 
     // 2. Mid-run: the process dies while the member's model is still working (the run row stays 'running').
-    startScheduler({ tickMs: 30 });
+    startScheduler(teamJobs, { tickMs: 30 });
     const midRun = send(a, alice.id, slow!.id, '/sleep 1500\n/reply slow but sure', 'mid');
     const midRunId = await until(() => job(midRun.id).runId, 5_000, 'mid run id');
     await until(() => findRun(midRunId)?.status === 'running', 5_000, 'mid run executing');

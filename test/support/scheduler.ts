@@ -2,12 +2,13 @@ import { afterAll, beforeAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
 import { startScheduler, stopScheduler, type RuntimeOptions } from '@/server/scheduler/runtime';
+import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { until } from './wait';
 
 /** Run the process's scheduler for the whole test file. */
 export function withScheduler(options: RuntimeOptions = { tickMs: 50 }): void {
   beforeAll(() => {
-    startScheduler(options);
+    startScheduler(teamJobs, options);
   });
   afterAll(async () => {
     await stopScheduler();

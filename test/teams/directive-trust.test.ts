@@ -6,6 +6,7 @@ import type { StartInput } from '@/server/agents/run-store';
 import { scriptFor } from '@/server/agents/scripted-model';
 import { readThread } from '@/server/agents/thread';
 import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
+import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { respondToJob } from '@/server/teams/answers';
 import { sendRequest } from '@/server/teams/requests';
 import { makeUser } from '../support/users';
@@ -40,7 +41,7 @@ const toolActivity = (turn: BaseMessage[]) => ({
 });
 
 beforeAll(() => {
-  startScheduler({ tickMs: 30 });
+  startScheduler(teamJobs, { tickMs: 30 });
 });
 afterAll(async () => {
   await stopScheduler();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
 import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
+import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { sendRequest } from '@/server/teams/requests';
 import { finalizeJob } from '@/server/teams/execution';
 import { cancelJob } from '@/server/teams/cancel';
@@ -25,7 +26,7 @@ const quiet = (teamId: string, count?: number) =>
 const call = (tool: string, args: object) => `/call ${tool} ${JSON.stringify(args)}`;
 
 beforeAll(() => {
-  startScheduler({ tickMs: 30 });
+  startScheduler(teamJobs, { tickMs: 30 });
 });
 afterAll(async () => {
   await stopScheduler();

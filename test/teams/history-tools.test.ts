@@ -6,6 +6,7 @@ import type { HistoryPage, ResultsPage, TeamResult } from '@/lib/types/team-hist
 import { getDb, schema, writeTx } from '@/server/db';
 import type { Job } from '@/server/db/schema';
 import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
+import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { sendRequest } from '@/server/teams/requests';
 import { appendShared } from '@/server/teams/shared-record';
 import { registerTeamTools } from '@/server/teams/tools/register';
@@ -58,7 +59,7 @@ function refused(r: ToolResult | undefined, message: RegExp) {
 
 beforeAll(() => {
   registerTeamTools();
-  startScheduler({ tickMs: 50 });
+  startScheduler(teamJobs, { tickMs: 50 });
 });
 afterAll(async () => {
   await stopScheduler();

@@ -10,6 +10,7 @@ import { applyNote, recoverNotes } from '@/server/agents/thread-notes';
 import { recoverRuns } from '@/server/agents/recovery';
 import { getDb, schema } from '@/server/db';
 import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
+import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { recordMentions, sendMentions } from '@/server/teams/mentions';
 import { makeUser } from '../support/users';
 import { call, makeAgents, makeTeam } from '../support/teams';
@@ -193,7 +194,7 @@ describe('@mentions across a crash', () => {
 });
 
 describe('@mentions with the scheduler running', () => {
-  beforeAll(() => startScheduler({ tickMs: 30 }));
+  beforeAll(() => startScheduler(teamJobs, { tickMs: 30 }));
   afterAll(async () => {
     await stopScheduler();
   });

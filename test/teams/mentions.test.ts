@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import * as mentionsRoute from '@/app/api/v1/conversations/[id]/mentions/route';
 import { getDb, schema } from '@/server/db';
 import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
+import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { createConversation } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { mentionLabel } from '@/server/teams/mentions';
@@ -14,7 +15,7 @@ import { until } from '../support/wait';
 const jobsOf = (teamId: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.teamId, teamId)).orderBy(schema.jobs.seq).all();
 
 beforeAll(() => {
-  startScheduler({ tickMs: 30 });
+  startScheduler(teamJobs, { tickMs: 30 });
 });
 afterAll(async () => {
   await stopScheduler();

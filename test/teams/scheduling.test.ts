@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
 import { SchedulerRuntime } from '@/server/scheduler/runtime';
+import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { sendRequest } from '@/server/teams/requests';
 import { cancelJob } from '@/server/teams/cancel';
 import { getActivity } from '@/server/teams/activity';
@@ -29,7 +30,7 @@ describe('scheduler runtime', () => {
     const alice = await makeUser('alice');
     const a = makeTeam(alice.id).team;
     const b = makeTeam(alice.id).team;
-    runtime = new SchedulerRuntime({ tickMs: 20 });
+    runtime = new SchedulerRuntime(teamJobs, { tickMs: 20 });
     runtime.start();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -59,7 +60,7 @@ describe('scheduler runtime', () => {
     const ids = owners.flatMap((o, i) =>
       teams[i]!.members.map((m, k) => sendRequest(o.id, teams[i]!.id, { memberIds: [m.id], text: `/reply ${o.name}${k}`, draftKey: `k${k}` }).jobs[0]!.id),
     );
-    runtime = new SchedulerRuntime({ tickMs: 20, maxActive: 1 });
+    runtime = new SchedulerRuntime(teamJobs, { tickMs: 20, maxActive: 1 });
     runtime.start();
     const rows = await done(ids);
     const order = rows.sort((x, y) => x.admittedAt!.getTime() - y.admittedAt!.getTime() || x.seq - y.seq).map((r) => r.ownerId);
@@ -71,7 +72,7 @@ describe('scheduler runtime', () => {
     const alice = await makeUser('alice');
     const { team } = makeTeam(alice.id, ['A', 'B', 'C', 'D', 'E', 'F']);
     const ids = team.members.map((m, i) => sendRequest(alice.id, team.id, { memberIds: [m.id], text: '/sleep 150\n/reply ok', draftKey: `w${i}` }).jobs[0]!.id);
-    runtime = new SchedulerRuntime({ tickMs: 5, maxActive: 2 });
+    runtime = new SchedulerRuntime(teamJobs, { tickMs: 5, maxActive: 2 });
     runtime.start();
     let peak = 0;
     const sample = setInterval(() => {
@@ -91,7 +92,7 @@ describe('scheduler runtime', () => {
   it('caps a result at 6,000 UTF-8 bytes without splitting a character', async () => {
     const alice = await makeUser('alice');
     const { team } = makeTeam(alice.id, ['A', 'B', 'C', 'D']);
-    runtime = new SchedulerRuntime({ tickMs: 20 });
+    runtime = new SchedulerRuntime(teamJobs, { tickMs: 20 });
     runtime.start();
     const cases = ['🤖'.repeat(1500), '🤖'.repeat(1500) + 'a', '研'.repeat(2000), '研'.repeat(2000) + 'a'];
     const ids = cases.map((reply, i) => sendRequest(alice.id, team.id, { memberIds: [team.members[i]!.id], text: `/reply ${reply}`, draftKey: `c${i}` }).jobs[0]!.id);

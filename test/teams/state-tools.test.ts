@@ -8,6 +8,7 @@ import type { ApiStateEntry } from '@/lib/types/team';
 import { getDb, schema } from '@/server/db';
 import type { Job } from '@/server/db/schema';
 import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
+import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { sendRequest } from '@/server/teams/requests';
 import { buildSharedContext } from '@/server/teams/context';
 import { createTeam } from '@/server/teams/teams';
@@ -78,7 +79,7 @@ const update = (entry_id: string, expected_revision: number, content: string, st
 
 beforeAll(() => {
   registerTeamTools();
-  startScheduler({ tickMs: 50 });
+  startScheduler(teamJobs, { tickMs: 50 });
 });
 afterAll(async () => {
   await stopScheduler();
