@@ -8,8 +8,9 @@ import { parseOrThrow } from './validation';
 /**
  * Validate a server action's argument with the route's schema. React's action encoding carries more than JSON
  * (Date, Map, Set, BigInt, …), so the argument must first be plain JSON as readJson would have produced it:
- * null, booleans, finite numbers, well-formed strings, arrays and plain objects, nested at most
- * LIMITS.jsonMaxDepth deep (an iterative walk: nothing recursive sees the shape). Anything else is 422.
+ * null, booleans, finite numbers, well-formed strings, arrays and plain objects (an undefined property counts as
+ * absent), nested at most LIMITS.jsonMaxDepth deep (an iterative walk: nothing recursive sees the shape).
+ * Anything else is 422.
  */
 export function actionInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const problem = notPlainJson(value);
@@ -43,7 +44,8 @@ function notPlainJson(value: unknown): string | null {
     if (proto !== Object.prototype && proto !== null) return 'Must be plain JSON';
     for (const [k, v] of Object.entries(item)) {
       if (hasLoneSurrogate(k)) return 'Text contains an unpaired UTF-16 surrogate';
-      stack.push({ item: v, depth: depth + 1 });
+      // An undefined property is an absent one, as JSON.stringify would have sent it ({ note: undefined }).
+      if (v !== undefined) stack.push({ item: v, depth: depth + 1 });
     }
   }
   return null;
