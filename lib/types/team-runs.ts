@@ -11,6 +11,8 @@ export type ApiTeamRun = {
   /** null while running. */
   outcome: RunOutcome | null;
   stopReason: string | null;
+  /** When the run was asked for; a pending run's bar starts here. */
+  createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
   tokens: TokenTotals;
@@ -36,5 +38,8 @@ export type ApiTeamRuns = {
   members: Array<{ id: string; name: string; tokens: TokenTotals }>;
   runs: ApiTeamRun[];
   handoffs: ApiTeamHandoff[];
+  /** Over the runs returned (the window's, at most LIMITS.teamRuns.maxRuns). */
   totals: TokenTotals;
+  /** True when the window held more runs than LIMITS.teamRuns.maxRuns: the newest are returned. */
+  truncated: boolean;
 };

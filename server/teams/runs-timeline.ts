@@ -1,0 +1,240 @@
+import 'server-only';
+import { LIMITS } from '@/lib/limits';
+import type { RunOutcome, TokenTotals } from '@/lib/types/run-events';
+import type { ApiTeamHandoff, ApiTeamRun, ApiTeamRuns } from '@/lib/types/team-runs';
+import { runTokenTotals } from '@/server/agents/observe/run-lifecycle';
+import { getDb, type Db } from '@/server/db';
+import { validationError } from '@/server/http/errors';
+import { requireTeam, teamMembers } from './teams';
+
+const DAY_MS = 86_400_000;
+const { maxWindowDays, maxRuns } = LIMITS.teamRuns;
+/**
+ * A finished run is looked for among runs created up to this long before `from`: the longest an agent may run.
+ * Bounds the walk back through a conversation's history (runs have no index on finished_at); a run that lasted
+ * longer (only across a crash recovery) and ended inside the window is left out.
+ */
+const LOOKBACK_MS = LIMITS.run.timeLimitMinutes.max * 60_000;
+
+export type RunsWindow = { from: Date; to: Date };
+
+/**
+ * The window of GET /teams/:id/runs from its query: `from`/`to` ISO 8601 instants, default the last 24 h ending now.
+ * 422 naming the field for a date that doesn't parse, from ≥ to, or a window longer than maxWindowDays.
+ */
+export function parseRunsWindow(query: Record<string, string>, now = new Date()): RunsWindow {
+  const unknown = Object.keys(query).find((k) => k !== 'from' && k !== 'to');
+  if (unknown) throw validationError({ [unknown]: 'Unknown field' });
+  const to = query.to === undefined ? now : parseInstant(query.to, 'to');
+  const from = query.from === undefined ? new Date(to.getTime() - DAY_MS) : parseInstant(query.from, 'from');
+  if (from.getTime() >= to.getTime()) throw validationError({ from: 'Must be before to' });
+  if (to.getTime() - from.getTime() > maxWindowDays * DAY_MS) throw validationError({ to: `The window may cover at most ${maxWindowDays} days` });
+  return { from, to };
+}
+
+// A date with a time and an explicit zone ("2026-05-01T12:00:00Z", "…+02:00"): never a locale-dependent guess.
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function parseInstant(value: string, field: 'from' | 'to'): Date {
+  const at = ISO_INSTANT.test(value) ? new Date(value) : null;
+  if (!at || Number.isNaN(at.getTime())) throw validationError({ [field]: 'Must be an ISO 8601 date and time with a zone' });
+  return at;
+}
+
+type RunRow = {
+  id: string;
+  conversation_id: string;
+  idempotency_key: string;
+  status: ApiTeamRun['status'];
+  stop_reason: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  model_calls: number;
+  unreported_calls: number;
+  fingerprint: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+};
+
+type JobRow = {
+  id: string;
+  kind: 'request' | 'receipt';
+  member_id: string | null;
+  conversation_id: string;
+  source_member_id: string | null;
+  created_at: number;
+};
+
+const RUN_COLUMNS = `id, conversation_id, idempotency_key, status, stop_reason, input_tokens, output_tokens, model_calls,
+  unreported_calls, fingerprint, created_at, started_at, finished_at`;
+const JOB_COLUMNS = 'id, kind, member_id, conversation_id, source_member_id, created_at';
+const ACTIVE = new Set(['pending', 'running']);
+
+const OUTCOMES: Record<ApiTeamRun['status'], RunOutcome | null> = {
+  pending: null,
+  running: null,
+  success: 'completed',
+  error: 'failed',
+  cancelled: 'cancelled',
+  interrupted: 'interrupted',
+};
+
+const zero = (): TokenTotals => ({ inputTokens: 0, outputTokens: 0, modelCalls: 0, unreportedCalls: 0 });
+const add = (into: TokenTotals, t: TokenTotals) => {
+  into.inputTokens += t.inputTokens;
+  into.outputTokens += t.outputTokens;
+  into.modelCalls += t.modelCalls;
+  into.unreportedCalls += t.unreportedCalls;
+};
+
+/** A team job's run keys are `job:<jobId>:start` and `job:<jobId>:answer:<key>` (server/teams/execution.ts). */
+export function jobIdOfRunKey(key: string): string | null {
+  const match = /^job:([^:]+):/.exec(key);
+  return match ? match[1]! : null;
+}
+
+const startOf = (r: RunRow) => r.started_at ?? r.created_at;
+
+/**
+ * The team's runs timeline for a window: every run of a member conversation that overlaps [from, to) — started
+ * before `to` and not finished before `from`, running ones included — with its member, the team job it executed
+ * (null for a person's direct chat or a run that was no job), outcome and tokens; the handoffs between members
+ * touching the window; and token totals per member and for the team over the runs returned. At most
+ * LIMITS.teamRuns.maxRuns runs, the newest kept (`truncated`).
+ *
+ * Tokens: a finished run's are its recorded totals; a running run's are summed from its model.call events so far.
+ */
+export function teamRuns(ownerId: string, teamId: string, window: RunsWindow, db: Db = getDb()): ApiTeamRuns {
+  requireTeam(ownerId, teamId, db);
+  const members = teamMembers(teamId, db);
+  const memberOfConversation = new Map(members.filter((m) => m.conversationId).map((m) => [m.conversationId!, m.id]));
+  const from = window.from.getTime();
+  const to = window.to.getTime();
+  const client = db.$client;
+
+  // Per conversation, through runs_conversation_created_idx: created in [from − lookback, to), newest first;
+  // plus its active runs through runs_conversation_status_idx (however long ago they were created).
+  const recent = client.prepare(
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE conversation_id = ? AND created_at >= ? AND created_at < ? AND kind != 'note'
+     ORDER BY created_at DESC LIMIT ?`,
+  );
+  const active = client.prepare(
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE conversation_id = ? AND status IN ('pending', 'running') AND created_at < ? AND kind != 'note'`,
+  );
+  const byId = new Map<string, RunRow>();
+  for (const conversationId of memberOfConversation.keys()) {
+    const rows = [...(recent.all(conversationId, from - LOOKBACK_MS, to, maxRuns + 1) as RunRow[]), ...(active.all(conversationId, to) as RunRow[])];
+    for (const r of rows) {
+      if (startOf(r) >= to) continue;
+      if (r.finished_at !== null && r.finished_at < from) continue;
+      byId.set(r.id, r);
+    }
+  }
+  const all = [...byId.values()].sort((a, b) => startOf(b) - startOf(a) || b.created_at - a.created_at);
+  const truncated = all.length > maxRuns;
+  const kept = all.slice(0, maxRuns).reverse();
+
+  const jobs = loadJobs(client, teamId, kept.map((r) => jobIdOfRunKey(r.idempotency_key)).filter((id): id is string => !!id));
+  const runs: ApiTeamRun[] = kept.map((r) => {
+    const job = jobs.get(jobIdOfRunKey(r.idempotency_key) ?? '');
+    const tokens = ACTIVE.has(r.status)
+      ? r.status === 'running'
+        ? runTokenTotals(r.id)
+        : zero()
+      : { inputTokens: r.input_tokens, outputTokens: r.output_tokens, modelCalls: r.model_calls, unreportedCalls: r.unreported_calls };
+    return {
+      runId: r.id,
+      memberId: memberOfConversation.get(r.conversation_id)!,
+      jobId: job?.id ?? null,
+      jobKind: job?.kind ?? null,
+      status: r.status,
+      outcome: OUTCOMES[r.status],
+      stopReason: r.stop_reason,
+      createdAt: new Date(r.created_at).toISOString(),
+      startedAt: r.started_at === null ? null : new Date(r.started_at).toISOString(),
+      finishedAt: r.finished_at === null ? null : new Date(r.finished_at).toISOString(),
+      tokens,
+      fingerprint: r.fingerprint,
+    };
+  });
+
+  const memberTokens = new Map(members.map((m) => [m.id, zero()]));
+  const totals = zero();
+  for (const run of runs) {
+    add(memberTokens.get(run.memberId)!, run.tokens);
+    add(totals, run.tokens);
+  }
+
+  return {
+    from: window.from.toISOString(),
+    to: window.to.toISOString(),
+    members: members.map((m) => ({ id: m.id, name: m.name, tokens: memberTokens.get(m.id)! })),
+    runs,
+    handoffs: handoffs(client, teamId, window, [...jobs.values()], members, memberOfConversation),
+    totals,
+    truncated,
+  };
+}
+
+function loadJobs(client: Db['$client'], teamId: string, ids: string[]): Map<string, JobRow> {
+  const out = new Map<string, JobRow>();
+  const unique = [...new Set(ids)];
+  // jobs.id is unique (its own index); chunks keep each statement under SQLite's parameter limit.
+  for (let i = 0; i < unique.length; i += 500) {
+    const chunk = unique.slice(i, i + 500);
+    const rows = client
+      .prepare(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id IN (${chunk.map(() => '?').join(',')}) AND team_id = ?`)
+      .all(...chunk, teamId) as JobRow[];
+    for (const row of rows) out.set(row.id, row);
+  }
+  return out;
+}
+
+/**
+ * Requests between lanes that touch the window: those made inside it (walking the team's jobs newest first through
+ * jobs_team_seq_idx and stopping at the first one made before `from`), and those whose run is in it. The sender's
+ * run is the one executing in the sender's conversation when the request was made; the recipient's is its first.
+ */
+function handoffs(
+  client: Db['$client'],
+  teamId: string,
+  window: RunsWindow,
+  runJobs: JobRow[],
+  members: Array<{ id: string; conversationId: string | null }>,
+  memberOfConversation: Map<string, string>,
+): ApiTeamHandoff[] {
+  const from = window.from.getTime();
+  const to = window.to.getTime();
+  const requests = new Map(runJobs.filter((j) => j.kind === 'request').map((j) => [j.id, j]));
+  const walk = client.prepare(`SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = ? ORDER BY seq DESC`);
+  for (const job of walk.iterate(teamId) as Iterable<JobRow>) {
+    if (job.created_at < from) break;
+    if (requests.size >= maxRuns) break;
+    if (job.kind === 'request' && job.created_at < to) requests.set(job.id, job);
+  }
+
+  const conversationOf = new Map(members.map((m) => [m.id, m.conversationId]));
+  const firstRun = client.prepare(`SELECT id FROM runs WHERE conversation_id = ? AND idempotency_key = ?`);
+  const executingAt = client.prepare(
+    `SELECT id, finished_at FROM runs WHERE conversation_id = ? AND created_at <= ? AND kind != 'note' ORDER BY created_at DESC LIMIT 1`,
+  );
+  const out: ApiTeamHandoff[] = [];
+  for (const job of requests.values()) {
+    const toMemberId = job.member_id ?? memberOfConversation.get(job.conversation_id);
+    if (!toMemberId) continue;
+    const fromMemberId = job.source_member_id && conversationOf.has(job.source_member_id) ? job.source_member_id : null;
+    const senderConversation = fromMemberId ? conversationOf.get(fromMemberId) : null;
+    const sender = senderConversation ? (executingAt.get(senderConversation, job.created_at) as { id: string; finished_at: number | null } | undefined) : undefined;
+    const recipient = firstRun.get(job.conversation_id, `job:${job.id}:start`) as { id: string } | undefined;
+    out.push({
+      jobId: job.id,
+      fromMemberId,
+      toMemberId,
+      at: new Date(job.created_at).toISOString(),
+      fromRunId: sender && (sender.finished_at === null || sender.finished_at >= job.created_at) ? sender.id : null,
+      toRunId: recipient?.id ?? null,
+    });
+  }
+  return out.sort((a, b) => a.at.localeCompare(b.at));
+}
