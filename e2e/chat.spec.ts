@@ -42,9 +42,9 @@ test('Chat from the agent list: send with the button and with Ctrl+Enter, see th
   await expect(composer(page)).toHaveValue('');
 
   const expected = [
-    /^You\s*Hi there\s+\/reply Hello from the test$/,
+    /^You\s*Hi there\s+\/reply Hello from the test\s*Steps$/,
     /^Helper\s*Hello from the test$/,
-    /^You\s*Two lines\s+\/reply Second answer$/,
+    /^You\s*Two lines\s+\/reply Second answer\s*Steps$/,
     /^Helper\s*Second answer$/,
   ];
   await expect(entries(page)).toHaveText(expected);
@@ -81,7 +81,7 @@ test('a slow run shows Running with Cancel; Cancel stops it and the conversation
   await expect(history(page).getByText('after the cancel', { exact: true })).toBeVisible(REPLY);
   // The cancelled run never answered: only the person's own message mentions "too late".
   await expect(history(page).getByText('too late', { exact: true })).toHaveCount(0);
-  await expect(entries(page)).toHaveText([/^You\s*\/sleep 5000\s+\/reply too late$/, /^You\s*\/reply after the cancel$/, /^Sleeper\s*after the cancel$/]);
+  await expect(entries(page)).toHaveText([/^You\s*\/sleep 5000\s+\/reply too late\s*Steps$/, /^You\s*\/reply after the cancel\s*Steps$/, /^Sleeper\s*after the cancel$/]);
   const runRes = await api.get(`/api/v1/runs/${cancelledRunId}`);
   expect(((await runRes.json()) as { run: { status: string } }).run.status).toBe('cancelled');
   const finalState = await conversationDetail(api, conversationId);

@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { Alert, Badge, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { actionData } from '@/lib/action-result';
@@ -210,6 +211,10 @@ export function ChatView({ conversationId }: { conversationId: string }) {
             approvalTool={view.kind === 'approval' ? view.interrupt.tool : null}
           />
         </div>
+        {/* An approval's resume run starts no message of its own: its steps are offered here. */}
+        {run && run.kind === 'resume' && !data.messages.some((m) => m.meta?.runId === run.id) ? (
+          <RunStepsDisclosure key={run.id} runId={run.id} label="Steps after your answer" heading="Steps after your answer" className="mt-3" />
+        ) : null}
       </section>
 
       {query.isError ? (

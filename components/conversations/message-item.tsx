@@ -1,3 +1,6 @@
+import { ProvenanceLabel } from '@/components/runs/provenance-label';
+import { showsProvenance } from '@/components/runs/provenance-text';
+import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { cn } from '@/components/ui/cn';
 import { AssistantMarkdown } from './assistant-markdown';
 import { FrameworkNote, MentionMessage, ReceiptCard, RequestCard } from './team-message-items';
@@ -19,11 +22,26 @@ export function MessageItem({
   /** The tool call the run waits on for approval, if any. */
   awaitingCallId?: string | null;
 }) {
+  if (item.kind === 'user' && item.provenance && item.provenance.producer.type !== 'person') {
+    // Text the framework (or a member) put in the human channel: labelled and set apart, never a "You" bubble.
+    return (
+      <li className="min-w-0">
+        <div className="max-w-full min-w-0 rounded-lg border border-dashed border-zinc-300 px-3 py-2 sm:max-w-[85%] dark:border-zinc-700">
+          <ProvenanceLabel provenance={item.provenance} className="mb-1 block" />
+          <p className="text-sm whitespace-pre-wrap break-words text-zinc-700 [overflow-wrap:anywhere] dark:text-zinc-300">{item.text}</p>
+        </div>
+        {item.runId ? <RunStepsDisclosure runId={item.runId} className="mt-1" /> : null}
+      </li>
+    );
+  }
   if (item.kind === 'user') {
     return (
       <li className="flex min-w-0 justify-end">
         <div className="max-w-[85%] min-w-0">
-          <p className={cn(label, 'text-right')}>You{pending ? ' · sending…' : ''}</p>
+          <p className={cn(label, 'text-right')}>
+            {item.provenance && showsProvenance(item.provenance) ? <ProvenanceLabel provenance={item.provenance} /> : 'You'}
+            {pending ? ' · sending…' : ''}
+          </p>
           <div
             className={cn(
               'rounded-lg bg-indigo-600 px-3 py-2 text-sm whitespace-pre-wrap break-words text-white [overflow-wrap:anywhere] dark:bg-indigo-500',
@@ -32,6 +50,7 @@ export function MessageItem({
           >
             {item.text}
           </div>
+          {item.runId && !pending ? <RunStepsDisclosure runId={item.runId} className="mt-1 text-right" /> : null}
         </div>
       </li>
     );

@@ -1,3 +1,5 @@
+import { ProvenanceLabel } from '@/components/runs/provenance-label';
+import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { cn } from '@/components/ui/cn';
 import type { TimelineItem } from './timeline';
 
@@ -32,7 +34,15 @@ export function FrameworkNote({ item }: { item: Extract<TimelineItem, { kind: 'n
           plain,
         )}
       >
-        <span className="font-semibold">Ensemble: </span>
+        {item.provenance ? (
+          <>
+            <ProvenanceLabel provenance={item.provenance} />
+            <span className="sr-only">: </span>
+            <br />
+          </>
+        ) : (
+          <span className="font-semibold">Ensemble: </span>
+        )}
         {item.text}
       </p>
     </li>
@@ -56,8 +66,10 @@ export function ReceiptCard({ item }: { item: Extract<TimelineItem, { kind: 'rec
         <p className={cn('mb-1 text-xs font-semibold', failed ? 'text-red-800 dark:text-red-200' : 'text-emerald-800 dark:text-emerald-200', plain)}>
           {title}
         </p>
+        {item.provenance ? <ProvenanceLabel provenance={item.provenance} className="mb-1 block" /> : null}
         {item.text.trim() ? <p className={plain}>{item.text}</p> : <p className="italic opacity-80">No result text.</p>}
       </article>
+      {item.runId ? <RunStepsDisclosure runId={item.runId} className="mt-1" /> : null}
     </li>
   );
 }
@@ -71,8 +83,10 @@ export function RequestCard({ item }: { item: Extract<TimelineItem, { kind: 'req
         className="max-w-full min-w-0 rounded-lg border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-950 sm:max-w-[85%] dark:border-indigo-900 dark:bg-indigo-950/40 dark:text-indigo-50"
       >
         <p className={cn('mb-1 text-xs font-semibold text-indigo-800 dark:text-indigo-200', plain)}>{title}</p>
+        {item.provenance ? <ProvenanceLabel provenance={item.provenance} className="mb-1 block" /> : null}
         <p className={plain}>{item.text}</p>
       </article>
+      {item.runId ? <RunStepsDisclosure runId={item.runId} className="mt-1" /> : null}
     </li>
   );
 }

@@ -1,4 +1,5 @@
 /** Turns the flat message list into what the chat shows: each tool call next to its result. */
+import type { Provenance } from '@/lib/types/provenance';
 import { isFrameworkNote, sentToLine, userMessageView } from './message-meta';
 import type { Message } from './types';
 
@@ -10,32 +11,42 @@ export type ToolCallView = {
   result: Message | null;
 };
 
+/** What starts a turn: the run that answered it (its steps can be opened) and who produced the message. */
+export type TurnInfo = { runId?: string; provenance?: Provenance };
+
 export type TimelineItem =
-  | { kind: 'user'; id: string; text: string }
+  | ({ kind: 'user'; id: string; text: string } & TurnInfo)
   /** The person's @mention message, with who it went to. */
-  | { kind: 'mention'; id: string; text: string; sentTo: string }
+  | ({ kind: 'mention'; id: string; text: string; sentTo: string } & TurnInfo)
   /** A team member's result returned to this conversation. */
-  | { kind: 'receipt'; id: string; memberName: string; status: 'completed' | 'failed'; text: string }
+  | ({ kind: 'receipt'; id: string; memberName: string; status: 'completed' | 'failed'; text: string } & TurnInfo)
   /** In a member's conversation: a request from the person or a teammate. */
-  | { kind: 'request'; id: string; from: string; text: string }
+  | ({ kind: 'request'; id: string; from: string; text: string } & TurnInfo)
   /** A note the framework wrote (not the agent speaking). */
-  | { kind: 'note'; id: string; text: string }
+  | ({ kind: 'note'; id: string; text: string } & TurnInfo)
   | { kind: 'assistant'; id: string; text: string; toolCalls: ToolCallView[] }
   /** A tool result whose call is not in the history (kept visible rather than dropped). */
   | { kind: 'tool'; id: string; message: Message };
 
+/** The run a human message started (meta.runId, set by the server) and the message's provenance, when known. */
+function turnInfo(m: Message): TurnInfo {
+  const runId = typeof m.meta?.runId === 'string' ? m.meta.runId : undefined;
+  return { ...(runId ? { runId } : {}), ...(m.provenance ? { provenance: m.provenance } : {}) };
+}
+
 function userItem(m: Message, next: Message | undefined): TimelineItem {
   const view = userMessageView(m);
+  const turn = turnInfo(m);
   switch (view.kind) {
     case 'mention':
-      return { kind: 'mention', id: m.id, text: m.text, sentTo: sentToLine(view, next && isFrameworkNote(next) ? next : null) };
+      return { kind: 'mention', id: m.id, text: m.text, sentTo: sentToLine(view, next && isFrameworkNote(next) ? next : null), ...turn };
     case 'receipt':
       // The message content holds the framework preamble; the result itself is in the meta.
-      return { kind: 'receipt', id: m.id, memberName: view.memberName, status: view.status, text: view.resultText || m.text };
+      return { kind: 'receipt', id: m.id, memberName: view.memberName, status: view.status, text: view.resultText || m.text, ...turn };
     case 'request':
-      return { kind: 'request', id: m.id, from: view.from, text: m.text };
+      return { kind: 'request', id: m.id, from: view.from, text: m.text, ...turn };
     default:
-      return { kind: 'user', id: m.id, text: m.text };
+      return { kind: 'user', id: m.id, text: m.text, ...turn };
   }
 }
 
@@ -45,8 +56,9 @@ export function buildTimeline(messages: readonly Message[]): TimelineItem[] {
   messages.forEach((m, index) => {
     if (m.role === 'user') {
       items.push(userItem(m, messages[index + 1]));
-    } else if (m.role === 'assistant' && isFrameworkNote(m)) {
-      items.push({ kind: 'note', id: m.id, text: m.text });
+    } else if (m.role === 'assistant' && (isFrameworkNote(m) || m.provenance?.producer.type === 'framework')) {
+      // Framework text on the assistant side (a note, a summary of earlier turns): never shown as the agent speaking.
+      items.push({ kind: 'note', id: m.id, text: m.text, ...(m.provenance ? { provenance: m.provenance } : {}) });
     } else if (m.role === 'assistant') {
       const toolCalls: ToolCallView[] = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args, result: null }));
       for (const c of toolCalls) if (!callsById.has(c.id)) callsById.set(c.id, c);

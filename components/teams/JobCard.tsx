@@ -3,6 +3,8 @@
 import Link from 'next/link';
 import { memo, useState, type MouseEvent } from 'react';
 import { format, isToday } from 'date-fns';
+import { SetupChangedBadge } from '@/components/runs/run-setup';
+import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { Badge } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
@@ -106,6 +108,11 @@ export const JobCard = memo(function JobCard({
           {when(job.createdAt)}
         </time>
       </div>
+      {job.run?.setupChanges?.length ? (
+        <div className="mt-1">
+          <SetupChangedBadge changes={job.run.setupChanges} />
+        </div>
+      ) : null}
 
       {linked || linkedMissing ? (
         <p className="mt-1 break-words text-xs text-zinc-600 dark:text-zinc-400">
@@ -222,6 +229,8 @@ export const JobCard = memo(function JobCard({
           </div>
         ) : null}
       </div>
+      {/* The job's run: its steps (live while it works), token totals and setup. */}
+      {job.run ? <RunStepsDisclosure key={job.run.id} runId={job.run.id} heading="Steps of this job" className="mt-1" /> : null}
     </article>
   );
 });

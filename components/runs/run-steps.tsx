@@ -1,0 +1,138 @@
+'use client';
+
+import { format } from 'date-fns';
+import { useMemo } from 'react';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
+import { Alert, Spinner } from '@/components/ui/misc';
+import { LIMITS } from '@/lib/limits';
+import { isFollowDone } from './event-follow';
+import { isPermanentRunError } from './queries';
+import { formatCount, stepItems, type StepItem, type StepTone } from './step-items';
+import { useRunEvents } from './use-run-events';
+
+const plain = 'whitespace-pre-wrap break-words [overflow-wrap:anywhere]';
+const pre = cn(plain, 'mt-1 max-h-60 overflow-y-auto rounded-md bg-zinc-100 p-2 font-mono text-xs text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200');
+
+const DOT: Record<StepTone, string> = {
+  neutral: 'bg-zinc-400 dark:bg-zinc-500',
+  info: 'bg-blue-500 dark:bg-blue-400',
+  success: 'bg-emerald-500 dark:bg-emerald-400',
+  warning: 'bg-amber-500 dark:bg-amber-400',
+  danger: 'bg-red-500 dark:bg-red-400',
+};
+
+const SHORTENED = `Shortened to ${formatCount(LIMITS.runEvents.textChars)} characters when recorded.`;
+
+function Shortened() {
+  return <p className="mt-1 text-xs text-amber-800 dark:text-amber-300">{SHORTENED}</p>;
+}
+
+function StepBody({ item }: { item: StepItem }) {
+  switch (item.kind) {
+    case 'assistant':
+      return (
+        <>
+          {item.text.trim() ? <p className={cn(plain, 'mt-1 text-sm text-zinc-800 dark:text-zinc-200')}>{item.text}</p> : null}
+          {item.truncated ? <Shortened /> : null}
+          {item.toolCalls.map((call) => (
+            <div key={call.id} className="mt-1">
+              <p className="text-xs text-zinc-600 dark:text-zinc-400">
+                Arguments for <span className="font-mono break-all">{call.name}</span>
+              </p>
+              <pre className={pre}>{call.args || '(none)'}</pre>
+              {call.truncated ? <Shortened /> : null}
+            </div>
+          ))}
+        </>
+      );
+    case 'tool':
+      return (
+        <>
+          <pre className={pre}>{item.result || '(empty result)'}</pre>
+          {item.truncated ? <Shortened /> : null}
+        </>
+      );
+    case 'model':
+    case 'finished':
+      return item.error ? <p className={cn(plain, 'mt-1 text-sm text-red-700 dark:text-red-300')}>{item.error}</p> : null;
+    default:
+      return null;
+  }
+}
+
+function Step({ item }: { item: StepItem }) {
+  const detail = 'detail' in item ? item.detail : '';
+  return (
+    <li className="relative min-w-0 pl-5">
+      <span aria-hidden className={cn('absolute top-1.5 left-1 size-2 rounded-full', DOT[item.tone])} />
+      <div className="flex flex-wrap items-baseline gap-x-2">
+        <p className={cn(plain, 'min-w-0 text-sm font-medium text-zinc-900 dark:text-zinc-100')}>{item.title}</p>
+        <time dateTime={item.at} className="ml-auto shrink-0 font-mono text-[11px] text-zinc-500 dark:text-zinc-400">
+          {format(new Date(item.at), 'HH:mm:ss')}
+        </time>
+      </div>
+      {detail ? <p className={cn(plain, 'text-xs text-zinc-600 dark:text-zinc-400')}>{detail}</p> : null}
+      <StepBody item={item} />
+    </li>
+  );
+}
+
+/**
+ * A run's steps as they happen, oldest first: model calls, assistant text and tool calls, tool results,
+ * interrupts, compaction and the end. Follows the run live while it works and reads it once when it's done.
+ */
+export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?: string }) {
+  const query = useRunEvents(runId);
+  const follow = query.data;
+  const items = useMemo(() => stepItems(follow?.events ?? []), [follow?.events]);
+  const live = follow !== undefined && !isFollowDone(follow);
+
+  if (query.isPending) return <Spinner label="Loading steps…" />;
+  if (query.isError && !follow) {
+    return (
+      <Alert
+        action={
+          isPermanentRunError(query.error) ? undefined : (
+            <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
+              Retry
+            </Button>
+          )
+        }
+      >
+        {isPermanentRunError(query.error) ? 'The steps of this run are not available.' : `Could not load the steps: ${query.error instanceof Error ? query.error.message : "the server did not answer"}.`}
+      </Alert>
+    );
+  }
+
+  return (
+    <div className="min-w-0 space-y-2">
+      {live ? (
+        <p className="flex items-center gap-1.5 text-xs text-emerald-700 dark:text-emerald-300">
+          <span aria-hidden className="size-1.5 animate-pulse rounded-full bg-current" />
+          Live — new steps appear as they happen
+        </p>
+      ) : null}
+      {items.length === 0 ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          {live ? 'Waiting for the first step…' : 'No steps were recorded for this run.'}
+        </p>
+      ) : (
+        <ol aria-label={label} className="min-w-0 space-y-2 border-l border-zinc-200 dark:border-zinc-800">
+          {items.map((item) => (
+            <Step key={item.key} item={item} />
+          ))}
+        </ol>
+      )}
+      {/* Announces how many steps there are as they arrive; silent once nothing changes. */}
+      <p role="status" aria-live="polite" className="sr-only">
+        {items.length > 0 ? `${items.length} ${items.length === 1 ? 'step' : 'steps'}${live ? ' so far' : ''}` : ''}
+      </p>
+      {query.isError ? (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+          Could not refresh the steps; trying again.
+        </p>
+      ) : null}
+    </div>
+  );
+}

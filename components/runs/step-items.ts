@@ -1,0 +1,147 @@
+/**
+ * Run events → what the steps list shows. Pure: every label and figure is decided here, the component only lays
+ * them out. Event text is untrusted (model and tool output): it is carried as plain strings, never markup.
+ */
+import type { ApiRunEvent, RunOutcome } from '@/lib/types/run-events';
+
+const numberFormat = new Intl.NumberFormat('en-US');
+export const formatCount = (n: number) => numberFormat.format(n);
+
+/** Tokens as reported, or "not reported" — an absent figure is never shown as zero. */
+export const formatTokens = (n: number | undefined) => (typeof n === 'number' ? formatCount(n) : 'not reported');
+
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
+  const tenths = Math.round(ms / 100) / 10;
+  if (tenths < 60) return `${tenths.toFixed(1)} s`;
+  const seconds = Math.round(ms / 1_000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/** A tool call's argument text, indented when it is whole JSON; a cut-off text is shown as it came. */
+export function formatArgs(args: string): string {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}
+
+export type StepTone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
+
+type Base = { key: string; seq: number; at: string; title: string; tone: StepTone };
+
+export type StepItem =
+  | (Base & { kind: 'started'; detail: string })
+  | (Base & { kind: 'model'; detail: string; error: string | null })
+  | (Base & { kind: 'assistant'; text: string; truncated: boolean; toolCalls: Array<{ id: string; name: string; args: string; truncated: boolean }> })
+  | (Base & { kind: 'tool'; detail: string; result: string; truncated: boolean })
+  | (Base & { kind: 'interrupt'; detail: string })
+  | (Base & { kind: 'resume'; detail: string })
+  | (Base & { kind: 'compaction'; detail: string })
+  | (Base & { kind: 'finished'; detail: string; error: string | null })
+  /** An event type this page does not know yet (a newer server): shown by its name rather than dropped. */
+  | (Base & { kind: 'other'; detail: string });
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function interruptText(value: unknown): { title: string; detail: string } {
+  if (isRecord(value) && value.type === 'approval' && typeof value.tool === 'string') {
+    return { title: `Waiting for approval: ${value.tool}`, detail: 'The tool runs only once the person approves it.' };
+  }
+  if (isRecord(value) && value.type === 'clarification' && typeof value.question === 'string') {
+    return { title: 'Asked the person a question', detail: value.question };
+  }
+  return { title: 'Waiting for input', detail: '' };
+}
+
+function resumeText(value: unknown): string {
+  if (isRecord(value) && typeof value.approved === 'boolean') {
+    const note = typeof value.note === 'string' && value.note.trim() ? ` — ${value.note.trim()}` : '';
+    return (value.approved ? 'Approved' : 'Declined') + note;
+  }
+  if (typeof value === 'string') return `Answered: ${value}`;
+  return 'Answered';
+}
+
+const STARTED: Record<'start' | 'resume' | 'continue', string> = {
+  start: 'Run started',
+  resume: 'Run resumed',
+  continue: 'Run continued after a restart',
+};
+
+const OUTCOME: Record<RunOutcome, { title: string; tone: StepTone }> = {
+  completed: { title: 'Run completed', tone: 'success' },
+  failed: { title: 'Run failed', tone: 'danger' },
+  cancelled: { title: 'Run cancelled', tone: 'warning' },
+  interrupted: { title: 'Run paused for input', tone: 'info' },
+};
+
+/** Why a run stopped early, in words; unknown reasons are shown as recorded. */
+export function stopReasonText(reason: string | null | undefined): string {
+  if (!reason) return '';
+  if (reason === 'time_capped') return 'Stopped by its time limit';
+  return `Stop reason: ${reason}`;
+}
+
+export function stepItem(event: ApiRunEvent): StepItem {
+  const base = { key: `${event.runId}:${event.seq}`, seq: event.seq, at: event.at };
+  switch (event.type) {
+    case 'run.started':
+      return { ...base, kind: 'started', tone: 'neutral', title: STARTED[event.kind] ?? 'Run started', detail: `Model ${event.model}` };
+    case 'model.call': {
+      const tokens =
+        event.inputTokens === undefined && event.outputTokens === undefined
+          ? 'tokens not reported'
+          : `${formatTokens(event.inputTokens)} in · ${formatTokens(event.outputTokens)} out`;
+      const parts = [tokens, formatDuration(event.latencyMs)];
+      if (event.finishReason) parts.push(`finish: ${event.finishReason}`);
+      return {
+        ...base,
+        kind: 'model',
+        tone: event.error ? 'danger' : 'neutral',
+        title: `${event.system === 'summary' ? 'System model call (summary)' : 'Model call'} · ${event.model}`,
+        detail: parts.join(' · '),
+        error: event.error ?? null,
+      };
+    }
+    case 'step.assistant': {
+      const calls = event.toolCalls.map((c) => ({ id: c.id, name: c.name, args: formatArgs(c.args), truncated: c.truncated === true }));
+      const title = calls.length === 0 ? 'Assistant replied' : `Assistant called ${calls.map((c) => c.name).join(', ')}`;
+      return { ...base, kind: 'assistant', tone: 'neutral', title, text: event.text, truncated: event.truncated === true, toolCalls: calls };
+    }
+    case 'step.tool':
+      return {
+        ...base,
+        kind: 'tool',
+        tone: event.status === 'error' ? 'danger' : 'success',
+        title: `Tool ${event.tool} ${event.status === 'error' ? 'failed' : 'returned'}`,
+        detail: formatDuration(event.durationMs),
+        result: event.result,
+        truncated: event.truncated === true,
+      };
+    case 'interrupt':
+      return { ...base, kind: 'interrupt', tone: 'info', ...interruptText(event.interrupt) };
+    case 'resume':
+      return { ...base, kind: 'resume', tone: 'info', title: 'Resumed', detail: resumeText(event.value) };
+    case 'compaction': {
+      const n = event.removed.length;
+      const estimate = event.counter === 'estimate' ? ' (estimated)' : '';
+      return {
+        ...base,
+        kind: 'compaction',
+        tone: 'info',
+        title: 'Earlier turns summarized',
+        detail: `${formatCount(n)} ${n === 1 ? 'message' : 'messages'}, tokens ${formatCount(event.tokensBefore)} → ${formatCount(event.tokensAfter)}${estimate}`,
+      };
+    }
+    case 'run.finished': {
+      const outcome = OUTCOME[event.outcome] ?? { title: `Run finished (${event.outcome})`, tone: 'neutral' as const };
+      return { ...base, kind: 'finished', ...outcome, detail: stopReasonText(event.stopReason), error: event.error ?? null };
+    }
+  }
+  return { ...base, kind: 'other', tone: 'neutral', title: `Event ${String((event as { type: unknown }).type)}`, detail: '' };
+}
+
+export const stepItems = (events: readonly ApiRunEvent[]): StepItem[] => events.map(stepItem);
