@@ -73,6 +73,7 @@ const CASES: Record<RouteKey, Case> = {
     foreign: (w) => ({ params: { id: w.team.id }, body: { memberIds: [w.memberId], text: 'hi', draftKey: key() } }),
   },
   'GET /teams/[id]/results': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'GET /teams/[id]/runs': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'GET /teams/[id]/results/[jobId]': { foreign: (w) => ({ params: { id: w.team.id, jobId: w.jobId } }) },
   'GET /teams/[id]/state': { foreign: (w) => ({ params: { id: w.team.id } }) },
 
