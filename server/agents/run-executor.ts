@@ -5,6 +5,7 @@ import { Command } from '@langchain/langgraph';
 import { eq } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
 import type { Agent, Run } from '@/server/db/schema';
+import { recordAssembly } from './assembly/record';
 import { buildAgentGraph, NodeWork, recursionLimitFor, type AgentGraph } from './graph';
 import { humanMessageId, type EnsembleMessageMeta } from './messages';
 import { activeRuns, runsSuspended } from './run-events';
@@ -77,7 +78,9 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
   try {
     const conversation = getDb().select().from(schema.conversations).where(eq(schema.conversations.id, run.conversationId)).get();
     const agent = loadAgent(conversation?.agentId ?? null);
-    recordRunStarted(run, mode === 'continue' ? 'continue' : run.kind === 'resume' ? 'resume' : 'start', { model: run.model, fingerprint: null });
+    // How the agent is assembled for this run (once per run: a continued run keeps its first record).
+    const fingerprint = agent ? recordAssembly(run, agent, runContextFor(run, agent.id)) : null;
+    recordRunStarted(run, mode === 'continue' ? 'continue' : run.kind === 'resume' ? 'resume' : 'start', { model: run.model, fingerprint });
     if (!agent) {
       finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });
       return;

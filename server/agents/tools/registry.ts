@@ -35,10 +35,15 @@ export function registeredToolGroups(): string[] {
 
 /** The tools an agent may use: its allowlisted groups that are registered (an empty allowlist = all of them). */
 export function toolsForAgent(allowlist: readonly string[], context: RunContext): StructuredToolInterface[] {
+  return groupedToolsForAgent(allowlist, context).map((entry) => entry.tool);
+}
+
+/** The same tools, each with the group it came from (a name two groups offer is the first group's). */
+export function groupedToolsForAgent(allowlist: readonly string[], context: RunContext): Array<{ tool: StructuredToolInterface; group: string }> {
   const names = allowlist.length ? allowlist.filter((name) => groups.has(name)) : [...groups.keys()];
-  const tools = names.flatMap((name) => groups.get(name)!(context));
+  const tools = names.flatMap((group) => groups.get(group)!(context).map((tool: StructuredToolInterface) => ({ tool, group })));
   const seen = new Set<string>();
-  return tools.filter((tool) => !seen.has(tool.name) && seen.add(tool.name));
+  return tools.filter(({ tool }) => !seen.has(tool.name) && seen.add(tool.name));
 }
 
 /** The run context a tool was called with; throws when a tool runs outside a run. */

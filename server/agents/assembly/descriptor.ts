@@ -1,0 +1,43 @@
+import 'server-only';
+import { LIMITS } from '@/lib/limits';
+import type { AssemblyDescriptor } from '@/lib/types/assembly';
+import type { Agent } from '@/server/db/schema';
+import { GRAPH_GUARDS, systemPrompt } from '../graph';
+import { runTimeLimitMinutes } from '../run-time-limit';
+import { ensureBuiltinToolGroups } from '../tools/builtin';
+import { groupedToolsForAgent, type RunContext } from '../tools/registry';
+import { appVersion } from './app-version';
+import { sha256Hex } from './fingerprint';
+
+export type AssemblyAgent = Pick<
+  Agent,
+  'name' | 'instructions' | 'model' | 'toolGroups' | 'approvalTools' | 'maxTurns' | 'timeLimitMinutes' | 'compactAtTokens'
+>;
+
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * How the agent is assembled for a run, from the same inputs buildAgentGraph and the executor use: the tools are
+ * the ones the registry binds for this run's context (with their groups), the instructions hash is of the exact
+ * system prompt text (framework text included, so a framework change shows too), the limits are the effective ones.
+ */
+export function assemblyDescriptor(agent: AssemblyAgent, context: RunContext, options: { model?: string } = {}): AssemblyDescriptor {
+  ensureBuiltinToolGroups();
+  const tools = groupedToolsForAgent(agent.toolGroups, context)
+    .map(({ tool, group }) => ({ name: tool.name, group }))
+    .sort((a, b) => byCodeUnit(a.name, b.name));
+  return {
+    model: options.model ?? agent.model,
+    instructionsHash: sha256Hex(systemPrompt(agent)),
+    tools,
+    approvalTools: [...new Set(agent.approvalTools)].sort(byCodeUnit),
+    limits: {
+      maxTurns: agent.maxTurns,
+      timeLimitMinutes: runTimeLimitMinutes(agent),
+      compactAtTokens: agent.compactAtTokens ?? LIMITS.compaction.defaultAtTokens,
+      tokenBudget: null,
+    },
+    middleware: [...GRAPH_GUARDS],
+    appVersion: appVersion(),
+  };
+}
