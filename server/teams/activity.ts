@@ -1,7 +1,8 @@
 import 'server-only';
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { ApiActivity } from '@/lib/types/team';
-import { getDb, schema } from '@/server/db';
+import type { ApiActivity, ApiJob } from '@/lib/types/team';
+import type { StoredAssembly } from '@/server/agents/views';
+import { getDb, schema, type Db } from '@/server/db';
 import { toApiJob } from './serialize';
 import { requireTeam } from './teams';
 
@@ -35,9 +36,27 @@ export function getActivity(ownerId: string, teamId: string, q: ActivityQuery): 
           .map((r) => [r.id, r])
       : [],
   );
+  const runs = q.details ? jobRuns(db, rows.map((r) => r.runId).filter((x): x is string => !!x)) : undefined;
   return {
     revision: team.revision,
     totalJobs: total.n,
-    jobs: rows.map((r) => toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, q.details)),
+    jobs: rows.map((r) =>
+      toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, q.details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)),
+    ),
   };
+}
+
+/**
+ * The page's runs with their setup changes, in one query: changes only when the run's assembly differs from the
+ * member conversation's previous run (an empty list, or no previous run, is null).
+ */
+function jobRuns(db: Db, runIds: string[]): Map<string, NonNullable<ApiJob['run']>> {
+  if (!runIds.length) return new Map();
+  const rows = db.select({ id: schema.runs.id, assembly: schema.runs.assembly }).from(schema.runs).where(inArray(schema.runs.id, runIds)).all();
+  return new Map(
+    rows.map((r) => {
+      const changes = (r.assembly as StoredAssembly | null)?.changes ?? null;
+      return [r.id, { id: r.id, setupChanges: changes?.length ? changes : null }];
+    }),
+  );
 }

@@ -41,7 +41,8 @@ export function toApiMember(m: TeamMember, status: MemberStatus): ApiMember {
   return { id: m.id, name: m.name, agentId: m.agentId, agentName: m.agentName, conversationId: m.conversationId, status };
 }
 
-export function toApiJob(job: Job, receipt: { id: string; status: Job['status'] } | null, details: boolean): ApiJob {
+/** `run` (details only) is the job's run and its setup changes, when the caller looked it up (activity does). */
+export function toApiJob(job: Job, receipt: { id: string; status: Job['status'] } | null, details: boolean, run?: ApiJob['run']): ApiJob {
   const base: ApiJob = {
     id: job.id,
     kind: job.kind,
@@ -58,5 +59,5 @@ export function toApiJob(job: Job, receipt: { id: string; status: Job['status'] 
     waiting: job.status === 'waiting_input' ? ((job.waiting as ApiWaiting | null) ?? null) : null,
   };
   if (!details) return base;
-  return { ...base, text: job.text, result: job.result, resultTruncated: job.resultTruncated, error: job.error };
+  return { ...base, text: job.text, result: job.result, resultTruncated: job.resultTruncated, error: job.error, ...(run !== undefined ? { run } : {}) };
 }
