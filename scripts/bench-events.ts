@@ -4,8 +4,8 @@
  * 50-turn run — 49 `/call calculator` turns (model step + tool step each) and a `/reply` — with capture on and off
  * (the benchmark-only switch in server/agents/observe/capture-switch.ts).
  *
- * Rounds alternate the order of the two modes (on/off, off/on, …) so drift (JIT, caches, a busy machine) falls on
- * both; every run gets a fresh conversation, so the thread's length is the same for each. CPU per run is
+ * Runs go in pairs (one on, one off) whose order alternates, so drift (JIT, caches, a busy machine) falls on both
+ * modes alike; every run gets a fresh conversation, so the thread's length is the same for each. CPU per run is
  * process.cpuUsage() around start + wait (this process does all the work). Printed: mean, p50 and p99 CPU ms per
  * run for each mode and the ratio on/off of the means and of the medians (target ≤ 1.10), plus the events a run
  * writes. Env: BENCH_ROUNDS (default 6), BENCH_RUNS (runs per mode per round, default 8), BENCH_WARMUP (default 6).
@@ -65,8 +65,11 @@ async function main() {
   for (let i = 0; i < warmup; i++) await oneRun(i % 2 ? 'off' : 'on');
   const cpu: Record<Mode, number[]> = { on: [], off: [] };
   for (let round = 0; round < rounds; round++) {
-    const order: Mode[] = round % 2 ? ['off', 'on'] : ['on', 'off'];
-    for (const mode of order) for (let i = 0; i < runsPerRound; i++) cpu[mode].push(await oneRun(mode));
+    // Pairs, each in alternating order: drift over a few seconds (a busy machine) falls on both modes alike.
+    for (let i = 0; i < runsPerRound; i++) {
+      const order: Mode[] = (round + i) % 2 ? ['off', 'on'] : ['on', 'off'];
+      for (const mode of order) cpu[mode].push(await oneRun(mode));
+    }
     console.log(`[bench] round ${round + 1}/${rounds}: on ${mean(cpu.on.slice(-runsPerRound)).toFixed(1)} ms, off ${mean(cpu.off.slice(-runsPerRound)).toFixed(1)} ms`);
   }
   setRunEventCapture(true);

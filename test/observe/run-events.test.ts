@@ -48,7 +48,8 @@ describe('run events through real graphs (scripted model)', () => {
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'step.assistant', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
     const [started, call, asked, result, , replied, end] = events;
-    expect(started).toMatchObject({ kind: 'start', model: 'scripted', fingerprint: null });
+    expect(started).toMatchObject({ kind: 'start', model: 'scripted', fingerprint: run.fingerprint });
+    expect(run.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(call).toMatchObject({ model: 'scripted', inputTokens: expect.any(Number), outputTokens: expect.any(Number), latencyMs: expect.any(Number) });
     expect(call).not.toHaveProperty('error');
     expect(call).not.toHaveProperty('system');

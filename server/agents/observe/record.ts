@@ -7,11 +7,11 @@ import { runEventCaptureEnabled } from './capture-switch';
 
 /**
  * The two ways a run event is written (table run_events in checkpoints.db, lib/types/run-events.ts):
- * - `journalRunEvent`: from inside a graph step (a model call, a tool result, a compaction). Queued on the step
- *   journal and saved in the same transaction as the step's writes, so it survives a crash exactly as far as the
- *   step does (checkpoint/step-journal.ts).
- * - `writeRunEvent`: outside any step (run.started, interrupt, resume, run.finished): written now, after anything
- *   the thread still has queued, so `seq` keeps the order things happened in.
+ * - `journalRunEvent`: from inside a graph step (a model call, a tool result, a compaction), and run.started/resume
+ *   just before the first step. Queued on the step journal and saved in the same transaction as the step's writes,
+ *   so it survives a crash exactly as far as the step does (checkpoint/step-journal.ts).
+ * - `writeRunEvent`: outside any step, when no step follows: written now, after anything the thread still has
+ *   queued, so `seq` keeps the order things happened in (run.finished uses the same order, run-lifecycle.ts).
  * `seq` is assigned inside the writing transaction (the run's highest + 1); a run has one writer at a time (its
  * conversation's lock), so the numbers are dense and ordered.
  */
