@@ -4,6 +4,9 @@
  */
 import type { RunOutcome, TokenTotals } from '@/lib/types/run-events';
 import type { ApiTeamHandoff, ApiTeamRun, ApiTeamRuns } from '@/lib/types/team-runs';
+import { formatCount } from '@/components/runs/step-items';
+
+export { formatCount };
 
 export const LANE_ROW_HEIGHT = 28;
 export const LANE_PADDING = 8;
@@ -184,8 +187,6 @@ export const OUTCOME_LABEL: Record<RunOutcome | 'running' | 'pending', string> =
 export const barState = (r: Pick<ApiTeamRun, 'outcome' | 'status'>): keyof typeof OUTCOME_LABEL =>
   r.outcome ?? (r.status === 'pending' ? 'pending' : 'running');
 
-const numberFormat = new Intl.NumberFormat('en-US');
-export const formatCount = (n: number) => numberFormat.format(n);
 export const totalTokens = (t: TokenTotals) => t.inputTokens + t.outputTokens;
 
 export function formatClock(t: number, withDate: boolean): string {

@@ -1,0 +1,131 @@
+'use client';
+
+import type { ReactNode } from 'react';
+import type { ApiTeamRuns } from '@/lib/types/team-runs';
+import { OUTCOME_LABEL, barState, formatClock, formatCount, formatSpan, runEnd, runStart } from './layout';
+import { OUTCOME_STYLE } from './outcome-style';
+
+const th = 'px-2 py-1.5 text-left font-medium whitespace-nowrap';
+const num = 'px-2 py-1.5 text-right tabular-nums whitespace-nowrap';
+const td = 'px-2 py-1.5 whitespace-nowrap';
+
+/** A table that scrolls sideways inside its own labelled region, never the page. */
+function Scroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto rounded-md border border-zinc-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-zinc-800">
+      {children}
+    </div>
+  );
+}
+
+/** The timeline's data as tables: every run, token totals per member with the team's, and the handoffs. */
+export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
+  const names = new Map(data.members.map((m) => [m.id, m.name]));
+  const runs = [...data.runs].sort((a, b) => runStart(a) - runStart(b));
+  const runsOf = (id: string) => data.runs.filter((r) => r.memberId === id).length;
+  const clock = (t: number) => formatClock(t, new Date(t).toDateString() !== new Date(now).toDateString());
+
+  return (
+    <div className="space-y-6">
+      <Scroll label="Runs table">
+        <table className="w-full text-sm text-zinc-800 dark:text-zinc-200">
+          <caption className="px-2 py-1.5 text-left font-medium text-zinc-900 dark:text-zinc-100">Runs ({formatCount(runs.length)})</caption>
+          <thead className="bg-zinc-50 text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
+            <tr>
+              <th scope="col" className={th}>Member</th>
+              <th scope="col" className={th}>Kind</th>
+              <th scope="col" className={th}>Outcome</th>
+              <th scope="col" className={th}>Started</th>
+              <th scope="col" className={th}>Ended</th>
+              <th scope="col" className={`${th} text-right`}>Duration</th>
+              <th scope="col" className={`${th} text-right`}>Tokens in</th>
+              <th scope="col" className={`${th} text-right`}>Tokens out</th>
+              <th scope="col" className={`${th} text-right`}>Model calls</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+            {runs.map((r) => {
+              const state = barState(r);
+              return (
+                <tr key={r.runId} data-run-id={r.runId}>
+                  <th scope="row" className={`${th} max-w-40 truncate`}>{names.get(r.memberId) ?? 'Member'}</th>
+                  <td className={td}>{r.jobKind === 'request' ? 'Request' : r.jobKind === 'receipt' ? 'Receipt' : 'Direct chat'}</td>
+                  <td className={td}>
+                    <span aria-hidden>{OUTCOME_STYLE[state].glyph} </span>
+                    {OUTCOME_LABEL[state]}
+                    {r.stopReason ? ` (${r.stopReason.replace(/_/g, ' ')})` : ''}
+                  </td>
+                  <td className={`${td} tabular-nums`}>{clock(runStart(r))}</td>
+                  <td className={`${td} tabular-nums`}>{r.finishedAt ? clock(runEnd(r, now)) : 'still running'}</td>
+                  <td className={num}>{formatSpan(runEnd(r, now) - runStart(r))}</td>
+                  <td className={num}>{formatCount(r.tokens.inputTokens)}</td>
+                  <td className={num}>{formatCount(r.tokens.outputTokens)}</td>
+                  <td className={num}>{formatCount(r.tokens.modelCalls)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </Scroll>
+
+      <Scroll label="Token totals table">
+        <table className="w-full text-sm text-zinc-800 dark:text-zinc-200">
+          <caption className="px-2 py-1.5 text-left font-medium text-zinc-900 dark:text-zinc-100">Token totals</caption>
+          <thead className="bg-zinc-50 text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
+            <tr>
+              <th scope="col" className={th}>Member</th>
+              <th scope="col" className={`${th} text-right`}>Runs</th>
+              <th scope="col" className={`${th} text-right`}>Tokens in</th>
+              <th scope="col" className={`${th} text-right`}>Tokens out</th>
+              <th scope="col" className={`${th} text-right`}>Model calls</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+            {data.members.map((m) => (
+              <tr key={m.id}>
+                <th scope="row" className={`${th} max-w-40 truncate`}>{m.name}</th>
+                <td className={num}>{formatCount(runsOf(m.id))}</td>
+                <td className={num}>{formatCount(m.tokens.inputTokens)}</td>
+                <td className={num}>{formatCount(m.tokens.outputTokens)}</td>
+                <td className={num}>{formatCount(m.tokens.modelCalls)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot className="border-t-2 border-zinc-200 font-semibold dark:border-zinc-700">
+            <tr>
+              <th scope="row" className={th}>Team total</th>
+              <td className={num}>{formatCount(data.runs.length)}</td>
+              <td className={num}>{formatCount(data.totals.inputTokens)}</td>
+              <td className={num}>{formatCount(data.totals.outputTokens)}</td>
+              <td className={num}>{formatCount(data.totals.modelCalls)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </Scroll>
+
+      <Scroll label="Handoffs table">
+        <table className="w-full text-sm text-zinc-800 dark:text-zinc-200">
+          <caption className="px-2 py-1.5 text-left font-medium text-zinc-900 dark:text-zinc-100">Handoffs ({formatCount(data.handoffs.length)})</caption>
+          <thead className="bg-zinc-50 text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
+            <tr>
+              <th scope="col" className={th}>From</th>
+              <th scope="col" className={th}>To</th>
+              <th scope="col" className={th}>Requested</th>
+              <th scope="col" className={th}>Recipient’s run</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+            {data.handoffs.map((h) => (
+              <tr key={h.jobId}>
+                <th scope="row" className={`${th} max-w-40 truncate`}>{h.fromMemberId ? (names.get(h.fromMemberId) ?? 'Member') : 'You'}</th>
+                <td className={`${td} max-w-40 truncate`}>{names.get(h.toMemberId) ?? 'Member'}</td>
+                <td className={`${td} tabular-nums`}>{clock(Date.parse(h.at))}</td>
+                <td className={td}>{h.toRunId ? 'started' : 'not started yet'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Scroll>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+'use client';
+
+import Link from 'next/link';
+import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
+import { Button } from '@/components/ui/button';
+import { linkButton, teamApi, teamKeys } from '@/components/teams/team-api';
+import { ApiError } from '@/lib/api-client';
+import { formatCount, totalTokens } from './layout';
+import { LIVE_REFETCH_MS, WINDOWS, hasUnfinishedRuns, teamRunsQuery, type WindowKey } from './queries';
+import { RunsTable } from './runs-table';
+import { TimelineChart } from './timeline-chart';
+
+const segment = (pressed: boolean) =>
+  `h-8 px-2.5 text-sm font-medium first:rounded-l-md last:rounded-r-md border border-zinc-300 -ml-px first:ml-0 focus-visible:z-10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-700 ${
+    pressed
+      ? 'bg-indigo-600 text-white dark:bg-indigo-500 dark:text-white'
+      : 'bg-white text-zinc-800 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-200 dark:hover:bg-zinc-800'
+  }`;
+
+/** "Now": when the data was read, ticking every second while a run is unfinished so running bars grow between reads. */
+function useNow(live: boolean, dataAt: number) {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => setTick(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [live]);
+  return Math.max(tick, dataAt);
+}
+
+/** The team's Runs page: window picker, timeline or table of the same data, live while anything runs. */
+export function TeamRunsView({ teamId }: { teamId: string }) {
+  const [window, setWindow] = useState<WindowKey>('day');
+  const [view, setView] = useState<'timeline' | 'table'>('timeline');
+  const team = useQuery({
+    queryKey: teamKeys.detail(teamId),
+    queryFn: ({ signal }) => teamApi.get(teamId, signal),
+    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
+  });
+  const runs = useQuery(teamRunsQuery(teamId, window));
+  const live = hasUnfinishedRuns(runs.data);
+  const now = useNow(live, runs.dataUpdatedAt);
+
+  const missing = [team.error, runs.error].some((e) => e instanceof ApiError && e.status === 404);
+  if (missing) {
+    return (
+      <EmptyState title="Team not found">
+        <p>It may have been deleted.</p>
+        <Link href="/teams" className={`${linkButton.secondary} mt-3`}>
+          Back to teams
+        </Link>
+      </EmptyState>
+    );
+  }
+
+  const data = runs.data;
+  return (
+    <div className="w-full min-w-0 space-y-4">
+      <header className="space-y-1">
+        <Link href={`/teams/${encodeURIComponent(teamId)}`} className={`${linkButton.text} text-sm`}>
+          <span aria-hidden>← </span>
+          {team.data ? team.data.name : 'Team'}
+        </Link>
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+          <h1 className="text-2xl font-semibold text-zinc-900 dark:text-zinc-50">Runs</h1>
+          {live ? (
+            <span role="status" className="inline-flex items-center gap-1.5 text-sm text-indigo-700 dark:text-indigo-300">
+              <span aria-hidden className="size-2 rounded-full bg-current motion-safe:animate-pulse" />
+              Live: updating every {LIVE_REFETCH_MS / 1000} s
+            </span>
+          ) : null}
+        </div>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">Who worked when, who waited on whom, and where the tokens went.</p>
+      </header>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <div role="group" aria-label="Window" className="flex">
+          {(Object.keys(WINDOWS) as WindowKey[]).map((key) => (
+            <button key={key} type="button" aria-pressed={window === key} className={segment(window === key)} onClick={() => setWindow(key)}>
+              {WINDOWS[key].label}
+            </button>
+          ))}
+        </div>
+        <div role="group" aria-label="View" className="flex">
+          <button type="button" aria-pressed={view === 'timeline'} className={segment(view === 'timeline')} onClick={() => setView('timeline')}>
+            Timeline
+          </button>
+          <button type="button" aria-pressed={view === 'table'} className={segment(view === 'table')} onClick={() => setView('table')}>
+            Table
+          </button>
+        </div>
+      </div>
+
+      {runs.isPending ? (
+        <Spinner label="Loading runs…" />
+      ) : runs.isError && !data ? (
+        <Alert
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void runs.refetch()} disabled={runs.isFetching}>
+              Retry
+            </Button>
+          }
+        >
+          Couldn’t load the runs. {runs.error.message}
+        </Alert>
+      ) : data ? (
+        <section aria-label={view === 'timeline' ? 'Timeline' : 'Table'} className="space-y-3">
+          <p className="text-sm text-zinc-700 dark:text-zinc-300">
+            {formatCount(data.runs.length)} {data.runs.length === 1 ? 'run' : 'runs'} · {formatCount(data.handoffs.length)}{' '}
+            {data.handoffs.length === 1 ? 'handoff' : 'handoffs'} ·{' '}
+            <span data-testid="team-total-tokens">{formatCount(totalTokens(data.totals))} tokens</span> in the{' '}
+            {WINDOWS[window].label.toLowerCase()}
+          </p>
+          {data.truncated ? (
+            <Alert tone="info">This window holds more runs than one view shows: only the newest {formatCount(data.runs.length)} are here. Pick a shorter window to see the rest.</Alert>
+          ) : null}
+          {data.runs.length === 0 ? (
+            <EmptyState title={`No runs in the ${WINDOWS[window].label.toLowerCase()}`}>
+              <p>Send the team a request and its members’ runs appear here.</p>
+            </EmptyState>
+          ) : view === 'timeline' ? (
+            <TimelineChart data={data} now={now} />
+          ) : (
+            <RunsTable data={data} now={now} />
+          )}
+        </section>
+      ) : null}
+    </div>
+  );
+}
