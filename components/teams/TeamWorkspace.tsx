@@ -137,6 +137,9 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
           {t.status !== 'ready' ? <Badge tone={status.tone}>{status.label}</Badge> : null}
           <div className="ml-auto flex flex-wrap items-center gap-3">
             <LiveStatus state={live} detail={liveDetail} />
+            <Link href={`/teams/${encodeURIComponent(t.id)}/runs`} className={linkButton.secondary}>
+              Runs
+            </Link>
             <ManageMenu team={t} onRefresh={refreshAll} onReconnected={refreshAll} />
           </div>
         </div>
