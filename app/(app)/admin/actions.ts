@@ -4,7 +4,7 @@ import { createAccountSchema, createInvitationSchema, type AdminActionResult, ty
 import { requireAdmin } from '@/server/admin/access';
 import { createAccount, setAccountDisabled } from '@/server/admin/accounts';
 import { createInvitation, revokeInvitation } from '@/server/auth/invitations';
-import { AppError } from '@/server/http/errors';
+import { toActionResult } from '@/server/http/action-result';
 import { parseOrThrow } from '@/server/http/validation';
 
 /**
@@ -12,13 +12,7 @@ import { parseOrThrow } from '@/server/http/validation';
  * A non-admin gets the not_found answer a missing account or invitation gets, and nothing changes.
  */
 async function asAdmin<T>(fn: (adminId: string) => T | Promise<T>): Promise<AdminActionResult<T>> {
-  try {
-    const admin = await requireAdmin();
-    return { ok: true, data: await fn(admin.id) };
-  } catch (err) {
-    if (err instanceof AppError) return { ok: false, error: err.toBody().error };
-    throw err;
-  }
+  return toActionResult(async () => fn((await requireAdmin()).id));
 }
 
 export async function createAccountAction(input: unknown): Promise<AdminActionResult<AdminAccountView>> {
