@@ -36,7 +36,7 @@ export function MessageItem({
   }
   if (item.kind === 'user') {
     return (
-      <li className="flex min-w-0 justify-end">
+      <li className="flex min-w-0 flex-col items-end">
         <div className="max-w-[85%] min-w-0">
           <p className={cn(label, 'text-right')}>
             {item.provenance && showsProvenance(item.provenance) ? <ProvenanceLabel provenance={item.provenance} /> : 'You'}
@@ -50,8 +50,9 @@ export function MessageItem({
           >
             {item.text}
           </div>
-          {item.runId && !pending ? <RunStepsDisclosure runId={item.runId} className="mt-1 text-right" /> : null}
         </div>
+        {/* Beside the bubble, not in it: the open steps take the history's full width. */}
+        {item.runId && !pending ? <RunStepsDisclosure runId={item.runId} className="mt-1 w-full text-right" /> : null}
       </li>
     );
   }
