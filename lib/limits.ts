@@ -1,16 +1,9 @@
-/**
- * An operator's override: a positive integer from the environment, read once when this module loads; anything
- * else (unset, empty, 0, negative, not a number) keeps the default. In the browser bundle it is always the default.
- */
-function positiveIntFromEnv(name: string, fallback: number): number {
-  const raw = typeof process === 'undefined' ? undefined : process.env[name];
-  const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
-  return Number.isSafeInteger(value) && value > 0 ? value : fallback;
-}
+import { limitFromEnv } from './env-limits';
 
 /**
  * Every bound the product enforces, in one place. The browser and the server import the same numbers,
- * so a form can refuse exactly what the API would refuse.
+ * so a form can refuse exactly what the API would refuse. Operator overrides (SIGNUP_LIMIT_PER_HOUR, …) are read
+ * once, when this module loads, through lib/env-limits.ts; in the browser the defaults apply.
  */
 export const LIMITS = {
   agent: {
@@ -41,14 +34,14 @@ export const LIMITS = {
     concurrentPerAddress: 8,
   },
   /** Sign-up attempts (that reach account creation) per client address per window. SIGNUP_LIMIT_PER_HOUR overrides. */
-  signUp: { perAddress: positiveIntFromEnv('SIGNUP_LIMIT_PER_HOUR', 5), windowMs: 60 * 60_000 },
+  signUp: { perAddress: limitFromEnv('SIGNUP_LIMIT_PER_HOUR', 5), windowMs: 60 * 60_000 },
   /**
    * What one account may keep (409 'agent_limit' / 'conversation_limit' past it). Member conversations a team
    * creates count too. AGENT_LIMIT_PER_ACCOUNT and CONVERSATION_LIMIT_PER_ACCOUNT override.
    */
   quotas: {
-    agentsPerAccount: positiveIntFromEnv('AGENT_LIMIT_PER_ACCOUNT', 200),
-    conversationsPerAccount: positiveIntFromEnv('CONVERSATION_LIMIT_PER_ACCOUNT', 5_000),
+    agentsPerAccount: limitFromEnv('AGENT_LIMIT_PER_ACCOUNT', 200),
+    conversationsPerAccount: limitFromEnv('CONVERSATION_LIMIT_PER_ACCOUNT', 5_000),
   },
   /** Invitation links: single use, expiring after one of these choices. */
   invitation: { expiryDays: [1, 7, 30], defaultExpiryDays: 7, note: { maxChars: 200 }, maxOpen: 100 },
@@ -75,17 +68,17 @@ export const LIMITS = {
     maxActiveJobs: 8,
     stepTimeoutMs: 10_000,
     maxSlotsPerOwnerWhenShared: 6,
-    sharedGraceMs: positiveIntFromEnv('SCHEDULER_SHARED_GRACE_MS', 10 * 60_000),
+    sharedGraceMs: limitFromEnv('SCHEDULER_SHARED_GRACE_MS', 10 * 60_000),
   },
   /**
-   * Agent runs. Every run has a wall-clock limit: the default (RUN_TIME_LIMIT_MINUTES overrides it, capped at the
-   * maximum) or the agent's own time limit. Direct conversation runs in flight per account are capped
+   * Agent runs. Every run has a wall-clock limit: the default (RUN_TIME_LIMIT_MINUTES overrides it, 1 to
+   * the maximum) or the agent's own time limit. Direct conversation runs in flight per account are capped
    * (RUNS_IN_FLIGHT_PER_ACCOUNT overrides); team job runs go through the scheduler and are not counted.
    */
   run: {
-    defaultTimeLimitMinutes: Math.min(positiveIntFromEnv('RUN_TIME_LIMIT_MINUTES', 15), 120),
+    defaultTimeLimitMinutes: limitFromEnv('RUN_TIME_LIMIT_MINUTES', 15),
     timeLimitMinutes: { min: 1, max: 120 },
-    inFlightPerAccount: positiveIntFromEnv('RUNS_IN_FLIGHT_PER_ACCOUNT', 4),
+    inFlightPerAccount: limitFromEnv('RUNS_IN_FLIGHT_PER_ACCOUNT', 4),
     /** Retry-After (seconds) on the 429 for one run too many. */
     retryAfterSeconds: 5,
   },
@@ -97,7 +90,7 @@ export const LIMITS = {
    * threshold (compactAtTokens) or this default (COMPACT_AT_TOKENS overrides); the newest keepTokens stay verbatim.
    */
   compaction: {
-    defaultAtTokens: positiveIntFromEnv('COMPACT_AT_TOKENS', 24_000),
+    defaultAtTokens: limitFromEnv('COMPACT_AT_TOKENS', 24_000),
     atTokens: { min: 1_000, max: 1_000_000 },
     keepTokens: 4_000,
   },

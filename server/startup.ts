@@ -1,7 +1,9 @@
 import 'server-only';
 import { closeCheckpointer } from '@/server/agents/checkpointer';
+import { describeEnvProblem } from '@/lib/env-setting';
 import { closeDb, getDb } from '@/server/db';
 import { acquireServiceLock, releaseServiceLock, ServiceLockError } from '@/server/db/service-lock';
+import { environmentProblems } from '@/server/env';
 import { onShutdown, runShutdownHooks } from '@/server/lifecycle';
 
 const g = globalThis as unknown as { __ensembleStarted?: boolean };
@@ -12,7 +14,7 @@ type SignalListener = (signal: Signal) => void;
 
 /**
  * Process start-up for `next start` and `next dev`, called once from instrumentation.ts (Node.js runtime only):
- * take the data directory's service lock (a second server refuses to start), open the database (which applies
+ * refuse invalid settings (server/env.ts), take the data directory's service lock (a second server refuses to start), open the database (which applies
  * pending migrations), reconcile runs left unfinished by a previous process, start the team scheduler (which
  * reconciles unfinished jobs) — all before anyone opens a page — and shut down gracefully on SIGTERM/SIGINT.
  */
@@ -20,6 +22,14 @@ export async function startServerProcess(): Promise<void> {
   if (g.__ensembleStarted) return;
   g.__ensembleStarted = true;
   const startedAt = performance.now();
+  // Settings first: a value the app would misread (TRUST_PROXY=true, AGENT_LIMIT_PER_ACCOUNT=-3) stops the start,
+  // naming each variable and what it allows, before anything is opened. Exit here, as for the service lock below.
+  const problems = environmentProblems();
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(`[ensemble] ${describeEnvProblem(problem)}`);
+    console.error('[ensemble] not started: fix or unset the variables above (README.md "Configuration" lists them).');
+    process.exit(1);
+  }
   // Before any request is served: stamps each request with its socket address (sign-in rate limiting).
   (await import('@/server/auth/client-address')).installPeerAddressHeader();
   // …and refuses a burst of concurrent sign-ins from one address before Next routes them.

@@ -2,6 +2,7 @@ import 'server-only';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { initChatModel } from 'langchain/chat_models/universal';
 import { MODEL_FORMAT_HINT, parseModel } from '@/lib/models';
+import { env } from '@/server/env';
 import { ScriptedChatModel } from './scripted-model';
 
 /** A model the server can't build (unknown string, missing key): it fails the run that needs it, nothing else. */
@@ -14,18 +15,26 @@ export class ModelConfigurationError extends Error {
 
 export type ModelAgent = { name: string; model: string; instructions?: string };
 
-const env = (name: string) => process.env[name]?.trim() || undefined;
-
-function requireKey(model: string, variable: string): string {
-  const key = env(variable);
+function requireKey(model: string, variable: string, key: string | undefined): string {
   if (!key) throw new ModelConfigurationError(`Model ${model} is not configured: set ${variable}`);
   return key;
 }
 
+/** A malformed endpoint fails the run that needs it (never falls back to the provider's own endpoint with the key). */
+function endpoint(model: string, read: () => string | undefined): string | undefined {
+  try {
+    return read();
+  } catch (err) {
+    // By name: a route bundle may hold its own copy of server/env.ts.
+    if (err instanceof Error && err.name === 'EnvError') throw new ModelConfigurationError(`Model ${model} is not configured: ${err.message}`);
+    throw err;
+  }
+}
+
 /**
  * The chat model for an agent: the embedded `scripted` model, or a real provider through langchain's
- * initChatModel. Keys and endpoints come from the environment when the run starts, so setting a key and
- * sending again works without a restart.
+ * initChatModel. Keys and endpoints come from the environment (server/env.ts) when the run starts, so setting a
+ * key and sending again works without a restart.
  */
 export async function createChatModel(agent: ModelAgent): Promise<BaseChatModel> {
   const spec = parseModel(agent.model);
@@ -34,16 +43,16 @@ export async function createChatModel(agent: ModelAgent): Promise<BaseChatModel>
     case 'scripted':
       return new ScriptedChatModel({ agentName: agent.name, instructions: agent.instructions });
     case 'openai': {
-      const apiKey = requireKey(agent.model, 'OPENAI_API_KEY');
-      const baseURL = env('OPENAI_BASE_URL');
+      const apiKey = requireKey(agent.model, 'OPENAI_API_KEY', env.openaiApiKey);
+      const baseURL = endpoint(agent.model, () => env.openaiBaseUrl);
       return initChatModel(`openai:${spec.model}`, { apiKey, maxRetries: 1, ...(baseURL ? { configuration: { baseURL } } : {}) });
     }
     case 'anthropic': {
-      const apiKey = requireKey(agent.model, 'ANTHROPIC_API_KEY');
+      const apiKey = requireKey(agent.model, 'ANTHROPIC_API_KEY', env.anthropicApiKey);
       return initChatModel(`anthropic:${spec.model}`, { apiKey, maxRetries: 1 });
     }
     case 'ollama': {
-      const baseUrl = env('OLLAMA_BASE_URL');
+      const baseUrl = endpoint(agent.model, () => env.ollamaBaseUrl);
       return initChatModel(`ollama:${spec.model}`, { ...(baseUrl ? { baseUrl } : {}) });
     }
   }

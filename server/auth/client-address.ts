@@ -1,5 +1,6 @@
 import 'server-only';
 import diagnosticsChannel from 'node:diagnostics_channel';
+import { env } from '@/server/env';
 
 /**
  * Which address a request came from, for rate limiting.
@@ -36,21 +37,11 @@ export function installPeerAddressHeader(): void {
 
 export const peerAddressHeaderInstalled = () => g[INSTALLED] === true;
 
-/** TRUST_PROXY as a hop count: a non-negative integer; anything else trusts no proxy (and says so once). */
-export function parseTrustProxy(raw: string | undefined): number {
-  const value = (raw ?? '').trim();
-  if (value === '') return 0;
-  if (/^\d{1,2}$/.test(value)) return Number(value);
-  if (!warned) {
-    warned = true;
-    console.warn(`[ensemble] TRUST_PROXY=${JSON.stringify(raw)} is not a number of proxy hops; trusting none (0).`);
-  }
-  return 0;
-}
-let warned = false;
-
-/** Read at call time (not import time) so an operator's value and tests' stubs both apply; parsing is trivial. */
-export const trustedProxyHops = () => parseTrustProxy(process.env.TRUST_PROXY);
+/**
+ * TRUST_PROXY as a hop count (server/env.ts: 0–99; start-up refuses anything else, a later read trusts none).
+ * Read at call time (not import time) so tests' stubs apply; it is parsed only when its text changes.
+ */
+export const trustedProxyHops = () => env.trustProxy;
 
 /** The address to rate-limit a request by (see the module comment). */
 export function clientAddress(headers: Headers, hops = trustedProxyHops()): string {

@@ -1,6 +1,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
+import { env } from '@/server/env';
 
 /**
  * Password hashes. New ones are scrypt, computed by node's async crypto.scrypt on libuv's thread pool, so a
@@ -15,7 +16,7 @@ import bcrypt from 'bcryptjs';
  * ~100 ms on one core). SCRYPT_LOG_N lowers N for tests and e2e (never set it in production).
  */
 export const SCRYPT_PARAMS = {
-  N: 2 ** Number(process.env.SCRYPT_LOG_N || 15),
+  N: 2 ** env.scryptLogN,
   r: 8,
   p: 3,
   keyLength: 32,

@@ -3,9 +3,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir, PRIVATE_FILE_MODE, restrict } from '@/server/db/paths';
+import { env, MIN_SECRET_CHARS } from '@/server/env';
 
-/** Shorter than this is not a secret worth signing sessions with (we generate 43 characters). */
-export const MIN_SECRET_CHARS = 32;
+export { MIN_SECRET_CHARS };
 
 export class AuthSecretError extends Error {
   constructor(readonly file: string, length: number) {
@@ -25,7 +25,8 @@ const g = globalThis as unknown as { __ensembleAuthSecret?: { file: string; secr
  * directory, so a self-hosted install works without configuration and sessions survive restarts.
  */
 export function authSecret(): string {
-  if (process.env.AUTH_SECRET) return process.env.AUTH_SECRET;
+  const configured = env.authSecret;
+  if (configured) return configured;
   const file = path.join(dataDir(), 'auth-secret');
   if (g.__ensembleAuthSecret?.file !== file) g.__ensembleAuthSecret = { file, secret: loadOrCreateSecret(file) };
   return g.__ensembleAuthSecret.secret;

@@ -2,6 +2,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
+import { env } from '@/server/env';
 import { conflict } from '@/server/http/errors';
 import { hashPassword } from './passwords';
 
@@ -67,7 +68,7 @@ export function bumpSessionVersion(userId: string, db: Db = getDb()): void {
 }
 
 /** ALLOW_SIGNUP=true (or 1/yes/on) lets anyone create an account after the first; by default only invitations do. */
-export const signUpAllowedByEnv = () => ['1', 'true', 'yes', 'on'].includes((process.env.ALLOW_SIGNUP ?? '').trim().toLowerCase());
+export const signUpAllowedByEnv = () => env.allowSignup;
 
 /**
  * Whether the sign-up form is open to anyone right now: before the first account exists (it becomes the admin),

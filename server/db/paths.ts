@@ -1,6 +1,7 @@
 import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
+import { env } from '@/server/env';
 
 /** Owner-only: the data directory holds every account's data, password hashes and the session secret. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -14,7 +15,7 @@ const g = globalThis as unknown as { __ensembleDataDirs?: Set<string> };
 
 /** Where the database, checkpoints and lock live. DATA_DIR overrides ./data. Prepared once per process. */
 export function dataDir(): string {
-  const dir = path.resolve(process.env.DATA_DIR || path.join(process.cwd(), 'data'));
+  const dir = env.dataDir;
   const prepared = (g.__ensembleDataDirs ??= new Set());
   if (!prepared.has(dir)) {
     prepareDataDir(dir);
@@ -53,4 +54,4 @@ export function restrict(file: string, mode: number, { mayVanish = false } = {})
 
 export const appDbPath = () => path.join(dataDir(), 'ensemble.db');
 export const checkpointDbPath = () => path.join(dataDir(), 'checkpoints.db');
-export const migrationsDir = () => path.resolve(process.env.MIGRATIONS_DIR || path.join(process.cwd(), 'drizzle'));
+export const migrationsDir = () => env.migrationsDir;

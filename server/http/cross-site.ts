@@ -1,4 +1,5 @@
 import 'server-only';
+import { env } from '@/server/env';
 import { AppError } from './errors';
 
 /**
@@ -35,7 +36,7 @@ export function ownHosts(req: Request): Set<string> {
   if (host) hosts.add(host.trim().toLowerCase());
   const forwarded = req.headers.get('x-forwarded-host')?.split(',')[0]?.trim();
   if (forwarded) hosts.add(forwarded.toLowerCase());
-  const configured = process.env.AUTH_URL || process.env.NEXTAUTH_URL;
+  const configured = env.authUrl;
   if (configured) {
     try {
       hosts.add(new URL(configured).host);

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * One environment variable as the app reads it: its name, the zod schema its text must pass, and what is allowed
+ * (said in the refusal). Unset and blank mean the same (an empty `FOO=` in a unit file means "not set"), so a
+ * schema only ever sees non-blank text. Browser-safe: in the browser bundle nothing is set and defaults apply.
+ * The settings themselves live in server/env.ts (server) and lib/env-limits.ts (the bounds lib/limits.ts reads).
+ */
+export type Setting<T> = { name: string; allowed: string; schema: z.ZodType<T, string> };
+
+export const setting = <T>(name: string, allowed: string, schema: z.ZodType<T, string>): Setting<T> => ({ name, allowed, schema });
+
+/** A variable whose value its schema refused. */
+export type EnvProblem = { variable: string; value: string; allowed: string };
+
+export const describeEnvProblem = (problem: EnvProblem) =>
+  `${problem.variable}=${JSON.stringify(problem.value)} is not allowed: ${problem.allowed}.`;
+
+/** The variable's text, or undefined when unset or blank. */
+export function rawEnv(name: string): string | undefined {
+  const raw = typeof process === 'undefined' ? undefined : process.env?.[name];
+  return raw === undefined || raw.trim() === '' ? undefined : raw;
+}
+
+export type Parsed<T> = { ok: true; value: T | undefined } | { ok: false; problem: EnvProblem };
+
+/** Parse one raw value: undefined when unset, the schema's output when it passes, a problem when it doesn't. */
+export function parseSetting<T>(s: Setting<T>, raw: string | undefined): Parsed<T> {
+  if (raw === undefined) return { ok: true, value: undefined };
+  const result = s.schema.safeParse(raw);
+  return result.success ? { ok: true, value: result.data } : { ok: false, problem: { variable: s.name, value: raw, allowed: s.allowed } };
+}
+
+/** The problem with a variable's current value, if it has one (start-up collects these and refuses to start). */
+export function settingProblem(s: Setting<unknown>): EnvProblem | undefined {
+  const parsed = parseSetting(s, rawEnv(s.name));
+  return parsed.ok ? undefined : parsed.problem;
+}
+
+/**
+ * A reader for one variable, parsed when its text changes (tests and scripts set variables after modules load;
+ * a server's environment never changes, so it parses once). An invalid value is decided by `onInvalid`: fall back
+ * to the default, or throw. Start-up has refused invalid values already, so in a server neither happens.
+ */
+export function settingReader<T>(s: Setting<T>, fallback: () => T, onInvalid: (problem: EnvProblem) => T = fallback): () => T {
+  let last: { raw: string | undefined; value: T } | undefined;
+  return () => {
+    const raw = rawEnv(s.name);
+    if (last && last.raw === raw) return last.value;
+    const parsed = parseSetting(s, raw);
+    const value = !parsed.ok ? onInvalid(parsed.problem) : parsed.value === undefined ? fallback() : parsed.value;
+    last = { raw, value };
+    return value;
+  };
+}
+
+/** Text that must be a whole number in [min, max] (no sign, no decimals, no exponent). */
+export const wholeNumber = (min: number, max: number = Number.MAX_SAFE_INTEGER) =>
+  z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(min).max(max));
+
+/** Text that must be an absolute http(s) URL; kept as written (trimmed). */
+export const httpUrl = () => z.string().trim().refine(isHttpUrl);
+
+function isHttpUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const { protocol } = new URL(text);
+  return protocol === 'http:' || protocol === 'https:';
+}

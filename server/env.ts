@@ -1,0 +1,132 @@
+import 'server-only';
+import path from 'node:path';
+import { z } from 'zod';
+import { limitEnvProblems } from '@/lib/env-limits';
+import { httpUrl, setting, settingProblem, settingReader, wholeNumber, type EnvProblem } from '@/lib/env-setting';
+
+/**
+ * The server's settings from the environment, in one place (the bounds lib/limits.ts reads are in
+ * lib/env-limits.ts). Every module reads them from `env`, never from process.env. Each variable is parsed with zod
+ * when its text changes — once in a server, whose environment never changes; tests set variables per file or per
+ * test (DATA_DIR, ALLOW_SIGNUP, TRUST_PROXY …) and see them at the next read.
+ *
+ * Start-up checks every variable first (environmentProblems) and refuses to start, naming each invalid one and
+ * what it allows. Read later, an invalid value (only a script or a test can get there) gets the same answer as
+ * before this module existed where that is safe — closed sign-up, no trusted proxy, the default — and throws where
+ * a fallback would do harm: a short AUTH_SECRET, or a model endpoint that would send the key elsewhere.
+ * README.md "Configuration" lists them all.
+ */
+
+/** Shorter than this is not a secret worth signing sessions with (we generate 43 characters). */
+export const MIN_SECRET_CHARS = 32;
+
+export class EnvError extends Error {
+  constructor(readonly problem: EnvProblem) {
+    super(`${problem.variable} is not allowed: ${problem.allowed}.`);
+    this.name = 'EnvError';
+  }
+}
+
+const reject = (problem: EnvProblem): never => {
+  throw new EnvError(problem);
+};
+
+const SWITCH: Record<string, boolean> = { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false };
+
+const SETTINGS = {
+  DATA_DIR: setting('DATA_DIR', 'a directory path', z.string().transform((dir) => path.resolve(dir))),
+  MIGRATIONS_DIR: setting('MIGRATIONS_DIR', 'a directory path', z.string().transform((dir) => path.resolve(dir))),
+  AUTH_SECRET: setting('AUTH_SECRET', `a secret of at least ${MIN_SECRET_CHARS} characters`, z.string().min(MIN_SECRET_CHARS)),
+  AUTH_URL: setting('AUTH_URL', "the app's public http(s) URL", httpUrl()),
+  NEXTAUTH_URL: setting('NEXTAUTH_URL', "the app's public http(s) URL", httpUrl()),
+  ALLOW_SIGNUP: setting(
+    'ALLOW_SIGNUP',
+    'true, false, 1, 0, yes, no, on or off',
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((word) => word in SWITCH)
+      .transform((word) => SWITCH[word]!),
+  ),
+  TRUST_PROXY: setting('TRUST_PROXY', 'a whole number of reverse-proxy hops, 0 to 99', wholeNumber(0, 99)),
+  SCRYPT_LOG_N: setting('SCRYPT_LOG_N', 'a whole number 10 to 20 (scrypt cost N = 2^value; tests only)', wholeNumber(10, 20)),
+  OPENAI_API_KEY: setting('OPENAI_API_KEY', 'an API key', z.string().trim()),
+  OPENAI_BASE_URL: setting('OPENAI_BASE_URL', 'an http(s) URL', httpUrl()),
+  ANTHROPIC_API_KEY: setting('ANTHROPIC_API_KEY', 'an API key', z.string().trim()),
+  OLLAMA_BASE_URL: setting('OLLAMA_BASE_URL', 'an http(s) URL', httpUrl()),
+};
+
+const none = () => undefined;
+
+const read = {
+  dataDir: settingReader(SETTINGS.DATA_DIR, () => path.join(process.cwd(), 'data')),
+  migrationsDir: settingReader(SETTINGS.MIGRATIONS_DIR, () => path.join(process.cwd(), 'drizzle')),
+  authSecret: settingReader<string | undefined>(SETTINGS.AUTH_SECRET, none, reject),
+  authUrl: settingReader<string | undefined>(SETTINGS.AUTH_URL, none),
+  nextAuthUrl: settingReader<string | undefined>(SETTINGS.NEXTAUTH_URL, none),
+  allowSignup: settingReader(SETTINGS.ALLOW_SIGNUP, () => false),
+  trustProxy: settingReader(
+    SETTINGS.TRUST_PROXY,
+    () => 0,
+    (problem) => {
+      console.warn(`[ensemble] TRUST_PROXY=${JSON.stringify(problem.value)} is not a number of proxy hops; trusting none (0).`);
+      return 0;
+    },
+  ),
+  scryptLogN: settingReader(SETTINGS.SCRYPT_LOG_N, () => 15),
+  openaiApiKey: settingReader<string | undefined>(SETTINGS.OPENAI_API_KEY, none),
+  openaiBaseUrl: settingReader<string | undefined>(SETTINGS.OPENAI_BASE_URL, none, reject),
+  anthropicApiKey: settingReader<string | undefined>(SETTINGS.ANTHROPIC_API_KEY, none),
+  ollamaBaseUrl: settingReader<string | undefined>(SETTINGS.OLLAMA_BASE_URL, none, reject),
+};
+
+/** The settings, read when asked (see the module comment). */
+export const env = {
+  /** DATA_DIR, absolute; ./data by default. */
+  get dataDir(): string {
+    return read.dataDir();
+  },
+  /** MIGRATIONS_DIR, absolute; ./drizzle by default. */
+  get migrationsDir(): string {
+    return read.migrationsDir();
+  },
+  /** AUTH_SECRET, or undefined (a secret is generated and kept in the data directory). */
+  get authSecret(): string | undefined {
+    return read.authSecret();
+  },
+  /** AUTH_URL (or next-auth's older NEXTAUTH_URL): the app's public address, when the operator set one. */
+  get authUrl(): string | undefined {
+    return read.authUrl() ?? read.nextAuthUrl();
+  },
+  /** ALLOW_SIGNUP: anyone may sign up after the first account. */
+  get allowSignup(): boolean {
+    return read.allowSignup();
+  },
+  /** TRUST_PROXY: reverse-proxy hops whose X-Forwarded-For entries are believed. */
+  get trustProxy(): number {
+    return read.trustProxy();
+  },
+  /** SCRYPT_LOG_N: log2 of scrypt's N for new password hashes (15; tests lower it). */
+  get scryptLogN(): number {
+    return read.scryptLogN();
+  },
+  get openaiApiKey(): string | undefined {
+    return read.openaiApiKey();
+  },
+  get openaiBaseUrl(): string | undefined {
+    return read.openaiBaseUrl();
+  },
+  get anthropicApiKey(): string | undefined {
+    return read.anthropicApiKey();
+  },
+  get ollamaBaseUrl(): string | undefined {
+    return read.ollamaBaseUrl();
+  },
+};
+
+/** Every variable, server and limits, whose value is not allowed: start-up refuses to start when there is one. */
+export function environmentProblems(): EnvProblem[] {
+  const server = Object.values(SETTINGS).map((s) => settingProblem(s as Parameters<typeof settingProblem>[0]));
+  return [...server.filter((p): p is EnvProblem => p !== undefined), ...limitEnvProblems()];
+}
