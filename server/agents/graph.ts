@@ -4,6 +4,7 @@ import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langch
 import { Annotation, END, START, StateGraph, interrupt, type LangGraphRunnableConfig, type Messages } from '@langchain/langgraph';
 import type { ApprovalDecision, ApprovalInterrupt } from '@/lib/types/conversation';
 import { getCheckpointer } from './checkpointer';
+import { modelInput } from './compaction/model-input';
 import { appendingMessagesReducer } from './messages-reducer';
 import { observeModelCall, recordAssistantStep } from './observe/model-call';
 import { ObservedToolNode } from './observe/observed-tool-node';
@@ -23,6 +24,8 @@ export type GraphAgent = {
   toolGroups: string[];
   approvalTools: string[];
   maxTurns: number;
+  /** Compaction threshold in tokens; null/absent = LIMITS.compaction.defaultAtTokens. */
+  compactAtTokens?: number | null;
 };
 
 /** The run went past the agent's max turns; the run fails with this message. */
@@ -118,13 +121,16 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     // model.call and step.assistant are journaled inside the tracked work, so they are queued before the executor
     // (which waits on NodeWork) records the run's end.
     const run = runIdsOf(config);
+    // The thread keeps every message; what the model receives may be compacted (compaction/model-input.ts).
     const response = await nodeWork.track(
-      observeModelCall(run, agent.model, () => bound.invoke([new SystemMessage(prompt), ...answerDanglingToolCalls(state.messages)], config)).then((message) => {
-        // Only the server sets provenance and the author the scripted model trusts: a model can't supply them.
-        stripEnsembleMeta(message);
-        recordAssistantStep(run, message);
-        return message;
-      }),
+      modelInput({ agent, model, systemPrompt: prompt, messages: state.messages, config })
+        .then((input) => observeModelCall(run, agent.model, () => bound.invoke([new SystemMessage(prompt), ...answerDanglingToolCalls(input)], config)))
+        .then((message) => {
+          // Only the server sets provenance and the author the scripted model trusts: a model can't supply them.
+          stripEnsembleMeta(message);
+          recordAssistantStep(run, message);
+          return message;
+        }),
     );
     return { messages: [response] };
   }

@@ -12,6 +12,7 @@ import { AppError, conflict, notFound, validationError } from '@/server/http/err
 import { zodFields } from '@/server/http/validation';
 import { assertConversationIdle } from './conversation-lock';
 import { findConversation, getConversation } from './conversations';
+import { withCompactionSummaries } from './compaction/conversation-view';
 import { toApiMessages } from './messages';
 import { launchRun } from './run-executor';
 import { activeRuns, runEvents, RunCancelledError } from './run-events';
@@ -87,7 +88,8 @@ export async function getState(ownerId: string, conversationId: string): Promise
   const run = latestRun(conversationId) ?? null;
   return {
     conversation,
-    messages: toApiMessages(messages),
+    // Each compaction's summary at its place (the thread keeps every message; compaction/conversation-view.ts).
+    messages: toApiMessages(withCompactionSummaries(conversationId, messages)),
     run,
     interrupt: run?.status === 'interrupted' ? (run.interrupt ?? null) : null,
     threadMessages: messages,

@@ -4,6 +4,7 @@ import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } fro
 import { AIMessage, type BaseMessage, type ToolMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { LIMITS } from '@/lib/limits';
+import type { SystemCallOptions, TranscriptEntry } from './compaction/summarize';
 import { NO_SCRIPT, parseScript, type Script } from './directives';
 import { contentText, ensembleMeta, personWrittenText, taskText } from './messages';
 
@@ -46,6 +47,8 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   }
 
   async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
+    // A framework system call is marked by a call option the server sets (compaction/summarize.ts), never by text.
+    if ((options as SystemCallOptions).ensembleSystemCall === 'summary') return withUsage(messages, scriptedSummary(messages));
     const turn = readTurn(messages);
     const script = scriptFor(turn.human, this.instructions);
     if (script.sleepMs > 0) await abortableSleep(script.sleepMs, options.signal);
@@ -53,15 +56,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     if (script.errors.length) throw new Error(`Scripted model could not read: ${script.errors.join('; ')}`);
     if (script.fail !== null) throw new Error(script.fail);
 
-    const message = this.respond(turn, script);
-    const inputChars = inputCharsOf(messages);
-    const outputChars = contentText(message.content).length + message.tool_calls!.reduce((n, c) => n + c.name.length + JSON.stringify(c.args).length, 0);
-    message.usage_metadata = {
-      input_tokens: Math.ceil(inputChars / 4),
-      output_tokens: Math.ceil(outputChars / 4),
-      total_tokens: Math.ceil(inputChars / 4) + Math.ceil(outputChars / 4),
-    };
-    return { generations: [{ text: contentText(message.content), message }] };
+    return withUsage(messages, this.respond(turn, script), inputCharsOf(messages));
   }
 
   private respond(turn: Turn, script: Script): AIMessage {
@@ -91,6 +86,33 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     return `${this.agentName} received: ${excerpt(firstLine)}`;
   }
 }
+
+/** Usage as characters ÷ 4 (input counted by inputCharsOf for a conversation, directly for a system call). */
+function withUsage(messages: readonly BaseMessage[], message: AIMessage, inputChars = messages.reduce((n, m) => n + contentText(m.content).length, 0)): ChatResult {
+  const outputChars = contentText(message.content).length + (message.tool_calls ?? []).reduce((n, c) => n + c.name.length + JSON.stringify(c.args).length, 0);
+  message.usage_metadata = {
+    input_tokens: Math.ceil(inputChars / 4),
+    output_tokens: Math.ceil(outputChars / 4),
+    total_tokens: Math.ceil(inputChars / 4) + Math.ceil(outputChars / 4),
+  };
+  return { generations: [{ text: contentText(message.content), message }] };
+}
+
+/**
+ * The deterministic summary: "Summary of N earlier messages:" and one line per transcript entry (its role and the
+ * first line of its text, at most SUMMARY_LINE_CHARS). The entries come from the server-set meta of the request.
+ */
+function scriptedSummary(messages: readonly BaseMessage[]): AIMessage {
+  const request = messages.at(-1);
+  const entries = (request ? (ensembleMeta(request)?.transcript as TranscriptEntry[] | undefined) : undefined) ?? [];
+  const lines = entries.map((e) => {
+    const first = (e.text.split(/\r?\n/).find((l) => l.trim()) ?? '').trim();
+    return `- ${e.role}: ${Array.from(first).slice(0, SUMMARY_LINE_CHARS).join('')}`;
+  });
+  return new AIMessage({ id: `scripted-${crypto.randomUUID()}`, content: [`Summary of ${entries.length} earlier messages:`, ...lines].join('\n'), tool_calls: [] });
+}
+
+const SUMMARY_LINE_CHARS = 80;
 
 /** Human turns that start new work; a receipt or a clarification answer continues work already begun. */
 const REQUEST_KINDS = new Set<string | undefined>([undefined, 'team_request']);

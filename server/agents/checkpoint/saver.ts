@@ -187,7 +187,7 @@ export class ThreadSaver extends BaseCheckpointSaver {
 
   async deleteThread(threadId: string): Promise<void> {
     this.db.transaction(() => {
-      for (const table of ['thread_checkpoints', 'thread_writes', 'thread_messages', 'run_events']) this.db.prepare(`DELETE FROM ${table} WHERE thread_id = ?`).run(threadId);
+      for (const table of ['thread_checkpoints', 'thread_writes', 'thread_messages', 'run_events', 'thread_compactions']) this.db.prepare(`DELETE FROM ${table} WHERE thread_id = ?`).run(threadId);
     })();
     for (const key of [...this.cache.keys(), ...this.generations.keys()]) if (key.startsWith(`${threadId}\u0000`)) this.forget(key);
     // Namespaces never seen in this process have no remembered positions; bump the root one anyway.

@@ -51,6 +51,19 @@ CREATE TABLE IF NOT EXISTS run_events (
   PRIMARY KEY (run_id, seq)
 );
 CREATE INDEX IF NOT EXISTS run_events_thread_idx ON run_events (thread_id);
+CREATE TABLE IF NOT EXISTS thread_compactions (
+  thread_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  run_id TEXT NOT NULL,
+  through_message_id TEXT NOT NULL,
+  summary_message_id TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  removed TEXT NOT NULL,
+  tokens_before INTEGER NOT NULL,
+  tokens_after INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (thread_id, seq)
+);
 `;
 
 /** True when the file holds the tables of @langchain/langgraph-checkpoint-sqlite (a data directory from before ADR 013). */
