@@ -7,7 +7,7 @@ import { getCheckpointer } from './checkpointer';
 import { modelInput } from './compaction/model-input';
 import { appendingMessagesReducer } from './messages-reducer';
 import { observeModelCall, recordAssistantStep } from './observe/model-call';
-import { ObservedToolNode } from './observe/observed-tool-node';
+import { ObservedToolNode, recordToolResult } from './observe/observed-tool-node';
 import { runIdsOf } from './observe/run-ids';
 import { stripEnsembleMeta } from './provenance';
 import { createChatModel } from './providers';
@@ -136,7 +136,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   }
 
   // Each call that needs approval becomes one interrupt, in order; a resumed node replays the answered ones.
-  function approve(state: typeof AgentState.State) {
+  function approve(state: typeof AgentState.State, config: LangGraphRunnableConfig) {
     const declined: ToolMessage[] = [];
     for (const call of lastToolCalls(state.messages)) {
       if (!needsApproval.has(call.name)) continue;
@@ -154,6 +154,9 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
         );
       }
     }
+    // Reached once every approval is answered: the declined calls' results are this step's tool results.
+    const run = runIdsOf(config);
+    for (const message of declined) recordToolResult(run, message, 0);
     return { messages: declined };
   }
 

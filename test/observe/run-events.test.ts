@@ -88,13 +88,17 @@ describe('run events through real graphs (scripted model)', () => {
     expectTotalsFromEvents(second);
   });
 
-  it('a declined call records no tool step of its own (the decline is the approval step, not a tool run)', async () => {
+  it('a declined call: its result (written by the approval step, no tool ran) is a step.tool with status error and duration 0', async () => {
     const ann = await makeUser('ann');
     const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
     await send(ann.id, conversation.id, '/call calculator {"expression":"2+2"}\n/reply fine');
     const { run } = await resume(ann.id, conversation.id, { approved: false, note: 'no' }, { idempotencyKey: key() });
     const events = eventsOf((await finished(run.id)).id);
-    expect(typesOf(events)).toEqual(['run.started', 'resume', 'model.call', 'step.assistant', 'run.finished']);
+    expectDense(events);
+    expect(typesOf(events)).toEqual(['run.started', 'resume', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
+    const declined = (await readThread(conversation.id)).messages.find((m): m is ToolMessage => m.getType() === 'tool')!;
+    expect(events[2]).toMatchObject({ toolCallId: declined.tool_call_id, tool: 'calculator', status: 'error', durationMs: 0, result: declined.content });
+    expect(events[2]).toMatchObject({ result: 'The person declined this calculator call, so it was not run. Their note: no' });
   });
 
   it('clarification: the ask is a tool step, then interrupt with the question and run.finished(interrupted)', async () => {

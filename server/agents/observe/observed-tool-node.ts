@@ -6,7 +6,7 @@ import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { contentText } from '../messages';
 import { capText } from './caps';
 import { journalRunEvent } from './record';
-import { runIdsOf } from './run-ids';
+import { runIdsOf, type RunIds } from './run-ids';
 
 /**
  * A ToolNode that records a `step.tool` event for every tool result of its step — all of them when a model turn
@@ -34,23 +34,28 @@ export class ObservedToolNode extends ToolNode {
     this.durations.clear();
     const output = await super.run(input, config);
     const run = runIdsOf(config);
-    if (run) {
-      for (const message of resultMessages(output)) {
-        const result = capText(contentText(message.content));
-        journalRunEvent(run.runId, run.threadId, {
-          type: 'step.tool',
-          toolCallId: message.tool_call_id,
-          tool: message.name ?? '',
-          result: result.text,
-          ...(result.truncated ? { truncated: true as const } : {}),
-          durationMs: this.durations.get(message.tool_call_id) ?? 0,
-          status: message.status === 'error' ? 'error' : 'success',
-        });
-      }
-    }
+    if (run) for (const message of resultMessages(output)) recordToolResult(run, message, this.durations.get(message.tool_call_id) ?? 0);
     this.durations.clear();
     return output;
   }
+}
+
+/**
+ * Record one tool result of a step. Also used for the results the approval step writes for declined calls (no tool
+ * ran: duration 0, status error), so every tool message of a thread has its step event.
+ */
+export function recordToolResult(run: RunIds | undefined, message: ToolMessage, durationMs: number): void {
+  if (!run) return;
+  const result = capText(contentText(message.content));
+  journalRunEvent(run.runId, run.threadId, {
+    type: 'step.tool',
+    toolCallId: message.tool_call_id,
+    tool: message.name ?? '',
+    result: result.text,
+    ...(result.truncated ? { truncated: true as const } : {}),
+    durationMs,
+    status: message.status === 'error' ? 'error' : 'success',
+  });
 }
 
 /** The tool messages of a ToolNode result: `{ messages }`, a list, or Commands carrying messages in their update. */
