@@ -149,6 +149,36 @@ describe('teamRuns: the runs timeline', () => {
   });
 });
 
+describe('teamRuns: the run bound', () => {
+  it(`returns maxRuns runs untruncated, and past it keeps the newest maxRuns with truncated`, async () => {
+    const alice = await makeUser('alice');
+    const { team } = makeTeam(alice.id);
+    const conversationId = team.members[1]!.conversationId!;
+    const { maxRuns } = LIMITS.teamRuns;
+    const base = Date.now() - HOUR / 2;
+    // Finished runs recorded straight into the table (a real run each would take minutes), 100 ms apart.
+    const insert = getDb().$client.prepare(
+      `INSERT INTO runs (id, conversation_id, owner_id, idempotency_key, kind, status, model, input, created_at, started_at, finished_at)
+       VALUES (?, ?, ?, ?, 'start', 'success', 'scripted', '{}', ?, ?, ?)`,
+    );
+    const add = (i: number) => insert.run(`bulk-${team.id}-${i}`, conversationId, alice.id, `bulk-${i}`, base + i * 100, base + i * 100, base + i * 100 + 50);
+    getDb().$client.transaction(() => {
+      for (let i = 0; i < maxRuns; i++) add(i);
+    })();
+    const atLimit = teamRuns(alice.id, team.id, lastHour());
+    expect(atLimit.runs).toHaveLength(maxRuns);
+    expect(atLimit.truncated).toBe(false);
+
+    add(maxRuns);
+    const past = teamRuns(alice.id, team.id, lastHour());
+    expect(past.truncated).toBe(true);
+    expect(past.runs).toHaveLength(maxRuns);
+    // The oldest is the one left out; the newest is in.
+    expect(past.runs[0]!.runId).toBe(`bulk-${team.id}-1`);
+    expect(past.runs.at(-1)!.runId).toBe(`bulk-${team.id}-${maxRuns}`);
+  });
+});
+
 describe('GET /api/v1/teams/:id/runs', () => {
   const get = (token: Record<string, string>, teamId: string, query = '') =>
     call(runsRoute.GET, { headers: token, url: `http://localhost/api/v1/teams/${teamId}/runs${query}`, params: { id: teamId } });
