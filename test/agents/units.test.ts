@@ -102,6 +102,6 @@ describe('graph helpers', () => {
 
   it('maps content blocks to text in the API shape', () => {
     const [m] = toApiMessages([new AIMessage({ id: 'x', content: [{ type: 'text', text: 'Hello ' }, { type: 'text', text: 'world' }] })]);
-    expect(m).toEqual({ id: 'x', role: 'assistant', text: 'Hello world' });
+    expect(m).toEqual({ id: 'x', role: 'assistant', text: 'Hello world', provenance: { contentKind: 'assistant', producer: { type: 'agent' } } });
   });
 });

@@ -151,11 +151,20 @@ describe('conversations API: create, list, read', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as ConversationDetail;
     expect(body.run).toEqual(run);
+    const person = { contentKind: 'person_message', producer: { type: 'person' } };
+    const agent = { contentKind: 'assistant', producer: { type: 'agent' } };
     expect(body.messages).toEqual([
-      { id: `run:${run.id}`, role: 'user', text: '/call calculator {"expression":"2*21"}', meta: { runId: run.id } },
-      { id: expect.any(String), role: 'assistant', text: '', toolCalls: [{ id: expect.any(String), name: 'calculator', args: { expression: '2*21' } }] },
-      { id: expect.any(String), role: 'tool', text: '42', toolCallId: body.messages[1]!.toolCalls![0]!.id, toolName: 'calculator' },
-      { id: expect.any(String), role: 'assistant', text: 'Calc: done\n[calculator] 42' },
+      { id: `run:${run.id}`, role: 'user', text: '/call calculator {"expression":"2*21"}', meta: { runId: run.id }, provenance: person },
+      { id: expect.any(String), role: 'assistant', text: '', toolCalls: [{ id: expect.any(String), name: 'calculator', args: { expression: '2*21' } }], provenance: agent },
+      {
+        id: expect.any(String),
+        role: 'tool',
+        text: '42',
+        toolCallId: body.messages[1]!.toolCalls![0]!.id,
+        toolName: 'calculator',
+        provenance: { contentKind: 'tool_result', producer: { type: 'framework' } },
+      },
+      { id: expect.any(String), role: 'assistant', text: 'Calc: done\n[calculator] 42', provenance: agent },
     ]);
   });
 
@@ -186,6 +195,11 @@ describe('conversations API: messages', () => {
       interrupt: null,
       inputTokens: 0,
       outputTokens: 0,
+      modelCalls: 0,
+      unreportedCalls: 0,
+      fingerprint: null,
+      assembly: null,
+      assemblyChanges: null,
       createdAt: expect.any(String),
       startedAt: null,
       finishedAt: null,
