@@ -1,6 +1,41 @@
 import next from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
+const ARCHITECTURE = 'docs/architecture.md "Import direction"';
+
+/**
+ * The import direction of docs/architecture.md: `app` → `components` → `lib`; `app` → `server` → `lib`; and inside
+ * server, the scheduler never imports the team domain (it owns its port, server/scheduler/job-port.ts). Checked by
+ * eslint-plugin-import's no-restricted-paths (registered by eslint-config-next), which resolves every import —
+ * the `@/` alias, relative paths, `import type`, `export … from` and `import()` — to the file it names, so
+ * neither a relative path nor a type-only import slips past. test/lint/import-boundaries.test.ts checks the rules.
+ */
+const importBoundaries = [
+  {
+    target: './lib',
+    from: ['./server', './app', './components'],
+    message: `lib/ is safe in the browser and on the server: it imports only lib/ and packages (${ARCHITECTURE}).`,
+  },
+  {
+    target: './components',
+    from: ['./server', './app'],
+    message: `components never import server/ or app/, not even types: a server action arrives as a prop or through a feature's actions context, shared types live in lib/types (${ARCHITECTURE}).`,
+  },
+  {
+    target: './server',
+    from: ['./app', './components'],
+    message: `server/ never imports app/ or components/ (${ARCHITECTURE}).`,
+  },
+  {
+    target: './server/scheduler',
+    from: './server/teams',
+    message: `The scheduler never imports the team domain: it owns its port (server/scheduler/job-port.ts), start-up wires the team implementation in (${ARCHITECTURE}).`,
+  },
+];
+
+/** Settings come from server/env.ts (and lib/env-limits.ts), parsed once with zod; nothing else reads process.env. */
+const ENV_READERS = ['server/env.ts', 'lib/env-setting.ts'];
+
 const config = [
   ...next,
   ...nextTs,
@@ -10,6 +45,22 @@ const config = [
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['app/**', 'components/**', 'lib/**', 'server/**'],
+    rules: {
+      'import/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: importBoundaries }],
+    },
+  },
+  {
+    files: ['app/**', 'components/**', 'lib/**', 'server/**'],
+    ignores: ENV_READERS,
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read settings from server/env.ts (env.*) or lib/env-limits.ts; they are parsed once, with zod, there.' },
+      ],
     },
   },
 ];

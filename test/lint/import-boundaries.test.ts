@@ -1,0 +1,80 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The lint rules in eslint.config.mjs themselves: the project's real config linting small in-memory files placed in
+ * each folder (lintText with a filePath; the file need not exist, the modules it imports do, because the rule
+ * resolves each import to a file). Each forbidden case has an allowed neighbour, so a rule that reports everything
+ * fails as surely as one that reports nothing.
+ */
+const root = path.resolve(__dirname, '../..');
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** The rule ids reported for `code` as if it were the file at `file` (relative to the project root). */
+async function reported(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  const fatal = result!.messages.filter((m) => m.fatal);
+  expect(fatal, 'the snippet must parse').toEqual([]);
+  return result!.messages.map((m) => m.ruleId ?? 'unknown');
+}
+
+const BOUNDARY = 'import/no-restricted-paths';
+const ENV = 'no-restricted-properties';
+
+describe('import direction (docs/architecture.md)', () => {
+  it.each([
+    ['a value from server/', 'components/teams/probe.tsx', "import { getDb } from '@/server/db';\nexport const x = getDb;\n"],
+    ['a type from server/', 'components/teams/probe.tsx', "import type { Db } from '@/server/db';\nexport type X = Db;\n"],
+    ['server/ by a relative path', 'components/teams/probe.tsx', "import { getDb } from '../../server/db';\nexport const x = getDb;\n"],
+    ['a server action from app/', 'components/auth/probe.tsx', "import { signInAction } from '@/app/actions/auth';\nexport const x = signInAction;\n"],
+    ['re-exporting from app/', 'components/auth/probe.tsx', "export { signInAction } from '@/app/actions/auth';\n"],
+    ['a dynamic import of server/', 'components/auth/probe.tsx', "export const load = () => import('@/server/db');\n"],
+    ['lib/ importing server/', 'lib/probe.ts', "import { env } from '@/server/env';\nexport const x = env;\n"],
+    ['lib/ importing components/', 'lib/schemas/probe.ts', "import { Button } from '@/components/ui/button';\nexport const x = Button;\n"],
+    ['lib/ importing a type from app/', 'lib/probe.ts', "import type { AuthFormState } from '../app/actions/auth';\nexport type X = AuthFormState;\n"],
+    ['server/ importing app/', 'server/auth/probe.ts', "import { signInAction } from '@/app/actions/auth';\nexport const x = signInAction;\n"],
+    ['server/ importing components/', 'server/teams/probe.ts', "import { Button } from '@/components/ui/button';\nexport const x = Button;\n"],
+    ['the scheduler importing teams', 'server/scheduler/probe.ts', "import { admitJob } from '@/server/teams/execution';\nexport const x = admitJob;\n"],
+    ['the scheduler importing teams relatively', 'server/scheduler/probe.ts', "import { teamJobs } from '../teams/scheduler-jobs';\nexport const x = teamJobs;\n"],
+    ['the scheduler importing teams dynamically', 'server/scheduler/probe.ts', "export const load = () => import('@/server/teams/tools/register');\n"],
+  ])('reports %s (%s)', async (_what, file, code) => {
+    expect(await reported(file, code)).toEqual([BOUNDARY]);
+  });
+
+  it.each([
+    ['lib/ and components/', 'components/teams/probe.tsx', "import { LIMITS } from '@/lib/limits';\nimport { Button } from '@/components/ui/button';\nexport const x = [LIMITS, Button];\n"],
+    ['a type from lib/types', 'components/teams/probe.tsx', "import type { ApiTeam } from '@/lib/types/team';\nexport type X = ApiTeam;\n"],
+    ['lib/ and packages', 'lib/probe.ts', "import { LIMITS } from './limits';\nimport { z } from 'zod';\nexport const x = [LIMITS, z];\n"],
+    ['server/, components/ and app/', 'app/(app)/probe.tsx', "import { getDb } from '@/server/db';\nimport { Button } from '@/components/ui/button';\nimport { signInAction } from '@/app/actions/auth';\nexport const x = [getDb, Button, signInAction];\n"],
+    ['teams signalling the scheduler and implementing its port', 'server/teams/probe.ts', "import { wakeScheduler } from '@/server/scheduler/signal';\nimport type { JobPort } from '@/server/scheduler/job-port';\nexport const x: [unknown, JobPort?] = [wakeScheduler];\n"],
+    ['the scheduler importing db and lib', 'server/scheduler/probe.ts', "import { getDb } from '@/server/db';\nimport { LIMITS } from '@/lib/limits';\nexport const x = [getDb, LIMITS];\n"],
+    ['start-up wiring the team port in', 'server/probe.ts', "export const load = () => import('@/server/teams/scheduler-jobs');\n"],
+  ])('allows %s (%s)', async (_what, file, code) => {
+    expect(await reported(file, code)).toEqual([]);
+  });
+});
+
+describe('settings come from the env module', () => {
+  it.each([
+    ['server/auth/probe.ts', 'export const x = process.env.TRUST_PROXY;\n'],
+    ['lib/probe.ts', "export const x = process.env['AGENT_LIMIT_PER_ACCOUNT'];\n"],
+    ['app/(app)/probe.tsx', 'const { env } = process;\nexport const x = env;\n'],
+    ['components/ui/probe.tsx', 'export const x = process.env.NODE_ENV;\n'],
+  ])('reports process.env in %s', async (file, code) => {
+    expect(await reported(file, code)).toEqual([ENV]);
+  });
+
+  it.each([
+    ['server/env.ts', 'export const x = process.env.TRUST_PROXY;\n'],
+    ['lib/env-setting.ts', 'export const x = process.env.TRUST_PROXY;\n'],
+    ['server/auth/probe.ts', "import { env } from '@/server/env';\nexport const x = env.trustProxy;\n"],
+    ['test/env/probe.test.ts', 'export const x = process.env.DATA_DIR;\n'],
+  ])('allows %s', async (file, code) => {
+    expect(await reported(file, code)).toEqual([]);
+  });
+});
