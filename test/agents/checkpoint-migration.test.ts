@@ -8,6 +8,7 @@ import { migrateLibraryTables } from '@/server/agents/checkpoint/migrate';
 import { hasLibraryTables } from '@/server/agents/checkpoint/schema';
 import { ThreadSaver } from '@/server/agents/checkpoint/saver';
 import { closeCheckpointer, getCheckpointer } from '@/server/agents/checkpointer';
+import { setRunEventCapture } from '@/server/agents/observe/capture-switch';
 import { resume } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { closeDb } from '@/server/db';
@@ -38,6 +39,8 @@ async function snapshot(saver: BaseCheckpointSaver, threadId: string) {
 
 function installLibrarySaver(): SqliteSaver {
   closeCheckpointer();
+  // That version recorded no run events (ADR 014): its checkpoints.db has no run_events table.
+  setRunEventCapture(false);
   const db = new Database(checkpointDbPath());
   db.pragma('journal_mode = WAL');
   const saver = new SqliteSaver(db);
@@ -73,6 +76,7 @@ describe('a data directory written by the library saver', () => {
     // "Upgrade": close everything, reopen with today's code.
     closeCheckpointer();
     closeDb();
+    setRunEventCapture(true);
     const saver = getCheckpointer();
     expect(saver).toBeInstanceOf(ThreadSaver);
     expect(hasLibraryTables(saver.db)).toBe(false);

@@ -46,6 +46,8 @@ export function recordRunFinished(runId: string, threadId: string, outcome: Outc
  * provider reported them, and how many calls reported none (a failed call among them).
  */
 export function runTokenTotals(runId: string): TokenTotals {
+  // Nothing is recorded with capture off (the benchmark's baseline): no calls to sum.
+  if (!runEventCaptureEnabled()) return { inputTokens: 0, outputTokens: 0, modelCalls: 0, unreportedCalls: 0 };
   const row = runEventStatements(getCheckpointer().db).totals.get(runId) as { calls: number; input: number; output: number; unreported: number };
   return { inputTokens: row.input, outputTokens: row.output, modelCalls: row.calls, unreportedCalls: row.unreported };
 }
