@@ -1,8 +1,10 @@
+import crypto from 'node:crypto';
 import { AIMessage, type ToolMessage } from '@langchain/core/messages';
 import { afterEach, describe, expect, it } from 'vitest';
+import { start } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { makeUser } from '../support/users';
-import { conversationWith, send } from '../agents/helpers';
+import { conversationWith, finished } from '../agents/helpers';
 import { eventsOf, expectDense, ofType, typesOf } from './helpers';
 import { startProviderStub, type StubTurn } from './provider-stub';
 
@@ -15,6 +17,12 @@ afterEach(async () => {
   close = undefined;
 });
 
+/** Send and wait, with room for the first call of a real provider model (its tokenizer is loaded then). */
+async function send(ownerId: string, conversationId: string, text: string) {
+  const { run } = start(ownerId, conversationId, { text }, { idempotencyKey: crypto.randomUUID() });
+  return finished(run.id, 30_000);
+}
+
 async function withStub(turns: StubTurn[]) {
   const stub = await startProviderStub(turns);
   close = stub.close;
@@ -24,7 +32,7 @@ async function withStub(turns: StubTurn[]) {
 }
 
 describe('run events from a real provider path (initChatModel against a local OpenAI-compatible stub)', () => {
-  it('a turn with two tool calls records both results, in the order asked; usage left out stays out and counts as unreported', async () => {
+  it('a turn with two tool calls records both results, in the order asked; usage left out stays out and counts as unreported', { timeout: 40_000 }, async () => {
     await withStub([
       {
         toolCalls: [
