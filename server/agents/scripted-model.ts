@@ -99,7 +99,7 @@ function withUsage(messages: readonly BaseMessage[], message: AIMessage, inputCh
 }
 
 /**
- * The deterministic summary: "Summary of N earlier messages:" and one line per transcript entry (its role and the
+ * The deterministic summary: "Summary of N earlier message(s):" and one line per transcript entry (its role and the
  * first line of its text, at most SUMMARY_LINE_CHARS). The entries come from the server-set meta of the request.
  */
 function scriptedSummary(messages: readonly BaseMessage[]): AIMessage {
@@ -109,7 +109,7 @@ function scriptedSummary(messages: readonly BaseMessage[]): AIMessage {
     const first = (e.text.split(/\r?\n/).find((l) => l.trim()) ?? '').trim();
     return `- ${e.role}: ${Array.from(first).slice(0, SUMMARY_LINE_CHARS).join('')}`;
   });
-  return new AIMessage({ id: `scripted-${crypto.randomUUID()}`, content: [`Summary of ${entries.length} earlier messages:`, ...lines].join('\n'), tool_calls: [] });
+  return new AIMessage({ id: `scripted-${crypto.randomUUID()}`, content: [`Summary of ${entries.length} earlier message${entries.length === 1 ? '' : 's'}:`, ...lines].join('\n'), tool_calls: [] });
 }
 
 const SUMMARY_LINE_CHARS = 80;

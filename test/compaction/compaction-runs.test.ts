@@ -65,7 +65,7 @@ describe('compaction at the threshold (estimate counter, scripted model)', () =>
     expect(input[0]).toBeInstanceOf(SystemMessage);
     const summary = input[1]!;
     expect(summary).toBeInstanceOf(HumanMessage);
-    const scripted = `Summary of 1 earlier messages:\n- user: ${opening.slice(0, 80)}`;
+    const scripted = `Summary of 1 earlier message:\n- user: ${opening.slice(0, 80)}`;
     expect(contentText(summary.content)).toContain(`<ensemble-summary>\n${scripted}\n</ensemble-summary>`);
     expect(summary.additional_kwargs.ensemble).toMatchObject({ kind: 'compaction', taskText: scripted, provenance: { contentKind: 'compaction', producer: { type: 'framework' } } });
     expect(ids(input.slice(2))).toEqual(ids(thread.slice(1, 3)));
