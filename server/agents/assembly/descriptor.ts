@@ -1,7 +1,7 @@
 import 'server-only';
-import { LIMITS } from '@/lib/limits';
 import type { AssemblyDescriptor } from '@/lib/types/assembly';
 import type { Agent } from '@/server/db/schema';
+import { thresholdFor } from '../compaction/model-input';
 import { GRAPH_GUARDS, systemPrompt } from '../graph';
 import { runTimeLimitMinutes } from '../run-time-limit';
 import { ensureBuiltinToolGroups } from '../tools/builtin';
@@ -34,7 +34,7 @@ export function assemblyDescriptor(agent: AssemblyAgent, context: RunContext, op
     limits: {
       maxTurns: agent.maxTurns,
       timeLimitMinutes: runTimeLimitMinutes(agent),
-      compactAtTokens: agent.compactAtTokens ?? LIMITS.compaction.defaultAtTokens,
+      compactAtTokens: thresholdFor(agent),
       tokenBudget: null,
     },
     middleware: [...GRAPH_GUARDS],
