@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { getDb, schema, writeTx } from '@/server/db';
 import type { Run } from '@/server/db/schema';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
-import { recordRunFinished, runTokenTotals } from './observe/run-lifecycle';
+import { recordRunEnd } from './observe/run-lifecycle';
 import { runEvents } from './run-events';
 
 /** What a run row keeps as `input`: enough to execute the same request again after a crash. */
@@ -68,14 +68,13 @@ export type Outcome =
  * Record a run's final status once: only a pending/running row changes, so a late outcome never overwrites
  * 'cancelled'. Its end events are written first (observe/run-lifecycle.ts: once per run, so a row finished in the
  * same way again after a crash adds none) and its token totals are read from its recorded model calls, so a run
- * recovered after a crash counts the calls made before it too. Touches the conversation and emits 'run:finished'.
+ * recovered after a crash counts the calls made before it too (observe/run-lifecycle.ts recordRunEnd, which never
+ * throws: a run always gets its outcome). Touches the conversation and emits 'run:finished'.
  */
 export function finishRun(runId: string, outcome: Outcome): Run | undefined {
   const current = findRun(runId);
   if (!current || isFinished(current.status)) return undefined;
-  // Framework notes append a message without running the agent: no run events, no model calls.
-  if (current.kind !== 'note') recordRunFinished(runId, current.conversationId, outcome);
-  const totals = runTokenTotals(runId);
+  const totals = recordRunEnd(current, outcome);
   const now = new Date();
   const row = writeTx((tx) => {
     const updated = tx
@@ -85,10 +84,7 @@ export function finishRun(runId: string, outcome: Outcome): Run | undefined {
         error: outcome.status === 'error' ? outcome.error : null,
         stopReason: outcome.status === 'error' ? (outcome.stopReason ?? null) : null,
         interrupt: outcome.status === 'interrupted' ? (outcome.interrupt ?? null) : null,
-        inputTokens: totals.inputTokens,
-        outputTokens: totals.outputTokens,
-        modelCalls: totals.modelCalls,
-        unreportedCalls: totals.unreportedCalls,
+        ...(totals ?? {}),
         finishedAt: now,
       })
       .where(and(eq(schema.runs.id, runId), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))

@@ -17,14 +17,27 @@ import { runEventCaptureEnabled } from './capture-switch';
  */
 export function journalRunEvent(runId: string, threadId: string, data: RunEventData, at = Date.now()): void {
   if (!runEventCaptureEnabled()) return;
-  journal(threadId, (db) => insertEvent(db, runId, threadId, data, at));
+  journal(threadId, (db) => recordSafely(runId, () => insertEvent(db, runId, threadId, data, at)));
 }
 
 export function writeRunEvent(runId: string, threadId: string, data: RunEventData, at = Date.now()): void {
   if (!runEventCaptureEnabled()) return;
   const db = getCheckpointer().db;
-  journal(threadId, (tx) => insertEvent(tx, runId, threadId, data, at));
+  journal(threadId, (tx) => recordSafely(runId, () => insertEvent(tx, runId, threadId, data, at)));
   flushJournal(threadId, db);
+}
+
+/**
+ * Observation never breaks the run it observes: an event that can't be written (a damaged or full checkpoint
+ * database) is logged and skipped, and the step's own writes in the same transaction are still saved. A failed
+ * statement does not end the SQLite transaction around it.
+ */
+export function recordSafely(runId: string, write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    console.error(`[run-events] could not record an event of run ${runId}`, err);
+  }
 }
 
 /** Insert one event now, inside the caller's transaction on the checkpoint database. */

@@ -6,7 +6,7 @@ import { flushJournal, journal } from '../checkpoint/step-journal';
 import type { Outcome } from '../run-store';
 import { runEventCaptureEnabled } from './capture-switch';
 import { capJson, capText } from './caps';
-import { insertEvent, journalRunEvent, runEventStatements } from './record';
+import { insertEvent, journalRunEvent, recordSafely, runEventStatements } from './record';
 
 /**
  * The events written outside graph steps, at a run's edges: `run.started` (and `resume` with the answer a resume
@@ -31,14 +31,31 @@ const OUTCOMES: Record<Outcome['status'], RunOutcome> = { success: 'completed', 
 export function recordRunFinished(runId: string, threadId: string, outcome: Outcome): void {
   if (!runEventCaptureEnabled()) return;
   const at = Date.now();
-  journal(threadId, (db) => {
-    if (runEventStatements(db).hasType.get(runId, 'run.finished')) return;
-    if (outcome.status === 'interrupted') insertEvent(db, runId, threadId, { type: 'interrupt', ...cappedValue('interrupt', outcome.interrupt) }, at);
-    const finished: RunEventData = { type: 'run.finished', outcome: OUTCOMES[outcome.status] };
-    if (outcome.status === 'error') Object.assign(finished, { error: capText(outcome.error).text, stopReason: outcome.stopReason ?? null });
-    insertEvent(db, runId, threadId, finished, at);
-  });
+  journal(threadId, (db) =>
+    recordSafely(runId, () => {
+      if (runEventStatements(db).hasType.get(runId, 'run.finished')) return;
+      if (outcome.status === 'interrupted') insertEvent(db, runId, threadId, { type: 'interrupt', ...cappedValue('interrupt', outcome.interrupt) }, at);
+      const finished: RunEventData = { type: 'run.finished', outcome: OUTCOMES[outcome.status] };
+      if (outcome.status === 'error') Object.assign(finished, { error: capText(outcome.error).text, stopReason: outcome.stopReason ?? null });
+      insertEvent(db, runId, threadId, finished, at);
+    }),
+  );
   flushJournal(threadId, getCheckpointer().db);
+}
+
+/**
+ * The end of a run for finishRun: its end events (not for framework notes, which run no agent), then its token
+ * totals. Never throws: when checkpoints.db refuses (logged), the outcome is still recorded, the totals left as
+ * they are (null).
+ */
+export function recordRunEnd(run: Pick<Run, 'id' | 'conversationId' | 'kind'>, outcome: Outcome): TokenTotals | null {
+  try {
+    if (run.kind !== 'note') recordRunFinished(run.id, run.conversationId, outcome);
+    return runTokenTotals(run.id);
+  } catch (err) {
+    console.error(`[run-events] could not record the end of run ${run.id}`, err);
+    return null;
+  }
 }
 
 /**

@@ -1,0 +1,21 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getCheckpointer } from '@/server/agents/checkpointer';
+import { readThread } from '@/server/agents/thread';
+import { makeUser } from '../support/users';
+import { conversationWith, send } from '../agents/helpers';
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('when run events cannot be written', () => {
+  it('the run still runs, saves its steps and gets its outcome; the failure is logged', async () => {
+    const ann = await makeUser('ann');
+    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    // A damaged checkpoint database: its run_events table is gone (this file's data directory only).
+    getCheckpointer().db.exec('DROP TABLE run_events');
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const run = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/reply 42');
+    expect(run).toMatchObject({ status: 'success', error: null, modelCalls: 0, inputTokens: 0 });
+    expect((await readThread(conversation.id)).messages.map((m) => m.getType())).toEqual(['human', 'ai', 'tool', 'ai']);
+    expect(logged.mock.calls.some(([message]) => String(message).startsWith('[run-events] could not record'))).toBe(true);
+  });
+});
