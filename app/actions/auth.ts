@@ -4,6 +4,7 @@ import { AuthError } from 'next-auth';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { AUTH_MESSAGES, safeCallbackPath, signInSchema, signUpSchema } from '@/lib/schemas/auth';
+import type { AuthFormState } from '@/lib/types/auth-forms';
 import { signIn, signOut } from '@/server/auth/config';
 import { clientAddress, signInBlock, tooManySignInsMessage } from '@/server/auth/rate-limit';
 import { requireUser } from '@/server/auth/require-user';
@@ -12,13 +13,6 @@ import { registerAccount } from '@/server/auth/registration';
 import { AppError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
 
-/** What a sign-in or sign-up form shows after the server answered: a form-level message, field errors, and what was typed. */
-export type AuthFormState = {
-  message?: string;
-  fields?: Record<string, string>;
-  /** Everything typed except the password, so a failed attempt keeps it. */
-  values?: { email?: string; name?: string };
-};
 
 const AFTER_SIGN_IN = '/agents';
 const SIGN_UP_REFUSALS = new Set(['signup_closed', 'invitation_invalid', 'rate_limited']);

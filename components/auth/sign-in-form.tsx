@@ -4,16 +4,18 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Link from 'next/link';
 import { startTransition, useActionState, useEffect, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { signInAction, type AuthFormState } from '@/app/actions/auth';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { signInSchema, type SignInInput } from '@/lib/schemas/auth';
+import type { AuthFormAction, AuthFormState } from '@/lib/types/auth-forms';
 
 const INITIAL: AuthFormState = {};
 
 type Props = {
+  /** The sign-in server action (the page hands it over: components never import app/). */
+  action: AuthFormAction;
   /** Same-origin path to return to after signing in (already checked on the server). */
   callbackPath: string | null;
   /** A message to start with, e.g. after next-auth's HTTP flow sent the browser back here. */
@@ -26,8 +28,8 @@ type Props = {
  * Validates in the browser with the same schema the server uses, then posts to the server action. Before
  * hydration the form still works: it posts to the same action natively.
  */
-export function SignInForm({ callbackPath, initialMessage, signUpLink }: Props) {
-  const [state, formAction, pending] = useActionState<AuthFormState, FormData>(signInAction, INITIAL);
+export function SignInForm({ action, callbackPath, initialMessage, signUpLink }: Props) {
+  const [state, formAction, pending] = useActionState<AuthFormState, FormData>(action, INITIAL);
   const {
     register,
     handleSubmit,

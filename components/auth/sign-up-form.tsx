@@ -4,22 +4,23 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Link from 'next/link';
 import { startTransition, useActionState, useEffect, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { signUpAction, type AuthFormState } from '@/app/actions/auth';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
 import { signUpSchema, type SignUpInput } from '@/lib/schemas/auth';
+import type { AuthFormAction, AuthFormState } from '@/lib/types/auth-forms';
 
 const INITIAL: AuthFormState = {};
 
 /**
  * Email, password (8+ characters) and an optional name; on success the server signs in and opens /agents.
- * `invite` travels as a hidden field (the code from /sign-up?invite=…); `notice` is shown above the form.
+ * `invite` travels as a hidden field (the code from /sign-up?invite=…); `notice` is shown above the form. `action` is
+ * the sign-up server action, handed over by the page (components never import app/).
  */
-export function SignUpForm({ invite = null, notice }: { invite?: string | null; notice?: string }) {
-  const [state, formAction, pending] = useActionState<AuthFormState, FormData>(signUpAction, INITIAL);
+export function SignUpForm({ action, invite = null, notice }: { action: AuthFormAction; invite?: string | null; notice?: string }) {
+  const [state, formAction, pending] = useActionState<AuthFormState, FormData>(action, INITIAL);
   const {
     register,
     handleSubmit,

@@ -1,12 +1,12 @@
 'use client';
 
 import { useActionState } from 'react';
-import type { ChangePasswordState } from '@/app/(app)/settings/actions';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
+import type { ChangePasswordState } from '@/lib/types/auth-forms';
 
 type Action = (prev: ChangePasswordState, formData: FormData) => Promise<ChangePasswordState>;
 

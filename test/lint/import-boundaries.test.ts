@@ -36,7 +36,7 @@ describe('import direction (docs/architecture.md)', () => {
     ['a dynamic import of server/', 'components/auth/probe.tsx', "export const load = () => import('@/server/db');\n"],
     ['lib/ importing server/', 'lib/probe.ts', "import { env } from '@/server/env';\nexport const x = env;\n"],
     ['lib/ importing components/', 'lib/schemas/probe.ts', "import { Button } from '@/components/ui/button';\nexport const x = Button;\n"],
-    ['lib/ importing a type from app/', 'lib/probe.ts', "import type { AuthFormState } from '../app/actions/auth';\nexport type X = AuthFormState;\n"],
+    ['lib/ importing a type from app/', 'lib/probe.ts', "import type { signInAction } from '../app/actions/auth';\nexport type X = typeof signInAction;\n"],
     ['server/ importing app/', 'server/auth/probe.ts', "import { signInAction } from '@/app/actions/auth';\nexport const x = signInAction;\n"],
     ['server/ importing components/', 'server/teams/probe.ts', "import { Button } from '@/components/ui/button';\nexport const x = Button;\n"],
     ['the scheduler importing teams', 'server/scheduler/probe.ts', "import { admitJob } from '@/server/teams/execution';\nexport const x = admitJob;\n"],

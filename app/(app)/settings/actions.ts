@@ -5,6 +5,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { ActionResult } from '@/lib/action-result';
 import { changePasswordFormSchema, createTokenSchema, type CreatedApiToken } from '@/lib/schemas/auth';
+import type { ChangePasswordState } from '@/lib/types/auth-forms';
 import { clientAddress } from '@/server/auth/client-address';
 import { signIn } from '@/server/auth/config';
 import { confirmPassword } from '@/server/auth/confirm-password';
@@ -15,9 +16,6 @@ import { actionId, actionInput } from '@/server/http/action-input';
 import { toActionResult } from '@/server/http/action-result';
 import { AppError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
-
-/** What the Change password form shows after the server answered. Passwords are never sent back. */
-export type ChangePasswordState = { message?: string; fields?: Record<string, string> };
 
 /** Where a successful change lands: Settings, saying so. */
 const PASSWORD_CHANGED_PATH = '/settings?password=changed';

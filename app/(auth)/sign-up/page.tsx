@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { signUpAction } from '@/app/actions/auth';
 import { SignUpForm } from '@/components/auth/sign-up-form';
 import { Alert } from '@/components/ui/misc';
 import { AUTH_MESSAGES } from '@/lib/schemas/auth';
@@ -28,7 +29,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Searc
   const access = signUpAccess(invite);
   // A spent link while sign-up is open anyway: say so, and offer the ordinary form.
   if (access === 'closed' && invite && signUpAccess(null) === 'open') {
-    return <SignUpForm notice={SPENT_LINK_BUT_OPEN} />;
+    return <SignUpForm action={signUpAction} notice={SPENT_LINK_BUT_OPEN} />;
   }
   if (access === 'closed') {
     return (
@@ -50,5 +51,5 @@ export default async function SignUpPage({ searchParams }: { searchParams: Searc
       : hasAnyUser()
         ? undefined
         : 'This server has no accounts yet: the first one becomes its admin.';
-  return <SignUpForm invite={access === 'invited' ? invite : null} notice={notice} />;
+  return <SignUpForm action={signUpAction} invite={access === 'invited' ? invite : null} notice={notice} />;
 }
