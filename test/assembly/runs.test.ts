@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import * as runRoute from '@/app/api/v1/runs/[id]/route';
 import { LIMITS } from '@/lib/limits';
@@ -161,6 +161,18 @@ describe('the run API and the team feed', () => {
     expect(card(first.id).run).toEqual({ id: expect.any(String), setupChanges: null });
     expect(card(same.id).run).toEqual({ id: expect.any(String), setupChanges: null });
     expect(card(changed.id).run).toEqual({ id: done.runId, setupChanges: [{ field: 'limits.maxTurns', before: 25, after: 4 }] });
+    // The page's runs are read in one query: a page of one job and a page of three cost the same.
+    const prepare = vi.spyOn(getDb().$client, 'prepare');
+    try {
+      getActivity(ann.id, team.id, { limit: 1, offset: 0, details: true });
+      const one = prepare.mock.calls.length;
+      expect(one).toBeGreaterThanOrEqual(4); // team, count, jobs, runs (receipts only when a page has one)
+      prepare.mockClear();
+      getActivity(ann.id, team.id, { limit: 20, offset: 0, details: true });
+      expect(prepare.mock.calls.length).toBe(one);
+    } finally {
+      prepare.mockRestore();
+    }
     // Without details the feed stays small: no run.
     const plain = getActivity(ann.id, team.id, { limit: 20, offset: 0, details: false });
     if (!('jobs' in plain)) throw new Error('expected jobs');
