@@ -147,7 +147,7 @@ export function layoutTimeline(data: Pick<ApiTeamRuns, 'members' | 'runs' | 'han
   return { lanes, bars, links, height: y, width, domain };
 }
 
-const TICK_STEPS = [1, 5, 15, 30, 60, 300, 900, 1_800, 3_600, 10_800, 21_600, 43_200, 86_400].map((s) => s * 1_000);
+const TICK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 10_800, 21_600, 43_200, 86_400].map((s) => s * 1_000);
 
 /** Axis ticks at round times (every 1 s … 1 day), at most `maxTicks` of them, inside the domain. */
 export function timeTicks(domain: Domain, maxTicks: number): number[] {

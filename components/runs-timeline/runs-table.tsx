@@ -1,19 +1,40 @@
 'use client';
 
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { ApiTeamRuns } from '@/lib/types/team-runs';
 import { OUTCOME_LABEL, barState, formatClock, formatCount, formatSpan, runEnd, runStart } from './layout';
 import { OUTCOME_STYLE } from './outcome-style';
+import { useScrollCue } from './use-scroll-cue';
 
 const th = 'px-2 py-1.5 text-left font-medium whitespace-nowrap';
 const num = 'px-2 py-1.5 text-right tabular-nums whitespace-nowrap';
 const td = 'px-2 py-1.5 whitespace-nowrap';
 
-/** A table that scrolls sideways inside its own labelled region, never the page. */
+/** A table that scrolls sideways inside its own labelled region, never the page, and shows when it does. */
 function Scroll({ label, children }: { label: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const cue = useScrollCue(ref, [children]);
   return (
-    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto rounded-md border border-zinc-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-zinc-800">
-      {children}
+    <div>
+      <div className="relative">
+        <div
+          ref={ref}
+          role="region"
+          aria-label={cue.any ? `${label} (scrolls sideways)` : label}
+          tabIndex={0}
+          className="overflow-x-auto rounded-md border border-zinc-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-zinc-800"
+        >
+          {children}
+        </div>
+        {cue.right ? (
+          <div aria-hidden className="pointer-events-none absolute inset-y-px right-px w-8 rounded-r-md bg-gradient-to-l from-white to-transparent dark:from-zinc-950" />
+        ) : null}
+      </div>
+      {cue.any ? (
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+          <span aria-hidden>↔ </span>Scroll sideways for more columns.
+        </p>
+      ) : null}
     </div>
   );
 }

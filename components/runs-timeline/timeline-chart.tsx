@@ -19,30 +19,11 @@ import {
   totalTokens,
 } from './layout';
 import { OUTCOME_STYLE } from './outcome-style';
+import { useScrollCue } from './use-scroll-cue';
 
 const AXIS_HEIGHT = 28;
 const BAR_HEIGHT = LANE_ROW_HEIGHT - 6;
 const LABEL_WIDTH = 'w-24 sm:w-36';
-
-/** Whether the region can scroll further right: drives the visible "scroll sideways" cue. */
-function useScrollCue(ref: React.RefObject<HTMLDivElement | null>, deps: unknown[]) {
-  const [more, setMore] = useState({ right: false, any: false });
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const update = () => setMore({ any: el.scrollWidth > el.clientWidth + 1, right: el.scrollLeft + el.clientWidth < el.scrollWidth - 1 });
-    update();
-    el.addEventListener('scroll', update, { passive: true });
-    const observer = new ResizeObserver(update);
-    observer.observe(el);
-    return () => {
-      el.removeEventListener('scroll', update);
-      observer.disconnect();
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- re-measure when the plot changes size
-  }, deps);
-  return more;
-}
 
 function useWidth(ref: React.RefObject<HTMLDivElement | null>) {
   const [width, setWidth] = useState(0);
