@@ -7,16 +7,17 @@ import {
   composer,
   createTeam,
   openTeam,
-  recordPosts,
   sendRequest,
 } from './support/team-flows';
+import { actionArgs, recordActionCalls } from './support/server-actions';
 
 // Each test creates its own account and runs agents through the real scheduler; on a busy two-core machine that
 // needs more than the default 30 s per test, while every single wait stays in seconds.
 test.describe.configure({ timeout: 60_000 });
 
-// Answers to waiting jobs (clarifications and interrupts) go to this endpoint.
-const RESPOND_PATH = /^\/api\/v1\/teams\/[^/]+\/jobs\/[^/]+\/respond$/;
+// Answers to waiting jobs (clarifications and interrupts) go through the respond server action, whose arguments
+// carry the answerKey.
+const ANSWER_KEY = 'answerKey';
 
 // The clarification round trip itself ("Needs input", answer, completed) is in teams.spec.ts.
 
@@ -28,7 +29,7 @@ test('an approval interrupt shows its payload and takes JSON; invalid JSON is re
     { name: 'Calculator', description: 'Does sums with approval', approvalTools: ['calculator'] },
     { name: 'Checker', description: 'Checks sums' },
   ]);
-  const responses = recordPosts(page, RESPOND_PATH);
+  const responses = recordActionCalls(page, ANSWER_KEY);
   await openTeam(page, team.id);
   await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Calculator' }).click();
   await composer(page).fill('/call calculator {"expression":"6*7"}');
@@ -58,7 +59,7 @@ test('an approval interrupt shows its payload and takes JSON; invalid JSON is re
   await expect(job).toContainText('[calculator] 42');
   await expect(response).toHaveCount(0);
   expect(responses).toHaveLength(1);
-  expect(responses[0]!.postDataJSON()).toMatchObject({ response: { approved: true } });
+  expect(actionArgs(responses[0]!)).toEqual([team.id, expect.any(String), { response: { approved: true }, answerKey: expect.any(String) }]);
 });
 
 test('a reload reopens the same team with its feed, and a waiting question can still be answered', async ({ page, api }) => {
@@ -68,7 +69,7 @@ test('a reload reopens the same team with its feed, and a waiting question can s
   ]);
   await sendRequest(api, team, 'Reviewer', '/reply Looks good');
   await sendRequest(api, team, 'Writer', '/ask Which tone should I use?');
-  const responses = recordPosts(page, RESPOND_PATH);
+  const responses = recordActionCalls(page, ANSWER_KEY);
   await openTeam(page, team.id);
 
   const reviewed = card(page, 'You → @Reviewer');

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page, Request } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, horizontalOverflow, test } from './fixtures';
+import { actionArgs, isActionCall } from './support/server-actions';
 
 // Each test creates its own account through the CLI and runs agents through the real scheduler; on a busy
 // two-core machine that needs more than the default 30 s per test, while every single wait stays in seconds.
@@ -8,6 +9,8 @@ test.describe.configure({ timeout: 60_000 });
 
 // Agent runs go through the real scheduler with the embedded `scripted` model, so results take a moment.
 const RESULT_TIMEOUT = 15_000;
+/** The JSON API's door for team requests (scripts use it; the browser's composer uses a server action). */
+const REQUESTS_API = /\/api\/v1\/teams\/[^/]+\/requests$/;
 
 type Agent = { id: string; name: string };
 type Team = { id: string; name: string; members: Array<{ id: string; name: string }> };
@@ -71,11 +74,14 @@ async function elementsOutsideViewport(page: Page): Promise<string[]> {
   });
 }
 
-/** POSTs that would create team requests, recorded so a test can prove none was sent. */
+/**
+ * Calls that would create team requests, recorded so a test can prove none was sent: the composer's server
+ * action (its arguments carry the draftKey) or, were anything still to use it from the browser, the JSON API.
+ */
 function recordRequestPosts(page: Page): Request[] {
   const posts: Request[] = [];
   page.on('request', (r) => {
-    if (r.method() === 'POST' && /\/api\/v1\/teams\/[^/]+\/requests$/.test(new URL(r.url()).pathname)) posts.push(r);
+    if (isActionCall(r, 'draftKey') || (r.method() === 'POST' && REQUESTS_API.test(new URL(r.url()).pathname))) posts.push(r);
   });
   return posts;
 }
@@ -162,10 +168,14 @@ test('mentions with the keyboard and sends to two members at once; both results 
   await box.press('ControlOrMeta+Enter');
   await expect(box).toHaveValue('');
   expect(posts).toHaveLength(1);
-  expect(posts[0]!.postDataJSON()).toMatchObject({
-    memberIds: [team.members.find((m) => m.name === 'Reviewer')!.id, team.members.find((m) => m.name === 'Writer')!.id],
-    text: 'Summarize the plan for Researcher\nsecond line',
-  });
+  expect(actionArgs(posts[0]!)).toEqual([
+    team.id,
+    {
+      memberIds: [team.members.find((m) => m.name === 'Reviewer')!.id, team.members.find((m) => m.name === 'Writer')!.id],
+      text: 'Summarize the plan for Researcher\nsecond line',
+      draftKey: expect.any(String),
+    },
+  ]);
 
   const reviewer = card(page, 'You → @Reviewer');
   const writer = card(page, 'You → @Writer');

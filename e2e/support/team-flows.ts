@@ -3,7 +3,7 @@
  * the HTTP API (the `api` fixture), work is sent either through the API or the page, and the page is watched for
  * anything untrusted text must never cause (dialogs, injected images).
  */
-import { expect, type APIRequestContext, type Locator, type Page, type Request } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import crypto from 'node:crypto';
 
 /** Agent runs go through the real scheduler and the embedded `scripted` model: results take a few seconds under load. */
@@ -103,15 +103,6 @@ export function recordDialogs(page: Page): string[] {
     void dialog.dismiss();
   });
   return dialogs;
-}
-
-/** POST requests whose path matches, recorded so a test can prove none (or one) was sent. */
-export function recordPosts(page: Page, path: RegExp): Request[] {
-  const posts: Request[] = [];
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && path.test(new URL(r.url()).pathname)) posts.push(r);
-  });
-  return posts;
 }
 
 /** Open a card's closed "Task details" and press its Cancel button. */
