@@ -214,6 +214,28 @@ describe('caps: 2,000 characters (code points), flagged truncated past them', ()
   });
 });
 
+describe('caps on interrupt and resume values', () => {
+  it('an interrupt payload and a resume answer longer than the cap are kept as their JSON text, cut and flagged', async () => {
+    const ann = await makeUser('ann');
+    const { conversation } = conversationWith(ann.id, { toolGroups: ['test_echo'], approvalTools: ['echo'] });
+    const text = '漢'.repeat(2_500);
+    const asked = await send(ann.id, conversation.id, `/call echo ${JSON.stringify({ text })}\n/reply ok`);
+    const [interrupt] = ofType(eventsOf(asked.id), 'interrupt');
+    const payload = JSON.stringify({ type: 'approval', tool: 'echo', args: { text } });
+    expect(interrupt).toMatchObject({ interrupt: Array.from(payload).slice(0, 2_000).join(''), truncated: true });
+    // The run row keeps the whole payload: the person answers from it.
+    expect(asked.interrupt).toEqual({ type: 'approval', tool: 'echo', args: { text } });
+
+    const note = 'n'.repeat(2_500); // within the note's own bound (4,000 characters, 8,000 bytes)
+    const { run } = await resume(ann.id, conversation.id, { approved: false, note }, { idempotencyKey: key() });
+    const [answer] = ofType(eventsOf((await finished(run.id)).id), 'resume');
+    expect(answer).toMatchObject({ value: Array.from(JSON.stringify({ approved: false, note })).slice(0, 2_000).join(''), truncated: true });
+
+    const short = await send(ann.id, conversation.id, '/call echo {"text":"hi"}\n/reply ok');
+    expect(ofType(eventsOf(short.id), 'interrupt')[0]).toEqual(expect.not.objectContaining({ truncated: true }));
+  });
+});
+
 describe('a crash between steps', () => {
   it('after suspension and recovery every AI and tool message of the thread has exactly one step event; seq stays dense', async () => {
     const ann = await makeUser('ann');
