@@ -127,6 +127,6 @@ export const env = {
 
 /** Every variable, server and limits, whose value is not allowed: start-up refuses to start when there is one. */
 export function environmentProblems(): EnvProblem[] {
-  const server = Object.values(SETTINGS).map((s) => settingProblem(s as Parameters<typeof settingProblem>[0]));
+  const server = Object.values(SETTINGS).map((s) => settingProblem(s));
   return [...server.filter((p): p is EnvProblem => p !== undefined), ...limitEnvProblems()];
 }
