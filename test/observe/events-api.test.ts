@@ -5,10 +5,13 @@ import { LIMITS } from '@/lib/limits';
 import type { ApiRunEventsPage } from '@/lib/types/run-events';
 import { databaseFingerprint } from '../security/support';
 import { makeUser } from '../support/users';
-import { conversationWith, send } from '../agents/helpers';
+import { start } from '@/server/agents/runs';
+import { GATE_GROUP, registerGateTool } from '../support/gate-tool';
+import { conversationWith, finished, send, until } from '../agents/helpers';
 import { eventsOf, expectDense } from './helpers';
 
 type TestUser = Awaited<ReturnType<typeof makeUser>>;
+const gate = registerGateTool();
 type ErrorBody = { error: { code: string; fields?: Record<string, string> } };
 
 const events = (user: TestUser, runId: string, query = '') =>
@@ -92,6 +95,27 @@ describe('GET /api/v1/runs/:id/events', () => {
     const missing = await events(bob, crypto.randomUUID());
     expect(missing.status).toBe(404);
     expect(databaseFingerprint()).toBe(before);
+  });
+
+  it('follows a live run: a page during the run says not finished, the next page from nextAfter brings the rest once', async () => {
+    const { conversation } = conversationWith(ann.id, { toolGroups: [GATE_GROUP] });
+    gate.close();
+    const { run } = start(ann.id, conversation.id, { text: '/call hold {}\n/reply after the hold' }, { idempotencyKey: crypto.randomUUID() });
+    await until(() => gate.entered === 1);
+    // The model step is saved before the tool step starts: its events are visible while the tool holds.
+    const live = await page(ann, run.id, '');
+    expect(live.events.map((e) => e.type)).toEqual(['run.started', 'model.call', 'step.assistant']);
+    expect(live).toMatchObject({ nextAfter: 3, hasMore: false, finished: false });
+    gate.open();
+    expect((await finished(run.id)).status).toBe('success');
+    const rest = await page(ann, run.id, `?after=${live.nextAfter}`);
+    expect(rest.events.map((e) => [e.seq, e.type])).toEqual([
+      [4, 'step.tool'],
+      [5, 'model.call'],
+      [6, 'step.assistant'],
+      [7, 'run.finished'],
+    ]);
+    expect(rest).toMatchObject({ nextAfter: 7, hasMore: false, finished: true });
   });
 
   it('without a session or token → 401', async () => {
