@@ -25,6 +25,7 @@ import { splitFieldErrors } from './server-errors';
 
 const L = LIMITS.agent;
 const RUN = LIMITS.run;
+const COMPACTION = LIMITS.compaction;
 
 /** Offered in the model field's suggestion list; any provider:model the server accepts can be typed. */
 export const MODEL_SUGGESTIONS = [
@@ -42,8 +43,8 @@ type FormValues = AgentCreateInput;
 
 function initialValues(props: Props): FormValues {
   if (props.mode === 'create') return { ...NEW_AGENT_DEFAULTS };
-  const { name, description, instructions, model, toolGroups, approvalTools, maxTurns, timeLimitMinutes } = props.agent;
-  return { name, description, instructions, model, toolGroups: [...toolGroups], approvalTools: [...approvalTools], maxTurns, timeLimitMinutes };
+  const { name, description, instructions, model, toolGroups, approvalTools, maxTurns, timeLimitMinutes, compactAtTokens } = props.agent;
+  return { name, description, instructions, model, toolGroups: [...toolGroups], approvalTools: [...approvalTools], maxTurns, timeLimitMinutes, compactAtTokens };
 }
 
 /**
@@ -231,6 +232,23 @@ export function AgentForm(props: Props) {
           step={1}
           placeholder={String(RUN.defaultTimeLimitMinutes)}
           className="max-w-32"
+        />
+      </Field>
+
+      <Field
+        label="Compact after (tokens)"
+        error={errors.compactAtTokens?.message}
+        hint={`${COMPACTION.atTokens.min.toLocaleString('en-US')}–${COMPACTION.atTokens.max.toLocaleString('en-US')}. Once what the model receives passes this size, older messages are summarized for the model (the conversation keeps them all). Leave empty for the default (${COMPACTION.defaultAtTokens.toLocaleString('en-US')} unless your administrator changed it).`}
+      >
+        <Input
+          {...register('compactAtTokens', { setValueAs: (v: unknown) => (v === '' || v == null ? null : Number(v)) })}
+          type="number"
+          inputMode="numeric"
+          min={COMPACTION.atTokens.min}
+          max={COMPACTION.atTokens.max}
+          step={1}
+          placeholder={String(COMPACTION.defaultAtTokens)}
+          className="max-w-40"
         />
       </Field>
 

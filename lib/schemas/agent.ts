@@ -64,6 +64,15 @@ export const agentTimeLimitSchema = z
   .max(LIMITS.run.timeLimitMinutes.max, timeLimitMessage)
   .nullable();
 
+const compactMessage = `Must be a whole number of tokens from ${LIMITS.compaction.atTokens.min.toLocaleString('en-US')} to ${LIMITS.compaction.atTokens.max.toLocaleString('en-US')}`;
+/** Compact the model's input once it passes this many tokens; null = the instance default (LIMITS.compaction). */
+export const agentCompactAtTokensSchema = z
+  .number({ error: compactMessage })
+  .int(compactMessage)
+  .min(LIMITS.compaction.atTokens.min, compactMessage)
+  .max(LIMITS.compaction.atTokens.max, compactMessage)
+  .nullable();
+
 /** POST body and the agent form's values: name is required, everything else has a default. */
 export const agentCreateSchema = z.strictObject({
   name: agentNameSchema,
@@ -74,6 +83,7 @@ export const agentCreateSchema = z.strictObject({
   approvalTools: agentApprovalToolsSchema.default([]),
   maxTurns: agentMaxTurnsSchema.default(L.maxTurns.default),
   timeLimitMinutes: agentTimeLimitSchema.default(null),
+  compactAtTokens: agentCompactAtTokensSchema.default(null),
 });
 
 /** PATCH body: any subset of the fields; absent fields keep their value. */
@@ -86,6 +96,7 @@ export const agentPatchSchema = z.strictObject({
   approvalTools: agentApprovalToolsSchema.optional(),
   maxTurns: agentMaxTurnsSchema.optional(),
   timeLimitMinutes: agentTimeLimitSchema.optional(),
+  compactAtTokens: agentCompactAtTokensSchema.optional(),
 });
 
 /** `GET /api/v1/agents?query=`: free text matched literally against name and description. */
@@ -100,7 +111,7 @@ export type AgentPatchInput = z.input<typeof agentPatchSchema>;
 export type AgentPatch = z.output<typeof agentPatchSchema>;
 
 /** The editable fields in form order: server field errors are matched to these. */
-export const AGENT_FIELDS = ['name', 'description', 'instructions', 'model', 'toolGroups', 'approvalTools', 'maxTurns', 'timeLimitMinutes'] as const;
+export const AGENT_FIELDS = ['name', 'description', 'instructions', 'model', 'toolGroups', 'approvalTools', 'maxTurns', 'timeLimitMinutes', 'compactAtTokens'] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number];
 
 /** The form's starting values for a new agent. */
@@ -113,4 +124,5 @@ export const NEW_AGENT_DEFAULTS: AgentCreate = {
   approvalTools: [],
   maxTurns: L.maxTurns.default,
   timeLimitMinutes: null,
+  compactAtTokens: null,
 };

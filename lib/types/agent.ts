@@ -13,6 +13,8 @@ export type ApiAgent = {
   maxTurns: number;
   /** Wall-clock limit of one run in minutes (1–120); null = the instance default (15 unless the operator changed it). */
   timeLimitMinutes: number | null;
+  /** Compact the model's input once it passes this many tokens (1,000–1,000,000); null = the instance default (24,000 unless the operator changed it). */
+  compactAtTokens: number | null;
   createdAt: string;
   updatedAt: string;
 };

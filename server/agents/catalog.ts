@@ -155,6 +155,7 @@ export function toApiAgent(row: Agent): ApiAgent {
     approvalTools: [...row.approvalTools],
     maxTurns: row.maxTurns,
     timeLimitMinutes: row.timeLimitMinutes ?? null,
+    compactAtTokens: row.compactAtTokens ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

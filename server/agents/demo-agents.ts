@@ -22,6 +22,7 @@ export const DEMO_AGENTS: readonly AgentCreate[] = [
     approvalTools: [],
     maxTurns: 25,
     timeLimitMinutes: null,
+    compactAtTokens: null,
   },
   {
     name: 'Reviewer',
@@ -37,6 +38,7 @@ export const DEMO_AGENTS: readonly AgentCreate[] = [
     approvalTools: [],
     maxTurns: 25,
     timeLimitMinutes: null,
+    compactAtTokens: null,
   },
   {
     name: 'Writer',
@@ -51,6 +53,7 @@ export const DEMO_AGENTS: readonly AgentCreate[] = [
     approvalTools: [],
     maxTurns: 25,
     timeLimitMinutes: null,
+    compactAtTokens: null,
   },
 ];
 

@@ -85,6 +85,7 @@ describe('agent schema: defaults and unknown fields', () => {
       approvalTools: [],
       maxTurns: 25,
       timeLimitMinutes: null,
+      compactAtTokens: null,
     });
   });
 

@@ -80,6 +80,7 @@ describe('agents API: create', () => {
       approvalTools: [],
       maxTurns: 25,
       timeLimitMinutes: null,
+      compactAtTokens: null,
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });
