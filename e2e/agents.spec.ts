@@ -1,6 +1,7 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
 import { createAgent, getAgent, luminanceOf, PAGE_DATA, rootScrollsSideways } from './support/seed';
+import { isActionCall } from './support/server-actions';
 
 const MODEL_HINT = 'Use "scripted" or provider:model';
 
@@ -10,11 +11,15 @@ const agentNames = (page: Page) => page.getByRole('main').getByRole('heading', {
 const card = (page: Page, name: string) =>
   page.getByRole('main').getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name, exact: true }) });
 
-/** POST/PATCH requests to the agents API, recorded so a test can prove the browser refused before sending. */
+/**
+ * Agent writes, recorded so a test can prove the browser refused before sending: the form's create/update server
+ * action (its arguments carry the agent's maxTurns) or a POST/PATCH to the agents API.
+ */
 function recordAgentWrites(page: Page): Request[] {
   const writes: Request[] = [];
   page.on('request', (r) => {
-    if ((r.method() === 'POST' || r.method() === 'PATCH') && new URL(r.url()).pathname.startsWith('/api/v1/agents')) writes.push(r);
+    const toApi = (r.method() === 'POST' || r.method() === 'PATCH') && new URL(r.url()).pathname.startsWith('/api/v1/agents');
+    if (toApi || isActionCall(r, 'maxTurns')) writes.push(r);
   });
   return writes;
 }
