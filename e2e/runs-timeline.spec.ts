@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
-import { FIRST_LOAD, RESULT_TIMEOUT, createTeam, openTeam, sendRequest, type Team } from './support/team-flows';
+import { FIRST_LOAD, RESULT_TIMEOUT, createTeam, sendRequest, type Team } from './support/team-flows';
 
 const DARK = /(^|\s)dark(\s|$)/;
 
@@ -25,8 +25,9 @@ async function teamWithHandoff(api: APIRequestContext): Promise<Team> {
 }
 
 async function openRuns(page: Page, team: Team) {
-  await openTeam(page, team.id);
-  await page.getByRole('link', { name: 'Runs', exact: true }).click();
+  // The first load of a page can take longer than the default navigation bound while other suites build.
+  await page.goto(`/teams/${team.id}`, FIRST_LOAD);
+  await page.getByRole('link', { name: 'Runs', exact: true }).click(FIRST_LOAD);
   await expect(page).toHaveURL(new RegExp(`/teams/${team.id}/runs$`), FIRST_LOAD);
   await expect(page.getByRole('heading', { level: 1, name: 'Runs' })).toBeVisible(FIRST_LOAD);
   await expect(page.getByRole('list', { name: 'Lanes' })).toBeVisible(FIRST_LOAD);
