@@ -75,9 +75,11 @@ function prepare(db: Database.Database) {
 /**
  * The newest record per thread, per checkpoint database (a reopened database — a restart, a test's new data
  * directory — reads again). `null` remembers "none yet". Set only when a record's row is written, so the cache
- * never holds a record a rolled-back or abandoned step would have lost.
+ * never holds a record a rolled-back or abandoned step would have lost. On globalThis: route bundles may load their
+ * own copy of this module, and a copy that cached "none" must see a record another copy's run wrote.
  */
-const latestByDb = new WeakMap<Database.Database, Map<string, LatestCompaction | null>>();
+const g = globalThis as unknown as { __ensembleLatestCompactions?: WeakMap<Database.Database, Map<string, LatestCompaction | null>> };
+const latestByDb = (g.__ensembleLatestCompactions ??= new WeakMap());
 
 function cacheOf(db: Database.Database): Map<string, LatestCompaction | null> {
   let cache = latestByDb.get(db);
