@@ -48,6 +48,8 @@ test('the Runs page shows a lane per member, bars, the handoff, details on focus
   await expect(bars(page, 'Research')).toHaveCount(2);
   await expect(bars(page, 'Review')).toHaveCount(1);
   await expect(page.locator('[data-handoff]')).toHaveCount(1);
+  // The person's own request to Research is marked on Research's first bar (the person has no lane).
+  await expect(page.locator('[data-person-request]')).toHaveCount(1);
   await expect(page.getByText(/3 runs · 2 handoffs · [\d,]+ tokens/)).toBeVisible();
 
   // Keyboard: from the view switch, Tab reaches the first bar; its details appear.

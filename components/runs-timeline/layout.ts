@@ -72,7 +72,10 @@ export type Bar = {
 
 export type Lane = { memberId: string; name: string; index: number; rows: number; y: number; height: number; tokens: TokenTotals };
 
-export type TimelineLayout = { lanes: Lane[]; bars: Bar[]; links: Link[]; height: number; width: number; domain: Domain };
+export type TimelineLayout = { lanes: Lane[]; bars: Bar[]; links: Link[]; personRequests: PersonRequest[]; height: number; width: number; domain: Domain };
+
+/** A request from the person (who has no lane): marked at the start of the recipient's bar. */
+export type PersonRequest = { handoff: ApiTeamHandoff; x: number; y: number };
 
 export type Link = { handoff: ApiTeamHandoff; from: { x: number; y: number }; to: { x: number; y: number } };
 
@@ -135,16 +138,18 @@ export function layoutTimeline(data: Pick<ApiTeamRuns, 'members' | 'runs' | 'han
   }
   const barOf = new Map(bars.map((b) => [b.run.runId, b]));
   const links: Link[] = [];
+  const personRequests: PersonRequest[] = [];
   for (const h of data.handoffs) {
     const from = h.fromRunId ? barOf.get(h.fromRunId) : undefined;
     const to = h.toRunId ? barOf.get(h.toRunId) : undefined;
+    if (to && h.fromMemberId === null) personRequests.push({ handoff: h, x: to.x, y: to.y });
     if (!from || !to) continue;
     const mid = LANE_ROW_HEIGHT / 2 - 2;
     // From the moment of the request on the sender's bar to the start of the recipient's bar.
     const fromX = Math.min(from.x + from.width, Math.max(from.x, timeToX(Date.parse(h.at), domain, width)));
     links.push({ handoff: h, from: { x: fromX, y: from.y + mid }, to: { x: to.x, y: to.y + mid } });
   }
-  return { lanes, bars, links, height: y, width, domain };
+  return { lanes, bars, links, personRequests, height: y, width, domain };
 }
 
 const TICK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 10_800, 21_600, 43_200, 86_400].map((s) => s * 1_000);

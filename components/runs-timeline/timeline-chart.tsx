@@ -124,6 +124,9 @@ export function TimelineChart({ data, now }: { data: ApiTeamRuns; now: number })
                     <path d="M0,0 L8,4 L0,8 z" fill="currentColor" />
                   </marker>
                 </defs>
+                {layout.personRequests.map((mark) => (
+                  <path key={mark.handoff.jobId} data-person-request={mark.handoff.jobId} d={`M${mark.x - 4},${mark.y - 3} L${mark.x + 4},${mark.y - 3} L${mark.x},${mark.y + 2} z`} fill="currentColor" />
+                ))}
                 {layout.links.map((link) => {
                   const { from, to } = link;
                   const bend = Math.max(12, Math.abs(to.x - from.x) / 2);
@@ -226,6 +229,10 @@ function Legend() {
       <li className="flex items-center gap-1.5">
         <span aria-hidden className="text-indigo-700 dark:text-indigo-300">●→</span>
         handoff (request to another member)
+      </li>
+      <li className="flex items-center gap-1.5">
+        <span aria-hidden className="text-indigo-700 dark:text-indigo-300">▼</span>
+        your request
       </li>
     </ul>
   );

@@ -134,13 +134,16 @@ describe('layoutTimeline', () => {
     expect(layout.links[0]!.to.y).toBeGreaterThan(layout.links[0]!.from.y);
   });
 
-  it('skips a link whose sender is the person or whose run is outside the data', () => {
+  it('draws no link whose sender is the person or whose run is outside the data', () => {
     const runs = [run('b1', 'B', T0, T0 + 1_000)];
     const handoffs = [
       { jobId: 'p', fromMemberId: null, toMemberId: 'B', at: iso(T0), fromRunId: null, toRunId: 'b1' },
       { jobId: 'q', fromMemberId: 'A', toMemberId: 'B', at: iso(T0), fromRunId: 'gone', toRunId: 'b1' },
     ];
-    expect(layoutTimeline({ members, runs, handoffs }, { start: T0, end: T0 + 10_000 }, 500, T0).links).toEqual([]);
+    const layout = layoutTimeline({ members, runs, handoffs }, { start: T0, end: T0 + 10_000 }, 500, T0);
+    expect(layout.links).toEqual([]);
+    // The person's request is marked at the start of the recipient's bar instead.
+    expect(layout.personRequests).toEqual([{ handoff: handoffs[0], x: 0, y: layout.bars[0]!.y }]);
   });
 
   it('keeps every bar at least MIN_BAR_WIDTH wide and inside the plot; a running bar reaches now', () => {
