@@ -78,14 +78,15 @@ describe('buildTimeline with team messages', () => {
       { kind: 'assistant', id: 'a0', text: 'plain answer', toolCalls: [] },
       { kind: 'mention', id: 'u1', text: '/reply Done by member', sentTo: 'Sent to: Launch / Writer' },
       { kind: 'note', id: 'n1', text: 'Queued a request to Launch / Writer. Each result will be returned to this conversation.' },
-      { kind: 'receipt', id: 'u2', memberName: 'Writer', status: 'completed', text: 'Done by member' },
+      // The receipt started a run of this agent: its steps open from the receipt.
+      { kind: 'receipt', id: 'u2', memberName: 'Writer', status: 'completed', text: 'Done by member', runId: 'run' },
       { kind: 'assistant', id: 'a2', text: 'Received completed result from Writer: Done by member', toolCalls: [] },
     ]);
   });
 
   it('shows a receipt’s result text from its meta, not the message text', () => {
     const [item] = buildTimeline([receipt('r', 'j', 'Writer', 'failed', 'The result', '<ensemble-result>preamble</ensemble-result>')]);
-    expect(item).toEqual({ kind: 'receipt', id: 'r', memberName: 'Writer', status: 'failed', text: 'The result' });
+    expect(item).toEqual({ kind: 'receipt', id: 'r', memberName: 'Writer', status: 'failed', text: 'The result', runId: 'run' });
   });
 
   it('shows a request in a member conversation with its sender', () => {
