@@ -39,6 +39,7 @@ export function SetupChangedBadge({ changes }: { changes: readonly AssemblyChang
         className="rounded-full bg-amber-100 px-2 py-0.5 text-amber-900 hover:text-amber-950 dark:bg-amber-950 dark:text-amber-200 dark:hover:text-amber-100"
       >
         Setup changed
+        <span aria-hidden>·</span>
         <span className="sr-only">:</span>
         <span className={cn('font-normal', plain)}>{changedFieldsLine(changes)}</span>
       </DisclosureButton>
