@@ -6,15 +6,21 @@ import { z } from 'zod';
  * schema only ever sees non-blank text. Browser-safe: in the browser bundle nothing is set and defaults apply.
  * The settings themselves live in server/env.ts (server) and lib/env-limits.ts (the bounds lib/limits.ts reads).
  */
-export type Setting<T> = { name: string; allowed: string; schema: z.ZodType<T, string> };
+export type Setting<T> = { name: string; allowed: string; schema: z.ZodType<T, string>; secret?: boolean };
 
-export const setting = <T>(name: string, allowed: string, schema: z.ZodType<T, string>): Setting<T> => ({ name, allowed, schema });
+/** `secret`: the value is never repeated in a refusal (it goes to the log), only its length. */
+export const setting = <T>(name: string, allowed: string, schema: z.ZodType<T, string>, { secret = false } = {}): Setting<T> => ({
+  name,
+  allowed,
+  schema,
+  secret,
+});
 
-/** A variable whose value its schema refused. */
-export type EnvProblem = { variable: string; value: string; allowed: string };
+/** A variable whose value its schema refused; a secret's value is replaced by its length. */
+export type EnvProblem = { variable: string; value: string; allowed: string; secret?: true };
 
 export const describeEnvProblem = (problem: EnvProblem) =>
-  `${problem.variable}=${JSON.stringify(problem.value)} is not allowed: ${problem.allowed}.`;
+  `${problem.variable}=${problem.secret ? problem.value : JSON.stringify(problem.value)} is not allowed: ${problem.allowed}.`;
 
 /** The variable's text, or undefined when unset or blank. */
 export function rawEnv(name: string): string | undefined {
@@ -28,7 +34,11 @@ export type Parsed<T> = { ok: true; value: T | undefined } | { ok: false; proble
 export function parseSetting<T>(s: Setting<T>, raw: string | undefined): Parsed<T> {
   if (raw === undefined) return { ok: true, value: undefined };
   const result = s.schema.safeParse(raw);
-  return result.success ? { ok: true, value: result.data } : { ok: false, problem: { variable: s.name, value: raw, allowed: s.allowed } };
+  if (result.success) return { ok: true, value: result.data };
+  const problem: EnvProblem = s.secret
+    ? { variable: s.name, value: `(hidden, ${raw.length} characters)`, allowed: s.allowed, secret: true }
+    : { variable: s.name, value: raw, allowed: s.allowed };
+  return { ok: false, problem };
 }
 
 /** The problem with a variable's current value, if it has one (start-up collects these and refuses to start). */

@@ -36,7 +36,7 @@ const SWITCH: Record<string, boolean> = { true: true, '1': true, yes: true, on: 
 const SETTINGS = {
   DATA_DIR: setting('DATA_DIR', 'a directory path', z.string().transform((dir) => path.resolve(dir))),
   MIGRATIONS_DIR: setting('MIGRATIONS_DIR', 'a directory path', z.string().transform((dir) => path.resolve(dir))),
-  AUTH_SECRET: setting('AUTH_SECRET', `a secret of at least ${MIN_SECRET_CHARS} characters`, z.string().min(MIN_SECRET_CHARS)),
+  AUTH_SECRET: setting('AUTH_SECRET', `a secret of at least ${MIN_SECRET_CHARS} characters`, z.string().min(MIN_SECRET_CHARS), { secret: true }),
   AUTH_URL: setting('AUTH_URL', "the app's public http(s) URL", httpUrl()),
   NEXTAUTH_URL: setting('NEXTAUTH_URL', "the app's public http(s) URL", httpUrl()),
   ALLOW_SIGNUP: setting(
@@ -51,9 +51,9 @@ const SETTINGS = {
   ),
   TRUST_PROXY: setting('TRUST_PROXY', 'a whole number of reverse-proxy hops, 0 to 99', wholeNumber(0, 99)),
   SCRYPT_LOG_N: setting('SCRYPT_LOG_N', 'a whole number 10 to 20 (scrypt cost N = 2^value; tests only)', wholeNumber(10, 20)),
-  OPENAI_API_KEY: setting('OPENAI_API_KEY', 'an API key', z.string().trim()),
+  OPENAI_API_KEY: setting('OPENAI_API_KEY', 'an API key', z.string().trim(), { secret: true }),
   OPENAI_BASE_URL: setting('OPENAI_BASE_URL', 'an http(s) URL', httpUrl()),
-  ANTHROPIC_API_KEY: setting('ANTHROPIC_API_KEY', 'an API key', z.string().trim()),
+  ANTHROPIC_API_KEY: setting('ANTHROPIC_API_KEY', 'an API key', z.string().trim(), { secret: true }),
   OLLAMA_BASE_URL: setting('OLLAMA_BASE_URL', 'an http(s) URL', httpUrl()),
 };
 

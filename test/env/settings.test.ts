@@ -34,6 +34,15 @@ describe('start-up check (environmentProblems)', () => {
     expect(describeEnvProblem(problem!)).toBe('TRUST_PROXY="true" is not allowed: a whole number of reverse-proxy hops, 0 to 99.');
   });
 
+  it('never repeats a secret in the refusal, only its length', () => {
+    vi.stubEnv('AUTH_SECRET', 'hunter2-hunter2');
+    const [problem] = environmentProblems();
+    expect(describeEnvProblem(problem!)).toBe(
+      `AUTH_SECRET=(hidden, 15 characters) is not allowed: a secret of at least ${MIN_SECRET_CHARS} characters.`,
+    );
+    expect(JSON.stringify(problem)).not.toContain('hunter2');
+  });
+
   it('reports every invalid variable at once, server and limits', () => {
     vi.stubEnv('ALLOW_SIGNUP', 'maybe');
     vi.stubEnv('AGENT_LIMIT_PER_ACCOUNT', '-3');
