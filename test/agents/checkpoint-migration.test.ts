@@ -5,7 +5,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { JsonPlusSerializer, type BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { migrateLibraryTables } from '@/server/agents/checkpoint/migrate';
-import { hasLibraryTables } from '@/server/agents/checkpoint/schema';
+import { COMPACTIONS_TABLE_SQL, hasLibraryTables } from '@/server/agents/checkpoint/schema';
 import { ThreadSaver } from '@/server/agents/checkpoint/saver';
 import { closeCheckpointer, getCheckpointer } from '@/server/agents/checkpointer';
 import { setRunEventCapture } from '@/server/agents/observe/capture-switch';
@@ -43,6 +43,9 @@ function installLibrarySaver(): SqliteSaver {
   setRunEventCapture(false);
   const db = new Database(checkpointDbPath());
   db.pragma('journal_mode = WAL');
+  // Today's graph asks for the thread's compaction record before every model call; that version had no such table
+  // (nor any compaction), so the simulated old file gets an empty one — the conversion must leave it alone too.
+  db.exec(COMPACTIONS_TABLE_SQL);
   const saver = new SqliteSaver(db);
   (globalThis as unknown as { __ensembleCheckpointer?: unknown }).__ensembleCheckpointer = { saver, path: checkpointDbPath() };
   return saver;

@@ -134,8 +134,20 @@ describe('toApiMessages', () => {
       new AIMessage({ id: 'n', content: 'Queued a request to A / B.', additional_kwargs: { ensemble: { kind: 'framework_note' } } }),
       new AIMessage({ id: 'a', content: 'Hello' }),
     ]);
-    expect(human).toEqual({ id: 'h', role: 'user', text: 'hi', meta: { kind: 'mention', jobIds: ['j'] } });
-    expect(framework).toEqual({ id: 'n', role: 'assistant', text: 'Queued a request to A / B.', meta: { kind: 'framework_note' } });
-    expect(agent).toEqual({ id: 'a', role: 'assistant', text: 'Hello' });
+    expect(human).toEqual({
+      id: 'h',
+      role: 'user',
+      text: 'hi',
+      meta: { kind: 'mention', jobIds: ['j'] },
+      provenance: { contentKind: 'mention', producer: { type: 'person' } },
+    });
+    expect(framework).toEqual({
+      id: 'n',
+      role: 'assistant',
+      text: 'Queued a request to A / B.',
+      meta: { kind: 'framework_note' },
+      provenance: { contentKind: 'note', producer: { type: 'framework' } },
+    });
+    expect(agent).toEqual({ id: 'a', role: 'assistant', text: 'Hello', provenance: { contentKind: 'assistant', producer: { type: 'agent' } } });
   });
 });

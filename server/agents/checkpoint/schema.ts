@@ -1,6 +1,23 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
 
+/** Compaction records (server/agents/compaction/store.ts): what the model receives instead of a thread's older messages. */
+export const COMPACTIONS_TABLE_SQL = `
+CREATE TABLE IF NOT EXISTS thread_compactions (
+  thread_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  run_id TEXT NOT NULL,
+  through_message_id TEXT NOT NULL,
+  summary_message_id TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  removed TEXT NOT NULL,
+  tokens_before INTEGER NOT NULL,
+  tokens_after INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (thread_id, seq)
+);
+`;
+
 /**
  * The tables of checkpoints.db (ADR 013). Messages are stored once, as rows numbered per thread; a checkpoint row
  * holds every other channel as usual and, for the messages channel, the list of positions it contains. Plain
@@ -51,20 +68,7 @@ CREATE TABLE IF NOT EXISTS run_events (
   PRIMARY KEY (run_id, seq)
 );
 CREATE INDEX IF NOT EXISTS run_events_thread_idx ON run_events (thread_id);
-CREATE TABLE IF NOT EXISTS thread_compactions (
-  thread_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  run_id TEXT NOT NULL,
-  through_message_id TEXT NOT NULL,
-  summary_message_id TEXT NOT NULL,
-  summary TEXT NOT NULL,
-  removed TEXT NOT NULL,
-  tokens_before INTEGER NOT NULL,
-  tokens_after INTEGER NOT NULL,
-  created_at INTEGER NOT NULL,
-  PRIMARY KEY (thread_id, seq)
-);
-`;
+${COMPACTIONS_TABLE_SQL}`;
 
 /** True when the file holds the tables of @langchain/langgraph-checkpoint-sqlite (a data directory from before ADR 013). */
 export function hasLibraryTables(db: Database.Database): boolean {

@@ -12,7 +12,7 @@ import { keepTokensFor, planCompaction, type PlanItem } from './plan';
 import { latestCompaction, saveCompaction, type CompactionRecord, type LatestCompaction } from './store';
 import { summarize, transcriptOf } from './summarize';
 import { summaryMessage } from './summary-message';
-import { MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from './tokens';
+import { BYTE_BOUND, MESSAGE_OVERHEAD_TOKENS, tokenCounterFor, type TokenCounter } from './tokens';
 
 /** The agent fields compaction reads. */
 export type CompactionAgent = { model: string; compactAtTokens?: number | null };
@@ -39,18 +39,19 @@ export const thresholdFor = (agent: CompactionAgent): number => agent.compactAtT
 export async function modelInput({ agent, model, systemPrompt, messages, config }: ModelInputArgs): Promise<BaseMessage[]> {
   const threadId = config.configurable?.thread_id;
   if (typeof threadId !== 'string') return messages.slice();
-  const counter = await tokenCounterFor(agent.model);
   let latest = latestCompaction(threadId);
   const through = latest ? locate(latest, messages) : -1;
   if (through < 0) latest = null; // a record whose message is not in this list (never expected: threads keep every message)
   const from = through + 1;
+  const threshold = thresholdFor(agent);
+  const view = () => (latest ? [latest.message, ...messages.slice(from)] : messages.slice());
+  // Far below the threshold (even counting one token per byte) there is nothing to decide: no tokenizer is loaded.
+  if (inputTokens(BYTE_BOUND, systemPrompt, latest, messages, from) <= threshold) return view();
+  const counter = await tokenCounterFor(agent.model);
 
   const prompt = promptTokens(counter, systemPrompt);
   const fixed = prompt + (latest ? counter.message(latest.message) : 0);
-  let total = fixed;
-  for (let i = from; i < messages.length; i++) total += counter.message(messages[i]!);
-  const threshold = thresholdFor(agent);
-  const view = () => (latest ? [latest.message, ...messages.slice(from)] : messages.slice());
+  const total = inputTokens(counter, systemPrompt, latest, messages, from);
   if (total <= threshold) return view();
 
   const items = messages.slice(from).map(planItem(counter));
@@ -95,6 +96,13 @@ export async function modelInput({ agent, model, systemPrompt, messages, config 
     });
   }
   return [message, ...messages.slice(cut)];
+}
+
+/** Tokens of the model's input as it stands: the system prompt, the newest summary and the messages after it. */
+function inputTokens(counter: TokenCounter, systemPrompt: string, latest: LatestCompaction | null, messages: readonly BaseMessage[], from: number): number {
+  let total = promptTokens(counter, systemPrompt) + (latest ? counter.message(latest.message) : 0);
+  for (let i = from; i < messages.length; i++) total += counter.message(messages[i]!);
+  return total;
 }
 
 /** Position of the record's last summarized message; remembered, so the next step checks one position. */

@@ -48,6 +48,12 @@ function makeCounter(kind: TokenCounter['kind'], countText: (text: string) => nu
 
 const ESTIMATE = makeCounter('estimate', estimateTokens);
 
+/**
+ * An upper bound of any tokenizer's count: every token covers at least one UTF-8 byte. An input whose bytes stay
+ * within the threshold is within it for every model, so the tokenizer (costly to load) is consulted only near it.
+ */
+export const BYTE_BOUND = makeCounter('estimate', (text) => Buffer.byteLength(text, 'utf8'));
+
 type Encoding = 'o200k_base' | 'cl100k_base';
 
 /** The tokenizer of an OpenAI chat model, by name prefix; null for names we can't vouch for (estimate then). */
