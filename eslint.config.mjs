@@ -5,7 +5,8 @@ const ARCHITECTURE = 'docs/architecture.md "Import direction"';
 
 /**
  * The import direction of docs/architecture.md: `app` → `components` → `lib`; `app` → `server` → `lib`; and inside
- * server, the scheduler never imports the team domain (it owns its port, server/scheduler/job-port.ts). Checked by
+ * server, the scheduler never imports the team domain (it owns its port, server/scheduler/job-port.ts), and neither
+ * do agents (teams build on agents, never the reverse). Checked by
  * eslint-plugin-import's no-restricted-paths (registered by eslint-config-next), which resolves every import —
  * the `@/` alias, relative paths, `import type`, `export … from` and `import()` — to the file it names, so
  * neither a relative path nor a type-only import slips past. test/lint/import-boundaries.test.ts checks the rules.
@@ -30,6 +31,11 @@ const importBoundaries = [
     target: './server/scheduler',
     from: './server/teams',
     message: `The scheduler never imports the team domain: it owns its port (server/scheduler/job-port.ts), start-up wires the team implementation in (${ARCHITECTURE}).`,
+  },
+  {
+    target: './server/agents',
+    from: './server/teams',
+    message: `Agents know nothing of teams: the team domain registers its tools and context through the agents' seams; what both need (tag neutralizing) lives in server/trust (${ARCHITECTURE}).`,
   },
 ];
 

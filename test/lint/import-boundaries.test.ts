@@ -41,6 +41,7 @@ describe('import direction (docs/architecture.md)', () => {
     ['server/ importing components/', 'server/teams/probe.ts', "import { Button } from '@/components/ui/button';\nexport const x = Button;\n"],
     ['the scheduler importing teams', 'server/scheduler/probe.ts', "import { admitJob } from '@/server/teams/execution';\nexport const x = admitJob;\n"],
     ['the scheduler importing teams relatively', 'server/scheduler/probe.ts', "import { teamJobs } from '../teams/scheduler-jobs';\nexport const x = teamJobs;\n"],
+    ['agents importing teams', 'server/agents/probe.ts', "import { requestMessage } from '@/server/teams/member-input';\nexport const x = requestMessage;\n"],
     ['the scheduler importing teams dynamically', 'server/scheduler/probe.ts', "export const load = () => import('@/server/teams/tools/register');\n"],
   ])('reports %s (%s)', async (_what, file, code) => {
     expect(await reported(file, code)).toEqual([BOUNDARY]);
@@ -53,6 +54,7 @@ describe('import direction (docs/architecture.md)', () => {
     ['server/, components/ and app/', 'app/(app)/probe.tsx', "import { getDb } from '@/server/db';\nimport { Button } from '@/components/ui/button';\nimport { signInAction } from '@/app/actions/auth';\nexport const x = [getDb, Button, signInAction];\n"],
     ['teams signalling the scheduler and implementing its port', 'server/teams/probe.ts', "import { wakeScheduler } from '@/server/scheduler/signal';\nimport type { JobPort } from '@/server/scheduler/job-port';\nexport const x: [unknown, JobPort?] = [wakeScheduler];\n"],
     ['the scheduler importing db and lib', 'server/scheduler/probe.ts', "import { getDb } from '@/server/db';\nimport { LIMITS } from '@/lib/limits';\nexport const x = [getDb, LIMITS];\n"],
+    ['agents importing the shared tag neutralizing', 'server/agents/probe.ts', "import { neutralizeTags } from '@/server/trust/neutralize-tags';\nexport const x = neutralizeTags;\n"],
     ['start-up wiring the team port in', 'server/probe.ts', "export const load = () => import('@/server/teams/scheduler-jobs');\n"],
   ])('allows %s (%s)', async (_what, file, code) => {
     expect(await reported(file, code)).toEqual([]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contextBytes, fitContext, type SharedContext } from '@/server/teams/context';
-import { neutralizeTags, requestMessage } from '@/server/teams/member-input';
+import { requestMessage } from '@/server/teams/member-input';
+import { neutralizeTags } from '@/server/trust/neutralize-tags';
 
 const base = (messages: SharedContext['recentMessages']): SharedContext => ({
   goal: 'Ship 🚀 the "launch" post',

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { SharedContext } from '@/server/teams/context';
-import { FRAMEWORK_TAGS, LESS_THAN_LIKE, neutralizedJson, neutralizeTags, receiptMessage, requestMessage } from '@/server/teams/member-input';
-import { codePointView } from '@/server/teams/tag-view';
+import { receiptMessage, requestMessage } from '@/server/teams/member-input';
+import { FRAMEWORK_TAGS, LESS_THAN_LIKE, neutralizedJson, neutralizeTags } from '@/server/trust/neutralize-tags';
+import { codePointView } from '@/server/trust/tag-view';
 
 /**
  * The oracle, written independently of tag-view.ts: normalize the WHOLE string (NFKC as the issue says, and NFKD,

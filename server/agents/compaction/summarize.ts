@@ -2,7 +2,7 @@ import 'server-only';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { contentText } from '../messages';
-import { neutralizeTags } from '@/server/teams/member-input';
+import { neutralizeTags } from '@/server/trust/neutralize-tags';
 
 /**
  * The system model call that writes a summary: the agent's own model (unbound: no tools), a framework system

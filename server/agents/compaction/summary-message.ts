@@ -2,7 +2,7 @@ import 'server-only';
 import { HumanMessage } from '@langchain/core/messages';
 import type { Provenance } from '@/lib/types/provenance';
 import { FRAMEWORK } from '../provenance';
-import { neutralizeTags } from '@/server/teams/member-input';
+import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import type { CompactionRecord } from './store';
 
 export const COMPACTION_KIND = 'compaction';

@@ -7,7 +7,7 @@ import { writeTx } from '@/server/db';
 import { AppError } from '@/server/http/errors';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { buildSharedContext } from '../context';
-import { neutralizedJson } from '../member-input';
+import { neutralizedJson } from '@/server/trust/neutralize-tags';
 import { queueRequest } from '../queue';
 import { touchTeam } from '../revision';
 import { teamMembers } from '../teams';

@@ -5,7 +5,7 @@ import { historyToolArgs, readResultArgs } from '@/lib/schemas/team-history';
 import type { RunContext } from '@/server/agents/tools/registry';
 import { AppError } from '@/server/http/errors';
 import { readHistory, readResult, searchResults } from '../history';
-import { neutralizedJson } from '../member-input';
+import { neutralizedJson } from '@/server/trust/neutralize-tags';
 import { resolveCaller, TeamToolError } from './caller';
 
 const H = LIMITS.history;

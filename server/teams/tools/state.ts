@@ -4,7 +4,7 @@ import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { LIMITS } from '@/lib/limits';
 import type { RunContext } from '@/server/agents/tools/registry';
-import { neutralizedJson } from '../member-input';
+import { neutralizedJson } from '@/server/trust/neutralize-tags';
 import { STATE_KINDS, StateRefusal, publishState, readState, updateState, type StateActor } from '../state';
 import { TeamToolError, executingJob, resolveCaller } from './caller';
 
