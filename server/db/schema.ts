@@ -284,6 +284,8 @@ export const jobs = sqliteTable(
     admittedAt: integer('admitted_at', { mode: 'timestamp_ms' }),
     completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    /** The team revision of the job's latest change: `activity?since=REV` reads only jobs changed after REV. */
+    changedRevision: integer('changed_revision').notNull().default(0),
   },
   (t) => [
     uniqueIndex('jobs_team_request_key').on(t.teamId, t.kind, t.requestKey),
@@ -291,6 +293,7 @@ export const jobs = sqliteTable(
     index('jobs_conversation_idx').on(t.conversationId, t.seq),
     index('jobs_root_idx').on(t.rootId),
     index('jobs_run_idx').on(t.runId),
+    index('jobs_team_changed_idx').on(t.teamId, t.changedRevision),
   ],
 );
 
