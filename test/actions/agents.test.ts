@@ -1,16 +1,6 @@
-import '../auth/support/next-auth';
+import { scope } from '../support/action-session';
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-
-const scope = vi.hoisted(() => ({ headers: new Headers() }));
-vi.mock('next/headers', () => ({ headers: async () => scope.headers, cookies: async () => ({ get: () => undefined }) }));
-vi.mock('@/server/auth/config', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/server/auth/config')>()),
-  auth: async () => null,
-}));
-afterEach(() => {
-  scope.headers = new Headers();
-});
+import { describe, expect, it } from 'vitest';
 
 const actions = await import('@/app/(app)/agents/actions');
 const agentRoute = await import('@/app/api/v1/agents/[id]/route');

@@ -1,16 +1,6 @@
-import '../auth/support/next-auth';
+import { scope } from '../support/action-session';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-
-const scope = vi.hoisted(() => ({ headers: new Headers() }));
-vi.mock('next/headers', () => ({ headers: async () => scope.headers, cookies: async () => ({ get: () => undefined }) }));
-vi.mock('@/server/auth/config', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/server/auth/config')>()),
-  auth: async () => null,
-}));
-afterEach(() => {
-  scope.headers = new Headers();
-});
+import { beforeEach, describe, expect, it } from 'vitest';
 
 const { createTokenAction, revokeTokenAction } = await import('@/app/(app)/settings/actions');
 const { GET: me } = await import('@/app/api/v1/me/route');
