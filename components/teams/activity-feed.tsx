@@ -4,7 +4,7 @@ import { useLayoutEffect, useMemo, useRef } from 'react';
 import { EmptyState } from '@/components/ui/misc';
 import { linkedJobId } from '@/lib/teams-ui/feed';
 import type { ApiJob } from '@/lib/types/team';
-import { JobCard, type JobCardProps } from './JobCard';
+import { JobCard, type JobCardProps } from './job-card';
 
 type Props = Omit<JobCardProps, 'job' | 'linked' | 'linkedMissing' | 'detailsOpen' | 'textExpanded' | 'answer'> & {
   /** Oldest first. */

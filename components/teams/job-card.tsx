@@ -18,7 +18,7 @@ import {
   jobHeadline,
 } from '@/lib/teams-ui/feed';
 import type { ApiJob, ApiMember } from '@/lib/types/team';
-import { JobAnswerForm, type AnswerBody } from './JobAnswerForm';
+import { JobAnswerForm, type AnswerBody } from './job-answer-form';
 import { linkButton } from './team-api';
 
 export const jobElementId = (jobId: string) => `job-${jobId}`;

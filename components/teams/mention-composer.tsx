@@ -21,7 +21,7 @@ import { newClientId } from '@/lib/teams-ui/client-id';
 import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/teams-ui/draft-key';
 import { filterByName, findMentionQuery, removeMentionQuery, wrapIndex, type MentionQuery } from '@/lib/teams-ui/mention-query';
 import type { ApiMember } from '@/lib/types/team';
-import { MentionListbox, optionId } from './MentionListbox';
+import { MentionListbox, optionId } from './mention-listbox';
 
 export type ComposerDraft = { text: string; memberIds: string[] };
 export const emptyDraft: ComposerDraft = { text: '', memberIds: [] };

@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { Alert, Spinner } from '@/components/ui/misc';
 import { apiFetch } from '@/lib/api-client';
-import { StateSections } from './state/StateSections';
+import { StateSections } from './state/state-sections';
 import { stateKey, type StateView } from './state/state-view';
 
 /**

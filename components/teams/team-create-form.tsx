@@ -17,7 +17,7 @@ import type { ApiAgent } from '@/lib/types/agent';
 import { boundedTextProblem, counterLabel, measureText } from '@/lib/teams-ui/bounded-text';
 import { newClientId } from '@/lib/teams-ui/client-id';
 import { keyForDraft, teamDraftSignature, type KeyedDraft } from '@/lib/teams-ui/draft-key';
-import { AgentPicker } from './AgentPicker';
+import { AgentPicker } from './agent-picker';
 import { teamApi, teamKeys } from './team-api';
 import { useTeamActions } from './team-actions';
 import { useDebounced } from './use-debounced';

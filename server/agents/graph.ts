@@ -84,9 +84,9 @@ export function systemPrompt(agent: Pick<GraphAgent, 'name' | 'instructions'>): 
 /**
  * The guards applied around model and tool calls, in the order a turn meets them (recorded in each run's assembly
  * descriptor, so keep it in step with buildAgentGraph and the executor): the run's wall-clock limit (executor), max
- * turns, compaction of what the model receives, placeholder results for dangling tool calls, the observed model call, server meta stripped from the model's
- * response, the approval step, the observed tool calls, server meta stripped from tool results, the stop after
- * ask_clarification.
+ * turns, compaction of what the model receives, placeholder results for dangling tool calls, the observed model
+ * call, server meta stripped from the model's response, the approval step, the observed tool calls, server meta
+ * stripped from tool results, the stop after ask_clarification.
  */
 export const GRAPH_GUARDS = [
   'time-limit',

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ApiStateEntry } from '@/lib/types/team';
-import { EMPTY_STATE_TEXT, StateSections } from '@/components/teams/state/StateSections';
+import { EMPTY_STATE_TEXT, StateSections } from '@/components/teams/state/state-sections';
 import { groupState, stateKey } from '@/components/teams/state/state-view';
 
 const research = { memberId: 'm1', name: 'Research' };

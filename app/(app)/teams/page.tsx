@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { TeamList } from '@/components/teams/TeamList';
+import { TeamList } from '@/components/teams/team-list';
 
 export const metadata: Metadata = { title: 'Teams' };
 

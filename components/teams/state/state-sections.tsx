@@ -1,5 +1,5 @@
 import { LIMITS } from '@/lib/limits';
-import { StateEntryCard } from './StateEntryCard';
+import { StateEntryCard } from './state-entry-card';
 import { KIND_LABEL, groupState, type StateView } from './state-view';
 
 export const EMPTY_STATE_TEXT = 'No shared state yet — members publish objectives, plans and findings with publish_team_state';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { TeamWorkspace } from '@/components/teams/TeamWorkspace';
+import { TeamWorkspace } from '@/components/teams/team-workspace';
 
 export const metadata: Metadata = { title: 'Team' };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { TeamCreateForm } from '@/components/teams/TeamCreateForm';
+import { TeamCreateForm } from '@/components/teams/team-create-form';
 
 export const metadata: Metadata = { title: 'New team' };
 
