@@ -6,7 +6,7 @@ import { Textarea } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
 import { removeRecipient } from '@/lib/mentions/picker';
 import type { QueuedMention, Recipient } from '@/lib/mentions/types';
-import type { KeyedDraft as MentionKey } from '@/lib/teams-ui/draft-key';
+import type { KeyedDraft as MentionKey } from '@/lib/idempotency/draft-key';
 import { checkDraft, counterLabel, isSendShortcut } from './draft';
 import type { KeyedDraft } from './idempotency';
 import { MentionPopup } from './mention-popup';

@@ -5,8 +5,8 @@
  * The message key follows the draft's content (text + recipients): a retry after an error or a lost response
  * reuses it, so the server answers with the requests the first attempt queued instead of queueing new ones.
  */
-import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/teams-ui/draft-key';
-import { newClientId } from '@/lib/teams-ui/client-id';
+import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
+import { newClientId } from '@/lib/idempotency/client-id';
 import type { QueuedMention, Recipient } from '@/lib/mentions/types';
 import { checkDraft } from './draft';
 import { sendErrorMessage } from './errors';

@@ -4,8 +4,8 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import { useQuery } from '@tanstack/react-query';
 import { mentionQueryAt, pickTarget, popupContent, type PopupContent } from '@/lib/mentions/picker';
 import type { MentionTarget, Recipient } from '@/lib/mentions/types';
-import type { MentionQuery } from '@/lib/teams-ui/mention-query';
-import { wrapIndex } from '@/lib/teams-ui/mention-query';
+import type { MentionQuery } from '@/lib/mentions/mention-query';
+import { wrapIndex } from '@/lib/mentions/mention-query';
 import { conversationKeys, getMentionTargets } from './api';
 import { loadErrorMessage } from './errors';
 import { mentionOptionId } from './mention-popup';

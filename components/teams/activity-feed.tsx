@@ -2,7 +2,7 @@
 
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import { EmptyState } from '@/components/ui/misc';
-import { linkedJobId } from '@/lib/teams-ui/feed';
+import { linkedJobId } from './feed';
 import type { ApiJob } from '@/lib/types/team';
 import { JobCard, type JobCardProps } from './job-card';
 

@@ -6,9 +6,9 @@ import { Textarea } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
-import { boundedTextProblem, counterLabel, measureText, parseInterruptResponse } from '@/lib/teams-ui/bounded-text';
-import { newClientId } from '@/lib/teams-ui/client-id';
-import { forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/teams-ui/draft-key';
+import { boundedTextProblem, counterLabel, measureText, parseInterruptResponse } from './bounded-text';
+import { newClientId } from '@/lib/idempotency/client-id';
+import { forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
 import type { ApiWaiting } from '@/lib/types/team';
 
 export type AnswerBody = { answer: string; answerKey: string } | { response: unknown; answerKey: string };

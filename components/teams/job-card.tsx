@@ -16,7 +16,7 @@ import {
   firstWords,
   isLongText,
   jobHeadline,
-} from '@/lib/teams-ui/feed';
+} from './feed';
 import type { ApiJob, ApiMember } from '@/lib/types/team';
 import { JobAnswerForm, type AnswerBody } from './job-answer-form';
 import { linkButton } from './team-api';

@@ -1,5 +1,5 @@
 import { cn } from '@/components/ui/cn';
-import { LIVE_LABELS, type LiveState } from '@/lib/teams-ui/live-polling';
+import { LIVE_LABELS, type LiveState } from './live-polling';
 
 const dot: Record<LiveState, string> = {
   connecting: 'bg-zinc-400',

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
-import { MEMBER_STATUS_BADGE } from '@/lib/teams-ui/feed';
+import { MEMBER_STATUS_BADGE } from './feed';
 import type { ApiMember } from '@/lib/types/team';
 import { linkButton } from './team-api';
 

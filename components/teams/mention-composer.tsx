@@ -16,10 +16,10 @@ import { cn } from '@/components/ui/cn';
 import { Textarea } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
-import { boundedTextProblem, counterLabel, measureText } from '@/lib/teams-ui/bounded-text';
-import { newClientId } from '@/lib/teams-ui/client-id';
-import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/teams-ui/draft-key';
-import { filterByName, findMentionQuery, removeMentionQuery, wrapIndex, type MentionQuery } from '@/lib/teams-ui/mention-query';
+import { boundedTextProblem, counterLabel, measureText } from './bounded-text';
+import { newClientId } from '@/lib/idempotency/client-id';
+import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
+import { filterByName, findMentionQuery, removeMentionQuery, wrapIndex, type MentionQuery } from '@/lib/mentions/mention-query';
 import type { ApiMember } from '@/lib/types/team';
 import { MentionListbox, optionId } from './mention-listbox';
 

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { Alert, Badge, EmptyState, PageHeader, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
-import { TEAM_STATUS_BADGE, workBadges } from '@/lib/teams-ui/feed';
+import { TEAM_STATUS_BADGE, workBadges } from './feed';
 import { linkButton, teamApi, teamKeys } from './team-api';
 
 /** The owner's teams, newest first, with member count, status and waiting work. */

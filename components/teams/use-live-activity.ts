@@ -2,8 +2,8 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
-import { applyActivity, type ActivitySnapshot } from '@/lib/teams-ui/feed';
-import { LivePoller, type PollerSnapshot } from '@/lib/teams-ui/poller';
+import { applyActivity, type ActivitySnapshot } from './feed';
+import { LivePoller, type PollerSnapshot } from './poller';
 import { teamApi } from './team-api';
 
 const initial: PollerSnapshot<ActivitySnapshot> = { data: undefined, failures: 0, error: null, fatal: false };

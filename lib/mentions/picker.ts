@@ -1,9 +1,9 @@
 /**
  * Pure rules of the conversation composer's @mention picker. Detection, query removal and index wrapping are
- * the team composer's (lib/teams-ui/mention-query); this adds what differs here: targets are matched over
+ * the team composer's (lib/mentions/mention-query); this adds what differs here: targets are matched over
  * their "Team / Member" label and become recipients with that label.
  */
-import { filterByName, findMentionQuery, removeMentionQuery, type MentionQuery } from '@/lib/teams-ui/mention-query';
+import { filterByName, findMentionQuery, removeMentionQuery, type MentionQuery } from '@/lib/mentions/mention-query';
 import type { MentionTarget, Recipient } from './types';
 
 /** The `@query` at the caret, if any. Labels let a query keep its spaces while it prefixes one ("@Launch c"). */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { filterTargets, mentionQueryAt, pickTarget, popupContent, removeRecipient } from '@/lib/mentions/picker';
 import type { MentionTarget, Recipient } from '@/lib/mentions/types';
-import { wrapIndex } from '@/lib/teams-ui/mention-query';
+import { wrapIndex } from '@/lib/mentions/mention-query';
 
 const target = (teamName: string, memberName: string, memberId = `${teamName}:${memberName}`): MentionTarget => ({
   teamId: teamName,

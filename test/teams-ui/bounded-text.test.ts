@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@/lib/limits';
-import { boundedTextProblem, counterLabel, measureText, parseInterruptResponse } from '@/lib/teams-ui/bounded-text';
+import { boundedTextProblem, counterLabel, measureText, parseInterruptResponse } from '@/components/teams/bounded-text';
 
 const task = LIMITS.task;
 

@@ -10,7 +10,7 @@ import {
   jobHeadline,
   linkedJobId,
   workBadges,
-} from '@/lib/teams-ui/feed';
+} from '@/components/teams/feed';
 
 const job = (over: Partial<ApiJob> & { id: string }): ApiJob => ({
   kind: 'request',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LIVE_LABELS, liveState, nextPollDelay } from '@/lib/teams-ui/live-polling';
-import { LivePoller, type PollerSnapshot } from '@/lib/teams-ui/poller';
+import { LIVE_LABELS, liveState, nextPollDelay } from '@/components/teams/live-polling';
+import { LivePoller, type PollerSnapshot } from '@/components/teams/poller';
 
 describe('nextPollDelay', () => {
   it('polls every 2 s while visible and every 15 s while hidden', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import * as teamRoute from '@/app/api/v1/teams/[id]/route';
 import * as reconnectRoute from '@/app/api/v1/teams/[id]/reconnect/route';
-import { TEAM_STATUS_BADGE } from '@/lib/teams-ui/feed';
+import { TEAM_STATUS_BADGE } from '@/components/teams/feed';
 import type { TeamStatus } from '@/lib/types/team';
 import { getDb, schema } from '@/server/db';
 import { finishTeamCreations } from '@/server/teams/lifecycle';

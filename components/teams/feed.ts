@@ -1,4 +1,4 @@
-import type { ApiActivity, ApiJob, ApiMember, JobStatus, MemberStatus, TeamStatus } from '../types/team';
+import type { ApiActivity, ApiJob, ApiMember, JobStatus, MemberStatus, TeamStatus } from '@/lib/types/team';
 
 export type ActivitySnapshot = { revision: number; totalJobs: number; jobs: ApiJob[] };
 

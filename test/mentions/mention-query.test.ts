@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterByName, findMentionQuery, removeMentionQuery, wrapIndex } from '@/lib/teams-ui/mention-query';
+import { filterByName, findMentionQuery, removeMentionQuery, wrapIndex } from '@/lib/mentions/mention-query';
 
 describe('findMentionQuery', () => {
   it('finds @ at the start and after whitespace, with the text up to the caret', () => {

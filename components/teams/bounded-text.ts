@@ -1,5 +1,5 @@
-import { LIMITS } from '../limits';
-import { charCount, hasLoneSurrogate, jsonHasLoneSurrogate, utf8Bytes } from '../text';
+import { LIMITS } from '@/lib/limits';
+import { charCount, hasLoneSurrogate, jsonHasLoneSurrogate, utf8Bytes } from '@/lib/text';
 
 export type TextBound = { readonly maxChars: number; readonly maxBytes: number };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, teamDraftSignature } from '@/lib/teams-ui/draft-key';
-import { newClientId } from '@/lib/teams-ui/client-id';
+import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, teamDraftSignature } from '@/lib/idempotency/draft-key';
+import { newClientId } from '@/lib/idempotency/client-id';
 
 const counter = () => {
   let n = 0;
