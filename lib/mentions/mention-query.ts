@@ -1,6 +1,6 @@
 /**
- * `@` mention detection for the team composer. A mention starts with `@` at the start of the text or after
- * whitespace and runs to the caret. A query may contain spaces only while it still prefixes some member name
+ * `@` mention detection for both composers (teams directly, conversations through ./picker). A mention starts
+ * with `@` at the start of the text or after whitespace and runs to the caret. A query may contain spaces only while it still prefixes some member name
  * ("@Research L" keeps the list open for "Research Lead"), so ordinary text after an `@` closes it.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Pure rules of the conversation composer's @mention picker. Detection, query removal and index wrapping are
- * the team composer's (lib/mentions/mention-query); this adds what differs here: targets are matched over
+ * shared with the team composer (./mention-query); this adds what differs here: targets are matched over
  * their "Team / Member" label and become recipients with that label.
  */
 import { filterByName, findMentionQuery, removeMentionQuery, type MentionQuery } from '@/lib/mentions/mention-query';
