@@ -107,6 +107,8 @@ export const LIMITS = {
   history: { defaultLimit: 8, minLimit: 1, maxLimit: 20, responseBytes: 24_000, excerptBytes: 500, textBytes: 6_000 },
   mentionLabel: { maxUtf16: 120 },
   activity: { defaultLimit: 20, maxLimit: 200 },
+  /** Server-sent event streams (server/push): open at once per account, and the comment that keeps proxies open. */
+  push: { maxStreamsPerAccount: 20, heartbeatMs: 15_000, retryAfterSeconds: 30 },
   message: { maxChars: 4_000, maxBytes: 8_000 },
   /** Largest JSON request body any /api route accepts. */
   requestBodyBytes: 64 * 1024,

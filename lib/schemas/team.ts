@@ -47,8 +47,18 @@ export const activityQuerySchema = z
     limit: intParam(1, LIMITS.activity.maxLimit).default(LIMITS.activity.defaultLimit),
     offset: intParam(0, 1_000_000).default(0),
     details: z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true').default(false),
+    /** The jobs changed after this team revision (what a push message announced). */
+    since: intParam(0, Number.MAX_SAFE_INTEGER).optional(),
+    /** Older history for scroll-back: jobs with seq below this, newest first. */
+    before: intParam(1, Number.MAX_SAFE_INTEGER).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.since !== undefined && (q.revision !== undefined || q.before !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['since'], message: 'Use since alone, without revision or before' });
+    }
+    if (q.before !== undefined && q.offset > 0) ctx.addIssue({ code: 'custom', path: ['before'], message: 'Use before or offset, not both' });
+  });
 
 /** Answer to a waiting request: `answer` (text) for a clarification, `response` (JSON) for an interrupt. */
 export const respondSchema = z

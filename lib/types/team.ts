@@ -82,6 +82,12 @@ export type ApiActivity =
   | { revision: number; unchanged: true }
   | { revision: number; unchanged?: false; totalJobs: number; jobs: ApiJob[] };
 
+/**
+ * `activity?since=REV`: the jobs changed after REV (with details). `truncated` means more changed than one answer
+ * holds (or REV is not a revision this team had): re-read the first page instead of patching.
+ */
+export type ApiActivityChanges = { revision: number; since: number; changed: ApiJob[]; truncated: boolean };
+
 export type ApiStateEntry = {
   id: string;
   kind: 'objective' | 'plan' | 'finding' | 'question' | 'requirement';

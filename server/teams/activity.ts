@@ -1,16 +1,18 @@
 import 'server-only';
-import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { ApiActivity, ApiJob } from '@/lib/types/team';
+import { and, desc, eq, gt, inArray, lt } from 'drizzle-orm';
+import { LIMITS } from '@/lib/limits';
+import type { ApiActivity, ApiActivityChanges, ApiJob } from '@/lib/types/team';
 import type { StoredAssembly } from '@/server/agents/views';
 import { getDb, schema, type Db } from '@/server/db';
 import { toApiJob } from './serialize';
 import { requireTeam } from './teams';
 
-type ActivityQuery = { revision?: number; limit: number; offset: number; details: boolean };
+type ActivityQuery = { revision?: number; limit: number; offset: number; details: boolean; before?: number };
+type Job = typeof schema.jobs.$inferSelect;
 
 /**
- * The team's jobs, newest first. When the caller already has the current revision, the answer is a tiny
- * `{ revision, unchanged: true }` and no job row is read.
+ * The team's jobs, newest first (with `before`, only those with a lower seq: scroll-back). When the caller already
+ * has the current revision, the answer is a tiny `{ revision, unchanged: true }` and no job row is read.
  */
 export function getActivity(ownerId: string, teamId: string, q: ActivityQuery): ApiActivity {
   const db = getDb();
@@ -20,11 +22,37 @@ export function getActivity(ownerId: string, teamId: string, q: ActivityQuery): 
   const rows = db
     .select()
     .from(schema.jobs)
-    .where(eq(schema.jobs.teamId, teamId))
+    .where(q.before === undefined ? eq(schema.jobs.teamId, teamId) : and(eq(schema.jobs.teamId, teamId), lt(schema.jobs.seq, q.before)))
     .orderBy(desc(schema.jobs.seq))
     .limit(q.limit)
     .offset(q.offset)
     .all();
+  return { revision: team.revision, totalJobs: total.n, jobs: serialize(db, teamId, rows, q.details) };
+}
+
+/**
+ * The jobs whose latest change came after team revision `since` (touchTeam stamps changed_revision), with
+ * details, newest first, at most LIMITS.activity.maxLimit. A `since` ahead of the team (a client that saw a
+ * different database) is truncated too, so the client starts over rather than trusting its copy.
+ */
+export function getActivityChanges(ownerId: string, teamId: string, since: number): ApiActivityChanges {
+  const db = getDb();
+  const team = requireTeam(ownerId, teamId, db);
+  if (since > team.revision) return { revision: team.revision, since, changed: [], truncated: true };
+  if (since === team.revision) return { revision: team.revision, since, changed: [], truncated: false };
+  const max = LIMITS.activity.maxLimit;
+  const rows = db
+    .select()
+    .from(schema.jobs)
+    .where(and(eq(schema.jobs.teamId, teamId), gt(schema.jobs.changedRevision, since)))
+    .orderBy(desc(schema.jobs.seq))
+    .limit(max + 1)
+    .all();
+  return { revision: team.revision, since, changed: serialize(db, teamId, rows.slice(0, max), true), truncated: rows.length > max };
+}
+
+/** Jobs as the API shows them: each with its receipt's status and, with details, its run. */
+function serialize(db: Db, teamId: string, rows: Job[], details: boolean): ApiJob[] {
   const receiptIds = rows.map((r) => r.receiptJobId).filter((x): x is string => !!x);
   const receipts = new Map(
     receiptIds.length
@@ -36,14 +64,10 @@ export function getActivity(ownerId: string, teamId: string, q: ActivityQuery): 
           .map((r) => [r.id, r])
       : [],
   );
-  const runs = q.details ? jobRuns(db, rows.map((r) => r.runId).filter((x): x is string => !!x)) : undefined;
-  return {
-    revision: team.revision,
-    totalJobs: total.n,
-    jobs: rows.map((r) =>
-      toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, q.details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)),
-    ),
-  };
+  const runs = details ? jobRuns(db, rows.map((r) => r.runId).filter((x): x is string => !!x)) : undefined;
+  return rows.map((r) =>
+    toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)),
+  );
 }
 
 /**

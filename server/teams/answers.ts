@@ -53,7 +53,7 @@ export function respondToJob(ownerId: string, teamId: string, jobId: string, inp
       .where(eq(schema.jobs.id, jobId))
       .returning()
       .get();
-    touchTeam(tx, teamId);
+    touchTeam(tx, teamId, [jobId]);
     return updated;
   });
   wakeScheduler();

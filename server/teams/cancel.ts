@@ -39,7 +39,7 @@ export function cancelJob(ownerId: string, teamId: string, jobId: string): ApiJo
         text: 'Request cancelled',
       });
     }
-    touchTeam(tx, teamId);
+    touchTeam(tx, teamId, [jobId]);
     return { job: updated, stopRun: !immediate };
   });
   if (outcome.stopRun) stopJobRun(outcome.job.id);

@@ -101,7 +101,7 @@ export function admitJob(jobId: string): boolean {
         .where(eq(schema.jobs.id, jobId))
         .run();
     }
-    touchTeam(tx, job.teamId);
+    touchTeam(tx, job.teamId, [jobId]);
     return true;
   });
 }
@@ -162,7 +162,7 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
           .set({ status: isAnswerKey(fresh.runKey) ? 'resuming' : 'queued', runKey: null, admittedAt: null, updatedAt: new Date() })
           .where(eq(schema.jobs.id, jobId))
           .run();
-        touchTeam(tx, fresh.teamId);
+        touchTeam(tx, fresh.teamId, [jobId]);
       });
       return;
     }
@@ -216,8 +216,8 @@ function completeJob(jobId: string, runId: string, answer: string): void {
     const job = transition(tx, jobId, runId, { status: 'completed', result: text, resultTruncated: truncated, error: null, waiting: null, completedAt: new Date() });
     if (!job) return;
     appendShared(tx, { teamId: job.teamId, jobId, kind: 'result', senderMemberId: job.memberId, senderLabel: memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text });
-    if (job.kind === 'request') writeReceipt(tx, job, truncated ? `${text}\n[Result shortened; the full answer is in the member's conversation.]` : text);
-    touchTeam(tx, job.teamId);
+    const receiptId = job.kind === 'request' ? writeReceipt(tx, job, truncated ? `${text}\n[Result shortened; the full answer is in the member's conversation.]` : text) : null;
+    touchTeam(tx, job.teamId, receiptId ? [jobId, receiptId] : [jobId]);
   });
 }
 
@@ -226,15 +226,15 @@ export function failJob(jobId: string, error: string, runId: string | null = nul
     const job = transition(tx, jobId, runId, { status: 'failed', error, waiting: null, completedAt: new Date() });
     if (!job) return;
     appendShared(tx, { teamId: job.teamId, jobId, kind: 'error', senderMemberId: job.memberId, senderLabel: memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text: error });
-    if (job.kind === 'request') writeReceipt(tx, job, `The request failed: ${error}`);
-    touchTeam(tx, job.teamId);
+    const receiptId = job.kind === 'request' ? writeReceipt(tx, job, `The request failed: ${error}`) : null;
+    touchTeam(tx, job.teamId, receiptId ? [jobId, receiptId] : [jobId]);
   });
 }
 
 function waitForInput(jobId: string, runId: string, waiting: ApiWaiting): void {
   writeTx((tx) => {
     const job = transition(tx, jobId, runId, { status: 'waiting_input', waiting, answer: null });
-    if (job) touchTeam(tx, job.teamId);
+    if (job) touchTeam(tx, job.teamId, [jobId]);
   });
 }
 
@@ -243,7 +243,7 @@ function markCancelled(jobId: string, runId: string | null): void {
     const job = transition(tx, jobId, runId, { status: 'cancelled', completedAt: new Date() });
     if (!job) return;
     appendShared(tx, { teamId: job.teamId, jobId, kind: 'cancelled', senderMemberId: null, senderLabel: 'You', recipientMemberId: job.memberId, text: 'Request cancelled' });
-    touchTeam(tx, job.teamId);
+    touchTeam(tx, job.teamId, [jobId]);
   });
 }
 
@@ -251,18 +251,19 @@ function markCancelled(jobId: string, runId: string | null): void {
  * Queue the receipt that returns a finished request to whoever asked (a member or a conversation), in the
  * transaction that recorded the result. At most one per request: its key is the request id.
  */
-function writeReceipt(tx: Db, job: Job, text: string): void {
-  if (job.receiptJobId) return;
+/** Queue the requester's receipt for a finished request; returns the new receipt job's id, if one was written. */
+function writeReceipt(tx: Db, job: Job, text: string): string | null {
+  if (job.receiptJobId) return null;
   let conversationId = job.sourceConversationId;
   if (job.sourceMemberId) {
     conversationId =
       tx.select({ c: schema.teamMembers.conversationId }).from(schema.teamMembers).where(eq(schema.teamMembers.id, job.sourceMemberId)).get()?.c ?? null;
   }
-  if (!conversationId) return;
+  if (!conversationId) return null;
   const count = tx.$client.prepare(`select count(*) as n from jobs where team_id = ? and kind = 'receipt'`).get(job.teamId) as { n: number };
   if (count.n >= LIMITS.team.receipts) {
     appendShared(tx, { teamId: job.teamId, jobId: job.id, kind: 'note', senderMemberId: null, senderLabel: 'Ensemble', recipientMemberId: job.sourceMemberId, text: 'Receipt capacity reached: this result was not returned to its requester.' });
-    return;
+    return null;
   }
   const id = crypto.randomUUID();
   const inserted = tx
@@ -287,7 +288,9 @@ function writeReceipt(tx: Db, job: Job, text: string): void {
     .onConflictDoNothing()
     .returning()
     .get();
-  if (inserted) tx.update(schema.jobs).set({ receiptJobId: id }).where(eq(schema.jobs.id, job.id)).run();
+  if (!inserted) return null;
+  tx.update(schema.jobs).set({ receiptJobId: id }).where(eq(schema.jobs.id, job.id)).run();
+  return id;
 }
 
 /**

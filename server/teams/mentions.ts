@@ -72,7 +72,7 @@ export function recordMentions(ownerId: string, conversationId: string, input: M
     }
     const targets = new Map(mentionTargets(ownerId, undefined, tx).map((t) => [t.memberId, t]));
     let created = false;
-    const touched = new Set<string>();
+    const touched = new Map<string, string[]>();
     const jobs = input.memberIds.map((memberId) => {
       const target = targets.get(memberId);
       if (!target) throw validationError({ memberIds: `Not a member of one of your ready teams: ${memberId}` });
@@ -93,11 +93,11 @@ export function recordMentions(ownerId: string, conversationId: string, input: M
       });
       if (outcome.created) {
         created = true;
-        touched.add(target.teamId);
+        touched.set(target.teamId, [...(touched.get(target.teamId) ?? []), outcome.job.id]);
       }
       return { jobId: outcome.job.id, teamId: target.teamId, memberId, label: target.label, status: outcome.job.status };
     });
-    for (const teamId of touched) touchTeam(tx, teamId);
+    for (const [teamId, jobIds] of touched) touchTeam(tx, teamId, jobIds);
     const names = jobs.map((j) => j.label).join(', ');
     const { run } = recordNote(tx, conversation, {
       key: noteKey,

@@ -24,7 +24,7 @@ export function sendRequest(ownerId: string, teamId: string, input: SendRequestI
     const byId = new Map(members.map((m) => [m.id, m]));
     const unknown = input.memberIds.filter((id) => !byId.has(id));
     if (unknown.length) throw validationError({ memberIds: `Not a member of this team: ${unknown.join(', ')}` });
-    let created = false;
+    const createdIds: string[] = [];
     const jobs = input.memberIds.map((memberId) => {
       const outcome = queueRequest(tx, {
         teamId,
@@ -37,11 +37,11 @@ export function sendRequest(ownerId: string, teamId: string, input: SendRequestI
         senderLabel: 'You',
         parent: null,
       });
-      created ||= outcome.created;
+      if (outcome.created) createdIds.push(outcome.job.id);
       return { id: outcome.job.id, memberId, status: outcome.job.status };
     });
-    if (created) touchTeam(tx, teamId);
-    return { jobs, created };
+    if (createdIds.length) touchTeam(tx, teamId, createdIds);
+    return { jobs, created: createdIds.length > 0 };
   });
   if (result.created) wakeScheduler();
   return result;

@@ -181,7 +181,7 @@ function commitWrite(tx: Db, teamId: string): number {
     .where(eq(schema.teams.id, teamId))
     .returning({ r: schema.teams.stateRevision })
     .get();
-  touchTeam(tx, teamId);
+  touchTeam(tx, teamId, []);
 
   const projection = projectionBytes(allEntries(teamId, tx));
   if (projection > LIMITS.publicState.projectionBytes) {

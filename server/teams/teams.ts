@@ -106,7 +106,7 @@ export function ensureMemberConversations(ownerId: string, teamId: string): void
       .get(teamId) as { n: number };
     if (unbound.n > 0) return;
     tx.update(schema.teams).set({ status: 'ready' }).where(eq(schema.teams.id, teamId)).run();
-    touchTeam(tx, teamId);
+    touchTeam(tx, teamId, []);
   });
 }
 

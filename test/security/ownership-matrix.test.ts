@@ -63,6 +63,7 @@ const CASES: Record<RouteKey, Case> = {
   'GET /teams/[id]': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'DELETE /teams/[id]': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'GET /teams/[id]/activity': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'GET /teams/[id]/events': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'GET /teams/[id]/history': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'POST /teams/[id]/jobs/[jobId]/cancel': { foreign: (w) => ({ params: { id: w.team.id, jobId: w.jobId } }) },
   'POST /teams/[id]/jobs/[jobId]/respond': {

@@ -45,7 +45,7 @@ export function sendMember(config: Parameters<typeof resolveCaller>[0], args: z.
         senderLabel: caller.member.name,
         parent: executingJob(caller.conversationId, tx),
       });
-      if (queued.created) touchTeam(tx, caller.team.id);
+      if (queued.created) touchTeam(tx, caller.team.id, [queued.job.id]);
       return queued;
     } catch (err) {
       if (err instanceof AppError) throw new TeamToolError(err.message);

@@ -1,0 +1,21 @@
+import { requireUser } from '@/server/auth/require-user';
+import { route } from '@/server/http/route';
+import { parseLastEventId, teamEventStream } from '@/server/push/team-stream';
+import { requireTeam } from '@/server/teams/teams';
+
+export const dynamic = 'force-dynamic';
+type Ctx = { params: Promise<{ id: string }> };
+
+/** Live updates for one team workspace (text/event-stream): see docs/api.md "Event streams". */
+export const GET = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  requireTeam(user.id, id);
+  return teamEventStream({
+    accountId: user.id,
+    teamId: id,
+    readRevision: () => requireTeam(user.id, id).revision,
+    lastEventId: parseLastEventId(req),
+    signal: req.signal,
+  });
+});

@@ -1,0 +1,30 @@
+import 'server-only';
+import { EventEmitter } from 'node:events';
+
+/** A team's activity moved to `revision`; `jobIds` are the jobs changed since the last message (may be empty). */
+export type TeamChange = { teamId: string; revision: number; jobIds: string[] };
+
+type BusMap = { team: [TeamChange] };
+
+// Route bundles and instrumentation may load separate copies of this module: one bus per process.
+const g = globalThis as unknown as { __ensemblePushBus?: EventEmitter<BusMap> };
+
+export function pushBus(): EventEmitter<BusMap> {
+  if (!g.__ensemblePushBus) {
+    g.__ensemblePushBus = new EventEmitter<BusMap>();
+    // One listener per open stream; the per-account stream cap bounds them, not Node's leak warning.
+    g.__ensemblePushBus.setMaxListeners(0);
+  }
+  return g.__ensemblePushBus;
+}
+
+export function subscribeTeam(teamId: string, listener: (change: TeamChange) => void): () => void {
+  const bus = pushBus();
+  const wrapped = (change: TeamChange) => {
+    if (change.teamId === teamId) listener(change);
+  };
+  bus.on('team', wrapped);
+  return () => bus.off('team', wrapped);
+}
+
+export const teamListenerCount = (): number => pushBus().listenerCount('team');

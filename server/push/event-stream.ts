@@ -1,0 +1,99 @@
+import 'server-only';
+import { LIMITS } from '@/lib/limits';
+import { claimStreamSlot } from './streams';
+
+export type PushMessage<T> = { id: string; event: string; data: T };
+
+export type EventStreamOptions<T> = {
+  accountId: string;
+  /** The request's signal: the stream ends when the client goes away. */
+  signal: AbortSignal;
+  /** Start listening; `push` may be called any number of times; returns the unsubscribe function. */
+  subscribe: (push: (message: PushMessage<T>) => void) => () => void;
+  /** Sent first (after subscribing, so nothing between the two is lost). */
+  first?: () => PushMessage<T>;
+  /**
+   * Fold a new message into one not yet sent. A slow reader never makes messages pile up: each stream holds at
+   * most one unsent message, the latest state with what changed merged in.
+   */
+  merge: (unsent: PushMessage<T>, next: PushMessage<T>) => PushMessage<T>;
+  heartbeatMs?: number;
+};
+
+const encoder = new TextEncoder();
+const format = (m: PushMessage<unknown>) => encoder.encode(`id: ${m.id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
+const HEARTBEAT = encoder.encode(': heartbeat\n\n');
+
+/**
+ * A text/event-stream Response. Pull-based (highWaterMark 0): a message is formatted only when the reader asks,
+ * so what waits is the single merged message, never a queue. Ends on abort, on shutdown (streams.ts) or when
+ * the reader cancels; every end unsubscribes, stops the heartbeat and gives the account's slot back.
+ * Throws the 429 AppError when the account already has its maximum of open streams.
+ */
+export function eventStreamResponse<T>(opts: EventStreamOptions<T>): Response {
+  let unsent: PushMessage<T> | null = null;
+  let heartbeatDue = false;
+  let closed = false;
+  let wake: (() => void) | null = null;
+  let unsubscribe = () => {};
+  const poke = () => {
+    wake?.();
+    wake = null;
+  };
+  const end = () => {
+    if (closed) return;
+    closed = true;
+    unsubscribe();
+    clearInterval(timer);
+    releaseSlot();
+    opts.signal.removeEventListener('abort', end);
+    poke();
+  };
+  const releaseSlot = claimStreamSlot(opts.accountId, end);
+  const timer = setInterval(() => {
+    heartbeatDue = true;
+    poke();
+  }, opts.heartbeatMs ?? LIMITS.push.heartbeatMs);
+  timer.unref?.();
+  const push = (message: PushMessage<T>) => {
+    if (closed) return;
+    unsent = unsent ? opts.merge(unsent, message) : message;
+    poke();
+  };
+  try {
+    unsubscribe = opts.subscribe(push);
+    if (opts.first) push(opts.first());
+  } catch (error) {
+    end();
+    throw error;
+  }
+  if (opts.signal.aborted) end();
+  else opts.signal.addEventListener('abort', end);
+
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        while (!closed && !unsent && !heartbeatDue) await new Promise<void>((resolve) => (wake = resolve));
+        if (closed) return controller.close();
+        if (unsent) {
+          controller.enqueue(format(unsent));
+          unsent = null;
+        } else {
+          controller.enqueue(HEARTBEAT);
+        }
+        heartbeatDue = false;
+      },
+      cancel: end,
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, {
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store, no-transform',
+      connection: 'keep-alive',
+      // Proxies that buffer (nginx) would hold messages back.
+      'x-accel-buffering': 'no',
+    },
+  });
+}
