@@ -97,3 +97,9 @@ export function eventStreamResponse<T>(opts: EventStreamOptions<T>): Response {
     },
   });
 }
+
+/** Last-Event-ID as a number (a team revision, a conversation event id): a non-negative integer, or null (absent or not one of ours). */
+export function parseLastEventId(req: Request): number | null {
+  const raw = req.headers.get('last-event-id');
+  return raw && /^\d{1,16}$/.test(raw) ? Number(raw) : null;
+}

@@ -53,9 +53,3 @@ export function teamEventStream(input: TeamStreamInput): Response {
     merge: mergeTeamPush,
   });
 }
-
-/** Last-Event-ID as a revision: a non-negative integer, or null (absent or not one of ours). */
-export function parseLastEventId(req: Request): number | null {
-  const raw = req.headers.get('last-event-id');
-  return raw && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
-}

@@ -1,6 +1,7 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
 import type { RunEventData } from '@/lib/types/run-events';
+import { noteConversationChange } from '@/server/push/conversation-changes';
 import { getCheckpointer } from '../checkpointer';
 import { flushJournal, journal } from '../checkpoint/step-journal';
 import { runEventCaptureEnabled } from './capture-switch';
@@ -44,6 +45,8 @@ export function recordSafely(runId: string, write: () => void): void {
 export function insertEvent(db: Database.Database, runId: string, threadId: string, data: RunEventData, at = Date.now()): void {
   const { type, ...rest } = data;
   runEventStatements(db).insert.run(runId, runId, threadId, type, at, JSON.stringify(rest));
+  // The thread is the conversation: its open streams hear of the new event once this transaction is done.
+  noteConversationChange(threadId, runId);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { requireUser } from '@/server/auth/require-user';
 import { route } from '@/server/http/route';
-import { parseLastEventId, teamEventStream } from '@/server/push/team-stream';
+import { parseLastEventId } from '@/server/push/event-stream';
+import { teamEventStream } from '@/server/push/team-stream';
 import { requireTeam } from '@/server/teams/teams';
 
 export const dynamic = 'force-dynamic';

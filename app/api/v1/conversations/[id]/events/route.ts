@@ -1,0 +1,19 @@
+import { getConversation } from '@/server/agents/conversations';
+import { runEvents } from '@/server/agents/run-events';
+import { requireUser } from '@/server/auth/require-user';
+import { route } from '@/server/http/route';
+import { bridgeRunEvents } from '@/server/push/conversation-changes';
+import { conversationEventStream } from '@/server/push/conversation-stream';
+import { parseLastEventId } from '@/server/push/event-stream';
+
+export const dynamic = 'force-dynamic';
+type Ctx = { params: Promise<{ id: string }> };
+
+/** Live updates for one conversation (text/event-stream): see docs/api.md "Event streams". */
+export const GET = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  getConversation(user.id, id);
+  bridgeRunEvents(runEvents());
+  return conversationEventStream({ accountId: user.id, conversationId: id, lastEventId: parseLastEventId(req), signal: req.signal });
+});

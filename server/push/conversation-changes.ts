@@ -1,0 +1,79 @@
+import 'server-only';
+import type { EventEmitter } from 'node:events';
+import { pushBus } from './bus';
+
+/**
+ * Conversation changes have no revision column, so their event ids come from one process-wide counter, seeded from
+ * the clock at start so ids keep rising across restarts. `last` remembers, for the most recently changed
+ * conversations (bounded), the id of their latest change; a reconnecting client whose Last-Event-ID is at or past
+ * it missed nothing. Anything not known for sure (an id from before this process, a forgotten conversation) is
+ * answered with "re-read".
+ */
+const MAX_REMEMBERED = 10_000;
+type State = { next: number; bootId: number; forgottenUpTo: number; last: Map<string, number>; pending: Map<string, Set<string>> | null };
+const g = globalThis as unknown as { __ensembleConversationChanges?: State };
+function state(): State {
+  if (!g.__ensembleConversationChanges) {
+    const bootId = Date.now() * 1_000;
+    g.__ensembleConversationChanges = { next: bootId, bootId, forgottenUpTo: bootId, last: new Map(), pending: null };
+  }
+  return g.__ensembleConversationChanges;
+}
+
+/** The id a stream's first message carries: the newest id given so far (nothing newer has happened). */
+export const currentConversationEventId = (): number => state().next;
+
+/** Did `conversationId` change after event id `seen`? (true when that can't be known) */
+export function changedSince(conversationId: string, seen: number): boolean {
+  const s = state();
+  if (seen < s.bootId || seen > s.next) return true;
+  const last = s.last.get(conversationId);
+  return last === undefined ? seen < s.forgottenUpTo : last > seen;
+}
+
+/**
+ * Note a change to one of the conversation's runs. Callers may be inside a write transaction (run events are
+ * written in the step's): the message goes out in a microtask, after it, with the changes of one tick coalesced.
+ */
+export function noteConversationChange(conversationId: string, runId: string): void {
+  const s = state();
+  if (!s.pending) {
+    s.pending = new Map();
+    queueMicrotask(flush);
+  }
+  const runs = s.pending.get(conversationId) ?? new Set<string>();
+  runs.add(runId);
+  s.pending.set(conversationId, runs);
+}
+
+function flush(): void {
+  const s = state();
+  const pending = s.pending;
+  s.pending = null;
+  for (const [conversationId, runs] of pending ?? []) {
+    const id = ++s.next;
+    s.last.delete(conversationId);
+    s.last.set(conversationId, id);
+    if (s.last.size > MAX_REMEMBERED) {
+      const [oldest, oldestId] = s.last.entries().next().value!;
+      s.last.delete(oldest);
+      s.forgottenUpTo = Math.max(s.forgottenUpTo, oldestId);
+    }
+    pushBus().emit('conversation', { conversationId, id, runIds: [...runs] });
+  }
+}
+
+type RunEmitter = EventEmitter<{ 'run:started': [{ runId: string; conversationId: string }]; 'run:finished': [{ runId: string; conversationId: string }] }>;
+
+/**
+ * Forward run start/finish (server/agents/run-events.ts) into conversation changes, once per process. Push takes
+ * the emitter as a parameter so it never imports agents (agents import push to announce run events).
+ */
+export function bridgeRunEvents(events: RunEmitter): void {
+  const flagged = events as RunEmitter & { __pushBridged?: true };
+  if (flagged.__pushBridged) return;
+  flagged.__pushBridged = true;
+  const forward = (e: { runId: string; conversationId: string }) => noteConversationChange(e.conversationId, e.runId);
+  events.on('run:started', forward);
+  events.on('run:finished', forward);
+}
