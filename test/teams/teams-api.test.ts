@@ -177,12 +177,13 @@ describe('requests, activity and cancel API', () => {
     expect((still.body.jobs as Array<{ status: string }>)[0]!.status).toBe('queued');
   });
 
-  it('rejects bad activity query parameters with 400', async () => {
+  it('rejects bad activity query parameters with a 422 naming the field', async () => {
     const alice = await makeUser('alice');
     const { team } = makeTeam(alice.id);
     for (const q of ['limit=0', 'limit=201', 'offset=-1', 'limit=abc', 'bogus=1']) {
       const res = await call(activityRoute.GET, { url: `http://localhost/x?${q}`, headers: alice.auth, params: { id: team.id } });
-      expect(res.status, q).toBe(400);
+      expect(res.status, q).toBe(422);
+      expect(Object.keys((res.body.error as { fields: Record<string, string> }).fields), q).toEqual([q.split('=')[0]]);
     }
     expect((await call(activityRoute.GET, { url: 'http://localhost/x?limit=200&offset=0', headers: alice.auth, params: { id: team.id } })).status).toBe(200);
   });
