@@ -4,12 +4,13 @@ import { GET as eventsRoute } from '@/app/api/v1/teams/[id]/events/route';
 import { GET as activityRoute } from '@/app/api/v1/teams/[id]/activity/route';
 import { LIMITS } from '@/lib/limits';
 import type { ApiActivityChanges } from '@/lib/types/team';
-import { getDb, schema } from '@/server/db';
-import { pushBus, teamListenerCount } from '@/server/push/bus';
+import { getDb, schema, writeTx } from '@/server/db';
+import { pushBus, subscribeTeam, teamListenerCount, type TeamChange } from '@/server/push/bus';
 import { closeAllStreams, openStreamCount } from '@/server/push/streams';
 import { teamEventStream, type TeamPush } from '@/server/push/team-stream';
 import { getActivityChanges } from '@/server/teams/activity';
 import { sendRequest } from '@/server/teams/requests';
+import { touchTeam } from '@/server/teams/revision';
 import { makeTeam } from '../support/teams';
 import { makeUser } from '../support/users';
 import { sseReader } from './sse';
@@ -133,6 +134,30 @@ describe('team event stream', () => {
     expect(await stream.next()).toEqual({ id: '1002', event: 'team', data: { teamId: team.id, revision: 1_002, jobIds: ['a', 'b'] } });
     abort.abort();
     expect(await stream.next()).toBeNull();
+  });
+});
+
+describe('announcing changes', () => {
+  it('announces after the transaction, with the revision as committed: a rolled-back bump is never announced', async () => {
+    const alice = await makeUser('alice');
+    const { team } = makeTeam(alice.id);
+    const before = revision(team.id);
+    const heard: TeamChange[] = [];
+    const off = subscribeTeam(team.id, (c) => heard.push(c));
+    expect(() =>
+      writeTx((tx) => {
+        touchTeam(tx, team.id, []);
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    writeTx((tx) => {
+      touchTeam(tx, team.id, []);
+      expect(heard).toEqual([]);
+    });
+    // The announcement is a microtask queued before this await resumes.
+    await Promise.resolve();
+    off();
+    expect(heard).toEqual([{ teamId: team.id, revision: before + 1, jobIds: [] }]);
   });
 });
 
