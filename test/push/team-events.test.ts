@@ -107,6 +107,20 @@ describe('team event stream', () => {
     expect(openStreamCount(alice.id)).toBe(0);
   });
 
+  it('cleans up when the reader cancels the body while a read is waiting', async () => {
+    const alice = await makeUser('alice');
+    const { team } = makeTeam(alice.id);
+    const listeners = teamListenerCount();
+    const res = await open(alice, team.id).res;
+    const reader = res.body!.getReader();
+    await reader.read();
+    const waiting = reader.read();
+    await reader.cancel();
+    expect((await waiting).done).toBe(true);
+    expect(teamListenerCount()).toBe(listeners);
+    expect(openStreamCount(alice.id)).toBe(0);
+  });
+
   it('sends a heartbeat comment when nothing happens', async () => {
     const alice = await makeUser('alice');
     const { team } = makeTeam(alice.id);
