@@ -16,6 +16,8 @@ type ConversationStreamInput = {
   conversationId: string;
   lastEventId: number | null;
   signal: AbortSignal;
+  /** Held while the stream is open (event-stream.ts). */
+  request?: Request;
   heartbeatMs?: number;
 };
 
@@ -38,6 +40,7 @@ export function conversationEventStream(input: ConversationStreamInput): Respons
   return eventStreamResponse<ConversationPush>({
     accountId: input.accountId,
     signal: input.signal,
+    request: input.request,
     heartbeatMs: input.heartbeatMs,
     subscribe: (push) => subscribeConversation(input.conversationId, (c) => push(message(c.id, { conversationId: c.conversationId, runIds: c.runIds }))),
     first: () => {

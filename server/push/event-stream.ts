@@ -8,6 +8,11 @@ export type EventStreamOptions<T> = {
   accountId: string;
   /** The request's signal: the stream ends when the client goes away. */
   signal: AbortSignal;
+  /**
+   * The request itself, held while the stream is open: a Request's signal follows its source through a controller
+   * only the Request holds strongly, so a collected Request would never report the client going away.
+   */
+  request?: Request;
   /** Start listening; `push` may be called any number of times; returns the unsubscribe function. */
   subscribe: (push: (message: PushMessage<T>) => void) => () => void;
   /** Sent first (after subscribing, so nothing between the two is lost). */
@@ -40,9 +45,11 @@ export function eventStreamResponse<T>(opts: EventStreamOptions<T>): Response {
     wake?.();
     wake = null;
   };
+  const held: { request?: Request } = { request: opts.request };
   const end = () => {
     if (closed) return;
     closed = true;
+    held.request = undefined;
     unsubscribe();
     clearInterval(timer);
     releaseSlot();

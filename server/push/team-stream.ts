@@ -18,6 +18,8 @@ type TeamStreamInput = {
   /** Last-Event-ID (a revision) the client reconnects with, if any. */
   lastEventId: number | null;
   signal: AbortSignal;
+  /** Held while the stream is open (event-stream.ts). */
+  request?: Request;
   heartbeatMs?: number;
 };
 
@@ -43,6 +45,7 @@ export function teamEventStream(input: TeamStreamInput): Response {
   return eventStreamResponse<TeamPush>({
     accountId: input.accountId,
     signal: input.signal,
+    request: input.request,
     heartbeatMs: input.heartbeatMs,
     subscribe: (push) =>
       subscribeTeam(input.teamId, (change) => push(message({ teamId: change.teamId, revision: change.revision, jobIds: change.jobIds }))),

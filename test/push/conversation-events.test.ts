@@ -1,3 +1,4 @@
+import { requestWithSignal } from './request-with-signal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GET as eventsRoute } from '@/app/api/v1/conversations/[id]/events/route';
 import type { ConversationPush } from '@/server/push/conversation-stream';
@@ -12,7 +13,7 @@ type TestUser = Awaited<ReturnType<typeof makeUser>>;
 
 function open(user: TestUser, id: string, headers: Record<string, string> = {}) {
   const abort = new AbortController();
-  const res = eventsRoute(new Request(`${BASE}/conversations/${id}/events`, { headers: { ...user.auth, ...headers }, signal: abort.signal }), {
+  const res = eventsRoute(requestWithSignal(`${BASE}/conversations/${id}/events`, { ...user.auth, ...headers }, abort.signal), {
     params: Promise.resolve({ id }),
   });
   return { abort, res };

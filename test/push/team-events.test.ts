@@ -1,3 +1,4 @@
+import { requestWithSignal } from './request-with-signal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { GET as eventsRoute } from '@/app/api/v1/teams/[id]/events/route';
@@ -22,7 +23,7 @@ const revision = (teamId: string) => getDb().select().from(schema.teams).where(e
 
 function open(user: TestUser, teamId: string, headers: Record<string, string> = {}) {
   const abort = new AbortController();
-  const res = eventsRoute(new Request(`${BASE}/teams/${teamId}/events`, { headers: { ...user.auth, ...headers }, signal: abort.signal }), ctx(teamId));
+  const res = eventsRoute(requestWithSignal(`${BASE}/teams/${teamId}/events`, { ...user.auth, ...headers }, abort.signal), ctx(teamId));
   return { abort, res };
 }
 const activity = (user: TestUser, teamId: string, query: string) =>

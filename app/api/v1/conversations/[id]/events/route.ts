@@ -15,5 +15,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   const { id } = await ctx.params;
   getConversation(user.id, id);
   bridgeRunEvents(runEvents());
-  return conversationEventStream({ accountId: user.id, conversationId: id, lastEventId: parseLastEventId(req), signal: req.signal });
+  return conversationEventStream({ accountId: user.id, conversationId: id, lastEventId: parseLastEventId(req), signal: req.signal, request: req });
 });

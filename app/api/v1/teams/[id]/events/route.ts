@@ -18,5 +18,6 @@ export const GET = route(async (req, ctx: Ctx) => {
     readRevision: () => requireTeam(user.id, id).revision,
     lastEventId: parseLastEventId(req),
     signal: req.signal,
+    request: req,
   });
 });
