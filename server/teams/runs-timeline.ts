@@ -1,6 +1,7 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
-import type { RunOutcome, TokenTotals } from '@/lib/types/run-events';
+import { runOutcome } from '@/lib/run-outcome';
+import type { TokenTotals } from '@/lib/types/run-events';
 import type { ApiTeamHandoff, ApiTeamRun, ApiTeamRuns } from '@/lib/types/team-runs';
 import { runTokenTotals } from '@/server/agents/observe/run-lifecycle';
 import { getDb, type Db } from '@/server/db';
@@ -70,15 +71,6 @@ const RUN_COLUMNS = `id, conversation_id, idempotency_key, status, stop_reason, 
   unreported_calls, fingerprint, created_at, started_at, finished_at`;
 const JOB_COLUMNS = 'id, kind, member_id, conversation_id, source_member_id, created_at';
 const ACTIVE = new Set(['pending', 'running']);
-
-const OUTCOMES: Record<ApiTeamRun['status'], RunOutcome | null> = {
-  pending: null,
-  running: null,
-  success: 'completed',
-  error: 'failed',
-  cancelled: 'cancelled',
-  interrupted: 'interrupted',
-};
 
 const zero = (): TokenTotals => ({ inputTokens: 0, outputTokens: 0, modelCalls: 0, unreportedCalls: 0 });
 const add = (into: TokenTotals, t: TokenTotals) => {
@@ -151,7 +143,7 @@ export function teamRuns(ownerId: string, teamId: string, window: RunsWindow, db
       jobId: job?.id ?? null,
       jobKind: job?.kind ?? null,
       status: r.status,
-      outcome: OUTCOMES[r.status],
+      outcome: runOutcome(r.status),
       stopReason: r.stop_reason,
       createdAt: new Date(r.created_at).toISOString(),
       startedAt: r.started_at === null ? null : new Date(r.started_at).toISOString(),

@@ -1,5 +1,6 @@
 import 'server-only';
-import type { RunEventData, RunOutcome, TokenTotals } from '@/lib/types/run-events';
+import { runOutcome } from '@/lib/run-outcome';
+import type { RunEventData, TokenTotals } from '@/lib/types/run-events';
 import type { Run } from '@/server/db/schema';
 import { getCheckpointer } from '../checkpointer';
 import { flushJournal, journal } from '../checkpoint/step-journal';
@@ -20,8 +21,6 @@ export function recordRunStarted(run: Run, kind: 'start' | 'resume' | 'continue'
   if (kind === 'resume') journalRunEvent(run.id, run.conversationId, { type: 'resume', ...cappedValue('value', (run.input as { value?: unknown }).value) });
 }
 
-const OUTCOMES: Record<Outcome['status'], RunOutcome> = { success: 'completed', error: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
-
 /**
  * Write the end of a run: what it waits for (`interrupt`) and `run.finished`, once per run (a run finished again
  * after a crash between this and its row update writes nothing more). Anything the thread's step journal still
@@ -35,7 +34,7 @@ export function recordRunFinished(runId: string, threadId: string, outcome: Outc
     recordSafely(runId, () => {
       if (runEventStatements(db).hasType.get(runId, 'run.finished')) return;
       if (outcome.status === 'interrupted') insertEvent(db, runId, threadId, { type: 'interrupt', ...cappedValue('interrupt', outcome.interrupt) }, at);
-      const finished: RunEventData = { type: 'run.finished', outcome: OUTCOMES[outcome.status] };
+      const finished: RunEventData = { type: 'run.finished', outcome: runOutcome(outcome.status) };
       if (outcome.status === 'error') Object.assign(finished, { error: capText(outcome.error).text, stopReason: outcome.stopReason ?? null });
       insertEvent(db, runId, threadId, finished, at);
     }),
