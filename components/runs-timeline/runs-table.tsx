@@ -1,6 +1,7 @@
 'use client';
 
 import { useRef, type ReactNode } from 'react';
+import type { TokenTotals } from '@/lib/types/run-events';
 import type { ApiTeamRuns } from '@/lib/types/team-runs';
 import { OUTCOME_LABEL, barState, formatClock, formatCount, formatSpan, runEnd, runStart } from './layout';
 import { OUTCOME_STYLE } from './outcome-style';
@@ -11,6 +12,17 @@ const num = 'px-2 py-1.5 text-right tabular-nums whitespace-nowrap';
 const td = 'px-2 py-1.5 whitespace-nowrap';
 
 /** A table that scrolls sideways inside its own labelled region, never the page, and shows when it does. */
+/** Tokens in, tokens out and model calls: the same three cells in every table row. */
+function TokenCells({ tokens }: { tokens: TokenTotals }) {
+  return (
+    <>
+      <td className={num}>{formatCount(tokens.inputTokens)}</td>
+      <td className={num}>{formatCount(tokens.outputTokens)}</td>
+      <td className={num}>{formatCount(tokens.modelCalls)}</td>
+    </>
+  );
+}
+
 function Scroll({ label, children }: { label: string; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const cue = useScrollCue(ref, [children]);
@@ -79,9 +91,7 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
                   <td className={`${td} tabular-nums`}>{clock(runStart(r))}</td>
                   <td className={`${td} tabular-nums`}>{r.finishedAt ? clock(runEnd(r, now)) : 'still running'}</td>
                   <td className={num}>{formatSpan(runEnd(r, now) - runStart(r))}</td>
-                  <td className={num}>{formatCount(r.tokens.inputTokens)}</td>
-                  <td className={num}>{formatCount(r.tokens.outputTokens)}</td>
-                  <td className={num}>{formatCount(r.tokens.modelCalls)}</td>
+                  <TokenCells tokens={r.tokens} />
                 </tr>
               );
             })}
@@ -106,9 +116,7 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
               <tr key={m.id}>
                 <th scope="row" className={`${th} max-w-40 truncate`}>{m.name}</th>
                 <td className={num}>{formatCount(runsOf(m.id))}</td>
-                <td className={num}>{formatCount(m.tokens.inputTokens)}</td>
-                <td className={num}>{formatCount(m.tokens.outputTokens)}</td>
-                <td className={num}>{formatCount(m.tokens.modelCalls)}</td>
+                <TokenCells tokens={m.tokens} />
               </tr>
             ))}
           </tbody>
@@ -116,9 +124,7 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
             <tr>
               <th scope="row" className={th}>Team total</th>
               <td className={num}>{formatCount(data.runs.length)}</td>
-              <td className={num}>{formatCount(data.totals.inputTokens)}</td>
-              <td className={num}>{formatCount(data.totals.outputTokens)}</td>
-              <td className={num}>{formatCount(data.totals.modelCalls)}</td>
+              <TokenCells tokens={data.totals} />
             </tr>
           </tfoot>
         </table>
