@@ -16,6 +16,9 @@ const LIMIT_SETTINGS = {
   RUNS_IN_FLIGHT_PER_ACCOUNT: setting('RUNS_IN_FLIGHT_PER_ACCOUNT', 'a whole number of runs, 1 or more', wholeNumber(1)),
   // The same range an agent's own threshold must keep (LIMITS.compaction.atTokens).
   COMPACT_AT_TOKENS: setting('COMPACT_AT_TOKENS', 'a whole number of tokens, 1000 to 1000000', wholeNumber(1_000, 1_000_000)),
+  DELEGATION_MAX_CONCURRENT: setting('DELEGATION_MAX_CONCURRENT', 'a whole number of children, 1 to 64', wholeNumber(1, 64)),
+  RUN_TOKEN_BUDGET: setting('RUN_TOKEN_BUDGET', 'a whole number of tokens, 1000 or more', wholeNumber(1_000)),
+  DAILY_TOKEN_CAP_PER_ACCOUNT: setting('DAILY_TOKEN_CAP_PER_ACCOUNT', 'a whole number of tokens, 1 or more', wholeNumber(1)),
 } satisfies Record<string, Setting<number>>;
 
 export type LimitVariable = keyof typeof LIMIT_SETTINGS;

@@ -81,6 +81,41 @@ export const LIMITS = {
     inFlightPerAccount: limitFromEnv('RUNS_IN_FLIGHT_PER_ACCOUNT', 4),
     /** Retry-After (seconds) on the 429 for one run too many. */
     retryAfterSeconds: 5,
+    /** Tokens (input + output) one run may spend unless its agent sets its own budget; RUN_TOKEN_BUDGET overrides. */
+    defaultTokenBudget: limitFromEnv('RUN_TOKEN_BUDGET', 500_000),
+    tokenBudget: { min: 1_000, max: 10_000_000 },
+  },
+  /**
+   * Guardrails that end a run early, each reported as the run's stopReason (lib/types/stop-reason.ts): the token
+   * budget warns at warnAt and stops at 100 %; the loop guard trips on the same set of tool calls repeated
+   * `repeatedCalls` times in a row, or one tool called `sameTool` times in a row with varying arguments.
+   */
+  guards: { tokenWarnAt: 0.7, loop: { repeatedCalls: 3, sameTool: 20 } },
+  /**
+   * Delegation (the `task` tool): an agent's depth, total children per run and children at once, each within these
+   * ranges; DELEGATION_MAX_CONCURRENT is the server's bound on children at once per run. acceptanceCriteria bounds
+   * both `task` and `send_member`.
+   */
+  delegation: {
+    depth: { min: 1, max: 5, default: 2 },
+    childrenPerRun: { min: 1, max: 50, default: 6 },
+    concurrent: { min: 1, max: 64, default: 3, server: limitFromEnv('DELEGATION_MAX_CONCURRENT', 8) },
+    acceptanceCriteria: { maxItems: 20, maxChars: 500 },
+    description: { maxChars: 200 },
+    prompt: { maxChars: 8_000, maxBytes: 16_000 },
+    persona: { maxChars: 8_000 },
+    outputSchemaBytes: 16_000,
+    /** A child's wall-clock limit in minutes (within the parent's own). */
+    childTimeLimitMinutes: 10,
+  },
+  /**
+   * Token budgets: a team's budget warns in the feed at warnAt and admits no new work at 100 %; the operator's daily
+   * cap per account (DAILY_TOKEN_CAP_PER_ACCOUNT, UTC day; 0 = none) is enforced the same way for conversations.
+   */
+  budget: {
+    team: { min: 1_000, max: 1_000_000_000 },
+    warnAt: 0.8,
+    dailyPerAccount: limitFromEnv('DAILY_TOKEN_CAP_PER_ACCOUNT', 0),
   },
   result: { maxBytes: 6_000 },
   /** Run events (lib/types/run-events.ts): step text and each tool call's arguments are capped; pages of events. */

@@ -22,6 +22,11 @@ export const TOOL_GROUPS = {
       'read_team_result',
     ],
   },
+  delegate: {
+    label: 'Delegate',
+    description: 'Split a task among helper agents (the task tool) and use their results.',
+    tools: ['task'],
+  },
   clarify: {
     label: 'Clarify',
     description: 'Ask the person a clarifying question and wait for the answer.',

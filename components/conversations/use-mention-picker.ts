@@ -90,7 +90,10 @@ export function useMentionPicker({
     }
   };
 
-  useEffect(() => {
+  // A layout effect: it runs before the passive effect above in the same commit, so targets that just arrived are
+  // matched by the sync of this render (with a passive effect that one would still see the previous, empty targets
+  // and close a query with spaces for good).
+  useLayoutEffect(() => {
     syncRef.current = sync;
   });
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { DELEGATION_STATUSES } from '@/lib/types/delegation';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 const id = () => text('id').primaryKey();
@@ -93,11 +94,27 @@ export const agents = sqliteTable(
     timeLimitMinutes: integer('time_limit_minutes'),
     /** Compact the conversation before a model call once its input passes this many tokens; null = the default. */
     compactAtTokens: integer('compact_at_tokens'),
+    /**
+     * Which catalog agents (same owner) this agent may delegate to with `task`: 'all', 'none' or a list of agent ids.
+     * Snapshotted when a run starts. The calling agent itself as a general-purpose helper is always allowed.
+     */
+    allowedSubagents: text('allowed_subagents', { mode: 'json' }).$type<AllowedSubagents>().notNull().default(sql`'"all"'`),
+    /** Deepest delegation below a run of this agent (a child is its parent's depth + 1); LIMITS.delegation.depth. */
+    maxDepth: integer('max_depth').notNull().default(2),
+    /** Children one run may start in all (a durable ledger counts them); LIMITS.delegation.childrenPerRun. */
+    maxChildren: integer('max_children').notNull().default(6),
+    /** Children of one run running at once (also bounded by the server's limit); LIMITS.delegation.concurrent. */
+    maxConcurrentChildren: integer('max_concurrent_children').notNull().default(3),
+    /** Tokens one run of this agent may spend (input + output); null = LIMITS.run.defaultTokenBudget. */
+    tokenBudget: integer('token_budget'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [uniqueIndex('agents_owner_name_key').on(t.ownerId, t.nameKey)],
 );
+
+/** AGENT.allowedSubagents: every catalog agent, none, or these agent ids. */
+export type AllowedSubagents = 'all' | 'none' | string[];
 
 /** A conversation is one LangGraph thread (thread_id = conversation id) bound to one agent. */
 export const conversations = sqliteTable(
@@ -112,6 +129,8 @@ export const conversations = sqliteTable(
     /** The agent's name when the conversation was created, for display after the agent is gone. */
     agentName: text('agent_name').notNull(),
     title: text('title').notNull().default(''),
+    /** Set for a delegated child's own conversation (hidden from the conversation list): the run that delegated. */
+    parentRunId: text('parent_run_id'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
@@ -153,6 +172,18 @@ export const runs = sqliteTable(
     /** SHA-256 of the canonical assembly descriptor recorded when the run started (lib/types/assembly.ts). */
     fingerprint: text('fingerprint'),
     assembly: text('assembly', { mode: 'json' }).$type<unknown>(),
+    /** A delegated child run: the run whose `task` call started it, and that call's id. */
+    parentRunId: text('parent_run_id'),
+    parentToolCallId: text('parent_tool_call_id'),
+    /** Delegation depth: 0 for a run a person or a team job started, the parent's depth + 1 for a child. */
+    depth: integer('depth').notNull().default(0),
+    /** The team whose job (or whose job's delegated descendant) this run is; its tokens count against the team's budget. */
+    teamId: text('team_id'),
+    /**
+     * While the run waits on its delegated children it lends its scheduler slot: 'waiting' (children unfinished),
+     * 'ready' (all finished, waiting to be admitted again), null (not waiting, or admitted again).
+     */
+    delegationWait: text('delegation_wait', { enum: ['waiting', 'ready'] }),
     createdAt: createdAt(),
     startedAt: integer('started_at', { mode: 'timestamp_ms' }),
     finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
@@ -163,8 +194,53 @@ export const runs = sqliteTable(
     index('runs_status_idx').on(t.status),
     // The conversation lock and the prune check ask "any active run here?": without this they visit every run.
     index('runs_conversation_status_idx').on(t.conversationId, t.status),
+    // Budgets: an account's tokens today, a team's tokens.
+    index('runs_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('runs_team_idx').on(t.teamId),
+    index('runs_parent_idx').on(t.parentRunId),
   ],
 );
+
+/**
+ * The durable delegation ledger: one row per child a run's `task` call asked for, refused ones included (status
+ * 'failed', never run). Counting a run's rows bounds its total children across batches and restarts; a child's row
+ * is what the scheduler admits (it holds a slot while 'running'). Unique by (parent run, tool call): a repeated
+ * tools step finds the same child.
+ */
+export const delegations = sqliteTable(
+  'delegations',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id').notNull(),
+    parentRunId: text('parent_run_id').notNull(),
+    parentConversationId: text('parent_conversation_id').notNull(),
+    parentToolCallId: text('parent_tool_call_id').notNull(),
+    /** The team of the parent run, if any (budgets and the team's activity). */
+    teamId: text('team_id'),
+    /** The catalog agent the child runs as (the parent's own agent for a general-purpose helper). */
+    agentId: text('agent_id'),
+    provider: text('provider').notNull(),
+    /** The validated task request (description, prompt, persona, tools, output_schema, acceptance_criteria). */
+    spec: text('spec', { mode: 'json' }).$type<unknown>().notNull(),
+    depth: integer('depth').notNull(),
+    status: text('status', { enum: DELEGATION_STATUSES }).notNull().default('queued'),
+    childConversationId: text('child_conversation_id'),
+    childRunId: text('child_run_id'),
+    /** What the parent receives: status, stop reason, model, token usage, receipts, output (lib/types/delegation.ts). */
+    result: text('result', { mode: 'json' }).$type<unknown>(),
+    error: text('error'),
+    createdAt: createdAt(),
+    admittedAt: integer('admitted_at', { mode: 'timestamp_ms' }),
+    finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('delegations_parent_call').on(t.parentRunId, t.parentToolCallId),
+    index('delegations_status_idx').on(t.status),
+    index('delegations_child_run_idx').on(t.childRunId),
+  ],
+);
+export type Delegation = typeof delegations.$inferSelect;
 
 export type User = typeof users.$inferSelect;
 export type Agent = typeof agents.$inferSelect;
@@ -197,6 +273,8 @@ export const teams = sqliteTable(
     stateRevision: integer('state_revision').notNull().default(0),
     /** 1 while the team has unfinished jobs: the planner reads only these teams, through one index. */
     hasPending: integer('has_pending').notNull().default(0),
+    /** Tokens the team may spend in all (its runs and their delegated children); null = no team budget. */
+    tokenBudget: integer('token_budget'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
