@@ -13,7 +13,7 @@ import { conversationKeys, getAgent, getConversation } from './api';
 import { Composer } from './composer';
 import { useConversationActions } from './conversation-actions';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage } from './errors';
-import { newIdempotencyKey } from './idempotency';
+import { newClientId } from '@/lib/idempotency/client-id';
 import { pendingMentionJobs } from './message-meta';
 import { MessageList } from './message-list';
 import { conversationPollInterval, watchPending, type PendingWatch } from './mention-polling';
@@ -121,7 +121,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
       // One key per interrupt: a retried answer (even a different button after a lost response) is the same answer.
       let key = resumeKeys.current.get(run.id);
       if (!key) {
-        key = newIdempotencyKey();
+        key = newClientId();
         resumeKeys.current.set(run.id, key);
       }
       const { run: resumed } = await actionData(() => actions.resume(conversationId, { value, idempotencyKey: key }));

@@ -1,7 +1,8 @@
 /** One press of Send, as a pure-ish async step the composer runs and the tests drive with a fake server. */
 import { checkDraft } from './draft';
 import { sendErrorMessage } from './errors';
-import { draftAfterSuccess, keyForSend, newIdempotencyKey, type KeyedDraft } from './idempotency';
+import { newClientId } from '@/lib/idempotency/client-id';
+import { draftSignature, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
 
 export type SendAttempt =
   /** Nothing was sent: the draft is invalid, blank, or sending is blocked. `error` says why. */
@@ -20,17 +21,19 @@ export async function sendDraft(opts: {
   currentDraft: () => string;
   mint?: () => string;
 }): Promise<SendAttempt> {
-  const { text, keyed, busyMessage, send, currentDraft, mint = newIdempotencyKey } = opts;
+  const { text, keyed, busyMessage, send, currentDraft, mint = newClientId } = opts;
   const check = checkDraft(text);
   if (check.error) return { outcome: 'refused', error: check.error, keyed };
   if (check.blank) return { outcome: 'refused', error: 'Write a message first.', keyed };
   if (busyMessage) return { outcome: 'refused', error: busyMessage, keyed };
-  const next = keyForSend(keyed, text, mint);
+  // A plain message has no recipients: its content identity is the text alone.
+  const next = keyForDraft(keyed, draftSignature(text, []), mint);
   try {
-    await send(next.text, next.key);
+    await send(text, next.key);
   } catch (err) {
     return { outcome: 'failed', error: sendErrorMessage(err), keyed: next };
   }
-  const after = draftAfterSuccess(currentDraft(), next.text);
-  return { outcome: 'sent', draft: after.draft, keyed: after.keyed };
+  // The key is spent either way; the box is cleared only if it still holds what was sent.
+  const now = currentDraft();
+  return { outcome: 'sent', draft: now === text ? '' : now, keyed: null };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { BUSY_MESSAGE } from '@/components/conversations/errors';
-import type { KeyedDraft } from '@/components/conversations/idempotency';
+import { draftSignature, type KeyedDraft } from '@/lib/idempotency/draft-key';
 import { sendDraft } from '@/components/conversations/send-draft';
 
 /** A fake server that, like the real one, makes one run per idempotency key. */
@@ -74,7 +74,7 @@ describe('sendDraft', () => {
   it('shows a 409 busy answer in words and keeps the key for the retry', async () => {
     const server = fakeServer();
     server.failOnce(new ApiError(409, 'conversation_busy', 'Conversation is busy'));
-    const keyed: KeyedDraft = { text: 'hi', key: 'existing' };
+    const keyed: KeyedDraft = { signature: draftSignature('hi', []), key: 'existing' };
     const res = await sendDraft({ text: 'hi', keyed, busyMessage: null, send: server.send, currentDraft: () => 'hi', mint });
     expect(res).toEqual({ outcome: 'failed', error: BUSY_MESSAGE, keyed });
     expect(server.calls[0]?.key).toBe('existing');
