@@ -1,23 +1,5 @@
-/** Text measurements shared by validators in the browser and on the server. */
-
-const encoder = new TextEncoder();
-
-/** UTF-8 byte length of a string, as it would be stored or sent. */
-export function utf8Bytes(text: string): number {
-  return encoder.encode(text).length;
-}
-
-/** Number of user-perceived characters (code points), so an emoji counts once. */
-export function charCount(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
-
-/** True when the string holds a UTF-16 surrogate half without its partner. */
-export function hasLoneSurrogate(text: string): boolean {
-  return !text.isWellFormed();
-}
+/** Text helpers shared by the browser and the server: JSON checks and cutting text to a bound. Counting lives in lib/text-bounds.ts. */
+import { charCount, hasLoneSurrogate, utf8Bytes } from './text-bounds';
 
 /**
  * True when any string (key or value) inside a JSON-like value holds a lone surrogate. Iterative (an explicit

@@ -10,7 +10,7 @@ import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
 import { AGENT_FIELDS, agentCreateSchema, NEW_AGENT_DEFAULTS, type AgentCreate, type AgentCreateInput } from '@/lib/schemas/agent';
-import { charCount } from '@/lib/text';
+import { charCount } from '@/lib/text-bounds';
 import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES, TOOL_GROUPS } from '@/lib/tool-groups';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';

@@ -1,7 +1,7 @@
 /** Rules for answering an approval interrupt. */
 import { LIMITS } from '@/lib/limits';
 import type { ApprovalDecision } from '@/lib/types/conversation';
-import { charCount, hasLoneSurrogate, utf8Bytes } from '@/lib/text';
+import { hasLoneSurrogate, measureText, utf8Bytes } from '@/lib/text-bounds';
 
 export type ApprovalValue = ApprovalDecision;
 
@@ -14,10 +14,11 @@ export function approvalValue(approved: boolean, note: string): ApprovalValue {
 /** Why this note cannot be sent, or null. The note is bounded like a clarification answer and the whole value like any interrupt response. */
 export function noteError(note: string): string | null {
   const trimmed = note.trim();
-  if (charCount(trimmed) > LIMITS.answer.maxChars) {
-    return `Note is too long: ${charCount(trimmed).toLocaleString('en-US')} characters, the limit is ${LIMITS.answer.maxChars.toLocaleString('en-US')}.`;
+  const measure = measureText(trimmed, LIMITS.answer);
+  if (measure.overChars) {
+    return `Note is too long: ${measure.chars.toLocaleString('en-US')} characters, the limit is ${LIMITS.answer.maxChars.toLocaleString('en-US')}.`;
   }
-  if (utf8Bytes(trimmed) > LIMITS.answer.maxBytes) {
+  if (measure.overBytes) {
     return `Note is too long: the limit is ${LIMITS.answer.maxBytes.toLocaleString('en-US')} bytes.`;
   }
   if (hasLoneSurrogate(trimmed)) return 'Note contains an invalid character; remove it and try again.';

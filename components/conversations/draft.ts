@@ -1,6 +1,6 @@
 /** Composer rules, kept pure so they are testable without a browser. */
 import { LIMITS } from '@/lib/limits';
-import { charCount, hasLoneSurrogate, utf8Bytes } from '@/lib/text';
+import { counterLabel as boundCounterLabel, hasLoneSurrogate, measureText, NEAR_LIMIT_RATIO } from '@/lib/text-bounds';
 
 export type TextLimit = { maxChars: number; maxBytes: number };
 
@@ -16,16 +16,13 @@ export type DraftCheck = {
   error: string | null;
 };
 
-/** The counter appears once a draft uses this share of the characters or bytes. */
-export const NEAR_LIMIT_RATIO = 0.8;
+/** The counter appears once a draft uses this share of the characters or bytes (lib/text-bounds decides). */
+export { NEAR_LIMIT_RATIO };
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 export function checkDraft(text: string, limit: TextLimit = LIMITS.message): DraftCheck {
-  const chars = charCount(text);
-  const bytes = utf8Bytes(text);
-  const tooLong = chars > limit.maxChars || bytes > limit.maxBytes;
-  const nearLimit = chars >= limit.maxChars * NEAR_LIMIT_RATIO || bytes >= limit.maxBytes * NEAR_LIMIT_RATIO;
+  const { chars, bytes, over: tooLong, near: nearLimit } = measureText(text, limit);
   const blank = text.trim() === '';
   let error: string | null = null;
   if (chars > limit.maxChars) {
@@ -40,10 +37,5 @@ export function checkDraft(text: string, limit: TextLimit = LIMITS.message): Dra
 
 /** "3,201 / 4,000 characters · 6,402 / 8,000 bytes" */
 export function counterLabel(check: Pick<DraftCheck, 'chars' | 'bytes'>, limit: TextLimit = LIMITS.message): string {
-  return `${fmt(check.chars)} / ${fmt(limit.maxChars)} characters · ${fmt(check.bytes)} / ${fmt(limit.maxBytes)} bytes`;
-}
-
-/** What a key press in the composer means: Cmd/Ctrl+Enter sends, plain Enter is a newline. */
-export function isSendShortcut(e: { key: string; metaKey: boolean; ctrlKey: boolean; isComposing?: boolean }): boolean {
-  return e.key === 'Enter' && (e.metaKey || e.ctrlKey) && !e.isComposing;
+  return boundCounterLabel(check, limit);
 }

@@ -16,7 +16,7 @@ import { cn } from '@/components/ui/cn';
 import { Textarea } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
-import { boundedTextProblem, counterLabel, measureText } from './bounded-text';
+import { boundedTextProblem, counterLabel, measureText } from '@/lib/text-bounds';
 import { newClientId } from '@/lib/idempotency/client-id';
 import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
 import { filterByName, findMentionQuery, removeMentionQuery, wrapIndex, type MentionQuery } from '@/lib/mentions/mention-query';

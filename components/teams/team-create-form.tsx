@@ -5,16 +5,16 @@ import { useRef, useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, PageHeader } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
+import { CharCounter } from '@/components/ui/char-counter';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
-import { cn } from '@/components/ui/cn';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
 import { deriveMemberNames } from '@/lib/member-names';
 import type { CreateTeamInput } from '@/lib/schemas/team';
 import type { ApiAgent } from '@/lib/types/agent';
-import { boundedTextProblem, counterLabel, measureText } from './bounded-text';
+import { boundedTextProblem } from '@/lib/text-bounds';
 import { newClientId } from '@/lib/idempotency/client-id';
 import { keyForDraft, teamDraftSignature, type KeyedDraft } from '@/lib/idempotency/draft-key';
 import { AgentPicker } from './agent-picker';
@@ -24,11 +24,6 @@ import { useDebounced } from './use-debounced';
 
 type FieldErrors = Partial<Record<'name' | 'goal' | 'agentIds', string>>;
 const { minMembers, maxMembers } = LIMITS.team;
-
-function Counter({ text, bound }: { text: string; bound: { maxChars: number; maxBytes: number } }) {
-  const m = measureText(text, bound);
-  return <span className={cn(m.over && 'font-medium text-red-600 dark:text-red-400')}>{counterLabel(m, bound)}</span>;
-}
 
 /** Name, goal and 2–8 agents; creation is idempotent by a request id that follows the draft. */
 export function TeamCreateForm() {
@@ -123,7 +118,7 @@ export function TeamCreateForm() {
           </div>
         ) : null}
 
-        <Field label="Name" error={errors.name} hint={<Counter text={name} bound={LIMITS.team.name} />}>
+        <Field label="Name" error={errors.name} hint={<CharCounter text={name} bound={LIMITS.team.name} />}>
           <Input
             ref={nameRef}
             value={name}
@@ -141,7 +136,7 @@ export function TeamCreateForm() {
           error={errors.goal}
           hint={
             <>
-              What the team works toward; every member sees it. <Counter text={goal} bound={LIMITS.team.goal} />
+              What the team works toward; every member sees it. <CharCounter text={goal} bound={LIMITS.team.goal} />
             </>
           }
         >

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { charCount } from '../text';
+import { charCount } from '../text-bounds';
 import { boundedText } from './common';
 
 const { email: emailLimit, password: passwordLimit, name: nameLimit } = LIMITS.user;

@@ -1,29 +1,28 @@
 import { z } from 'zod';
-import { charCount, hasLoneSurrogate, utf8Bytes } from '../text';
+import { measureText, textProblem } from '../text-bounds';
 
 type TextBounds = { maxChars: number; maxBytes?: number; minChars?: number; label?: string };
 
 /**
- * A string bounded in characters (code points) and UTF-8 bytes, refusing unpaired surrogates.
- * The same schema validates browser forms and API bodies.
+ * A string bounded in characters (code points) and UTF-8 bytes, refusing unpaired surrogates. The same schema
+ * validates browser forms and API bodies; whether a text fits is decided by lib/text-bounds (as counters and
+ * server checks decide it), only the wording is the schema's.
  */
 export function boundedText({ maxChars, maxBytes, minChars = 0 }: TextBounds) {
   return z.string().superRefine((value, ctx) => {
-    if (hasLoneSurrogate(value)) {
+    const problem = textProblem(value, { maxChars, maxBytes }, { required: minChars > 0 });
+    if (problem?.kind === 'invalid_character') {
       ctx.addIssue({ code: 'custom', message: 'Contains an unpaired UTF-16 surrogate' });
       return;
     }
-    const chars = charCount(value);
-    if (minChars > 0 && value.trim().length === 0) {
+    if (problem?.kind === 'required') {
       ctx.addIssue({ code: 'custom', message: 'Required' });
       return;
     }
+    const { chars, bytes, overChars, overBytes } = problem?.kind === 'too_long' ? problem.measure : measureText(value, { maxChars, maxBytes });
     if (chars < minChars) ctx.addIssue({ code: 'custom', message: `Must be at least ${minChars} characters` });
-    if (chars > maxChars) ctx.addIssue({ code: 'custom', message: `Must be at most ${maxChars.toLocaleString('en-US')} characters (now ${chars.toLocaleString('en-US')})` });
-    if (maxBytes !== undefined) {
-      const bytes = utf8Bytes(value);
-      if (bytes > maxBytes) ctx.addIssue({ code: 'custom', message: `Must be at most ${maxBytes.toLocaleString('en-US')} bytes (now ${bytes.toLocaleString('en-US')})` });
-    }
+    if (overChars) ctx.addIssue({ code: 'custom', message: `Must be at most ${maxChars.toLocaleString('en-US')} characters (now ${chars.toLocaleString('en-US')})` });
+    if (overBytes) ctx.addIssue({ code: 'custom', message: `Must be at most ${maxBytes!.toLocaleString('en-US')} bytes (now ${bytes.toLocaleString('en-US')})` });
   });
 }
 

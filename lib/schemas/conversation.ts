@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { utf8Bytes } from '../text';
+import { utf8Bytes } from '../text-bounds';
 import { boundedText, idSchema } from './common';
 
 /** Client-chosen keys that make a retried request find the same run. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { LIMITS } from '@/lib/limits';
-import { hasLoneSurrogate } from '@/lib/text';
+import { hasLoneSurrogate } from '@/lib/text-bounds';
 import { validationError } from './errors';
 import { parseOrThrow } from './validation';
 

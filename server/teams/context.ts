@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import { utf8Bytes } from '@/lib/text';
+import { utf8Bytes } from '@/lib/text-bounds';
 import { getDb, schema, type Db } from '@/server/db';
 
 export type SharedContext = {

@@ -2,7 +2,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import { charCount, hasLoneSurrogate, utf8Bytes } from '@/lib/text';
+import { charCount, describeTextProblem, hasLoneSurrogate, textProblem, utf8Bytes, type TextBound } from '@/lib/text-bounds';
 import type { ApiStateEntry } from '@/lib/types/team';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { STATE_KINDS, type StateEntry } from '@/server/db/schema';
@@ -55,19 +55,10 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 // ─────────────────────────────── validation ───────────────────────────────
 
-function checkText(field: 'title' | 'content', value: unknown, bounds: { maxChars: number; maxBytes: number }, required: boolean): string {
+function checkText(field: 'title' | 'content', value: unknown, bounds: TextBound, required: boolean): string {
   if (typeof value !== 'string') throw new StateRefusal('invalid', `${field} must be a string`);
-  if (hasLoneSurrogate(value)) throw new StateRefusal('invalid', `${field} contains an unpaired UTF-16 surrogate`);
-  if (required && value.trim().length === 0) throw new StateRefusal('invalid', `${field} is required`);
-  const chars = charCount(value);
-  const bytes = utf8Bytes(value);
-  if (chars > bounds.maxChars || bytes > bounds.maxBytes) {
-    throw new StateRefusal(
-      'invalid',
-      `${field} is too long: at most ${fmt(bounds.maxChars)} characters and ${fmt(bounds.maxBytes)} UTF-8 bytes ` +
-        `(now ${fmt(chars)} characters, ${fmt(bytes)} bytes). Shorten it.`,
-    );
-  }
+  const problem = textProblem(value, bounds, { required });
+  if (problem) throw new StateRefusal('invalid', describeTextProblem(problem, field) + (problem.kind === 'too_long' ? '. Shorten it.' : ''));
   return value;
 }
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import { utf8Bytes } from '@/lib/text';
+import { utf8Bytes } from '@/lib/text-bounds';
 import type { HistoryPage, ResultsPage } from '@/lib/types/team-history';
 import { closeDb, getDb, schema, writeTx } from '@/server/db';
 import type { Job } from '@/server/db/schema';

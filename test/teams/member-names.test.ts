@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deriveMemberNames } from '@/lib/member-names';
-import { charCount, utf8Bytes } from '@/lib/text';
+import { charCount, utf8Bytes } from '@/lib/text-bounds';
 
 const within = (n: string) => charCount(n) <= 80 && utf8Bytes(n) <= 160;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { ToolMessage } from '@langchain/core/messages';
 import { LIMITS } from '@/lib/limits';
-import { utf8Bytes } from '@/lib/text';
+import { utf8Bytes } from '@/lib/text-bounds';
 import type { ApiStateEntry } from '@/lib/types/team';
 import { getDb, schema } from '@/server/db';
 import type { Job } from '@/server/db/schema';

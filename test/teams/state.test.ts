@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import { utf8Bytes } from '@/lib/text';
+import { utf8Bytes } from '@/lib/text-bounds';
 import type { ApiStateEntry } from '@/lib/types/team';
 import { getDb, schema } from '@/server/db';
 import { buildSharedContext } from '@/server/teams/context';
