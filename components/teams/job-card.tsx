@@ -19,7 +19,7 @@ import {
 } from './feed';
 import type { ApiJob, ApiMember } from '@/lib/types/team';
 import { JobAnswerForm, type AnswerBody } from './job-answer-form';
-import { linkButton } from './team-api';
+import { linkButton } from './link-button';
 
 export const jobElementId = (jobId: string) => `job-${jobId}`;
 

@@ -51,6 +51,8 @@ export type ApiWaiting =
 
 export type ApiJob = {
   id: string;
+  /** Insertion order within the team (rising, never reused): the feed's order and `activity?before=` cursor. */
+  seq: number;
   kind: 'request' | 'receipt';
   /** Request: the member asked. Receipt: the member (if any) the result returns to. */
   memberId: string | null;

@@ -45,6 +45,7 @@ export function toApiMember(m: TeamMember, status: MemberStatus): ApiMember {
 export function toApiJob(job: Job, receipt: { id: string; status: Job['status'] } | null, details: boolean, run?: ApiJob['run']): ApiJob {
   const base: ApiJob = {
     id: job.id,
+    seq: job.seq,
     kind: job.kind,
     memberId: job.memberId,
     conversationId: job.conversationId,

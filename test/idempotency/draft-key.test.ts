@@ -74,3 +74,20 @@ describe('newClientId', () => {
     for (const id of ids) expect(id).toMatch(uuid);
   });
 });
+
+describe('one key module for every send (plain conversation messages too)', () => {
+  it('keys a message without recipients by its text alone: a retry reuses the key, an edit does not', () => {
+    const next = counter();
+    const first = keyForDraft(null, draftSignature('hello', []), next);
+    expect(keyForDraft(first, draftSignature('hello', []), next).key).toBe(first.key);
+    expect(keyForDraft(first, draftSignature('hello ', []), next).key).not.toBe(first.key);
+    // The same text with a recipient is different content: it must not reuse the plain message's key.
+    expect(keyForDraft(first, draftSignature('hello', ['m1']), next).key).not.toBe(first.key);
+  });
+
+  it('mints keys the server accepts as idempotency keys', async () => {
+    const { idempotencyKeySchema } = await import('@/lib/schemas/conversation');
+    expect(idempotencyKeySchema.safeParse(newClientId()).success).toBe(true);
+    expect(idempotencyKeySchema.safeParse(newClientId({})).success).toBe(true);
+  });
+});
