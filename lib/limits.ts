@@ -117,6 +117,8 @@ export const LIMITS = {
     warnAt: 0.8,
     dailyPerAccount: limitFromEnv('DAILY_TOKEN_CAP_PER_ACCOUNT', 0),
   },
+  /** Receipts (lib/types/receipts.ts): distinct citations checked per text (more are ignored, not an error). */
+  receipts: { citationsPerText: 100 },
   result: { maxBytes: 6_000 },
   /** Run events (lib/types/run-events.ts): step text and each tool call's arguments are capped; pages of events. */
   runEvents: { textChars: 2_000, page: { min: 1, max: 200, default: 100 } },

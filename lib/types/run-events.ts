@@ -25,7 +25,17 @@ export type RunEventData =
       error?: string;
     }
   | { type: 'step.assistant'; text: string; truncated?: true; toolCalls: StepToolCall[] }
-  | { type: 'step.tool'; toolCallId: string; tool: string; result: string; truncated?: true; durationMs: number; status: 'success' | 'error' }
+  | {
+      type: 'step.tool';
+      toolCallId: string;
+      tool: string;
+      result: string;
+      truncated?: true;
+      durationMs: number;
+      status: 'success' | 'error';
+      /** The result's receipt id in its run's ledger (r1, r2, …; server/agents/receipts); absent on older events. */
+      receipt?: string;
+    }
   /** The interrupt payload, or its JSON text cut to the cap (`truncated`) when longer. */
   | { type: 'interrupt'; interrupt: unknown; truncated?: true }
   /** The answer a resume run carries, or its JSON text cut to the cap (`truncated`) when longer. */

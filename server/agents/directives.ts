@@ -21,6 +21,8 @@ export type Script = {
   fail: string | null;
   /** `/loop`: once the actions are done, this call repeats on every turn. */
   loop: { tool: string; args: Record<string, unknown> } | null;
+  /** `/cite`: the final answer ends with a citation of every receipt the run has shown the model. */
+  cite: boolean;
   /** Lines that look like directives but can't be read; the model call fails naming them. */
   errors: string[];
   /** True when any directive line was present. */
@@ -34,15 +36,16 @@ export const NO_SCRIPT: Readonly<Script> = Object.freeze({
   sleepMs: 0,
   fail: null,
   loop: null,
+  cite: false,
   errors: Object.freeze([]) as unknown as string[],
   hasDirectives: false,
 });
 
-const DIRECTIVE = /^\/(call|ask|reply|sleep|fail|loop)(?:\s+([\s\S]*))?$/;
+const DIRECTIVE = /^\/(call|ask|reply|sleep|fail|loop|cite)(?:\s+([\s\S]*))?$/;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function parseScript(text: string): Script {
-  const script: Script = { actions: [], reply: null, sleepMs: 0, fail: null, loop: null, errors: [], hasDirectives: false };
+  const script: Script = { actions: [], reply: null, sleepMs: 0, fail: null, loop: null, cite: false, errors: [], hasDirectives: false };
   const replies: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const match = DIRECTIVE.exec(raw.trim());
@@ -74,6 +77,10 @@ export function parseScript(text: string): Script {
       }
       case 'fail':
         script.fail = arg || 'Scripted failure';
+        break;
+      case 'cite':
+        if (arg) script.errors.push('/cite: takes no argument');
+        else script.cite = true;
         break;
     }
   }

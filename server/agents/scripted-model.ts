@@ -7,6 +7,7 @@ import { LIMITS } from '@/lib/limits';
 import type { SystemCallOptions, TranscriptEntry } from './compaction/summarize';
 import { NO_SCRIPT, parseScript, type Script } from './directives';
 import { contentText, ensembleMeta, personWrittenText, taskText } from './messages';
+import { splitReceiptLabel } from './receipts/model-view';
 
 /** The tool the scripted model calls for `/ask`. */
 export const CLARIFICATION_TOOL = 'ask_clarification';
@@ -56,10 +57,10 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     if (script.errors.length) throw new Error(`Scripted model could not read: ${script.errors.join('; ')}`);
     if (script.fail !== null) throw new Error(script.fail);
 
-    return withUsage(messages, this.respond(turn, script), inputCharsOf(messages));
+    return withUsage(messages, this.respond(turn, script, messages), inputCharsOf(messages));
   }
 
-  private respond(turn: Turn, script: Script): AIMessage {
+  private respond(turn: Turn, script: Script, messages: readonly BaseMessage[]): AIMessage {
     const id = `scripted-${crypto.randomUUID()}`;
     const action = script.actions[turn.modelTurns];
     if (action) {
@@ -67,10 +68,18 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
       return toolCallMessage(id, call);
     }
     if (script.loop) return toolCallMessage(id, { name: script.loop.tool, args: script.loop.args });
-    return new AIMessage({ id, content: this.finalAnswer(turn, script), tool_calls: [] });
+    return new AIMessage({ id, content: this.finalAnswer(turn, script, messages), tool_calls: [] });
   }
 
-  private finalAnswer(turn: Turn, script: Script): string {
+  private finalAnswer(turn: Turn, script: Script, messages: readonly BaseMessage[]): string {
+    const answer = this.answerText(turn, script);
+    if (!script.cite) return answer;
+    // Every receipt label this run has shown the model (earlier runs' results carry none it may cite).
+    const labels = messages.filter((m) => m.getType() === 'tool').flatMap((m) => splitReceiptLabel(contentText(m.content)).label ?? []);
+    return `${answer}\nReceipts: ${labels.length ? labels.join(' ') : 'none'}`;
+  }
+
+  private answerText(turn: Turn, script: Script): string {
     if (script.reply !== null) return script.reply;
     const meta = turn.human ? ensembleMeta(turn.human) : undefined;
     if (meta?.kind === 'receipt') {
@@ -78,7 +87,8 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
       return `Received ${String(meta.status ?? 'completed')} result from ${String(meta.memberName ?? 'a member')}: ${result}`;
     }
     if (script.actions.length) {
-      const lines = turn.toolResults.map((t) => `[${t.name ?? 'tool'}] ${excerpt(contentText(t.content))}`);
+      // The result text as the tool gave it: the receipt label the model sees before it is left out.
+      const lines = turn.toolResults.map((t) => `[${t.name ?? 'tool'}] ${excerpt(splitReceiptLabel(contentText(t.content)).text)}`);
       return [`${this.agentName}: done`, ...lines].join('\n');
     }
     if (meta?.kind === 'clarification_answer' && !script.hasDirectives) return `Clarification accepted: ${turn.text.trim()}.`;

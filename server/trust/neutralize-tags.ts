@@ -2,7 +2,7 @@ import 'server-only';
 import { codePointView } from './tag-view';
 
 /** Framework tag names: all start with `ensemble`, so any tag-like `<ensemble…` in data is defused. */
-export const FRAMEWORK_TAGS = ['ensemble-request', 'ensemble-result', 'ensemble-context', 'ensemble-answer'] as const;
+export const FRAMEWORK_TAGS = ['ensemble-request', 'ensemble-result', 'ensemble-context', 'ensemble-answer', 'ensemble-criteria'] as const;
 /** Every code point whose view is `<` (checked against all of Unicode by the tests). */
 export const LESS_THAN_LIKE = /[<\u226e\ufe64\uff1c]/;
 const BRACKETS = new RegExp(LESS_THAN_LIKE.source, 'g');

@@ -3,6 +3,7 @@ import type { AssemblyDescriptor } from '@/lib/types/assembly';
 import type { Agent } from '@/server/db/schema';
 import { thresholdFor } from '../compaction/model-input';
 import { GRAPH_GUARDS, systemPrompt } from '../graph';
+import { promptOptionsFor } from '../receipts/report-contract';
 import { runTimeLimitMinutes } from '../run-time-limit';
 import { ensureBuiltinToolGroups } from '../tools/builtin';
 import { groupedToolsForAgent, type RunContext } from '../tools/registry';
@@ -28,7 +29,7 @@ export function assemblyDescriptor(agent: AssemblyAgent, context: RunContext, op
     .sort((a, b) => byCodeUnit(a.name, b.name));
   return {
     model: options.model ?? agent.model,
-    instructionsHash: sha256Hex(systemPrompt(agent)),
+    instructionsHash: sha256Hex(systemPrompt(agent, promptOptionsFor(context))),
     tools,
     approvalTools: [...new Set(agent.approvalTools)].sort(byCodeUnit),
     limits: {

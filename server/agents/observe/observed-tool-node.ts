@@ -4,6 +4,8 @@ import type { ToolCall } from '@langchain/core/messages/tool';
 import { isCommand, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { contentText } from '../messages';
+import { stripEnsembleMeta } from '../provenance';
+import { receiptStampOf, stampReceipts } from '../receipts/stamp';
 import { capText } from './caps';
 import { journalRunEvent } from './record';
 import { runIdsOf, type RunIds } from './run-ids';
@@ -33,20 +35,27 @@ export class ObservedToolNode extends ToolNode {
   protected override async run(input: unknown, config: LangGraphRunnableConfig) {
     this.durations.clear();
     const output = await super.run(input, config);
+    const results = resultMessages(output);
+    // A tool's result can't carry server meta (provenance, author, a receipt): strip it, then stamp the receipts.
+    stripEnsembleMeta(results);
+    const runId = (config.configurable?.ensemble as { runId?: unknown } | undefined)?.runId;
+    if (typeof runId === 'string') stampReceipts((input as { messages?: BaseMessage[] }).messages ?? [], runId, results);
     const run = runIdsOf(config);
-    if (run) for (const message of resultMessages(output)) recordToolResult(run, message, this.durations.get(message.tool_call_id) ?? 0);
+    if (run) for (const message of results) recordToolResult(run, message, this.durations.get(message.tool_call_id) ?? 0);
     this.durations.clear();
     return output;
   }
 }
 
 /**
- * Record one tool result of a step. Also used for the results the approval step writes for declined calls (no tool
- * ran: duration 0, status error), so every tool message of a thread has its step event.
+ * Record one tool result of a step, with the receipt stamped on it (receipts/stamp.ts). Also used for the results
+ * the approval step writes for declined calls (no tool ran: duration 0, status error), so every tool message of a
+ * thread has its step event and its receipt.
  */
 export function recordToolResult(run: RunIds | undefined, message: ToolMessage, durationMs: number): void {
   if (!run) return;
   const result = capText(contentText(message.content));
+  const receipt = receiptStampOf(message);
   journalRunEvent(run.runId, run.threadId, {
     type: 'step.tool',
     toolCallId: message.tool_call_id,
@@ -55,6 +64,7 @@ export function recordToolResult(run: RunIds | undefined, message: ToolMessage, 
     ...(result.truncated ? { truncated: true as const } : {}),
     durationMs,
     status: message.status === 'error' ? 'error' : 'success',
+    ...(receipt ? { receipt: receipt.id } : {}),
   });
 }
 
