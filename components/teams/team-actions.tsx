@@ -3,6 +3,7 @@
 import { createActionsContext } from '@/components/ui/actions-context';
 import type { ActionResult } from '@/lib/action-result';
 import type { CreateTeamInput, RespondInput, SendRequestInput } from '@/lib/schemas/team';
+import type { UpdateTeamInput } from '@/lib/schemas/team-budget';
 import type { ApiJob, ApiTeam } from '@/lib/types/team';
 
 /** The team pages' server actions (app/(app)/teams/actions.ts), provided by app/(app)/teams/layout.tsx. */
@@ -13,6 +14,7 @@ export type TeamActions = {
   respondToJob: (teamId: string, jobId: string, input: RespondInput) => Promise<ActionResult<{ job: ApiJob }>>;
   reconnect: (teamId: string) => Promise<ActionResult<ApiTeam>>;
   remove: (teamId: string) => Promise<ActionResult<null>>;
+  updateBudget: (teamId: string, input: UpdateTeamInput) => Promise<ActionResult<ApiTeam>>;
 };
 
 const context = createActionsContext<TeamActions>('Team');

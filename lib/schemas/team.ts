@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { boundedText } from './common';
 import { interruptResponseSchema } from './conversation';
+import { tokenBudgetField } from './team-budget';
 
 const key = z.string().trim().min(1, 'Required').max(200);
 
@@ -15,6 +16,8 @@ export const createTeamSchema = z
       .min(LIMITS.team.minMembers, `Choose at least ${LIMITS.team.minMembers} agents`)
       .max(LIMITS.team.maxMembers, `Choose at most ${LIMITS.team.maxMembers} agents`)
       .refine((ids) => new Set(ids).size === ids.length, 'Each agent can be chosen once'),
+    /** Optional token budget for the whole team (null or absent = none). */
+    tokenBudget: tokenBudgetField.optional(),
   })
   .strict();
 export type CreateTeamInput = z.infer<typeof createTeamSchema>;

@@ -17,6 +17,7 @@ export type JobStatus =
   | 'failed'
   | 'cancelled';
 export type MemberStatus = 'needs_input' | 'running' | 'queued' | 'ready';
+export type AdmissionHold = 'team_budget' | 'daily_token_cap';
 
 export type ApiMember = {
   id: string;
@@ -38,6 +39,15 @@ export type ApiTeam = {
   pendingJobs: number;
   /** Jobs waiting for the person's input. */
   waitingJobs: number;
+  /** Tokens the team may spend in all; null = no team budget (ADR 023). */
+  tokenBudget: number | null;
+  /** Tokens its runs (and their delegated children) have spent, counted when each run finishes. */
+  tokensUsed: number;
+  /**
+   * Why queued work is not being admitted: the team's budget is used up, or the account reached the operator's
+   * daily token cap (until midnight UTC); null when work is admitted.
+   */
+  admissionHeld: AdmissionHold | null;
   createdAt: string;
   updatedAt: string;
 };

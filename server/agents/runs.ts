@@ -10,6 +10,7 @@ import type { Conversation, Run } from '@/server/db/schema';
 import { LIMITS } from '@/lib/limits';
 import { AppError, conflict, notFound, validationError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
+import { assertDailyCap } from '@/server/budgets/daily-cap';
 import { assertConversationIdle } from './conversation-lock';
 import { findConversation, getConversation } from './conversations';
 import { withCompactionSummaries } from './compaction/conversation-view';
@@ -155,7 +156,12 @@ function startRunAs(conversationId: string, input: StartInput, options: StartOpt
     const existing = findByKey(tx, conversationId, options.idempotencyKey);
     if (existing) return { run: existing, created: false };
     assertConversationIdle(tx, conversationId);
-    if (origin === 'direct') assertRunQuota(tx, conversation.ownerId);
+    if (origin === 'direct') {
+      assertRunQuota(tx, conversation.ownerId);
+      // The operator's daily token cap: a new message is refused (429 daily_token_cap) until midnight UTC; team
+      // work is held at admission instead (ADR 023).
+      assertDailyCap(tx, conversation.ownerId);
+    }
     const agent = conversation.agentId
       ? tx.select({ model: schema.agents.model }).from(schema.agents).where(eq(schema.agents.id, conversation.agentId)).get()
       : undefined;
@@ -264,9 +270,21 @@ function assertRunQuota(tx: Tx, ownerId: string): void {
 }
 
 function insertRun(tx: Tx, conversation: Conversation, kind: 'start' | 'resume', model: string, input: unknown, key: string): Run {
+  // A team job's run (context.teamId, set by the team's execution) counts against that team's budget.
+  const teamId = (input as { context?: { teamId?: unknown } }).context?.teamId;
   return tx
     .insert(schema.runs)
-    .values({ id: crypto.randomUUID(), conversationId: conversation.id, ownerId: conversation.ownerId, idempotencyKey: key, kind, status: 'pending', model, input })
+    .values({
+      id: crypto.randomUUID(),
+      conversationId: conversation.id,
+      ownerId: conversation.ownerId,
+      idempotencyKey: key,
+      kind,
+      status: 'pending',
+      model,
+      input,
+      teamId: typeof teamId === 'string' ? teamId : null,
+    })
     .returning()
     .get();
 }

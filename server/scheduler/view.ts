@@ -1,5 +1,7 @@
 import 'server-only';
 import type { Db } from '@/server/db';
+import { ownersAtDailyCap, type CapOptions } from '@/server/budgets/daily-cap';
+import { teamsAtBudget } from '@/server/budgets/team-budget';
 import type { OwnerQueue } from './types';
 
 export type SchedulingCandidate = { jobId: string; conversationId: string; teamId: string; status: string };
@@ -23,7 +25,7 @@ type Row = { id: string; teamId: string; ownerId: string; conversationId: string
  * history is never read). Conversation head rule: only the first unfinished job of each conversation can
  * be admitted, and a conversation whose head is running or waiting for input admits nothing.
  */
-export function loadSchedulingView(db: Db): SchedulingView {
+export function loadSchedulingView(db: Db, budgetOptions: CapOptions = {}): SchedulingView {
   const rows = db.$client
     .prepare(
       `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId, r.status as runStatus, t.status as teamStatus
@@ -43,11 +45,19 @@ export function loadSchedulingView(db: Db): SchedulingView {
   const busy = new Set<string>();
   for (const { c } of direct) busy.add(c);
 
+  // Budgets (ADR 023): a team whose token budget is used up, or an account at the operator's daily cap, admits no
+  // new job; its queued jobs wait until the budget is raised or the UTC day turns. Running work finishes, and a
+  // job resuming with a person's answer is running work. Only teams with a queued head are looked at.
+  const queuedHeads = [...heads.values()].filter((h) => h.status === 'queued' && h.teamStatus === 'ready');
+  const heldTeams = teamsAtBudget(db, [...new Set(queuedHeads.map((h) => h.teamId))]);
+  const heldOwners = ownersAtDailyCap(db, new Set(queuedHeads.map((h) => h.ownerId)), budgetOptions);
+
   const byOwner = new Map<string, SchedulingCandidate[]>();
   for (const head of heads.values()) {
     if (head.status !== 'queued' && head.status !== 'resuming') continue;
     // A disconnected (or half-created) team admits nothing until it is reconnected.
     if (head.teamStatus !== 'ready') continue;
+    if (head.status === 'queued' && (heldTeams.has(head.teamId) || heldOwners.has(head.ownerId))) continue;
     const list = byOwner.get(head.ownerId) ?? [];
     list.push({ jobId: head.id, conversationId: head.conversationId, teamId: head.teamId, status: head.status });
     byOwner.set(head.ownerId, list);

@@ -5,6 +5,7 @@ import { LIMITS } from '@/lib/limits';
 import { schema, type Db } from '@/server/db';
 import type { Job, TeamMember } from '@/server/db/schema';
 import { AppError } from '@/server/http/errors';
+import { assertTeamBudgetOpen } from '@/server/budgets/team-budget';
 import { appendShared } from './shared-record';
 
 export const capacityMessage = 'Team or handoff limit reached; create a new team or start a new request';
@@ -42,6 +43,9 @@ export function queueRequest(tx: Db, req: NewRequest): QueueOutcome {
     }
     return { job: existing, created: false };
   }
+  // The person's new request to a team at its budget is refused (409 team_budget_reached); a member's handoff is
+  // queued and held with the rest of the team's work until the budget is raised (ADR 023).
+  if (req.sourceMemberId === null) assertTeamBudgetOpen(tx, req.teamId);
   if (!req.member.conversationId) {
     throw new AppError(409, 'team_not_ready', 'The team is not ready; reconnect it from the Manage menu');
   }

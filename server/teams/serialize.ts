@@ -1,10 +1,12 @@
 import 'server-only';
-import type { ApiJob, ApiMember, ApiTeam, ApiTeamSummary, ApiWaiting, MemberStatus, TeamStatus } from '@/lib/types/team';
+import type { AdmissionHold, ApiJob, ApiMember, ApiTeam, ApiTeamSummary, ApiWaiting, MemberStatus, TeamStatus } from '@/lib/types/team';
 import type { Job, Team, TeamMember } from '@/server/db/schema';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export type JobCounts = { pending: number; waiting: number };
+/** The team's token usage and whether its queued work is held (server/budgets). */
+export type TeamBudgetView = { tokensUsed: number; admissionHeld: AdmissionHold | null };
 
 /**
  * The schema still lists 'disconnected' (kept for the column's history), but no code ever wrote it; such a row
@@ -12,7 +14,7 @@ export type JobCounts = { pending: number; waiting: number };
  */
 const apiStatus = (team: Team): TeamStatus => (team.status === 'ready' ? 'ready' : 'creating');
 
-export function toApiTeamSummary(team: Team, memberCount: number, counts: JobCounts): ApiTeamSummary {
+export function toApiTeamSummary(team: Team, memberCount: number, counts: JobCounts, budget: TeamBudgetView): ApiTeamSummary {
   return {
     id: team.id,
     name: team.name,
@@ -22,6 +24,9 @@ export function toApiTeamSummary(team: Team, memberCount: number, counts: JobCou
     memberCount,
     pendingJobs: counts.pending,
     waitingJobs: counts.waiting,
+    tokenBudget: team.tokenBudget,
+    tokensUsed: budget.tokensUsed,
+    admissionHeld: budget.admissionHeld,
     createdAt: team.createdAt.toISOString(),
     updatedAt: team.updatedAt.toISOString(),
   };
@@ -32,8 +37,9 @@ export function toApiTeam(
   members: TeamMember[],
   statuses: Map<string, MemberStatus>,
   counts: JobCounts,
+  budget: TeamBudgetView,
 ): ApiTeam {
-  const { memberCount: _omit, ...summary } = toApiTeamSummary(team, members.length, counts);
+  const { memberCount: _omit, ...summary } = toApiTeamSummary(team, members.length, counts, budget);
   return { ...summary, members: members.map((m) => toApiMember(m, statuses.get(m.id) ?? 'ready')) };
 }
 

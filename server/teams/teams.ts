@@ -9,6 +9,7 @@ import { getDb, schema, writeTx, type Db } from '@/server/db';
 import type { Team, TeamMember } from '@/server/db/schema';
 import { assertConversationQuota } from '@/server/agents/quotas';
 import { AppError, notFound, validationError } from '@/server/http/errors';
+import { teamBudgetViews } from './budget-view';
 import { touchTeam } from './revision';
 import { toApiTeam, toApiTeamSummary, type JobCounts } from './serialize';
 
@@ -61,7 +62,7 @@ export function createTeam(ownerId: string, input: CreateTeamInput): { team: Api
     const teamId = crypto.randomUUID();
     const now = new Date();
     tx.insert(schema.teams)
-      .values({ id: teamId, ownerId, requestId: input.requestId, name: input.name.trim(), goal: input.goal.trim(), status: 'creating', updatedAt: now })
+      .values({ id: teamId, ownerId, requestId: input.requestId, name: input.name.trim(), goal: input.goal.trim(), status: 'creating', tokenBudget: input.tokenBudget ?? null, updatedAt: now })
       .run();
     tx.insert(schema.teamMembers)
       .values(
@@ -120,14 +121,16 @@ export function listTeams(ownerId: string): ApiTeamSummary[] {
       .all(ownerId) as Array<{ teamId: string; n: number }>).map((r) => [r.teamId, r.n]),
   );
   const counts = jobCounts(ownerId);
-  return rows.map((t) => toApiTeamSummary(t, memberCounts.get(t.id) ?? 0, counts.get(t.id) ?? { pending: 0, waiting: 0 }));
+  const budgets = teamBudgetViews(db, ownerId, rows);
+  return rows.map((t) => toApiTeamSummary(t, memberCounts.get(t.id) ?? 0, counts.get(t.id) ?? { pending: 0, waiting: 0 }, budgets.get(t.id)!));
 }
 
 export function getTeam(ownerId: string, teamId: string): ApiTeam {
   const db = getDb();
   const team = requireTeam(ownerId, teamId, db);
   const members = teamMembers(teamId, db);
-  return toApiTeam(team, members, memberStatuses(teamId), jobCounts(ownerId, teamId).get(teamId) ?? { pending: 0, waiting: 0 });
+  const budget = teamBudgetViews(db, ownerId, [team]).get(teamId)!;
+  return toApiTeam(team, members, memberStatuses(teamId), jobCounts(ownerId, teamId).get(teamId) ?? { pending: 0, waiting: 0 }, budget);
 }
 
 /** Unfinished and waiting job counts per team (only teams with pending work are read). */

@@ -147,6 +147,7 @@ describe('team actions, for anyone else', () => {
     respondToJobAction: [f.team.id, f.jobId, { answer: 'yes', answerKey: rid() }],
     reconnectTeamAction: [f.team.id],
     deleteTeamAction: [f.team.id],
+    updateTeamBudgetAction: [f.team.id, { tokenBudget: 1_000 }],
   });
   type Action = (...args: unknown[]) => Promise<unknown>;
 

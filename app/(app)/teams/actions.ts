@@ -1,6 +1,7 @@
 'use server';
 
 import { createTeamSchema, respondSchema, sendRequestSchema } from '@/lib/schemas/team';
+import { updateTeamSchema } from '@/lib/schemas/team-budget';
 import type { ActionResult } from '@/lib/action-result';
 import type { ApiJob, ApiTeam } from '@/lib/types/team';
 import { requireUser } from '@/server/auth/require-user';
@@ -10,6 +11,7 @@ import { cancelJob } from '@/server/teams/cancel';
 import { respondToJob } from '@/server/teams/answers';
 import { deleteTeam, reconnectTeam } from '@/server/teams/lifecycle';
 import { sendRequest, type SentJob } from '@/server/teams/requests';
+import { updateTeamBudget } from '@/server/teams/team-budget';
 import { createTeam } from '@/server/teams/teams';
 
 /**
@@ -45,6 +47,14 @@ export async function respondToJobAction(teamId: unknown, jobId: unknown, input:
   return toActionResult(async () => {
     const user = await requireUser();
     return { job: respondToJob(user.id, actionId(teamId), actionId(jobId), actionInput(respondSchema, input)) };
+  });
+}
+
+/** Set or clear the team's token budget (`{ tokenBudget: number | null }`); a raise re-admits held work. */
+export async function updateTeamBudgetAction(teamId: unknown, input: unknown): Promise<ActionResult<ApiTeam>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return updateTeamBudget(user.id, actionId(teamId), actionInput(updateTeamSchema, input));
   });
 }
 

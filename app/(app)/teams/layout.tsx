@@ -7,6 +7,7 @@ import {
   reconnectTeamAction,
   respondToJobAction,
   sendTeamRequestAction,
+  updateTeamBudgetAction,
 } from './actions';
 
 /** Hands the team pages' server actions to their client components (components never import app/). */
@@ -20,6 +21,7 @@ export default function TeamsLayout({ children }: { children: ReactNode }) {
         respondToJob: respondToJobAction,
         reconnect: reconnectTeamAction,
         remove: deleteTeamAction,
+        updateBudget: updateTeamBudgetAction,
       }}
     >
       {children}

@@ -1,0 +1,32 @@
+import crypto from 'node:crypto';
+import { getDb, schema } from '@/server/db';
+
+/**
+ * A finished run with recorded token totals, as finishRun leaves one: how the tests put a team (or an account) at a
+ * chosen usage without running the model thousands of times. `teamId` is what a team job's run (or a delegated
+ * child of one) carries; `createdAt` places it in a UTC day.
+ */
+export function seedRun(opts: { ownerId: string; conversationId: string; tokens: number; teamId?: string | null; createdAt?: number; parentRunId?: string }) {
+  const id = crypto.randomUUID();
+  const input = Math.floor(opts.tokens / 2);
+  getDb()
+    .insert(schema.runs)
+    .values({
+      id,
+      conversationId: opts.conversationId,
+      ownerId: opts.ownerId,
+      idempotencyKey: `seed:${id}`,
+      kind: 'start',
+      status: 'success',
+      model: 'scripted',
+      input: {},
+      inputTokens: input,
+      outputTokens: opts.tokens - input,
+      teamId: opts.teamId ?? null,
+      parentRunId: opts.parentRunId ?? null,
+      depth: opts.parentRunId ? 1 : 0,
+      ...(opts.createdAt !== undefined ? { createdAt: new Date(opts.createdAt) } : {}),
+    })
+    .run();
+  return id;
+}
