@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { ButtonLink } from '@/components/ui/button-link';
 
 export default function NotFound() {
   return (
@@ -8,12 +8,9 @@ export default function NotFound() {
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
         This page doesn&apos;t exist, or it belongs to someone else.
       </p>
-      <Link
-        href="/"
-        className="mt-6 inline-flex h-10 items-center rounded-md border border-zinc-300 bg-white px-4 text-sm font-medium text-zinc-900 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
-      >
+      <ButtonLink href="/" variant="secondary" className="mt-6">
         Go home
-      </Link>
+      </ButtonLink>
     </main>
   );
 }

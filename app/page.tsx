@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { ButtonLink } from '@/components/ui/button-link';
 import { redirect } from 'next/navigation';
 import { currentUser } from '@/server/auth/require-user';
 
@@ -18,18 +18,10 @@ export default async function HomePage() {
         them hand work to one another. Self-hosted: your data stays on your server.
       </p>
       <div className="mt-8 flex flex-wrap gap-3">
-        <Link
-          href="/sign-in"
-          className="inline-flex h-10 items-center rounded-md bg-indigo-600 px-4 text-sm font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400"
-        >
-          Sign in
-        </Link>
-        <Link
-          href="/sign-up"
-          className="inline-flex h-10 items-center rounded-md border border-zinc-300 bg-white px-4 text-sm font-medium text-zinc-900 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
-        >
+        <ButtonLink href="/sign-in">Sign in</ButtonLink>
+        <ButtonLink href="/sign-up" variant="secondary">
           Create account
-        </Link>
+        </ButtonLink>
       </div>
     </main>
   );

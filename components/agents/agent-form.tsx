@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { ButtonLink } from '@/components/ui/button-link';
 import { useRouter } from 'next/navigation';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -20,7 +20,6 @@ import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { useAgentActions } from './agent-actions';
 import { agentKeys } from './agents-api';
-import { linkButtonClass } from './link-button';
 import { splitFieldErrors } from './server-errors';
 
 const L = LIMITS.agent;
@@ -256,9 +255,9 @@ export function AgentForm(props: Props) {
         <Button type="submit" disabled={busy}>
           {busy ? 'Saving…' : props.mode === 'edit' ? 'Save changes' : 'Create agent'}
         </Button>
-        <Link href="/agents" className={linkButtonClass('secondary')}>
+        <ButtonLink href="/agents" variant="secondary">
           Cancel
-        </Link>
+        </ButtonLink>
       </div>
     </form>
   );

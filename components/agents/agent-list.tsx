@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { ButtonLink } from '@/components/ui/button-link';
 import { useRouter } from 'next/navigation';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -13,7 +13,6 @@ import { Alert, Badge, Card, EmptyState, Spinner } from '@/components/ui/misc';
 import { useAgentActions } from './agent-actions';
 import { agentKeys, agentsApi } from './agents-api';
 import { DeleteAgentDialog } from './delete-agent-dialog';
-import { linkButtonClass } from './link-button';
 import { useDebouncedValue } from './use-debounced-value';
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -67,9 +66,9 @@ export function AgentList() {
         ) : (
           <EmptyState title="No agents yet">
             <p>Create a Custom Agent with its own instructions, model and tools.</p>
-            <Link href="/agents/new" className={`${linkButtonClass('primary')} mt-3`}>
+            <ButtonLink href="/agents/new" className="mt-3">
               Create your first agent
-            </Link>
+            </ButtonLink>
           </EmptyState>
         )
       ) : (
@@ -132,9 +131,9 @@ function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => v
         <Button size="sm" onClick={() => chat.mutate()} disabled={chat.isPending || chat.isSuccess} aria-label={`Chat with ${agent.name}`}>
           {chat.isPending || chat.isSuccess ? 'Opening…' : 'Chat'}
         </Button>
-        <Link href={`/agents/${encodeURIComponent(agent.id)}/edit`} className={linkButtonClass('secondary', 'sm')} aria-label={`Edit ${agent.name}`}>
+        <ButtonLink href={`/agents/${encodeURIComponent(agent.id)}/edit`} variant="secondary" size="sm" aria-label={`Edit ${agent.name}`}>
           Edit
-        </Link>
+        </ButtonLink>
         <Button size="sm" variant="ghost" onClick={onDelete} aria-label={`Delete ${agent.name}`} className="text-red-700 dark:text-red-400">
           Delete
         </Button>

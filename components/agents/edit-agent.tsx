@@ -1,13 +1,12 @@
 'use client';
 
-import Link from 'next/link';
+import { ButtonLink } from '@/components/ui/button-link';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-client';
 import { Button } from '@/components/ui/button';
 import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
 import { AgentForm } from './agent-form';
 import { agentKeys, agentsApi } from './agents-api';
-import { linkButtonClass } from './link-button';
 
 /** Loads one agent and shows the edit form, or a clear not-found / error state. */
 export function EditAgent({ id }: { id: string }) {
@@ -25,9 +24,9 @@ export function EditAgent({ id }: { id: string }) {
       return (
         <EmptyState title="Agent not found">
           <p>It may have been deleted.</p>
-          <Link href="/agents" className={`${linkButtonClass('secondary')} mt-3`}>
+          <ButtonLink href="/agents" variant="secondary" className="mt-3">
             Back to agents
-          </Link>
+          </ButtonLink>
         </EmptyState>
       );
     }

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { ButtonLink } from '@/components/ui/button-link';
 import { AgentList } from '@/components/agents/agent-list';
-import { linkButtonClass } from '@/components/agents/link-button';
 import { PageHeader } from '@/components/ui/misc';
 
 export const metadata: Metadata = { title: 'Agents' };
@@ -10,9 +9,7 @@ export default function AgentsPage() {
   return (
     <>
       <PageHeader title="Agents">
-        <Link href="/agents/new" className={linkButtonClass('primary')}>
-          New agent
-        </Link>
+        <ButtonLink href="/agents/new">New agent</ButtonLink>
       </PageHeader>
       <AgentList />
     </>
