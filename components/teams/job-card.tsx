@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { memo, useState, type MouseEvent } from 'react';
 import { format, isToday } from 'date-fns';
+import { CitationList } from '@/components/receipts/citation-list';
 import { SetupChangedBadge } from '@/components/runs/run-setup';
 import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { Badge } from '@/components/ui/misc';
@@ -172,6 +173,7 @@ export const JobCard = memo(function JobCard({
               Result shortened — open the conversation for the full answer
             </p>
           ) : null}
+          {job.citations ? <CitationList citations={job.citations} className="mt-2" /> : null}
         </div>
       ) : null}
       {job.error ? (

@@ -6,3 +6,6 @@
 export type Receipt = { id: string; tool: string; status: 'ok' | 'error' };
 
 export type CitationCheck = { id: string; tool: string; resolved: boolean };
+
+/** GET /api/v1/runs/:id/receipts: the run's ledger, in order. */
+export type ApiRunReceipts = { runId: string; receipts: Receipt[] };

@@ -1,5 +1,6 @@
 /** Team API shapes shared by the server (producers) and the browser (consumers). Dates are ISO strings. */
 import type { AssemblyChange } from './assembly';
+import type { CitationCheck } from './receipts';
 
 /**
  * 'creating' until every member has its conversation (start-up and Reconnect finish an interrupted creation),
@@ -88,6 +89,11 @@ export type ApiJob = {
    * member's previous run (null when there is no previous run to compare with or nothing is known).
    */
   run?: { id: string; setupChanges: AssemblyChange[] | null } | null;
+  /**
+   * Present with details=true on a request with a result: each `[r2 calculator]` citation in the result, resolved
+   * when the member run that wrote it made that call (server/agents/receipts) — not that the claim is true.
+   */
+  citations?: CitationCheck[];
 };
 
 export type ApiActivity =

@@ -2,6 +2,8 @@ import 'server-only';
 import { and, desc, eq, gt, inArray, lt } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import type { ApiActivity, ApiActivityChanges, ApiJob } from '@/lib/types/team';
+import { checkCitations } from '@/server/agents/receipts/citations';
+import { receiptsOf } from '@/server/agents/receipts/ledger';
 import type { StoredAssembly } from '@/server/agents/views';
 import { getDb, schema, type Db } from '@/server/db';
 import { toApiJob } from './serialize';
@@ -66,8 +68,19 @@ function serialize(db: Db, teamId: string, rows: Job[], details: boolean): ApiJo
   );
   const runs = details ? jobRuns(db, rows.map((r) => r.runId).filter((x): x is string => !!x)) : undefined;
   return rows.map((r) =>
-    toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)),
+    withCitations(toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)), r, details),
   );
+}
+
+/**
+ * With details, a request's result carries its citations, each checked against the receipts of the member run that
+ * wrote it: resolved means that run made that call, not that the result's claim about it is true. The ledger is
+ * read only when the result cites something.
+ */
+function withCitations(job: ApiJob, row: Job, details: boolean): ApiJob {
+  if (!details || row.kind !== 'request' || !row.result || !row.runId) return job;
+  const cited = checkCitations(row.result, []);
+  return { ...job, citations: cited.length ? checkCitations(row.result, receiptsOf(row.runId)) : [] };
 }
 
 /**
