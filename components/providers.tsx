@@ -3,11 +3,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ThemeProvider } from 'next-themes';
 import { useState, type ReactNode } from 'react';
-import { z } from 'zod';
-
-// zod probes `new Function` once to decide whether to compile its parsers; under the CSP (no 'unsafe-eval') that
-// probe is a reported violation. Don't probe: interpret.
-z.config({ jitless: true });
 
 /** nonce: this request's CSP nonce (proxy.ts), for next-themes' inline script that sets the theme before paint. */
 export function Providers({ children, nonce }: { children: ReactNode; nonce?: string }) {

@@ -1,15 +1,19 @@
-import { z } from 'zod';
-
 /**
- * One environment variable as the app reads it: its name, the zod schema its text must pass, and what is allowed
+ * One environment variable as the app reads it: its name, the schema its text must pass, and what is allowed
  * (said in the refusal). Unset and blank mean the same (an empty `FOO=` in a unit file means "not set"), so a
  * schema only ever sees non-blank text. Browser-safe: in the browser bundle nothing is set and defaults apply.
  * The settings themselves live in server/env.ts (server) and lib/env-limits.ts (the bounds lib/limits.ts reads).
+ *
+ * No zod import here: lib/limits.ts loads this module into every page of the browser, where nothing is set, and
+ * zod would cost each page ~30 kB gzip for nothing. A setting's schema is anything with zod's `safeParse` shape:
+ * server/env.ts passes zod schemas; the two parsers below (the only ones the browser loads) are plain.
  */
-export type Setting<T> = { name: string; allowed: string; schema: z.ZodType<T, string>; secret?: boolean };
+export type SettingSchema<T> = { safeParse(text: string): { success: true; data: T } | { success: false } };
+
+export type Setting<T> = { name: string; allowed: string; schema: SettingSchema<T>; secret?: boolean };
 
 /** `secret`: the value is never repeated in a refusal (it goes to the log), only its length. */
-export const setting = <T>(name: string, allowed: string, schema: z.ZodType<T, string>, { secret = false } = {}): Setting<T> => ({
+export const setting = <T>(name: string, allowed: string, schema: SettingSchema<T>, { secret = false } = {}): Setting<T> => ({
   name,
   allowed,
   schema,
@@ -64,15 +68,27 @@ export function settingReader<T>(s: Setting<T>, fallback: () => T, onInvalid: (p
   };
 }
 
-/** Text that must be a whole number in [min, max] (no sign, no decimals, no exponent). */
+const parser = <T>(parse: (text: string) => T | undefined): SettingSchema<T> => ({
+  safeParse(text) {
+    const data = parse(text);
+    return data === undefined ? { success: false } : { success: true, data };
+  },
+});
+
+/** Text that must be a whole number in [min, max] (no sign, no decimals, no exponent; surrounding blanks ignored). */
 export const wholeNumber = (min: number, max: number = Number.MAX_SAFE_INTEGER) =>
-  z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(min).max(max));
+  parser((text) => {
+    const trimmed = text.trim();
+    if (!/^\d+$/.test(trimmed)) return undefined;
+    const value = Number(trimmed);
+    return Number.isSafeInteger(value) && value >= min && value <= max ? value : undefined;
+  });
 
 /** Text that must be an absolute http(s) URL; kept as written (trimmed). */
-export const httpUrl = () => z.string().trim().refine(isHttpUrl);
-
-function isHttpUrl(text: string): boolean {
-  if (!URL.canParse(text)) return false;
-  const { protocol } = new URL(text);
-  return protocol === 'http:' || protocol === 'https:';
-}
+export const httpUrl = () =>
+  parser((text) => {
+    const trimmed = text.trim();
+    if (!URL.canParse(trimmed)) return undefined;
+    const { protocol } = new URL(trimmed);
+    return protocol === 'http:' || protocol === 'https:' ? trimmed : undefined;
+  });

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { measureText, textProblem } from '../text-bounds';
 
+// zod probes `new Function` once to decide whether to compile its parsers; under the CSP (no 'unsafe-eval') that
+// probe is a reported violation in the browser. Don't probe: interpret. Set here, where every schema module starts
+// (each imports this one), rather than in the root layout's providers, so pages without a form never load zod.
+z.config({ jitless: true });
+
 type TextBounds = { maxChars: number; maxBytes?: number; minChars?: number; label?: string };
 
 /**
