@@ -13,25 +13,29 @@ type Props = {
   onMention: (member: ApiMember) => void;
 };
 
-/** The roster: a column beside the feed on wide screens, a horizontally scrolling row on narrow ones. */
+/**
+ * The roster: a column beside the feed on wide screens, a two-column grid on narrow ones. A phone shows every card
+ * whole (no card cut at the edge of a sideways scroller with its status out of sight); the status badge drops
+ * under a long name instead of squeezing it.
+ */
 export function MemberSidebar({ members, recipientIds, onMention }: Props) {
   return (
     <aside aria-labelledby="members-heading" className="min-w-0 md:w-64 md:shrink-0">
       <h2 id="members-heading" className="mb-2 text-sm font-semibold text-zinc-800 dark:text-zinc-200">
         Members
       </h2>
-      <ul className="-mx-1 flex snap-x gap-2 overflow-x-auto px-1 pb-2 md:mx-0 md:flex-col md:overflow-visible md:px-0 md:pb-0">
+      <ul className="grid grid-cols-1 gap-2 min-[360px]:grid-cols-2 sm:grid-cols-3 md:flex md:flex-col">
         {members.map((member) => {
           const status = MEMBER_STATUS_BADGE[member.status];
           const isRecipient = recipientIds.includes(member.id);
           return (
             <li
               key={member.id}
-              className="relative w-56 shrink-0 snap-start rounded-lg border border-zinc-200 bg-white p-3 md:w-auto dark:border-zinc-800 dark:bg-zinc-900"
+              className="relative min-w-0 rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900"
             >
-              <div className="flex items-start justify-between gap-2">
+              <div className="flex flex-wrap items-start justify-between gap-x-2 gap-y-1">
                 <div className="min-w-0">
-                  <p className="break-words text-sm font-medium text-zinc-900 dark:text-zinc-100">{member.name}</p>
+                  <p className="wrap-anywhere text-sm font-medium text-zinc-900 dark:text-zinc-100">{member.name}</p>
                   <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={member.agentName}>
                     <span className="sr-only">Agent: </span>
                     {member.agentName}
