@@ -19,7 +19,7 @@ import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { useAgentActions } from './agent-actions';
-import { agentKeys } from './agents-api';
+import { agentKeys } from './queries';
 import { splitFieldErrors } from './server-errors';
 
 const L = LIMITS.agent;

@@ -11,7 +11,8 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Alert, Badge, Card, EmptyState, Spinner } from '@/components/ui/misc';
 import { useAgentActions } from './agent-actions';
-import { agentKeys, agentsApi } from './agents-api';
+import { conversationKeys } from '@/components/conversations/queries';
+import { agentListQuery } from './queries';
 import { DeleteAgentDialog } from './delete-agent-dialog';
 import { useDebouncedValue } from './use-debounced-value';
 
@@ -25,8 +26,7 @@ export function AgentList() {
   const [toDelete, setToDelete] = useState<ApiAgent | null>(null);
 
   const agents = useQuery({
-    queryKey: agentKeys.list(query),
-    queryFn: ({ signal }) => agentsApi.list(query, signal),
+    ...agentListQuery(query),
     // Keep showing the last results while the next search loads, so the list doesn't flash empty.
     placeholderData: keepPreviousData,
   });
@@ -98,7 +98,7 @@ function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => v
   const chat = useMutation({
     mutationFn: () => actionData(() => actions.startConversation(agent.id)),
     onSuccess: async ({ id }) => {
-      await queryClient.invalidateQueries({ queryKey: ['conversations'] });
+      await queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
       router.push(`/conversations/${encodeURIComponent(id)}`);
     },
   });

@@ -6,7 +6,7 @@ import { ApiError } from '@/lib/api-client';
 import type { ApiAgent } from '@/lib/types/agent';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useAgentActions } from './agent-actions';
-import { agentKeys } from './agents-api';
+import { agentKeys } from './queries';
 
 type Props = {
   /** The agent to delete; null keeps the dialog closed. */

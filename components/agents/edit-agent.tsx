@@ -6,13 +6,12 @@ import { ApiError } from '@/lib/api-client';
 import { Button } from '@/components/ui/button';
 import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
 import { AgentForm } from './agent-form';
-import { agentKeys, agentsApi } from './agents-api';
+import { agentQuery } from './queries';
 
 /** Loads one agent and shows the edit form, or a clear not-found / error state. */
 export function EditAgent({ id }: { id: string }) {
   const agent = useQuery({
-    queryKey: agentKeys.detail(id),
-    queryFn: ({ signal }) => agentsApi.get(id, signal),
+    ...agentQuery(id),
     retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 1,
     // The form keeps its own copy of the values; a background refetch must not reset what is being typed.
     staleTime: Infinity,

@@ -1,20 +1,30 @@
-'use client';
-
+/**
+ * The agent screens' reads, as TanStack `queryOptions` factories under ['agents', …]; their writes are server actions
+ * (agent-actions.tsx). Keys are hierarchical: invalidating `agentKeys.all` covers every list and every agent,
+ * `agentKeys.lists` every search of the catalog.
+ */
+import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import type { ApiAgent, ApiAgentList } from '@/lib/types/agent';
 
-/** Query keys: lists live under ['agents', query], one agent under ['agent', id]. */
 export const agentKeys = {
-  lists: ['agents'] as const,
-  list: (query: string) => ['agents', query] as const,
-  detail: (id: string) => ['agent', id] as const,
+  all: ['agents'] as const,
+  lists: ['agents', 'list'] as const,
+  /** One search of the catalog ('' = all agents). */
+  list: (query: string) => ['agents', 'list', query] as const,
+  detail: (id: string) => ['agents', 'detail', id] as const,
 };
 
-const one = (id: string) => `/api/v1/agents/${encodeURIComponent(id)}`;
+/** GET /api/v1/agents?query= */
+export const fetchAgents = (query: string, signal?: AbortSignal) =>
+  apiFetch<ApiAgentList>(`/api/v1/agents${query ? `?query=${encodeURIComponent(query)}` : ''}`, { signal });
 
-/** The agent screens' reads; their writes are server actions (agent-actions.tsx). */
-export const agentsApi = {
-  list: (query: string, signal?: AbortSignal) =>
-    apiFetch<ApiAgentList>(`/api/v1/agents${query ? `?query=${encodeURIComponent(query)}` : ''}`, { signal }),
-  get: (id: string, signal?: AbortSignal) => apiFetch<ApiAgent>(one(id), { signal }),
-};
+/** GET /api/v1/agents/:id — answers the agent itself (not wrapped). */
+export const fetchAgent = (id: string, signal?: AbortSignal) =>
+  apiFetch<ApiAgent>(`/api/v1/agents/${encodeURIComponent(id)}`, { signal });
+
+export const agentListQuery = (query: string) =>
+  queryOptions({ queryKey: agentKeys.list(query), queryFn: ({ signal }) => fetchAgents(query, signal) });
+
+export const agentQuery = (id: string) =>
+  queryOptions({ queryKey: agentKeys.detail(id), queryFn: ({ signal }) => fetchAgent(id, signal) });

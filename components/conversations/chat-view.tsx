@@ -9,19 +9,21 @@ import { Button } from '@/components/ui/button';
 import { actionData } from '@/lib/action-result';
 import { ApprovalPrompt } from './approval-prompt';
 import type { ApprovalValue } from './approval';
-import { conversationKeys, getAgent, getConversation } from './api';
+import { agentQuery } from '@/components/agents/queries';
+import { conversationKeys, conversationStateQuery } from './queries';
 import { Composer } from './composer';
 import { useConversationActions } from './conversation-actions';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage } from './errors';
 import { newClientId } from '@/lib/idempotency/client-id';
-import { pendingMentionJobs } from './message-meta';
 import { MessageList } from './message-list';
-import { conversationPollInterval, watchPending, type PendingWatch } from './mention-polling';
+import { fallbackInterval } from './live-updates';
+import { StreamStatusLine } from './stream-status-line';
 import { visibleEcho, type PendingEcho } from './pending-echo';
 import { isRunActive, laterRun, runView } from './run-state';
 import { RunStatus } from './run-status';
 import { timelineSignature } from './timeline';
 import type { ConversationDetail, Run } from './types';
+import { useConversationEvents } from './use-conversation-events';
 import { useStickToBottom } from './use-stick-to-bottom';
 
 const APPROVAL_FIRST = 'Approve or decline the tool call above first.';
@@ -32,19 +34,13 @@ const ANSWER_FIRST = 'The agent is waiting for your answer. Answer it first, the
 export function ChatView({ conversationId }: { conversationId: string }) {
   const queryClient = useQueryClient();
   const actions = useConversationActions();
-  const queryKey = useMemo(() => conversationKeys.detail(conversationId), [conversationId]);
-  const pendingWatch = useRef<PendingWatch | null>(null);
+  const queryKey = useMemo(() => conversationKeys.state(conversationId), [conversationId]);
+  // Changes arrive by push (runs started, stepping, finished; @mention results are receipt runs); only while the
+  // stream is down is the conversation re-read on a timer.
+  const stream = useConversationEvents(conversationId);
   const query = useQuery({
-    queryKey,
-    queryFn: ({ signal }) => getConversation(conversationId, signal),
-    // Poll about once a second while a run works, and with a backoff while @mention results are still out;
-    // TanStack never overlaps two fetches of one query.
-    refetchInterval: (q) => {
-      const now = Date.now();
-      const detail = q.state.data;
-      pendingWatch.current = watchPending(pendingWatch.current, detail ? pendingMentionJobs(detail.messages) : [], now);
-      return conversationPollInterval(detail?.run, pendingWatch.current, now);
-    },
+    ...conversationStateQuery(conversationId),
+    refetchInterval: fallbackInterval(stream),
     retry: (count, err) => !isPermanentError(err) && count < 2,
   });
   const data = query.data;
@@ -57,25 +53,24 @@ export function ChatView({ conversationId }: { conversationId: string }) {
   const { anchor: listRef, scrollToEnd } = useStickToBottom<HTMLDivElement>(`${data ? timelineSignature(data.messages) : ''}|${shownEcho ? 'echo' : ''}|${run?.status ?? ''}`);
 
   const agentId = conversation?.agentId ?? null;
-  const agentQuery = useQuery({
-    queryKey: ['agents', 'detail', agentId],
-    queryFn: ({ signal }) => getAgent(agentId as string, signal),
+  const agent = useQuery({
+    ...agentQuery(agentId ?? ''),
     // Only needed for the model when no run has named it yet.
     enabled: agentId !== null && data !== undefined && run === null,
     retry: false,
   });
-  const model = run?.model ?? agentQuery.data?.model ?? null;
+  const model = run?.model ?? agent.data?.model ?? null;
 
   /** Put a run the server just returned into the cache, then re-read the conversation once. */
   const adoptRun = useCallback(
     async (next: Run) => {
-      // Let a poll already on the wire finish rather than start a second request beside it; its answer may
+      // Let a read already on the wire finish rather than start a second request beside it; its answer may
       // predate the POST, so the run shown is whichever reading is further along.
       if (queryClient.isFetching({ queryKey, exact: true }) > 0) {
         await queryClient.refetchQueries({ queryKey, exact: true }, { cancelRefetch: false });
       }
       queryClient.setQueryData<ConversationDetail>(queryKey, (old) => (old ? { ...old, run: laterRun(old.run, next) } : old));
-      // A poll that started after the POST answered is already fresh: reuse it instead of starting another.
+      // A read that started after the POST answered is already fresh: reuse it instead of starting another.
       void queryClient.invalidateQueries({ queryKey, exact: true }, { cancelRefetch: false });
       void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
     },
@@ -98,7 +93,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
     async (text: string, memberIds: string[], messageKey: string) => {
       const { jobs } = await actionData(() => actions.sendMentions(conversationId, { memberIds, text, messageKey }));
       scrollToEnd();
-      // As in adoptRun: a poll already on the wire may predate the POST, so let it land, then read again.
+      // As in adoptRun: a read already on the wire may predate the POST, so let it land, then read again.
       if (queryClient.isFetching({ queryKey, exact: true }) > 0) {
         await queryClient.refetchQueries({ queryKey, exact: true }, { cancelRefetch: false });
       }
@@ -192,6 +187,9 @@ export function ChatView({ conversationId }: { conversationId: string }) {
           ) : (
             <Badge tone="warning">Agent deleted</Badge>
           )}
+          <div className="ml-auto">
+            <StreamStatusLine status={stream} />
+          </div>
         </div>
         {conversation.title ? (
           <p className="text-sm break-words text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">{conversation.title}</p>

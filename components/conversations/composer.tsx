@@ -1,18 +1,25 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { MentionField } from '@/components/mentions/mention-field';
+import { useMentionPicker } from '@/components/mentions/use-mention-picker';
 import { Button } from '@/components/ui/button';
-import { Textarea } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
-import { removeRecipient } from '@/lib/mentions/picker';
+import { addRecipient, removeRecipient, type ListTexts } from '@/lib/mentions/picker';
 import type { QueuedMention, Recipient } from '@/lib/mentions/types';
 import type { KeyedDraft } from '@/lib/idempotency/draft-key';
-import { checkDraft, counterLabel, isSendShortcut } from './draft';
-import { MentionPopup } from './mention-popup';
-import { RecipientChips } from './recipient-chips';
+import { checkDraft, counterLabel } from './draft';
 import { sendDraft } from './send-draft';
 import { mentionConfirmation, sendMentionDraft } from './send-mentions';
-import { useMentionPicker } from './use-mention-picker';
+import { useMentionTargets, type TargetOption } from './use-mention-targets';
+
+const LIST_TEXTS: ListTexts = {
+  loading: 'Loading team members…',
+  none: 'No team members to mention. Create a team to mention its members here.',
+  'all-picked': 'Every team member is already a recipient.',
+  'no-match': 'No team member matches.',
+  error: 'Could not load team members',
+};
 
 export type ComposerMentions = {
   conversationId: string;
@@ -56,14 +63,18 @@ export function Composer({ onSend, busyMessage, context, mentions }: ComposerPro
     recipientsRef.current = recipients;
   }, [draft, recipients]);
 
-  const picker = useMentionPicker({
-    conversationId: mentions.conversationId,
+  const targets = useMentionTargets(mentions.conversationId);
+  const picker = useMentionPicker<TargetOption>({
     textareaRef,
     text: draft,
-    recipients,
-    onPicked: (next) => {
-      setDraft(next.text);
-      setRecipients(next.recipients);
+    targets: targets.options,
+    loading: targets.loading,
+    error: targets.error,
+    pickedKeys: recipients.map((r) => r.memberId),
+    onDemand: targets.demand,
+    onPick: ({ target, text }) => {
+      setDraft(text);
+      setRecipients((list) => addRecipient(list, { memberId: target.key, label: target.label }));
       setSendError(null);
       setNotice(null);
     },
@@ -128,14 +139,6 @@ export function Composer({ onSend, busyMessage, context, mentions }: ComposerPro
     if (!ok) textareaRef.current?.focus();
   }
 
-  function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
-    if (picker.onKeyDown(e)) return;
-    if (isSendShortcut({ key: e.key, metaKey: e.metaKey, ctrlKey: e.ctrlKey, isComposing: e.nativeEvent.isComposing })) {
-      e.preventDefault();
-      void submit();
-    }
-  }
-
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     void submit();
@@ -149,46 +152,30 @@ export function Composer({ onSend, busyMessage, context, mentions }: ComposerPro
 
   return (
     <form onSubmit={onSubmit} className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
-        Message
-      </label>
-      <RecipientChips
-        recipients={recipients}
-        onRemove={(memberId) => {
+      <MentionField
+        id={id}
+        label="Message"
+        textareaRef={textareaRef}
+        picker={picker}
+        listLabel="Team members to mention"
+        listTexts={LIST_TEXTS}
+        onRetryList={targets.retry}
+        recipients={recipients.map((r) => ({ key: r.memberId, label: r.label }))}
+        onRemoveRecipient={(memberId) => {
           setRecipients((list) => removeRecipient(list, memberId));
           setSendError(null);
-          textareaRef.current?.focus();
         }}
+        value={draft}
+        onValueChange={(value) => {
+          setDraft(value);
+          setSendError(null);
+          setNotice(null);
+        }}
+        onSendShortcut={() => void submit()}
+        invalid={Boolean(error)}
+        describedBy={describedBy}
+        className="max-h-[40vh]"
       />
-      <div className="relative">
-        {picker.open ? (
-          <MentionPopup
-            listboxId={picker.listboxId}
-            content={picker.content}
-            activeIndex={picker.activeIndex}
-            onPick={picker.pick}
-            onHover={picker.setActive}
-            onRetry={picker.retry}
-          />
-        ) : null}
-        <Textarea
-          ref={textareaRef}
-          id={id}
-          value={draft}
-          onChange={(e) => {
-            setDraft(e.target.value);
-            setSendError(null);
-            setNotice(null);
-            picker.onTextChange(e.target.value, e.target.selectionStart);
-          }}
-          onKeyDown={onKeyDown}
-          {...picker.textareaProps}
-          rows={3}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          className="max-h-[40vh] min-h-20 resize-y"
-        />
-      </div>
       {error ? (
         <p id={errorId} role="alert" className="text-sm break-words text-red-600 dark:text-red-400">
           {error}

@@ -4,13 +4,13 @@ import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
-import { conversationKeys, listConversations } from './api';
+import { conversationListQuery } from './queries';
 import { loadErrorMessage } from './errors';
 import { conversationLabel, relativeTime, sortByUpdated } from './list-format';
 
 /** Every conversation of the signed-in person, newest first. */
 export function ConversationList() {
-  const query = useQuery({ queryKey: conversationKeys.list(), queryFn: ({ signal }) => listConversations(signal) });
+  const query = useQuery(conversationListQuery());
 
   if (query.isPending) return <Spinner label="Loading conversations…" />;
   if (query.isError) {

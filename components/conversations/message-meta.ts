@@ -58,19 +58,3 @@ export function sentToLine(view: Extract<UserMessageView, { kind: 'mention' }>, 
   const n = view.jobIds.length;
   return n === 1 ? 'Sent to 1 team member' : `Sent to ${n} team members`;
 }
-
-/**
- * Requests sent from this conversation whose results have not come back yet: every mention's job ids, minus
- * those a receipt here answers. A cancelled request never returns a receipt, so callers poll with a backoff.
- */
-export function pendingMentionJobs(messages: readonly Pick<Message, 'role' | 'meta'>[]): string[] {
-  const asked: string[] = [];
-  const answered = new Set<string>();
-  for (const m of messages) {
-    if (m.role !== 'user') continue;
-    const view = userMessageView(m);
-    if (view.kind === 'mention') asked.push(...view.jobIds);
-    else if (view.kind === 'receipt' && view.parentJobId) answered.add(view.parentJobId);
-  }
-  return asked.filter((id) => !answered.has(id));
-}

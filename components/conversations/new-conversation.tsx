@@ -6,7 +6,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Button } from '@/components/ui/button';
 import { actionData } from '@/lib/action-result';
-import { conversationKeys, listAgents } from './api';
+import { agentListQuery } from '@/components/agents/queries';
+import { conversationKeys } from './queries';
 import { useConversationActions } from './conversation-actions';
 import { loadErrorMessage, sendErrorMessage } from './errors';
 
@@ -20,7 +21,7 @@ export function NewConversation() {
   const router = useRouter();
   const queryClient = useQueryClient();
   const actions = useConversationActions();
-  const agents = useQuery({ queryKey: ['agents', 'list', ''], queryFn: ({ signal }) => listAgents(signal) });
+  const agents = useQuery(agentListQuery(''));
   const [agentId, setAgentId] = useState('');
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);

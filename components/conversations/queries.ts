@@ -1,31 +1,41 @@
-/** The conversation screens' reads from the API, and the query keys they live under; writes are server actions. */
+/**
+ * The conversation screens' reads, as TanStack `queryOptions` factories; writes are server actions
+ * (conversation-actions.tsx). Keys are hierarchical under ['conversations']: one conversation's entries sit under
+ * `conversationKeys.one(id)`, so invalidating that covers its state and its mention targets; the list sits beside
+ * them under 'list' (conversation ids are UUIDs, never 'list').
+ */
+import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import type { AgentSummary, ConversationDetail, ConversationListResponse } from './types';
+import type { ConversationDetail, ConversationList } from '@/lib/types/conversation';
 import type { MentionTargetsResponse } from '@/lib/mentions/types';
 
 export const conversationKeys = {
   all: ['conversations'] as const,
-  list: () => [...conversationKeys.all, 'list'] as const,
-  detail: (id: string) => [...conversationKeys.all, 'detail', id] as const,
-  mentionTargets: (id: string) => [...conversationKeys.all, 'mention-targets', id] as const,
+  list: () => ['conversations', 'list'] as const,
+  one: (id: string) => ['conversations', id] as const,
+  /** The conversation, its messages and its newest run (GET /conversations/:id). */
+  state: (id: string) => ['conversations', id, 'state'] as const,
+  mentionTargets: (id: string) => ['conversations', id, 'mention-targets'] as const,
 };
 
-const enc = encodeURIComponent;
+const path = (id: string) => `/api/v1/conversations/${encodeURIComponent(id)}`;
 
-export const listConversations = (signal?: AbortSignal) =>
-  apiFetch<ConversationListResponse>('/api/v1/conversations', { signal });
+/** GET /api/v1/conversations */
+export const fetchConversations = (signal?: AbortSignal) => apiFetch<ConversationList>('/api/v1/conversations', { signal });
 
-export const getConversation = (id: string, signal?: AbortSignal) =>
-  apiFetch<ConversationDetail>(`/api/v1/conversations/${enc(id)}`, { signal });
+/** GET /api/v1/conversations/:id */
+export const fetchConversation = (id: string, signal?: AbortSignal) => apiFetch<ConversationDetail>(path(id), { signal });
 
-/** Team members this conversation can @mention. */
-export const getMentionTargets = (id: string, signal?: AbortSignal) =>
-  apiFetch<MentionTargetsResponse>(`/api/v1/conversations/${enc(id)}/mentions`, { signal });
+/** GET /api/v1/conversations/:id/mentions — team members this conversation can @mention. */
+export const fetchMentionTargets = (id: string, signal?: AbortSignal) =>
+  apiFetch<MentionTargetsResponse>(`${path(id)}/mentions`, { signal });
 
-export const listAgents = (signal?: AbortSignal) => apiFetch<{ agents: AgentSummary[] }>('/api/v1/agents', { signal });
+export const conversationListQuery = () =>
+  queryOptions({ queryKey: conversationKeys.list(), queryFn: ({ signal }) => fetchConversations(signal) });
 
-/** GET /api/v1/agents/:id answers `{ agent }`; a bare agent object is accepted too. */
-export async function getAgent(agentId: string, signal?: AbortSignal): Promise<AgentSummary> {
-  const body = await apiFetch<{ agent?: AgentSummary } & Partial<AgentSummary>>(`/api/v1/agents/${enc(agentId)}`, { signal });
-  return body.agent ?? (body as AgentSummary);
-}
+export const conversationStateQuery = (id: string) =>
+  queryOptions({ queryKey: conversationKeys.state(id), queryFn: ({ signal }) => fetchConversation(id, signal) });
+
+/** Fetched once the person starts writing (focus or `@`), then kept for 30 s. */
+export const mentionTargetsQuery = (id: string) =>
+  queryOptions({ queryKey: conversationKeys.mentionTargets(id), queryFn: ({ signal }) => fetchMentionTargets(id, signal), staleTime: 30_000 });

@@ -5,16 +5,8 @@ export type ApprovalInterrupt = { type: 'approval'; tool: string; args: unknown 
 export type ClarificationInterrupt = { type: 'clarification'; question: string; questionId: string | null };
 export type Interrupt = ApprovalInterrupt | ClarificationInterrupt;
 
-/** How often the conversation is re-read while a run is working. */
-export const POLL_INTERVAL_MS = 1_000;
-
 export function isRunActive(run: Pick<Run, 'status'> | null | undefined): boolean {
   return run?.status === 'pending' || run?.status === 'running';
-}
-
-/** TanStack Query refetchInterval: poll while the run works, stop once it is idle. */
-export function pollInterval(run: Pick<Run, 'status'> | null | undefined, ms = POLL_INTERVAL_MS): number | false {
-  return isRunActive(run) ? ms : false;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

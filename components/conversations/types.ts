@@ -1,4 +1,4 @@
-/** The conversations API as the browser sees it: H1's shared types, plus the little of an agent this UI reads. */
+/** The conversations API as the browser sees it: the shared types of lib/types/conversation. */
 export type {
   Conversation,
   ConversationDetail,
@@ -9,5 +9,3 @@ export type {
   RunStatus,
   ToolCall,
 } from '@/lib/types/conversation';
-
-export type AgentSummary = { id: string; name: string; model?: string; description?: string };

@@ -10,13 +10,13 @@ import type { ApiTokenView, CreatedApiToken } from '@/lib/schemas/auth';
 import { CreateTokenForm } from './create-token-form';
 import { NewTokenNotice } from './new-token-notice';
 import { RevokeTokenDialog } from './revoke-token-dialog';
-import { tokenKeys, tokensApi } from './tokens-api';
+import { tokenListQuery } from './queries';
 
 const MAX = LIMITS.apiToken.perUser;
 
 /** Personal API tokens: list (name, prefix, created, last used, expiry), create (shown once), revoke (with confirmation). */
 export function ApiTokens() {
-  const tokens = useQuery({ queryKey: tokenKeys.list, queryFn: tokensApi.list });
+  const tokens = useQuery(tokenListQuery());
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
   const [revoking, setRevoking] = useState<ApiTokenView | null>(null);
   const atLimit = (tokens.data?.filter((t) => !t.expired).length ?? 0) >= MAX;

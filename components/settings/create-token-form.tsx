@@ -12,7 +12,7 @@ import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { createTokenSchema, currentPasswordSchema, type CreatedApiToken, type CreateTokenInput } from '@/lib/schemas/auth';
 import { useSettingsActions } from './settings-actions';
-import { tokenKeys } from './tokens-api';
+import { tokenKeys } from './queries';
 
 const EXPIRY_CHOICES = [
   { value: '30', label: '30 days' },

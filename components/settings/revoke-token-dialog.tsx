@@ -6,7 +6,7 @@ import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiTokenView } from '@/lib/schemas/auth';
 import { useSettingsActions } from './settings-actions';
-import { tokenKeys } from './tokens-api';
+import { tokenKeys } from './queries';
 
 /** Asks before revoking; a revoked token stops working at once. Escape or Cancel keeps it. */
 export function RevokeTokenDialog({ token, onClose }: { token: ApiTokenView | null; onClose: () => void }) {

@@ -1,5 +1,5 @@
 /**
- * `@` mention detection for both composers (teams directly, conversations through ./picker). A mention starts
+ * `@` mention detection for the one @mention composer (components/mentions, through ./picker). A mention starts
  * with `@` at the start of the text or after whitespace and runs to the caret. A query may contain spaces only while it still prefixes some member name
  * ("@Research L" keeps the list open for "Research Lead"), so ordinary text after an `@` closes it.
  */
@@ -47,11 +47,4 @@ export function removeMentionQuery(text: string, m: MentionQuery): { text: strin
   let after = text.slice(m.end);
   if ((before === '' || isSpace(before[before.length - 1])) && after.startsWith(' ')) after = after.slice(1);
   return { text: before + after, caret: before.length };
-}
-
-/** Move an active index by delta, wrapping at both ends; -1 when there is nothing to move over. */
-export function wrapIndex(current: number, delta: number, length: number): number {
-  if (length <= 0) return -1;
-  if (current < 0) return delta >= 0 ? 0 : length - 1;
-  return (((current + delta) % length) + length) % length;
 }

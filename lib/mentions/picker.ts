@@ -1,75 +1,64 @@
 /**
- * Pure rules of the conversation composer's @mention picker. Detection, query removal and index wrapping are
- * shared with the team composer (./mention-query); this adds what differs here: targets are matched over
- * their "Team / Member" label and become recipients with that label.
+ * Pure rules of the one @mention composer (components/mentions), generic over its targets: anything with a key
+ * (what routes) and a label (what is typed, shown and matched). Detection, query removal and index wrapping are in
+ * ./mention-query; this adds what the list shows.
  */
-import { filterByName, findMentionQuery, removeMentionQuery, type MentionQuery } from '@/lib/mentions/mention-query';
-import type { MentionTarget, Recipient } from './types';
+import { filterByName, findMentionQuery, type MentionQuery } from '@/lib/mentions/mention-query';
+import type { Recipient } from './types';
+
+/** A target the composer can offer: `key` routes (a member id), `label` is matched and shown, `detail` is a second line. */
+export type MentionOption = { key: string; label: string; detail?: string };
 
 /** The `@query` at the caret, if any. Labels let a query keep its spaces while it prefixes one ("@Launch c"). */
-export function mentionQueryAt(text: string, caret: number, targets: readonly MentionTarget[]): MentionQuery | null {
+export function mentionQueryAt(text: string, caret: number, options: readonly Pick<MentionOption, 'label'>[]): MentionQuery | null {
   return findMentionQuery(
     text,
     caret,
-    targets.map((t) => t.label),
+    options.map((o) => o.label),
   );
 }
 
-/** Targets not yet picked whose label matches the query case-insensitively: prefix matches first, then substrings. */
-export function filterTargets(targets: readonly MentionTarget[], query: string, picked: readonly Recipient[] = []): MentionTarget[] {
-  const chosen = new Set(picked.map((r) => r.memberId));
-  const open = targets.filter((t) => !chosen.has(t.memberId)).map((target) => ({ name: target.label, target }));
-  return filterByName(open, query).map((o) => o.target);
+/** Options not yet picked whose label matches the query case-insensitively: prefix matches first, then substrings. */
+export function filterOptions<T extends MentionOption>(options: readonly T[], query: string, pickedKeys: readonly string[] = []): T[] {
+  const chosen = new Set(pickedKeys);
+  const open = options.filter((o) => !chosen.has(o.key)).map((option) => ({ name: option.label, option }));
+  return filterByName(open, query).map((o) => o.option);
 }
 
-/** Picking a target: the `@query` text goes away and the target joins the recipients (once). */
-export function pickTarget(
-  text: string,
-  query: MentionQuery,
-  recipients: readonly Recipient[],
-  target: Pick<MentionTarget, 'memberId' | 'label'>,
-): { text: string; caret: number; recipients: Recipient[] } {
-  const removed = removeMentionQuery(text, query);
-  const already = recipients.some((r) => r.memberId === target.memberId);
-  return {
-    text: removed.text,
-    caret: removed.caret,
-    recipients: already ? [...recipients] : [...recipients, { memberId: target.memberId, label: target.label }],
-  };
+/** Add a recipient once (a second pick of the same member changes nothing). */
+export function addRecipient(recipients: readonly Recipient[], next: Recipient): Recipient[] {
+  return recipients.some((r) => r.memberId === next.memberId) ? [...recipients] : [...recipients, next];
 }
 
 export function removeRecipient(recipients: readonly Recipient[], memberId: string): Recipient[] {
   return recipients.filter((r) => r.memberId !== memberId);
 }
 
-/** What the open popup shows besides (or instead of) its options. */
-export type PopupContent =
+/** What the open list shows besides (or instead of) its options. */
+export type ListContent<T> =
   | { kind: 'loading' }
   | { kind: 'error'; message: string }
-  /** The owner has no ready team with a member this conversation may mention. */
+  /** There is no one to mention at all. */
   | { kind: 'none' }
   | { kind: 'all-picked' }
   | { kind: 'no-match' }
-  | { kind: 'options'; options: MentionTarget[] };
+  | { kind: 'options'; options: T[] };
 
-export function popupContent(state: {
-  targets: readonly MentionTarget[] | undefined;
+export function listContent<T extends MentionOption>(state: {
+  /** undefined until the targets have loaded. */
+  options: readonly T[] | undefined;
   loading: boolean;
   error: string | null;
   query: string;
-  picked: readonly Recipient[];
-}): PopupContent {
-  const { targets, loading, error, query, picked } = state;
-  if (!targets) return loading || !error ? { kind: 'loading' } : { kind: 'error', message: error };
-  if (targets.length === 0) return { kind: 'none' };
-  const options = filterTargets(targets, query, picked);
-  if (options.length > 0) return { kind: 'options', options };
-  return filterTargets(targets, '', picked).length === 0 ? { kind: 'all-picked' } : { kind: 'no-match' };
+  pickedKeys: readonly string[];
+}): ListContent<T> {
+  const { options, loading, error, query, pickedKeys } = state;
+  if (!options) return loading || !error ? { kind: 'loading' } : { kind: 'error', message: error };
+  if (options.length === 0) return { kind: 'none' };
+  const matches = filterOptions(options, query, pickedKeys);
+  if (matches.length > 0) return { kind: 'options', options: matches };
+  return filterOptions(options, '', pickedKeys).length === 0 ? { kind: 'all-picked' } : { kind: 'no-match' };
 }
 
-export const POPUP_TEXT = {
-  loading: 'Loading team members…',
-  none: 'No team members to mention. Create a team to mention its members here.',
-  'all-picked': 'Every team member is already a recipient.',
-  'no-match': 'No team member matches.',
-} as const;
+/** The words each composer shows for the list's non-option states (`error` leads the load error's message). */
+export type ListTexts = Record<'loading' | 'none' | 'all-picked' | 'no-match' | 'error', string>;

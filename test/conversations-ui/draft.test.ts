@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@/lib/limits';
 import { messageTextSchema } from '@/lib/schemas/conversation';
-import { checkDraft, counterLabel, isSendShortcut, NEAR_LIMIT_RATIO } from '@/components/conversations/draft';
+import { checkDraft, counterLabel, NEAR_LIMIT_RATIO } from '@/components/conversations/draft';
 
 const { maxChars, maxBytes } = LIMITS.message;
 
@@ -50,22 +50,6 @@ describe('checkDraft', () => {
 
   it('labels the counter with characters and bytes', () => {
     expect(counterLabel(checkDraft('漢'.repeat(3000)))).toBe('3,000 / 4,000 characters · 9,000 / 8,000 bytes');
-  });
-});
-
-describe('isSendShortcut', () => {
-  const key = (over: Partial<Parameters<typeof isSendShortcut>[0]>) =>
-    isSendShortcut({ key: 'Enter', metaKey: false, ctrlKey: false, isComposing: false, ...over });
-
-  it('sends on Ctrl+Enter and Cmd+Enter only', () => {
-    expect(key({ ctrlKey: true })).toBe(true);
-    expect(key({ metaKey: true })).toBe(true);
-    expect(key({})).toBe(false);
-    expect(key({ key: 'a', ctrlKey: true })).toBe(false);
-  });
-
-  it('never sends while an input method is composing', () => {
-    expect(key({ ctrlKey: true, isComposing: true })).toBe(false);
   });
 });
 

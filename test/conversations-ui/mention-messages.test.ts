@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { MessageList } from '@/components/conversations/message-list';
-import { isFrameworkNote, pendingMentionJobs, sentToLine, userMessageView } from '@/components/conversations/message-meta';
+import { isFrameworkNote, sentToLine, userMessageView } from '@/components/conversations/message-meta';
 import { buildTimeline } from '@/components/conversations/timeline';
 import type { Message } from '@/components/conversations/types';
 import { toApiMessages } from '@/server/agents/messages';
@@ -114,16 +114,6 @@ describe('buildTimeline with team messages', () => {
     expect(html).toContain('Sent to: &lt;img');
     expect(html).toContain('Ensemble: </span>Queued a request to');
     expect(html).toContain('Request from &lt;img');
-  });
-});
-
-describe('pendingMentionJobs', () => {
-  it('lists requests sent from here whose receipt has not arrived', () => {
-    expect(pendingMentionJobs([])).toEqual([]);
-    const sent = [mention('u1', 'a', ['j1', 'j2']), note('n1', 'Queued 2 requests…'), mention('u3', 'b', ['j3'])];
-    expect(pendingMentionJobs(sent)).toEqual(['j1', 'j2', 'j3']);
-    expect(pendingMentionJobs([...sent, receipt('r2', 'j2', 'B', 'failed', 'x')])).toEqual(['j1', 'j3']);
-    expect(pendingMentionJobs([...sent, receipt('r1', 'j1', 'A', 'completed', 'x'), receipt('r2', 'j2', 'B', 'failed', 'x'), receipt('r3', 'j3', 'C', 'completed', 'x')])).toEqual([]);
   });
 });
 

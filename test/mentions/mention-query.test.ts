@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterByName, findMentionQuery, removeMentionQuery, wrapIndex } from '@/lib/mentions/mention-query';
+import { filterByName, findMentionQuery, removeMentionQuery } from '@/lib/mentions/mention-query';
 
 describe('findMentionQuery', () => {
   it('finds @ at the start and after whitespace, with the text up to the caret', () => {
@@ -56,16 +56,5 @@ describe('removeMentionQuery', () => {
       caret: 7,
     });
     expect(removeMentionQuery('a @x\nb', { start: 2, end: 4, query: 'x' })).toEqual({ text: 'a \nb', caret: 2 });
-  });
-});
-
-describe('wrapIndex', () => {
-  it('wraps at both ends', () => {
-    expect(wrapIndex(0, 1, 3)).toBe(1);
-    expect(wrapIndex(2, 1, 3)).toBe(0);
-    expect(wrapIndex(0, -1, 3)).toBe(2);
-    expect(wrapIndex(-1, 1, 3)).toBe(0);
-    expect(wrapIndex(-1, -1, 3)).toBe(2);
-    expect(wrapIndex(0, 1, 0)).toBe(-1);
   });
 });

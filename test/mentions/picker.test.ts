@@ -1,21 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { filterTargets, mentionQueryAt, pickTarget, popupContent, removeRecipient } from '@/lib/mentions/picker';
-import type { MentionTarget, Recipient } from '@/lib/mentions/types';
-import { wrapIndex } from '@/lib/mentions/mention-query';
+import { addRecipient, filterOptions, listContent, mentionQueryAt, removeRecipient, type MentionOption } from '@/lib/mentions/picker';
+import { removeMentionQuery } from '@/lib/mentions/mention-query';
+import type { Recipient } from '@/lib/mentions/types';
 
-const target = (teamName: string, memberName: string, memberId = `${teamName}:${memberName}`): MentionTarget => ({
-  teamId: teamName,
-  teamName,
-  memberId,
-  memberName,
+/** A conversation's target ("Team / Member"); the team composer's are members by name, the rules are the same. */
+const target = (teamName: string, memberName: string, memberId = `${teamName}:${memberName}`): MentionOption => ({
+  key: memberId,
   label: `${teamName} / ${memberName}`,
 });
 
 const launch = [target('Launch crew', 'Researcher'), target('Launch crew', 'Reviewer'), target('Launch crew', 'Writer')];
 const docs = target('Docs', 'Writer');
 const all = [...launch, docs];
-const labels = (list: MentionTarget[]) => list.map((t) => t.label);
+const labels = (list: MentionOption[]) => list.map((t) => t.label);
+const keys = (list: MentionOption[]) => list.map((t) => t.key);
 
 describe('mentionQueryAt', () => {
   it('opens for @ at the start or after whitespace, not inside a word', () => {
@@ -35,26 +34,24 @@ describe('mentionQueryAt', () => {
   });
 });
 
-describe('filterTargets', () => {
+describe('filterOptions', () => {
   it('matches the label case-insensitively, prefix matches first, then substrings', () => {
-    expect(labels(filterTargets(all, 'WRI'))).toEqual(['Launch crew / Writer', 'Docs / Writer']);
-    expect(labels(filterTargets(all, 'docs'))).toEqual(['Docs / Writer']);
-    expect(labels(filterTargets(all, 'r'))).toEqual(labels(all));
-    expect(labels(filterTargets(all, 'launch crew / re'))).toEqual(['Launch crew / Researcher', 'Launch crew / Reviewer']);
-    expect(filterTargets(all, 'nobody')).toEqual([]);
+    expect(labels(filterOptions(all, 'WRI'))).toEqual(['Launch crew / Writer', 'Docs / Writer']);
+    expect(labels(filterOptions(all, 'docs'))).toEqual(['Docs / Writer']);
+    expect(labels(filterOptions(all, 'r'))).toEqual(labels(all));
+    expect(labels(filterOptions(all, 'launch crew / re'))).toEqual(['Launch crew / Researcher', 'Launch crew / Reviewer']);
+    expect(filterOptions(all, 'nobody')).toEqual([]);
   });
 
   it('offers everyone for an empty query, minus the recipients already picked', () => {
-    expect(labels(filterTargets(all, ''))).toEqual(labels(all));
-    const picked: Recipient[] = [{ memberId: docs.memberId, label: docs.label }];
-    expect(labels(filterTargets(all, 'writer', picked))).toEqual(['Launch crew / Writer']);
+    expect(labels(filterOptions(all, ''))).toEqual(labels(all));
+    expect(labels(filterOptions(all, 'writer', [docs.key]))).toEqual(['Launch crew / Writer']);
   });
 
   it('never returns a picked target and never invents one (property)', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 6 }), fc.subarray(all), (query, chosen) => {
-        const picked = chosen.map((t) => ({ memberId: t.memberId, label: t.label }));
-        const result = filterTargets(all, query, picked);
+        const result = filterOptions(all, query, keys(chosen));
         expect(result.every((t) => all.includes(t) && !chosen.includes(t))).toBe(true);
         expect(result.every((t) => t.label.toLowerCase().includes(query.trim().toLowerCase()))).toBe(true);
         expect(new Set(result).size).toBe(result.length);
@@ -63,14 +60,16 @@ describe('filterTargets', () => {
   });
 });
 
-describe('pickTarget', () => {
+describe('picking', () => {
   it('removes the @query text, puts the caret there and adds the recipient once', () => {
     const text = 'Please @wri check this';
     const query = mentionQueryAt(text, 11, all)!;
-    const once = pickTarget(text, query, [], launch[2]!);
-    expect(once).toEqual({ text: 'Please check this', caret: 7, recipients: [{ memberId: launch[2]!.memberId, label: 'Launch crew / Writer' }] });
-    const twice = pickTarget('@Wri', mentionQueryAt('@Wri', 4, all)!, once.recipients, launch[2]!);
-    expect(twice).toEqual({ text: '', caret: 0, recipients: once.recipients });
+    expect(removeMentionQuery(text, query)).toEqual({ text: 'Please check this', caret: 7 });
+    const writer = { memberId: launch[2]!.key, label: launch[2]!.label };
+    const once = addRecipient([], writer);
+    expect(once).toEqual([{ memberId: launch[2]!.key, label: 'Launch crew / Writer' }]);
+    expect(addRecipient(once, writer)).toEqual(once);
+    expect(removeMentionQuery('@Wri', mentionQueryAt('@Wri', 4, all)!)).toEqual({ text: '', caret: 0 });
   });
 
   it('leaves text outside the @query untouched (property)', () => {
@@ -81,7 +80,7 @@ describe('pickTarget', () => {
         const caret = head.length + 1 + q.length;
         const query = mentionQueryAt(text, caret, all);
         expect(query).toEqual({ start: head.length, end: caret, query: q });
-        const picked = pickTarget(text, query!, [], docs);
+        const picked = removeMentionQuery(text, query!);
         expect(picked.text.startsWith(head)).toBe(true);
         expect(picked.text.slice(head.length)).toBe(after.startsWith(' ') && (head === '' || /\s$/.test(head)) ? after.slice(1) : after);
       }),
@@ -89,36 +88,45 @@ describe('pickTarget', () => {
   });
 });
 
-describe('removeRecipient and arrow keys', () => {
-  it('removes only that recipient', () => {
-    const list: Recipient[] = all.map((t) => ({ memberId: t.memberId, label: t.label }));
-    expect(removeRecipient(list, docs.memberId).map((r) => r.memberId)).toEqual(launch.map((t) => t.memberId));
-  });
+describe('labels beyond ASCII', () => {
+  const cjk = target('開発チーム', '翻訳者');
+  const emoji = target('🚀 Launch', '✍️ Writer');
+  const wide = [cjk, emoji, ...all];
 
-  it('ArrowDown/ArrowUp wrap at both ends', () => {
-    expect(wrapIndex(2, 1, 3)).toBe(0);
-    expect(wrapIndex(0, -1, 3)).toBe(2);
-    expect(wrapIndex(-1, 1, 0)).toBe(-1);
+  it('opens, filters and keeps spaces for CJK and emoji labels as for ASCII', () => {
+    expect(mentionQueryAt('依頼 @開発', 6, wide)).toEqual({ start: 3, end: 6, query: '開発' });
+    expect(labels(filterOptions(wide, '開発チーム / 翻'))).toEqual(['開発チーム / 翻訳者']);
+    const text = '@🚀 Launch / ✍';
+    expect(mentionQueryAt(text, text.length, wide)?.query).toBe('🚀 Launch / ✍');
+    expect(labels(filterOptions(wide, '🚀'))).toEqual(['🚀 Launch / ✍️ Writer']);
+    // A query with spaces that prefixes no label is ordinary text, whatever the script.
+    expect(mentionQueryAt('@開発 です', 6, wide)).toBeNull();
   });
 });
 
-describe('popupContent', () => {
-  const base = { targets: all, loading: false, error: null, query: '', picked: [] as Recipient[] };
+describe('removeRecipient', () => {
+  it('removes only that recipient', () => {
+    const list: Recipient[] = all.map((t) => ({ memberId: t.key, label: t.label }));
+    expect(removeRecipient(list, docs.key).map((r) => r.memberId)).toEqual(keys(launch));
+  });
+});
+
+describe('listContent', () => {
+  const base = { options: all as MentionOption[] | undefined, loading: false, error: null as string | null, query: '', pickedKeys: [] as string[] };
 
   it('says loading until the targets arrive, and shows a load error', () => {
-    expect(popupContent({ ...base, targets: undefined, loading: true })).toEqual({ kind: 'loading' });
-    expect(popupContent({ ...base, targets: undefined, error: 'boom' })).toEqual({ kind: 'error', message: 'boom' });
-    expect(popupContent({ ...base, targets: undefined, loading: true, error: 'boom' })).toEqual({ kind: 'loading' });
+    expect(listContent({ ...base, options: undefined, loading: true })).toEqual({ kind: 'loading' });
+    expect(listContent({ ...base, options: undefined, error: 'boom' })).toEqual({ kind: 'error', message: 'boom' });
+    expect(listContent({ ...base, options: undefined, loading: true, error: 'boom' })).toEqual({ kind: 'loading' });
   });
 
   it('tells an owner without ready teams that there is no one to mention', () => {
-    expect(popupContent({ ...base, targets: [] })).toEqual({ kind: 'none' });
+    expect(listContent({ ...base, options: [] })).toEqual({ kind: 'none' });
   });
 
   it('distinguishes "no match" from "everyone already picked"', () => {
-    expect(popupContent({ ...base, query: 'zzz' })).toEqual({ kind: 'no-match' });
-    const picked = all.map((t) => ({ memberId: t.memberId, label: t.label }));
-    expect(popupContent({ ...base, picked })).toEqual({ kind: 'all-picked' });
-    expect(popupContent({ ...base, query: 'docs' })).toEqual({ kind: 'options', options: [docs] });
+    expect(listContent({ ...base, query: 'zzz' })).toEqual({ kind: 'no-match' });
+    expect(listContent({ ...base, pickedKeys: keys(all) })).toEqual({ kind: 'all-picked' });
+    expect(listContent({ ...base, query: 'docs' })).toEqual({ kind: 'options', options: [docs] });
   });
 });

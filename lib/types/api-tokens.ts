@@ -1,0 +1,4 @@
+/** `GET /api/v1/tokens` response: the caller's unrevoked tokens (never their values). */
+import type { ApiTokenView } from '@/lib/schemas/auth';
+
+export type ApiTokenList = { tokens: ApiTokenView[] };
