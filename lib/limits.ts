@@ -151,5 +151,6 @@ export const LIMITS = {
   requestBodyBytes: 64 * 1024,
   /** Deepest nesting of arrays/objects a JSON request body may have (deeper → 422, checked before parsing). */
   jsonMaxDepth: 64,
-  scripted: { maxSleepMs: 60_000, excerptChars: 200 },
+  /** The scripted model: longest `/sleep`, excerpt length, and the most tokens a `/tokens N` response may report. */
+  scripted: { maxSleepMs: 60_000, excerptChars: 200, maxTokens: 100_000_000 },
 } as const;

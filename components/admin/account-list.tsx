@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Alert, Badge } from '@/components/ui/misc';
 import type { AdminAccountView } from '@/lib/schemas/admin';
-import { LocalTime } from './local-time';
+import { Time } from '@/components/ui/time';
 import { runAction, type AdminActions } from './admin-actions';
 import { DisableAccountDialog } from './disable-account-dialog';
 
@@ -55,11 +55,11 @@ export function AccountList({
                 </p>
                 <p className="text-xs break-words text-zinc-600 dark:text-zinc-400">
                   {account.name ? <>{account.name} · </> : null}
-                  Joined <LocalTime iso={account.createdAt} />
+                  Joined <Time iso={account.createdAt} format="date" />
                   {account.disabledAt ? (
                     <>
                       {' '}
-                      · disabled <LocalTime iso={account.disabledAt} />
+                      · disabled <Time iso={account.disabledAt} format="date" />
                     </>
                   ) : null}
                 </p>

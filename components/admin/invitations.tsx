@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/input';
 import { Alert, Badge, EmptyState } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
 import type { CreatedInvitation, InvitationStatus, InvitationView } from '@/lib/schemas/admin';
-import { LocalTime } from './local-time';
+import { Time } from '@/components/ui/time';
 import { runAction, type AdminActions } from './admin-actions';
 import { NewInvitationNotice } from './new-invitation-notice';
 
@@ -114,13 +114,13 @@ export function Invitations({
                     <Badge tone={status.tone}>{status.label}</Badge>
                   </p>
                   <p className="text-xs break-words text-zinc-600 dark:text-zinc-400">
-                    Created <LocalTime iso={invitation.createdAt} /> ·{' '}
+                    Created <Time iso={invitation.createdAt} format="date" /> ·{' '}
                     {invitation.usedBy ? (
                       <>used by {invitation.usedBy.email}</>
                     ) : (
                       <>
                         {invitation.status === 'expired' ? 'expired' : 'expires'}{' '}
-                        <LocalTime iso={invitation.expiresAt} withTime />
+                        <Time iso={invitation.expiresAt} format="datetime" />
                       </>
                     )}
                   </p>

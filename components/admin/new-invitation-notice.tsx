@@ -3,7 +3,7 @@
 import { useSyncExternalStore } from 'react';
 import { SecretOnce } from '@/components/ui/secret-once';
 import type { CreatedInvitation } from '@/lib/schemas/admin';
-import { LocalTime } from './local-time';
+import { Time } from '@/components/ui/time';
 
 const noSubscription = () => () => {};
 
@@ -19,7 +19,7 @@ export function NewInvitationNotice({ invitation, onDismiss }: { invitation: Cre
       message={
         <>
           Invitation link created. Copy it now: it won’t be shown again. It works once, until{' '}
-          <LocalTime iso={invitation.expiresAt} withTime />.
+          <Time iso={invitation.expiresAt} format="datetime" />.
         </>
       }
       onDismiss={onDismiss}

@@ -23,6 +23,8 @@ export type Script = {
   loop: { tool: string; args: Record<string, unknown> } | null;
   /** `/cite`: the final answer ends with a citation of every receipt the run has shown the model. */
   cite: boolean;
+  /** `/tokens N`: each response reports N tokens of usage (input + output), so token budgets are testable. */
+  tokens: number | null;
   /** Lines that look like directives but can't be read; the model call fails naming them. */
   errors: string[];
   /** True when any directive line was present. */
@@ -37,15 +39,16 @@ export const NO_SCRIPT: Readonly<Script> = Object.freeze({
   fail: null,
   loop: null,
   cite: false,
+  tokens: null,
   errors: Object.freeze([]) as unknown as string[],
   hasDirectives: false,
 });
 
-const DIRECTIVE = /^\/(call|ask|reply|sleep|fail|loop|cite)(?:\s+([\s\S]*))?$/;
+const DIRECTIVE = /^\/(call|ask|reply|sleep|fail|loop|cite|tokens)(?:\s+([\s\S]*))?$/;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function parseScript(text: string): Script {
-  const script: Script = { actions: [], reply: null, sleepMs: 0, fail: null, loop: null, cite: false, errors: [], hasDirectives: false };
+  const script: Script = { actions: [], reply: null, sleepMs: 0, fail: null, loop: null, cite: false, tokens: null, errors: [], hasDirectives: false };
   const replies: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const match = DIRECTIVE.exec(raw.trim());
@@ -78,6 +81,12 @@ export function parseScript(text: string): Script {
       case 'fail':
         script.fail = arg || 'Scripted failure';
         break;
+      case 'tokens': {
+        const n = Number(arg);
+        if (!/^\d+$/.test(arg) || !Number.isSafeInteger(n) || n < 1 || n > LIMITS.scripted.maxTokens) script.errors.push(`/tokens ${arg}: expected 1 to ${LIMITS.scripted.maxTokens} tokens`);
+        else script.tokens = n;
+        break;
+      }
       case 'cite':
         if (arg) script.errors.push('/cite: takes no argument');
         else script.cite = true;

@@ -1,11 +1,18 @@
 import 'server-only';
+import crypto from 'node:crypto';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { StructuredToolInterface } from '@langchain/core/tools';
 import { Annotation, END, START, StateGraph, interrupt, type LangGraphRunnableConfig, type Messages } from '@langchain/langgraph';
 import type { ApprovalDecision, ApprovalInterrupt } from '@/lib/types/conversation';
 import { getCheckpointer } from './checkpointer';
 import { modelInput } from './compaction/model-input';
 import { appendingMessagesReducer } from './messages-reducer';
+import { applyResponseGuards, deliverableNotes, hasText, holdNotes, noteMessages, setMeta } from './guards';
+import { markedModelError, modelErrorMessage, modelErrorOf, withoutFailureMarkers } from './guards/model-error';
+import { guardNoteMessage, turnStartIndex } from './guards/notes';
+import { maxTurnsNote } from './guards/turns';
+import { withoutToolCalls } from './guards/without-tool-calls';
 import { observeModelCall, recordAssistantStep } from './observe/model-call';
 import { ObservedToolNode, recordToolResult } from './observe/observed-tool-node';
 import { runIdsOf } from './observe/run-ids';
@@ -29,15 +36,22 @@ export type GraphAgent = {
   maxTurns: number;
   /** Compaction threshold in tokens; null/absent = LIMITS.compaction.defaultAtTokens. */
   compactAtTokens?: number | null;
+  /** Tokens one run may spend; null/absent = LIMITS.run.defaultTokenBudget (guards/tokens.ts). */
+  tokenBudget?: number | null;
 };
 
-/** The run went past the agent's max turns; the run fails with this message. */
-export class MaxTurnsError extends Error {
-  constructor(readonly maxTurns: number) {
-    super(`Stopped after ${maxTurns} model turns (max turns)`);
-    this.name = 'MaxTurnsError';
-  }
-}
+/** Additive per-run options (a delegated child's capture tool comes in this way: server/agents/delegation). */
+export type BuildOptions = {
+  model?: BaseChatModel;
+  nodeWork?: NodeWork;
+  /** Tools beyond the agent's groups, bound and executed like them. */
+  extraTools?: StructuredToolInterface[];
+  /** Tools whose run ends the graph after their tools step (the run then finishes). */
+  finishTools?: readonly string[];
+};
+
+/** A call option the server sets (never text) when the model must answer now, without tools (guards/index.ts). */
+export type AnswerNowCallOptions = { ensembleAnswerNow?: true };
 
 export const NODES = { model: 'model', approval: 'approval', tools: 'tools' } as const;
 
@@ -89,19 +103,24 @@ export function systemPrompt(agent: Pick<GraphAgent, 'name' | 'instructions'>, o
 
 /**
  * The guards applied around model and tool calls, in the order a turn meets them (recorded in each run's assembly
- * descriptor, so keep it in step with buildAgentGraph and the executor): the run's wall-clock limit (executor), max
- * turns, compaction of what the model receives, placeholder results for dangling tool calls, receipt labels on tool
- * results, the observed model call, server meta stripped from the model's response, the approval step, server meta
+ * descriptor, so keep it in step with buildAgentGraph and the executor): the run's wall-clock limit (executor),
+ * compaction of what the model receives, placeholder results for dangling tool calls, receipt labels on tool
+ * results, the observed model call, server meta stripped from the model's response, a provider error handled as a failure
+ * marker, the response guards (guards/index.ts: max turns, token budget, loops), their notes, the approval step, server meta
  * stripped from tool results, receipts stamped on them, the observed tool calls, the stop after ask_clarification.
  */
 export const GRAPH_GUARDS = [
   'time-limit',
-  'max-turns',
   'compaction',
   'dangling-tool-calls',
   'receipt-labels',
   'model-call-events',
   'model-meta-strip',
+  'handled-model-failure',
+  'max-turns',
+  'token-budget',
+  'loop-guard',
+  'guard-notes',
   'approval',
   'tool-meta-strip',
   'receipts',
@@ -114,9 +133,10 @@ export const GRAPH_GUARDS = [
  * tools that need a person's yes, checkpointed to SQLite (a conversation is a thread). Throws
  * ModelConfigurationError when the agent's model can't be built.
  */
-export async function buildAgentGraph(agent: GraphAgent, context: RunContext, options: { model?: BaseChatModel; nodeWork?: NodeWork } = {}) {
+export async function buildAgentGraph(agent: GraphAgent, context: RunContext, options: BuildOptions = {}) {
   ensureBuiltinToolGroups();
-  const tools = toolsForAgent(agent.toolGroups, context);
+  const tools = [...toolsForAgent(agent.toolGroups, context), ...(options.extraTools ?? [])];
+  const finishTools = new Set<string>(options.finishTools ?? []);
   const model = options.model ?? (await createChatModel(agent));
   const bound = tools.length && model.bindTools ? model.bindTools(tools) : model;
   const prompt = systemPrompt(agent, promptOptionsFor(context));
@@ -126,23 +146,60 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   const toolNode = new ObservedToolNode(tools);
 
   async function callModel(state: typeof AgentState.State, config: LangGraphRunnableConfig) {
-    if (modelTurnsSinceHuman(state.messages) >= agent.maxTurns) throw new MaxTurnsError(agent.maxTurns);
     // model.call and step.assistant are journaled inside the tracked work, so they are queued before the executor
     // (which waits on NodeWork) records the run's end.
     const run = runIdsOf(config);
+    const runId = runIdOf(config);
+    // Guard notes held on the previous response (it had tool calls) are the agent's next input, after their results.
+    const held = deliverableNotes(state.messages);
+    const messages = held.length ? [...state.messages, ...held] : state.messages;
+    // The max-turns guard ends the turn on its last response; a thread already past the cap (the agent's max turns
+    // lowered meanwhile) stops here without another call.
+    if (modelTurnsSinceHuman(messages) >= agent.maxTurns) {
+      const note = { text: maxTurnsNote(agent.maxTurns), guard: 'max-turns', stopReason: 'turn_capped' as const };
+      return { messages: [...held, guardNoteMessage(note, `guard:turns:${runId ?? crypto.randomUUID()}`, runId)] };
+    }
+    // One model call. A provider error (not a cancel, a time limit or a shutdown: the executor decides those) is
+    // handled: null, and the turn ends with a failure marker (guards/model-error.ts).
+    const invoke = async (input: BaseMessage[], options: AnswerNowCallOptions = {}): Promise<{ message: AIMessage } | { error: unknown }> => {
+      try {
+        const call = () => bound.invoke([new SystemMessage(prompt), ...input], { ...config, ...options } as LangGraphRunnableConfig);
+        // Only the server sets provenance and the author the scripted model trusts: a model can't supply them.
+        return { message: stripEnsembleMeta((await observeModelCall(run, agent.model, call)) as AIMessage) };
+      } catch (error) {
+        if (config.signal?.aborted) throw error;
+        return { error };
+      }
+    };
+    const failed = (error: unknown) => modelErrorMessage(modelErrorOf(error), runId);
     // The thread keeps every message; what the model receives may be compacted (compaction/model-input.ts).
-    const response = await nodeWork.track(
-      modelInput({ agent, model, systemPrompt: prompt, messages: state.messages, config })
-        .then((input) => withReceiptLabels(answerDanglingToolCalls(input), context.runId))
-        .then((input) => observeModelCall(run, agent.model, () => bound.invoke([new SystemMessage(prompt), ...input], config)))
-        .then((message) => {
-          // Only the server sets provenance and the author the scripted model trusts: a model can't supply them.
-          stripEnsembleMeta(message);
-          recordAssistantStep(run, message);
-          return message;
-        }),
+    const out = await nodeWork.track(
+      modelInput({ agent, model, systemPrompt: prompt, messages, config }).then(async (input) => {
+        const sent = withReceiptLabels(answerDanglingToolCalls(withoutFailureMarkers(input)), context.runId);
+        const first = await invoke(sent);
+        if ('error' in first) return [failed(first.error)];
+        // The response guards (guards/index.ts): max turns, token budget, loops, … may remove its tool calls.
+        const guarded = await applyResponseGuards({ message: first.message, messages, agent, context, run });
+        const response = guarded.message;
+        recordAssistantStep(run, response);
+        if (response.tool_calls?.length) {
+          holdNotes(response, guarded.notes, runId);
+          return [response];
+        }
+        const notes = noteMessages(response.id ?? crypto.randomUUID(), guarded.notes, runId);
+        // A capped response left empty (its calls removed, no text) is not kept: providers refuse empty turns.
+        const kept = guarded.stopReason && !hasText(response) ? [] : [response];
+        if (!guarded.answerNow) return [...kept, ...notes];
+        // It must answer now: one more call, told so by the note, whose tool calls (if any) are dropped.
+        const last = await invoke([...sent, ...notes], { ensembleAnswerNow: true });
+        if ('error' in last) return [...notes, failed(last.error)];
+        const answer = last.message.tool_calls?.length ? withoutToolCalls(last.message) : last.message;
+        setMeta(answer, { stopReason: guarded.stopReason, ...(runId ? { stopRunId: runId } : {}) });
+        recordAssistantStep(run, answer);
+        return [...notes, answer];
+      }),
     );
-    return { messages: [response] };
+    return { messages: [...held, ...out] };
   }
 
   // Each call that needs approval becomes one interrupt, in order; a resumed node replays the answered ones.
@@ -187,9 +244,10 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     return calls.some((c) => needsApproval.has(c.name)) ? NODES.approval : NODES.tools;
   }
 
-  // ask_clarification ends the turn: the person's answer comes back as a new human message.
+  // ask_clarification ends the turn: the person's answer comes back as a new human message. A finish tool (a
+  // delegated child's submit_output) ends the run.
   function afterTools(state: typeof AgentState.State) {
-    return askedClarification(state.messages) ? END : NODES.model;
+    return askedClarification(state.messages) || ranFinishTool(state.messages, finishTools) ? END : NODES.model;
   }
 
   return new StateGraph(AgentState)
@@ -214,15 +272,18 @@ function readDecision(value: unknown): ApprovalDecision {
   return { approved: v.approved === true, ...(typeof v.note === 'string' ? { note: v.note } : {}) };
 }
 
-function lastHumanIndex(messages: readonly BaseMessage[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.getType() === 'human') return i;
-  return -1;
+/**
+ * Model turns taken since the newest human message (the turn that this run or its resumes continue); a guard's
+ * note is not a new turn, and a handled failure's marker is not a model turn.
+ */
+export function modelTurnsSinceHuman(messages: readonly BaseMessage[]): number {
+  return messages.slice(turnStartIndex(messages) + 1).filter((m) => m.getType() === 'ai' && !markedModelError(m)).length;
 }
 
-/** Model turns taken since the newest human message (the turn that this run or its resumes continue). */
-export function modelTurnsSinceHuman(messages: readonly BaseMessage[]): number {
-  return messages.slice(lastHumanIndex(messages) + 1).filter((m) => m.getType() === 'ai').length;
-}
+const runIdOf = (config: LangGraphRunnableConfig): string | undefined => {
+  const runId = (config.configurable?.ensemble as { runId?: unknown } | undefined)?.runId;
+  return typeof runId === 'string' ? runId : undefined;
+};
 
 function lastToolCalls(messages: readonly BaseMessage[]) {
   const last = messages.at(-1);
@@ -235,6 +296,17 @@ export function askedClarification(messages: readonly BaseMessage[]): boolean {
     const m = messages[i]!;
     if (m.getType() !== 'tool') return false;
     if (m.name === CLARIFICATION_TOOL && (m as ToolMessage).status !== 'error') return true;
+  }
+  return false;
+}
+
+/** True when the tools step that just ran executed one of `names`. */
+function ranFinishTool(messages: readonly BaseMessage[], names: ReadonlySet<string>): boolean {
+  if (!names.size) return false;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.getType() !== 'tool') return false;
+    if (m.name && names.has(m.name)) return true;
   }
   return false;
 }

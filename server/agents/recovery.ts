@@ -50,7 +50,7 @@ async function recoverRun(run: Run): Promise<{ action: RecoveryAction; status?: 
     return { action: 'recorded', status: 'error' };
   }
   const graph = await inspectionGraph(agent, run);
-  const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)));
+  const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)), run.id);
   if (!outcome.done) {
     launchRun(run.id, 'continue');
     return { action: 'continued' };

@@ -99,7 +99,7 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
     // Drained for its side effects (the steps run as it is read); usage is taken from the recorded model calls.
     for await (const _update of await graph.stream(input as Parameters<AgentGraph['stream']>[0], config));
     signal.throwIfAborted();
-    const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)));
+    const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)), run.id);
     finishRun(runId, outcome.done ? outcome : { status: 'error', error: 'The run stopped before it finished' });
   } catch (err) {
     // Why it ended is decided now (a limit reached while waiting below does not turn a failure into a time cap).

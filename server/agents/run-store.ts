@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { getDb, schema, writeTx } from '@/server/db';
 import type { Run } from '@/server/db/schema';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
+import type { StopReason } from '@/lib/types/stop-reason';
 import { recordRunEnd } from './observe/run-lifecycle';
 import { runEvents } from './run-events';
 
@@ -59,9 +60,9 @@ export function markRunning(runId: string): Run | undefined {
 }
 
 export type Outcome =
-  | { status: 'success' }
+  | { status: 'success'; stopReason?: StopReason }
   | { status: 'interrupted'; interrupt: unknown }
-  | { status: 'error'; error: string; stopReason?: string }
+  | { status: 'error'; error: string; stopReason?: StopReason }
   | { status: 'cancelled' };
 
 /**
@@ -82,7 +83,7 @@ export function finishRun(runId: string, outcome: Outcome): Run | undefined {
       .set({
         status: outcome.status,
         error: outcome.status === 'error' ? outcome.error : null,
-        stopReason: outcome.status === 'error' ? (outcome.stopReason ?? null) : null,
+        stopReason: outcome.status === 'error' || outcome.status === 'success' ? (outcome.stopReason ?? null) : null,
         interrupt: outcome.status === 'interrupted' ? (outcome.interrupt ?? null) : null,
         ...(totals ?? {}),
         finishedAt: now,

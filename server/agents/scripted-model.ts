@@ -6,6 +6,7 @@ import type { ChatResult } from '@langchain/core/outputs';
 import { LIMITS } from '@/lib/limits';
 import type { SystemCallOptions, TranscriptEntry } from './compaction/summarize';
 import { NO_SCRIPT, parseScript, type Script } from './directives';
+import { isGuardNote } from './guards/notes';
 import { contentText, ensembleMeta, personWrittenText, taskText } from './messages';
 import { splitReceiptLabel } from './receipts/model-view';
 
@@ -57,7 +58,11 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     if (script.errors.length) throw new Error(`Scripted model could not read: ${script.errors.join('; ')}`);
     if (script.fail !== null) throw new Error(script.fail);
 
-    return withUsage(messages, this.respond(turn, script, messages), inputCharsOf(messages));
+    // The server's call option (never text) when a guard requires an answer now: text only, whatever the script.
+    const answerNow = (options as { ensembleAnswerNow?: boolean }).ensembleAnswerNow === true;
+    const response = answerNow ? new AIMessage({ id: `scripted-${crypto.randomUUID()}`, content: this.finalAnswer(turn, script, messages), tool_calls: [] }) : this.respond(turn, script, messages);
+    if (script.tokens !== null) return withReportedUsage(response, script.tokens);
+    return withUsage(messages, response, inputCharsOf(messages));
   }
 
   private respond(turn: Turn, script: Script, messages: readonly BaseMessage[]): AIMessage {
@@ -86,7 +91,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
       const result = excerpt(typeof meta.resultText === 'string' ? meta.resultText : '');
       return `Received ${String(meta.status ?? 'completed')} result from ${String(meta.memberName ?? 'a member')}: ${result}`;
     }
-    if (script.actions.length) {
+    if (script.actions.length || script.loop) {
       // The result text as the tool gave it: the receipt label the model sees before it is left out.
       const lines = turn.toolResults.map((t) => `[${t.name ?? 'tool'}] ${excerpt(splitReceiptLabel(contentText(t.content)).text)}`);
       return [`${this.agentName}: done`, ...lines].join('\n');
@@ -105,6 +110,13 @@ function withUsage(messages: readonly BaseMessage[], message: AIMessage, inputCh
     output_tokens: Math.ceil(outputChars / 4),
     total_tokens: Math.ceil(inputChars / 4) + Math.ceil(outputChars / 4),
   };
+  return { generations: [{ text: contentText(message.content), message }] };
+}
+
+/** `/tokens N`: exactly N tokens reported, three quarters as input and the rest as output. */
+function withReportedUsage(message: AIMessage, total: number): ChatResult {
+  const output = Math.floor(total / 4);
+  message.usage_metadata = { input_tokens: total - output, output_tokens: output, total_tokens: total };
   return { generations: [{ text: contentText(message.content), message }] };
 }
 
@@ -149,10 +161,10 @@ export function scriptFor(human: BaseMessage | undefined, instructions: string):
 
 type Turn = { human: BaseMessage | undefined; text: string; modelTurns: number; toolResults: ToolMessage[] };
 
-/** The newest human message, its task text, and what the model and tools did since. */
+/** The newest human message (a guard's note is not one: it continues the turn), its task text, and what the model and tools did since. */
 function readTurn(messages: BaseMessage[]): Turn {
   let start = messages.length - 1;
-  while (start >= 0 && messages[start]!.getType() !== 'human') start--;
+  while (start >= 0 && (messages[start]!.getType() !== 'human' || isGuardNote(messages[start]!))) start--;
   const human = start >= 0 ? messages[start] : undefined;
   const after = messages.slice(start + 1);
   return {

@@ -2,8 +2,10 @@ import 'server-only';
 import { AIMessage, type BaseMessage, type ToolMessage } from '@langchain/core/messages';
 import type { StateSnapshot } from '@langchain/langgraph';
 import type { ClarificationInterrupt } from '@/lib/types/conversation';
+import type { StopReason } from '@/lib/types/stop-reason';
 import { getCheckpointer } from './checkpointer';
 import { askedClarification } from './graph';
+import { guardOutcome } from './guards/outcome';
 import { humanMessageId } from './messages';
 import { CLARIFICATION_TOOL } from './scripted-model';
 
@@ -32,17 +34,19 @@ export function clarificationFrom(messages: readonly BaseMessage[]): Clarificati
 
 export type ThreadOutcome =
   | { done: false }
-  | { done: true; status: 'success' }
+  | { done: true; status: 'success'; stopReason?: StopReason }
   | { done: true; status: 'interrupted'; interrupt: unknown }
-  | { done: true; status: 'error'; error: string };
+  | { done: true; status: 'error'; error: string; stopReason?: StopReason };
 
 /**
  * Where a graph state leaves the run: waiting on a graph interrupt, ended (success or clarification), failed in a
  * step, or mid-way. A step whose task finished and saved its writes but whose next checkpoint was never written
  * (the process died in between) is mid-way: its task still appears in `tasks` even when `next` is empty, and
- * continuing applies the saved writes without running the task again.
+ * continuing applies the saved writes without running the task again. An ended graph the guards stopped, or whose
+ * model call failed (a handled failure), ends as guards/outcome.ts says, with its stop reason (for `runId` only,
+ * when given: a stop recorded by an earlier run of the same turn is not this run's).
  */
-export function outcomeOf(state: StateSnapshot): ThreadOutcome {
+export function outcomeOf(state: StateSnapshot, runId?: string): ThreadOutcome {
   const interrupts = state.tasks.flatMap((t) => t.interrupts ?? []).map((i) => i.value);
   if (interrupts.length) return { done: true, status: 'interrupted', interrupt: interrupts[0] };
   const failed = state.tasks.find((t) => t.error != null);
@@ -53,6 +57,8 @@ export function outcomeOf(state: StateSnapshot): ThreadOutcome {
     const question = clarificationFrom(messages);
     if (question) return { done: true, status: 'interrupted', interrupt: question };
   }
+  const guarded = guardOutcome(messages, runId);
+  if (guarded) return { done: true, ...guarded };
   return { done: true, status: 'success' };
 }
 

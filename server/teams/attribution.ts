@@ -1,5 +1,6 @@
 import 'server-only';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { isGuardNote } from '@/server/agents/guards/notes';
 import { contentText, ensembleMeta } from '@/server/agents/messages';
 
 export type Attribution = { ok: true; text: string } | { ok: false; error: string };
@@ -14,7 +15,9 @@ export const FOREIGN_TURN =
  * of this job (its request, its clarification answers) are fine; any other human turn after the marker
  * means the conversation moved on, and foreign text is never reported as the member's answer.
  */
-export function attributeResult(messages: readonly BaseMessage[], jobId: string): Attribution {
+export function attributeResult(thread: readonly BaseMessage[], jobId: string): Attribution {
+  // A guard's note (framework text within the member's own turn) is neither a foreign turn nor the answer.
+  const messages = thread.filter((m) => !isGuardNote(m));
   const ours = (m: BaseMessage) => m.getType() === 'human' && ensembleMeta(m)?.jobId === jobId;
   const start = messages.findIndex(ours);
   if (start < 0) return { ok: false, error: MARKER_MISSING };

@@ -65,13 +65,16 @@ describe('scripted model through the real graph and ToolNode', () => {
     expect(messages[3]!.text).toMatch(/^Narrow: done\n\[calculator\] Error: Tool "calculator" not found/);
   });
 
-  it('/fail makes the model call throw: the run errors with that message', async () => {
+  it('/fail makes the model call throw: a handled failure, the run errors with that message', async () => {
     const alice = await owner();
     const { conversation } = conversationWith(alice.id);
     const run = await send(alice.id, conversation.id, 'try\n/fail Provider exploded (503)');
-    expect(run).toMatchObject({ status: 'error', error: 'Provider exploded (503)' });
+    expect(run).toMatchObject({ status: 'error', error: 'Provider exploded (503)', stopReason: null });
     const { messages } = await getState(alice.id, conversation.id);
-    expect(messages.map((m) => m.role)).toEqual(['user']);
+    // The graph ended cleanly on a framework-marked message (shown as a note, never as the agent speaking).
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(messages[1]).toMatchObject({ text: 'The model call failed: Provider exploded (503)', provenance: { contentKind: 'note', producer: { type: 'framework' } } });
+    expect(messages[1]!.meta).toMatchObject({ modelError: { message: 'Provider exploded (503)', kind: 'provider' } });
   });
 
   it('refuses unreadable directives with a clear error', async () => {
@@ -152,14 +155,16 @@ describe('scripted model through the real graph and ToolNode', () => {
     expect(messages.at(-1)!.text).toBe(`Received completed result from Writer: ${'R'.repeat(200)}`);
   });
 
-  it('/loop repeats the same call until max turns stops the run', async () => {
+  it('/loop repeats the same call until max turns stops the run (no partial answer: failed, turn_capped)', async () => {
     const alice = await owner();
     const { conversation } = conversationWith(alice.id, { toolGroups: ['utility'], maxTurns: 3 });
     const run = await send(alice.id, conversation.id, '/loop calculator {"expression":"1+1"}');
-    expect(run).toMatchObject({ status: 'error', error: 'Stopped after 3 model turns (max turns)' });
+    expect(run).toMatchObject({ status: 'error', stopReason: 'turn_capped', error: 'Stopped after 3 model turns (max turns)' });
     const { messages } = await getState(alice.id, conversation.id);
-    expect(messages.filter((m) => m.role === 'assistant')).toHaveLength(3);
-    expect(messages.filter((m) => m.role === 'tool').map((m) => m.text)).toEqual(['2', '2', '2']);
+    // The third turn's call was removed (its result would need a fourth turn) and its empty response not kept.
+    expect(messages.filter((m) => m.role === 'assistant')).toHaveLength(2);
+    expect(messages.filter((m) => m.role === 'tool').map((m) => m.text)).toEqual(['2', '2']);
+    expect(messages.at(-1)).toMatchObject({ role: 'user', text: 'Stopped after 3 model turns (max turns)', provenance: { contentKind: 'note' } });
     expect(run.outputTokens).toBeGreaterThan(0);
 
     // The conversation continues after the stopped run: the turn budget counts from the newest message.

@@ -24,6 +24,7 @@ describe('directive parser', () => {
       ],
       reply: 'Done.',
       sleepMs: 250,
+      tokens: null,
       fail: null,
       loop: { tool: 'calculator', args: { expression: '2' } },
       errors: [],

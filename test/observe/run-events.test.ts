@@ -165,8 +165,10 @@ describe('run events through real graphs (scripted model)', () => {
     expect(run.status).toBe('error');
     const events = eventsOf(run.id);
     expectDense(events);
-    expect(typesOf(events)).toEqual(['run.started', ...Array(2).fill(['model.call', 'step.assistant', 'step.tool']).flat(), 'run.finished']);
-    expect(events.at(-1)).toMatchObject({ outcome: 'failed', error: 'Stopped after 2 model turns (max turns)' });
+    // The last allowed turn's call is removed by the max-turns guard: its step has no tool call and no tool step.
+    expect(typesOf(events)).toEqual(['run.started', 'model.call', 'step.assistant', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
+    expect(events[5]).toMatchObject({ type: 'step.assistant', toolCalls: [] });
+    expect(events.at(-1)).toMatchObject({ outcome: 'failed', stopReason: 'turn_capped', error: 'Stopped after 2 model turns (max turns)' });
     expectTotalsFromEvents(run);
   });
 });

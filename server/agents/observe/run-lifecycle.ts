@@ -36,6 +36,8 @@ export function recordRunFinished(runId: string, threadId: string, outcome: Outc
       if (outcome.status === 'interrupted') insertEvent(db, runId, threadId, { type: 'interrupt', ...cappedValue('interrupt', outcome.interrupt) }, at);
       const finished: RunEventData = { type: 'run.finished', outcome: runOutcome(outcome.status) };
       if (outcome.status === 'error') Object.assign(finished, { error: capText(outcome.error).text, stopReason: outcome.stopReason ?? null });
+      // A completed run the guards capped says so too (a run that ran its course has no stopReason field).
+      if (outcome.status === 'success' && outcome.stopReason) Object.assign(finished, { stopReason: outcome.stopReason });
       insertEvent(db, runId, threadId, finished, at);
     }),
   );

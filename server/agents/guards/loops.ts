@@ -1,0 +1,65 @@
+import 'server-only';
+import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { LIMITS } from '@/lib/limits';
+import type { ResponseGuard } from './types';
+import { turnMessages } from './notes';
+import { withoutToolCalls } from './without-tool-calls';
+
+type Call = { name: string; args: unknown };
+
+/** JSON with object keys sorted at every level, so {a,b} and {b,a} are the same arguments. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** One response's tool calls as a set: names and arguments, order-insensitive (a repeated call counts once). */
+export const callSetKey = (calls: readonly Call[]): string => [...new Set(calls.map((c) => `${c.name}\u0000${stableJson(c.args)}`))].sort().join('\u0001');
+
+const callsOf = (m: BaseMessage): Call[] => (AIMessage.isInstance(m) ? (m.tool_calls ?? []) : []);
+
+/**
+ * Why the calls loop, or null: the same set of calls as the previous `repeatedCalls - 1` responses of this turn
+ * in a row, or one tool called `sameTool` times in a row (across responses) whatever its arguments.
+ */
+export function loopOf(previous: readonly BaseMessage[], calls: readonly Call[], limits = LIMITS.guards.loop): string | null {
+  if (!calls.length) return null;
+  const responses = previous.filter((m) => m.getType() === 'ai').map(callsOf);
+  const key = callSetKey(calls);
+  let same = 1;
+  for (let i = responses.length - 1; i >= 0 && same < limits.repeatedCalls && callSetKey(responses[i]!) === key; i--) same++;
+  if (same >= limits.repeatedCalls) return `the same tool calls ${limits.repeatedCalls} times in a row`;
+  const last = calls.at(-1)!.name;
+  let run = 0;
+  for (let i = calls.length - 1; i >= 0 && calls[i]!.name === last; i--) run++;
+  if (run === calls.length) {
+    outer: for (let r = responses.length - 1; r >= 0; r--) {
+      const earlier = responses[r]!;
+      if (!earlier.length) break;
+      for (let i = earlier.length - 1; i >= 0; i--) {
+        if (earlier[i]!.name !== last) break outer;
+        run++;
+        if (run >= limits.sameTool) break outer;
+      }
+    }
+  }
+  return run >= limits.sameTool ? `${last} ${limits.sameTool} times in a row` : null;
+}
+
+/** Loops: the calls are removed and the agent must answer with what it has (stopReason loop_capped). */
+export const loopGuard: ResponseGuard = {
+  name: 'loop-guard',
+  check({ message, messages }) {
+    const loop = loopOf(turnMessages(messages), message.tool_calls ?? []);
+    if (!loop) return null;
+    return {
+      message: withoutToolCalls(message),
+      stopReason: 'loop_capped',
+      note: `Loop limit reached: you called ${loop}. Those calls were not run. Answer now with what you have; no more tool calls.`,
+    };
+  },
+};
