@@ -6,7 +6,7 @@ import { conversationDetail, createAgent, luminanceOf, openChat, PAGE_DATA, root
 const REPLY = { timeout: 10_000 };
 const BUSY = 'The agent is still working on the previous message.';
 
-const composer = (page: Page) => page.getByRole('textbox', { name: 'Message', exact: true });
+const composer = (page: Page) => page.getByRole('combobox', { name: 'Message', exact: true });
 const history = (page: Page) => page.getByRole('log', { name: 'Conversation history' });
 /** The history's entries (user messages and agent turns), oldest first. */
 const entries = (page: Page) => history(page).locator(':scope > ol > li');

@@ -5,7 +5,7 @@ import { createConversation, PAGE_DATA } from './support/seed';
 // Compaction (docs/architecture.md, "Compaction"): the agent's threshold in the form, and a compacted conversation
 // showing its summary where it was made.
 const REPLY = { timeout: 10_000 };
-const composer = (page: Page) => page.getByRole('textbox', { name: 'Message', exact: true });
+const composer = (page: Page) => page.getByRole('combobox', { name: 'Message', exact: true });
 const history = (page: Page) => page.getByRole('log', { name: 'Conversation history' });
 const entries = (page: Page) => history(page).locator(':scope > ol > li');
 

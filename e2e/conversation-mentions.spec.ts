@@ -35,7 +35,7 @@ async function createConversation(api: APIRequestContext, agentId: string): Prom
   return body.conversation?.id ?? body.id!;
 }
 
-const composer = (page: Page) => page.getByRole('textbox', { name: 'Message', exact: true });
+const composer = (page: Page) => page.getByRole('combobox', { name: 'Message', exact: true });
 const history = (page: Page) => page.getByRole('log', { name: 'Conversation history' });
 const listbox = (page: Page) => page.getByRole('listbox', { name: 'Team members to mention' });
 

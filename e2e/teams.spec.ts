@@ -47,7 +47,7 @@ async function openTeam(page: Page, teamId: string) {
   await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible(FIRST_LOAD);
 }
 
-const composer = (page: Page) => page.getByRole('textbox', { name: 'Message to team' });
+const composer = (page: Page) => page.getByRole('combobox', { name: 'Message to team' });
 const card = (page: Page, headline: string) => page.getByRole('article', { name: headline });
 
 /**

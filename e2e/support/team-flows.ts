@@ -79,7 +79,7 @@ export async function openTeam(page: Page, teamId: string): Promise<void> {
   await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible(FIRST_LOAD);
 }
 
-export const composer = (page: Page) => page.getByRole('textbox', { name: 'Message to team' });
+export const composer = (page: Page) => page.getByRole('combobox', { name: 'Message to team' });
 /** A feed card by its exact headline, e.g. "Research → @Review". */
 export const card = (page: Page, headline: string) => page.getByRole('article', { name: headline, exact: true });
 export const statePanel = (page: Page) => page.getByRole('region', { name: 'Team state' });
