@@ -1,10 +1,10 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { format, formatDistanceToNow } from 'date-fns';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
+import { Time } from '@/components/ui/time';
 import { LIMITS } from '@/lib/limits';
 import type { ApiTokenView, CreatedApiToken } from '@/lib/schemas/auth';
 import { CreateTokenForm } from './create-token-form';
@@ -64,19 +64,19 @@ export function ApiTokens() {
                 <p className="mt-0.5 flex flex-wrap gap-x-3 gap-y-1 text-xs text-zinc-600 dark:text-zinc-400">
                   <span className="font-mono">{token.prefix}…</span>
                   <span>
-                    Created <Timestamp iso={token.createdAt} />
+                    Created <Time iso={token.createdAt} format="date" />
                   </span>
-                  <span>{token.lastUsedAt ? <>Last used <Timestamp iso={token.lastUsedAt} relative /></> : 'Never used'}</span>
+                  <span>{token.lastUsedAt ? <>Last used <Time iso={token.lastUsedAt} format="relative" /></> : 'Never used'}</span>
                   <span>
                     {token.expiresAt === null ? (
                       'Never expires'
                     ) : token.expired ? (
                       <>
-                        Expired <Timestamp iso={token.expiresAt} />
+                        Expired <Time iso={token.expiresAt} format="date" />
                       </>
                     ) : (
                       <>
-                        Expires <Timestamp iso={token.expiresAt} />
+                        Expires <Time iso={token.expiresAt} format="date" />
                       </>
                     )}
                   </span>
@@ -91,14 +91,5 @@ export function ApiTokens() {
       )}
       <RevokeTokenDialog token={revoking} onClose={() => setRevoking(null)} />
     </section>
-  );
-}
-
-function Timestamp({ iso, relative }: { iso: string; relative?: boolean }) {
-  const date = new Date(iso);
-  return (
-    <time dateTime={iso} title={format(date, 'PPpp')}>
-      {relative ? formatDistanceToNow(date, { addSuffix: true }) : format(date, 'PP')}
-    </time>
   );
 }
