@@ -5,7 +5,8 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
-import { linkButton, teamApi, teamKeys } from '@/components/teams/team-api';
+import { linkButton } from '@/components/teams/link-button';
+import { teamQuery } from '@/components/teams/queries';
 import { ApiError } from '@/lib/api-client';
 import { formatCount, totalTokens } from './layout';
 import { LIVE_REFETCH_MS, WINDOWS, hasUnfinishedRuns, teamRunsQuery, type WindowKey } from './queries';
@@ -34,11 +35,7 @@ function useNow(live: boolean, dataAt: number) {
 export function TeamRunsView({ teamId }: { teamId: string }) {
   const [window, setWindow] = useState<WindowKey>('day');
   const [view, setView] = useState<'timeline' | 'table'>('timeline');
-  const team = useQuery({
-    queryKey: teamKeys.detail(teamId),
-    queryFn: ({ signal }) => teamApi.get(teamId, signal),
-    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
-  });
+  const team = useQuery(teamQuery(teamId));
   const runs = useQuery(teamRunsQuery(teamId, window));
   const live = hasUnfinishedRuns(runs.data);
   const now = useNow(live, runs.dataUpdatedAt);

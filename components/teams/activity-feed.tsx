@@ -1,6 +1,7 @@
 'use client';
 
 import { useLayoutEffect, useMemo, useRef } from 'react';
+import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/misc';
 import { linkedJobId } from './feed';
 import type { ApiJob } from '@/lib/types/team';
@@ -10,26 +11,38 @@ type Props = Omit<JobCardProps, 'job' | 'linked' | 'linkedMissing' | 'detailsOpe
   /** Oldest first. */
   jobs: ApiJob[];
   totalJobs: number;
+  /** Older history exists on the server: scrolling to the top (or the button there) reads the next page. */
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  onLoadOlder: () => void;
   openDetails: Readonly<Record<string, boolean>>;
   expandedText: Readonly<Record<string, boolean>>;
   answers: Readonly<Record<string, string>>;
 };
 
 const BOTTOM_SLACK_PX = 40;
+/** How close to the top scrolling starts reading older history. */
+const TOP_SLACK_PX = 120;
 
 /**
  * Every request paired with its result, oldest at the top. Cards are keyed by job id and their open/typed
  * state lives outside the fetched data, so live updates replace data without touching what the reader did.
- * New activity scrolls into view only when the reader is already at the bottom.
+ * New activity scrolls into view only when the reader is already at the bottom; older history read on scroll-back
+ * is added above without moving what the reader is looking at.
  */
-export function ActivityFeed({ jobs, totalJobs, openDetails, expandedText, answers, ...handlers }: Props) {
+export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOlder, openDetails, expandedText, answers, ...handlers }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  const before = useRef<{ firstId: string | undefined; height: number }>({ firstId: undefined, height: 0 });
   const byId = useMemo(() => new Map(jobs.map((j) => [j.id, j])), [jobs]);
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    const firstId = jobs[0]?.id;
+    if (atBottom.current) el.scrollTop = el.scrollHeight;
+    else if (before.current.firstId !== undefined && firstId !== before.current.firstId) el.scrollTop += el.scrollHeight - before.current.height;
+    before.current = { firstId, height: el.scrollHeight };
   }, [jobs]);
 
   return (
@@ -47,13 +60,19 @@ export function ActivityFeed({ jobs, totalJobs, openDetails, expandedText, answe
           onScroll={(e) => {
             const el = e.currentTarget;
             atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK_PX;
+            if (el.scrollTop <= TOP_SLACK_PX && hasOlder && !loadingOlder) onLoadOlder();
           }}
           className="max-h-[65vh] min-h-40 space-y-3 overflow-y-auto overscroll-contain rounded-lg bg-zinc-100/60 p-2 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:p-3 dark:bg-zinc-900/40"
         >
-          {totalJobs > jobs.length ? (
-            <p className="text-center text-xs text-zinc-500 dark:text-zinc-400">
-              Showing the latest {jobs.length} of {totalJobs} requests and results.
-            </p>
+          {hasOlder ? (
+            <div className="flex flex-col items-center gap-1 text-xs text-zinc-600 dark:text-zinc-400">
+              <p>
+                Showing the latest {jobs.length} of {totalJobs} requests and results.
+              </p>
+              <Button variant="secondary" size="sm" onClick={onLoadOlder} disabled={loadingOlder}>
+                {loadingOlder ? 'Loading older…' : 'Show older'}
+              </Button>
+            </div>
           ) : null}
           {jobs.map((job) => {
             const linkId = linkedJobId(job, jobs);

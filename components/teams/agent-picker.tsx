@@ -9,7 +9,7 @@ import { Input } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
 import { LIMITS } from '@/lib/limits';
 import type { ApiAgent, ApiAgentList } from '@/lib/types/agent';
-import { linkButton } from './team-api';
+import { linkButton } from './link-button';
 
 const { minMembers, maxMembers } = LIMITS.team;
 

@@ -1,20 +1,4 @@
-import type { ApiActivity, ApiJob, ApiMember, JobStatus, MemberStatus, TeamStatus } from '@/lib/types/team';
-
-export type ActivitySnapshot = { revision: number; totalJobs: number; jobs: ApiJob[] };
-
-/** Apply an activity answer: an unchanged answer keeps the data we already have (same object, no re-render). */
-export function applyActivity(prev: ActivitySnapshot | undefined, answer: ApiActivity): ActivitySnapshot {
-  if (answer.unchanged) {
-    if (prev) return prev;
-    throw new Error('The server answered "unchanged" to a request without a revision');
-  }
-  return { revision: answer.revision, totalJobs: answer.totalJobs, jobs: answer.jobs };
-}
-
-/** The server lists jobs newest first (by insertion order, which the clock can't reorder); the feed reads oldest at the top. */
-export function feedOrder(jobs: readonly ApiJob[]): ApiJob[] {
-  return [...jobs].reverse();
-}
+import type { ApiJob, ApiMember, JobStatus, MemberStatus, TeamStatus } from '@/lib/types/team';
 
 export const FINISHED: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
 export const isFinished = (status: JobStatus) => FINISHED.has(status);

@@ -1,22 +1,32 @@
 import { cn } from '@/components/ui/cn';
-import { LIVE_LABELS, type LiveState } from './live-polling';
+import type { LiveConnection } from './use-team-events';
 
-const dot: Record<LiveState, string> = {
+const dot: Record<LiveConnection['state'], string> = {
   connecting: 'bg-zinc-400',
   live: 'bg-emerald-500',
-  retrying: 'bg-amber-500 animate-pulse',
-  disconnected: 'bg-red-500',
+  polling: 'bg-amber-500 animate-pulse',
+  stopped: 'bg-red-500',
 };
 
-/** The live-update status line, announced politely when it changes. */
-export function LiveStatus({ state, detail }: { state: LiveState; detail?: string | null }) {
+export function liveLabel(connection: LiveConnection): string {
+  switch (connection.state) {
+    case 'connecting':
+      return 'Connecting…';
+    case 'live':
+      return 'Live';
+    case 'polling':
+      return `Reconnecting — checking every ${connection.everySeconds} s`;
+    case 'stopped':
+      return connection.status === 404 ? 'Disconnected · this team is gone' : 'Disconnected · sign in again to resume';
+  }
+}
+
+/** How the workspace hears of changes: pushed ("Live") or, while the stream is down, polled. Announced politely. */
+export function LiveStatus({ connection }: { connection: LiveConnection }) {
   return (
-    <p role="status" className="inline-flex min-w-0 items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
-      <span aria-hidden className={cn('size-2 shrink-0 rounded-full', dot[state])} />
-      <span className="min-w-0 break-words">
-        {LIVE_LABELS[state]}
-        {detail ? <span className="text-zinc-500 dark:text-zinc-500"> · {detail}</span> : null}
-      </span>
+    <p role="status" aria-live="polite" className="inline-flex min-w-0 items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+      <span aria-hidden className={cn('size-2 shrink-0 rounded-full', dot[connection.state])} />
+      <span className="min-w-0 break-words">{liveLabel(connection)}</span>
     </p>
   );
 }

@@ -9,7 +9,7 @@ import { Alert } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiTeam } from '@/lib/types/team';
-import { teamKeys } from './team-api';
+import { teamKeys } from './queries';
 import { useTeamActions } from './team-actions';
 
 const itemClass =

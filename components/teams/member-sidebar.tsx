@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { MEMBER_STATUS_BADGE } from './feed';
 import type { ApiMember } from '@/lib/types/team';
-import { linkButton } from './team-api';
+import { linkButton } from './link-button';
 
 type Props = {
   members: ApiMember[];

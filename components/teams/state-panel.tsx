@@ -1,26 +1,21 @@
 'use client';
 
 import { useId, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { Alert, Spinner } from '@/components/ui/misc';
-import { apiFetch } from '@/lib/api-client';
 import { StateSections } from './state/state-sections';
-import { stateKey, type StateView } from './state/state-view';
+import { teamStateQuery } from './queries';
 
 /**
- * The "Team state" panel: the team's public entries (current, then archived). It refetches whenever the team's
- * activity revision changes (every state write bumps it) and keeps showing the previous data meanwhile, so the
- * panel never flickers and nothing else on the page (drafts, open details) is disturbed.
+ * The "Team state" panel: the team's public entries (current, then archived). Push invalidates it whenever the
+ * team moves (every state write bumps the team revision); a refetch keeps showing the previous data meanwhile, so
+ * the panel never flickers and nothing else on the page (drafts, open details) is disturbed.
  */
-export function StatePanel({ teamId, revision }: { teamId: string; revision: number | undefined }) {
+export function StatePanel({ teamId }: { teamId: string }) {
   const headingId = useId();
   const [archivedOpen, setArchivedOpen] = useState(false);
-  const query = useQuery({
-    queryKey: stateKey(teamId, revision),
-    queryFn: ({ signal }) => apiFetch<StateView>(`/api/v1/teams/${encodeURIComponent(teamId)}/state`, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  const query = useQuery(teamStateQuery(teamId));
   const view = query.data;
 
   return (

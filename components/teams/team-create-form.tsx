@@ -18,7 +18,8 @@ import { boundedTextProblem } from '@/lib/text-bounds';
 import { newClientId } from '@/lib/idempotency/client-id';
 import { keyForDraft, teamDraftSignature, type KeyedDraft } from '@/lib/idempotency/draft-key';
 import { AgentPicker } from './agent-picker';
-import { teamApi, teamKeys } from './team-api';
+import { agentListQuery } from '@/components/agents/queries';
+import { teamKeys } from './queries';
 import { useTeamActions } from './team-actions';
 import { useDebounced } from './use-debounced';
 
@@ -42,8 +43,7 @@ export function TeamCreateForm() {
 
   const query = useDebounced(search.trim(), 250);
   const catalog = useQuery({
-    queryKey: teamKeys.catalog(query),
-    queryFn: ({ signal }) => teamApi.agents(query, signal),
+    ...agentListQuery(query),
     placeholderData: keepPreviousData,
     retry: false,
   });

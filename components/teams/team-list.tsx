@@ -6,13 +6,13 @@ import { format } from 'date-fns';
 import { Alert, Badge, EmptyState, PageHeader, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { TEAM_STATUS_BADGE, workBadges } from './feed';
-import { linkButton, teamApi, teamKeys } from './team-api';
+import { linkButton } from './link-button';
+import { teamListQuery } from './queries';
 
 /** The owner's teams, newest first, with member count, status and waiting work. */
 export function TeamList() {
   const teams = useQuery({
-    queryKey: teamKeys.list(),
-    queryFn: ({ signal }) => teamApi.list(signal),
+    ...teamListQuery(),
     // Keeps the "waiting for input" badges current while the list is open (paused while the tab is hidden).
     refetchInterval: 10_000,
   });

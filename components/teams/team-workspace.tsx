@@ -1,14 +1,14 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
-import { TEAM_STATUS_BADGE, feedOrder, isLongText } from './feed';
-import { liveState } from './live-polling';
+import { feedJobs } from './activity-cache';
+import { TEAM_STATUS_BADGE, isLongText } from './feed';
 import type { ApiMember } from '@/lib/types/team';
 import { ActivityFeed } from './activity-feed';
 import type { AnswerBody } from './job-answer-form';
@@ -17,24 +17,25 @@ import { ManageMenu } from './manage-menu';
 import { MemberSidebar } from './member-sidebar';
 import { MentionComposer, emptyDraft, type ComposerDraft } from './mention-composer';
 import { StatePanel } from './state-panel';
-import { linkButton, teamApi, teamKeys } from './team-api';
+import { TeamBudgetMeter } from './team-budget-meter';
+import { TeamBudgetNotice } from './team-budget-notice';
+import { linkButton } from './link-button';
+import { activityQuery, teamQuery } from './queries';
 import { useTeamActions } from './team-actions';
-import { useLiveActivity } from './use-live-activity';
+import { useTeamEvents } from './use-team-events';
 
 const toggleKey = (id: string) => (prev: Readonly<Record<string, boolean>>) => ({ ...prev, [id]: !prev[id] });
 
 /**
  * The team page: roster, live activity feed and the @mention composer. Everything the reader does — the draft,
  * open details, expanded texts, typed answers — is state here, keyed by job id, never part of fetched data.
+ * The server renders it with its first data (page.tsx); push keeps the cached team, feed and state current.
  */
 export function TeamWorkspace({ teamId }: { teamId: string }) {
-  const team = useQuery({
-    queryKey: teamKeys.detail(teamId),
-    queryFn: ({ signal }) => teamApi.get(teamId, signal),
-    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
-  });
-  const activity = useLiveActivity(teamId);
-  const refreshActivity = activity.refresh;
+  const team = useQuery(teamQuery(teamId));
+  const activity = useInfiniteQuery(activityQuery(teamId));
+  const live = useTeamEvents(teamId);
+  const refreshActivity = live.refresh;
   const actions = useTeamActions();
 
   const [draft, setDraft] = useState<ComposerDraft>(emptyDraft);
@@ -44,19 +45,14 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
   const [goalExpanded, setGoalExpanded] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
 
-  // Member statuses change with the activity: refetch the team whenever the revision moves.
-  const revision = activity.data?.revision;
   const refetchTeam = team.refetch;
-  const seenRevision = useRef<number | undefined>(undefined);
-  useEffect(() => {
-    if (revision === undefined) return;
-    if (seenRevision.current !== undefined && seenRevision.current !== revision) void refetchTeam();
-    seenRevision.current = revision;
-  }, [revision, refetchTeam]);
-
   const members = useMemo(() => team.data?.members ?? [], [team.data]);
   const membersById = useMemo(() => new Map<string, ApiMember>(members.map((m) => [m.id, m])), [members]);
-  const jobs = useMemo(() => feedOrder(activity.data?.jobs ?? []), [activity.data]);
+  const jobs = useMemo(() => feedJobs(activity.data), [activity.data]);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = activity;
+  const loadOlder = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const refreshAll = useCallback(() => {
     refreshActivity();
@@ -125,8 +121,6 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
 
   const t = team.data;
   const status = TEAM_STATUS_BADGE[t.status];
-  const live = liveState({ failures: activity.failures, hasData: activity.data !== undefined });
-  const liveDetail = activity.fatal && activity.error instanceof ApiError ? activity.error.message : null;
   const longGoal = isLongText(t.goal, 280, 3);
 
   return (
@@ -136,7 +130,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
           <h1 className="min-w-0 break-words text-2xl font-semibold text-zinc-900 dark:text-zinc-50">{t.name}</h1>
           {t.status !== 'ready' ? <Badge tone={status.tone}>{status.label}</Badge> : null}
           <div className="ml-auto flex flex-wrap items-center gap-3">
-            <LiveStatus state={live} detail={liveDetail} />
+            <TeamBudgetMeter team={t} onChanged={refreshAll} />
             <Link href={`/teams/${encodeURIComponent(t.id)}/runs`} className={linkButton.secondary}>
               Runs
             </Link>
@@ -168,10 +162,14 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
       <div className="flex flex-col gap-4 md:flex-row md:items-start">
         <MemberSidebar members={members} recipientIds={draft.memberIds} onMention={mention} />
         <div className="min-w-0 flex-1 space-y-4">
+          <TeamBudgetNotice team={t} onChanged={refreshAll} />
           {activity.data ? (
             <ActivityFeed
               jobs={jobs}
-              totalJobs={activity.data.totalJobs}
+              totalJobs={activity.data.pages[0]?.totalJobs ?? jobs.length}
+              hasOlder={hasNextPage}
+              loadingOlder={isFetchingNextPage}
+              onLoadOlder={loadOlder}
               members={membersById}
               openDetails={openDetails}
               expandedText={expandedText}
@@ -182,16 +180,15 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
               onAnswer={answer}
               onCancel={cancel}
             />
-          ) : activity.failures > 0 ? (
+          ) : activity.isError ? (
             <Alert
               action={
-                <Button variant="secondary" size="sm" onClick={refreshActivity}>
+                <Button variant="secondary" size="sm" onClick={() => void activity.refetch()} disabled={activity.isFetching}>
                   Retry
                 </Button>
               }
             >
-              Couldn’t load the activity.{' '}
-              {activity.error instanceof ApiError ? activity.error.message : 'The server did not answer.'}
+              Couldn’t load the activity. {activity.error.message}
             </Alert>
           ) : (
             <Spinner label="Loading activity…" />
@@ -199,7 +196,10 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
           <section aria-label="Composer" className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
             <MentionComposer members={members} draft={draft} setDraft={setDraft} onSend={send} textareaRef={textareaRef} />
           </section>
-          <StatePanel teamId={teamId} revision={revision} />
+          <StatePanel teamId={teamId} />
+          <footer className="flex justify-end border-t border-zinc-200 pt-2 dark:border-zinc-800">
+            <LiveStatus connection={live.connection} />
+          </footer>
         </div>
       </div>
     </div>

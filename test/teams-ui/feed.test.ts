@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiJob } from '@/lib/types/team';
 import {
-  applyActivity,
   canCancel,
   deliveryLine,
-  feedOrder,
   firstWords,
   isLongText,
   jobHeadline,
@@ -13,6 +11,7 @@ import {
 } from '@/components/teams/feed';
 
 const job = (over: Partial<ApiJob> & { id: string }): ApiJob => ({
+  seq: 1,
   kind: 'request',
   memberId: 'm1',
   conversationId: 'c1',
@@ -33,32 +32,7 @@ const members = new Map([
   ['m2', { name: 'Reviewer' }],
 ]);
 
-describe('applyActivity', () => {
-  it('keeps the same data object when the server says unchanged', () => {
-    const prev = { revision: 4, totalJobs: 1, jobs: [job({ id: 'a' })] };
-    expect(applyActivity(prev, { revision: 4, unchanged: true })).toBe(prev);
-  });
-
-  it('replaces the data on a changed answer', () => {
-    const prev = { revision: 4, totalJobs: 1, jobs: [job({ id: 'a' })] };
-    const next = applyActivity(prev, { revision: 5, totalJobs: 2, jobs: [job({ id: 'b' }), job({ id: 'a' })] });
-    expect(next).toEqual({ revision: 5, totalJobs: 2, jobs: [job({ id: 'b' }), job({ id: 'a' })] });
-  });
-
-  it('refuses an unchanged answer when there is nothing to keep', () => {
-    expect(() => applyActivity(undefined, { revision: 1, unchanged: true })).toThrow(/unchanged/);
-  });
-});
-
 describe('feed', () => {
-  it('puts the oldest job at the top', () => {
-    expect(feedOrder([job({ id: 'new' }), job({ id: 'mid' }), job({ id: 'old' })]).map((j) => j.id)).toEqual([
-      'old',
-      'mid',
-      'new',
-    ]);
-  });
-
   it('names the sender and recipient', () => {
     expect(jobHeadline(job({ id: 'a' }), members)).toEqual({ from: 'You', to: '@Writer' });
     expect(jobHeadline(job({ id: 'b', memberId: 'm2', sourceMemberId: 'm1' }), members)).toEqual({

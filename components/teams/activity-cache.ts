@@ -1,0 +1,78 @@
+/**
+ * The feed's cached pages and how push changes are merged into them. Pure functions, so the ordering, dedupe and
+ * revision rules are tested without a browser (test/teams-ui/activity-cache.test.ts).
+ */
+import type { InfiniteData } from '@tanstack/react-query';
+import type { ApiActivityChanges, ApiJob } from '@/lib/types/team';
+
+/** Jobs per page of history: enough to fill the feed's viewport, small enough to read at every open. */
+export const ACTIVITY_PAGE_SIZE = 30;
+
+/** One read of the feed: jobs newest first (by seq), at the team revision it was read. */
+export type ActivityPage = { revision: number; totalJobs: number; jobs: ApiJob[] };
+/** null = the newest page; a number = jobs with a lower seq (scroll-back). */
+export type ActivityPageParam = number | null;
+export type ActivityFeed = InfiniteData<ActivityPage, ActivityPageParam>;
+
+const minSeq = (jobs: readonly ApiJob[]) => jobs.reduce((m, j) => Math.min(m, j.seq), Number.POSITIVE_INFINITY);
+const bySeqDesc = (a: ApiJob, b: ApiJob) => b.seq - a.seq;
+
+/** Older history exists while the last page came back full: the next page is the jobs before its oldest. */
+export function nextPageParam(last: ActivityPage): ActivityPageParam | undefined {
+  return last.jobs.length < ACTIVITY_PAGE_SIZE ? undefined : minSeq(last.jobs);
+}
+
+/** The revision the feed is at (its newest page's). */
+export const feedRevision = (feed: ActivityFeed | undefined): number | undefined => feed?.pages[0]?.revision;
+
+export type MergeResult =
+  /** Nothing to apply: the answer is not newer than the feed (returns the same object, so nothing re-renders). */
+  | { kind: 'unchanged'; feed: ActivityFeed }
+  | { kind: 'merged'; feed: ActivityFeed; changed: ApiJob[] }
+  /** The server could not list everything that changed: re-read the loaded pages. */
+  | { kind: 'reload' };
+
+/**
+ * Patch the changed jobs into the pages. A known job is replaced where it is; a new job (seq above everything
+ * loaded below it) goes into the page whose range holds it, in seq order; a job older than the loaded history is
+ * left for scroll-back to bring. The revision only ever rises: an answer at or below the feed's is ignored, so two
+ * overlapping reads can land in any order.
+ */
+export function mergeChanges(feed: ActivityFeed, changes: ApiActivityChanges): MergeResult {
+  const head = feed.pages[0];
+  if (!head) return { kind: 'reload' };
+  if (changes.truncated) return { kind: 'reload' };
+  if (changes.revision <= head.revision) return { kind: 'unchanged', feed };
+  // An answer that starts after the feed's revision would skip changes in between.
+  if (changes.since > head.revision) return { kind: 'reload' };
+
+  const incoming = new Map<string, ApiJob>();
+  for (const job of changes.changed) if (!incoming.has(job.id)) incoming.set(job.id, job);
+
+  const pages = feed.pages.map((p) => ({ ...p, jobs: p.jobs.map((j) => incoming.get(j.id) ?? j) }));
+  const known = new Set(feed.pages.flatMap((p) => p.jobs.map((j) => j.id)));
+  const moreHistory = nextPageParam(feed.pages[feed.pages.length - 1]!) !== undefined;
+  let added = 0;
+  for (const job of incoming.values()) {
+    if (known.has(job.id)) continue;
+    // The page holding this seq: the first (newest) whose oldest job is below it.
+    let index = pages.findIndex((p) => p.jobs.length > 0 && job.seq > minSeq(p.jobs));
+    if (index === -1) {
+      if (moreHistory) continue;
+      index = pages.length - 1;
+    }
+    pages[index]!.jobs.push(job);
+    added += 1;
+  }
+  for (const p of pages) p.jobs.sort(bySeqDesc);
+  pages[0] = { ...pages[0]!, revision: changes.revision, totalJobs: pages[0]!.totalJobs + added };
+  return { kind: 'merged', feed: { ...feed, pages }, changed: [...incoming.values()] };
+}
+
+/** The feed as the reader sees it: oldest at the top, each job once (a job seen twice keeps its newest page's copy). */
+export function feedJobs(feed: ActivityFeed | undefined): ApiJob[] {
+  if (!feed) return [];
+  const seen = new Map<string, ApiJob>();
+  for (const page of feed.pages) for (const job of page.jobs) if (!seen.has(job.id)) seen.set(job.id, job);
+  return [...seen.values()].sort((a, b) => a.seq - b.seq);
+}

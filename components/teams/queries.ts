@@ -1,0 +1,76 @@
+/**
+ * The team screens' reads, as TanStack `queryOptions` factories under ['teams', …]; their writes are server actions
+ * (team-actions.tsx). Keys are hierarchical: everything one workspace shows sits under `teamKeys.detail(id)`, so
+ * removing that key forgets the team entirely, while `exact: true` refreshes the team itself (members, counts)
+ * without touching its feed or state.
+ */
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { ApiError, apiFetch } from '@/lib/api-client';
+import type { ApiActivity, ApiActivityChanges, ApiTeam, ApiTeamSummary } from '@/lib/types/team';
+import { ACTIVITY_PAGE_SIZE, nextPageParam, type ActivityFeed, type ActivityPage, type ActivityPageParam } from './activity-cache';
+import type { StateView } from './state/state-view';
+
+export const teamKeys = {
+  all: ['teams'] as const,
+  list: () => ['teams', 'list'] as const,
+  detail: (id: string) => ['teams', 'detail', id] as const,
+  /** The feed: pages of jobs, newest page first, patched in place by push (use-team-events.ts). */
+  activity: (id: string) => ['teams', 'detail', id, 'activity'] as const,
+  state: (id: string) => ['teams', 'detail', id, 'state'] as const,
+};
+
+const teamPath = (id: string) => `/api/v1/teams/${encodeURIComponent(id)}`;
+
+/** A missing team (deleted, or another owner's) or a lost session won't answer differently if asked again. */
+export const isPermanentTeamError = (e: unknown) => e instanceof ApiError && (e.status === 401 || e.status === 403 || e.status === 404);
+const retry = (count: number, e: Error) => !isPermanentTeamError(e) && count < 2;
+
+/** A full activity answer as a feed page (an `unchanged` answer only comes back to a request that sent `revision`). */
+export function asActivityPage(answer: ApiActivity): ActivityPage {
+  if (answer.unchanged) throw new Error('The server answered "unchanged" to a request without a revision');
+  return { revision: answer.revision, totalJobs: answer.totalJobs, jobs: answer.jobs };
+}
+
+/** GET /api/v1/teams */
+export const fetchTeams = (signal?: AbortSignal) => apiFetch<{ teams: ApiTeamSummary[] }>('/api/v1/teams', { signal });
+
+/** GET /api/v1/teams/:id */
+export const fetchTeam = (id: string, signal?: AbortSignal) => apiFetch<ApiTeam>(teamPath(id), { signal });
+
+/** GET /api/v1/teams/:id/activity?details=1&limit=N[&before=SEQ]: one page of the feed, newest first. */
+export const fetchActivityPage = async (id: string, before: ActivityPageParam, signal?: AbortSignal) => {
+  const params = new URLSearchParams({ limit: String(ACTIVITY_PAGE_SIZE), details: '1' });
+  if (before !== null) params.set('before', String(before));
+  return asActivityPage(await apiFetch<ApiActivity>(`${teamPath(id)}/activity?${params}`, { signal }));
+};
+
+/** GET /api/v1/teams/:id/activity?since=REV: only the jobs changed after REV (what a push message announced). */
+export const fetchActivityChanges = (id: string, since: number, signal?: AbortSignal) =>
+  apiFetch<ApiActivityChanges>(`${teamPath(id)}/activity?since=${since}`, { signal });
+
+/** GET /api/v1/teams/:id/state */
+export const fetchTeamState = (id: string, signal?: AbortSignal) => apiFetch<StateView>(`${teamPath(id)}/state`, { signal });
+
+/** The owner's teams; the list page refreshes it every 10 s for its "waiting for input" badges. */
+export const teamListQuery = () => queryOptions({ queryKey: teamKeys.list(), queryFn: ({ signal }) => fetchTeams(signal) });
+
+export const teamQuery = (id: string) =>
+  queryOptions({ queryKey: teamKeys.detail(id), queryFn: ({ signal }) => fetchTeam(id, signal), retry });
+
+/**
+ * The feed, paged backwards (`before` the oldest seq loaded). Push keeps it current (staleTime Infinity: nothing
+ * re-reads it on its own); a refetch re-reads only the pages already loaded.
+ */
+export const activityQuery = (id: string) =>
+  infiniteQueryOptions<ActivityPage, Error, ActivityFeed, ReturnType<typeof teamKeys.activity>, ActivityPageParam>({
+    queryKey: teamKeys.activity(id),
+    queryFn: ({ signal, pageParam }) => fetchActivityPage(id, pageParam, signal),
+    initialPageParam: null,
+    getNextPageParam: nextPageParam,
+    staleTime: Infinity,
+    retry,
+  });
+
+/** Refetched when push says the team moved (every state write bumps the team revision). */
+export const teamStateQuery = (id: string) =>
+  queryOptions({ queryKey: teamKeys.state(id), queryFn: ({ signal }) => fetchTeamState(id, signal), retry });

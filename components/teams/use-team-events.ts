@@ -1,0 +1,142 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { openPushStream, type PushStreamStatus } from '@/lib/push-stream';
+import { runKeys } from '@/components/runs/queries';
+import { feedRevision, mergeChanges, type ActivityFeed } from './activity-cache';
+import { fetchActivityChanges, teamKeys } from './queries';
+
+/** How often the feed asks `activity?since=` while its stream is down (the footer names the figure). */
+export const FALLBACK_POLL_MS = 5_000;
+
+/** The live view's connection (not a team status), as the footer tells it. */
+export type LiveConnection =
+  | { state: 'connecting' }
+  | { state: 'live' }
+  | { state: 'polling'; everySeconds: number }
+  | { state: 'stopped'; status: number };
+
+export function liveConnection(status: PushStreamStatus): LiveConnection {
+  switch (status.state) {
+    case 'connecting':
+      return { state: 'connecting' };
+    case 'open':
+      return { state: 'live' };
+    case 'down':
+      return { state: 'polling', everySeconds: FALLBACK_POLL_MS / 1_000 };
+    case 'closed':
+      return { state: 'stopped', status: status.status };
+  }
+}
+
+type TeamPush = { teamId: string; revision: number; jobIds: string[] | null };
+
+/**
+ * Read what changed since the feed's revision and patch it in: the changed jobs by setQueryData, the team itself
+ * (member statuses, counts), its state panel and the changed jobs' runs by invalidation (only what is on screen
+ * refetches). Returns the revision the feed is at afterwards.
+ */
+async function syncFeed(queryClient: QueryClient, teamId: string): Promise<number | undefined> {
+  const key = teamKeys.activity(teamId);
+  const since = feedRevision(queryClient.getQueryData<ActivityFeed>(key));
+  // No feed yet: its first read (or the server's prefetch) brings the current state.
+  if (since === undefined) return undefined;
+  const changes = await fetchActivityChanges(teamId, since);
+  const feed = queryClient.getQueryData<ActivityFeed>(key);
+  if (!feed) return undefined;
+  const result = mergeChanges(feed, changes);
+  if (result.kind === 'unchanged') return feedRevision(feed);
+  if (result.kind === 'reload') await queryClient.invalidateQueries({ queryKey: key });
+  else queryClient.setQueryData<ActivityFeed>(key, result.feed);
+  void queryClient.invalidateQueries({ queryKey: teamKeys.detail(teamId), exact: true });
+  void queryClient.invalidateQueries({ queryKey: teamKeys.state(teamId) });
+  if (result.kind === 'merged') {
+    for (const job of result.changed) if (job.run) void queryClient.invalidateQueries({ queryKey: runKeys.detail(job.run.id) });
+  }
+  return feedRevision(queryClient.getQueryData<ActivityFeed>(key));
+}
+
+/**
+ * Keeps an open workspace current: one event stream per team; each message that moves the team past the feed's
+ * revision fetches `activity?since=` (one read at a time; messages arriving meanwhile fold into the next read).
+ * While the stream is down the same read runs every FALLBACK_POLL_MS. `refresh()` reads now (after the page's own
+ * mutations, so their effect shows without waiting for the push).
+ */
+export function useTeamEvents(teamId: string): { connection: LiveConnection; refresh: () => void } {
+  const queryClient = useQueryClient();
+  const [connection, setConnection] = useState<LiveConnection>({ state: 'connecting' });
+  const sync = useRef<((force: boolean) => void) | null>(null);
+
+  useEffect(() => {
+    let pushed = -1;
+    let running = false;
+    let queued = false;
+    let queuedForce = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const at = () => feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId)));
+    const behind = () => {
+      const revision = at();
+      return revision !== undefined && pushed > revision;
+    };
+    // One read at a time; what is asked for meanwhile runs once, right after it.
+    const run = (force: boolean) => {
+      if (running) {
+        queued = true;
+        queuedForce ||= force;
+        return;
+      }
+      if (!force && !behind()) return;
+      running = true;
+      clearTimeout(retry);
+      syncFeed(queryClient, teamId).then(
+        () => {
+          running = false;
+          const again = queued;
+          const againForce = queuedForce;
+          queued = queuedForce = false;
+          if (again || behind()) run(againForce);
+        },
+        () => {
+          running = false;
+          queued = queuedForce = false;
+          // A failed read changes nothing; try again later rather than in a tight loop.
+          retry = setTimeout(() => run(true), FALLBACK_POLL_MS);
+        },
+      );
+    };
+    sync.current = run;
+
+    const stream = openPushStream({
+      url: `/api/v1/teams/${encodeURIComponent(teamId)}/events`,
+      onStatus: (status) => setConnection(liveConnection(status)),
+      onMessage: (message) => {
+        if (message.event !== 'team') return;
+        const push = JSON.parse(message.data) as TeamPush;
+        pushed = Math.max(pushed, push.revision);
+        run(false);
+      },
+    });
+    return () => {
+      stream.close();
+      clearTimeout(retry);
+      sync.current = null;
+    };
+  }, [queryClient, teamId]);
+
+  // A feed that arrives after a message (first read still in flight) catches up with what was announced.
+  const feedAt = feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId)));
+  useEffect(() => {
+    if (feedAt !== undefined) sync.current?.(false);
+  }, [feedAt]);
+
+  const polling = connection.state === 'polling';
+  useEffect(() => {
+    if (!polling) return;
+    const timer = setInterval(() => sync.current?.(true), FALLBACK_POLL_MS);
+    return () => clearInterval(timer);
+  }, [polling]);
+
+  const refresh = useCallback(() => sync.current?.(true), []);
+  return { connection, refresh };
+}
