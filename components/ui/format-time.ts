@@ -61,14 +61,14 @@ const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 ];
 
 /**
- * "just now", "3 minutes ago", "2 days ago": under a minute, and anything in the future (a browser clock a little
- * behind the server's must not print "in 2 seconds"), is "just now". Whole units, rounded down.
+ * "less than a minute ago", "3 minutes ago", "2 days ago": under a minute, and anything in the future (a browser clock a little
+ * behind the server's must not print "in 2 seconds"), is "less than a minute ago". Whole units, rounded down.
  */
 export function formatRelative(iso: string | Date, now: Date = new Date()): string {
   const d = parse(iso);
   if (!valid(d)) return '';
   const seconds = Math.floor((now.getTime() - d.getTime()) / 1000);
-  if (seconds < 60) return 'just now';
+  if (seconds < 60) return 'less than a minute ago';
   let unit: Intl.RelativeTimeFormatUnit = 'minute';
   let size = 60;
   for (const [u, s] of STEPS) if (seconds >= s) [unit, size] = [u, s];
