@@ -12,7 +12,7 @@ import { getDb, schema, writeTx, type Db } from '@/server/db';
 import type { Job, Team } from '@/server/db/schema';
 import { attributeResult } from './attribution';
 import { buildSharedContext } from './context';
-import { receiptMessage, requestMessage } from './member-input';
+import { isQueuedInput, receiptMessage, requestCriteria, requestMessage } from './member-input';
 import { touchTeam } from './revision';
 import { appendShared } from './shared-record';
 
@@ -44,6 +44,7 @@ function freezeInput(tx: Db, job: Job, team: Team): StartInput {
   if (job.kind === 'request') {
     const senderLabel = memberName(tx, job.sourceMemberId);
     const name = memberName(tx, job.memberId);
+    const acceptanceCriteria = requestCriteria(job.frozenInput);
     return {
       text: job.text,
       messageContent: requestMessage({
@@ -54,6 +55,7 @@ function freezeInput(tx: Db, job: Job, team: Team): StartInput {
         text: job.text,
         toolGroups: agentToolGroups(tx, job.conversationId),
         context,
+        acceptanceCriteria,
       }),
       // A request without a sending member came from the person (feed composer or an @mention in a chat).
       meta: {
@@ -64,6 +66,7 @@ function freezeInput(tx: Db, job: Job, team: Team): StartInput {
         from: senderLabel,
         author: job.sourceMemberId === null ? 'person' : 'member',
         provenance: teamRequest(job.sourceMemberId === null ? null : { memberId: job.sourceMemberId, name: senderLabel }),
+        ...(acceptanceCriteria.length ? { acceptanceCriteria } : {}),
       },
     };
   }
@@ -89,7 +92,8 @@ export function admitJob(jobId: string): boolean {
     if (!team) return false;
     const now = new Date();
     if (job.status === 'queued') {
-      const frozenInput = job.frozenInput ?? freezeInput(tx, job, team);
+      // A queued request may hold its acceptance criteria until now (member-input.ts QueuedInput).
+      const frozenInput = job.frozenInput && !isQueuedInput(job.frozenInput) ? job.frozenInput : freezeInput(tx, job, team);
       tx.update(schema.jobs)
         .set({ status: 'running', frozenInput, runKey: `job:${job.id}:start`, runId: null, admittedAt: now, updatedAt: now })
         .where(eq(schema.jobs.id, jobId))
@@ -129,7 +133,8 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
     if (run && isFinished(run.status)) return finalizeJob(jobId, signal);
     if (run) return;
   }
-  const context = { teamId: job.teamId, memberId: job.memberId, jobId: job.id };
+  // hasAcceptanceCriteria: the member's system text points to the criteria in its request message.
+  const context = { teamId: job.teamId, memberId: job.memberId, jobId: job.id, ...(requestCriteria(job.frozenInput).length ? { hasAcceptanceCriteria: true } : {}) };
   try {
     const isAnswer = job.runKey.includes(':answer:');
     const answer = job.answer as PendingAnswer | null;

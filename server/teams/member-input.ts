@@ -1,5 +1,6 @@
 import 'server-only';
 import { toolsForGroups } from '@/lib/tool-groups';
+import { acceptanceCriteriaBlock } from '@/server/agents/receipts/criteria';
 import type { SharedContext } from './context';
 import { neutralizedJson, neutralizeTags } from '@/server/trust/neutralize-tags';
 
@@ -11,7 +12,27 @@ type RequestInput = {
   text: string;
   toolGroups: string[];
   context: SharedContext;
+  /** The sender's acceptance criteria (send_member), carried as data at the end of the message. */
+  acceptanceCriteria?: readonly string[];
 };
+
+/**
+ * Until a request is admitted its frozen_input holds only what the sender fixed when it queued it: its acceptance
+ * criteria (a request without criteria keeps null). Admission replaces it with the full run input, whose meta keeps
+ * the criteria (`acceptanceCriteria`).
+ */
+export type QueuedInput = { queued: true; acceptanceCriteria: string[] };
+
+export const queuedInput = (criteria: readonly string[]): QueuedInput | null => (criteria.length ? { queued: true, acceptanceCriteria: [...criteria] } : null);
+
+export const isQueuedInput = (value: unknown): value is QueuedInput => !!value && typeof value === 'object' && (value as QueuedInput).queued === true;
+
+/** A request job's acceptance criteria, from its frozen_input before or after admission ([] when none). */
+export function requestCriteria(frozenInput: unknown): string[] {
+  if (!frozenInput || typeof frozenInput !== 'object') return [];
+  const list = isQueuedInput(frozenInput) ? frozenInput.acceptanceCriteria : (frozenInput as { meta?: { acceptanceCriteria?: unknown } }).meta?.acceptanceCriteria;
+  return Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : [];
+}
 
 function toolLine(toolGroups: string[]): string {
   const tools = toolsForGroups(toolGroups);
@@ -38,6 +59,7 @@ export function requestMessage(input: RequestInput): string {
     '<ensemble-context>',
     neutralizedJson(input.context),
     '</ensemble-context>',
+    ...(input.acceptanceCriteria?.length ? ['', acceptanceCriteriaBlock(input.acceptanceCriteria)] : []),
   ].join('\n');
 }
 

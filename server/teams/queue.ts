@@ -5,6 +5,7 @@ import { LIMITS } from '@/lib/limits';
 import { schema, type Db } from '@/server/db';
 import type { Job, TeamMember } from '@/server/db/schema';
 import { AppError } from '@/server/http/errors';
+import { queuedInput, requestCriteria } from './member-input';
 import { assertTeamBudgetOpen } from '@/server/budgets/team-budget';
 import { appendShared } from './shared-record';
 
@@ -22,6 +23,8 @@ type NewRequest = {
   senderLabel: string;
   /** The request being executed by the sender, when this is a handoff. */
   parent: Pick<Job, 'id' | 'rootId' | 'depth'> | null;
+  /** The sender's acceptance criteria (send_member), validated by the caller; kept with the job until admission. */
+  acceptanceCriteria?: readonly string[];
 };
 
 export type QueueOutcome = { job: Job; created: boolean };
@@ -38,7 +41,8 @@ export function queueRequest(tx: Db, req: NewRequest): QueueOutcome {
     .where(and(eq(schema.jobs.teamId, req.teamId), eq(schema.jobs.kind, 'request'), eq(schema.jobs.requestKey, req.requestKey)))
     .get();
   if (existing) {
-    if (existing.text !== req.text || existing.memberId !== req.member.id) {
+    const sameCriteria = JSON.stringify(requestCriteria(existing.frozenInput)) === JSON.stringify(req.acceptanceCriteria ?? []);
+    if (existing.text !== req.text || existing.memberId !== req.member.id || !sameCriteria) {
       throw new AppError(409, 'request_key_reused', 'This request id was already used for a different request');
     }
     return { job: existing, created: false };
@@ -78,6 +82,7 @@ export function queueRequest(tx: Db, req: NewRequest): QueueOutcome {
       status: 'queued',
       text: req.text,
       requestKey: req.requestKey,
+      frozenInput: queuedInput(req.acceptanceCriteria ?? []),
       updatedAt: now,
     })
     .returning()

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ApiJob } from '@/lib/types/team';
 import { getActivity } from '@/server/teams/activity';
 import { sendRequest } from '@/server/teams/requests';
 import { settled, withScheduler } from '../support/scheduler';
@@ -8,7 +9,7 @@ import { makeUser } from '../support/users';
 withScheduler();
 
 const jobOf = (ownerId: string, teamId: string, jobId: string, details = true) =>
-  getActivity(ownerId, teamId, { limit: 50, offset: 0, details }).jobs!.find((j) => j.id === jobId)!;
+  (getActivity(ownerId, teamId, { limit: 50, offset: 0, details }) as { jobs: ApiJob[] }).jobs.find((j) => j.id === jobId)!;
 
 describe('a team card’s result: each citation marked resolved or not against the member run’s receipts', () => {
   it('resolved: the right id and tool; not resolved: a wrong id, a wrong tool, an id only another run has', async () => {

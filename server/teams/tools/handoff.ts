@@ -1,6 +1,8 @@
 import 'server-only';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
+import { LIMITS } from '@/lib/limits';
+import { acceptanceCriteriaSchema } from '@/lib/schemas/acceptance-criteria';
 import { taskText } from '@/lib/schemas/team';
 import type { RunContext } from '@/server/agents/tools/registry';
 import { writeTx } from '@/server/db';
@@ -17,6 +19,10 @@ const sendMemberSchema = z.object({
   member: z.string().min(1).max(200).describe('The member to ask: its id or its name (case-insensitive)'),
   text: z.string().min(1).describe('What you need from that member (at most 4,000 characters)'),
   request_id: z.string().min(1).max(200).describe('Your own id for this request; reusing it returns the same request instead of a new one'),
+  acceptance_criteria: z
+    .array(z.string())
+    .optional()
+    .describe(`Optional checks the result must satisfy (at most ${LIMITS.delegation.acceptanceCriteria.maxItems} items of at most ${LIMITS.delegation.acceptanceCriteria.maxChars} characters); the teammate sees them with the request`),
 });
 
 /**
@@ -27,6 +33,8 @@ export function sendMember(config: Parameters<typeof resolveCaller>[0], args: z.
   const caller = resolveCaller(config);
   const text = taskText.safeParse(args.text);
   if (!text.success) throw new TeamToolError(`text: ${text.error.issues[0]?.message ?? 'invalid'}`);
+  const criteria = acceptanceCriteriaSchema.safeParse(args.acceptance_criteria ?? []);
+  if (!criteria.success) throw new TeamToolError(fieldError('acceptance_criteria', criteria.error.issues[0]));
   const outcome = writeTx((tx) => {
     const members = teamMembers(caller.team.id, tx);
     const wanted = args.member.trim().toLowerCase();
@@ -44,6 +52,7 @@ export function sendMember(config: Parameters<typeof resolveCaller>[0], args: z.
         sourceConversationId: null,
         senderLabel: caller.member.name,
         parent: executingJob(caller.conversationId, tx),
+        acceptanceCriteria: criteria.data,
       });
       if (queued.created) touchTeam(tx, caller.team.id, [queued.job.id]);
       return queued;
@@ -54,6 +63,12 @@ export function sendMember(config: Parameters<typeof resolveCaller>[0], args: z.
   });
   if (outcome.created) wakeScheduler();
   return { id: outcome.job.id, status: outcome.job.status, member: args.member };
+}
+
+/** `acceptance_criteria.3: Must be at most 500 characters (now 501)` — the field and item the model must fix. */
+function fieldError(field: string, issue: { path: PropertyKey[]; message: string } | undefined): string {
+  const at = issue?.path.length ? `${field}.${issue.path.map(String).join('.')}` : field;
+  return `${at}: ${issue?.message ?? 'invalid'}`;
 }
 
 export function handoffTools(_context: RunContext) {
