@@ -3,8 +3,9 @@
 import { useState } from 'react';
 import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Dialog, DialogPanel, DialogTitle, Description, Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Alert } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
@@ -90,27 +91,23 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
         </div>
       ) : null}
 
-      <Dialog open={confirmOpen} onClose={() => !remove.isPending && setConfirmOpen(false)} className="relative z-50">
-        <div className="fixed inset-0 bg-black/40" aria-hidden />
-        <div className="fixed inset-0 flex items-center justify-center p-4">
-          <DialogPanel className="w-full max-w-md space-y-4 rounded-lg bg-white p-5 shadow-xl dark:bg-zinc-900">
-            <DialogTitle className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">Delete “{team.name}”?</DialogTitle>
-            <Description className="text-sm text-zinc-600 dark:text-zinc-400">
-              The team, its activity and its shared record are removed. A team with unfinished requests can’t be deleted:
-              cancel them or let them finish first.
-            </Description>
-            {remove.isError ? <Alert>{errorText(remove.error, 'Delete failed; try again.')}</Alert> : null}
-            <div className="flex flex-wrap justify-end gap-2">
-              <Button variant="secondary" onClick={() => setConfirmOpen(false)} disabled={remove.isPending}>
-                Keep team
-              </Button>
-              <Button variant="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
-                {remove.isPending ? 'Deleting…' : 'Delete team'}
-              </Button>
-            </div>
-          </DialogPanel>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        open={confirmOpen}
+        title={<>Delete “{team.name}”?</>}
+        description={
+          <>
+            The team, its activity and its shared record are removed. A team with unfinished requests can’t be deleted:
+            cancel them or let them finish first.
+          </>
+        }
+        confirmLabel="Delete team"
+        cancelLabel="Keep team"
+        pendingLabel="Deleting…"
+        pending={remove.isPending}
+        error={remove.isError ? errorText(remove.error, 'Delete failed; try again.') : null}
+        onCancel={() => setConfirmOpen(false)}
+        onConfirm={() => remove.mutate()}
+      />
     </>
   );
 }

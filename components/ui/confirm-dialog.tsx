@@ -12,6 +12,8 @@ export type ConfirmDialogProps = {
   description: ReactNode;
   /** The confirm button's label, e.g. "Delete agent". */
   confirmLabel: string;
+  /** The cancel button's label; "Cancel" unless the choice reads better named ("Keep team"). */
+  cancelLabel?: string;
   /** Shown on the confirm button while `pending`, e.g. "Deleting…". */
   pendingLabel?: string;
   /** While true both buttons are disabled and Escape does nothing (the outcome is not known yet). */
@@ -36,6 +38,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel = 'Cancel',
   pendingLabel,
   pending = false,
   error,
@@ -97,7 +100,7 @@ export function ConfirmDialog({
   const buttons = (
     <div className="mt-5 flex flex-wrap justify-end gap-2">
       <Button ref={cancelRef} variant="secondary" onClick={cancel} disabled={pending}>
-        Cancel
+        {cancelLabel}
       </Button>
       {action ? (
         <SubmitButton tone={tone} label={confirmLabel} pendingLabel={pendingLabel ?? confirmLabel} />
