@@ -10,11 +10,11 @@ import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
 import { AGENT_FIELDS, agentCreateSchema, NEW_AGENT_DEFAULTS, type AgentCreate, type AgentCreateInput } from '@/lib/schemas/agent';
-import { charCount } from '@/lib/text-bounds';
 import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES, TOOL_GROUPS } from '@/lib/tool-groups';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
+import { CharCounter as KitCharCounter } from '@/components/ui/char-counter';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
@@ -263,7 +263,7 @@ export function AgentForm(props: Props) {
   );
 }
 
-/** "12 / 64 characters", red once over the limit; counts code points exactly like the validator. */
+/** The kit's counter for a watched form field ("12 / 64 characters", red past the limit), after the field's hint. */
 function CharCounter({
   control,
   name,
@@ -276,13 +276,10 @@ function CharCounter({
   prefix?: string;
 }) {
   const value = useWatch({ control, name }) ?? '';
-  const count = charCount(value);
   return (
     <span className="flex flex-wrap justify-between gap-x-3">
       {prefix ? <span>{prefix}</span> : null}
-      <span className={cn('ml-auto tabular-nums', count > max && 'font-medium text-red-600 dark:text-red-400')}>
-        {count.toLocaleString('en-US')} / {max.toLocaleString('en-US')} characters
-      </span>
+      <KitCharCounter text={value} bound={{ maxChars: max }} className="ml-auto" />
     </span>
   );
 }
