@@ -38,8 +38,8 @@ async function seedTeam(api: APIRequestContext, name = 'Launch crew'): Promise<T
   return createTeam(api, name, agents);
 }
 
-// The first paint of a page waits for hydration, which is slow on a busy two-core machine.
-const FIRST_LOAD = { timeout: 15_000 };
+// The server renders a workspace with its first data; "Live" needs hydration and the stream's first message.
+const FIRST_LOAD = { timeout: 5_000 };
 
 /** Open a team page and wait until its live feed is connected. */
 async function openTeam(page: Page, teamId: string) {

@@ -8,8 +8,8 @@ import crypto from 'node:crypto';
 
 /** Agent runs go through the real scheduler and the embedded `scripted` model: results take a few seconds under load. */
 export const RESULT_TIMEOUT = 10_000;
-/** The first paint of a page waits for hydration, which is slow on a busy two-core machine. */
-export const FIRST_LOAD = { timeout: 15_000 };
+/** Pages render on the server with their first data; "Live" needs hydration and the stream's first message. */
+export const FIRST_LOAD = { timeout: 5_000 };
 
 export type TeamAgent = { id: string; name: string };
 export type TeamMember = { id: string; name: string; conversationId: string | null };
