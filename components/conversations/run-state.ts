@@ -27,13 +27,14 @@ export function readInterrupt(run: Pick<Run, 'status' | 'interrupt'> | null | un
 export type RunView =
   | { kind: 'none' }
   | { kind: 'active'; label: string }
-  | { kind: 'error'; message: string }
+  /** stopReason: a guard capped the run (lib/types/stop-reason.ts). */
+  | { kind: 'error'; message: string; stopReason?: string }
   | { kind: 'cancelled' }
   | { kind: 'approval'; interrupt: ApprovalInterrupt }
   | { kind: 'clarification'; interrupt: ClarificationInterrupt }
   /** Interrupted with a payload this screen does not know; the person can still send a message. */
   | { kind: 'waiting' }
-  | { kind: 'done' };
+  | { kind: 'done'; stopReason?: string };
 
 export function runView(run: Run | null | undefined): RunView {
   if (!run) return { kind: 'none' };
@@ -42,7 +43,7 @@ export function runView(run: Run | null | undefined): RunView {
     case 'running':
       return { kind: 'active', label: 'Running…' };
     case 'error':
-      return { kind: 'error', message: run.error?.trim() || 'The run failed without an error message.' };
+      return { kind: 'error', message: run.error?.trim() || 'The run failed without an error message.', ...(run.stopReason ? { stopReason: run.stopReason } : {}) };
     case 'cancelled':
       return { kind: 'cancelled' };
     case 'interrupted': {
@@ -52,7 +53,7 @@ export function runView(run: Run | null | undefined): RunView {
       return { kind: 'waiting' };
     }
     default:
-      return { kind: 'done' };
+      return run.stopReason ? { kind: 'done', stopReason: run.stopReason } : { kind: 'done' };
   }
 }
 

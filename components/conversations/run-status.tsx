@@ -5,6 +5,7 @@ import { Alert, Badge } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { sendErrorMessage } from './errors';
 import type { RunView } from './run-state';
+import { stopReasonLabel } from '@/lib/stop-reason-label';
 
 /**
  * The latest run's state under the history: a live "Running…" status with Cancel, a failed run's error, or
@@ -37,6 +38,8 @@ export function RunStatus({ view, onCancel }: { view: RunView; onCancel: () => P
           </span>
         ) : view.kind === 'cancelled' ? (
           <Badge tone="neutral">Cancelled</Badge>
+        ) : view.kind === 'done' && view.stopReason ? (
+          <Badge tone="warning">{stopReasonLabel('completed', view.stopReason)}</Badge>
         ) : view.kind === 'waiting' ? (
           <span className="text-zinc-700 dark:text-zinc-300">The agent is waiting for your reply.</span>
         ) : null}
@@ -49,7 +52,8 @@ export function RunStatus({ view, onCancel }: { view: RunView; onCancel: () => P
       {cancelError ? <Alert>{`Could not cancel: ${cancelError}`}</Alert> : null}
       {view.kind === 'error' ? (
         <Alert>
-          <span className="font-medium">The run failed.</span> <span className="whitespace-pre-wrap">{view.message}</span>
+          <span className="font-medium">{view.stopReason ? `${stopReasonLabel('failed', view.stopReason)}.` : 'The run failed.'}</span>{' '}
+          <span className="whitespace-pre-wrap">{view.message}</span>
         </Alert>
       ) : null}
     </div>

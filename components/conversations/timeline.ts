@@ -54,7 +54,10 @@ export function buildTimeline(messages: readonly Message[]): TimelineItem[] {
   const items: TimelineItem[] = [];
   const callsById = new Map<string, ToolCallView>();
   messages.forEach((m, index) => {
-    if (m.role === 'user') {
+    if (m.role === 'user' && m.provenance?.contentKind === 'note' && m.provenance.producer.type === 'framework') {
+      // A guard's note ("Loop limit reached: …"): the framework speaking, on the input side of the turn.
+      items.push({ kind: 'note', id: m.id, text: m.text, provenance: m.provenance });
+    } else if (m.role === 'user') {
       items.push(userItem(m, messages[index + 1]));
     } else if (m.role === 'assistant' && (isFrameworkNote(m) || m.provenance?.producer.type === 'framework')) {
       // Framework text on the assistant side (a note, a summary of earlier turns): never shown as the agent speaking.

@@ -6,6 +6,7 @@ import type { ApiTeamRuns } from '@/lib/types/team-runs';
 import { OUTCOME_LABEL, barState, formatClock, formatCount, formatSpan, runEnd, runStart } from './layout';
 import { OUTCOME_STYLE } from './outcome-style';
 import { useScrollCue } from './use-scroll-cue';
+import { cappedText } from '@/lib/stop-reason-label';
 
 const th = 'px-2 py-1.5 text-left font-medium whitespace-nowrap';
 const num = 'px-2 py-1.5 text-right tabular-nums whitespace-nowrap';
@@ -86,7 +87,7 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
                   <td className={td}>
                     <span aria-hidden>{OUTCOME_STYLE[state].glyph} </span>
                     {OUTCOME_LABEL[state]}
-                    {r.stopReason ? ` (${r.stopReason.replace(/_/g, ' ')})` : ''}
+                    {r.stopReason ? ` (${cappedText(r.stopReason)})` : ''}
                   </td>
                   <td className={`${td} tabular-nums`}>{clock(runStart(r))}</td>
                   <td className={`${td} tabular-nums`}>{r.finishedAt ? clock(runEnd(r, now)) : 'still running'}</td>

@@ -20,6 +20,7 @@ import {
 } from './layout';
 import { OUTCOME_STYLE } from './outcome-style';
 import { useScrollCue } from './use-scroll-cue';
+import { cappedText } from '@/lib/stop-reason-label';
 
 const AXIS_HEIGHT = 28;
 const BAR_HEIGHT = LANE_ROW_HEIGHT - 6;
@@ -193,7 +194,7 @@ function RunDetails({ id, run, name, now }: { id: string; run: ApiTeamRun | unde
       <p className="font-medium text-zinc-900 dark:text-zinc-100">
         <span aria-hidden>{OUTCOME_STYLE[state].glyph} </span>
         {name} · {OUTCOME_LABEL[state]}
-        {run.stopReason ? ` (${run.stopReason.replace(/_/g, ' ')})` : ''}
+        {run.stopReason ? ` (${cappedText(run.stopReason)})` : ''}
         {run.jobKind ? ` · ${run.jobKind === 'request' ? 'request' : 'receipt'}` : ' · direct chat'}
       </p>
       <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-zinc-700 dark:text-zinc-300">

@@ -3,6 +3,7 @@
  * them out. Event text is untrusted (model and tool output): it is carried as plain strings, never markup.
  */
 import type { ApiRunEvent, RunOutcome } from '@/lib/types/run-events';
+import { cappedText, stopReasonLabel } from '@/lib/stop-reason-label';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 export const formatCount = (n: number) => numberFormat.format(n);
@@ -78,11 +79,10 @@ const OUTCOME: Record<RunOutcome, { title: string; tone: StepTone }> = {
   interrupted: { title: 'Run paused for input', tone: 'info' },
 };
 
-/** Why a run stopped early, in words; unknown reasons are shown as recorded. */
+/** Why a run stopped early, in the words every surface uses (lib/stop-reason-label.ts); '' when it did not. */
 export function stopReasonText(reason: string | null | undefined): string {
-  if (!reason) return '';
-  if (reason === 'time_capped') return 'Stopped by its time limit';
-  return `Stop reason: ${reason}`;
+  const capped = cappedText(reason);
+  return capped ? `Stopped early (${capped})` : '';
 }
 
 export function stepItem(event: ApiRunEvent): StepItem {
@@ -138,7 +138,7 @@ export function stepItem(event: ApiRunEvent): StepItem {
     }
     case 'run.finished': {
       const outcome = OUTCOME[event.outcome] ?? { title: `Run finished (${event.outcome})`, tone: 'neutral' as const };
-      return { ...base, kind: 'finished', ...outcome, detail: stopReasonText(event.stopReason), error: event.error ?? null };
+      return { ...base, kind: 'finished', ...outcome, title: stopReasonLabel(event.outcome, event.stopReason, outcome.title), detail: stopReasonText(event.stopReason), error: event.error ?? null };
     }
   }
   return { ...base, kind: 'other', tone: 'neutral', title: `Event ${String((event as { type: unknown }).type)}`, detail: '' };

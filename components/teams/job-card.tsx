@@ -21,6 +21,7 @@ import {
 import type { ApiJob, ApiMember } from '@/lib/types/team';
 import { JobAnswerForm, type AnswerBody } from './job-answer-form';
 import { linkButton } from './link-button';
+import { stopReasonLabel } from '@/lib/stop-reason-label';
 
 export const jobElementId = (jobId: string) => `job-${jobId}`;
 
@@ -104,7 +105,9 @@ export const JobCard = memo(function JobCard({
         <h3 id={titleId} className="min-w-0 break-words text-sm font-semibold text-zinc-900 dark:text-zinc-100">
           {from} → {to}
         </h3>
-        <Badge tone={status.tone}>{status.label}</Badge>
+        <Badge tone={status.tone}>
+          {job.stopReason && (job.status === 'completed' || job.status === 'failed') ? stopReasonLabel(job.status, job.stopReason, status.label) : status.label}
+        </Badge>
         <time dateTime={job.createdAt} title={format(new Date(job.createdAt), 'PPpp')} className="ml-auto text-xs text-zinc-500 dark:text-zinc-400">
           {when(job.createdAt)}
         </time>

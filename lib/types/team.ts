@@ -1,6 +1,7 @@
 /** Team API shapes shared by the server (producers) and the browser (consumers). Dates are ISO strings. */
 import type { AssemblyChange } from './assembly';
 import type { CitationCheck } from './receipts';
+import type { StopReason } from './stop-reason';
 
 /**
  * 'creating' until every member has its conversation (start-up and Reconnect finish an interrupted creation),
@@ -94,6 +95,11 @@ export type ApiJob = {
    * when the member run that wrote it made that call (server/agents/receipts) — not that the claim is true.
    */
   citations?: CitationCheck[];
+  /**
+   * Present with details=true: why the job's run stopped early (lib/types/stop-reason.ts), beside its status — a
+   * capped run completes or fails its job as the run did. Null when it ran its course (or has no run yet).
+   */
+  stopReason?: StopReason | null;
 };
 
 export type ApiActivity =

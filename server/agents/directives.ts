@@ -25,6 +25,8 @@ export type Script = {
   cite: boolean;
   /** `/tokens N`: each response reports N tokens of usage (input + output), so token budgets are testable. */
   tokens: number | null;
+  /** `/say TEXT`: each tool-calling response carries TEXT too (a partial answer beside its calls). */
+  say: string | null;
   /** Lines that look like directives but can't be read; the model call fails naming them. */
   errors: string[];
   /** True when any directive line was present. */
@@ -40,15 +42,16 @@ export const NO_SCRIPT: Readonly<Script> = Object.freeze({
   loop: null,
   cite: false,
   tokens: null,
+  say: null,
   errors: Object.freeze([]) as unknown as string[],
   hasDirectives: false,
 });
 
-const DIRECTIVE = /^\/(call|ask|reply|sleep|fail|loop|cite|tokens)(?:\s+([\s\S]*))?$/;
+const DIRECTIVE = /^\/(call|ask|reply|sleep|fail|loop|cite|tokens|say)(?:\s+([\s\S]*))?$/;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function parseScript(text: string): Script {
-  const script: Script = { actions: [], reply: null, sleepMs: 0, fail: null, loop: null, cite: false, tokens: null, errors: [], hasDirectives: false };
+  const script: Script = { actions: [], reply: null, sleepMs: 0, fail: null, loop: null, cite: false, tokens: null, say: null, errors: [], hasDirectives: false };
   const replies: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const match = DIRECTIVE.exec(raw.trim());
@@ -80,6 +83,10 @@ export function parseScript(text: string): Script {
       }
       case 'fail':
         script.fail = arg || 'Scripted failure';
+        break;
+      case 'say':
+        if (arg) script.say = arg;
+        else script.errors.push('/say: the text is missing');
         break;
       case 'tokens': {
         const n = Number(arg);

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, desc, eq, gt, inArray, lt } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import type { ApiActivity, ApiActivityChanges, ApiJob } from '@/lib/types/team';
+import { isStopReason } from '@/lib/types/stop-reason';
 import { checkCitations } from '@/server/agents/receipts/citations';
 import { receiptsOf } from '@/server/agents/receipts/ledger';
 import type { StoredAssembly } from '@/server/agents/views';
@@ -66,10 +67,21 @@ function serialize(db: Db, teamId: string, rows: Job[], details: boolean): ApiJo
           .map((r) => [r.id, r])
       : [],
   );
-  const runs = details ? jobRuns(db, rows.map((r) => r.runId).filter((x): x is string => !!x)) : undefined;
-  return rows.map((r) =>
-    withCitations(toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)), r, details),
-  );
+  const runIds = rows.map((r) => r.runId).filter((x): x is string => !!x);
+  const runs = details ? jobRuns(db, runIds) : undefined;
+  const stops = details ? stopReasons(db, runIds) : undefined;
+  return rows.map((r) => {
+    const job = withCitations(toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)), r, details);
+    // With details: why the job's run stopped early (a capped run completes or fails its job as the run did).
+    return stops ? { ...job, stopReason: (r.runId && stops.get(r.runId)) || null } : job;
+  });
+}
+
+/** The stop reason of each run that has one (runs.stop_reason, written by finishRun). */
+function stopReasons(db: Db, runIds: string[]): Map<string, NonNullable<ApiJob['stopReason']>> {
+  if (!runIds.length) return new Map();
+  const rows = db.select({ id: schema.runs.id, stopReason: schema.runs.stopReason }).from(schema.runs).where(inArray(schema.runs.id, runIds)).all();
+  return new Map(rows.flatMap((r) => (isStopReason(r.stopReason) ? [[r.id, r.stopReason] as const] : [])));
 }
 
 /**

@@ -25,6 +25,7 @@ describe('directive parser', () => {
       reply: 'Done.',
       sleepMs: 250,
       tokens: null,
+      say: null,
       fail: null,
       loop: { tool: 'calculator', args: { expression: '2' } },
       errors: [],

@@ -100,7 +100,9 @@ describe('stepItem', () => {
     const done = of(stepItem(ev({ type: 'run.finished', outcome: 'completed' })), 'finished');
     expect([done.title, done.tone, done.detail, done.error]).toEqual(['Run completed', 'success', '', null]);
     const capped = of(stepItem(ev({ type: 'run.finished', outcome: 'failed', error: 'Stopped after 1 minutes', stopReason: 'time_capped' })), 'finished');
-    expect([capped.title, capped.detail, capped.error]).toEqual(['Run failed', 'Stopped by its time limit', 'Stopped after 1 minutes']);
+    expect([capped.title, capped.detail, capped.error]).toEqual(['Run failed (capped: time)', 'Stopped early (capped: time)', 'Stopped after 1 minutes']);
+    const loop = of(stepItem(ev({ type: 'run.finished', outcome: 'completed', stopReason: 'loop_capped' })), 'finished');
+    expect([loop.title, loop.tone, loop.detail]).toEqual(['Run completed (capped: loop)', 'success', 'Stopped early (capped: loop)']);
     expect(stepItem(ev({ type: 'run.finished', outcome: 'cancelled' })).title).toBe('Run cancelled');
     expect(stepItem(ev({ type: 'run.finished', outcome: 'interrupted' })).title).toBe('Run paused for input');
   });
@@ -141,6 +143,7 @@ describe('formatting helpers', () => {
   });
   it('stop reasons', () => {
     expect(stopReasonText(null)).toBe('');
-    expect(stopReasonText('budget')).toBe('Stop reason: budget');
+    expect(stopReasonText('budget_reached')).toBe('Stopped early (capped: budget reached)');
+    expect(stopReasonText('turn_capped')).toBe('Stopped early (capped: turns)');
   });
 });

@@ -1,0 +1,31 @@
+'use client';
+
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { teamBudgetState, usageText } from '@/lib/budget-state';
+import type { ApiTeam } from '@/lib/types/team';
+import { TeamBudgetDialog } from './team-budget-dialog';
+
+const TONE = {
+  none: 'text-zinc-600 dark:text-zinc-400',
+  ok: 'text-zinc-600 dark:text-zinc-400',
+  warning: 'text-amber-700 dark:text-amber-300',
+  reached: 'text-red-700 dark:text-red-300',
+} as const;
+
+/** The team header's "12,340 / 50,000 tokens" (tokens of finished runs), with the way to set or change the budget. */
+export function TeamBudgetMeter({ team, onChanged }: { team: ApiTeam; onChanged: () => void }) {
+  const [open, setOpen] = useState(false);
+  const state = teamBudgetState(team.tokensUsed, team.tokenBudget);
+  return (
+    <div className="flex items-center gap-2">
+      <p className={`text-sm tabular-nums ${TONE[state]}`} aria-label="Token usage">
+        {usageText(team.tokensUsed, team.tokenBudget)}
+      </p>
+      <Button variant="ghost" size="sm" onClick={() => setOpen(true)}>
+        {team.tokenBudget === null ? 'Set budget' : 'Change budget'}
+      </Button>
+      {open ? <TeamBudgetDialog team={team} open onClose={() => setOpen(false)} onSaved={onChanged} /> : null}
+    </div>
+  );
+}
