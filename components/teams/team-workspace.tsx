@@ -19,8 +19,6 @@ import { MentionComposer, emptyDraft, type ComposerDraft } from './mention-compo
 import { StatePanel } from './state-panel';
 import { TeamBudgetMeter } from './team-budget-meter';
 import { TeamBudgetNotice } from './team-budget-notice';
-import { TeamBudgetMeter } from './team-budget-meter';
-import { TeamBudgetNotice } from './team-budget-notice';
 import { linkButton } from './link-button';
 import { activityQuery, teamQuery } from './queries';
 import { useTeamActions } from './team-actions';
@@ -132,7 +130,6 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
           <h1 className="min-w-0 break-words text-2xl font-semibold text-zinc-900 dark:text-zinc-50">{t.name}</h1>
           {t.status !== 'ready' ? <Badge tone={status.tone}>{status.label}</Badge> : null}
           <div className="ml-auto flex flex-wrap items-center gap-3">
-            <TeamBudgetMeter team={t} onChanged={refreshAll} />
             <TeamBudgetMeter team={t} onChanged={refreshAll} />
             <Link href={`/teams/${encodeURIComponent(t.id)}/runs`} className={linkButton.secondary}>
               Runs
