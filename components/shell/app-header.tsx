@@ -1,7 +1,7 @@
 'use client';
 
-import { Disclosure, DisclosureButton, DisclosurePanel } from '@headlessui/react';
 import Link from 'next/link';
+import { useId, useState } from 'react';
 import { CloseIcon, MenuIcon } from './icons';
 import { NavLinks } from './nav-links';
 import { SignOutButton, type SignOutAction } from './sign-out-button';
@@ -9,59 +9,60 @@ import { ThemeSwitch } from './theme-switch';
 
 /**
  * The signed-in header. From the `md` breakpoint the section links sit in the bar; below it they move into a
- * menu panel (with the account and sign-out), so nothing overflows at 360 px.
+ * menu panel (with the account and sign-out), so nothing overflows at 360 px. The menu is a plain disclosure
+ * (a button with aria-expanded that shows a panel): no UI library in the layout every page loads.
  */
 export function AppHeader({ email, signOutAction, admin = false }: { email: string; signOutAction: SignOutAction; admin?: boolean }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const close = () => setOpen(false);
   return (
-    <Disclosure
-      as="header"
-      className="sticky top-0 z-30 border-b border-zinc-200 bg-white/95 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95"
-    >
-      {({ open, close }) => (
-        <>
-          <div className="mx-auto flex h-14 w-full max-w-6xl items-center gap-3 px-4 sm:px-6">
-            <Link
-              href="/agents"
-              className="shrink-0 rounded text-base font-semibold tracking-tight text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-50"
+    <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/95 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
+        <div className="mx-auto flex h-14 w-full max-w-6xl items-center gap-3 px-4 sm:px-6">
+          <Link
+            href="/agents"
+            className="shrink-0 rounded text-base font-semibold tracking-tight text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-50"
+          >
+            Ensemble
+          </Link>
+          <nav aria-label="Main" className="hidden md:block">
+            <NavLinks layout="row" admin={admin} />
+          </nav>
+          <div className="ml-auto flex min-w-0 items-center gap-2">
+            <ThemeSwitch />
+            <span
+              className="hidden max-w-56 truncate text-sm text-zinc-600 lg:block dark:text-zinc-400"
+              title={email}
+              data-testid="user-email"
             >
-              Ensemble
-            </Link>
-            <nav aria-label="Main" className="hidden md:block">
-              <NavLinks layout="row" admin={admin} />
-            </nav>
-            <div className="ml-auto flex min-w-0 items-center gap-2">
-              <ThemeSwitch />
-              <span
-                className="hidden max-w-56 truncate text-sm text-zinc-600 lg:block dark:text-zinc-400"
-                title={email}
-                data-testid="user-email"
-              >
-                {email}
-              </span>
-              <div className="hidden md:block">
-                <SignOutButton action={signOutAction} />
-              </div>
-              <DisclosureButton
-                className="inline-flex size-9 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
-                aria-label={open ? 'Close menu' : 'Open menu'}
-              >
-                {open ? <CloseIcon /> : <MenuIcon />}
-              </DisclosureButton>
-            </div>
-          </div>
-          <DisclosurePanel className="border-t border-zinc-200 px-4 pt-2 pb-4 md:hidden dark:border-zinc-800">
-            <nav aria-label="Main">
-              <NavLinks layout="column" onNavigate={() => close()} admin={admin} />
-            </nav>
-            <div className="mt-3 flex flex-wrap items-center justify-between gap-2 border-t border-zinc-200 pt-3 dark:border-zinc-800">
-              <span className="min-w-0 truncate text-sm text-zinc-600 dark:text-zinc-400" title={email}>
-                {email}
-              </span>
+              {email}
+            </span>
+            <div className="hidden md:block">
               <SignOutButton action={signOutAction} />
             </div>
-          </DisclosurePanel>
-        </>
-      )}
-    </Disclosure>
+            <button
+              type="button"
+              className="inline-flex size-9 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
+              aria-label={open ? 'Close menu' : 'Open menu'}
+              aria-expanded={open}
+              aria-controls={panelId}
+              onClick={() => setOpen((o) => !o)}
+            >
+              {open ? <CloseIcon /> : <MenuIcon />}
+            </button>
+          </div>
+        </div>
+        <div id={panelId} hidden={!open} className="border-t border-zinc-200 px-4 pt-2 pb-4 md:hidden dark:border-zinc-800">
+          <nav aria-label="Main">
+            <NavLinks layout="column" onNavigate={() => close()} admin={admin} />
+          </nav>
+          <div className="mt-3 flex flex-wrap items-center justify-between gap-2 border-t border-zinc-200 pt-3 dark:border-zinc-800">
+            <span className="min-w-0 truncate text-sm text-zinc-600 dark:text-zinc-400" title={email}>
+              {email}
+            </span>
+            <SignOutButton action={signOutAction} />
+          </div>
+        </div>
+    </header>
   );
 }

@@ -1,6 +1,5 @@
 'use client';
 
-import { Radio, RadioGroup } from '@headlessui/react';
 import { useTheme } from 'next-themes';
 import { useSyncExternalStore } from 'react';
 import { cn } from '@/components/ui/cn';
@@ -23,33 +22,38 @@ function useHydrated(): boolean {
   );
 }
 
-/** Light / dark / system, as a labelled radio group (arrow keys move between choices). */
+/**
+ * Light / dark / system, as a labelled group of native radio buttons (one name, so arrow keys move between choices
+ * as in any radio group). Each input covers its icon, invisible, so a click or tap lands on the input itself.
+ */
 export function ThemeSwitch() {
   const { theme, setTheme } = useTheme();
   const hydrated = useHydrated();
   const value = hydrated ? (theme ?? 'system') : null;
   return (
-    <RadioGroup
-      value={value}
-      onChange={(next: string | null) => next && setTheme(next)}
-      aria-label="Theme"
-      className="inline-flex shrink-0 items-center rounded-md border border-zinc-200 p-0.5 dark:border-zinc-700"
-    >
+    <div role="radiogroup" aria-label="Theme" className="inline-flex shrink-0 items-center rounded-md border border-zinc-200 p-0.5 dark:border-zinc-700">
       {THEMES.map(({ value: option, label, Icon }) => (
-        <Radio
+        <label
           key={option}
-          value={option}
-          aria-label={label}
           title={label}
           className={cn(
-            'inline-flex size-7 cursor-pointer items-center justify-center rounded text-zinc-500',
-            'hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-400 dark:hover:text-zinc-100',
-            'data-checked:bg-zinc-200 data-checked:text-zinc-900 dark:data-checked:bg-zinc-700 dark:data-checked:text-zinc-50',
+            'relative inline-flex size-7 cursor-pointer items-center justify-center rounded text-zinc-600',
+            'hover:text-zinc-900 has-focus-visible:outline-2 has-focus-visible:outline-indigo-500 dark:text-zinc-400 dark:hover:text-zinc-100',
+            'has-checked:bg-zinc-200 has-checked:text-zinc-900 dark:has-checked:bg-zinc-700 dark:has-checked:text-zinc-50',
           )}
         >
+          <input
+            type="radio"
+            name="theme"
+            value={option}
+            aria-label={label}
+            checked={value === option}
+            onChange={() => setTheme(option)}
+            className="absolute inset-0 cursor-pointer appearance-none rounded opacity-0"
+          />
           <Icon />
-        </Radio>
+        </label>
       ))}
-    </RadioGroup>
+    </div>
   );
 }
