@@ -2,13 +2,13 @@
 
 import Link from 'next/link';
 import { memo, useState, type MouseEvent } from 'react';
-import { format, isToday } from 'date-fns';
 import { CitationList } from '@/components/receipts/citation-list';
 import { SetupChangedBadge } from '@/components/runs/run-setup';
 import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { Badge } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
+import { Time } from '@/components/ui/time';
 import { ApiError } from '@/lib/api-client';
 import {
   JOB_STATUS_BADGE,
@@ -40,11 +40,6 @@ export type JobCardProps = {
   onAnswer: (jobId: string, body: AnswerBody) => Promise<void>;
   onCancel: (jobId: string) => Promise<void>;
 };
-
-function when(iso: string): string {
-  const d = new Date(iso);
-  return isToday(d) ? format(d, 'HH:mm') : format(d, 'MMM d, HH:mm');
-}
 
 function scrollToJob(event: MouseEvent<HTMLAnchorElement>, jobId: string) {
   const target = document.getElementById(jobElementId(jobId));
@@ -108,9 +103,7 @@ export const JobCard = memo(function JobCard({
         <Badge tone={status.tone}>
           {job.stopReason && (job.status === 'completed' || job.status === 'failed') ? stopReasonLabel(job.status, job.stopReason, status.label) : status.label}
         </Badge>
-        <time dateTime={job.createdAt} title={format(new Date(job.createdAt), 'PPpp')} className="ml-auto text-xs text-zinc-500 dark:text-zinc-400">
-          {when(job.createdAt)}
-        </time>
+        <Time iso={job.createdAt} format="when" className="ml-auto text-xs text-zinc-500 dark:text-zinc-400" />
       </div>
       {job.run?.setupChanges?.length ? (
         <div className="mt-1">
@@ -206,11 +199,15 @@ export const JobCard = memo(function JobCard({
               <dt>Kind</dt>
               <dd>{isReceipt ? 'Result receipt' : job.sourceMemberId ? 'Handoff' : 'Request'}</dd>
               <dt>Created</dt>
-              <dd>{format(new Date(job.createdAt), 'PPpp')}</dd>
+              <dd>
+                <Time iso={job.createdAt} format="full" />
+              </dd>
               {job.completedAt ? (
                 <>
                   <dt>Finished</dt>
-                  <dd>{format(new Date(job.completedAt), 'PPpp')}</dd>
+                  <dd>
+                    <Time iso={job.completedAt} format="full" />
+                  </dd>
                 </>
               ) : null}
               <dt>Job</dt>

@@ -1,13 +1,8 @@
 import Link from 'next/link';
-import { format, isToday } from 'date-fns';
 import { Badge } from '@/components/ui/misc';
+import { Time } from '@/components/ui/time';
 import type { ApiStateEntry } from '@/lib/types/team';
 import { KIND_LABEL } from './state-view';
-
-function when(iso: string): string {
-  const d = new Date(iso);
-  return isToday(d) ? format(d, 'HH:mm') : format(d, 'MMM d, HH:mm');
-}
 
 /**
  * One public-state entry. Title and content were written by a model: rendered as plain text (React escapes it),
@@ -38,9 +33,7 @@ export function StateEntryCard({ entry }: { entry: ApiStateEntry }) {
       <p className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-xs text-zinc-600 dark:text-zinc-400">
         <span className="min-w-0 wrap-anywhere">By {entry.createdBy.name}</span>
         {edited ? <span className="min-w-0 wrap-anywhere">Edited by {entry.updatedBy.name}</span> : null}
-        <time dateTime={entry.updatedAt} title={format(new Date(entry.updatedAt), 'PPpp')}>
-          {edited ? 'Updated' : 'Published'} {when(entry.updatedAt)}
-        </time>
+        <Time iso={entry.updatedAt} format="when" prefix={edited ? 'Updated' : 'Published'} />
         {entry.source.conversationId ? (
           <Link
             href={`/conversations/${encodeURIComponent(entry.source.conversationId)}`}
