@@ -1,6 +1,7 @@
 /**
  * Dates as the app shows them, with the platform's Intl (no date library in the browser bundle): absolute
- * ("Dec 1, 2026", "Dec 1, 2026, 10:09 AM"), relative ("3 minutes ago") and "a time today, a date otherwise".
+ * ("Dec 1, 2026", "Dec 1, 2026, 14:09"), relative ("3 minutes ago") and "a time today, a date otherwise".
+ * Times of day are 24-hour, as the team feed, state and run steps always showed them.
  * Locale en-US like the rest of the UI's numbers; `timeZone` is left to the reader's browser unless given
  * (the server renders in UTC, see time.tsx).
  */
@@ -12,7 +13,7 @@ function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const key = JSON.stringify(options);
   let format = cache.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', options);
+    format = new Intl.DateTimeFormat('en-US', { hourCycle: 'h23', ...options });
     cache.set(key, format);
   }
   return format;
@@ -27,28 +28,28 @@ export function formatDate(iso: string | Date, { timeZone }: TimeOptions = {}): 
   return valid(d) ? dateFormat({ dateStyle: 'medium', timeZone }).format(d) : '';
 }
 
-/** "Dec 1, 2026, 10:09 AM" */
+/** "Dec 1, 2026, 14:09" */
 export function formatDateTime(iso: string | Date, { timeZone }: TimeOptions = {}): string {
   const d = parse(iso);
   return valid(d) ? dateFormat({ dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d) : '';
 }
 
-/** "Dec 1, 2026, 10:09:47 AM UTC": the tooltip, exact to the second and naming the zone. */
+/** "Dec 1, 2026, 14:09:47 UTC": the tooltip, exact to the second and naming the zone. */
 export function formatFull(iso: string | Date, { timeZone }: TimeOptions = {}): string {
   const d = parse(iso);
   if (!valid(d)) return '';
-  return dateFormat({ year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', timeZoneName: 'short', timeZone }).format(d);
+  return dateFormat({ year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short', timeZone }).format(d);
 }
 
-/** "10:09 AM" when `iso` is on the same calendar day as `now` (in the zone), else "Dec 1, 10:09 AM" (year when not this year). */
+/** "14:09" when `iso` is on the same calendar day as `now` (in the zone), else "Dec 1, 14:09" (year when not this year). */
 export function formatWhen(iso: string | Date, now: Date = new Date(), { timeZone }: TimeOptions = {}): string {
   const d = parse(iso);
   if (!valid(d)) return '';
   const day = dateFormat({ year: 'numeric', month: 'numeric', day: 'numeric', timeZone });
-  if (day.format(d) === day.format(now)) return dateFormat({ timeStyle: 'short', timeZone }).format(d);
+  if (day.format(d) === day.format(now)) return dateFormat({ hour: '2-digit', minute: '2-digit', timeZone }).format(d);
   const year = dateFormat({ year: 'numeric', timeZone });
   const sameYear = year.format(d) === year.format(now);
-  return dateFormat({ month: 'short', day: 'numeric', year: sameYear ? undefined : 'numeric', hour: 'numeric', minute: '2-digit', timeZone }).format(d);
+  return dateFormat({ month: 'short', day: 'numeric', year: sameYear ? undefined : 'numeric', hour: '2-digit', minute: '2-digit', timeZone }).format(d);
 }
 
 const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'always' });

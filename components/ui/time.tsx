@@ -9,8 +9,9 @@ const noSubscription = () => () => {};
 export type TimeProps = {
   /** An ISO 8601 instant from the server. */
   iso: string;
-  /** date: "Dec 1, 2026"; datetime: "Dec 1, 2026, 10:09 AM"; when: a time today, else date and time; relative: "3 minutes ago". */
-  format?: 'date' | 'datetime' | 'when' | 'relative';
+  /** date: "Dec 1, 2026"; datetime: "Dec 1, 2026, 14:09"; when: "14:09" today, else "Dec 1, 14:09"; full: to the second
+   * with the zone; relative: "3 minutes ago". */
+  format?: 'date' | 'datetime' | 'when' | 'full' | 'relative';
   /** Text before the time inside the element, e.g. "Updated". */
   prefix?: string;
   className?: string;
@@ -29,11 +30,13 @@ export function Time({ iso, format = 'datetime', prefix, className }: TimeProps)
       ? formatDate(iso, zone)
       : format === 'when'
         ? formatWhen(iso, new Date(), zone)
-        : format === 'relative'
-          ? local
-            ? formatRelative(iso)
-            : formatDateTime(iso, zone)
-          : formatDateTime(iso, zone);
+        : format === 'full'
+          ? formatFull(iso, zone)
+          : format === 'relative'
+            ? local
+              ? formatRelative(iso)
+              : formatDateTime(iso, zone)
+            : formatDateTime(iso, zone);
   return (
     <time dateTime={iso} title={formatFull(iso, zone)} className={cn(className)}>
       {prefix ? `${prefix} ` : null}

@@ -7,8 +7,8 @@ const at = '2026-12-01T10:09:47.000Z';
 describe('absolute', () => {
   it('formats a date, a date and time, and the exact tooltip with its zone', () => {
     expect(formatDate(at, utc)).toBe('Dec 1, 2026');
-    expect(formatDateTime(at, utc)).toBe('Dec 1, 2026, 10:09 AM');
-    expect(formatFull(at, utc)).toBe('Dec 1, 2026, 10:09:47 AM UTC');
+    expect(formatDateTime(at, utc)).toBe('Dec 1, 2026, 10:09');
+    expect(formatFull(at, utc)).toBe('Dec 1, 2026, 10:09:47 UTC');
   });
 
   it('shows the day in the zone asked for, not the server zone', () => {
@@ -26,9 +26,9 @@ describe('absolute', () => {
 describe('formatWhen', () => {
   const now = new Date('2026-12-01T15:00:00Z');
   it('is a time today, a date and time on another day, with the year only when it differs', () => {
-    expect(formatWhen('2026-12-01T00:00:00Z', now, utc)).toBe('12:00 AM');
-    expect(formatWhen('2026-11-30T23:59:00Z', now, utc)).toBe('Nov 30, 11:59 PM');
-    expect(formatWhen('2025-12-01T10:00:00Z', now, utc)).toBe('Dec 1, 2025, 10:00 AM');
+    expect(formatWhen('2026-12-01T00:00:00Z', now, utc)).toBe('00:00');
+    expect(formatWhen('2026-11-30T23:59:00Z', now, utc)).toBe('Nov 30, 23:59');
+    expect(formatWhen('2025-12-01T10:00:00Z', now, utc)).toBe('Dec 1, 2025, 10:00');
   });
 });
 
