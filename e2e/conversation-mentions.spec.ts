@@ -31,8 +31,8 @@ async function createTeam(api: APIRequestContext, name: string, agents: Agent[])
 async function createConversation(api: APIRequestContext, agentId: string): Promise<string> {
   const res = await api.post('/api/v1/conversations', { data: { agentId } });
   expect(res.status(), await res.text()).toBe(201);
-  const body = (await res.json()) as { id?: string; conversation?: { id: string } };
-  return body.conversation?.id ?? body.id!;
+  // The reply is the conversation itself (lib/types/conversation.ts Conversation), not wrapped.
+  return ((await res.json()) as { id: string }).id;
 }
 
 const composer = (page: Page) => page.getByRole('combobox', { name: 'Message', exact: true });
@@ -174,4 +174,39 @@ test('an owner without teams is told there is no one to mention', async ({ page,
   // Enter is still a newline when there is nothing to pick.
   await composer(page).press('Enter');
   await expect(composer(page)).toHaveValue('@\n');
+});
+
+test('a query with spaces typed before the team members loaded opens with its option once they arrive', async ({ page, api }) => {
+  await createTeam(api, 'Launch crew', [await createAgent(api, 'Researcher'), await createAgent(api, 'Writer')]);
+  const solo = await createAgent(api, 'Solo');
+  const conversationId = await createConversation(api, solo.id);
+  // Hold the targets' read until the whole query is typed: the list can't know yet that "@Launch crew / R" (with
+  // spaces) is a mention, and must decide again when the labels arrive (commit d03c14b: with a stale sync the
+  // list stayed closed for good).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = 0;
+  await page.route(new RegExp(`/api/v1/conversations/${conversationId}/mentions$`), async (route) => {
+    if (route.request().method() !== 'GET') return route.fallback();
+    asked += 1;
+    await held;
+    await route.continue();
+  });
+  await openConversation(page, conversationId, 'Solo');
+
+  const box = composer(page);
+  await box.click();
+  await box.pressSequentially('@Launch crew / R');
+  await expect.poll(() => asked).toBe(1);
+  // The space closed the list while no label was known; what was typed stays.
+  await expect(listbox(page)).toHaveCount(0);
+  await expect(box).toHaveValue('@Launch crew / R');
+
+  release();
+  await expect(listbox(page).getByRole('option')).toHaveText(['@Launch crew / Researcher']);
+  await expect(box).toHaveAttribute('aria-expanded', 'true');
+  await box.press('Enter');
+  await expect(page.getByRole('button', { name: 'Remove recipient Launch crew / Researcher' })).toBeVisible();
+  await expect(box).toHaveValue('');
+  expect(asked).toBe(1);
 });

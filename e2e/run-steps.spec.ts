@@ -90,8 +90,8 @@ async function createSoloConversation(api: APIRequestContext): Promise<string> {
   const solo = await createAgent(api, { name: 'Solo', description: 'Talks to the person' });
   const res = await api.post('/api/v1/conversations', { data: { agentId: solo.id } });
   expect(res.status(), await res.text()).toBe(201);
-  const body = (await res.json()) as { id?: string; conversation?: { id: string } };
-  return body.conversation?.id ?? body.id!;
+  // The reply is the conversation itself (lib/types/conversation.ts Conversation), not wrapped.
+  return ((await res.json()) as { id: string }).id;
 }
 
 test('a conversation turn shows its steps; labels tell the person’s words from what the framework added', async ({ page, api }) => {

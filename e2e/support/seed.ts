@@ -41,10 +41,10 @@ export async function getAgent(api: APIRequestContext, id: string): Promise<{ st
 export async function createConversation(api: APIRequestContext, agentId: string): Promise<{ id: string }> {
   const res = await api.post('/api/v1/conversations', { data: { agentId } });
   expect(res.status(), await res.text()).toBe(201);
-  const body = (await res.json()) as { id?: string; conversation?: { id: string } };
-  const id = body.conversation?.id ?? body.id;
+  // POST /api/v1/conversations answers the conversation itself (lib/types/conversation.ts Conversation).
+  const { id } = (await res.json()) as { id: string };
   expect(id, 'POST /api/v1/conversations returned no id').toBeTruthy();
-  return { id: id! };
+  return { id };
 }
 
 /** An agent and an empty conversation with it, opened in the page. */
