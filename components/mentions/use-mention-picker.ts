@@ -73,9 +73,9 @@ export function useMentionPicker<T extends MentionOption>(opts: MentionPickerOpt
 
   // Targets that arrive while the person types decide again whether the text at the caret is a mention: a query
   // with spaces ("@Launch crew / W") only stays open once the labels are known. `syncRef` is assigned in a layout
-  // effect, which runs before the passive effect below in the same commit (commit d03c14b), so the targets that just arrived are
-  // matched by this render's sync (a passive assignment would still see the previous, empty targets and close a
-  // query with spaces for good).
+  // effect, which runs before any passive effect of the same commit (commit d03c14b), so the targets that just
+  // arrived are matched by this render's sync (a stale assignment would still see the previous, empty targets and
+  // close a query with spaces for good; e2e/conversation-mentions.spec.ts holds the targets back to prove it).
   const syncRef = useRef(sync);
   useLayoutEffect(() => {
     syncRef.current = sync;
