@@ -49,7 +49,14 @@ export function mergeChanges(feed: ActivityFeed, changes: ApiActivityChanges): M
   const incoming = new Map<string, ApiJob>();
   for (const job of changes.changed) if (!incoming.has(job.id)) incoming.set(job.id, job);
 
-  const pages = feed.pages.map((p) => ({ ...p, jobs: p.jobs.map((j) => incoming.get(j.id) ?? j) }));
+  // A request shows its receipt's status, which the server derives when reading: a receipt that moved on its own
+  // is listed, the request that embeds it is not (its own row did not change), so it is patched here.
+  const receiptStatus = new Map([...incoming.values()].filter((j) => j.kind === 'receipt').map((j) => [j.id, j.status]));
+  const withReceipt = (j: ApiJob): ApiJob => {
+    const status = j.receipt ? receiptStatus.get(j.receipt.id) : undefined;
+    return status && status !== j.receipt!.status ? { ...j, receipt: { id: j.receipt!.id, status } } : j;
+  };
+  const pages = feed.pages.map((p) => ({ ...p, jobs: p.jobs.map((j) => withReceipt(incoming.get(j.id) ?? j)) }));
   const known = new Set(feed.pages.flatMap((p) => p.jobs.map((j) => j.id)));
   const moreHistory = nextPageParam(feed.pages[feed.pages.length - 1]!) !== undefined;
   let added = 0;

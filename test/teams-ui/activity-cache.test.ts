@@ -99,6 +99,18 @@ describe('mergeChanges', () => {
     expect(result.feed.pages[0]!.totalJobs).toBe(200);
   });
 
+  it('carries a receipt’s new status into the request that embeds it, though only the receipt was listed', () => {
+    const request = { ...job(1, 'completed'), receipt: { id: 'j2', status: 'queued' as const } };
+    const receipt = { ...job(2, 'queued'), kind: 'receipt' as const };
+    const feed = feedOf({ revision: 5, totalJobs: 2, jobs: [receipt, request] });
+    const result = mergeChanges(feed, changes(5, 6, [{ ...receipt, status: 'completed' }]));
+    if (result.kind !== 'merged') throw new Error(result.kind);
+    expect(feedJobs(result.feed).map((j) => [j.id, j.status, j.receipt?.status ?? null])).toEqual([
+      ['j1', 'completed', 'completed'],
+      ['j2', 'completed', null],
+    ]);
+  });
+
   it('adds a job to an empty feed', () => {
     const result = mergeChanges(feedOf(page(0, 0, [])), changes(0, 1, [job(1)]));
     if (result.kind !== 'merged') throw new Error(result.kind);
