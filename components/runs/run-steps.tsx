@@ -1,10 +1,10 @@
 'use client';
 
-import { format } from 'date-fns';
 import { useMemo } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { Alert, Spinner } from '@/components/ui/misc';
+import { Time } from '@/components/ui/time';
 import { LIMITS } from '@/lib/limits';
 import { isFollowDone } from './event-follow';
 import { isPermanentRunError } from './queries';
@@ -68,9 +68,7 @@ function Step({ item }: { item: StepItem }) {
       <span aria-hidden className={cn('absolute top-1.5 left-1 size-2 rounded-full', DOT[item.tone])} />
       <div className="flex flex-wrap items-baseline gap-x-2">
         <p className={cn(plain, 'min-w-0 text-sm font-medium text-zinc-900 dark:text-zinc-100')}>{item.title}</p>
-        <time dateTime={item.at} className="ml-auto shrink-0 font-mono text-[11px] text-zinc-500 dark:text-zinc-400">
-          {format(new Date(item.at), 'HH:mm:ss')}
-        </time>
+        <Time iso={item.at} format="clock" className="ml-auto shrink-0 font-mono text-[11px] text-zinc-500 dark:text-zinc-400" />
       </div>
       {detail ? <p className={cn(plain, 'text-xs text-zinc-600 dark:text-zinc-400')}>{detail}</p> : null}
       <StepBody item={item} />

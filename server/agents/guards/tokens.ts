@@ -76,9 +76,10 @@ function warned(messages: readonly BaseMessage[], runId: string): boolean {
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /**
- * The run's token budget (agent.tokenBudget ?? LIMITS.run.defaultTokenBudget). At LIMITS.guards.tokenWarnAt of it
- * the agent is warned once, in a note; at 100 % the response's tool calls are removed and it must answer now
- * (stopReason token_capped). Outside a recorded run (inspection, capture off) nothing is counted.
+ * The run's token budget (agent.tokenBudget ?? LIMITS.run.defaultTokenBudget), checked on each response that calls
+ * tools. At LIMITS.guards.tokenWarnAt of it the agent is warned once, in a note; at 100 % the calls are removed and it
+ * must answer now (stopReason token_capped; that last call is spent past the budget). Outside a recorded run
+ * (inspection, capture off) nothing is counted.
  */
 export const tokenGuard: ResponseGuard = {
   name: TOKEN_GUARD,
@@ -86,6 +87,8 @@ export const tokenGuard: ResponseGuard = {
     if (!run) return null;
     const budget = tokenBudgetOf(agent);
     const spent = runTokensSpent(run, messages, message);
+    // A response without tool calls ends the run anyway: it is the answer, whatever it cost.
+    if (!message.tool_calls?.length) return null;
     if (spent >= budget) {
       return {
         message: withoutToolCalls(message),
@@ -93,7 +96,7 @@ export const tokenGuard: ResponseGuard = {
         note: `Token budget reached: this run has used ${fmt(spent)} of its ${fmt(budget)} tokens. Pending tool calls were not run. Answer now with what you have; no more tool calls.`,
       };
     }
-    if (!message.tool_calls?.length || spent < budget * LIMITS.guards.tokenWarnAt || warned(messages, run.runId)) return null;
+    if (spent < budget * LIMITS.guards.tokenWarnAt || warned(messages, run.runId)) return null;
     const percent = Math.floor((spent / budget) * 100);
     return { message, note: `Token budget warning: this run has used ${percent} % of its budget (${fmt(spent)} of ${fmt(budget)} tokens). Plan to finish soon.` };
   },
