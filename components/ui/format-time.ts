@@ -41,6 +41,12 @@ export function formatFull(iso: string | Date, { timeZone }: TimeOptions = {}): 
   return dateFormat({ year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short', timeZone }).format(d);
 }
 
+/** "14:09:47": a time of day to the second (run steps). */
+export function formatClock(iso: string | Date, { timeZone }: TimeOptions = {}): string {
+  const d = parse(iso);
+  return valid(d) ? dateFormat({ hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone }).format(d) : '';
+}
+
 /** "14:09" when `iso` is on the same calendar day as `now` (in the zone), else "Dec 1, 14:09" (year when not this year). */
 export function formatWhen(iso: string | Date, now: Date = new Date(), { timeZone }: TimeOptions = {}): string {
   const d = parse(iso);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatFull, formatRelative, formatWhen } from '@/components/ui/format-time';
+import { formatClock, formatDate, formatDateTime, formatFull, formatRelative, formatWhen } from '@/components/ui/format-time';
 
 const utc = { timeZone: 'UTC' };
 const at = '2026-12-01T10:09:47.000Z';
@@ -9,6 +9,8 @@ describe('absolute', () => {
     expect(formatDate(at, utc)).toBe('Dec 1, 2026');
     expect(formatDateTime(at, utc)).toBe('Dec 1, 2026, 10:09');
     expect(formatFull(at, utc)).toBe('Dec 1, 2026, 10:09:47 UTC');
+    expect(formatClock(at, utc)).toBe('10:09:47');
+    expect(formatClock('2026-12-01T00:00:05Z', utc)).toBe('00:00:05');
   });
 
   it('shows the day in the zone asked for, not the server zone', () => {
