@@ -63,6 +63,8 @@ export async function startServerProcess(): Promise<void> {
   const { startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
   // The scheduler owns its port and never imports the team domain: the team domain's implementation is wired in here.
   const { teamJobs } = await import('@/server/teams/scheduler-jobs');
+  // Delegated children (the `task` tool) are admitted through the same slots, by the same rule.
+  const { delegationPort } = await import('@/server/agents/delegation/port');
   const { suspendActiveRuns } = await import('@/server/agents/suspend');
   // Hooks run newest first: stop admitting and drain the team workers, then suspend the runs still executing
   // (left unfinished, so the next start continues them instead of recording them as cancelled).
@@ -70,7 +72,7 @@ export async function startServerProcess(): Promise<void> {
     await suspendActiveRuns();
   });
   onShutdown('scheduler', stopScheduler);
-  startScheduler(teamJobs);
+  startScheduler(teamJobs, { delegations: delegationPort });
 
   installSignalHandlers();
   console.log(

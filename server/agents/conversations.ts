@@ -1,6 +1,6 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, schema, writeTx } from '@/server/db';
 import type { Conversation } from '@/server/db/schema';
 import { notFound } from '@/server/http/errors';
@@ -28,12 +28,12 @@ export function createConversation(ownerId: string, agentId: string): Conversati
   });
 }
 
-/** The owner's conversations, most recently active first. */
+/** The owner's conversations, most recently active first (a delegated child's hidden conversation is not listed). */
 export function listConversations(ownerId: string): Conversation[] {
   return getDb()
     .select()
     .from(schema.conversations)
-    .where(eq(schema.conversations.ownerId, ownerId))
+    .where(and(eq(schema.conversations.ownerId, ownerId), isNull(schema.conversations.parentRunId)))
     .orderBy(desc(schema.conversations.updatedAt), desc(sql`rowid`))
     .all();
 }

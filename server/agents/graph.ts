@@ -43,6 +43,8 @@ export type GraphAgent = {
 /** Additive per-run options (a delegated child's capture tool comes in this way: server/agents/delegation). */
 export type BuildOptions = {
   model?: BaseChatModel;
+  /** Build the model for this agent instead (a delegated child's persona replaces the prompt's instructions only). */
+  modelAgent?: GraphAgent;
   nodeWork?: NodeWork;
   /** Tools beyond the agent's groups, bound and executed like them. */
   extraTools?: StructuredToolInterface[];
@@ -120,6 +122,7 @@ export const GRAPH_GUARDS = [
   'max-turns',
   'token-budget',
   'loop-guard',
+  'delegation-cap',
   'guard-notes',
   'approval',
   'tool-meta-strip',
@@ -137,7 +140,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   ensureBuiltinToolGroups();
   const tools = [...toolsForAgent(agent.toolGroups, context), ...(options.extraTools ?? [])];
   const finishTools = new Set<string>(options.finishTools ?? []);
-  const model = options.model ?? (await createChatModel(agent));
+  const model = options.model ?? (await createChatModel(options.modelAgent ?? agent));
   const bound = tools.length && model.bindTools ? model.bindTools(tools) : model;
   const prompt = systemPrompt(agent, promptOptionsFor(context));
   const needsApproval = new Set(agent.approvalTools);

@@ -38,7 +38,7 @@ export function assertConversationQuota(tx: Db, ownerId: string, adding = 1): vo
   const limit = quotas().conversationsPerAccount;
   const { n } = tx.$client
     .prepare(
-      `select (select count(*) from conversations where owner_id = ?)
+      `select (select count(*) from conversations where owner_id = ? and parent_run_id is null)
             + (select count(*) from team_members m join teams t on t.id = m.team_id
                 where t.owner_id = ? and m.conversation_id is null) as n`,
     )

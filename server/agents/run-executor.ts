@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
 import type { Agent, Run } from '@/server/db/schema';
 import { recordAssembly } from './assembly/record';
+import { delegatedRunSetup } from './delegation/child-run';
 import { buildAgentGraph, NodeWork, recursionLimitFor, type AgentGraph } from './graph';
 import { humanMessageId, type EnsembleMessageMeta } from './messages';
 import { activeRuns, runsSuspended } from './run-events';
@@ -78,15 +79,17 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
   try {
     const conversation = getDb().select().from(schema.conversations).where(eq(schema.conversations.id, run.conversationId)).get();
     const agent = loadAgent(conversation?.agentId ?? null);
+    // A delegated child runs its agent with the delegation's persona, capture tool and time limit (delegation/child-run.ts).
+    const delegated = agent ? delegatedRunSetup(agent, runContextFor(run, agent.id)) : null;
     // How the agent is assembled for this run (once per run: a continued run keeps its first record).
-    const fingerprint = agent ? recordAssembly(run, agent, runContextFor(run, agent.id)) : null;
+    const fingerprint = agent ? recordAssembly(run, delegated?.agent ?? agent, runContextFor(run, agent.id)) : null;
     recordRunStarted(run, mode === 'continue' ? 'continue' : run.kind === 'resume' ? 'resume' : 'start', { model: run.model, fingerprint });
     if (!agent) {
       finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });
       return;
     }
-    clearTimeLimit = armTimeLimit(controller, runTimeLimitMinutes(agent));
-    const graph = await buildAgentGraph(agent, runContextFor(run, agent.id), { nodeWork });
+    clearTimeLimit = armTimeLimit(controller, Math.min(runTimeLimitMinutes(agent), delegated?.timeLimitMinutes ?? Infinity));
+    const graph = await buildAgentGraph(delegated?.agent ?? agent, runContextFor(run, agent.id), { nodeWork, ...delegated?.graphOptions });
     const input = mode === 'continue' ? null : run.kind === 'start' ? { messages: [runHumanMessage(run)] } : new Command({ resume: (run.input as ResumeInput).value });
     const config = {
       configurable: { ...threadConfig(run.conversationId).configurable, ensemble: runContextFor(run, agent.id) },

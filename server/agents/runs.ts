@@ -258,12 +258,15 @@ function findByKey(tx: Tx, conversationId: string, key: string): Run | undefined
     .get();
 }
 
-/** 429 when the owner already has the maximum of direct conversation runs pending or running (team job runs excluded). */
+/**
+ * 429 when the owner already has the maximum of direct conversation runs pending or running (team job runs and
+ * delegated children excluded: the scheduler bounds those).
+ */
 function assertRunQuota(tx: Tx, ownerId: string): void {
   const limit = LIMITS.run.inFlightPerAccount;
   const row = tx.$client
     .prepare(
-      `select count(*) as n from runs where status in ('pending', 'running') and owner_id = ? and kind in ('start', 'resume') and json_extract(input, '$.context.jobId') is null`,
+      `select count(*) as n from runs where status in ('pending', 'running') and owner_id = ? and kind in ('start', 'resume') and json_extract(input, '$.context.jobId') is null and parent_run_id is null`,
     )
     .get(ownerId) as { n: number };
   if (row.n >= limit) throw new TooManyRunsError(limit);

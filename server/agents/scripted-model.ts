@@ -137,9 +137,10 @@ function scriptedSummary(messages: readonly BaseMessage[]): AIMessage {
 const SUMMARY_LINE_CHARS = 80;
 
 /** Human turns that start new work; a receipt or a clarification answer continues work already begun. */
-const REQUEST_KINDS = new Set<string | undefined>([undefined, 'team_request']);
+const REQUEST_KINDS = new Set<string | undefined>([undefined, 'team_request', 'delegated_task']);
 /** Turns whose task text the person may script: their chat message, their team request, their answer. */
-const PERSON_SCRIPTABLE_KINDS = new Set<string | undefined>([undefined, 'team_request', 'clarification_answer']);
+// A delegated task counts as the person's only when the parent's turn was (server/agents/delegation, ADR 024).
+const PERSON_SCRIPTABLE_KINDS = new Set<string | undefined>([undefined, 'team_request', 'clarification_answer', 'delegated_task']);
 
 /**
  * The directives a turn acts on, decided from server-set provenance (messages.ts `MessageAuthor`), never from

@@ -4,13 +4,20 @@ import { runEvents, type RunEvent } from '@/server/agents/run-events';
 import { isStopping } from '@/server/agents/runs';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
 import { getDb } from '@/server/db';
+import type { DelegationPort } from './delegation-port';
 import type { JobPort } from './job-port';
 import { emptyRound, plan, type RoundState } from './planner';
 import { setSchedulerHandle } from './signal';
-import { loadSchedulingView } from './view';
+import { delegationWorker, loadSchedulingView, type RunningDelegation, type SchedulingCandidate } from './view';
 import { TeamWorker, type Step } from './worker';
 
-export type RuntimeOptions = { tickMs?: number; maxActive?: number; stepTimeoutMs?: number };
+export type RuntimeOptions = {
+  tickMs?: number;
+  maxActive?: number;
+  stepTimeoutMs?: number;
+  /** Delegated children (the `task` tool), admitted through the same slots; absent: nothing delegated is admitted. */
+  delegations?: DelegationPort;
+};
 
 /**
  * The process's scheduler: wakes on change and on a short tick, runs one planning pass at a time, admits
@@ -31,6 +38,7 @@ export class SchedulerRuntime {
   readonly tickMs: number;
   readonly maxActive: number;
   readonly stepTimeoutMs: number;
+  private readonly delegations: DelegationPort | undefined;
   /** Counters for tests and benchmarks. */
   readonly stats = { passes: 0, admissions: 0 };
 
@@ -41,6 +49,7 @@ export class SchedulerRuntime {
     this.tickMs = options.tickMs ?? 500;
     this.maxActive = options.maxActive ?? LIMITS.scheduler.maxActiveJobs;
     this.stepTimeoutMs = options.stepTimeoutMs ?? LIMITS.scheduler.stepTimeoutMs;
+    this.delegations = options.delegations;
   }
 
   start(): void {
@@ -93,6 +102,7 @@ export class SchedulerRuntime {
       else if (!job.runId || !job.runStatus) this.launch(job.teamId, job.jobId);
       else if (!ACTIVE_RUN_STATUSES.includes(job.runStatus as RunStatus)) this.step(job.teamId, job.jobId, 'finalize', (signal) => this.jobs.finalize(job.jobId, signal));
     }
+    this.reconcileDelegations(view.delegations);
     const result = plan({
       queues: view.queues,
       activeCount: view.activeCount,
@@ -106,9 +116,40 @@ export class SchedulerRuntime {
     });
     this.round = result.round;
     for (const admission of result.admissions) {
+      const candidate = admission.candidate;
+      if (candidate.kind === 'child' || candidate.kind === 'parent') {
+        if (this.admitDelegation(candidate)) this.stats.admissions += 1;
+        continue;
+      }
       if (!this.jobs.admit(admission.jobId)) continue;
       this.stats.admissions += 1;
       this.launch(admission.candidate.teamId, admission.jobId);
+    }
+  }
+
+  /** A child takes a slot and is launched; a ready parent takes its slot back (its waiting `task` calls return). */
+  private admitDelegation(candidate: SchedulingCandidate): boolean {
+    const port = this.delegations;
+    if (!port) return false;
+    if (candidate.kind === 'parent') return port.readmitParent(candidate.runId!);
+    const id = candidate.delegationId!;
+    if (!port.admitChild(id)) return false;
+    this.step(candidate.teamId, candidate.jobId, 'launch', (signal) => port.launchChild(id, signal));
+    return true;
+  }
+
+  /** Like jobs: launch what has no run, finalize what finished unrecorded, stop the children of a finished parent. */
+  private reconcileDelegations(rows: readonly RunningDelegation[]): void {
+    const port = this.delegations;
+    if (!port) return;
+    for (const row of rows) {
+      const key = `d:${row.delegationId}`;
+      if (this.inFlight.has(key)) continue;
+      const finished = row.childRunStatus !== null && !ACTIVE_RUN_STATUSES.includes(row.childRunStatus as RunStatus);
+      if (finished) this.step(row.worker, key, 'finalize', (signal) => port.finalizeChild(row.delegationId, signal));
+      else if (row.orphaned) {
+        if (!row.childRunId || !isStopping(row.childRunId)) this.step(row.worker, key, 'stop', (signal) => port.stopChild(row.delegationId, signal));
+      } else if (!row.childRunId || !row.childRunStatus) this.step(row.worker, key, 'launch', (signal) => port.launchChild(row.delegationId, signal));
     }
   }
 
@@ -129,6 +170,7 @@ export class SchedulerRuntime {
   }
 
   private runFinished(event: RunEvent): void {
+    if (this.delegations) this.delegationRunFinished(event.runId);
     const job = getDb().$client.prepare('select id, team_id as teamId from jobs where run_id = ?').get(event.runId) as
       | { id: string; teamId: string }
       | undefined;
@@ -136,6 +178,26 @@ export class SchedulerRuntime {
     void this.worker(job.teamId)
       .run(`finalize ${job.id}`, (signal) => this.jobs.finalize(job.id, signal))
       .finally(() => this.wake());
+  }
+
+  /** A child's run finished → record its result; a parent finished → its unfinished children are stopped. */
+  private delegationRunFinished(runId: string): void {
+    const port = this.delegations!;
+    const db = getDb().$client;
+    const child = db.prepare('select id, parent_run_id as parentRunId from delegations where child_run_id = ?').get(runId) as
+      | { id: string; parentRunId: string }
+      | undefined;
+    if (child) {
+      void this.worker(delegationWorker(child.parentRunId))
+        .run(`finalize d:${child.id}`, (signal) => port.finalizeChild(child.id, signal))
+        .finally(() => this.wake());
+    }
+    const orphans = db.prepare(`select id from delegations where parent_run_id = ? and status in ('queued','running')`).all(runId) as Array<{ id: string }>;
+    for (const orphan of orphans) {
+      void this.worker(delegationWorker(runId))
+        .run(`stop d:${orphan.id}`, (signal) => port.stopChild(orphan.id, signal))
+        .finally(() => this.wake());
+    }
   }
 
   stopJob(jobId: string): void {

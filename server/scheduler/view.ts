@@ -4,7 +4,31 @@ import { ownersAtDailyCap, type CapOptions } from '@/server/budgets/daily-cap';
 import { teamsAtBudget } from '@/server/budgets/team-budget';
 import type { OwnerQueue } from './types';
 
-export type SchedulingCandidate = { jobId: string; conversationId: string; teamId: string; status: string };
+/**
+ * One admissible unit. `kind` absent or 'job': a team job (jobId, teamId are the job's). 'child': a queued delegated
+ * child (delegationId); 'parent': a run whose children have all finished, taking its lent slot back (runId). For those
+ * two, jobId and conversationId are synthetic keys ('d:…', 'w:…') that never collide with a job or a busy
+ * conversation, and teamId names the worker their steps run on (one per parent run).
+ */
+export type SchedulingCandidate = {
+  jobId: string;
+  conversationId: string;
+  teamId: string;
+  status: string;
+  kind?: 'job' | 'child' | 'parent';
+  delegationId?: string;
+  runId?: string;
+};
+
+/** A delegation row holding (or about to hold) a slot, for reconciliation. */
+export type RunningDelegation = {
+  delegationId: string;
+  worker: string;
+  childRunId: string | null;
+  childRunStatus: string | null;
+  /** The parent run has finished: the child must be stopped (cancel cascade). */
+  orphaned: boolean;
+};
 
 export type SchedulingView = {
   queues: OwnerQueue<SchedulingCandidate>[];
@@ -16,9 +40,37 @@ export type SchedulingView = {
   busyConversations: Set<string>;
   /** Running jobs, for reconciliation: their run may have finished or never started. */
   running: Array<{ jobId: string; teamId: string; status: string; runId: string | null; runStatus: string | null }>;
+  /** Admitted delegated children (and queued ones whose parent has finished), for reconciliation. */
+  delegations: RunningDelegation[];
 };
 
-type Row = { id: string; teamId: string; ownerId: string; conversationId: string; status: string; runId: string | null; runStatus: string | null; teamStatus: string };
+type Row = {
+  id: string;
+  teamId: string;
+  ownerId: string;
+  conversationId: string;
+  status: string;
+  runId: string | null;
+  runStatus: string | null;
+  teamStatus: string;
+  /** The job's run lends its slot while it waits on delegated children. */
+  runWait: string | null;
+};
+
+type DelegationRow = {
+  id: string;
+  ownerId: string;
+  parentRunId: string;
+  status: string;
+  concurrency: number | null;
+  parentStatus: string | null;
+  childRunId: string | null;
+  childStatus: string | null;
+  childWait: string | null;
+};
+
+/** The step worker of a parent run's children (their steps run one at a time, like a team's). */
+export const delegationWorker = (parentRunId: string) => `run:${parentRunId}`;
 
 /**
  * Everything one planning pass needs, from one indexed query over teams with unfinished jobs (finished
@@ -28,7 +80,7 @@ type Row = { id: string; teamId: string; ownerId: string; conversationId: string
 export function loadSchedulingView(db: Db, budgetOptions: CapOptions = {}): SchedulingView {
   const rows = db.$client
     .prepare(
-      `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId, r.status as runStatus, t.status as teamStatus
+      `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId, r.status as runStatus, t.status as teamStatus, r.delegation_wait as runWait
          from teams t indexed by teams_pending_idx
          join jobs j on j.team_id = t.id
          left join runs r on r.id = j.run_id
@@ -63,16 +115,84 @@ export function loadSchedulingView(db: Db, budgetOptions: CapOptions = {}): Sche
     byOwner.set(head.ownerId, list);
   }
   const heldSlots = new Map<string, number>();
-  for (const row of rows) {
-    if (row.status === 'running' || row.status === 'cancelling') heldSlots.set(row.ownerId, (heldSlots.get(row.ownerId) ?? 0) + 1);
-  }
+  let activeCount = 0;
+  const hold = (ownerId: string) => {
+    heldSlots.set(ownerId, (heldSlots.get(ownerId) ?? 0) + 1);
+    activeCount += 1;
+  };
+  // A job whose run waits on its delegated children lends its slot (no deadlock when parents fill every slot).
+  for (const row of rows) if ((row.status === 'running' || row.status === 'cancelling') && !row.runWait) hold(row.ownerId);
+  const delegations = loadDelegations(db, byOwner, hold);
   return {
     queues: [...byOwner].map(([ownerId, candidates]) => ({ ownerId, candidates })),
-    activeCount: rows.filter((r) => r.status === 'running' || r.status === 'cancelling').length,
+    activeCount,
     heldSlots,
     busyConversations: busy,
     running: rows
       .filter((r) => r.status === 'running' || r.status === 'cancelling')
       .map((r) => ({ jobId: r.id, teamId: r.teamId, status: r.status, runId: r.runId, runStatus: r.runStatus })),
+    delegations,
   };
+}
+
+const ACTIVE_RUN = new Set(['pending', 'running']);
+
+/**
+ * Delegation's part of a pass, from the unfinished ledger rows (status index) and the active runs (status index):
+ * running children hold a slot unless their own run waits on children; queued children are candidates, at most
+ * concurrency − running per parent, while their parent is active; parents whose children all finished ('ready') are
+ * candidates to take their slot back. Each owner's order: ready parents (oldest work), then children, then jobs.
+ */
+function loadDelegations(db: Db, byOwner: Map<string, SchedulingCandidate[]>, hold: (ownerId: string) => void): RunningDelegation[] {
+  const rows = db.$client
+    .prepare(
+      `select d.id, d.owner_id as ownerId, d.parent_run_id as parentRunId, d.status,
+              json_extract(d.spec, '$.limits.concurrency') as concurrency,
+              p.status as parentStatus, d.child_run_id as childRunId, c.status as childStatus, c.delegation_wait as childWait
+         from delegations d indexed by delegations_status_idx
+         left join runs p on p.id = d.parent_run_id
+         left join runs c on c.id = d.child_run_id
+        where d.status in ('queued','running')
+        order by d.seq`,
+    )
+    .all() as DelegationRow[];
+  const reconcile: RunningDelegation[] = [];
+  const runningPerParent = new Map<string, number>();
+  for (const row of rows) {
+    const orphaned = !row.parentStatus || !ACTIVE_RUN.has(row.parentStatus);
+    if (row.status === 'running') {
+      runningPerParent.set(row.parentRunId, (runningPerParent.get(row.parentRunId) ?? 0) + 1);
+      if (!row.childWait) hold(row.ownerId);
+    }
+    if (row.status === 'running' || orphaned) {
+      reconcile.push({ delegationId: row.id, worker: delegationWorker(row.parentRunId), childRunId: row.childRunId, childRunStatus: row.childStatus, orphaned });
+    }
+  }
+  const children = new Map<string, SchedulingCandidate[]>();
+  const offered = new Map<string, number>();
+  for (const row of rows) {
+    if (row.status !== 'queued' || !row.parentStatus || !ACTIVE_RUN.has(row.parentStatus)) continue;
+    const room = Math.max(1, Number(row.concurrency) || 1) - (runningPerParent.get(row.parentRunId) ?? 0) - (offered.get(row.parentRunId) ?? 0);
+    if (room <= 0) continue;
+    offered.set(row.parentRunId, (offered.get(row.parentRunId) ?? 0) + 1);
+    const list = children.get(row.ownerId) ?? [];
+    list.push({ kind: 'child', jobId: `d:${row.id}`, conversationId: `d:${row.id}`, teamId: delegationWorker(row.parentRunId), status: 'queued', delegationId: row.id });
+    children.set(row.ownerId, list);
+  }
+  const ready = db.$client
+    .prepare(
+      `select id, owner_id as ownerId from runs indexed by runs_status_idx
+        where status in ('pending','running') and delegation_wait = 'ready' order by created_at`,
+    )
+    .all() as Array<{ id: string; ownerId: string }>;
+  const parents = new Map<string, SchedulingCandidate[]>();
+  for (const run of ready) {
+    const list = parents.get(run.ownerId) ?? [];
+    list.push({ kind: 'parent', jobId: `w:${run.id}`, conversationId: `w:${run.id}`, teamId: delegationWorker(run.id), status: 'ready', runId: run.id });
+    parents.set(run.ownerId, list);
+  }
+  for (const owner of new Set([...parents.keys(), ...children.keys()])) {
+    byOwner.set(owner, [...(parents.get(owner) ?? []), ...(children.get(owner) ?? []), ...(byOwner.get(owner) ?? [])]);
+  }
+  return reconcile;
 }

@@ -3,6 +3,7 @@ import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import type { StopReason } from '@/lib/types/stop-reason';
 import { contentText, ensembleMeta } from '../messages';
 import { guardNoteMessage, isGuardNote, type PendingNote } from './notes';
+import { delegationCapGuard } from './delegation-cap';
 import { loopGuard } from './loops';
 import { tokenGuard } from './tokens';
 import { turnGuard } from './turns';
@@ -12,7 +13,7 @@ import type { ResponseGuard, ResponseGuardInput } from './types';
  * Every guard a model response meets before its tool calls run, in order (graph.ts callModel). One guard per file;
  * add a guard by appending it here (and its name to GRAPH_GUARDS in graph.ts, the assembly record).
  */
-export const RESPONSE_GUARDS: ResponseGuard[] = [turnGuard, tokenGuard, loopGuard];
+export const RESPONSE_GUARDS: ResponseGuard[] = [turnGuard, tokenGuard, loopGuard, delegationCapGuard];
 
 /** Stop reasons after which the model is not called again (the others require an answer now). */
 const NO_ANSWER_CALL: ReadonlySet<StopReason> = new Set(['turn_capped']);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { delegateTools } from '../delegation/task-tool';
 import { clarifyTools } from './clarify';
 import { registerToolGroup, registeredToolGroups } from './registry';
 import { utilityTools } from './utility';
@@ -8,4 +9,5 @@ export function ensureBuiltinToolGroups(): void {
   const have = registeredToolGroups();
   if (!have.includes('utility')) registerToolGroup('utility', utilityTools);
   if (!have.includes('clarify')) registerToolGroup('clarify', clarifyTools);
+  if (!have.includes('delegate')) registerToolGroup('delegate', delegateTools);
 }

@@ -43,7 +43,11 @@ export function groupedToolsForAgent(allowlist: readonly string[], context: RunC
   const names = allowlist.length ? allowlist.filter((name) => groups.has(name)) : [...groups.keys()];
   const tools = names.flatMap((group) => groups.get(group)!(context).map((tool: StructuredToolInterface) => ({ tool, group })));
   const seen = new Set<string>();
-  return tools.filter(({ tool }) => !seen.has(tool.name) && seen.add(tool.name));
+  // A delegated child's tool filter (server-written context, server/agents/delegation): the same tools vanish from
+  // its prompt, its execution and its assembly record.
+  const allow = Array.isArray(context.toolAllowlist) ? new Set<unknown>(context.toolAllowlist) : null;
+  const deny = Array.isArray(context.toolDenylist) ? new Set<unknown>(context.toolDenylist) : null;
+  return tools.filter(({ tool }) => !seen.has(tool.name) && seen.add(tool.name) && (!allow || allow.has(tool.name)) && !deny?.has(tool.name));
 }
 
 /** The run context a tool was called with; throws when a tool runs outside a run. */

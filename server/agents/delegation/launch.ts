@@ -1,0 +1,147 @@
+import 'server-only';
+import crypto from 'node:crypto';
+import type { BaseMessage } from '@langchain/core/messages';
+import { and, eq, isNull } from 'drizzle-orm';
+import { LIMITS } from '@/lib/limits';
+import { isRunActive } from '@/lib/types/conversation';
+import { getDb, schema, writeTx } from '@/server/db';
+import type { Agent, Delegation, Run } from '@/server/db/schema';
+import { buildAgentGraph, NODES } from '../graph';
+import type { EnsembleMessageMeta } from '../messages';
+import { acceptanceCriteriaBlock } from '../receipts/criteria';
+import { findRun, startRun, type StartInput } from '../runs';
+import { runMinuteMs, runTimeLimitMinutes } from '../run-time-limit';
+import { CLARIFICATION_TOOL, ScriptedChatModel } from '../scripted-model';
+import { readThread, threadConfig } from '../thread';
+import { failedResult } from './result';
+import { finishChild, findDelegation, setChildRun } from './ledger';
+import { SUBMIT_OUTPUT_TOOL } from './output-capture';
+import { delegationProvider } from './providers';
+import { childContextOf, type ChildContext } from './settings';
+import type { DelegationSpec } from './spec';
+
+/** The run key of a child: one run per delegation, whatever a relaunch after a crash or a timeout does. */
+export const childRunKey = (delegationId: string) => `delegation:${delegationId}`;
+
+/**
+ * Start an admitted child (the scheduler's launch step; safe to repeat): its hidden conversation (parent_run_id set,
+ * so it is not listed and not counted as one of the owner's conversations), the provider's initial messages (fork:
+ * the parent's completed turns), then its run on the normal executor, keyed by the delegation so it starts once.
+ */
+export async function launchChild(id: string, signal: AbortSignal): Promise<void> {
+  const row = findDelegation(id);
+  if (!row || row.status !== 'running') return;
+  const parent = findRun(row.parentRunId);
+  // A parent that has finished stops its children instead (the scheduler's stop step).
+  if (!parent || !isRunActive(parent.status)) return;
+  const agent = row.agentId
+    ? getDb().select().from(schema.agents).where(and(eq(schema.agents.id, row.agentId), eq(schema.agents.ownerId, row.ownerId))).get()
+    : undefined;
+  if (!agent) {
+    finishChild(id, 'failed', failedResult(row, 'The subagent was deleted before the child started'), 'The subagent was deleted before the child started');
+    return;
+  }
+  const provider = delegationProvider(row.provider);
+  if (!provider) {
+    const error = `The delegation provider "${row.provider}" is no longer registered`;
+    finishChild(id, 'failed', failedResult(row, error), error);
+    return;
+  }
+  const conversationId = childConversation(row, agent);
+  const { messages } = await readThread(conversationId);
+  signal.throwIfAborted();
+  if (!messages.length && !findRun(row.childRunId ?? '')) {
+    const parentThread = await readThread(row.parentConversationId);
+    const initial = provider.initialMessages(parentThread.messages, row.parentToolCallId);
+    signal.throwIfAborted();
+    if (initial.length) await seedThread(conversationId, agent, row, initial);
+  }
+  signal.throwIfAborted();
+  const spec = row.spec as DelegationSpec;
+  const { run } = startRun(conversationId, childInput(row, spec), { idempotencyKey: childRunKey(row.id), context: childContext(row, spec, agent, parent) });
+  getDb()
+    .update(schema.runs)
+    .set({ parentRunId: row.parentRunId, parentToolCallId: row.parentToolCallId, depth: row.depth, teamId: row.teamId })
+    .where(eq(schema.runs.id, run.id))
+    .run();
+  setChildRun(row.id, { childRunId: run.id });
+}
+
+/** The child's own conversation, created once (the row remembers it in the same transaction). */
+function childConversation(row: Delegation, agent: Agent): string {
+  if (row.childConversationId) return row.childConversationId;
+  return writeTx((tx) => {
+    const current = tx.select({ c: schema.delegations.childConversationId }).from(schema.delegations).where(eq(schema.delegations.id, row.id)).get();
+    if (current?.c) return current.c;
+    const now = new Date();
+    const id = crypto.randomUUID();
+    const title = Array.from((row.spec as DelegationSpec).request.description).slice(0, 80).join('');
+    tx.insert(schema.conversations).values({ id, ownerId: row.ownerId, agentId: agent.id, agentName: agent.name, title, parentRunId: row.parentRunId, createdAt: now, updatedAt: now }).run();
+    tx.update(schema.delegations).set({ childConversationId: id }).where(and(eq(schema.delegations.id, row.id), isNull(schema.delegations.childConversationId))).run();
+    return id;
+  });
+}
+
+/** Write the provider's initial messages as the child thread's first checkpoint (no model runs). */
+async function seedThread(conversationId: string, agent: Agent, row: Delegation, initial: BaseMessage[]) {
+  const context = { ownerId: row.ownerId, conversationId, runId: `seed:${row.id}`, agentId: agent.id };
+  const graph = await buildAgentGraph(agent, context, { model: new ScriptedChatModel({ agentName: agent.name }) });
+  // As the model node: its edge sees no pending tool call (the fork ends before the call that delegated), so the
+  // seeded thread is finished and the child's run starts a new turn on it.
+  await graph.updateState(threadConfig(conversationId), { messages: initial }, NODES.model);
+}
+
+/**
+ * The child's task message: the prompt, then the acceptance criteria block (the untrusted channel, never system
+ * text), then what the framework needs of it. Its author is the person only when the parent's turn was
+ * (spec.trusted, docs/decisions/024); otherwise an agent wrote it and the scripted model treats it as data.
+ */
+function childInput(row: Delegation, spec: DelegationSpec): StartInput {
+  const { request } = spec;
+  const criteria = acceptanceCriteriaBlock(request.acceptance_criteria ?? []);
+  const capture = request.output_schema ? `When you are done, submit your result by calling ${SUBMIT_OUTPUT_TOOL} (once, last).` : '';
+  const meta: Partial<EnsembleMessageMeta> = {
+    kind: 'delegated_task',
+    author: spec.trusted ? 'person' : 'member',
+    provenance: { contentKind: 'delegated_task', producer: { type: 'agent' } },
+    delegationId: row.id,
+  };
+  return { text: request.prompt, messageContent: [request.prompt, criteria, capture].filter(Boolean).join('\n\n'), meta };
+}
+
+function childContext(row: Delegation, spec: DelegationSpec, agent: Agent, parent: Run): Record<string, unknown> {
+  const { request } = spec;
+  const delegation: ChildContext['delegation'] = {
+    maxDepth: spec.limits.maxDepth,
+    ...(request.persona ? { persona: request.persona } : {}),
+    ...(request.tools ? { tools: request.tools } : {}),
+    ...(request.output_schema ? { outputSchema: request.output_schema } : {}),
+    timeLimitMinutes: childTimeLimitMinutes(parent),
+  };
+  return {
+    delegationId: row.id,
+    depth: row.depth,
+    delegation,
+    hasAcceptanceCriteria: (request.acceptance_criteria?.length ?? 0) > 0,
+    ...(request.tools ? { toolAllowlist: request.tools } : {}),
+    // Nobody answers a child's question or approves its calls: those tools are not the child's.
+    toolDenylist: [CLARIFICATION_TOOL, ...agent.approvalTools],
+  };
+}
+
+/** min(LIMITS.delegation.childTimeLimitMinutes, what the parent has left of its own limit), at least one second. */
+export function childTimeLimitMinutes(parent: Run): number {
+  const parentContext = (parent.input as { context?: Record<string, unknown> }).context ?? {};
+  const inherited = childContextOf({ ...parentContext, ownerId: parent.ownerId, conversationId: parent.conversationId, runId: parent.id, agentId: null })?.delegation.timeLimitMinutes;
+  const parentAgent = getDb()
+    .select({ timeLimitMinutes: schema.agents.timeLimitMinutes })
+    .from(schema.conversations)
+    .leftJoin(schema.agents, eq(schema.agents.id, schema.conversations.agentId))
+    .where(eq(schema.conversations.id, parent.conversationId))
+    .get();
+  const parentLimit = inherited ?? runTimeLimitMinutes({ timeLimitMinutes: parentAgent?.timeLimitMinutes ?? null });
+  const elapsed = parent.startedAt ? (Date.now() - parent.startedAt.getTime()) / runMinuteMs() : 0;
+  const remaining = parentLimit - elapsed;
+  // Two decimals: the limit is shown in the time cap's message.
+  return Math.max(Math.round(Math.min(LIMITS.delegation.childTimeLimitMinutes, remaining) * 100) / 100, 1_000 / runMinuteMs());
+}

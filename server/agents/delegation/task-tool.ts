@@ -1,0 +1,201 @@
+import 'server-only';
+import { ToolMessage } from '@langchain/core/messages';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+import { parseModel } from '@/lib/models';
+import { TOOL_GROUPS } from '@/lib/tool-groups';
+import type { ProviderCapability } from '@/lib/types/delegation';
+import type { Agent, Delegation } from '@/server/db/schema';
+import { zodFields } from '@/server/http/validation';
+import { wakeScheduler } from '@/server/scheduler/signal';
+import { neutralizedJson } from '@/server/trust/neutralize-tags';
+import { findAgent, findAgentByName } from '../catalog';
+import { turnStartIndex } from '../guards/notes';
+import { ensembleMeta } from '../messages';
+import { activeRuns } from '../run-events';
+import { findRun } from '../run-store';
+import { isSuspension } from '../suspend';
+import { readThread } from '../thread';
+import type { RunContext } from '../tools/registry';
+import { cancelChildrenOf } from './cancel';
+import { acceptChild, findByCall, recordRefusal, type ParentRef } from './ledger';
+import { outputValidator } from './output-capture';
+import { DEFAULT_PROVIDER, delegationProvider } from './providers';
+import { depthOf, delegationSettingsFor, settingsOfAgent } from './settings';
+import { taskRequestSchema, taskToolArgs, TaskRefusal, type DelegationSettings, type DelegationSpec, type TaskRequest } from './spec';
+import { awaitChild, ParentStoppedError } from './wait';
+
+export const TASK_TOOL = 'task';
+
+/** How many offered subagents the tool description lists by name (the rest are still accepted by id or name). */
+const OFFER_LIST_MAX = 20;
+
+/**
+ * The `delegate` group: `task`, for a run that may still delegate (a run already at its depth cap is offered
+ * nothing). Its description lists the subagents it accepts, from the run's settings snapshot.
+ */
+export function delegateTools(context: RunContext): StructuredToolInterface[] {
+  if (!context.agentId || !context.runId) return [];
+  const settings = delegationSettingsFor(context);
+  if (depthOf(context) >= settings.maxDepth) return [];
+  const offered = offeredSubagents(context, settings);
+  const names = offered.slice(0, OFFER_LIST_MAX).map((a) => (a.id === context.agentId ? `"${a.name}" (yourself)` : `"${a.name}"`));
+  const description = [
+    'Hand a self-contained piece of work to a helper agent (a child run) and get its result back.',
+    `Subagents you may use: ${names.join(', ')}${offered.length > OFFER_LIST_MAX ? `, and ${offered.length - OFFER_LIST_MAX} more by name` : ''}.`,
+    `Several task calls in one response run in parallel (at most ${settings.concurrency} at once); this run may start ${settings.maxChildren} children in all.`,
+  ].join(' ');
+  return [
+    tool(async (args: unknown, config: RunnableConfig) => runTask(context, args, config), {
+      name: TASK_TOOL,
+      description,
+      schema: taskToolArgs,
+    }),
+  ];
+}
+
+function offeredSubagents(context: RunContext, settings: DelegationSettings): Array<Pick<Agent, 'id' | 'name'>> {
+  const self = context.agentId ? findAgent(context.ownerId, context.agentId) : null;
+  const allowed = settings.allowedSubagents;
+  const others =
+    allowed === 'none' ? [] : allowed === 'all' ? [] : allowed.map((id) => findAgent(context.ownerId, id)).filter((a): a is Agent => !!a && a.id !== self?.id);
+  return [...(self ? [self] : []), ...others];
+}
+
+/** One `task` call: accept (or find) its child, wait for it, return its result as this call's tool result. */
+async function runTask(context: RunContext, rawArgs: unknown, config: RunnableConfig): Promise<ToolMessage> {
+  const toolCallId = (config as { toolCall?: { id?: string } }).toolCall?.id;
+  if (!toolCallId) throw new Error('task can only run as a tool call of a run');
+  const parent = parentRef(context, toolCallId);
+  let row = findByCall(context.runId, toolCallId);
+  if (!row) {
+    try {
+      row = await accept(context, parent, rawArgs);
+    } catch (err) {
+      if (!(err instanceof TaskRefusal)) throw err;
+      row = recordRefusal(parent, err, requestedProvider(rawArgs), null, rawArgs);
+    }
+  }
+  const refused = (row.spec as { refused?: Record<string, unknown> }).refused;
+  if (refused) return toolResult(toolCallId, 'error', refused, row);
+  wakeScheduler();
+  const signal = activeRuns().get(context.runId)?.controller.signal;
+  let done: Delegation;
+  try {
+    done = await awaitChild(row.id, context.runId, signal);
+  } catch (err) {
+    // Cancelled or timed out: its children stop too. A shutdown leaves them to continue after the restart, where the
+    // parent's redone tools step finds them and waits again.
+    if (err instanceof ParentStoppedError && !isSuspension(err.reason)) await cancelChildrenOf(context.runId);
+    throw err;
+  }
+  const result = done.result as Record<string, unknown> | null;
+  return toolResult(toolCallId, done.status === 'completed' ? 'success' : 'error', result ?? { status: done.status, error: done.error }, done);
+}
+
+/** The tool result: JSON (tag-neutralized: it carries model-written text), with the ids the run steps UI nests by. */
+function toolResult(toolCallId: string, status: 'success' | 'error', content: Record<string, unknown>, row: Delegation): ToolMessage {
+  return new ToolMessage({
+    tool_call_id: toolCallId,
+    name: TASK_TOOL,
+    status,
+    content: neutralizedJson(content),
+    artifact: { delegationId: row.id, childRunId: row.childRunId },
+  });
+}
+
+const requestedProvider = (args: unknown) => {
+  const p = (args as { provider?: unknown } | null)?.provider;
+  return typeof p === 'string' ? p.slice(0, 64) : DEFAULT_PROVIDER;
+};
+
+function parentRef(context: RunContext, toolCallId: string): ParentRef {
+  const run = findRun(context.runId);
+  const teamId = run?.teamId ?? (typeof context.teamId === 'string' ? context.teamId : null);
+  return {
+    ownerId: context.ownerId,
+    runId: context.runId,
+    conversationId: context.conversationId,
+    toolCallId,
+    teamId,
+    depth: depthOf(context),
+    // A team job's run and a delegated child hold a scheduler slot; a direct conversation run holds none.
+    holdsSlot: typeof context.jobId === 'string' || typeof context.delegationId === 'string',
+  };
+}
+
+/** Validate a request against the run's settings and its provider; refusals are typed (TaskRefusal). */
+async function accept(context: RunContext, parent: ParentRef, rawArgs: unknown): Promise<Delegation> {
+  const parsed = taskRequestSchema.safeParse(rawArgs);
+  if (!parsed.success) throw new TaskRefusal('invalid_arguments', 'The task arguments are not valid', { fields: zodFields(parsed.error) });
+  const request = parsed.data;
+  const settings = delegationSettingsFor(context);
+  const agent = resolveSubagent(context, settings, request.subagent);
+  const providerName = request.provider ?? DEFAULT_PROVIDER;
+  const provider = delegationProvider(providerName);
+  if (!provider) throw new TaskRefusal('unknown_provider', `There is no delegation provider "${providerName}"`, { provider: providerName });
+  const childDepth = parent.depth + 1;
+  if (childDepth > settings.maxDepth) {
+    throw new TaskRefusal('depth_exceeded', `A child here would be at depth ${childDepth}, past this run's limit of ${settings.maxDepth}`, { depth: childDepth, maxDepth: settings.maxDepth });
+  }
+  if (request.output_schema) outputValidator(request.output_schema);
+  const childTools = toolNamesOf(agent);
+  const unknown = (request.tools ?? []).filter((name) => !childTools.includes(name));
+  if (unknown.length) throw new TaskRefusal('unknown_tool', `The child has no tool named ${unknown.map((n) => `"${n}"`).join(', ')}`, { tools: unknown });
+  const childMaxDepth = settingsOfAgent(agent, settings.maxDepth).maxDepth;
+  const childCanDelegate = childDepth < childMaxDepth && childTools.includes(TASK_TOOL) && (!request.tools || request.tools.includes(TASK_TOOL));
+  const needed = requiredCapabilities(request, childCanDelegate);
+  const missing = needed.filter((c) => !provider.capabilities.has(c));
+  if (missing.length) {
+    throw new TaskRefusal('unsupported_capability', `The provider "${provider.name}" does not support ${missing.join(', ')}`, { provider: provider.name, capabilities: missing });
+  }
+  const spec: DelegationSpec = { request, trusted: await parentTurnTrusted(context), limits: { concurrency: settings.concurrency, maxDepth: childMaxDepth }, settings };
+  const row = acceptChild(parent, { agentId: agent.id, provider: provider.name, spec }, settings.maxChildren);
+  if (!row) {
+    throw new TaskRefusal('children_exhausted', `This run has started all ${settings.maxChildren} children it may`, { maxChildren: settings.maxChildren });
+  }
+  return row;
+}
+
+/** Start-time capabilities a request needs; depthLimit when the child could itself delegate (its depth must be bounded). */
+export function requiredCapabilities(request: TaskRequest, childCanDelegate: boolean): ProviderCapability[] {
+  const needed: ProviderCapability[] = [];
+  if (request.output_schema) needed.push('outputSchema');
+  if (childCanDelegate) needed.push('depthLimit');
+  if (request.tools) needed.push('toolFilter');
+  if (request.persona) needed.push('persona');
+  return needed;
+}
+
+/** The subagent by id or name among the owner's agents (default: the calling agent itself), if this run may use it. */
+function resolveSubagent(context: RunContext, settings: DelegationSettings, wanted: string | undefined): Agent {
+  const self = context.agentId ? findAgent(context.ownerId, context.agentId) : null;
+  const agent = wanted === undefined ? self : (findAgent(context.ownerId, wanted) ?? findAgentByName(context.ownerId, wanted));
+  // Another owner's agent is exactly as unknown as a missing one.
+  if (!agent) throw new TaskRefusal('unknown_subagent', wanted === undefined ? 'This run has no agent to delegate to' : `There is no agent "${wanted}"`, { subagent: wanted ?? null });
+  if (agent.id === self?.id) return agent;
+  const allowed = settings.allowedSubagents;
+  if (allowed === 'none' || (Array.isArray(allowed) && !allowed.includes(agent.id))) {
+    throw new TaskRefusal('subagent_not_allowed', `This agent may not delegate to "${agent.name}"`, { subagent: wanted ?? null });
+  }
+  return agent;
+}
+
+/** The tool names an agent's groups give it (an empty allowlist = every group), from the static group list. */
+export function toolNamesOf(agent: Pick<Agent, 'toolGroups'>): string[] {
+  const groups = agent.toolGroups.length ? agent.toolGroups : Object.keys(TOOL_GROUPS);
+  return groups.flatMap((g) => [...((TOOL_GROUPS as Record<string, { tools: readonly string[] }>)[g]?.tools ?? [])]);
+}
+
+/**
+ * Whether the child may act on directives in its task text (docs/decisions/024): only when the parent's current turn
+ * is the person's own words and the parent runs the scripted model, whose tool arguments are then verbatim text from
+ * the person or the owner. Anything a real model wrote stays data.
+ */
+async function parentTurnTrusted(context: RunContext): Promise<boolean> {
+  const run = findRun(context.runId);
+  if (!run || parseModel(run.model)?.provider !== 'scripted') return false;
+  const { messages } = await readThread(context.conversationId);
+  const human = messages[turnStartIndex(messages)];
+  return !!human && ensembleMeta(human)?.author === 'person';
+}

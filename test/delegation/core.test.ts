@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { DelegationResult } from '@/lib/types/delegation';
+import { readThread } from '@/server/agents/thread';
+import { contentText } from '@/server/agents/messages';
+import { conversationWith, send } from '../agents/helpers';
+import { makeUser } from '../support/users';
+import { delegationsOf, runRow, taskCall, withDelegationScheduler } from './helpers';
+
+withDelegationScheduler();
+
+describe('the task tool: a child run on a hidden conversation, its result back to the parent', () => {
+  it('runs a spawned child through the scheduler and returns its answer as the task result', async () => {
+    const alice = await makeUser('alice');
+    const { conversation } = conversationWith(alice.id, { name: 'Lead' });
+    const run = await send(alice.id, conversation.id, taskCall({ description: 'Say hi', prompt: '/reply hi from the child' }));
+    expect(run.status).toBe('success');
+    const [row] = delegationsOf(run.id);
+    expect(row).toMatchObject({ status: 'completed', provider: 'spawn', depth: 1 });
+    const child = runRow(row!.childRunId!);
+    expect(child).toMatchObject({ parentRunId: run.id, parentToolCallId: row!.parentToolCallId, depth: 1, status: 'success' });
+    const result = row!.result as DelegationResult;
+    expect(result).toMatchObject({ status: 'completed', output: 'hi from the child', childRunId: child.id, model: 'scripted' });
+    expect(result.usage.modelCalls).toBe(1);
+    const { messages } = await readThread(conversation.id);
+    const tool = messages.find((m) => m.getType() === 'tool')!;
+    expect(JSON.parse(contentText(tool.content))).toMatchObject({ status: 'completed', output: 'hi from the child' });
+  });
+});
