@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
 import { conversationDetail, createAgent, luminanceOf, openChat, PAGE_DATA, rootScrollsSideways } from './support/seed';
 
-// A run goes through the runs service and the embedded `scripted` model; the page polls about once a second.
+// A run goes through the runs service and the embedded `scripted` model; the page hears of it by push (its event stream).
 const REPLY = { timeout: 10_000 };
 const BUSY = 'The agent is still working on the previous message.';
 

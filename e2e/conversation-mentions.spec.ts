@@ -8,7 +8,7 @@ test.describe.configure({ timeout: 60_000 });
 
 /** The first client data after a navigation waits for hydration, which is slow on a busy machine. */
 const FIRST_LOAD = { timeout: 15_000 };
-/** A member's run, its receipt's run and the polls that pick them up. */
+/** A member's run, its receipt's run and the pushes that announce them. */
 const RESULT = { timeout: 20_000 };
 
 type Agent = { id: string; name: string };
@@ -105,7 +105,7 @@ test('mention a team member from an ordinary conversation with the keyboard; the
   await expect(history(page).getByText('Sent to: Launch crew / Writer', { exact: true })).toBeVisible();
   await expect(history(page).getByText('Queued a request to Launch crew / Writer. Each result will be returned to this conversation.')).toBeVisible();
 
-  // No reload: polling while the request is out picks up the receipt and the agent's reply to it.
+  // No reload: the conversation's event stream announces the receipt's run and the agent's reply to it.
   const receipt = history(page).getByRole('article', { name: 'Result from Writer (completed)' });
   await expect(receipt).toBeVisible(RESULT);
   await expect(receipt).toContainText('Done by member');

@@ -1,6 +1,6 @@
 'use client';
 
-import type { KeyboardEvent, RefObject } from 'react';
+import { useSyncExternalStore, type KeyboardEvent, type RefObject } from 'react';
 import { cn } from '@/components/ui/cn';
 import { Textarea } from '@/components/ui/input';
 import type { ListTexts, MentionOption } from '@/lib/mentions/picker';
@@ -8,6 +8,15 @@ import { isSendShortcut } from '@/lib/mentions/send-shortcut';
 import { MentionListbox } from './mention-listbox';
 import { RecipientChips } from './recipient-chips';
 import type { MentionPicker } from './use-mention-picker';
+
+const noSubscription = () => () => {};
+/** False in the server's HTML and while React hydrates it, true once this client renders (no effect, no flash). */
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
 type Props<T extends MentionOption> = {
   id: string;
@@ -42,6 +51,9 @@ type Props<T extends MentionOption> = {
  */
 export function MentionField<T extends MentionOption>(props: Props<T>) {
   const { id, picker, textareaRef } = props;
+  // A page rendered on the server shows the field before its handlers exist; what was typed then would not reach
+  // the draft. Read-only until hydrated, so nothing typed is lost (and tests that wait for "editable" wait for it).
+  const hydrated = useHydrated();
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (picker.onKeyDown(e)) return;
@@ -83,6 +95,7 @@ export function MentionField<T extends MentionOption>(props: Props<T>) {
           value={props.value}
           placeholder={props.placeholder}
           rows={props.rows ?? 3}
+          readOnly={!hydrated}
           onChange={(e) => {
             props.onValueChange(e.target.value);
             picker.onTextChange(e.target.value, e.target.selectionStart);
