@@ -24,7 +24,7 @@ async function teamWithBudget(api: APIRequestContext, tokenBudget: number | null
 
 async function send(api: APIRequestContext, team: Team, memberId: string, text: string): Promise<string> {
   const res = await api.post(`/api/v1/teams/${team.id}/requests`, { data: { memberIds: [memberId], text, draftKey: crypto.randomUUID() } });
-  expect(res.status(), await res.text()).toBe(202);
+  expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { jobs: Job[] }).jobs[0]!.id;
 }
 
@@ -37,8 +37,9 @@ const jobStatus = async (api: APIRequestContext, teamId: string, jobId: string) 
 test('a team at its budget says "Budget reached", holds its queued work, and raising the budget lets it run', async ({ page, api }) => {
   const team = await teamWithBudget(api, 1_000);
   const member = team.members[0]!;
-  // ~2,400 characters of reply: the scripted model reports about 600 output tokens plus the input, past 1,000.
-  const big = await send(api, team, member.id, `/reply ${'budget '.repeat(340)}`);
+  // ~2,400 characters of reply: the scripted model reports about 600 output tokens plus the input, past 1,000. It
+  // sleeps first so the second request is accepted while the budget still has room.
+  const big = await send(api, team, member.id, `/sleep 3000\n/reply ${'budget '.repeat(340)}`);
   // Same member: it waits behind the first, and by the time that one ends the budget is used up.
   const held = await send(api, team, member.id, '/reply second done');
   await expect.poll(() => jobStatus(api, team.id, big), { timeout: RESULT_TIMEOUT }).toBe('completed');
