@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { teamBudgetState, usageText } from '@/lib/budget-state';
 import type { ApiTeam } from '@/lib/types/team';
-import { TeamBudgetDialog } from './team-budget-dialog';
+import { TeamBudgetDialog } from './team-budget-dialog-lazy';
 
 const TONE = {
   none: 'text-zinc-600 dark:text-zinc-400',
@@ -19,7 +19,7 @@ export function TeamBudgetMeter({ team, onChanged }: { team: ApiTeam; onChanged:
   const state = teamBudgetState(team.tokensUsed, team.tokenBudget);
   return (
     <div className="flex items-center gap-2">
-      <p className={`text-sm tabular-nums ${TONE[state]}`} aria-label="Token usage">
+      <p role="status" className={`text-sm tabular-nums ${TONE[state]}`} aria-label="Token usage">
         {usageText(team.tokensUsed, team.tokenBudget)}
       </p>
       <Button variant="ghost" size="sm" onClick={() => setOpen(true)}>

@@ -4,8 +4,9 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { teamBudgetState, usageText } from '@/lib/budget-state';
 import type { ApiTeam } from '@/lib/types/team';
-import { TeamBudgetDialog } from './team-budget-dialog';
+import { TeamBudgetDialog } from './team-budget-dialog-lazy';
 
+const n = (v: number) => v.toLocaleString('en-US');
 const box = 'flex flex-wrap items-center justify-between gap-2 rounded-md border px-3 py-2 text-sm';
 const amber = `${box} border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100`;
 const red = `${box} border-red-300 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200`;
@@ -26,8 +27,8 @@ export function TeamBudgetNotice({ team, onChanged }: { team: ApiTeam; onChanged
         <div className="min-w-0">
           <p className="font-semibold">Budget reached</p>
           <p>
-            This team has used {usage}. It starts no new work: new requests are refused and queued ones wait until the budget
-            is raised. Work already running finishes.
+            This team has used {n(team.tokensUsed)} of its {n(team.tokenBudget!)}-token budget. It starts no new work: new
+            requests are refused and queued ones wait until the budget is raised. Work already running finishes.
           </p>
         </div>
         <Button size="sm" onClick={() => setOpen(true)}>
