@@ -3,18 +3,15 @@
 import { useState } from 'react';
 import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Menu } from '@/components/ui/menu';
 import { Alert } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiTeam } from '@/lib/types/team';
 import { teamKeys } from './queries';
 import { useTeamActions } from './team-actions';
-
-const itemClass =
-  'block w-full px-3 py-2 text-left text-sm text-zinc-800 data-focus:bg-zinc-100 dark:text-zinc-200 dark:data-focus:bg-zinc-800';
 
 type Props = {
   team: ApiTeam;
@@ -47,40 +44,25 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
 
   return (
     <>
-      <Menu>
-        <MenuButton as={Button} variant="secondary" size="sm">
-          Manage <span aria-hidden>▾</span>
-        </MenuButton>
-        <MenuItems
-          anchor="bottom end"
-          className="z-30 mt-1 w-56 rounded-md border border-zinc-200 bg-white py-1 shadow-lg focus:outline-none dark:border-zinc-700 dark:bg-zinc-900"
-        >
-          <MenuItem>
-            <button type="button" className={itemClass} onClick={onRefresh}>
-              Refresh now
-            </button>
-          </MenuItem>
-          {canReconnect ? (
-            <MenuItem>
-              <button type="button" className={itemClass} onClick={() => reconnect.mutate()}>
-                Reconnect
-              </button>
-            </MenuItem>
-          ) : null}
-          <MenuItem>
-            <button
-              type="button"
-              className={`${itemClass} text-red-700 dark:text-red-300`}
-              onClick={() => {
-                remove.reset();
-                setConfirmOpen(true);
-              }}
-            >
-              Delete finished team
-            </button>
-          </MenuItem>
-        </MenuItems>
-      </Menu>
+      <Menu
+        label={
+          <>
+            Manage <span aria-hidden>▾</span>
+          </>
+        }
+        items={[
+          { label: 'Refresh now', onSelect: onRefresh },
+          ...(canReconnect ? [{ label: 'Reconnect', onSelect: () => reconnect.mutate() }] : []),
+          {
+            label: 'Delete finished team',
+            danger: true,
+            onSelect: () => {
+              remove.reset();
+              setConfirmOpen(true);
+            },
+          },
+        ]}
+      />
 
       {reconnect.isPending ? <span className="sr-only" role="status">Reconnecting…</span> : null}
       {reconnect.isError ? (

@@ -6,7 +6,8 @@ import { LIMITS } from '@/lib/limits';
  * leading whitespace ignored; lines that are not directives are ordinary text. Which text may be parsed at all
  * (the person's own words and the agent's instructions, never a peer's) is decided by scripted-model.ts.
  */
-export type ToolAction = { kind: 'call'; tool: string; args: Record<string, unknown> };
+/** `also`: further calls made in the same response (`/also` lines after a `/call`), e.g. parallel `task` calls. */
+export type ToolAction = { kind: 'call'; tool: string; args: Record<string, unknown>; also?: Array<{ tool: string; args: Record<string, unknown> }> };
 export type AskAction = { kind: 'ask'; question: string };
 export type ScriptAction = ToolAction | AskAction;
 
@@ -47,7 +48,7 @@ export const NO_SCRIPT: Readonly<Script> = Object.freeze({
   hasDirectives: false,
 });
 
-const DIRECTIVE = /^\/(call|ask|reply|sleep|fail|loop|cite|tokens|say)(?:\s+([\s\S]*))?$/;
+const DIRECTIVE = /^\/(call|also|ask|reply|sleep|fail|loop|cite|tokens|say)(?:\s+([\s\S]*))?$/;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function parseScript(text: string): Script {
@@ -66,6 +67,14 @@ export function parseScript(text: string): Script {
         if (typeof call === 'string') script.errors.push(`/${name} ${arg}: ${call}`);
         else if (name === 'call') script.actions.push({ kind: 'call', ...call });
         else script.loop = call;
+        break;
+      }
+      case 'also': {
+        const call = parseToolCall(arg);
+        const last = script.actions.at(-1);
+        if (typeof call === 'string') script.errors.push(`/also ${arg}: ${call}`);
+        else if (last?.kind !== 'call') script.errors.push('/also: must follow a /call (it adds a call to the same response)');
+        else (last.also ??= []).push(call);
         break;
       }
       case 'ask':

@@ -70,9 +70,10 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     const action = script.actions[turn.modelTurns];
     if (action) {
       const call = action.kind === 'call' ? { name: action.tool, args: action.args } : { name: CLARIFICATION_TOOL, args: { question: action.question } };
-      return toolCallMessage(id, call, script.say);
+      const also = action.kind === 'call' ? (action.also ?? []).map((c) => ({ name: c.tool, args: c.args })) : [];
+      return toolCallMessage(id, [call, ...also], script.say);
     }
-    if (script.loop) return toolCallMessage(id, { name: script.loop.tool, args: script.loop.args }, script.say);
+    if (script.loop) return toolCallMessage(id, [{ name: script.loop.tool, args: script.loop.args }], script.say);
     return new AIMessage({ id, content: this.finalAnswer(turn, script, messages), tool_calls: [] });
   }
 
@@ -200,11 +201,11 @@ function inputCharsOf(messages: readonly BaseMessage[]): number {
 /** Per conversation (keyed by its first message, weakly): the last list counted and its running sums. */
 const charCounts = new WeakMap<BaseMessage, { list: readonly BaseMessage[]; before: number[] }>();
 
-function toolCallMessage(id: string, call: { name: string; args: Record<string, unknown> }, text: string | null = null): AIMessage {
+function toolCallMessage(id: string, calls: Array<{ name: string; args: Record<string, unknown> }>, text: string | null = null): AIMessage {
   return new AIMessage({
     id,
     content: text ?? '',
-    tool_calls: [{ id: `call_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`, name: call.name, args: call.args, type: 'tool_call' }],
+    tool_calls: calls.map((call) => ({ id: `call_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`, name: call.name, args: call.args, type: 'tool_call' as const })),
   });
 }
 
