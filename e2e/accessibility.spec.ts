@@ -185,3 +185,30 @@ test('the team members row on a 390 px phone shows every card whole, status incl
   const scrolls = await members.getByRole('list').evaluate((el) => el.scrollWidth > el.clientWidth);
   expect(scrolls).toBe(false);
 });
+
+test('the Manage menu works from the keyboard: arrows move, Escape closes and returns focus, a choice opens its confirm', async ({ page, api }) => {
+  const team = await createTeam(api, 'Menu crew', [{ name: 'Research' }, { name: 'Review' }]);
+  await page.goto(`/teams/${team.id}`, FIRST_LOAD);
+  const manage = page.getByRole('button', { name: 'Manage' });
+  await manage.focus(FIRST_LOAD);
+  await page.keyboard.press('Enter');
+  await expect(manage).toHaveAttribute('aria-expanded', 'true');
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem', { name: 'Refresh now' })).toBeFocused();
+  await page.keyboard.press('ArrowUp'); // wraps to the last item
+  await expect(menu.getByRole('menuitem', { name: 'Delete finished team' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(manage).toBeFocused();
+  await expect(manage).toHaveAttribute('aria-expanded', 'false');
+
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Delete “Menu crew”?' });
+  await expect(dialog.getByRole('button', { name: 'Keep team' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  // What must not happen: the team deleted by a cancelled confirm.
+  expect((await api.get(`/api/v1/teams/${team.id}`)).status()).toBe(200);
+});
