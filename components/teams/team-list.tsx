@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { format } from 'date-fns';
 import { Alert, Badge, EmptyState, PageHeader, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
+import { Time } from '@/components/ui/time';
 import { TEAM_STATUS_BADGE, workBadges } from './feed';
 import { linkButton } from './link-button';
 import { teamListQuery } from './queries';
@@ -66,7 +66,7 @@ export function TeamList() {
                   <p className="mt-1 line-clamp-2 break-words text-sm text-zinc-600 dark:text-zinc-400">{team.goal}</p>
                   <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400">
                     {team.memberCount} members · created{' '}
-                    <time dateTime={team.createdAt}>{format(new Date(team.createdAt), 'MMM d, yyyy')}</time>
+                    <Time iso={team.createdAt} format="date" />
                   </p>
                 </Link>
               </li>
