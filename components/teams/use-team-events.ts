@@ -35,18 +35,18 @@ type TeamPush = { teamId: string; revision: number; jobIds: string[] | null };
 /**
  * Read what changed since the feed's revision and patch it in: the changed jobs by setQueryData, the team itself
  * (member statuses, counts), its state panel and the changed jobs' runs by invalidation (only what is on screen
- * refetches). Returns the revision the feed is at afterwards.
+ * refetches).
  */
-async function syncFeed(queryClient: QueryClient, teamId: string): Promise<number | undefined> {
+async function syncFeed(queryClient: QueryClient, teamId: string): Promise<void> {
   const key = teamKeys.activity(teamId);
   const since = feedRevision(queryClient.getQueryData<ActivityFeed>(key));
   // No feed yet: its first read (or the server's prefetch) brings the current state.
-  if (since === undefined) return undefined;
+  if (since === undefined) return;
   const changes = await fetchActivityChanges(teamId, since);
   const feed = queryClient.getQueryData<ActivityFeed>(key);
-  if (!feed) return undefined;
+  if (!feed) return;
   const result = mergeChanges(feed, changes);
-  if (result.kind === 'unchanged') return feedRevision(feed);
+  if (result.kind === 'unchanged') return;
   if (result.kind === 'reload') await queryClient.invalidateQueries({ queryKey: key });
   else queryClient.setQueryData<ActivityFeed>(key, result.feed);
   void queryClient.invalidateQueries({ queryKey: teamKeys.detail(teamId), exact: true });
@@ -54,7 +54,6 @@ async function syncFeed(queryClient: QueryClient, teamId: string): Promise<numbe
   if (result.kind === 'merged') {
     for (const job of result.changed) if (job.run) void queryClient.invalidateQueries({ queryKey: runKeys.detail(job.run.id) });
   }
-  return feedRevision(queryClient.getQueryData<ActivityFeed>(key));
 }
 
 /**

@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ApiStateEntry } from '@/lib/types/team';
 import { EMPTY_STATE_TEXT, StateSections } from '@/components/teams/state/state-sections';
-import { groupState, stateKey } from '@/components/teams/state/state-view';
+import { groupState } from '@/components/teams/state/state-view';
 
 const research = { memberId: 'm1', name: 'Research' };
 const review = { memberId: 'm2', name: 'Review' };
@@ -63,9 +63,5 @@ describe('team state panel rendering', () => {
     expect(html).toContain('Edited by Review');
     expect(html).toContain('dateTime="2026-11-30T10:00:00.000Z"');
     expect(html).toContain('href="/conversations/conv-9"');
-  });
-
-  it('keys the query by team and revision so a new revision refetches', () => {
-    expect(stateKey('t1', 4)).toEqual(['team-state', 't1', 4]);
   });
 });

@@ -29,5 +29,3 @@ export function groupState(entries: readonly ApiStateEntry[]): StateGroups {
   const archived = entries.filter((e) => e.status === 'archived').sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   return { active, archived };
 }
-
-export const stateKey = (teamId: string, revision: number | undefined) => ['team-state', teamId, revision] as const;
