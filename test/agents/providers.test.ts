@@ -37,7 +37,8 @@ describe('real provider path (initChatModel against a local OpenAI-compatible st
       ['user', 'What is six times seven?'],
       ['assistant', ''],
       ['tool', '42'],
-      ['assistant', 'The answer is 42.'],
+      // The stub echoes the tool result as the provider received it: with its receipt label (ADR 022).
+      ['assistant', 'The answer is [r1 calculator] 42.'],
     ]);
     expect(messages[1]!.toolCalls).toEqual([{ id: `call_stub_${before + 1}`, name: 'calculator', args: { expression: '6*7' } }]);
 
@@ -52,7 +53,8 @@ describe('real provider path (initChatModel against a local OpenAI-compatible st
     expect(system!.content).toContain('Always use the calculator.');
     expect(system!.content).not.toContain('six times seven');
     expect(user).toMatchObject({ role: 'user', content: 'What is six times seven?' });
-    expect(sent[1]!.body.messages.at(-1)).toMatchObject({ role: 'tool', content: '42', tool_call_id: `call_stub_${before + 1}` });
+    // The thread keeps the tool's own text ('42'); the provider receives it labelled as receipt r1.
+    expect(sent[1]!.body.messages.at(-1)).toMatchObject({ role: 'tool', content: '[r1 calculator] 42', tool_call_id: `call_stub_${before + 1}` });
   });
 
   it('a missing key fails that run with the exact message, and the process carries on', async () => {

@@ -28,9 +28,12 @@ describe('directive parser', () => {
       say: null,
       fail: null,
       loop: { tool: 'calculator', args: { expression: '2' } },
+      cite: false,
       errors: [],
       hasDirectives: true,
     });
+    expect(parseScript('/reply Done\n/cite')).toMatchObject({ reply: 'Done', cite: true, errors: [] });
+    expect(parseScript('/cite r1').errors).toEqual(['/cite: takes no argument']);
   });
 
   it('caps /sleep at 60,000 ms and reports unreadable lines', () => {
