@@ -31,7 +31,7 @@ test('a team card marks a resolved and an unresolved citation and says what reso
 
   await page.goto(`/teams/${team.id}`);
   const card = page.getByRole('article', { name: 'You → @Counter' });
-  await expect(card.getByText('The answer is 42 [r1 calculator], double-checked [r2 calculator]')).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(card.getByText('The answer is 42 [r1 calculator], double-checked [r2 calculator]', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
 
   const citations = card.getByRole('list', { name: 'Citations' });
   await expect(citations.getByRole('listitem')).toHaveText(['✓[r1 calculator]resolved', '?[r2 calculator]not resolved']);
