@@ -3,7 +3,7 @@
 import { ButtonLink } from '@/components/ui/button-link';
 import { useRouter } from 'next/navigation';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode, type Ref } from 'react';
 import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { actionData } from '@/lib/action-result';
@@ -19,12 +19,16 @@ import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { useAgentActions } from './agent-actions';
-import { agentKeys } from './queries';
+import { agentKeys, agentListQuery } from './queries';
 import { splitFieldErrors } from './server-errors';
 
 const L = LIMITS.agent;
 const RUN = LIMITS.run;
 const COMPACTION = LIMITS.compaction;
+const DELEGATION = LIMITS.delegation;
+const fmt = (n: number) => n.toLocaleString('en-US');
+/** An empty number field means "the default" (null). */
+const nullableNumber = (v: unknown) => (v === '' || v == null ? null : Number(v));
 
 /** Offered in the model field's suggestion list; any provider:model the server accepts can be typed. */
 export const MODEL_SUGGESTIONS = [
@@ -43,7 +47,23 @@ type FormValues = AgentCreateInput;
 function initialValues(props: Props): FormValues {
   if (props.mode === 'create') return { ...NEW_AGENT_DEFAULTS };
   const { name, description, instructions, model, toolGroups, approvalTools, maxTurns, timeLimitMinutes, compactAtTokens } = props.agent;
-  return { name, description, instructions, model, toolGroups: [...toolGroups], approvalTools: [...approvalTools], maxTurns, timeLimitMinutes, compactAtTokens };
+  const { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren } = props.agent;
+  return {
+    name,
+    description,
+    instructions,
+    model,
+    toolGroups: [...toolGroups],
+    approvalTools: [...approvalTools],
+    maxTurns,
+    timeLimitMinutes,
+    compactAtTokens,
+    tokenBudget,
+    allowedSubagents: Array.isArray(allowedSubagents) ? [...allowedSubagents] : allowedSubagents,
+    maxDepth,
+    maxChildren,
+    maxConcurrentChildren,
+  };
 }
 
 /**
@@ -73,8 +93,17 @@ export function AgentForm(props: Props) {
     reValidateMode: 'onChange',
   });
 
+  // The owner's other agents, for "Only these agents" (an agent deleted since is dropped on save).
+  const others = useQuery(agentListQuery(''));
+  const selfId = props.mode === 'edit' ? props.agent.id : null;
+  const candidates = (others.data?.agents ?? []).filter((a) => a.id !== selfId);
+
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
+    if (Array.isArray(values.allowedSubagents) && others.data) {
+      const known = new Set(candidates.map((a) => a.id));
+      values = { ...values, allowedSubagents: values.allowedSubagents.filter((id) => known.has(id)) };
+    }
     try {
       const agent = await actionData(() => (props.mode === 'edit' ? actions.update(props.agent.id, values) : actions.create(values)));
       setSaved(true);
@@ -251,6 +280,114 @@ export function AgentForm(props: Props) {
         />
       </Field>
 
+      <Field
+        label="Token budget per run"
+        error={errors.tokenBudget?.message}
+        hint={`${fmt(RUN.tokenBudget.min)}–${fmt(RUN.tokenBudget.max)} tokens (input + output). At ${Math.round(LIMITS.guards.tokenWarnAt * 100)} % the agent is warned; at 100 % it must answer with what it has. Leave empty for the default (${fmt(RUN.defaultTokenBudget)} unless your administrator changed it).`}
+      >
+        <Input
+          {...register('tokenBudget', { setValueAs: nullableNumber })}
+          type="number"
+          inputMode="numeric"
+          min={RUN.tokenBudget.min}
+          max={RUN.tokenBudget.max}
+          step={1}
+          placeholder={String(RUN.defaultTokenBudget)}
+          className="max-w-40"
+        />
+      </Field>
+
+      <Controller
+        control={control}
+        name="allowedSubagents"
+        render={({ field, fieldState }) => {
+          const value = field.value ?? 'all';
+          const mode = Array.isArray(value) ? 'list' : value;
+          const listed = Array.isArray(value) ? value : [];
+          const error = fieldState.error?.message ?? (Array.isArray(fieldState.error) ? fieldState.error.find(Boolean)?.message : undefined);
+          return (
+            <CheckboxFieldset
+              legend="Agents it may delegate to"
+              hint="With the Delegate tool group, the agent can hand parts of a task to helpers. It can always use a helper like itself."
+              error={error}
+            >
+              <div className="space-y-1.5">
+                {(
+                  [
+                    ['all', 'All your agents'],
+                    ['none', 'None (only a helper like itself)'],
+                    ['list', 'Only the agents checked below'],
+                  ] as const
+                ).map(([option, label], i) => (
+                  <RadioOption
+                    key={option}
+                    ref={i === 0 ? field.ref : undefined}
+                    name={field.name}
+                    label={label}
+                    checked={mode === option}
+                    onBlur={field.onBlur}
+                    onSelect={() => field.onChange(option === 'list' ? listed : option)}
+                  />
+                ))}
+              </div>
+              {mode === 'list' ? (
+                candidates.length ? (
+                  <div className="grid gap-2 pl-6 sm:grid-cols-2">
+                    {candidates.map((a) => (
+                      <CheckboxOption
+                        key={a.id}
+                        label={a.name}
+                        checked={listed.includes(a.id)}
+                        onBlur={field.onBlur}
+                        onChange={(on) => field.onChange(on ? [...listed, a.id] : listed.filter((id) => id !== a.id))}
+                      />
+                    ))}
+                  </div>
+                ) : (
+                  <p className="pl-6 text-sm text-zinc-600 dark:text-zinc-400">{others.isPending ? 'Loading your agents…' : 'You have no other agents yet.'}</p>
+                )
+              ) : null}
+            </CheckboxFieldset>
+          );
+        }}
+      />
+
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field label="Delegation depth" error={errors.maxDepth?.message} hint={`${DELEGATION.depth.min}–${DELEGATION.depth.max}. How many levels of helpers below a run (default ${DELEGATION.depth.default}).`}>
+          <Input {...register('maxDepth', { valueAsNumber: true })} type="number" inputMode="numeric" min={DELEGATION.depth.min} max={DELEGATION.depth.max} step={1} className="max-w-32" />
+        </Field>
+        <Field
+          label="Helpers per run"
+          error={errors.maxChildren?.message}
+          hint={`${DELEGATION.childrenPerRun.min}–${DELEGATION.childrenPerRun.max}. How many helpers one run may start in all (default ${DELEGATION.childrenPerRun.default}).`}
+        >
+          <Input
+            {...register('maxChildren', { valueAsNumber: true })}
+            type="number"
+            inputMode="numeric"
+            min={DELEGATION.childrenPerRun.min}
+            max={DELEGATION.childrenPerRun.max}
+            step={1}
+            className="max-w-32"
+          />
+        </Field>
+        <Field
+          label="Helpers at once"
+          error={errors.maxConcurrentChildren?.message}
+          hint={`${DELEGATION.concurrent.min}–${DELEGATION.concurrent.max}. How many of them may work at the same time; the server allows at most ${DELEGATION.concurrent.server} (default ${DELEGATION.concurrent.default}).`}
+        >
+          <Input
+            {...register('maxConcurrentChildren', { valueAsNumber: true })}
+            type="number"
+            inputMode="numeric"
+            min={DELEGATION.concurrent.min}
+            max={DELEGATION.concurrent.max}
+            step={1}
+            className="max-w-32"
+          />
+        </Field>
+      </div>
+
       <div className="flex flex-wrap items-center gap-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
         <Button type="submit" disabled={busy}>
           {busy ? 'Saving…' : props.mode === 'edit' ? 'Save changes' : 'Create agent'}
@@ -341,6 +478,29 @@ function CheckboxOption({ label, description, checked, onChange, onBlur, ref }: 
           </p>
         ) : null}
       </div>
+    </div>
+  );
+}
+
+type RadioOptionProps = { name: string; label: string; checked: boolean; onSelect: () => void; onBlur: () => void; ref?: Ref<HTMLInputElement> };
+
+function RadioOption({ name, label, checked, onSelect, onBlur, ref }: RadioOptionProps) {
+  const id = useId();
+  return (
+    <div className="flex items-center gap-2">
+      <input
+        ref={ref}
+        id={id}
+        type="radio"
+        name={name}
+        checked={checked}
+        onChange={(e) => e.target.checked && onSelect()}
+        onBlur={onBlur}
+        className="size-4 shrink-0 accent-indigo-600 dark:accent-indigo-400"
+      />
+      <label htmlFor={id} className="text-sm text-zinc-800 dark:text-zinc-200">
+        {label}
+      </label>
     </div>
   );
 }

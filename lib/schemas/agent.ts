@@ -73,6 +73,45 @@ export const agentCompactAtTokensSchema = z
   .max(LIMITS.compaction.atTokens.max, compactMessage)
   .nullable();
 
+const wholeIn = (min: number, max: number, unit = '') =>
+  `Must be a whole number${unit ? ` of ${unit}` : ''} from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
+const wholeNumber = (range: { min: number; max: number }, unit = '') => {
+  const message = wholeIn(range.min, range.max, unit);
+  return z.number({ error: message }).int(message).min(range.min, message).max(range.max, message);
+};
+
+/** Tokens (input + output) one run may spend before it must answer; null = the instance default (LIMITS.run). */
+export const agentTokenBudgetSchema = wholeNumber(LIMITS.run.tokenBudget, 'tokens').nullable();
+
+const D = LIMITS.delegation;
+/** How deep delegation may go below a run of this agent (a child is its parent's depth + 1). */
+export const agentMaxDepthSchema = wholeNumber(D.depth);
+/** Children one run may start in all. */
+export const agentMaxChildrenSchema = wholeNumber(D.childrenPerRun);
+/** Children of one run running at once (the server's own bound applies too). */
+export const agentMaxConcurrentChildrenSchema = wholeNumber(D.concurrent);
+
+/** Agent ids listed in allowedSubagents: at most as many as an account may have agents. */
+export const ALLOWED_SUBAGENTS_MAX = 200;
+const AGENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Which of the owner's agents this agent may hand tasks to with `task`: 'all', 'none' or a list of agent ids
+ * (the server checks that each is the owner's: server/agents/catalog.ts). The agent itself as a general-purpose
+ * helper is always allowed.
+ */
+export const agentAllowedSubagentsSchema = z.union(
+  [
+    z.literal('all'),
+    z.literal('none'),
+    z
+      .array(z.string({ error: 'Each entry must be an agent id' }).regex(AGENT_ID, 'Each entry must be an agent id'), { error: 'Must be "all", "none" or a list of agent ids' })
+      .max(ALLOWED_SUBAGENTS_MAX, `At most ${ALLOWED_SUBAGENTS_MAX} agents`)
+      .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, 'Listed more than once'),
+  ],
+  { error: 'Must be "all", "none" or a list of agent ids' },
+);
+
 /** POST body and the agent form's values: name is required, everything else has a default. */
 export const agentCreateSchema = z.strictObject({
   name: agentNameSchema,
@@ -84,6 +123,11 @@ export const agentCreateSchema = z.strictObject({
   maxTurns: agentMaxTurnsSchema.default(L.maxTurns.default),
   timeLimitMinutes: agentTimeLimitSchema.default(null),
   compactAtTokens: agentCompactAtTokensSchema.default(null),
+  tokenBudget: agentTokenBudgetSchema.default(null),
+  allowedSubagents: agentAllowedSubagentsSchema.default('all'),
+  maxDepth: agentMaxDepthSchema.default(D.depth.default),
+  maxChildren: agentMaxChildrenSchema.default(D.childrenPerRun.default),
+  maxConcurrentChildren: agentMaxConcurrentChildrenSchema.default(D.concurrent.default),
 });
 
 /** PATCH body: any subset of the fields; absent fields keep their value. */
@@ -97,6 +141,11 @@ export const agentPatchSchema = z.strictObject({
   maxTurns: agentMaxTurnsSchema.optional(),
   timeLimitMinutes: agentTimeLimitSchema.optional(),
   compactAtTokens: agentCompactAtTokensSchema.optional(),
+  tokenBudget: agentTokenBudgetSchema.optional(),
+  allowedSubagents: agentAllowedSubagentsSchema.optional(),
+  maxDepth: agentMaxDepthSchema.optional(),
+  maxChildren: agentMaxChildrenSchema.optional(),
+  maxConcurrentChildren: agentMaxConcurrentChildrenSchema.optional(),
 });
 
 /** `GET /api/v1/agents?query=`: free text matched literally against name and description. */
@@ -111,7 +160,22 @@ export type AgentPatchInput = z.input<typeof agentPatchSchema>;
 export type AgentPatch = z.output<typeof agentPatchSchema>;
 
 /** The editable fields in form order: server field errors are matched to these. */
-export const AGENT_FIELDS = ['name', 'description', 'instructions', 'model', 'toolGroups', 'approvalTools', 'maxTurns', 'timeLimitMinutes', 'compactAtTokens'] as const;
+export const AGENT_FIELDS = [
+  'name',
+  'description',
+  'instructions',
+  'model',
+  'toolGroups',
+  'approvalTools',
+  'maxTurns',
+  'timeLimitMinutes',
+  'compactAtTokens',
+  'tokenBudget',
+  'allowedSubagents',
+  'maxDepth',
+  'maxChildren',
+  'maxConcurrentChildren',
+] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number];
 
 /** The form's starting values for a new agent. */
@@ -125,4 +189,9 @@ export const NEW_AGENT_DEFAULTS: AgentCreate = {
   maxTurns: L.maxTurns.default,
   timeLimitMinutes: null,
   compactAtTokens: null,
+  tokenBudget: null,
+  allowedSubagents: 'all',
+  maxDepth: D.depth.default,
+  maxChildren: D.childrenPerRun.default,
+  maxConcurrentChildren: D.concurrent.default,
 };

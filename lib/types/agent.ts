@@ -15,6 +15,16 @@ export type ApiAgent = {
   timeLimitMinutes: number | null;
   /** Compact the model's input once it passes this many tokens (1,000–1,000,000); null = the instance default (24,000 unless the operator changed it). */
   compactAtTokens: number | null;
+  /** Tokens (input + output) one run may spend (1,000–10,000,000); null = the instance default (500,000 unless the operator changed it). */
+  tokenBudget: number | null;
+  /** Which of the owner's agents it may delegate to with `task`: 'all', 'none' or agent ids (itself always). */
+  allowedSubagents: 'all' | 'none' | string[];
+  /** Deepest delegation below its runs (1–5). */
+  maxDepth: number;
+  /** Children one run may start in all (1–50). */
+  maxChildren: number;
+  /** Children of one run at once (1–64; the server's limit applies too). */
+  maxConcurrentChildren: number;
   createdAt: string;
   updatedAt: string;
 };

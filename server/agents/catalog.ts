@@ -1,11 +1,11 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import { agentCreateSchema, agentPatchSchema, agentQuerySchema, type AgentCreateInput, type AgentPatchInput } from '@/lib/schemas/agent';
 import type { ApiAgent } from '@/lib/types/agent';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
-import type { Agent } from '@/server/db/schema';
-import { AppError, badRequest, notFound } from '@/server/http/errors';
+import type { Agent, AllowedSubagents } from '@/server/db/schema';
+import { AppError, badRequest, notFound, validationError } from '@/server/http/errors';
 import { parseOrThrow } from '@/server/http/validation';
 import { assertAgentQuota } from './quotas';
 
@@ -89,6 +89,7 @@ export function createAgent(ownerId: string, input: AgentCreateInput): Agent {
   return uniqueName(data.name, () =>
     writeTx((tx) => {
       if (findAgentByName(ownerId, data.name, tx)) throw nameTaken(data.name);
+      assertOwnSubagents(tx, ownerId, data.allowedSubagents);
       assertAgentQuota(tx, ownerId);
       tx.insert(agents).values(row).run();
       return findAgent(ownerId, row.id, tx)!;
@@ -105,6 +106,7 @@ export function updateAgent(ownerId: string, id: string, patch: AgentPatchInput)
       const current = findAgent(ownerId, id, tx);
       if (!current) throw notFound('Agent');
       if (Object.keys(changes).length === 0) return current;
+      if (data.allowedSubagents !== undefined) assertOwnSubagents(tx, ownerId, data.allowedSubagents);
       const set: Partial<typeof agents.$inferInsert> = { ...changes, updatedAt: new Date() };
       if (data.name !== undefined) {
         const key = agentNameKey(data.name);
@@ -143,6 +145,25 @@ export function deleteAgent(ownerId: string, id: string): void {
   });
 }
 
+/**
+ * Every agent id in an allowedSubagents list must be one of the owner's agents (checked in the writing
+ * transaction). Another owner's agent answers exactly like a missing one: a field error naming the entry, never
+ * whether it exists elsewhere.
+ */
+function assertOwnSubagents(tx: Db, ownerId: string, allowed: AllowedSubagents): void {
+  if (!Array.isArray(allowed) || !allowed.length) return;
+  const own = new Set(
+    tx
+      .select({ id: agents.id })
+      .from(agents)
+      .where(and(eq(agents.ownerId, ownerId), inArray(agents.id, allowed)))
+      .all()
+      .map((r) => r.id),
+  );
+  const unknown = allowed.filter((id) => !own.has(id));
+  if (unknown.length) throw validationError({ allowedSubagents: `Not one of your agents: ${unknown.slice(0, 3).join(', ')}` });
+}
+
 /** The API shape of an agent row. */
 export function toApiAgent(row: Agent): ApiAgent {
   return {
@@ -156,6 +177,11 @@ export function toApiAgent(row: Agent): ApiAgent {
     maxTurns: row.maxTurns,
     timeLimitMinutes: row.timeLimitMinutes ?? null,
     compactAtTokens: row.compactAtTokens ?? null,
+    tokenBudget: row.tokenBudget ?? null,
+    allowedSubagents: Array.isArray(row.allowedSubagents) ? [...row.allowedSubagents] : row.allowedSubagents === 'none' ? 'none' : 'all',
+    maxDepth: row.maxDepth,
+    maxChildren: row.maxChildren,
+    maxConcurrentChildren: row.maxConcurrentChildren,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { AgentCreate } from '@/lib/schemas/agent';
+import { NEW_AGENT_DEFAULTS, type AgentCreate } from '@/lib/schemas/agent';
 import type { Agent } from '@/server/db/schema';
 import { createAgent, findAgentByName } from './catalog';
 
@@ -7,6 +7,9 @@ import { createAgent, findAgentByName } from './catalog';
  * The three example agents of the demo account. They use the embedded `scripted` model, so they answer
  * offline and deterministically (try `/reply Hello` or `/call calculator {"expression":"6*7"}` in a chat).
  */
+const { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren } = NEW_AGENT_DEFAULTS;
+const BUDGET_AND_DELEGATION = { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren };
+
 export const DEMO_AGENTS: readonly AgentCreate[] = [
   {
     name: 'Researcher',
@@ -23,6 +26,7 @@ export const DEMO_AGENTS: readonly AgentCreate[] = [
     maxTurns: 25,
     timeLimitMinutes: null,
     compactAtTokens: null,
+    ...BUDGET_AND_DELEGATION,
   },
   {
     name: 'Reviewer',
@@ -39,6 +43,7 @@ export const DEMO_AGENTS: readonly AgentCreate[] = [
     maxTurns: 25,
     timeLimitMinutes: null,
     compactAtTokens: null,
+    ...BUDGET_AND_DELEGATION,
   },
   {
     name: 'Writer',
@@ -54,6 +59,7 @@ export const DEMO_AGENTS: readonly AgentCreate[] = [
     maxTurns: 25,
     timeLimitMinutes: null,
     compactAtTokens: null,
+    ...BUDGET_AND_DELEGATION,
   },
 ];
 

@@ -54,7 +54,25 @@ describe('agent catalog: create and read', () => {
     expect(getAgent(alice.id, agent.id)).toEqual(agent);
     const api = toApiAgent(agent);
     expect(Object.keys(api).sort()).toEqual(
-      ['approvalTools', 'compactAtTokens', 'createdAt', 'description', 'id', 'instructions', 'maxTurns', 'model', 'name', 'timeLimitMinutes', 'toolGroups', 'updatedAt'].sort(),
+      [
+        'allowedSubagents',
+        'approvalTools',
+        'compactAtTokens',
+        'createdAt',
+        'description',
+        'id',
+        'instructions',
+        'maxChildren',
+        'maxConcurrentChildren',
+        'maxDepth',
+        'maxTurns',
+        'model',
+        'name',
+        'timeLimitMinutes',
+        'tokenBudget',
+        'toolGroups',
+        'updatedAt',
+      ].sort(),
     );
     expect(api.createdAt).toBe(agent.createdAt.toISOString());
     expect(api.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

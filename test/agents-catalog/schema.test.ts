@@ -86,6 +86,11 @@ describe('agent schema: defaults and unknown fields', () => {
       maxTurns: 25,
       timeLimitMinutes: null,
       compactAtTokens: null,
+      tokenBudget: null,
+      allowedSubagents: 'all',
+      maxDepth: 2,
+      maxChildren: 6,
+      maxConcurrentChildren: 3,
     });
   });
 
