@@ -16,7 +16,7 @@ export type AssemblyDescriptor = {
     timeLimitMinutes: number;
     /** Compaction threshold in tokens (the agent's or the default). */
     compactAtTokens: number;
-    /** Token budget per run, when one applies (null = none). */
+    /** Token budget per run (the agent's or the instance default; null in records made before the token guard). */
     tokenBudget: number | null;
   };
   /** The ordered middleware/guard list the graph applies around model and tool calls. */

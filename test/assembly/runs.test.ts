@@ -45,7 +45,7 @@ describe('assembly descriptor and fingerprint, recorded at each run start', () =
         { name: 'current_time', group: 'utility' },
       ],
       approvalTools: ['calculator'],
-      limits: { maxTurns: 25, timeLimitMinutes: LIMITS.run.defaultTimeLimitMinutes, compactAtTokens: LIMITS.compaction.defaultAtTokens, tokenBudget: null },
+      limits: { maxTurns: 25, timeLimitMinutes: LIMITS.run.defaultTimeLimitMinutes, compactAtTokens: LIMITS.compaction.defaultAtTokens, tokenBudget: LIMITS.run.defaultTokenBudget },
       middleware: [...GRAPH_GUARDS],
       appVersion: packageJson.version,
     });

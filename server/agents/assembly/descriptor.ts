@@ -3,6 +3,7 @@ import type { AssemblyDescriptor } from '@/lib/types/assembly';
 import type { Agent } from '@/server/db/schema';
 import { thresholdFor } from '../compaction/model-input';
 import { GRAPH_GUARDS, systemPrompt } from '../graph';
+import { tokenBudgetOf } from '../guards/tokens';
 import { promptOptionsFor } from '../receipts/report-contract';
 import { runTimeLimitMinutes } from '../run-time-limit';
 import { ensureBuiltinToolGroups } from '../tools/builtin';
@@ -13,7 +14,8 @@ import { sha256Hex } from './fingerprint';
 export type AssemblyAgent = Pick<
   Agent,
   'name' | 'instructions' | 'model' | 'toolGroups' | 'approvalTools' | 'maxTurns' | 'timeLimitMinutes' | 'compactAtTokens'
->;
+> &
+  Partial<Pick<Agent, 'tokenBudget'>>;
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -36,7 +38,8 @@ export function assemblyDescriptor(agent: AssemblyAgent, context: RunContext, op
       maxTurns: agent.maxTurns,
       timeLimitMinutes: runTimeLimitMinutes(agent),
       compactAtTokens: thresholdFor(agent),
-      tokenBudget: null,
+      // The effective budget the token guard enforces (guards/tokens.ts): the agent's own or the instance default.
+      tokenBudget: tokenBudgetOf(agent),
     },
     middleware: [...GRAPH_GUARDS],
     appVersion: appVersion(),
