@@ -1,0 +1,13 @@
+import { requireUser } from '@/server/auth/require-user';
+import { runChildren } from '@/server/agents/delegation/views';
+import { json, route } from '@/server/http/route';
+
+export const dynamic = 'force-dynamic';
+type Ctx = { params: Promise<{ id: string }> };
+
+/** GET /api/v1/runs/:id/children — the children the run delegated with `task` (docs/api.md); another owner's run is 404. */
+export const GET = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  return json({ children: runChildren(user.id, id) }, { headers: { 'cache-control': 'no-store' } });
+});
