@@ -154,3 +154,20 @@ describe('stop reason label (one formatter for every surface)', () => {
     expect(cappedText(undefined)).toBe('');
   });
 });
+
+describe('held notes', () => {
+  it('a note held on a response that still calls tools is delivered after its results, once, and not into a new turn', async () => {
+    const { deliverableNotes, holdNotes } = await import('@/server/agents/guards');
+    const human = new HumanMessage({ content: 'go' });
+    const response = ai([{ name: 't', args: {} }]);
+    holdNotes(response, [{ text: 'Token budget warning', guard: 'token-budget' }], 'run-1');
+    const result = new ToolMessage({ tool_call_id: response.tool_calls![0]!.id!, content: 'ok' });
+    const notes = deliverableNotes([human, response, result]);
+    expect(notes.map((n) => [n.getType(), n.content, n.additional_kwargs.ensemble])).toEqual([
+      ['human', 'Token budget warning', expect.objectContaining({ kind: 'guard_note', guard: 'token-budget', runId: 'run-1', provenance: { contentKind: 'note', producer: { type: 'framework' } } })],
+    ]);
+    // Delivered already: nothing more. A new human turn after it: nothing either.
+    expect(deliverableNotes([human, response, result, ...notes])).toEqual([]);
+    expect(deliverableNotes([human, response, result, new HumanMessage({ content: 'answer' })])).toEqual([]);
+  });
+});

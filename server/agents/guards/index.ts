@@ -72,10 +72,14 @@ export function noteMessages(responseId: string, notes: readonly StoredNote[], r
   return notes.map((n, i) => guardNoteMessage(n, `guard:${responseId}:${i}`, n.runId ?? runId));
 }
 
-/** Held notes of the newest response that are not in the thread yet. */
+/**
+ * Held notes of the newest response that are not in the thread yet. Not once a new turn has begun after it (a
+ * clarification answer, the next request): a warning about an earlier run is not news for this one.
+ */
 export function deliverableNotes(messages: readonly BaseMessage[]): BaseMessage[] {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
+    if (m.getType() === 'human' && !isGuardNote(m)) return [];
     if (m.getType() !== 'ai') continue;
     const held = ensembleMeta(m)?.pendingNotes as StoredNote[] | undefined;
     if (!Array.isArray(held) || !held.length || !m.id) return [];
