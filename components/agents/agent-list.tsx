@@ -115,7 +115,7 @@ function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => v
         {agent.description ? (
           <p className="line-clamp-2 text-sm wrap-anywhere text-zinc-600 dark:text-zinc-300">{agent.description}</p>
         ) : (
-          <p className="text-sm text-zinc-400 italic dark:text-zinc-500">No description</p>
+          <p className="text-sm text-zinc-500 italic dark:text-zinc-400">No description</p>
         )}
         <div className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
           <span>Tools:</span>

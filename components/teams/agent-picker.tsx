@@ -134,7 +134,7 @@ export function AgentPicker({ search, onSearch, catalog, selected, onToggle, err
                         {agent.description}
                       </span>
                     ) : null}
-                    <span className="block truncate text-xs text-zinc-500 dark:text-zinc-500">{agent.model}</span>
+                    <span className="block truncate text-xs text-zinc-500 dark:text-zinc-400">{agent.model}</span>
                   </span>
                 </label>
               </li>
