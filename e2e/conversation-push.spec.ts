@@ -109,7 +109,8 @@ test.describe('first paint', () => {
     await expect(page.getByText('Loading conversation…')).toHaveCount(0);
 
     const stranger = await accounts.create('stranger');
-    const context = await browser.newContext({ storageState: stranger.storageState });
+    // Contexts made in a test take its `use` options: this one runs JavaScript again (the not-found view streams in).
+    const context = await browser.newContext({ storageState: stranger.storageState, javaScriptEnabled: true });
     const theirs = await context.newPage();
     const res = await theirs.goto(`/conversations/${id}`);
     expect(res?.status()).toBe(404);
