@@ -117,7 +117,8 @@ export function stepItem(event: ApiRunEvent): StepItem {
         kind: 'tool',
         tone: event.status === 'error' ? 'danger' : 'success',
         title: `Tool ${event.tool} ${event.status === 'error' ? 'failed' : 'returned'}`,
-        detail: formatDuration(event.durationMs),
+        // The receipt id is what an answer cites ([r1 calculator]): shown so a person can find the call.
+        detail: event.receipt ? `Receipt ${event.receipt} · ${formatDuration(event.durationMs)}` : formatDuration(event.durationMs),
         result: event.result,
         truncated: event.truncated === true,
       };

@@ -67,6 +67,8 @@ describe('stepItem', () => {
       'tool',
     );
     expect([bad.title, bad.detail, bad.tone, bad.truncated]).toEqual(['Tool calculator failed', '1 min 1 s', 'danger', true]);
+    const cited = of(stepItem(ev({ type: 'step.tool', toolCallId: 'c3', tool: 'calculator', result: '4', durationMs: 5, status: 'success', receipt: 'r3' })), 'tool');
+    expect(cited.detail).toBe('Receipt r3 · 5 ms');
   });
 
   it('interrupts and resumes say what was asked and answered', () => {
