@@ -92,15 +92,21 @@ for (const scheme of ['light', 'dark'] as const) {
 
   test(`agents, conversations, settings and admin in ${scheme}: no serious or critical axe violation`, async ({ browser, page, api, accounts }) => {
     const agent = await createAgent(api, { name: 'Audit helper', description: 'Answers for the audit' });
+    await createAgent(api, { name: 'Bare helper' }); // no description: its placeholder line is audited too
     const conversationId = await conversationWithReply(api, agent.id);
-    const found = [
-      ...(await audit(page, scheme, '/agents', (p) => p.getByRole('heading', { name: 'Audit helper' }))),
+    const found = await audit(page, scheme, '/agents', (p) => p.getByText('No description'));
+    // The confirm dialog, open over the list.
+    await page.getByRole('button', { name: 'Delete Audit helper' }).click();
+    await expect(page.getByRole('dialog', { name: 'Delete agent?' })).toBeVisible();
+    found.push(...(await violations(page, `/agents with the delete dialog open (${scheme})`)));
+    await page.keyboard.press('Escape');
+    found.push(
       ...(await audit(page, scheme, '/agents/new', h1('New agent'))),
       ...(await audit(page, scheme, `/agents/${agent.id}/edit`, (p) => p.getByLabel('Name'))),
       ...(await audit(page, scheme, '/conversations', (p) => p.getByRole('link', { name: /Audit helper/ }).first())),
       ...(await audit(page, scheme, `/conversations/${conversationId}`, (p) => p.getByText('Hello back', { exact: true }))),
       ...(await audit(page, scheme, '/settings', h1('Settings'))),
-    ];
+    );
     const admin = await accounts.create('audit-admin', { admin: true });
     const adminPage = await signedInPage(browser, admin);
     found.push(...(await audit(adminPage, scheme, '/admin', h1('Admin'))));
@@ -114,8 +120,11 @@ for (const scheme of ['light', 'dark'] as const) {
       ...(await audit(page, scheme, '/teams', (p) => p.getByRole('link', { name: 'Audit crew' }))),
       ...(await audit(page, scheme, '/teams/new', h1(/New team/))),
       ...(await audit(page, scheme, `/teams/${team.id}`, (p) => p.getByText('Looks good').first())),
-      ...(await audit(page, scheme, `/teams/${team.id}/runs`, (p) => p.getByRole('list', { name: 'Lanes' }))),
     ];
+    await page.getByRole('button', { name: 'Manage' }).click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    found.push(...(await violations(page, `/teams/${team.id} with the Manage menu open (${scheme})`)));
+    found.push(...(await audit(page, scheme, `/teams/${team.id}/runs`, (p) => p.getByRole('list', { name: 'Lanes' }))));
     expect(found).toEqual([]);
   });
 }
