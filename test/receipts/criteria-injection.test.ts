@@ -99,4 +99,28 @@ describe('send_member acceptance criteria: data in the member’s human message,
     expect(queued).toHaveLength(1);
     expect((await settled(queued[0]!.id)).status).toBe('completed');
   }, 30_000);
+
+  it('a request id reused with other criteria is refused like one reused with another text; the same criteria return the same request', async () => {
+    const ann = await makeUser('ann');
+    const { team } = makeTeam(ann.id, ['Lead', 'Worker']);
+    const [lead, worker] = team.members;
+    const call = (criteria: string[]) => `/call send_member ${JSON.stringify({ member: worker!.id, text: 'Go', request_id: 'same', acceptance_criteria: criteria })}`;
+    const script = [call(['first']), call(['second']), call(['first'])].join('\n');
+    const sent = sendRequest(ann.id, team.id, { memberIds: [lead!.id], text: script, draftKey: 'k' }).jobs[0]!;
+    const done = await settled(sent.id);
+    const handoffs = jobsOf(team.id).filter((j) => j.sourceMemberId === lead!.id);
+    // What must not happen: a second request, or the first one's criteria silently replaced.
+    expect(handoffs).toHaveLength(1);
+    // The lead's answer lists its three results in order: the request, the refusal, the same request again.
+    const result = done.result!;
+    const first = result.indexOf(`"id":"${handoffs[0]!.id}"`);
+    const refusal = result.indexOf('This request id was already used for a different request');
+    const again = result.indexOf(`"id":"${handoffs[0]!.id}"`, first + 1);
+    expect(first).toBeGreaterThan(-1);
+    expect(refusal).toBeGreaterThan(first);
+    expect(again).toBeGreaterThan(refusal);
+    expect((await settled(handoffs[0]!.id)).status).toBe('completed');
+    const { messages } = await readThread(worker!.conversationId!);
+    expect(ensembleMeta(messages.find((m) => m.getType() === 'human')!)).toMatchObject({ acceptanceCriteria: ['first'] });
+  });
 });
