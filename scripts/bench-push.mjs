@@ -29,6 +29,12 @@ const RUNS = Number(process.env.BENCH_RUNS || 20);
 const IDLE = Number(process.env.BENCH_IDLE || 200);
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S || 30);
 const SEED_JOBS = 25;
+const WORDS = 'the team member result draft review plan source budget launch note check cost figure table summary'.split(' ');
+const prose = (chars) => {
+  let out = '';
+  while (out.length < chars) out += `${WORDS[crypto.randomInt(WORDS.length)]}${crypto.randomInt(1000)} `;
+  return out.slice(0, chars);
+};
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
 const pct = (xs, p) => {
@@ -52,10 +58,11 @@ const env = {
   PORT: String(PORT),
 };
 const server = spawn(bin('next'), ['start', '--port', String(PORT), '--hostname', '127.0.0.1'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-const factory = spawn(bin('tsx'), ['--conditions=react-server', 'e2e/support/user-factory.ts'], { cwd: root, env });
+// The user factory (e2e/support/user-factory.ts) starts once the server has migrated the fresh database.
+let factory;
 let browser;
 const cleanup = () => {
-  factory.stdin.end();
+  factory?.stdin.end();
   server.kill('SIGTERM');
   fs.rmSync(dataDir, { recursive: true, force: true });
 };
@@ -98,13 +105,17 @@ async function cpuOver(seconds) {
 // ── accounts ──
 const waiting = new Map();
 let nextId = 1;
-const factoryReady = new Promise((resolve) => {
-  readline.createInterface({ input: factory.stdout }).on('line', (line) => {
-    const m = JSON.parse(line);
-    if (m.ready) return resolve();
-    waiting.get(m.id)?.(m);
+let factoryReady;
+function startFactory() {
+  factory = spawn(bin('tsx'), ['--conditions=react-server', 'e2e/support/user-factory.ts'], { cwd: root, env });
+  factoryReady = new Promise((resolve) => {
+    readline.createInterface({ input: factory.stdout }).on('line', (line) => {
+      const m = JSON.parse(line);
+      if (m.ready) return resolve();
+      waiting.get(m.id)?.(m);
+    });
   });
-});
+}
 async function createAccount(label) {
   await factoryReady;
   const email = `${label}-${crypto.randomUUID().slice(0, 8)}@bench.test`;
@@ -164,13 +175,15 @@ try {
     if (i > 600) throw new Error('the server did not start');
     await sleep(100);
   }
+  startFactory();
 
   // ── 1 & 2: one workspace in Chromium ──
   const owner = await createAccount('bench');
   const call = api(owner.token);
   const team = await makeTeam(call, 'Bench crew');
   const [writer, reviewer] = team.members.map((m) => m.id);
-  for (let i = 0; i < SEED_JOBS; i++) await send(call, team, i % 2 ? writer : reviewer, `/reply Seed result ${i}: ${'lorem ipsum '.repeat(20)}`);
+  // Results of ~3,500 characters of varied words (compressing about as well as prose does), like real answers.
+  for (let i = 0; i < SEED_JOBS; i++) await send(call, team, i % 2 ? writer : reviewer, `/reply Seed result ${i}: ${prose(3_500)}`);
   await settled(call, team);
 
   browser = await chromium.launch({
@@ -183,10 +196,12 @@ try {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   const requests = new Map();
-  cdp.on('Network.requestWillBeSent', (e) => requests.set(e.requestId, { url: e.request.url, bytes: 0, done: false }));
+  cdp.on('Network.requestWillBeSent', (e) => requests.set(e.requestId, { url: e.request.url, bytes: 0, body: 0, done: false }));
   cdp.on('Network.dataReceived', (e) => {
     const r = requests.get(e.requestId);
-    if (r && r.url.endsWith('/events')) r.bytes += e.encodedDataLength;
+    if (!r) return;
+    r.body += e.dataLength;
+    if (r.url.endsWith('/events')) r.bytes += e.encodedDataLength;
   });
   cdp.on('Network.responseReceived', (e) => {
     const r = requests.get(e.requestId);
@@ -198,18 +213,21 @@ try {
   });
   const snapshot = () => new Map([...requests].map(([id, r]) => [id, { ...r }]));
   const delta = (before) => {
-    const out = { events: 0, since: 0, other: 0, sinceReads: 0, otherReads: [] };
+    const out = { events: 0, since: 0, other: 0, sinceReads: 0, otherReads: [], sinceBody: 0, otherBody: 0 };
     for (const [id, r] of requests) {
       const prev = before.get(id)?.bytes ?? 0;
       const b = r.bytes - prev;
+      const body = r.body - (before.get(id)?.body ?? 0);
       if (b <= 0) continue;
       if (r.url.endsWith('/events')) out.events += b;
       else if (r.url.includes('/activity?since=')) {
         out.since += b;
+        out.sinceBody += body;
         out.sinceReads += 1;
       } else {
         out.other += b;
-        out.otherReads.push(new URL(r.url).pathname.split('/').slice(-1)[0]);
+        out.otherBody += body;
+        out.otherReads.push(new URL(r.url).pathname.replace(/[0-9a-f-]{36}/g, ':id'));
       }
     }
     return out;
@@ -268,11 +286,18 @@ try {
   console.log(`\n── Run end → card updated (${RUNS} runs, one open workspace, ${SEED_JOBS}+ jobs) ──`);
   console.log(`p50 ${pct(latencies, 50)} ms · p95 ${pct(latencies, 95)} ms · max ${Math.max(...latencies)} ms`);
   console.log(`\n── Bytes on the wire per change (encoded, headers included) ──`);
-  console.log(`changes read: ${changesSeen} (≈${(changesSeen / RUNS).toFixed(1)} per request: queued, running, completed…)`);
-  console.log(`per change: stream ${kb(sum('events') / changesSeen)} + since-read ${kb(sum('since') / changesSeen)} = ${kb((sum('events') + sum('since')) / changesSeen)}`);
+  console.log(`since-reads: ${changesSeen} for ${RUNS} requests (a request's changes — queued, running, completed — that land while a read is out fold into the next)`);
+  console.log(
+    `per read: stream ${kb(sum('events') / changesSeen)} + since-read ${kb(sum('since') / changesSeen)} = ${kb((sum('events') + sum('since')) / changesSeen)} (since body uncompressed: ${kb(sum('sinceBody') / changesSeen)})`,
+  );
   const others = perRun.flatMap((r) => r.otherReads);
-  console.log(`plus refetches the change invalidates: ${kb(sum('other') / changesSeen)} per change (${others.length} reads: ${[...new Set(others)].join(', ')})`);
-  console.log(`old poll: activity?limit=200&details=1 with ${jobsNow} jobs = ${kb(old.other)} per change (read whole on every change)`);
+  const tally = new Map();
+  for (const x of others) tally.set(x, (tally.get(x) ?? 0) + 1);
+  const counts = [...tally].map(([k, n]) => `${n}× ${k}`);
+  console.log(`plus refetches it invalidates: ${kb(sum('other') / changesSeen)} per read (${counts.join(', ')})`);
+  console.log(
+    `old poll: activity?limit=200&details=1 with ${jobsNow} jobs = ${kb(old.other)} per change (uncompressed ${kb(old.otherBody)}), re-read whole on every change`,
+  );
   await browser.close();
   browser = undefined;
 
