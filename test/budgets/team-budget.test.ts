@@ -86,6 +86,17 @@ describe('a team at its budget admits no new work', () => {
     }
   });
 
+  it('a flood of sends at the budget: every one refused, none queued', async () => {
+    const { owner, team } = await teamAt(1_000, 1_000);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        Promise.resolve().then(() => sendRequest(owner.id, team.id, { memberIds: [team.members[i % 3]!.id], text: `/reply ${i}`, draftKey: `f${i}` })),
+      ),
+    );
+    expect(outcomes.every((o) => o.status === 'rejected' && (o.reason as { code?: string }).code === 'team_budget_reached')).toBe(true);
+    expect(getDb().select().from(schema.jobs).where(eq(schema.jobs.teamId, team.id)).all()).toHaveLength(0);
+  });
+
   it('an @mention from a conversation to a member of a team at its budget is refused the same way', async () => {
     const { owner, team } = await teamAt(1_000, 1_000);
     const { conversation } = conversationWith(owner.id);
