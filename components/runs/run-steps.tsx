@@ -6,10 +6,14 @@ import { cn } from '@/components/ui/cn';
 import { Alert, Spinner } from '@/components/ui/misc';
 import { Time } from '@/components/ui/time';
 import { LIMITS } from '@/lib/limits';
+import { DelegatedChild } from './delegated-child';
 import { isFollowDone } from './event-follow';
 import { isPermanentRunError } from './queries';
 import { formatCount, stepItems, type StepItem, type StepTone } from './step-items';
 import { useRunEvents } from './use-run-events';
+
+/** The delegation tool (lib/tool-groups.ts `delegate`): its calls show their child. */
+const TASK_TOOL = 'task';
 
 const plain = 'whitespace-pre-wrap break-words [overflow-wrap:anywhere]';
 const pre = cn(plain, 'mt-1 max-h-60 overflow-y-auto rounded-md bg-zinc-100 p-2 font-mono text-xs text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200');
@@ -28,7 +32,7 @@ function Shortened() {
   return <p className="mt-1 text-xs text-amber-800 dark:text-amber-300">{SHORTENED}</p>;
 }
 
-function StepBody({ item }: { item: StepItem }) {
+function StepBody({ item, runId }: { item: StepItem; runId: string }) {
   switch (item.kind) {
     case 'assistant':
       return (
@@ -42,6 +46,8 @@ function StepBody({ item }: { item: StepItem }) {
               </p>
               <pre className={pre}>{call.args || '(none)'}</pre>
               {call.truncated ? <Shortened /> : null}
+              {/* A delegated child nests under the call that started it, live while it works. */}
+              {call.name === TASK_TOOL ? <DelegatedChild parentRunId={runId} toolCallId={call.id} /> : null}
             </div>
           ))}
         </>
@@ -61,7 +67,7 @@ function StepBody({ item }: { item: StepItem }) {
   }
 }
 
-function Step({ item }: { item: StepItem }) {
+function Step({ item, runId }: { item: StepItem; runId: string }) {
   const detail = 'detail' in item ? item.detail : '';
   return (
     <li className="relative min-w-0 pl-5">
@@ -71,7 +77,7 @@ function Step({ item }: { item: StepItem }) {
         <Time iso={item.at} format="clock" className="ml-auto shrink-0 font-mono text-[11px] text-zinc-500 dark:text-zinc-400" />
       </div>
       {detail ? <p className={cn(plain, 'text-xs text-zinc-600 dark:text-zinc-400')}>{detail}</p> : null}
-      <StepBody item={item} />
+      <StepBody item={item} runId={runId} />
     </li>
   );
 }
@@ -118,7 +124,7 @@ export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?
       ) : (
         <ol aria-label={label} className="min-w-0 space-y-2 border-l border-zinc-200 dark:border-zinc-800">
           {items.map((item) => (
-            <Step key={item.key} item={item} />
+            <Step key={item.key} item={item} runId={runId} />
           ))}
         </ol>
       )}

@@ -35,6 +35,9 @@ export type RunEventData =
       status: 'success' | 'error';
       /** The result's receipt id in its run's ledger (r1, r2, …; server/agents/receipts); absent on older events. */
       receipt?: string;
+      /** A `task` call's child (server/agents/delegation): its ledger row and its run, when it started one. */
+      delegationId?: string;
+      childRunId?: string;
     }
   /** The interrupt payload, or its JSON text cut to the cap (`truncated`) when longer. */
   | { type: 'interrupt'; interrupt: unknown; truncated?: true }

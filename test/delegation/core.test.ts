@@ -3,6 +3,7 @@ import type { DelegationResult } from '@/lib/types/delegation';
 import { readThread } from '@/server/agents/thread';
 import { contentText } from '@/server/agents/messages';
 import { conversationWith, send } from '../agents/helpers';
+import { eventsOf, ofType } from '../observe/helpers';
 import { makeUser } from '../support/users';
 import { delegationsOf, runRow, taskCall, withDelegationScheduler } from './helpers';
 
@@ -24,5 +25,8 @@ describe('the task tool: a child run on a hidden conversation, its result back t
     const { messages } = await readThread(conversation.id);
     const tool = messages.find((m) => m.getType() === 'tool')!;
     expect(JSON.parse(contentText(tool.content))).toMatchObject({ status: 'completed', output: 'hi from the child' });
+    // The parent's step.tool event names the child, so its steps can be shown nested under the call.
+    expect(ofType(eventsOf(run.id), 'step.tool')).toEqual([expect.objectContaining({ tool: 'task', toolCallId: row!.parentToolCallId, delegationId: row!.id, childRunId: child.id })]);
+    expect(ofType(eventsOf(child.id), 'step.assistant')).toEqual([expect.objectContaining({ text: 'hi from the child' })]);
   });
 });

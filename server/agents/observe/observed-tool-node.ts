@@ -56,6 +56,7 @@ export function recordToolResult(run: RunIds | undefined, message: ToolMessage, 
   if (!run) return;
   const result = capText(contentText(message.content));
   const receipt = receiptStampOf(message);
+  const child = delegationRef(message.artifact);
   journalRunEvent(run.runId, run.threadId, {
     type: 'step.tool',
     toolCallId: message.tool_call_id,
@@ -65,6 +66,7 @@ export function recordToolResult(run: RunIds | undefined, message: ToolMessage, 
     durationMs,
     status: message.status === 'error' ? 'error' : 'success',
     ...(receipt ? { receipt: receipt.id } : {}),
+    ...child,
   });
 }
 
@@ -80,4 +82,13 @@ function resultMessages(output: unknown): ToolMessage[] {
   };
   visit(output);
   return found;
+}
+
+/** The child a `task` result names in its artifact (set by the delegation tool; a model can't write artifacts). */
+function delegationRef(artifact: unknown): { delegationId?: string; childRunId?: string } {
+  const a = artifact as { delegationId?: unknown; childRunId?: unknown } | null | undefined;
+  return {
+    ...(typeof a?.delegationId === 'string' ? { delegationId: a.delegationId } : {}),
+    ...(typeof a?.childRunId === 'string' ? { childRunId: a.childRunId } : {}),
+  };
 }

@@ -1,0 +1,29 @@
+/** One delegated child as the run steps show it under its parent's task call. Pure. */
+import type { DelegationView } from '@/lib/types/delegation';
+import { cappedText } from '@/lib/stop-reason-label';
+import { formatCount } from './step-items';
+
+const STATUS_WORD: Record<DelegationView['status'], string> = {
+  queued: 'Queued',
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+export type ChildSummary = { title: string; status: string; tokens: string | null; error: string | null; tone: 'neutral' | 'success' | 'danger' };
+
+export function childSummary(child: DelegationView): ChildSummary {
+  const capped = cappedText(child.result?.stopReason);
+  const status = capped ? `${STATUS_WORD[child.status]} (${capped})` : STATUS_WORD[child.status];
+  const who = child.agentName ?? 'a deleted agent';
+  const usage = child.result?.usage;
+  const tokens = usage && usage.modelCalls > 0 ? `${formatCount(usage.inputTokens)} tokens in · ${formatCount(usage.outputTokens)} out · ${formatCount(usage.modelCalls)} model ${usage.modelCalls === 1 ? 'call' : 'calls'}` : null;
+  return {
+    title: `${child.description || 'Child'} — ${who} (${child.provider}, depth ${child.depth})`,
+    status,
+    tokens,
+    error: child.error ?? child.result?.error ?? null,
+    tone: child.status === 'completed' ? 'success' : child.status === 'failed' || child.status === 'cancelled' ? 'danger' : 'neutral',
+  };
+}

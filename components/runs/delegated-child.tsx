@@ -1,0 +1,47 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { cn } from '@/components/ui/cn';
+import { childSummary } from './child-summary';
+import { runChildrenQuery } from './children-query';
+import { DisclosureButton } from './disclosure-button';
+import { RunSteps } from './run-steps';
+
+const TONE = {
+  neutral: 'text-zinc-600 dark:text-zinc-400',
+  success: 'text-emerald-700 dark:text-emerald-300',
+  danger: 'text-red-700 dark:text-red-300',
+} as const;
+
+/**
+ * The child a `task` call started, nested under that call: what it was asked, by which agent, its status (with
+ * its stop reason), its tokens, and — on request — its own steps, read through the child run's events like any run.
+ * All text is untrusted (written by models) and shown as plain text.
+ */
+export function DelegatedChild({ parentRunId, toolCallId }: { parentRunId: string; toolCallId: string }) {
+  const { data } = useQuery(runChildrenQuery(parentRunId));
+  const child = data?.find((c) => c.parentToolCallId === toolCallId);
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  if (!child) return null;
+  const summary = childSummary(child);
+  return (
+    <section aria-label={`Child: ${child.description || 'task'}`} className="mt-1 ml-2 min-w-0 border-l-2 border-indigo-200 pl-3 dark:border-indigo-900">
+      <p className="text-xs font-medium break-words text-zinc-800 dark:text-zinc-200">{summary.title}</p>
+      <p className={cn('text-xs', TONE[summary.tone])}>{summary.status}</p>
+      {summary.tokens ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{summary.tokens}</p> : null}
+      {summary.error ? <p className="text-xs break-words whitespace-pre-wrap text-red-700 dark:text-red-300">{summary.error}</p> : null}
+      {child.childRunId ? (
+        <div className="mt-1">
+          <DisclosureButton open={open} controls={panelId} onToggle={() => setOpen((v) => !v)}>
+            Child steps
+          </DisclosureButton>
+          <div id={panelId} hidden={!open} className="mt-1">
+            {open ? <RunSteps runId={child.childRunId} label={`Steps of child: ${child.description || 'task'}`} /> : null}
+          </div>
+        </div>
+      ) : null}
+    </section>
+  );
+}
