@@ -102,6 +102,35 @@ test('an account at its open-stream cap still gets results: the page polls inste
   }
 });
 
+test('older history is read on scroll-back, page by page, and a result pushed meanwhile still lands', async ({ page, api }) => {
+  const team = await crew(api);
+  // 32 requests: one page of 30 on first paint, the oldest two on scroll-back (ACTIVITY_PAGE_SIZE).
+  for (let i = 1; i <= 32; i++) await sendRequest(api, team, i % 2 ? 'Writer' : 'Reviewer', `/reply Old answer ${i}.`);
+  await expect
+    .poll(async () => ((await (await api.get(`/api/v1/teams/${team.id}`)).json()) as { pendingJobs: number }).pendingJobs, { timeout: 20_000 })
+    .toBe(0);
+  const reads = activityReads(page);
+  await page.goto(`/teams/${team.id}`);
+  const feed = page.getByLabel('Activity feed');
+  await expect(page.getByText('Showing the latest 30 of 32 requests and results.')).toBeVisible();
+  await expect(page.getByText('Old answer 32.', { exact: true })).toBeVisible();
+  // What must not be there yet: the two oldest, which the first page does not hold.
+  await expect(page.getByText('Old answer 1.', { exact: true })).toHaveCount(0);
+  await expect(live(page)).toBeVisible();
+
+  await feed.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(page.getByText('Old answer 1.', { exact: true })).toBeVisible();
+  await expect(page.getByText('Old answer 2.', { exact: true })).toBeVisible();
+  await expect(page.getByText(/^Showing the latest/)).toHaveCount(0);
+  const before = reads.filter((r) => new URL(r.url()).searchParams.has('before'));
+  expect(before).toHaveLength(1);
+  expect(new URL(before[0]!.url()).searchParams.get('details')).toBe('1');
+
+  await sendRequest(api, team, 'Writer', '/reply Newest after scroll-back.');
+  await expect(feed.getByText('Newest after scroll-back.', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(page.getByText('Old answer 1.', { exact: true })).toBeVisible();
+});
+
 test('another owner’s team page is not found and its stream says nothing', async ({ page, api, accounts }) => {
   const other = await accounts.create('other-owner');
   const theirs = await crew(await accounts.apiFor(other));
