@@ -6,7 +6,8 @@ import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { conversationListQuery } from './queries';
 import { loadErrorMessage } from './errors';
-import { conversationLabel, relativeTime, sortByUpdated } from './list-format';
+import { Time } from '@/components/ui/time';
+import { conversationLabel, sortByUpdated } from './list-format';
 
 /** Every conversation of the signed-in person, newest first. */
 export function ConversationList() {
@@ -50,9 +51,7 @@ export function ConversationList() {
           >
             <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
               <span className="min-w-0 font-medium break-words text-zinc-900 dark:text-zinc-100">{c.agentName}</span>
-              <time dateTime={c.updatedAt} title={new Date(c.updatedAt).toLocaleString()} className="text-xs text-zinc-500 dark:text-zinc-400">
-                {relativeTime(c.updatedAt)}
-              </time>
+              <Time iso={c.updatedAt} format="relative" className="text-xs text-zinc-600 dark:text-zinc-400" />
             </div>
             <p className="mt-0.5 line-clamp-2 text-sm break-words text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">
               {conversationLabel(c)}

@@ -1,5 +1,4 @@
 /** Pure helpers for the conversations list. */
-import { formatDistance } from 'date-fns';
 import type { Conversation } from './types';
 
 /** What a list row calls the conversation: its title (the first message, cut), else a placeholder. */
@@ -8,15 +7,6 @@ export function conversationLabel(c: Pick<Conversation, 'title'>, max = 120): st
   if (!title) return 'No messages yet';
   const points = Array.from(title);
   return points.length > max ? `${points.slice(0, max - 1).join('')}…` : title;
-}
-
-/** "3 minutes ago"; an unreadable date yields an empty string rather than throwing during render. */
-export function relativeTime(iso: string, now: Date = new Date()): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  // Clock skew between server and browser must not print "in 2 seconds".
-  if (date.getTime() > now.getTime()) return 'just now';
-  return formatDistance(date, now, { addSuffix: true });
 }
 
 /** Newest activity first, whatever order the server used. */
