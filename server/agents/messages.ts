@@ -76,7 +76,8 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
       const calls = (message as BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }).tool_calls ?? [];
       const toolCalls: ToolCall[] = calls.map((c, i) => ({ id: c.id ?? `${id}:${i}`, name: c.name, args: c.args ?? {} }));
       // Framework-written assistant messages (e.g. the note after an @mention send) carry their kind here.
-      const { provenance: _provenance, ...meta } = ensembleMeta(message) ?? {};
+      // The guards' bookkeeping (a usage estimate, notes held for the next input, the run a stop belongs to) stays inside.
+      const { provenance: _provenance, tokenEstimate: _estimate, pendingNotes: _held, stopRunId: _stopRun, ...meta } = ensembleMeta(message) ?? {};
       const hasMeta = Object.keys(meta).length > 0;
       out.push({
         id,

@@ -28,9 +28,12 @@ async function fields(res: Response): Promise<Record<string, string>> {
   return ((await res.json()) as ErrorBody).error.fields ?? {};
 }
 
-/** 70 tool turns and a reply: 3 events per turn plus the edges, over 200 in all. */
+/**
+ * 70 tool turns and a reply: 3 events per turn plus the edges, over 200 in all. The two tools alternate, so the loop
+ * guard (one tool 20 times in a row) lets the run go on.
+ */
 const CALLS = 70;
-const script = [...Array.from({ length: CALLS }, (_, i) => `/call calculator {"expression":"${i}+1"}`), '/reply done'].join('\n');
+const script = [...Array.from({ length: CALLS }, (_, i) => (i % 2 ? '/call current_time' : `/call calculator {"expression":"${i}+1"}`)), '/reply done'].join('\n');
 
 describe('GET /api/v1/runs/:id/events', () => {
   let ann: TestUser;

@@ -50,10 +50,20 @@ const estimateOf = (m: BaseMessage): Estimate | undefined => {
  * that reported none.
  */
 export function runTokensSpent(run: RunIds, messages: readonly BaseMessage[], response: AIMessage): number {
-  const totals = runTokenTotals(run.runId);
   const estimated = messages.reduce((n, m) => n + (estimateOf(m)?.runId === run.runId ? estimateOf(m)!.tokens : 0), 0);
   const current = reportedTokens(response) ?? markEstimate(run, messages, response);
-  return totals.inputTokens + totals.outputTokens + estimated + current;
+  return recordedTokens(run.runId) + estimated + current;
+}
+
+/** The run's recorded tokens; a record that can't be read (a damaged checkpoint database) never breaks the run. */
+function recordedTokens(runId: string): number {
+  try {
+    const totals = runTokenTotals(runId);
+    return totals.inputTokens + totals.outputTokens;
+  } catch (err) {
+    console.error(`[guards] could not read the recorded tokens of run ${runId}; counting this response only`, err);
+    return 0;
+  }
 }
 
 function markEstimate(run: RunIds, messages: readonly BaseMessage[], response: AIMessage): number {
