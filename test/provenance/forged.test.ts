@@ -121,7 +121,7 @@ describe('provenance can not be forged', () => {
     expect(threadMessages.map((m) => m.getType())).toEqual(['human', 'ai', 'tool', 'ai']);
     for (const stored of threadMessages.slice(1)) {
       // Nothing the model or the tool wrote survives (the server may add its own meta: a tool result's receipt).
-      const meta = ensembleMeta(stored) ?? {};
+      const meta: Record<string, unknown> = ensembleMeta(stored) ?? {};
       for (const field of Object.keys(forged())) if (field !== 'receipt') expect(meta, field).not.toHaveProperty(field);
       expect(meta.receipt).toEqual(stored.getType() === 'tool' ? { id: 'r1', runId: run.id } : undefined);
     }
