@@ -37,9 +37,15 @@ test('the first paint has the feed; a result sent from elsewhere arrives by push
   expect(html).toContain('Sent before the page opened');
 
   const reads = activityReads(page);
+  const errors: string[] = [];
+  // (The app has no favicon: the browser's own request for one is not the page's error.)
+  page.on('console', (m) => void (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico') && errors.push(m.text())));
+  page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`/teams/${team.id}`);
   await expect(card(page, 'You → @Writer')).toBeVisible();
   await expect(live(page)).toBeVisible();
+  // The client takes over the server's HTML as it is: no hydration mismatch, no error.
+  expect(errors).toEqual([]);
 
   // Sent through the API, not the page: only the push can tell the page about it.
   await sendRequest(api, team, 'Reviewer', '/reply Pushed to the open page');
