@@ -1,11 +1,13 @@
 import 'server-only';
 import { ToolMessage } from '@langchain/core/messages';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { parseModel } from '@/lib/models';
 import { TOOL_GROUPS } from '@/lib/tool-groups';
 import type { ProviderCapability } from '@/lib/types/delegation';
 import type { Agent, Delegation } from '@/server/db/schema';
+import { getDb, schema } from '@/server/db';
 import { zodFields } from '@/server/http/validation';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { neutralizedJson } from '@/server/trust/neutralize-tags';
@@ -42,7 +44,7 @@ export function delegateTools(context: RunContext): StructuredToolInterface[] {
   const names = offered.slice(0, OFFER_LIST_MAX).map((a) => (a.id === context.agentId ? `"${a.name}" (yourself)` : `"${a.name}"`));
   const description = [
     'Hand a self-contained piece of work to a helper agent (a child run) and get its result back.',
-    `Subagents you may use: ${names.join(', ')}${offered.length > OFFER_LIST_MAX ? `, and ${offered.length - OFFER_LIST_MAX} more by name` : ''}.`,
+    `Subagents you may use: ${names.join(', ')}${offered.length > OFFER_LIST_MAX ? ', and more by name' : ''}.`,
     `Several task calls in one response run in parallel (at most ${settings.concurrency} at once); this run may start ${settings.maxChildren} children in all.`,
   ].join(' ');
   return [
@@ -54,11 +56,22 @@ export function delegateTools(context: RunContext): StructuredToolInterface[] {
   ];
 }
 
+/** Yourself first, then the allowed agents of the same owner (for 'all', the first OFFER_LIST_MAX + 1 by name). */
 function offeredSubagents(context: RunContext, settings: DelegationSettings): Array<Pick<Agent, 'id' | 'name'>> {
   const self = context.agentId ? findAgent(context.ownerId, context.agentId) : null;
   const allowed = settings.allowedSubagents;
   const others =
-    allowed === 'none' ? [] : allowed === 'all' ? [] : allowed.map((id) => findAgent(context.ownerId, id)).filter((a): a is Agent => !!a && a.id !== self?.id);
+    allowed === 'none'
+      ? []
+      : allowed === 'all'
+        ? getDb()
+            .select({ id: schema.agents.id, name: schema.agents.name })
+            .from(schema.agents)
+            .where(and(eq(schema.agents.ownerId, context.ownerId), ne(schema.agents.id, context.agentId ?? '')))
+            .orderBy(asc(schema.agents.nameKey))
+            .limit(OFFER_LIST_MAX + 1)
+            .all()
+        : allowed.map((id) => findAgent(context.ownerId, id)).filter((a): a is Agent => !!a && a.id !== self?.id);
   return [...(self ? [self] : []), ...others];
 }
 
