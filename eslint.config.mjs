@@ -33,6 +33,11 @@ const importBoundaries = [
     message: `The scheduler never imports the team domain: it owns its port (server/scheduler/job-port.ts), start-up wires the team implementation in (${ARCHITECTURE}).`,
   },
   {
+    target: './server/budgets',
+    from: ['./server/teams', './server/agents', './server/scheduler'],
+    message: `Budgets are SQL over runs and teams only: the scheduler and agents both use them, so they import neither the team domain, agents nor the scheduler (${ARCHITECTURE}, docs/decisions/023-token-budgets.md).`,
+  },
+  {
     target: './server/agents',
     from: './server/teams',
     message: `Agents know nothing of teams: the team domain registers its tools and context through the agents' seams; what both need (tag neutralizing) lives in server/trust (${ARCHITECTURE}).`,

@@ -43,6 +43,8 @@ describe('import direction (docs/architecture.md)', () => {
     ['the scheduler importing teams relatively', 'server/scheduler/probe.ts', "import { teamJobs } from '../teams/scheduler-jobs';\nexport const x = teamJobs;\n"],
     ['agents importing teams', 'server/agents/probe.ts', "import { requestMessage } from '@/server/teams/member-input';\nexport const x = requestMessage;\n"],
     ['the scheduler importing teams dynamically', 'server/scheduler/probe.ts', "export const load = () => import('@/server/teams/tools/register');\n"],
+    ['budgets importing teams', 'server/budgets/probe.ts', "import { touchTeam } from '@/server/teams/revision';\nexport const x = touchTeam;\n"],
+    ['budgets importing agents', 'server/budgets/probe.ts', "import { findRun } from '@/server/agents/run-store';\nexport const x = findRun;\n"],
   ])('reports %s (%s)', async (_what, file, code) => {
     expect(await reported(file, code)).toEqual([BOUNDARY]);
   });
@@ -54,6 +56,8 @@ describe('import direction (docs/architecture.md)', () => {
     ['server/, components/ and app/', 'app/(app)/probe.tsx', "import { getDb } from '@/server/db';\nimport { Button } from '@/components/ui/button';\nimport { signInAction } from '@/app/actions/auth';\nexport const x = [getDb, Button, signInAction];\n"],
     ['teams signalling the scheduler and implementing its port', 'server/teams/probe.ts', "import { wakeScheduler } from '@/server/scheduler/signal';\nimport type { JobPort } from '@/server/scheduler/job-port';\nexport const x: [unknown, JobPort?] = [wakeScheduler];\n"],
     ['the scheduler importing db and lib', 'server/scheduler/probe.ts', "import { getDb } from '@/server/db';\nimport { LIMITS } from '@/lib/limits';\nexport const x = [getDb, LIMITS];\n"],
+    ['the scheduler and agents importing budgets', 'server/scheduler/probe.ts', "import { teamsAtBudget } from '@/server/budgets/team-budget';\nimport { assertDailyCap } from '@/server/budgets/daily-cap';\nexport const x = [teamsAtBudget, assertDailyCap];\n"],
+    ['budgets importing db, http errors and lib', 'server/budgets/probe.ts', "import type { Db } from '@/server/db';\nimport { AppError } from '@/server/http/errors';\nimport { LIMITS } from '@/lib/limits';\nexport const x: [unknown, unknown, Db?] = [AppError, LIMITS];\n"],
     ['agents importing the shared tag neutralizing', 'server/agents/probe.ts', "import { neutralizeTags } from '@/server/trust/neutralize-tags';\nexport const x = neutralizeTags;\n"],
     ['start-up wiring the team port in', 'server/probe.ts', "export const load = () => import('@/server/teams/scheduler-jobs');\n"],
   ])('allows %s (%s)', async (_what, file, code) => {
