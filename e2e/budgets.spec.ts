@@ -55,6 +55,16 @@ test('a team at its budget says "Budget reached", holds its queued work, and rai
   expect(refused.status()).toBe(409);
   expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('team_budget_reached');
 
+  // Sending from the composer, as a person would, says why nothing was sent and keeps the text.
+  const box = page.getByRole('combobox', { name: 'Message to team' });
+  await box.click();
+  await box.pressSequentially('@Res');
+  await box.press('Enter');
+  await page.keyboard.insertText('One more, please');
+  await box.press('ControlOrMeta+Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'Raise the budget to send new requests' })).toBeVisible();
+  await expect(box).toHaveValue('One more, please');
+
   await notice.getByRole('button', { name: 'Raise budget' }).click();
   const dialog = page.getByRole('dialog', { name: 'Team token budget' });
   await dialog.getByLabel('Token budget').fill('999');
