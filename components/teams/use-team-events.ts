@@ -5,6 +5,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { openPushStream, type PushStreamStatus } from '@/lib/push-stream';
 import { runKeys } from '@/components/runs/queries';
 import { feedRevision, mergeChanges, type ActivityFeed } from './activity-cache';
+import { createFeedSync } from './feed-sync';
 import { fetchActivityChanges, teamKeys } from './queries';
 
 /** How often the feed asks `activity?since=` while its stream is down (the footer names the figure). */
@@ -58,7 +59,7 @@ async function syncFeed(queryClient: QueryClient, teamId: string): Promise<void>
 
 /**
  * Keeps an open workspace current: one event stream per team; each message that moves the team past the feed's
- * revision fetches `activity?since=` (one read at a time; messages arriving meanwhile fold into the next read).
+ * revision fetches `activity?since=` (one read at a time, feed-sync.ts).
  * While the stream is down the same read runs every FALLBACK_POLL_MS. `refresh()` reads now (after the page's own
  * mutations, so their effect shows without waiting for the push).
  */
@@ -69,42 +70,15 @@ export function useTeamEvents(teamId: string): { connection: LiveConnection; ref
 
   useEffect(() => {
     let pushed = -1;
-    let running = false;
-    let queued = false;
-    let queuedForce = false;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const at = () => feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId)));
-    const behind = () => {
-      const revision = at();
-      return revision !== undefined && pushed > revision;
-    };
-    // One read at a time; what is asked for meanwhile runs once, right after it.
-    const run = (force: boolean) => {
-      if (running) {
-        queued = true;
-        queuedForce ||= force;
-        return;
-      }
-      if (!force && !behind()) return;
-      running = true;
-      clearTimeout(retry);
-      syncFeed(queryClient, teamId).then(
-        () => {
-          running = false;
-          const again = queued;
-          const againForce = queuedForce;
-          queued = queuedForce = false;
-          if (again || behind()) run(againForce);
-        },
-        () => {
-          running = false;
-          queued = queuedForce = false;
-          // A failed read changes nothing; try again later rather than in a tight loop.
-          retry = setTimeout(() => run(true), FALLBACK_POLL_MS);
-        },
-      );
-    };
-    sync.current = run;
+    const feedSync = createFeedSync({
+      read: () => syncFeed(queryClient, teamId),
+      behind: () => {
+        const at = feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId)));
+        return at !== undefined && pushed > at;
+      },
+      retryMs: FALLBACK_POLL_MS,
+    });
+    sync.current = feedSync.request;
 
     const stream = openPushStream({
       url: `/api/v1/teams/${encodeURIComponent(teamId)}/events`,
@@ -113,12 +87,12 @@ export function useTeamEvents(teamId: string): { connection: LiveConnection; ref
         if (message.event !== 'team') return;
         const push = JSON.parse(message.data) as TeamPush;
         pushed = Math.max(pushed, push.revision);
-        run(false);
+        feedSync.request(false);
       },
     });
     return () => {
       stream.close();
-      clearTimeout(retry);
+      feedSync.dispose();
       sync.current = null;
     };
   }, [queryClient, teamId]);
