@@ -90,7 +90,7 @@ test('while the stream is down the page says so and polls; when it is back the p
 test.describe('first paint', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the conversation is rendered with its history on the server; another owner gets not found, not the history', async ({
+  test('the conversation and the list are rendered with their data on the server; another owner gets not found, not the history', async ({
     page,
     api,
     accounts,
@@ -107,6 +107,10 @@ test.describe('first paint', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Historian' })).toBeVisible();
     await expect(history(page).getByText('Server-rendered 漢字 ✨', { exact: true })).toBeVisible();
     await expect(page.getByText('Loading conversation…')).toHaveCount(0);
+    // The list too, with the agents to start a conversation with.
+    await page.goto('/conversations');
+    await expect(page.getByRole('link', { name: /Historian/ })).toHaveAttribute('href', `/conversations/${id}`);
+    await expect(page.getByRole('combobox', { name: 'Agent' })).toContainText('Historian');
 
     const stranger = await accounts.create('stranger');
     // Contexts made in a test take its `use` options: this one runs JavaScript again (the not-found view streams in).
@@ -120,6 +124,10 @@ test.describe('first paint', () => {
     expect(html).not.toContain('Historian');
     await expect(theirs.getByRole('heading', { level: 1, name: 'Conversation not found' })).toBeVisible();
     await expect(theirs.getByText('Server-rendered 漢字 ✨')).toHaveCount(0);
+    // Their list is theirs: none of this owner's conversations or agents.
+    const list = await theirs.goto('/conversations');
+    expect(await list?.text()).not.toContain('Historian');
+    await expect(theirs.getByText('No conversations yet')).toBeVisible();
     await context.close();
   });
 });
