@@ -1,0 +1,60 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import crypto from 'node:crypto';
+import { expect, test } from './fixtures';
+import { openChat, PAGE_DATA } from './support/seed';
+
+// Runs go through the embedded `scripted` model (and, for teams, the real scheduler); waits stay in seconds.
+test.describe.configure({ timeout: 60_000 });
+const RESULT = { timeout: 15_000 };
+
+const composer = (page: Page) => page.getByRole('combobox', { name: 'Message', exact: true });
+const history = (page: Page) => page.getByRole('log', { name: 'Conversation history' });
+
+test('a loop-capped run says so in the conversation: the note, then "Completed (capped: loop)"', async ({ page, api }) => {
+  await openChat(page, api, { name: 'Looper', toolGroups: ['utility'] });
+  await composer(page).fill('/loop calculator {"expression":"1+1"}');
+  await page.getByRole('button', { name: 'Send' }).click();
+  // The framework's note is shown as a note in the history (never as the agent speaking), then the answer.
+  await expect(history(page).getByText(/Loop limit reached: you called the same tool calls 3 times in a row\./)).toBeVisible(RESULT);
+  await expect(history(page).getByText(/^Looper: done/)).toBeVisible();
+  await expect(page.getByRole('status').getByText('Completed (capped: loop)', { exact: true })).toBeVisible();
+});
+
+test('a turn-capped run without an answer fails and says "Failed (capped: turns)"', async ({ page, api }) => {
+  await openChat(page, api, { name: 'Short', toolGroups: ['utility'], maxTurns: 2 });
+  await composer(page).fill('/call calculator {"expression":"1"}\n/call calculator {"expression":"2"}\n/reply never');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText('Failed (capped: turns).', { exact: true })).toBeVisible(RESULT);
+  await expect(page.getByText('Stopped after 2 model turns (max turns)').first()).toBeVisible();
+});
+
+async function seedTeam(api: APIRequestContext): Promise<{ id: string; members: Array<{ id: string; name: string }> }> {
+  const agentIds: string[] = [];
+  for (const [name, extra] of [
+    ['Spinner', { toolGroups: ['utility'] }],
+    ['Brief', { toolGroups: ['utility'], maxTurns: 1 }],
+  ] as const) {
+    const res = await api.post('/api/v1/agents', { data: { name, ...extra } });
+    expect(res.status(), await res.text()).toBe(201);
+    agentIds.push(((await res.json()) as { id: string }).id);
+  }
+  const res = await api.post('/api/v1/teams', { data: { requestId: crypto.randomUUID(), name: 'Capped crew', goal: 'Stop in time', agentIds } });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { id: string; members: Array<{ id: string; name: string }> };
+}
+
+test('a team card shows why its member run stopped early', async ({ page, api }) => {
+  const team = await seedTeam(api);
+  const byName = (name: string) => team.members.find((m) => m.name === name)!;
+  for (const [member, text] of [
+    ['Spinner', '/loop calculator {"expression":"2+2"}'],
+    ['Brief', '/call calculator {"expression":"3"}\n/reply never'],
+  ] as const) {
+    const res = await api.post(`/api/v1/teams/${team.id}/requests`, { data: { memberIds: [byName(member).id], text, draftKey: crypto.randomUUID() } });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  await page.goto(`/teams/${team.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Capped crew' })).toBeVisible(PAGE_DATA);
+  await expect(page.getByRole('article', { name: 'You → @Spinner' }).getByText('Completed (capped: loop)', { exact: true })).toBeVisible(RESULT);
+  await expect(page.getByRole('article', { name: 'You → @Brief' }).getByText('Failed (capped: turns)', { exact: true })).toBeVisible(RESULT);
+});
