@@ -164,6 +164,7 @@ export class SchedulerRuntime {
       .run(`${label} ${jobId}`, fn)
       .finally(() => {
         this.inFlight.delete(jobId);
+        this.forgetIdleDelegationWorker(teamId);
         // A finalize or stop may free a slot; a launch never does.
         if (label !== 'launch') this.wake();
       });
@@ -206,6 +207,12 @@ export class SchedulerRuntime {
     void this.worker(job.teamId)
       .run(`stop ${jobId}`, (signal) => this.jobs.stop(jobId, signal))
       .finally(() => this.wake());
+  }
+
+  /** A delegating run's worker is dropped once idle (teams are few and long-lived; delegating runs are not). */
+  private forgetIdleDelegationWorker(key: string): void {
+    const worker = this.workers.get(key);
+    if (worker?.idle && key.startsWith('run:')) this.workers.delete(key);
   }
 
   worker(teamId: string): TeamWorker {

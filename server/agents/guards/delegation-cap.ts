@@ -1,6 +1,7 @@
 import 'server-only';
 import { AIMessage } from '@langchain/core/messages';
 import { remainingChildren } from '../delegation/ledger';
+import { contentText } from '../messages';
 import { delegationSettingsFor } from '../delegation/settings';
 import { TASK_TOOL } from '../delegation/task-tool';
 import type { ResponseGuard } from './types';
@@ -24,7 +25,8 @@ export const delegationCapGuard: ResponseGuard = {
     const { tool_calls: _calls, function_call: _fn, ...kwargs } = message.additional_kwargs ?? {};
     const trimmed = new AIMessage({
       ...(message.id ? { id: message.id } : {}),
-      content: message.content,
+      // Text only: provider-specific copies of the calls (tool_use blocks, additional_kwargs) go with them.
+      content: contentText(message.content),
       additional_kwargs: kwargs,
       response_metadata: message.response_metadata ?? {},
       ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}),
