@@ -6,8 +6,11 @@ import { expect, measureHorizontalOverflow, test } from './fixtures';
 // two-core machine: more than the default 30 s per test, while each single wait stays in seconds.
 test.describe.configure({ timeout: 60_000 });
 
-/** The first client data after a navigation waits for hydration, which is slow on a busy machine. */
-const FIRST_LOAD = { timeout: 15_000 };
+/**
+ * The page arrives with its data (server-rendered), but the message box takes input only once React has hydrated
+ * it (read-only until then), which is slow on a busy machine.
+ */
+const HYDRATED = { timeout: 10_000 };
 /** A member's run, its receipt's run and the pushes that announce them. */
 const RESULT = { timeout: 20_000 };
 
@@ -41,8 +44,8 @@ const listbox = (page: Page) => page.getByRole('listbox', { name: 'Team members 
 
 async function openConversation(page: Page, id: string, agentName: string) {
   await page.goto(`/conversations/${id}`);
-  await expect(page.getByRole('heading', { level: 1, name: agentName })).toBeVisible(FIRST_LOAD);
-  await expect(composer(page)).toBeEditable();
+  await expect(page.getByRole('heading', { level: 1, name: agentName })).toBeVisible();
+  await expect(composer(page)).toBeEditable(HYDRATED);
 }
 
 /** The option the textarea points at with aria-activedescendant. */
