@@ -2,11 +2,11 @@
 
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Description, Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
+import { Modal } from '@/components/ui/modal';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { usageText } from '@/lib/budget-state';
@@ -51,42 +51,43 @@ export function TeamBudgetDialog({ team, open, onClose, onSaved }: Props) {
   const close = () => !save.isPending && onClose();
 
   return (
-    <Dialog open={open} onClose={close} className="relative z-50">
-      <div className="fixed inset-0 bg-black/40" aria-hidden />
-      <div className="fixed inset-0 flex items-center justify-center p-4">
-        <DialogPanel className="w-full max-w-md rounded-lg bg-white p-5 shadow-xl dark:bg-zinc-900">
-          <form onSubmit={submit} className="space-y-4" noValidate>
-            <DialogTitle className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">Team token budget</DialogTitle>
-            <Description className="text-sm text-zinc-600 dark:text-zinc-400">
-              Used so far: {usageText(team.tokensUsed, team.tokenBudget)}. At the budget the team starts no new work; work already
-              running finishes. A higher budget lets waiting requests run.
-            </Description>
-            <Field
-              label="Token budget"
-              error={fieldError}
-              hint={`${LIMITS.budget.team.min.toLocaleString('en-US')} to ${LIMITS.budget.team.max.toLocaleString('en-US')} tokens.`}
-            >
-              <Input inputMode="numeric" autoComplete="off" value={value} onChange={(e) => setValue(e.target.value)} autoFocus />
-            </Field>
-            {save.isError && !(save.error instanceof ApiError && save.error.fields.tokenBudget) ? (
-              <Alert>Couldn’t save the budget: {save.error instanceof ApiError ? save.error.message : 'try again.'}</Alert>
-            ) : null}
-            <div className="flex flex-wrap justify-end gap-2">
-              {team.tokenBudget !== null ? (
-                <Button type="button" variant="ghost" className="mr-auto" onClick={() => save.mutate(null)} disabled={save.isPending}>
-                  Remove budget
-                </Button>
-              ) : null}
-              <Button type="button" variant="secondary" onClick={close} disabled={save.isPending}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={save.isPending}>
-                {save.isPending ? 'Saving…' : 'Save budget'}
-              </Button>
-            </div>
-          </form>
-        </DialogPanel>
-      </div>
-    </Dialog>
+    <Modal
+      open={open}
+      onClose={close}
+      busy={save.isPending}
+      title="Team token budget"
+      description={
+        <>
+          Used so far: {usageText(team.tokensUsed, team.tokenBudget)}. At the budget the team starts no new work; work already
+          running finishes. A higher budget lets waiting requests run.
+        </>
+      }
+    >
+      <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
+        <Field
+          label="Token budget"
+          error={fieldError}
+          hint={`${LIMITS.budget.team.min.toLocaleString('en-US')} to ${LIMITS.budget.team.max.toLocaleString('en-US')} tokens.`}
+        >
+          <Input inputMode="numeric" autoComplete="off" value={value} onChange={(e) => setValue(e.target.value)} autoFocus />
+        </Field>
+        {save.isError && !(save.error instanceof ApiError && save.error.fields.tokenBudget) ? (
+          <Alert>Couldn’t save the budget: {save.error instanceof ApiError ? save.error.message : 'try again.'}</Alert>
+        ) : null}
+        <div className="flex flex-wrap justify-end gap-2">
+          {team.tokenBudget !== null ? (
+            <Button type="button" variant="ghost" className="mr-auto" onClick={() => save.mutate(null)} disabled={save.isPending}>
+              Remove budget
+            </Button>
+          ) : null}
+          <Button type="button" variant="secondary" onClick={close} disabled={save.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save budget'}
+          </Button>
+        </div>
+      </form>
+    </Modal>
   );
 }

@@ -1,9 +1,10 @@
 'use client';
 
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useFormStatus } from 'react-dom';
 import { Button } from './button';
 import { Alert } from './misc';
+import { Modal } from './modal';
 
 export type ConfirmDialogProps = {
   open: boolean;
@@ -29,9 +30,8 @@ export type ConfirmDialogProps = {
 };
 
 /**
- * The one "are you sure?" dialog: a native modal <dialog> (the page behind is inert, Tab stays inside, Escape is
- * the browser's own cancel). Cancel gets focus first, so Enter never confirms a destructive step by accident; when
- * the dialog closes, focus goes back to what had it before (the button that opened it).
+ * The one "are you sure?" dialog, on the kit's Modal (a native modal <dialog>). Cancel gets focus first, so Enter
+ * never confirms a destructive step by accident; Escape cancels; focus returns to the button that opened it.
  */
 export function ConfirmDialog({
   open,
@@ -47,52 +47,7 @@ export function ConfirmDialog({
   onConfirm,
   action,
 }: ConfirmDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const returnFocusTo = useRef<HTMLElement | null>(null);
-  const titleId = useId();
-  const descriptionId = useId();
-  // Read inside native event handlers, which are bound once.
-  const latest = useRef({ pending, onCancel });
-  useEffect(() => {
-    latest.current = { pending, onCancel };
-  });
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      returnFocusTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      dialog.showModal();
-      cancelRef.current?.focus();
-    } else if (!open && dialog.open) {
-      dialog.close();
-    }
-  }, [open]);
-
-  // Give focus back on close, and on unmount while open (e.g. the row that owned the dialog was deleted).
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    const restore = () => {
-      const target = returnFocusTo.current;
-      returnFocusTo.current = null;
-      if (target?.isConnected) target.focus();
-    };
-    // Escape: the browser fires `cancel`; while pending it is refused, otherwise the parent decides to close.
-    const onCancelEvent = (event: Event) => {
-      event.preventDefault();
-      if (!latest.current.pending) latest.current.onCancel();
-    };
-    dialog.addEventListener('cancel', onCancelEvent);
-    dialog.addEventListener('close', restore);
-    return () => {
-      dialog.removeEventListener('cancel', onCancelEvent);
-      dialog.removeEventListener('close', restore);
-      if (dialog.open) restore();
-    };
-  }, []);
-
   const cancel = () => {
     if (!pending) onCancel();
   };
@@ -113,31 +68,14 @@ export function ConfirmDialog({
   );
 
   return (
-    <dialog
-      ref={dialogRef}
-      aria-labelledby={titleId}
-      aria-describedby={descriptionId}
-      // A click on the backdrop lands on the <dialog> itself (the panel fills it): treat it as Cancel.
-      onClick={(e) => e.target === e.currentTarget && cancel()}
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100 dark:backdrop:bg-black/60"
-    >
-      {open ? (
-        <div className="p-5">
-          <h2 id={titleId} className="text-lg font-semibold wrap-anywhere text-zinc-900 dark:text-zinc-50">
-            {title}
-          </h2>
-          <div id={descriptionId} className="mt-2 text-sm wrap-anywhere text-zinc-600 dark:text-zinc-300">
-            {description}
-          </div>
-          {error ? (
-            <div className="mt-3">
-              <Alert>{error}</Alert>
-            </div>
-          ) : null}
-          {action ? <form action={action}>{buttons}</form> : buttons}
+    <Modal open={open} title={title} description={description} onClose={cancel} busy={pending} initialFocus={cancelRef}>
+      {error ? (
+        <div className="mt-3">
+          <Alert>{error}</Alert>
         </div>
       ) : null}
-    </dialog>
+      {action ? <form action={action}>{buttons}</form> : buttons}
+    </Modal>
   );
 }
 
