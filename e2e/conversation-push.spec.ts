@@ -87,6 +87,27 @@ test('while the stream is down the page says so and polls; when it is back the p
   await expect(liveStatus(page)).toBeVisible({ timeout: 15_000 });
 });
 
+test('the server-rendered conversation hydrates without a console error and keeps what it showed', async ({ page, api }) => {
+  const agent = await createAgent(api, { name: 'Clock', description: 'Replies with a tool call' });
+  const { id } = await createConversation(api, agent.id);
+  const sent = await api.post(`/api/v1/conversations/${id}/messages`, {
+    data: { text: '/call calculator {"expression":"6*7"}', idempotencyKey: crypto.randomUUID() },
+  });
+  expect(sent.status(), await sent.text()).toBeLessThan(300);
+  await expect.poll(async () => (await conversationDetail(api, id)).run?.status, { timeout: 15_000 }).toBe('success');
+
+  const errors: string[] = [];
+  // (The app has no favicon: the browser's own request for one is not the page's error.)
+  page.on('console', (m) => void (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico') && errors.push(m.text())));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`/conversations/${id}`);
+  await expect(history(page).locator('details').filter({ hasText: 'Tool call: calculator' })).toBeVisible();
+  // Live means the client runs: it took over the server's HTML as it was (no hydration mismatch, no error).
+  await expect(liveStatus(page)).toBeVisible(FIRST_LOAD);
+  await expect(composer(page)).toBeEditable();
+  expect(errors).toEqual([]);
+});
+
 test.describe('first paint', () => {
   test.use({ javaScriptEnabled: false });
 
