@@ -1,7 +1,7 @@
 /** Rules for answering an approval interrupt. */
 import { LIMITS } from '@/lib/limits';
 import type { ApprovalDecision } from '@/lib/types/conversation';
-import { hasLoneSurrogate, measureText, utf8Bytes } from '@/lib/text-bounds';
+import { hasLoneSurrogate, jsonBytes, measureText } from '@/lib/text-bounds';
 
 export type ApprovalValue = ApprovalDecision;
 
@@ -22,7 +22,7 @@ export function noteError(note: string): string | null {
     return `Note is too long: the limit is ${LIMITS.answer.maxBytes.toLocaleString('en-US')} bytes.`;
   }
   if (hasLoneSurrogate(trimmed)) return 'Note contains an invalid character; remove it and try again.';
-  if (utf8Bytes(JSON.stringify(approvalValue(false, trimmed))) > LIMITS.interruptResponse.maxBytes) {
+  if (jsonBytes(approvalValue(false, trimmed)) > LIMITS.interruptResponse.maxBytes) {
     return 'Note is too long to send.';
   }
   return null;

@@ -1,6 +1,6 @@
 import { LIMITS } from '@/lib/limits';
 import { jsonHasLoneSurrogate } from '@/lib/text';
-import { utf8Bytes } from '@/lib/text-bounds';
+import { jsonBytes } from '@/lib/text-bounds';
 
 const n = (v: number) => v.toLocaleString('en-US');
 
@@ -16,7 +16,7 @@ export function parseInterruptResponse(text: string): ParsedJson {
     return { ok: false, error: `Not valid JSON: ${e instanceof Error ? e.message : 'parse error'}` };
   }
   if (jsonHasLoneSurrogate(value)) return { ok: false, error: 'The JSON contains an invalid character' };
-  const bytes = utf8Bytes(JSON.stringify(value));
+  const bytes = jsonBytes(value);
   const max = LIMITS.interruptResponse.maxBytes;
   if (bytes > max) return { ok: false, error: `The JSON is too large: at most ${n(max)} bytes (now ${n(bytes)})` };
   return { ok: true, value, bytes };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { utf8Bytes } from '../text-bounds';
+import { jsonBytes } from '../text-bounds';
 import { boundedText, idSchema } from './common';
 
 /** Client-chosen keys that make a retried request find the same run. */
@@ -34,7 +34,7 @@ export const interruptResponseSchema = z.unknown().superRefine((value, ctx) => {
     ctx.addIssue({ code: 'custom', message: 'Required' });
     return;
   }
-  const bytes = utf8Bytes(JSON.stringify(value));
+  const bytes = jsonBytes(value);
   const max = LIMITS.interruptResponse.maxBytes;
   if (bytes > max) {
     ctx.addIssue({ code: 'custom', message: `Must be at most ${max.toLocaleString('en-US')} bytes of JSON (now ${bytes.toLocaleString('en-US')})` });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import { utf8Bytes } from '@/lib/text-bounds';
+import { jsonBytes } from '@/lib/text-bounds';
 import { getDb, schema, type Db } from '@/server/db';
 
 export type SharedContext = {
@@ -11,7 +11,7 @@ export type SharedContext = {
   recentMessages: Array<{ from: string; to: string | null; kind: string; text: string; at: string }>;
 };
 
-export const contextBytes = (ctx: SharedContext) => utf8Bytes(JSON.stringify(ctx));
+export const contextBytes = (ctx: SharedContext) => jsonBytes(ctx);
 
 /**
  * The team's shared context: goal, roster, active public state and up to 8 recent shared messages,

@@ -4,6 +4,7 @@ import { and, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import type { HistoryFilterInput } from '@/lib/schemas/team-history';
 import { truncateText } from '@/lib/text';
+import { jsonBytes } from '@/lib/text-bounds';
 import type {
   AnswerExcerpt,
   HistoryMessage,
@@ -33,7 +34,6 @@ type Filters = { memberId?: string; jobId?: string; query?: string };
 const FINISHED = ['completed', 'failed', 'cancelled'] as const;
 const UNFINISHED = new Set(['queued', 'running', 'waiting_input', 'resuming', 'cancelling']);
 
-export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 // ───────────────────────────── cursors ─────────────────────────────

@@ -2,7 +2,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import { charCount, describeTextProblem, hasLoneSurrogate, textProblem, utf8Bytes, type TextBound } from '@/lib/text-bounds';
+import { charCount, describeTextProblem, hasLoneSurrogate, jsonBytes, textProblem, type TextBound } from '@/lib/text-bounds';
 import type { ApiStateEntry } from '@/lib/types/team';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { STATE_KINDS, type StateEntry } from '@/server/db/schema';
@@ -123,7 +123,7 @@ export function allEntries(teamId: string, db: Db = getDb()): ApiStateEntry[] {
 }
 
 /** The byte size the 16,000-byte budget measures: UTF-8 JSON of every entry as read_team_state returns it. */
-export const projectionBytes = (entries: readonly ApiStateEntry[]) => utf8Bytes(JSON.stringify(entries));
+export const projectionBytes = (entries: readonly ApiStateEntry[]) => jsonBytes(entries);
 
 /** The shared context's size without recent messages: goal, roster and active state. */
 export function stateContextBytes(teamId: string, db: Db = getDb()): number {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LIMITS } from '@/lib/limits';
 import { acceptanceCriteriaSchema } from '@/lib/schemas/acceptance-criteria';
 import { boundedText } from '@/lib/schemas/common';
-import { utf8Bytes } from '@/lib/text-bounds';
+import { jsonBytes } from '@/lib/text-bounds';
 
 const L = LIMITS.delegation;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -34,7 +34,7 @@ export const taskRequestSchema = z.object({
   tools: z.array(z.string().regex(TOOL_NAME, 'Not a tool name')).max(100).optional(),
   output_schema: z
     .record(z.string(), z.unknown())
-    .refine((s) => utf8Bytes(JSON.stringify(s)) <= L.outputSchemaBytes, `Must be at most ${L.outputSchemaBytes} bytes of JSON`)
+    .refine((s) => jsonBytes(s) <= L.outputSchemaBytes, `Must be at most ${L.outputSchemaBytes} bytes of JSON`)
     .optional(),
   acceptance_criteria: acceptanceCriteriaSchema.optional(),
 });
