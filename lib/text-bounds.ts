@@ -12,6 +12,11 @@ export function utf8Bytes(text: string): number {
   return encoder.encode(text).length;
 }
 
+/** UTF-8 byte length of a value's JSON text (request bodies, interrupt responses, context budgets). */
+export function jsonBytes(value: unknown): number {
+  return utf8Bytes(JSON.stringify(value));
+}
+
 /** Number of code points, so an emoji counts once. */
 export function charCount(text: string): number {
   let n = 0;

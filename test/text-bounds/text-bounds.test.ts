@@ -8,6 +8,7 @@ import {
   charCount,
   counterLabel,
   describeTextProblem,
+  jsonBytes,
   measureText,
   textProblem,
   utf8Bytes,
@@ -48,6 +49,12 @@ describe('measuring', () => {
   it('says which bound is passed: CJK passes bytes first, ASCII characters first', () => {
     expect(measureText('研'.repeat(2667), task)).toMatchObject({ chars: 2667, bytes: 8001, overChars: false, overBytes: true });
     expect(measureText('a'.repeat(4001), task)).toMatchObject({ chars: 4001, bytes: 4001, overChars: true, overBytes: false });
+  });
+
+  it('measures a value by its JSON text in UTF-8 bytes (quotes and escapes included)', () => {
+    expect(jsonBytes('研')).toBe(5); // "研": two quotes + three bytes
+    expect(jsonBytes({ a: '🤖' })).toBe(JSON.stringify({ a: '🤖' }).length + 2); // the emoji is 2 UTF-16 units, 4 bytes
+    expect(jsonBytes('"')).toBe(4); // "\""
   });
 
   it('a bound without bytes counts characters only', () => {
