@@ -81,6 +81,11 @@ describe('agents API: create', () => {
       maxTurns: 25,
       timeLimitMinutes: null,
       compactAtTokens: null,
+      tokenBudget: null,
+      allowedSubagents: 'all',
+      maxDepth: 2,
+      maxChildren: 6,
+      maxConcurrentChildren: 3,
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });
