@@ -59,7 +59,7 @@ const TITLE_CHARS = 80;
 
 /** Send a message to the owner's conversation: a new run, or the same run for a repeated idempotency key. */
 export function start(ownerId: string, conversationId: string, input: StartInput, options: StartOptions): StartResult {
-  getConversation(ownerId, conversationId);
+  assertNotDelegated(getConversation(ownerId, conversationId));
   // The owner's own words: the scripted model may act on their directives (messages.ts MessageAuthor).
   return startRunAs(conversationId, { ...input, meta: { ...input.meta, author: 'person', provenance: personMessage() } }, options, 'direct');
 }
@@ -99,7 +99,7 @@ export async function getState(ownerId: string, conversationId: string): Promise
 
 /** Answer the graph interrupt the newest run stopped at (e.g. an approval) with Command({ resume: value }). */
 export async function resume(ownerId: string, conversationId: string, value: unknown, options: StartOptions): Promise<StartResult> {
-  getConversation(ownerId, conversationId);
+  assertNotDelegated(getConversation(ownerId, conversationId));
   return resumeRunAs(conversationId, value, options, 'direct');
 }
 
@@ -247,6 +247,11 @@ export { findRun, latestRun } from './run-store';
 export { findConversation };
 
 // ---------- helpers ----------
+
+/** A delegated child's conversation (server/agents/delegation) can be read, never continued by a person. */
+function assertNotDelegated(conversation: Conversation): void {
+  if (conversation.parentRunId) throw conflict('delegated_conversation', 'This conversation belongs to a delegated child run: it can be read, not continued');
+}
 
 type Tx = Parameters<Parameters<typeof writeTx>[0]>[0];
 

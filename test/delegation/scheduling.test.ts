@@ -6,6 +6,7 @@ import { getDb, schema } from '@/server/db';
 import { currentScheduler } from '@/server/scheduler/runtime';
 import { loadSchedulingView } from '@/server/scheduler/view';
 import { sendRequest } from '@/server/teams/requests';
+import { start } from '@/server/agents/runs';
 import { conversationWith, send } from '../agents/helpers';
 import { job } from '../support/scheduler';
 import { makeTeam } from '../support/teams';
@@ -107,3 +108,15 @@ describe('children do not count as the person’s conversations or direct runs',
   });
 });
 
+
+describe('a child’s conversation is the framework’s', () => {
+  it('the person can’t send a message into it (409), another owner sees nothing (404)', async () => {
+    const alice = await makeUser('alice');
+    const bob = await makeUser('bob');
+    const { conversation } = conversationWith(alice.id);
+    const run = await send(alice.id, conversation.id, taskCall({ description: 'd', prompt: '/reply x' }));
+    const childConversationId = delegationsOf(run.id)[0]!.childConversationId!;
+    expect(() => start(alice.id, childConversationId, { text: 'hello' }, { idempotencyKey: 'k' })).toThrow(expect.objectContaining({ status: 409, code: 'delegated_conversation' }));
+    expect(() => start(bob.id, childConversationId, { text: 'hello' }, { idempotencyKey: 'k' })).toThrow(expect.objectContaining({ status: 404 }));
+  });
+});
