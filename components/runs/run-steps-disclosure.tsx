@@ -1,9 +1,13 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import { useId, useState } from 'react';
 import { cn } from '@/components/ui/cn';
 import { DisclosureButton } from './disclosure-button';
-import { RunDetails } from './run-details';
+
+// Loaded when a disclosure first opens: the steps view (events, totals, setup, delegated children) is not part of
+// any page's first load, since every disclosure starts closed (docs/performance.md "First-load JavaScript").
+const RunDetails = dynamic(() => import('./run-details').then((m) => m.RunDetails), { ssr: false });
 
 /**
  * "Steps" under a conversation turn: closed by default, so a long history reads no events until asked. Opened
