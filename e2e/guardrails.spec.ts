@@ -58,3 +58,43 @@ test('a team card shows why its member run stopped early', async ({ page, api })
   await expect(page.getByRole('article', { name: 'You → @Spinner' }).getByText('Completed (capped: loop)', { exact: true })).toBeVisible(RESULT);
   await expect(page.getByRole('article', { name: 'You → @Brief' }).getByText('Failed (capped: turns)', { exact: true })).toBeVisible(RESULT);
 });
+
+test('the agent form sets a token budget and who it may delegate to, with field errors one past each limit', async ({ page, api }) => {
+  const helper = await api.post('/api/v1/agents', { data: { name: 'Helper' } });
+  expect(helper.status(), await helper.text()).toBe(201);
+  const helperId = ((await helper.json()) as { id: string }).id;
+  await api.post('/api/v1/agents', { data: { name: 'Bystander' } });
+
+  await page.goto('/agents/new');
+  await page.getByLabel('Name').fill('Planner');
+  const budget = page.getByLabel('Token budget per run');
+  const depth = page.getByLabel('Delegation depth');
+  const children = page.getByLabel('Helpers per run');
+  const atOnce = page.getByLabel('Helpers at once');
+  await budget.fill('10000001');
+  await depth.fill('6');
+  await children.fill('51');
+  await atOnce.fill('65');
+  await page.getByRole('button', { name: 'Create agent' }).click();
+  await expect(budget).toHaveAttribute('aria-invalid', 'true');
+  await expect(budget).toHaveAccessibleDescription(/Must be a whole number of tokens from 1,000 to 10,000,000/);
+  await expect(depth).toHaveAccessibleDescription(/Must be a whole number from 1 to 5/);
+  await expect(children).toHaveAccessibleDescription(/Must be a whole number from 1 to 50/);
+  await expect(atOnce).toHaveAccessibleDescription(/Must be a whole number from 1 to 64/);
+
+  // At the limits it saves; "Only the agents checked below" offers the owner's other agents.
+  await budget.fill('10000000');
+  await depth.fill('5');
+  await children.fill('50');
+  await atOnce.fill('64');
+  const delegation = page.getByRole('group', { name: 'Agents it may delegate to' });
+  await expect(delegation.getByRole('radio', { name: 'All your agents' })).toBeChecked();
+  await delegation.getByRole('radio', { name: 'Only the agents checked below' }).check();
+  await delegation.getByRole('checkbox', { name: 'Helper' }).check();
+  await expect(delegation.getByRole('checkbox', { name: 'Bystander' })).not.toBeChecked();
+  await page.getByRole('button', { name: 'Create agent' }).click();
+  await expect(page).toHaveURL(/\/agents$/, PAGE_DATA);
+
+  const list = (await (await api.get('/api/v1/agents?query=Planner')).json()) as { agents: Array<Record<string, unknown>> };
+  expect(list.agents[0]).toMatchObject({ tokenBudget: 10_000_000, allowedSubagents: [helperId], maxDepth: 5, maxChildren: 50, maxConcurrentChildren: 64 });
+});
