@@ -47,8 +47,11 @@ export function loopOf(previous: readonly BaseMessage[], calls: readonly Call[],
       }
     }
   }
-  return run >= limits.sameTool ? `${last} ${limits.sameTool} times in a row` : null;
+  return run >= limits.sameTool ? `${toolLabel(last)} ${limits.sameTool} times in a row` : null;
 }
+
+/** A tool name as the note may quote it: the model chose it, so anything but a plain tool name is not repeated. */
+const toolLabel = (name: string) => (/^[A-Za-z0-9_-]{1,64}$/.test(name) ? name : 'one tool');
 
 /** Loops: the calls are removed and the agent must answer with what it has (stopReason loop_capped). */
 export const loopGuard: ResponseGuard = {
