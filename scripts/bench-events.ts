@@ -1,7 +1,8 @@
 /**
  * Run event capture benchmark (npm run bench:events): measures, never asserts. What capture costs a long run on the
  * real app path (runs service start + wait, the agent graph, the product checkpointer, the scripted model): a
- * 50-turn run — 49 `/call calculator` turns (model step + tool step each) and a `/reply` — with capture on and off
+ * 50-turn run — 49 tool turns (model step + tool step each; calculator and current_time alternate, since the loop
+ * guard stops one tool called 20 times in a row) and a `/reply` — with capture on and off
  * (the benchmark-only switch in server/agents/observe/capture-switch.ts).
  *
  * Runs go in pairs (one on, one off) whose order alternates, so drift (JIT, caches, a busy machine) falls on both
@@ -17,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const TOOL_TURNS = 49;
-const SCRIPT = [...Array.from({ length: TOOL_TURNS }, (_, i) => `/call calculator {"expression":"(${i} + 7) * 3"}`), '/reply All 49 sums done.'].join('\n');
+const SCRIPT = [...Array.from({ length: TOOL_TURNS }, (_, i) => (i % 2 ? '/call current_time' : `/call calculator {"expression":"(${i} + 7) * 3"}`)), '/reply All 49 steps done.'].join('\n');
 
 type Mode = 'on' | 'off';
 
@@ -57,6 +58,8 @@ async function main() {
     const done = await wait(run.id, 120_000);
     const used = process.cpuUsage(before);
     if (done?.status !== 'success') throw new Error(`run ended ${done?.status}: ${done?.error ?? ''}`);
+    // A guard that ended the run early would measure a shorter run than the one named above.
+    if (done.stopReason) throw new Error(`run stopped early (${done.stopReason})`);
     // Let settle-time maintenance (pruning) run outside the next measurement.
     await new Promise((resolve) => setImmediate(resolve));
     return (used.user + used.system) / 1000;
