@@ -5,6 +5,7 @@ import type { Run } from '@/server/db/schema';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
 import type { StopReason } from '@/lib/types/stop-reason';
 import { recordRunEnd } from './observe/run-lifecycle';
+import { usageChanged } from '@/server/budgets/usage-cache';
 import { runEvents } from './run-events';
 
 /** What a run row keeps as `input`: enough to execute the same request again after a crash. */
@@ -94,6 +95,8 @@ export function finishRun(runId: string, outcome: Outcome): Run | undefined {
     if (updated) tx.update(schema.conversations).set({ updatedAt: now }).where(eq(schema.conversations.id, updated.conversationId)).run();
     return updated;
   });
+  // Its totals now count toward its team's budget and its account's day: the memoized sums are read afresh.
+  if (row) usageChanged(row);
   if (row) runEvents().emit('run:finished', { runId, conversationId: row.conversationId, ownerId: row.ownerId, status: row.status });
   return row;
 }

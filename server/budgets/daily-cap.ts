@@ -2,6 +2,7 @@ import 'server-only';
 import { LIMITS } from '@/lib/limits';
 import type { Db } from '@/server/db';
 import { AppError } from '@/server/http/errors';
+import { cachedDayUsage, rememberDayUsage } from './usage-cache';
 
 /**
  * The operator's daily token cap per account (DAILY_TOKEN_CAP_PER_ACCOUNT; 0 = none): an account's tokens today are
@@ -20,12 +21,16 @@ export const nextUtcMidnight = (now: number) => utcDayStart(now) + DAY_MS;
 
 /** The account's tokens in the UTC day holding `now`. */
 export function accountTokensToday(db: Db, ownerId: string, now = Date.now()): number {
+  const day = utcDayStart(now);
+  const known = cachedDayUsage(ownerId, day);
+  if (known !== undefined) return known;
   const row = db.$client
     .prepare(
       `select coalesce(sum(input_tokens + output_tokens), 0) as n from runs indexed by runs_owner_created_idx
         where owner_id = ? and created_at >= ? and created_at < ?`,
     )
-    .get(ownerId, utcDayStart(now), nextUtcMidnight(now)) as { n: number };
+    .get(ownerId, day, nextUtcMidnight(now)) as { n: number };
+  rememberDayUsage(ownerId, day, row.n);
   return row.n;
 }
 

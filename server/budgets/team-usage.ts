@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Db } from '@/server/db';
+import { cachedTeamUsage, rememberTeamUsage } from './usage-cache';
 
 /**
  * A team's token usage: the recorded totals (input + output) of every run counted against it — its jobs' runs and
@@ -7,15 +8,19 @@ import type { Db } from '@/server/db';
  * (observe/run-lifecycle.ts recordRunEnd), so a run still running counts once it ends (ADR 023).
  */
 export function teamTokensUsed(db: Db, teamId: string): number {
-  const row = db.$client
-    .prepare(`select coalesce(sum(input_tokens + output_tokens), 0) as n from runs indexed by runs_team_idx where team_id = ?`)
-    .get(teamId) as { n: number };
-  return row.n;
+  return teamsTokensUsed(db, [teamId]).get(teamId) ?? 0;
 }
 
-/** The usage of each of these teams (teams with no runs are absent: 0). One indexed lookup per team. */
+/** The usage of each of these teams (memoized until one of their runs finishes: usage-cache.ts). */
 export function teamsTokensUsed(db: Db, teamIds: readonly string[]): Map<string, number> {
-  if (!teamIds.length) return new Map();
+  const out = new Map<string, number>();
+  const missing: string[] = [];
+  for (const id of teamIds) {
+    const known = cachedTeamUsage(id);
+    if (known === undefined) missing.push(id);
+    else out.set(id, known);
+  }
+  if (!missing.length) return out;
   const rows = db.$client
     .prepare(
       `select team_id as teamId, coalesce(sum(input_tokens + output_tokens), 0) as n
@@ -23,6 +28,12 @@ export function teamsTokensUsed(db: Db, teamIds: readonly string[]): Map<string,
         where team_id in (select value from json_each(?))
         group by team_id`,
     )
-    .all(JSON.stringify(teamIds)) as Array<{ teamId: string; n: number }>;
-  return new Map(rows.map((r) => [r.teamId, r.n]));
+    .all(JSON.stringify(missing)) as Array<{ teamId: string; n: number }>;
+  const sums = new Map(rows.map((r) => [r.teamId, r.n]));
+  for (const id of missing) {
+    const used = sums.get(id) ?? 0;
+    rememberTeamUsage(id, used);
+    out.set(id, used);
+  }
+  return out;
 }

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { getDb, schema } from '@/server/db';
+import { usageChanged } from '@/server/budgets/usage-cache';
 
 /**
- * A finished run with recorded token totals, as finishRun leaves one: how the tests put a team (or an account) at a
+ * A finished run with recorded token totals, as finishRun leaves one (and tells server/budgets, as it does): how the tests put a team (or an account) at a
  * chosen usage without running the model thousands of times. `teamId` is what a team job's run (or a delegated
  * child of one) carries; `createdAt` places it in a UTC day.
  */
@@ -28,5 +29,7 @@ export function seedRun(opts: { ownerId: string; conversationId: string; tokens:
       ...(opts.createdAt !== undefined ? { createdAt: new Date(opts.createdAt) } : {}),
     })
     .run();
+  // What finishRun does after writing a run's totals: the memoized sums are read afresh.
+  usageChanged({ teamId: opts.teamId ?? null, ownerId: opts.ownerId });
   return id;
 }

@@ -20,6 +20,9 @@ describe('team usage', () => {
   it('a team job run carries its team id and its recorded tokens are the team’s usage; a direct chat run has no team', async () => {
     const alice = await makeUser('alice');
     const { team } = makeTeam(alice.id);
+    // Read (and memoized) before anything ran: a finished run must make the next read see its tokens.
+    expect(teamTokensUsed(getDb(), team.id)).toBe(0);
+    expect(accountTokensToday(getDb(), alice.id)).toBe(0);
     const jobId = sendRequest(alice.id, team.id, { memberIds: [team.members[0]!.id], text: '/reply counted', draftKey: 'k1' }).jobs[0]!.id;
     const job = await settled(jobId);
     expect(job.status).toBe('completed');
@@ -28,13 +31,17 @@ describe('team usage', () => {
     // The scripted model reports usage for every call, so a real run spends something.
     expect(run.inputTokens + run.outputTokens).toBeGreaterThan(0);
     expect(teamTokensUsed(getDb(), team.id)).toBe(run.inputTokens + run.outputTokens);
+    expect(accountTokensToday(getDb(), alice.id)).toBe(run.inputTokens + run.outputTokens);
     expect(getTeam(alice.id, team.id)).toMatchObject({ tokensUsed: run.inputTokens + run.outputTokens, tokenBudget: null, admissionHeld: null });
 
     const { conversation } = conversationWith(alice.id);
     const direct = await send(alice.id, conversation.id, '/reply alone');
     expect(runOf(direct.id).teamId).toBeNull();
-    // What must not happen: a person's own chat counted against a team.
+    // What must not happen: a person's own chat counted against a team (it counts toward the account's day).
     expect(teamTokensUsed(getDb(), team.id)).toBe(run.inputTokens + run.outputTokens);
+    const chat = runOf(direct.id);
+    expect(chat.inputTokens + chat.outputTokens).toBeGreaterThan(0);
+    expect(accountTokensToday(getDb(), alice.id)).toBe(run.inputTokens + run.outputTokens + chat.inputTokens + chat.outputTokens);
   });
 
   it('sums every run of the team, delegated children included, and never another team’s runs', async () => {
@@ -50,7 +57,8 @@ describe('team usage', () => {
 
     expect(teamTokensUsed(getDb(), team.id)).toBe(1_545);
     expect(teamTokensUsed(getDb(), other.id)).toBe(9_999);
-    expect(Object.fromEntries(teamsTokensUsed(getDb(), [team.id, other.id, crypto.randomUUID()]))).toEqual({ [team.id]: 1_545, [other.id]: 9_999 });
+    const unknown = crypto.randomUUID();
+    expect(Object.fromEntries(teamsTokensUsed(getDb(), [team.id, other.id, unknown]))).toEqual({ [team.id]: 1_545, [other.id]: 9_999, [unknown]: 0 });
     const listed = Object.fromEntries(listTeams(alice.id).map((t) => [t.id, t.tokensUsed]));
     expect(listed).toEqual({ [team.id]: 1_545, [other.id]: 9_999 });
   });

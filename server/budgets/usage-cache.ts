@@ -1,0 +1,37 @@
+import 'server-only';
+
+/**
+ * Memoized usage sums. A planning pass runs on every wake and every 500 ms; summing a team's (or an account's day
+ * of) finished runs each time costs row lookups in proportion to its history (npm run bench:budgets: ~0.6 s a pass
+ * for 100 budgeted teams over 100,000 runs). A sum changes only when a run's token totals are written, which is
+ * finishRun alone (server/agents/run-store.ts), and it calls usageChanged for that run; one process owns the data
+ * directory (ADR 005), so nothing else can change them behind this cache. Cleared whole on start-up by being empty.
+ */
+type Cache = { teams: Map<string, number>; days: Map<string, { day: number; used: number }> };
+
+const g = globalThis as unknown as { __ensembleBudgetUsage?: Cache };
+const cache = (): Cache => (g.__ensembleBudgetUsage ??= { teams: new Map(), days: new Map() });
+
+/** A run's totals were written: its team's sum and its account's day are read afresh next time. */
+export function usageChanged(run: { teamId: string | null; ownerId: string }): void {
+  if (run.teamId) cache().teams.delete(run.teamId);
+  cache().days.delete(run.ownerId);
+}
+
+export function cachedTeamUsage(teamId: string): number | undefined {
+  return cache().teams.get(teamId);
+}
+
+export function rememberTeamUsage(teamId: string, used: number): void {
+  cache().teams.set(teamId, used);
+}
+
+/** The account's usage in the UTC day starting at `day`, if known (one day per account is kept: the latest asked). */
+export function cachedDayUsage(ownerId: string, day: number): number | undefined {
+  const entry = cache().days.get(ownerId);
+  return entry?.day === day ? entry.used : undefined;
+}
+
+export function rememberDayUsage(ownerId: string, day: number, used: number): void {
+  cache().days.set(ownerId, { day, used });
+}
