@@ -103,11 +103,19 @@ export function useTeamEvents(teamId: string): { connection: LiveConnection; ref
     if (feedAt !== undefined) sync.current?.(false);
   }, [feedAt]);
 
+  // A hidden tab skips its polls (the stream, when it is back, or becoming visible catches it up at once).
   const polling = connection.state === 'polling';
   useEffect(() => {
     if (!polling) return;
-    const timer = setInterval(() => sync.current?.(true), FALLBACK_POLL_MS);
-    return () => clearInterval(timer);
+    const tick = () => {
+      if (document.visibilityState !== 'hidden') sync.current?.(true);
+    };
+    const timer = setInterval(tick, FALLBACK_POLL_MS);
+    document.addEventListener('visibilitychange', tick);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', tick);
+    };
   }, [polling]);
 
   const refresh = useCallback(() => sync.current?.(true), []);
