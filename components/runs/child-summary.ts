@@ -11,7 +11,18 @@ const STATUS_WORD: Record<DelegationView['status'], string> = {
   cancelled: 'Cancelled',
 };
 
-export type ChildSummary = { title: string; status: string; tokens: string | null; error: string | null; tone: 'neutral' | 'success' | 'danger' };
+export type ChildSummary = {
+  title: string;
+  status: string;
+  tokens: string | null;
+  error: string | null;
+  tone: 'neutral' | 'success' | 'danger';
+  /** The child's citations of its own receipts, each as "[r2 calculator] resolved" or "… not found". */
+  citations: string[];
+};
+
+/** Said wherever resolved citations are shown: they prove the call happened, not that the claim is true. */
+export const CITATION_NOTE = 'A resolved citation means the cited tool call happened in the child’s run, not that what it claims is true.';
 
 export function childSummary(child: DelegationView): ChildSummary {
   const capped = cappedText(child.result?.stopReason);
@@ -25,5 +36,6 @@ export function childSummary(child: DelegationView): ChildSummary {
     tokens,
     error: child.error ?? child.result?.error ?? null,
     tone: child.status === 'completed' ? 'success' : child.status === 'failed' || child.status === 'cancelled' ? 'danger' : 'neutral',
+    citations: (child.result?.citations ?? []).map((c) => `[${c.id} ${c.tool}] ${c.resolved ? 'resolved' : 'not found'}`),
   };
 }

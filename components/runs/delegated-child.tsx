@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { cn } from '@/components/ui/cn';
-import { childSummary } from './child-summary';
+import { CITATION_NOTE, childSummary } from './child-summary';
 import { runChildrenQuery } from './children-query';
 import { DisclosureButton } from './disclosure-button';
 import { RunSteps } from './run-steps';
@@ -32,6 +32,18 @@ export function DelegatedChild({ parentRunId, toolCallId }: { parentRunId: strin
       <p className={cn('text-xs', TONE[summary.tone])}>{summary.status}</p>
       {summary.tokens ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{summary.tokens}</p> : null}
       {summary.error ? <p className="text-xs break-words whitespace-pre-wrap text-red-700 dark:text-red-300">{summary.error}</p> : null}
+      {summary.citations.length ? (
+        <div className="mt-1 text-xs text-zinc-700 dark:text-zinc-300">
+          <ul aria-label="Citations" className="flex flex-wrap gap-x-3">
+            {summary.citations.map((c) => (
+              <li key={c} className="font-mono break-all">
+                {c}
+              </li>
+            ))}
+          </ul>
+          <p className="text-zinc-500 dark:text-zinc-400">{CITATION_NOTE}</p>
+        </div>
+      ) : null}
       {child.childRunId ? (
         <div className="mt-1">
           <DisclosureButton open={open} controls={panelId} onToggle={() => setOpen((v) => !v)}>

@@ -29,4 +29,14 @@ describe('the task tool: a child run on a hidden conversation, its result back t
     expect(ofType(eventsOf(run.id), 'step.tool')).toEqual([expect.objectContaining({ tool: 'task', toolCallId: row!.parentToolCallId, delegationId: row!.id, childRunId: child.id })]);
     expect(ofType(eventsOf(child.id), 'step.assistant')).toEqual([expect.objectContaining({ text: 'hi from the child' })]);
   });
+
+  it('the result carries the child’s receipts and its answer’s citations checked against them', async () => {
+    const alice = await makeUser('alice');
+    const { conversation } = conversationWith(alice.id);
+    const run = await send(alice.id, conversation.id, taskCall({ description: 'Sum', prompt: '/call calculator {"expression":"1+1"}\n/cite' }));
+    const result = delegationsOf(run.id)[0]!.result as DelegationResult;
+    expect(result.receipts).toEqual([{ id: 'r1', tool: 'calculator', status: 'ok' }]);
+    expect(result.citations).toEqual([{ id: 'r1', tool: 'calculator', resolved: true }]);
+    expect(result.usage.modelCalls).toBe(2);
+  });
 });
