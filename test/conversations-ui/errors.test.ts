@@ -19,6 +19,11 @@ describe('sendErrorMessage', () => {
     expect(sendErrorMessage(refused('payload_too_large', 'Body too large'))).toBe('Body too large');
   });
 
+  it('shows the daily token cap refusal as the server words it (used, cap, when it resets)', () => {
+    const message = 'Your account has used its daily token allowance (5,000 of 5,000 tokens today). It resets at midnight UTC, in 3 h 12 min.';
+    expect(sendErrorMessage(refused('daily_token_cap', message))).toBe(message);
+  });
+
   it('explains sign-out, missing conversations, and anything else', () => {
     expect(sendErrorMessage(refused('unauthorized', 'x'))).toMatch(/session has ended/);
     expect(sendErrorMessage(refused('not_found', 'x'))).toMatch(/no longer exists/);
