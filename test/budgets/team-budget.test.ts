@@ -166,4 +166,18 @@ describe('a team at its budget admits no new work', () => {
     const next = sendRequest(owner.id, second.id, { memberIds: [second.members[0]!.id], text: '/reply unbounded', draftKey: 'n' }).jobs[0]!.id;
     expect((await until(() => job(next).status === 'completed' && job(next), 10_000, 'the next job')).result).toBe('unbounded');
   });
+
+  it('a crash between the raise and the wake loses nothing: the raise is durable and the next scheduler admits the held work', async () => {
+    const { owner, team } = await teamAt(0, null);
+    const held = sendRequest(owner.id, team.id, { memberIds: [team.members[0]!.id], text: '/reply after restart', draftKey: 'c' }).jobs[0]!.id;
+    seedRun({ ownerId: owner.id, conversationId: team.members[2]!.conversationId!, tokens: 1_000, teamId: team.id });
+    setBudget(team.id, 1_000);
+    expect(candidates()).not.toContain(held);
+    // No scheduler in this process (it "crashed"): the raise's wake reaches nobody.
+    updateTeamBudget(owner.id, team.id, { tokenBudget: 5_000 });
+    expect(job(held).status).toBe('queued');
+    runtime = new SchedulerRuntime(teamJobs, { tickMs: 10 });
+    runtime.start();
+    expect((await until(() => job(held).status === 'completed' && job(held), 10_000, 'the held job')).result).toBe('after restart');
+  });
 });
