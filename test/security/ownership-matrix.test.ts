@@ -56,6 +56,7 @@ const CASES: Record<RouteKey, Case> = {
   'POST /runs/[id]/cancel': { foreign: (w) => ({ params: { id: w.run.id } }) },
   'GET /runs/[id]/events': { foreign: (w) => ({ params: { id: w.run.id }, query: '?after=0&limit=200' }) },
   'GET /runs/[id]/receipts': { foreign: (w) => ({ params: { id: w.run.id } }) },
+  'GET /runs/[id]/children': { foreign: (w) => ({ params: { id: w.run.id } }) },
 
   'GET /teams': { noForeignId: "lists the caller's own teams", hidesFrom: (w) => [w.team.id] },
   'POST /teams': {
