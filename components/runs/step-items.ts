@@ -108,8 +108,12 @@ export function stepItem(event: ApiRunEvent): StepItem {
     }
     case 'step.assistant': {
       const calls = event.toolCalls.map((c) => ({ id: c.id, name: c.name, args: formatArgs(c.args), truncated: c.truncated === true }));
-      const title = calls.length === 0 ? 'Assistant replied' : `Assistant called ${calls.map((c) => c.name).join(', ')}`;
-      return { ...base, kind: 'assistant', tone: 'neutral', title, text: event.text, truncated: event.truncated === true, toolCalls: calls };
+      const said = calls.length === 0 ? 'Assistant replied' : `Assistant called ${calls.map((c) => c.name).join(', ')}`;
+      // Calls a guard removed never ran: named, with the cap that removed them.
+      const removed = event.removedToolCalls ?? [];
+      const capped = cappedText(event.stopReason);
+      const title = removed.length ? `${said}; not run: ${removed.map((c) => c.name).join(', ')}${capped ? ` (${capped})` : ''}` : said;
+      return { ...base, kind: 'assistant', tone: removed.length ? 'warning' : 'neutral', title, text: event.text, truncated: event.truncated === true, toolCalls: calls };
     }
     case 'step.tool':
       return {

@@ -24,7 +24,15 @@ export type RunEventData =
       system?: 'summary';
       error?: string;
     }
-  | { type: 'step.assistant'; text: string; truncated?: true; toolCalls: StepToolCall[] }
+  | {
+      type: 'step.assistant';
+      text: string;
+      truncated?: true;
+      toolCalls: StepToolCall[];
+      /** Calls a response guard removed before they ran (server/agents/guards), and the stop reason it gave, if any. */
+      removedToolCalls?: StepToolCall[];
+      stopReason?: string;
+    }
   | {
       type: 'step.tool';
       toolCallId: string;

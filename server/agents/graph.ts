@@ -184,21 +184,23 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
         // The response guards (guards/index.ts): max turns, token budget, loops, … may remove its tool calls.
         const guarded = await applyResponseGuards({ message: first.message, messages, agent, context, run });
         const response = guarded.message;
-        recordAssistantStep(run, response);
+        const kept = new Set((response.tool_calls ?? []).map((c) => c.id));
+        const removed = (first.message.tool_calls ?? []).filter((c) => !kept.has(c.id));
+        recordAssistantStep(run, response, { removed, ...(guarded.stopReason ? { stopReason: guarded.stopReason } : {}) });
         if (response.tool_calls?.length) {
           holdNotes(response, guarded.notes, runId);
           return [response];
         }
         const notes = noteMessages(response.id ?? crypto.randomUUID(), guarded.notes, runId);
         // A capped response left empty (its calls removed, no text) is not kept: providers refuse empty turns.
-        const kept = guarded.stopReason && !hasText(response) ? [] : [response];
-        if (!guarded.answerNow) return [...kept, ...notes];
+        const keep = guarded.stopReason && !hasText(response) ? [] : [response];
+        if (!guarded.answerNow) return [...keep, ...notes];
         // It must answer now: one more call, told so by the note, whose tool calls (if any) are dropped.
         const last = await invoke([...sent, ...notes], { ensembleAnswerNow: true });
         if ('error' in last) return [...notes, failed(last.error)];
         const answer = last.message.tool_calls?.length ? withoutToolCalls(last.message) : last.message;
         setMeta(answer, { stopReason: guarded.stopReason, ...(runId ? { stopRunId: runId } : {}) });
-        recordAssistantStep(run, answer);
+        recordAssistantStep(run, answer, { removed: last.message.tool_calls ?? [] });
         return [...notes, answer];
       }),
     );

@@ -78,6 +78,9 @@ describe('token budget (token_capped)', () => {
     expect(run).toMatchObject({ modelCalls: 4, inputTokens: 4 * 263, outputTokens: 4 * 87 });
     const steps = ofType(eventsOf(run.id), 'step.assistant');
     expect(steps.map((s) => s.toolCalls.length)).toEqual([1, 1, 0, 0]);
+    // The run's steps say which call the guard removed, and why; the answer-now step removed nothing.
+    expect(steps[2]).toMatchObject({ removedToolCalls: [{ name: 'calculator', args: '{"expression":"3+0"}' }], stopReason: 'token_capped' });
+    expect(steps[3]).not.toHaveProperty('removedToolCalls');
   });
 
   it('one token under 70 % gives no warning; one under 100 % goes on; exactly 100 % stops at once', async () => {

@@ -103,6 +103,11 @@ describe('stepItem', () => {
     expect([done.title, done.tone, done.detail, done.error]).toEqual(['Run completed', 'success', '', null]);
     const capped = of(stepItem(ev({ type: 'run.finished', outcome: 'failed', error: 'Stopped after 1 minutes', stopReason: 'time_capped' })), 'finished');
     expect([capped.title, capped.detail, capped.error]).toEqual(['Run failed (capped: time)', 'Stopped early (capped: time)', 'Stopped after 1 minutes']);
+    const removed = of(
+      stepItem(ev({ type: 'step.assistant', text: '', toolCalls: [], removedToolCalls: [{ id: 'c1', name: 'calculator', args: '{}' }], stopReason: 'loop_capped' })),
+      'assistant',
+    );
+    expect([removed.title, removed.tone]).toEqual(['Assistant replied; not run: calculator (capped: loop)', 'warning']);
     const loop = of(stepItem(ev({ type: 'run.finished', outcome: 'completed', stopReason: 'loop_capped' })), 'finished');
     expect([loop.title, loop.tone, loop.detail]).toEqual(['Run completed (capped: loop)', 'success', 'Stopped early (capped: loop)']);
     expect(stepItem(ev({ type: 'run.finished', outcome: 'cancelled' })).title).toBe('Run cancelled');

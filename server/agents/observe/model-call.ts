@@ -33,15 +33,28 @@ export async function observeModelCall<T extends BaseMessage>(
   }
 }
 
-/** Record what an agent's model turn said: its text and tool calls (arguments as JSON text), each capped. */
-export function recordAssistantStep(run: RunIds | undefined, message: BaseMessage): void {
+/**
+ * Record what an agent's model turn said: its text and tool calls (arguments as JSON text), each capped; with
+ * `guarded`, the calls a response guard removed before they ran and why.
+ */
+export function recordAssistantStep(
+  run: RunIds | undefined,
+  message: BaseMessage,
+  guarded?: { removed: ReadonlyArray<{ id?: string; name: string; args: unknown }>; stopReason?: string },
+): void {
   if (!run) return;
   const text = capText(contentText(message.content));
-  const toolCalls: StepToolCall[] = (AIMessage.isInstance(message) ? (message.tool_calls ?? []) : []).map((call) => {
+  const toolCalls = stepCalls(AIMessage.isInstance(message) ? (message.tool_calls ?? []) : []);
+  const removed = guarded?.removed.length ? { removedToolCalls: stepCalls(guarded.removed) } : {};
+  const reason = guarded?.stopReason ? { stopReason: guarded.stopReason } : {};
+  journalRunEvent(run.runId, run.threadId, { type: 'step.assistant', text: text.text, ...(text.truncated ? { truncated: true as const } : {}), toolCalls, ...removed, ...reason });
+}
+
+function stepCalls(calls: ReadonlyArray<{ id?: string; name: string; args: unknown }>): StepToolCall[] {
+  return calls.map((call) => {
     const args = capJson(call.args);
     return { id: call.id ?? '', name: call.name, args: args.text, ...(args.truncated ? { truncated: true as const } : {}) };
   });
-  journalRunEvent(run.runId, run.threadId, { type: 'step.assistant', text: text.text, ...(text.truncated ? { truncated: true as const } : {}), toolCalls });
 }
 
 const elapsed = (started: number) => Math.round(performance.now() - started);
