@@ -30,7 +30,7 @@ test('a delegated turn shows its children nested under their task calls, each wi
 
   // Two children in one response (they run in parallel): one uses a tool, one just answers.
   const text = [
-    task('/call', { description: 'Add the numbers', prompt: '/call calculator {"expression":"2+3"}\n/reply The sum is five' }),
+    task('/call', { description: 'Add the numbers', prompt: '/call calculator {"expression":"2+3"}\n/reply The sum is five\n/cite' }),
     task('/also', { description: 'Write a greeting', prompt: '/reply Hello from the second child' }),
   ].join('\n');
   const sent = await api.post(`/api/v1/conversations/${conversationId}/messages`, { data: { text, idempotencyKey: crypto.randomUUID() } });
@@ -53,12 +53,15 @@ test('a delegated turn shows its children nested under their task calls, each wi
   await expect(adder.getByText('Completed', { exact: true })).toBeVisible();
   await expect(adder.getByText(/tokens in · [\d,]+ out · 2 model calls/)).toBeVisible();
   await expect(greeter.getByText('Completed', { exact: true })).toBeVisible();
+  // The adder cited its calculator call: the citation is checked against its receipts, and what that proves is said.
+  await expect(adder.getByRole('list', { name: 'Citations' }).getByText('[r1 calculator] resolved', { exact: true })).toBeVisible();
+  await expect(adder.getByText(/not that what it claims is true/)).toBeVisible();
 
   // The child's own steps, read from its run: its calculator call and its answer; the sibling's stay closed.
   await adder.getByRole('button', { name: 'Child steps' }).click();
   const childSteps = adder.getByRole('list', { name: 'Steps of child: Add the numbers' });
   await expect(childSteps.getByText('Tool calculator returned', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
-  await expect(childSteps.getByText('The sum is five', { exact: true })).toBeVisible();
+  await expect(childSteps.getByText(/^The sum is five/)).toBeVisible();
   await expect(childSteps.getByText('Run completed', { exact: true })).toBeVisible();
   await expect(greeter.getByRole('list', { name: 'Steps of child: Write a greeting' })).toHaveCount(0);
 
