@@ -72,7 +72,8 @@ export type TaskErrorCode =
   | 'depth_exceeded'
   | 'children_exhausted'
   | 'invalid_output_schema'
-  | 'unknown_tool';
+  | 'unknown_tool'
+  | 'budget_reached';
 
 export class TaskRefusal extends Error {
   constructor(

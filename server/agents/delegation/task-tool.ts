@@ -7,6 +7,8 @@ import { parseModel } from '@/lib/models';
 import { TOOL_GROUPS } from '@/lib/tool-groups';
 import type { ProviderCapability } from '@/lib/types/delegation';
 import type { Agent, Delegation } from '@/server/db/schema';
+import { atDailyCap } from '@/server/budgets/daily-cap';
+import { teamsAtBudget } from '@/server/budgets/team-budget';
 import { getDb, schema } from '@/server/db';
 import { zodFields } from '@/server/http/validation';
 import { wakeScheduler } from '@/server/scheduler/signal';
@@ -162,12 +164,26 @@ async function accept(context: RunContext, parent: ParentRef, rawArgs: unknown):
   if (missing.length) {
     throw new TaskRefusal('unsupported_capability', `The provider "${provider.name}" does not support ${missing.join(', ')}`, { provider: provider.name, capabilities: missing });
   }
+  assertBudgetOpen(context, parent);
   const spec: DelegationSpec = { request, trusted: await parentTurnTrusted(context), limits: { concurrency: settings.concurrency, maxDepth: childMaxDepth }, settings };
   const row = acceptChild(parent, { agentId: agent.id, provider: provider.name, spec }, settings.maxChildren);
   if (!row) {
     throw new TaskRefusal('children_exhausted', `This run has started all ${settings.maxChildren} children it may`, { maxChildren: settings.maxChildren });
   }
   return row;
+}
+
+/**
+ * No new child once the parent's team has used its token budget or the account its daily cap (ADR 023): like a
+ * team's queued work, new children wait for nothing — they are refused, and the agent finishes with what it has.
+ * Children already accepted still run (running work finishes).
+ */
+function assertBudgetOpen(context: RunContext, parent: ParentRef): void {
+  const db = getDb();
+  if (parent.teamId && teamsAtBudget(db, [parent.teamId]).has(parent.teamId)) {
+    throw new TaskRefusal('budget_reached', "The team's token budget is used up: no new children can start");
+  }
+  if (atDailyCap(db, context.ownerId)) throw new TaskRefusal('budget_reached', "The account's daily token cap is reached: no new children can start");
 }
 
 /** Start-time capabilities a request needs; depthLimit when the child could itself delegate (its depth must be bounded). */
