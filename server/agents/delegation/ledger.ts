@@ -2,7 +2,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DelegationResult, DelegationStatus } from '@/lib/types/delegation';
-import { getDb, schema, writeTx } from '@/server/db';
+import { getDb, schema, writeTx, type Db } from '@/server/db';
 import type { Delegation } from '@/server/db/schema';
 import type { DelegationSpec, TaskRefusal } from './spec';
 import { delegationEvents } from './events';
@@ -32,11 +32,9 @@ export function childrenOf(parentRunId: string): Delegation[] {
   return getDb().select().from(schema.delegations).where(eq(schema.delegations.parentRunId, parentRunId)).orderBy(asc(schema.delegations.seq)).all();
 }
 
-type Tx = Parameters<Parameters<typeof writeTx>[0]>[0];
-
 /** Children a run has started in all (a refused call is never admitted and does not count). */
-function acceptedCount(tx: Tx, parentRunId: string): number {
-  const row = tx.$client
+function acceptedCount(db: Db, parentRunId: string): number {
+  const row = db.$client
     .prepare(`select count(*) as n from delegations where parent_run_id = ? and not (status = 'failed' and admitted_at is null)`)
     .get(parentRunId) as { n: number };
   return row.n;
@@ -44,7 +42,7 @@ function acceptedCount(tx: Tx, parentRunId: string): number {
 
 /** Children the run may still start (its settings' total minus those it started). */
 export function remainingChildren(parentRunId: string, maxChildren: number): number {
-  return Math.max(0, maxChildren - acceptedCount(getDb() as unknown as Tx, parentRunId));
+  return Math.max(0, maxChildren - acceptedCount(getDb(), parentRunId));
 }
 
 export type ParentRef = {
