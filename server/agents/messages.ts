@@ -77,7 +77,7 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
       const toolCalls: ToolCall[] = calls.map((c, i) => ({ id: c.id ?? `${id}:${i}`, name: c.name, args: c.args ?? {} }));
       // Framework-written assistant messages (e.g. the note after an @mention send) carry their kind here.
       // The guards' bookkeeping (a usage estimate, notes held for the next input, the run a stop belongs to) stays inside.
-      const { provenance: _provenance, tokenEstimate: _estimate, pendingNotes: _held, stopRunId: _stopRun, ...meta } = ensembleMeta(message) ?? {};
+      const { provenance: _provenance, tokenEstimate: _estimate, pendingNotes: _held, stopRunId: _stopRun, ...meta } = ensembleMeta(message) ?? ({} as Partial<EnsembleMessageMeta>);
       const hasMeta = Object.keys(meta).length > 0;
       out.push({
         id,
