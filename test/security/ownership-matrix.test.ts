@@ -65,6 +65,7 @@ const CASES: Record<RouteKey, Case> = {
   },
   'GET /teams/[id]': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'DELETE /teams/[id]': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'PATCH /teams/[id]': { foreign: (w) => ({ params: { id: w.team.id }, body: { tokenBudget: 5_000 } }) },
   'GET /teams/[id]/activity': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'GET /teams/[id]/events': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'GET /teams/[id]/history': { foreign: (w) => ({ params: { id: w.team.id } }) },
