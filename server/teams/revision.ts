@@ -13,7 +13,7 @@ export const isTerminal = (status: string) => (TERMINAL as readonly string[]).in
 /**
  * Bump the team's revision and recompute its pending flag. Call inside the transaction that changed
  * anything the activity view shows, so readers never see a change without its revision. `changedJobIds` (required,
- * [] when no job changed) get the new revision as their changed_revision, which `activity?since=` reads; the open
+ * [] when no job changed) — and the requests whose receipts are among them — get the new revision as their changed_revision, which `activity?since=` reads; the open
  * push streams hear of the change once the transaction has committed.
  */
 export function touchTeam(tx: Db, teamId: string, changedJobIds: readonly string[]): number {
@@ -26,12 +26,21 @@ export function touchTeam(tx: Db, teamId: string, changedJobIds: readonly string
     )
     .get(Date.now(), teamId) as { revision: number } | undefined;
   if (!row) return 0;
+  let changed = changedJobIds;
   if (changedJobIds.length) {
-    tx.$client
-      .prepare('update jobs set changed_revision = ? where team_id = ? and id in (select value from json_each(?))')
-      .run(row.revision, teamId, JSON.stringify(changedJobIds));
+    // A request's card shows its receipt's status, so a changed receipt changes the request that embeds it too
+    // (without this, `since` would answer with the receipt alone and the request's card would go stale).
+    const ids = JSON.stringify(changedJobIds);
+    const stamped = tx.$client
+      .prepare(
+        `update jobs set changed_revision = ? where team_id = ?
+           and (id in (select value from json_each(?)) or receipt_job_id in (select value from json_each(?)))
+         returning id`,
+      )
+      .all(row.revision, teamId, ids, ids) as Array<{ id: string }>;
+    changed = [...new Set([...changedJobIds, ...stamped.map((r) => r.id)])];
   }
-  noteTeamChange(teamId, changedJobIds);
+  noteTeamChange(teamId, changed);
   return row.revision;
 }
 

@@ -64,6 +64,17 @@ describe('changed_revision', () => {
     expect(receipt.parentId).toBe(mentioned);
     expect([finished.changedRevision, receipt.changedRevision]).toEqual([revision(team.id), revision(team.id)]);
 
+    // The receipt then runs on its own. The request's card shows the receipt's status, so each of the receipt's
+    // changes stamps the request too: `since` must never answer with the receipt and leave its request stale.
+    expect(admitJob(receipt.id)).toBe(true);
+    expect([row(receipt.id).changedRevision, row(mentioned).changedRevision]).toEqual([revision(team.id), revision(team.id)]);
+    await launchJob(receipt.id);
+    await wait(row(receipt.id).runId!, 10_000);
+    await finalizeJob(receipt.id);
+    expect(row(receipt.id).status).toBe('completed');
+    expect([row(receipt.id).changedRevision, row(mentioned).changedRevision]).toEqual([revision(team.id), revision(team.id)]);
+    expect(row(bystander.id).changedRevision).toBe(bystanderStamp);
+
     // Waiting for an answer, then answered.
     const asking = sendRequest(alice.id, team.id, { memberIds: [m1!.id], text: '/ask Which format?', draftKey: 'ask' }).jobs[0]!;
     await drive(asking.id);
