@@ -154,7 +154,7 @@ describe('tool filter and persona apply to that child only', () => {
     expect((await taskResults(conversation.id))[0]).toMatchObject({ status: 'error', body: { error: 'unknown_tool', tools: ['calculator'] } });
   });
 
-  it('a persona replaces the instructions of its child only: not its sibling’s, not the parent’s', async () => {
+  it('a persona replaces the instructions of its child only (never as system text): not its sibling’s, not the parent’s', async () => {
     const alice = await makeUser('alice');
     const { agent, conversation } = conversationWith(alice.id, { instructions: 'Owner instructions.' });
     const run = await send(
@@ -165,7 +165,13 @@ describe('tool filter and persona apply to that child only', () => {
     const [withPersona, plain] = delegationsOf(run.id);
     const hashOf = (runId: string) => (runRow(runId).assembly as StoredAssembly).descriptor.instructionsHash;
     const childContext = (id: string) => promptOptionsFor({ delegationId: id });
-    expect(hashOf(withPersona!.childRunId!)).toBe(sha256Hex(systemPrompt({ name: agent.name, instructions: 'You are a pirate.' }, childContext(withPersona!.id))));
+    // The persona child's system prompt is the framework's text alone: the owner's instructions are replaced, and the
+    // model-written persona is not system text — it opens the child's task message, framed as data.
+    expect(hashOf(withPersona!.childRunId!)).toBe(sha256Hex(systemPrompt({ name: agent.name, instructions: '' }, childContext(withPersona!.id))));
+    const personaTask = (await readThread(withPersona!.childConversationId!)).messages.find((m) => m.getType() === 'human')!;
+    expect(contentText(personaTask.content)).toMatch(/^Your role for this task[^\n]*\n<ensemble-persona>\nYou are a pirate\.\n<\/ensemble-persona>\n\n\/reply a$/);
+    const plainTask = (await readThread(plain!.childConversationId!)).messages.find((m) => m.getType() === 'human')!;
+    expect(contentText(plainTask.content)).toBe('/reply b');
     expect(hashOf(plain!.childRunId!)).toBe(sha256Hex(systemPrompt({ name: agent.name, instructions: 'Owner instructions.' }, childContext(plain!.id))));
     expect(hashOf(run.id)).toBe(sha256Hex(systemPrompt({ name: agent.name, instructions: 'Owner instructions.' })));
   });

@@ -6,7 +6,7 @@ import { SUBMIT_OUTPUT_TOOL, submitOutputTool } from './output-capture';
 import { childContextOf } from './settings';
 
 export type DelegatedSetup = {
-  /** The agent as this child runs it: its persona, when given, replaces the instructions (this child only). */
+  /** The agent as this child runs it: with a persona, without the owner's instructions (this child only). */
   agent: GraphAgent & Agent;
   graphOptions: Pick<BuildOptions, 'modelAgent' | 'extraTools' | 'finishTools'>;
   /** The child's wall-clock limit (min of the delegation bound and the parent's remaining time). */
@@ -16,15 +16,17 @@ export type DelegatedSetup = {
 /**
  * How the executor runs a delegated child, from its server-written run context (null for every other run). The tool
  * filter is applied by the tool registry from the same context (toolAllowlist / toolDenylist), so the prompt, the
- * execution and the assembly record agree. A persona is model-written: it shapes the system prompt only, while the
- * scripted model still takes its directives from the catalog agent's owner-written instructions.
+ * execution and the assembly record agree. A persona replaces the owner's instructions for this child: the system
+ * prompt keeps only the framework's text, and the persona — written by a model, so never system text — opens the
+ * child's task message (launch.ts). The scripted model still takes its directives from the catalog agent's
+ * owner-written instructions.
  */
 export function delegatedRunSetup(agent: Agent, context: RunContext): DelegatedSetup | null {
   const child = childContextOf(context);
   if (!child) return null;
   const { persona, outputSchema, timeLimitMinutes } = child.delegation;
   return {
-    agent: persona ? { ...agent, instructions: persona } : agent,
+    agent: persona ? { ...agent, instructions: '' } : agent,
     graphOptions: {
       ...(persona ? { modelAgent: agent } : {}),
       ...(outputSchema ? { extraTools: [submitOutputTool(outputSchema)], finishTools: [SUBMIT_OUTPUT_TOOL] } : {}),
