@@ -119,8 +119,9 @@ export type ApiStateEntry = {
   content: string;
   status: 'active' | 'archived';
   revision: number;
-  createdBy: { memberId: string; name: string };
-  updatedBy: { memberId: string; name: string };
+  /** memberId null: the person wrote it (name "You"). */
+  createdBy: { memberId: string | null; name: string };
+  updatedBy: { memberId: string | null; name: string };
   source: { conversationId: string | null; jobId: string | null };
   updatedAt: string;
 };

@@ -273,6 +273,8 @@ export const teams = sqliteTable(
     stateRevision: integer('state_revision').notNull().default(0),
     /** 1 while the team has unfinished jobs: the planner reads only these teams, through one index. */
     hasPending: integer('has_pending').notNull().default(0),
+    /** The team this one was cloned from (same roster and goal, fresh request capacity). */
+    clonedFromTeamId: text('cloned_from_team_id'),
     /** Tokens the team may spend in all (its runs and their delegated children); null = no team budget. */
     tokenBudget: integer('token_budget'),
     createdAt: createdAt(),
@@ -356,6 +358,8 @@ export const jobs = sqliteTable(
     result: text('result'),
     resultTruncated: integer('result_truncated', { mode: 'boolean' }),
     error: text('error'),
+    /** A retry (or a send to another member) of this earlier request: the new request links to the original. */
+    retryOfJobId: text('retry_of_job_id'),
     /** For requests: whether its receipt was written (at most one). */
     receiptJobId: text('receipt_job_id'),
     createdAt: createdAt(),
@@ -417,8 +421,9 @@ export const stateEntries = sqliteTable(
     original: text('original', { mode: 'json' }).$type<{ kind: string; title: string; content: string }>().notNull(),
     /** The latest successful update's arguments, so its identical retry succeeds without a new revision. */
     lastUpdate: text('last_update', { mode: 'json' }).$type<unknown>(),
-    createdByMemberId: text('created_by_member_id').notNull(),
-    updatedByMemberId: text('updated_by_member_id').notNull(),
+    /** The member who published / last updated the entry; null = the person (shown as "You"). */
+    createdByMemberId: text('created_by_member_id'),
+    updatedByMemberId: text('updated_by_member_id'),
     sourceConversationId: text('source_conversation_id'),
     sourceJobId: text('source_job_id'),
     createdAt: createdAt(),

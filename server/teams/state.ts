@@ -93,7 +93,8 @@ function memberNames(db: Db, teamId: string): Map<string, string> {
 }
 
 function toApiEntry(row: StateEntry, names: ReadonlyMap<string, string>): ApiStateEntry {
-  const author = (memberId: string) => ({ memberId, name: names.get(memberId) ?? 'Former member' });
+  // No member: the person wrote it.
+  const author = (memberId: string | null) => ({ memberId, name: memberId === null ? 'You' : (names.get(memberId) ?? 'Former member') });
   return {
     id: row.id,
     kind: row.kind,
