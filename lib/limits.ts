@@ -88,7 +88,7 @@ export const LIMITS = {
   /**
    * Guardrails that end a run early, each reported as the run's stopReason (lib/types/stop-reason.ts): the token
    * budget warns at warnAt and stops at 100 %; the loop guard trips on the same set of tool calls repeated
-   * `repeatedCalls` times in a row, or one tool called `sameTool` times in a row with varying arguments.
+   * `repeatedCalls` times in a row, or `sameTool` responses in a row calling only one tool, with varying arguments.
    */
   guards: { tokenWarnAt: 0.7, loop: { repeatedCalls: 3, sameTool: 20 } },
   /**

@@ -49,14 +49,14 @@ describe('acceptance criteria travel in the child’s human message, never in sy
 });
 
 describe('a flood of task calls in one response', () => {
-  // Nineteen: the loop guard (LIMITS.guards.loop.sameTool = 20) removes a response that calls one tool 20 times.
-  it('nineteen calls: exactly maxChildren start, the rest are refused, never more than the concurrency at once', async () => {
+  // 25 calls, more than the loop guard's sameTool (20): calls side by side in one response are one step, not a loop.
+  it('twenty-five calls: exactly maxChildren start, the rest are refused, never more than the concurrency at once', async () => {
     const alice = await makeUser('alice');
     const { conversation } = conversationWith(alice.id, { maxChildren: 6, maxConcurrentChildren: 3 });
-    const lines = Array.from({ length: 19 }, (_, i) => `${i === 0 ? '/call' : '/also'} task ${JSON.stringify({ description: `n${i}`, prompt: `/reply r${i}` })}`);
+    const lines = Array.from({ length: 25 }, (_, i) => `${i === 0 ? '/call' : '/also'} task ${JSON.stringify({ description: `n${i}`, prompt: `/reply r${i}` })}`);
     const run = await send(alice.id, conversation.id, lines.join('\n'), undefined);
     const rows = delegationsOf(run.id);
-    expect(rows).toHaveLength(19);
+    expect(rows).toHaveLength(25);
     expect(rows.filter((r) => r.childRunId)).toHaveLength(6);
     expect(rows.filter((r) => r.status === 'completed')).toHaveLength(6);
     const refusals = rows.filter((r) => !r.childRunId).map((r) => (r.spec as { refused: { error: string } }).refused.error);

@@ -38,14 +38,18 @@ describe('loop detection', () => {
     expect(loopOf([ai(one), ai([{ name: 'fetch', args: { url: 'v' } }]), ai(other)], one)).toBeNull();
   });
 
-  it(`one tool ${LIMITS.guards.loop.sameTool} times in a row across responses (several per response count each)`, () => {
+  it(`one tool in ${LIMITS.guards.loop.sameTool} responses in a row trips it; many calls side by side in one response count once`, () => {
     const n = LIMITS.guards.loop.sameTool;
-    const previous = Array.from({ length: n - 3 }, (_, i) => ai([{ name: 'read', args: { i } }]));
-    // n-3 earlier + 3 in this response = n.
+    const previous = Array.from({ length: n - 1 }, (_, i) => ai([{ name: 'read', args: { i } }]));
     const current = [0, 1, 2].map((i) => ({ name: 'read', args: { j: i } }));
     expect(loopOf(previous, current)).toBe(`read ${n} times in a row`);
+    // One response short: no loop, however many calls this response or the earlier ones hold side by side.
     expect(loopOf(previous.slice(1), current)).toBeNull();
-    // Another tool in between resets the count; so does another tool first in this response's trailing run.
+    const batches = Array.from({ length: n - 2 }, (_, i) => ai([0, 1, 2, 3].map((j) => ({ name: 'read', args: { i, j } }))));
+    expect(loopOf(batches, current)).toBeNull();
+    // A batch of 50 calls of one tool in a single response (say, task) is one step of work, not a loop.
+    expect(loopOf([], Array.from({ length: 50 }, (_, i) => ({ name: 'task', args: { i } })))).toBeNull();
+    // Another tool in between resets the count; so does a response that mixes in another tool.
     expect(loopOf([...previous, ai([{ name: 'write', args: {} }])], current)).toBeNull();
     expect(loopOf(previous, [...current.slice(0, 2), { name: 'write', args: {} }])).toBeNull();
     // The note never repeats a model-chosen name that is not a plain tool name (it is framework text).

@@ -24,7 +24,9 @@ const callsOf = (m: BaseMessage): Call[] => (AIMessage.isInstance(m) ? (m.tool_c
 
 /**
  * Why the calls loop, or null: the same set of calls as the previous `repeatedCalls - 1` responses of this turn
- * in a row, or one tool called `sameTool` times in a row (across responses) whatever its arguments.
+ * in a row, or `sameTool` responses in a row that call only one and the same tool, whatever its arguments. Calls are
+ * counted per response: many calls of one tool side by side in one response (a batch of `task` calls, say) are one
+ * step of work, not a loop.
  */
 export function loopOf(previous: readonly BaseMessage[], calls: readonly Call[], limits = LIMITS.guards.loop): string | null {
   if (!calls.length) return null;
@@ -33,21 +35,12 @@ export function loopOf(previous: readonly BaseMessage[], calls: readonly Call[],
   let same = 1;
   for (let i = responses.length - 1; i >= 0 && same < limits.repeatedCalls && callSetKey(responses[i]!) === key; i--) same++;
   if (same >= limits.repeatedCalls) return `the same tool calls ${limits.repeatedCalls} times in a row`;
-  const last = calls.at(-1)!.name;
-  let run = 0;
-  for (let i = calls.length - 1; i >= 0 && calls[i]!.name === last; i--) run++;
-  if (run === calls.length) {
-    outer: for (let r = responses.length - 1; r >= 0; r--) {
-      const earlier = responses[r]!;
-      if (!earlier.length) break;
-      for (let i = earlier.length - 1; i >= 0; i--) {
-        if (earlier[i]!.name !== last) break outer;
-        run++;
-        if (run >= limits.sameTool) break outer;
-      }
-    }
-  }
-  return run >= limits.sameTool ? `${toolLabel(last)} ${limits.sameTool} times in a row` : null;
+  const tool = calls[0]!.name;
+  const onlyTool = (list: readonly Call[]) => list.length > 0 && list.every((c) => c.name === tool);
+  if (!onlyTool(calls)) return null;
+  let run = 1;
+  for (let r = responses.length - 1; r >= 0 && run < limits.sameTool && onlyTool(responses[r]!); r--) run++;
+  return run >= limits.sameTool ? `${toolLabel(tool)} ${limits.sameTool} times in a row` : null;
 }
 
 /** A tool name as the note may quote it: the model chose it, so anything but a plain tool name is not repeated. */
