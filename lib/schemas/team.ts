@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FEED_FILTER_TEXT, FEED_STATUS_VALUES, type FeedStatusGroup } from '../feed-filter';
 import { LIMITS } from '../limits';
 import { boundedText } from './common';
 import { interruptResponseSchema } from './conversation';
@@ -54,6 +55,10 @@ export const activityQuerySchema = z
     since: intParam(0, Number.MAX_SAFE_INTEGER).optional(),
     /** Older history for scroll-back: jobs with seq below this, newest first. */
     before: intParam(1, Number.MAX_SAFE_INTEGER).optional(),
+    /** Feed filter (lib/feed-filter.ts): a member id, a status group, text inside request, result or error. */
+    member: z.string().min(1).max(100).optional(),
+    status: z.enum(FEED_STATUS_VALUES as [FeedStatusGroup, ...FeedStatusGroup[]]).optional(),
+    text: boundedText(FEED_FILTER_TEXT).optional(),
   })
   .strict()
   .superRefine((q, ctx) => {

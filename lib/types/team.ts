@@ -100,7 +100,29 @@ export type ApiJob = {
    * capped run completes or fails its job as the run did. Null when it ran its course (or has no run yet).
    */
   stopReason?: StopReason | null;
+  /** The failed or cancelled request this one retries (or sent to another member); null otherwise. */
+  retryOf?: string | null;
 };
+
+/**
+ * Why a queued job (or an answer waiting for a slot) is not running, from the scheduler's own view
+ * (server/scheduler/why-waiting.ts); lib/wait-reason-label.ts words it. `ahead`: admissible work the scheduler's
+ * rotation would admit before it as slots free up (every account's). `jobId`: the earlier request it waits behind.
+ */
+export type ApiWaitReason =
+  | { kind: 'slot'; ahead: number }
+  | { kind: 'behind'; jobId: string }
+  | { kind: 'your_answer'; jobId: string }
+  | { kind: 'member_busy' }
+  | { kind: 'team_budget' }
+  | { kind: 'daily_cap' }
+  | { kind: 'team_not_ready' };
+
+/** `GET /teams/:id/waiting`: a reason for each of the team's queued jobs, as of the team's revision. */
+export type ApiTeamWaits = { revision: number; reasons: Record<string, ApiWaitReason> };
+
+/** One job's answer in a bulk cancel, exactly what cancelling it alone answers (or its refusal). */
+export type ApiCancelAllResult = { jobs: ApiJob[] };
 
 export type ApiActivity =
   | { revision: number; unchanged: true }
@@ -110,7 +132,15 @@ export type ApiActivity =
  * `activity?since=REV`: the jobs changed after REV (with details). `truncated` means more changed than one answer
  * holds (or REV is not a revision this team had): re-read the first page instead of patching.
  */
-export type ApiActivityChanges = { revision: number; since: number; changed: ApiJob[]; truncated: boolean };
+export type ApiActivityChanges = {
+  revision: number;
+  since: number;
+  changed: ApiJob[];
+  truncated: boolean;
+  /** Only with a feed filter: changed jobs that don't match it (to drop from a filtered feed) and its new count. */
+  unmatched?: string[];
+  totalJobs?: number;
+};
 
 export type ApiStateEntry = {
   id: string;

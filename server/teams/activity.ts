@@ -1,5 +1,6 @@
 import 'server-only';
-import { and, desc, eq, gt, inArray, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { FEED_STATUS_GROUPS, asciiLower, type FeedFilter } from '@/lib/feed-filter';
 import { LIMITS } from '@/lib/limits';
 import type { ApiActivity, ApiActivityChanges, ApiJob } from '@/lib/types/team';
 import { isStopReason } from '@/lib/types/stop-reason';
@@ -10,7 +11,7 @@ import { getDb, schema, type Db } from '@/server/db';
 import { toApiJob } from './serialize';
 import { requireTeam } from './teams';
 
-type ActivityQuery = { revision?: number; limit: number; offset: number; details: boolean; before?: number };
+type ActivityQuery = { revision?: number; limit: number; offset: number; details: boolean; before?: number } & Partial<FeedFilter>;
 type Job = typeof schema.jobs.$inferSelect;
 
 /**
@@ -21,11 +22,13 @@ export function getActivity(ownerId: string, teamId: string, q: ActivityQuery): 
   const db = getDb();
   const team = requireTeam(ownerId, teamId, db);
   if (q.revision !== undefined && q.revision === team.revision) return { revision: team.revision, unchanged: true };
-  const total = db.$client.prepare('select count(*) as n from jobs where team_id = ?').get(teamId) as { n: number };
+  const filter = filterCondition(q);
+  const inTeam = and(eq(schema.jobs.teamId, teamId), filter);
+  const total = db.select({ n: sql<number>`count(*)` }).from(schema.jobs).where(inTeam).get()!;
   const rows = db
     .select()
     .from(schema.jobs)
-    .where(q.before === undefined ? eq(schema.jobs.teamId, teamId) : and(eq(schema.jobs.teamId, teamId), lt(schema.jobs.seq, q.before)))
+    .where(q.before === undefined ? inTeam : and(inTeam, lt(schema.jobs.seq, q.before)))
     .orderBy(desc(schema.jobs.seq))
     .limit(q.limit)
     .offset(q.offset)
@@ -37,8 +40,11 @@ export function getActivity(ownerId: string, teamId: string, q: ActivityQuery): 
  * The jobs whose latest change came after team revision `since` (touchTeam stamps changed_revision), with
  * details, newest first, at most LIMITS.activity.maxLimit. A `since` ahead of the team (a client that saw a
  * different database) is truncated too, so the client starts over rather than trusting its copy.
+ * With a feed filter, `changed` holds the changed jobs that match it and `unmatched` the ids of those that don't
+ * (a job that just left the filter — a failed one no longer "in progress" — leaves the filtered feed), and
+ * `totalJobs` is the filter's new count.
  */
-export function getActivityChanges(ownerId: string, teamId: string, since: number): ApiActivityChanges {
+export function getActivityChanges(ownerId: string, teamId: string, since: number, filterBy: Partial<FeedFilter> = {}): ApiActivityChanges {
   const db = getDb();
   const team = requireTeam(ownerId, teamId, db);
   if (since > team.revision) return { revision: team.revision, since, changed: [], truncated: true };
@@ -51,7 +57,47 @@ export function getActivityChanges(ownerId: string, teamId: string, since: numbe
     .orderBy(desc(schema.jobs.seq))
     .limit(max + 1)
     .all();
-  return { revision: team.revision, since, changed: serialize(db, teamId, rows.slice(0, max), true), truncated: rows.length > max };
+  const page = rows.slice(0, max);
+  const filter = filterCondition(filterBy);
+  if (!filter) return { revision: team.revision, since, changed: serialize(db, teamId, page, true), truncated: rows.length > max };
+  const matching = new Set(
+    page.length
+      ? db
+          .select({ id: schema.jobs.id })
+          .from(schema.jobs)
+          .where(and(eq(schema.jobs.teamId, teamId), inArray(schema.jobs.id, page.map((r) => r.id)), filter))
+          .all()
+          .map((r) => r.id)
+      : [],
+  );
+  const total = db.select({ n: sql<number>`count(*)` }).from(schema.jobs).where(and(eq(schema.jobs.teamId, teamId), filter)).get()!;
+  return {
+    revision: team.revision,
+    since,
+    changed: serialize(db, teamId, page.filter((r) => matching.has(r.id)), true),
+    unmatched: page.filter((r) => !matching.has(r.id)).map((r) => r.id),
+    totalJobs: total.n,
+    truncated: rows.length > max,
+  };
+}
+
+/**
+ * The feed filter as one SQL condition (undefined: no filter). Member: jobs sent to the member or by it. Text: a
+ * substring of the request text, result or error, ASCII letters without case (SQLite's lower() folds only those;
+ * CJK and emoji match as written). instr() rather than LIKE, so % and _ in the text are plain characters.
+ */
+export function filterCondition(f: Partial<FeedFilter>): SQL | undefined {
+  const parts: SQL[] = [];
+  if (f.member) parts.push(or(eq(schema.jobs.memberId, f.member), eq(schema.jobs.sourceMemberId, f.member))!);
+  if (f.status) parts.push(inArray(schema.jobs.status, [...FEED_STATUS_GROUPS[f.status]]));
+  const needle = f.text ? asciiLower(f.text.trim()) : '';
+  if (needle) {
+    const j = schema.jobs;
+    parts.push(
+      sql`(instr(lower(${j.text}), ${needle}) > 0 or instr(lower(coalesce(${j.result}, '')), ${needle}) > 0 or instr(lower(coalesce(${j.error}, '')), ${needle}) > 0)`,
+    );
+  }
+  return parts.length ? and(...parts) : undefined;
 }
 
 /** Jobs as the API shows them: each with its receipt's status and, with details, its run. */
