@@ -52,6 +52,11 @@ export class SchedulerRuntime {
     this.delegations = options.delegations;
   }
 
+  /** The rotation as of the last pass: why-waiting.ts reads it to tell how many are ahead of a queued job. */
+  get currentRound(): RoundState {
+    return this.round;
+  }
+
   start(): void {
     this.jobs.prepare();
     runEvents().on('run:finished', this.onRunFinished);

@@ -42,9 +42,14 @@ export type SchedulingView = {
   running: Array<{ jobId: string; teamId: string; status: string; runId: string | null; runStatus: string | null }>;
   /** Admitted delegated children (and queued ones whose parent has finished), for reconciliation. */
   delegations: RunningDelegation[];
+  /** Every unfinished job in seq order (the pass's own rows), for explaining why queued work waits (why-waiting.ts). */
+  unfinished: SchedulingRow[];
+  /** Teams whose token budget holds their queued heads, and accounts at the daily cap (ADR 023). */
+  heldTeams: ReadonlySet<string>;
+  heldOwners: ReadonlySet<string>;
 };
 
-type Row = {
+export type SchedulingRow = {
   id: string;
   teamId: string;
   ownerId: string;
@@ -88,8 +93,8 @@ export function loadSchedulingView(db: Db, budgetOptions: CapOptions = {}): Sche
           and j.status in ('queued','running','waiting_input','resuming','cancelling')
         order by j.seq`,
     )
-    .all() as Row[];
-  const heads = new Map<string, Row>();
+    .all() as SchedulingRow[];
+  const heads = new Map<string, SchedulingRow>();
   for (const row of rows) if (!heads.has(row.conversationId)) heads.set(row.conversationId, row);
   const direct = db.$client
     .prepare(`select distinct conversation_id as c from runs where status in ('pending','running')`)
@@ -132,6 +137,9 @@ export function loadSchedulingView(db: Db, budgetOptions: CapOptions = {}): Sche
       .filter((r) => r.status === 'running' || r.status === 'cancelling')
       .map((r) => ({ jobId: r.id, teamId: r.teamId, status: r.status, runId: r.runId, runStatus: r.runStatus })),
     delegations,
+    unfinished: rows,
+    heldTeams,
+    heldOwners,
   };
 }
 

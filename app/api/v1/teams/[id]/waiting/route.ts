@@ -1,0 +1,13 @@
+import { requireUser } from '@/server/auth/require-user';
+import { json, route } from '@/server/http/route';
+import { teamWaitReasons } from '@/server/teams/wait-reasons';
+
+export const dynamic = 'force-dynamic';
+type Ctx = { params: Promise<{ id: string }> };
+
+/** Why each queued job of the team is not running yet (ADR 027). */
+export const GET = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  return json(teamWaitReasons(user.id, id), { headers: { 'cache-control': 'no-store' } });
+});
