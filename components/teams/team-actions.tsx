@@ -4,6 +4,7 @@ import { createActionsContext } from '@/components/ui/actions-context';
 import type { ActionResult } from '@/lib/action-result';
 import type { CreateTeamInput, RespondInput, SendRequestInput } from '@/lib/schemas/team';
 import type { UpdateTeamInput } from '@/lib/schemas/team-budget';
+import type { CloneTeamInput, TeamSettingsInput } from '@/lib/schemas/team-settings';
 import type { ApiJob, ApiTeam } from '@/lib/types/team';
 
 /** The team pages' server actions (app/(app)/teams/actions.ts), provided by app/(app)/teams/layout.tsx. */
@@ -15,6 +16,8 @@ export type TeamActions = {
   reconnect: (teamId: string) => Promise<ActionResult<ApiTeam>>;
   remove: (teamId: string) => Promise<ActionResult<null>>;
   updateBudget: (teamId: string, input: UpdateTeamInput) => Promise<ActionResult<ApiTeam>>;
+  updateSettings: (teamId: string, input: TeamSettingsInput) => Promise<ActionResult<ApiTeam>>;
+  cloneTeam: (teamId: string, input: CloneTeamInput) => Promise<ActionResult<ApiTeam>>;
 };
 
 const context = createActionsContext<TeamActions>('Team');

@@ -68,7 +68,8 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
     ok: [201],
   }),
   'DELETE /teams/[id]': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, ok: [204] }),
-  'PATCH /teams/[id]': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, body: { tokenBudget: 5_000 }, ok: [200] }),
+  'PATCH /teams/[id]': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, body: { tokenBudget: 5_000, name: 'Renamed', goal: 'New goal' }, ok: [200] }),
+  'POST /teams/[id]/clone': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, body: { requestId: key() }, ok: [201] }),
   'POST /teams/[id]/jobs/[jobId]/cancel': (c) => {
     const { team, jobId } = teamWithJob(c.ann.id);
     return { params: { id: team.id, jobId }, ok: [200] };

@@ -2,6 +2,7 @@
 
 import { createTeamSchema, respondSchema, sendRequestSchema } from '@/lib/schemas/team';
 import { updateTeamSchema } from '@/lib/schemas/team-budget';
+import { cloneTeamSchema, teamSettingsSchema } from '@/lib/schemas/team-settings';
 import type { ActionResult } from '@/lib/action-result';
 import type { ApiJob, ApiTeam } from '@/lib/types/team';
 import { requireUser } from '@/server/auth/require-user';
@@ -13,6 +14,8 @@ import { deleteTeam, reconnectTeam } from '@/server/teams/lifecycle';
 import { sendRequest, type SentJob } from '@/server/teams/requests';
 import { updateTeamBudget } from '@/server/teams/team-budget';
 import { createTeam } from '@/server/teams/teams';
+import { cloneTeam } from '@/server/teams/clone';
+import { updateTeamSettings } from '@/server/teams/team-settings';
 
 /**
  * The team pages' mutations: the same server/teams functions and schemas as /api/v1/teams/*, each resolving the
@@ -70,5 +73,21 @@ export async function deleteTeamAction(teamId: unknown): Promise<ActionResult<nu
     const user = await requireUser();
     deleteTeam(user.id, actionId(teamId));
     return null;
+  });
+}
+
+/** Rename the team and/or edit its goal (`{ name?, goal? }`); queued requests see the new goal, admitted ones keep theirs. */
+export async function updateTeamSettingsAction(teamId: unknown, input: unknown): Promise<ActionResult<ApiTeam>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return updateTeamSettings(user.id, actionId(teamId), actionInput(teamSettingsSchema, input));
+  });
+}
+
+/** A new team with this one's roster and goal and a fresh request capacity; the same requestId again is the same clone. */
+export async function cloneTeamAction(teamId: unknown, input: unknown): Promise<ActionResult<ApiTeam>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return cloneTeam(user.id, actionId(teamId), actionInput(cloneTeamSchema, input)).team;
   });
 }

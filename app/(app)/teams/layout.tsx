@@ -2,12 +2,14 @@ import type { ReactNode } from 'react';
 import { TeamActionsProvider } from '@/components/teams/team-actions';
 import {
   cancelJobAction,
+  cloneTeamAction,
   createTeamAction,
   deleteTeamAction,
   reconnectTeamAction,
   respondToJobAction,
   sendTeamRequestAction,
   updateTeamBudgetAction,
+  updateTeamSettingsAction,
 } from './actions';
 
 /** Hands the team pages' server actions to their client components (components never import app/). */
@@ -22,6 +24,8 @@ export default function TeamsLayout({ children }: { children: ReactNode }) {
         reconnect: reconnectTeamAction,
         remove: deleteTeamAction,
         updateBudget: updateTeamBudgetAction,
+        updateSettings: updateTeamSettingsAction,
+        cloneTeam: cloneTeamAction,
       }}
     >
       {children}

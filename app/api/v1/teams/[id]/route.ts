@@ -1,8 +1,8 @@
-import { updateTeamSchema } from '@/lib/schemas/team-budget';
+import { teamSettingsSchema } from '@/lib/schemas/team-settings';
 import { requireUser } from '@/server/auth/require-user';
 import { json, readBody, route } from '@/server/http/route';
 import { deleteTeam } from '@/server/teams/lifecycle';
-import { updateTeamBudget } from '@/server/teams/team-budget';
+import { updateTeamSettings } from '@/server/teams/team-settings';
 import { getTeam } from '@/server/teams/teams';
 
 export const dynamic = 'force-dynamic';
@@ -14,12 +14,15 @@ export const GET = route(async (req, ctx: Ctx) => {
   return json(getTeam(user.id, id));
 });
 
-/** `{ tokenBudget: number | null }`: set or clear the team's token budget; a raise re-admits held work. */
+/**
+ * `{ name?, goal?, tokenBudget? }` (at least one): rename, edit the goal (queued requests see it, admitted ones keep
+ * theirs), set or clear (null) the token budget — a raise re-admits held work.
+ */
 export const PATCH = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  const input = await readBody(req, updateTeamSchema);
-  return json(updateTeamBudget(user.id, id, input));
+  const input = await readBody(req, teamSettingsSchema);
+  return json(updateTeamSettings(user.id, id, input));
 });
 
 export const DELETE = route(async (req, ctx: Ctx) => {

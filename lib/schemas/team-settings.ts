@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits';
+import { boundedText } from './common';
+import { tokenBudgetField } from './team-budget';
+
+export const teamNameField = boundedText({ ...LIMITS.team.name, minChars: 1 });
+export const teamGoalField = boundedText({ ...LIMITS.team.goal, minChars: 1 });
+
+/**
+ * `PATCH /api/v1/teams/:id`: any of the team's changeable settings — name, goal, token budget (null clears it).
+ * At least one; fields left out keep their value. Name and goal are stored trimmed, as at creation.
+ */
+export const teamSettingsSchema = z
+  .object({ name: teamNameField.optional(), goal: teamGoalField.optional(), tokenBudget: tokenBudgetField.optional() })
+  .strict()
+  .refine((v) => v.name !== undefined || v.goal !== undefined || v.tokenBudget !== undefined, {
+    message: 'Send name, goal or tokenBudget',
+    path: ['name'],
+  });
+export type TeamSettingsInput = z.infer<typeof teamSettingsSchema>;
+
+/** `POST /api/v1/teams/:id/clone`: the same requestId again answers the clone it already made. */
+export const cloneTeamSchema = z
+  .object({ requestId: z.string().trim().min(1, 'Required').max(200), name: teamNameField.optional() })
+  .strict();
+export type CloneTeamInput = z.infer<typeof cloneTeamSchema>;
