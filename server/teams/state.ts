@@ -29,9 +29,16 @@ export { STATE_KINDS };
 
 /** Who writes: always derived from the run's server-owned context, never from model-written arguments. */
 export type StateActor = { teamId: string; memberId: string; conversationId: string; jobId: string | null };
+/**
+ * A writer of either side: a member (StateActor) or the person in charge (memberId, conversationId and jobId all
+ * null — shown as "You"). `keyScope` scopes publication keys: the member's conversation id, or "person".
+ */
+export type StateWriter = { teamId: string; memberId: string | null; conversationId: string | null; jobId: string | null; keyScope: string };
 
 export type PublishInput = { requestId: string; kind: string; title: string; content: string };
 export type UpdateInput = { entryId: string; expectedRevision: number; title: string; content: string; status: string };
+/** An update where an absent field keeps the entry's current value (the person's PATCH). */
+export type PartialUpdateInput = { entryId: string; expectedRevision: number; title?: string; content?: string; status?: string };
 export type ReadFilter = { entryId?: string; kind?: string; query?: string; includeArchived?: boolean };
 
 export type PublishResult = { entry: ApiStateEntry; revision: number };
@@ -43,6 +50,8 @@ export class StateRefusal extends Error {
   constructor(
     readonly code: 'invalid' | 'not_found' | 'request_id_reused' | 'entry_limit' | 'projection_limit' | 'context_limit',
     message: string,
+    /** For budget refusals: the size the write would have left and its limit, so each side can word its own message. */
+    readonly figures?: { value: number; limit: number },
   ) {
     super(message);
     this.name = 'StateRefusal';
@@ -181,6 +190,7 @@ function commitWrite(tx: Db, teamId: string): number {
       'projection_limit',
       `Team state would take ${fmt(projection)} bytes, over its ${fmt(LIMITS.publicState.projectionBytes)}-byte budget ` +
         `(UTF-8 JSON of all entries, archived ones included). Shorten or reuse existing entries with update_team_state.`,
+      { value: projection, limit: LIMITS.publicState.projectionBytes },
     );
   }
   const context = stateContextBytes(teamId, tx);
@@ -189,6 +199,7 @@ function commitWrite(tx: Db, teamId: string): number {
       'context_limit',
       `The shared context (goal, roster and active state) would take ${fmt(context)} bytes, over its ` +
         `${fmt(LIMITS.sharedContext.maxBytes)}-byte budget. Shorten or archive active entries with update_team_state.`,
+      { value: context, limit: LIMITS.sharedContext.maxBytes },
     );
   }
   return row?.r ?? 0;
@@ -199,11 +210,20 @@ function commitWrite(tx: Db, teamId: string): number {
  * entry — as it is now, even after later updates. The same key with different original content is refused.
  */
 export function publishState(actor: StateActor, input: PublishInput): PublishResult {
+  const { entry, revision } = publishEntry({ ...actor, keyScope: actor.conversationId }, input);
+  return { entry, revision };
+}
+
+/**
+ * Publish as either side (see StateWriter). `created` is false when the key found the entry it made before.
+ * The person's key scope ("person") can't collide with a member's (a conversation id).
+ */
+export function publishEntry(actor: StateWriter, input: PublishInput): PublishResult & { created: boolean } {
   const requestId = checkRequestId(input.requestId);
   const kind = checkKind(input.kind);
   const title = checkTitle(input.title);
   const content = checkContent(input.content);
-  const publicationKey = `${actor.conversationId}:${requestId}`;
+  const publicationKey = `${actor.keyScope}:${requestId}`;
 
   return writeTx((tx) => {
     const existing = tx
@@ -220,7 +240,7 @@ export function publishState(actor: StateActor, input: PublishInput): PublishRes
             `something else, or update_team_state to change entry ${existing.id}.`,
         );
       }
-      return { entry: toApiEntry(existing, memberNames(tx, actor.teamId)), revision: stateRevision(tx, actor.teamId) };
+      return { entry: toApiEntry(existing, memberNames(tx, actor.teamId)), revision: stateRevision(tx, actor.teamId), created: false };
     }
 
     const count = tx.$client.prepare('select count(*) as n from state_entries where team_id = ?').get(actor.teamId) as { n: number };
@@ -256,7 +276,7 @@ export function publishState(actor: StateActor, input: PublishInput): PublishRes
       .returning()
       .get();
     const revision = commitWrite(tx, actor.teamId);
-    return { entry: toApiEntry(row, memberNames(tx, actor.teamId)), revision };
+    return { entry: toApiEntry(row, memberNames(tx, actor.teamId)), revision, created: true };
   });
 }
 
@@ -274,16 +294,22 @@ const sameUpdate = (a: unknown, b: LastUpdate) => {
  * are stamped from the actor.
  */
 export function updateState(actor: StateActor, input: UpdateInput): UpdateResult {
+  // A member states every field: checked here, so a missing one is refused rather than kept.
+  checkTitle(input.title);
+  checkContent(input.content);
+  checkStatus(input.status);
+  return updateEntry({ ...actor, keyScope: actor.conversationId }, input);
+}
+
+/** Update as either side; an absent title, content or status keeps the entry's current value. */
+export function updateEntry(actor: StateWriter, input: PartialUpdateInput): UpdateResult {
   if (typeof input.entryId !== 'string' || !input.entryId) throw new StateRefusal('invalid', 'entry_id is required');
   if (!Number.isSafeInteger(input.expectedRevision) || input.expectedRevision < 1) {
     throw new StateRefusal('invalid', 'expected_revision must be a whole number of at least 1 (the entry revision you read)');
   }
-  const request: LastUpdate = {
-    expectedRevision: input.expectedRevision,
-    title: checkTitle(input.title),
-    content: checkContent(input.content),
-    status: checkStatus(input.status),
-  };
+  const title = input.title === undefined ? undefined : checkTitle(input.title);
+  const content = input.content === undefined ? undefined : checkContent(input.content);
+  const status = input.status === undefined ? undefined : checkStatus(input.status);
 
   return writeTx((tx) => {
     const row = tx
@@ -293,6 +319,12 @@ export function updateState(actor: StateActor, input: UpdateInput): UpdateResult
       .get();
     if (!row) throw new StateRefusal('not_found', `No state entry "${input.entryId}" in this team. Use read_team_state to find entry ids.`);
     const names = memberNames(tx, actor.teamId);
+    const request: LastUpdate = {
+      expectedRevision: input.expectedRevision,
+      title: title ?? row.title,
+      content: content ?? row.content,
+      status: status ?? row.status,
+    };
 
     if (sameUpdate(row.lastUpdate, request)) return { updated: true, entry: toApiEntry(row, names) };
     if (row.revision !== request.expectedRevision) return { updated: false, conflict: true, entry: toApiEntry(row, names) };

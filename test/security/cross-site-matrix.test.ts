@@ -5,6 +5,7 @@ import { makeUser } from '../support/users';
 import { createConversation } from '@/server/agents/conversations';
 import { createApiToken } from '@/server/auth/tokens';
 import { createInvitation } from '@/server/auth/invitations';
+import { createPersonEntry } from '@/server/teams/person-state';
 import {
   agentFor,
   apiRoutes,
@@ -83,6 +84,16 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   'POST /teams/[id]/requests': (c) => {
     const { team } = makeTeam(c.ann.id);
     return { params: { id: team.id }, body: { memberIds: [team.members[0]!.id], text: 'do it', draftKey: key() }, ok: [201] };
+  },
+  'POST /teams/[id]/state': (c) => ({
+    params: { id: makeTeam(c.ann.id).team.id },
+    body: { requestId: key(), kind: 'plan', title: 'From the browser', content: '' },
+    ok: [201],
+  }),
+  'PATCH /teams/[id]/state/[entryId]': (c) => {
+    const { team } = makeTeam(c.ann.id);
+    const { entry } = createPersonEntry(c.ann.id, team.id, { requestId: key(), kind: 'plan', title: 'Mine', content: '' });
+    return { params: { id: team.id, entryId: entry.id }, body: { expectedRevision: 1, status: 'archived' }, ok: [200] };
   },
   'POST /tokens': () => ({ body: { name: 'from the browser', password: PASSWORD }, ok: [201] }),
   'DELETE /tokens/[id]': (c) => ({ params: { id: createApiToken(c.ann.id, 'old').info.id }, ok: [204] }),

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createPersonEntry } from '@/server/teams/person-state';
 import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, type RouteKey, type World } from './support';
 
 /**
@@ -11,7 +12,7 @@ import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, type Ro
  */
 type Foreign = { params?: Record<string, string>; body?: unknown; query?: string };
 /** The world plus a second agent of ann's, for "create a team from ann's agents". */
-type MatrixWorld = World & { teamAgentIds: string[] };
+type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string };
 /**
  * `likeMissing`: a foreign id inside the body is a field error (422 naming the field) exactly as an id that never
  * existed gets, rather than a 404 for the whole route; the test compares both answers.
@@ -55,6 +56,7 @@ const CASES: Record<RouteKey, Case> = {
   'GET /runs/[id]': { foreign: (w) => ({ params: { id: w.run.id } }) },
   'POST /runs/[id]/cancel': { foreign: (w) => ({ params: { id: w.run.id } }) },
   'GET /runs/[id]/events': { foreign: (w) => ({ params: { id: w.run.id }, query: '?after=0&limit=200' }) },
+  'GET /runs/[id]/events/stream': { foreign: (w) => ({ params: { id: w.run.id } }) },
   'GET /runs/[id]/receipts': { foreign: (w) => ({ params: { id: w.run.id } }) },
   'GET /runs/[id]/children': { foreign: (w) => ({ params: { id: w.run.id } }) },
 
@@ -82,6 +84,10 @@ const CASES: Record<RouteKey, Case> = {
   'GET /teams/[id]/runs': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'GET /teams/[id]/results/[jobId]': { foreign: (w) => ({ params: { id: w.team.id, jobId: w.jobId } }) },
   'GET /teams/[id]/state': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'POST /teams/[id]/state': { foreign: (w) => ({ params: { id: w.team.id }, body: { requestId: key(), kind: 'plan', title: 'Planted', content: '' } }) },
+  'PATCH /teams/[id]/state/[entryId]': {
+    foreign: (w) => ({ params: { id: w.team.id, entryId: w.stateEntryId }, body: { expectedRevision: 1, title: 'Taken over' } }),
+  },
 
   'GET /tokens': { noForeignId: "lists the caller's own tokens", hidesFrom: (w) => [w.tokenId] },
   'POST /tokens': { noForeignId: 'creates a token for the caller; the body holds no ids' },
@@ -94,7 +100,8 @@ describe('ownership matrix over app/api/v1', () => {
 
   beforeAll(async () => {
     const base = await makeWorld();
-    world = { ...base, teamAgentIds: [agentFor(base.ann.id).id] };
+    const stateEntryId = createPersonEntry(base.ann.id, base.team.id, { requestId: key(), kind: 'plan', title: 'Ann plan', content: '' }).entry.id;
+    world = { ...base, teamAgentIds: [agentFor(base.ann.id).id], stateEntryId };
   });
 
   it('has a case for every route and method in the tree, and no case for a route that is gone', () => {

@@ -5,6 +5,7 @@ import type { DelegationResult, DelegationStatus } from '@/lib/types/delegation'
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import type { Delegation } from '@/server/db/schema';
 import type { DelegationSpec, TaskRefusal } from './spec';
+import { noteConversationChange } from '@/server/push/conversation-changes';
 import { delegationEvents } from './events';
 
 /**
@@ -90,6 +91,8 @@ export function acceptChild(parent: ParentRef, child: NewChild, maxChildren: num
       .returning()
       .get();
     if (parent.holdsSlot) tx.update(schema.runs).set({ delegationWait: 'waiting' }).where(eq(schema.runs.id, parent.runId)).run();
+    // The parent's open Steps panels show the queued child (announced after this transaction, announce-children.ts).
+    noteConversationChange(parent.conversationId, parent.runId);
     return row;
   });
 }
@@ -103,6 +106,7 @@ export function recordRefusal(parent: ParentRef, refusal: TaskRefusal, provider:
       .where(and(eq(schema.delegations.parentRunId, parent.runId), eq(schema.delegations.parentToolCallId, parent.toolCallId)))
       .get();
     if (existing) return existing;
+    noteConversationChange(parent.conversationId, parent.runId);
     return tx
       .insert(schema.delegations)
       .values({

@@ -1,4 +1,5 @@
 import { getConversation } from '@/server/agents/conversations';
+import { bridgeChildChanges } from '@/server/agents/delegation/announce-children';
 import { runEvents } from '@/server/agents/run-events';
 import { requireUser } from '@/server/auth/require-user';
 import { route } from '@/server/http/route';
@@ -15,5 +16,6 @@ export const GET = route(async (req, ctx: Ctx) => {
   const { id } = await ctx.params;
   getConversation(user.id, id);
   bridgeRunEvents(runEvents());
+  bridgeChildChanges();
   return conversationEventStream({ accountId: user.id, conversationId: id, lastEventId: parseLastEventId(req), signal: req.signal, request: req });
 });

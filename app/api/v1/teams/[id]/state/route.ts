@@ -1,5 +1,7 @@
+import { createStateEntrySchema } from '@/lib/schemas/team-state';
 import { requireUser } from '@/server/auth/require-user';
-import { json, route } from '@/server/http/route';
+import { json, readBody, route } from '@/server/http/route';
+import { createPersonEntry } from '@/server/teams/person-state';
 import { listStateForApi } from '@/server/teams/state';
 
 export const dynamic = 'force-dynamic';
@@ -10,4 +12,13 @@ export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   return json(listStateForApi(user.id, id));
+});
+
+/** `{ requestId, kind, title, content }`: add an entry as the person (201; the same requestId again: 200, same entry). */
+export const POST = route(async (req, ctx: Ctx) => {
+  const user = await requireUser(req);
+  const { id } = await ctx.params;
+  const input = await readBody(req, createStateEntrySchema);
+  const { entry, created } = createPersonEntry(user.id, id, input);
+  return json({ entry }, { status: created ? 201 : 200 });
 });

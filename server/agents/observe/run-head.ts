@@ -1,0 +1,25 @@
+import 'server-only';
+import type Database from 'better-sqlite3';
+import { getCheckpointer } from '../checkpointer';
+import { findRun, isFinished } from '../run-store';
+
+/** Where a run's event log stands: its highest seq (0 before the first event) and whether the run has finished. */
+export type RunHead = { seq: number; finished: boolean };
+
+const prepared = new WeakMap<Database.Database, Database.Statement<[string], { seq: number }>>();
+function latestSeqStatement(db: Database.Database) {
+  let statement = prepared.get(db);
+  if (!statement) prepared.set(db, (statement = db.prepare(`SELECT coalesce(max(seq), 0) AS seq FROM run_events WHERE run_id = ?`)));
+  return statement;
+}
+
+/**
+ * The run's head, read as a run stream's message (server/push/run-stream.ts). Status before seq, like
+ * runEventsPage: a run recorded finished has its run.finished event stored already, so `finished` with this seq
+ * means nothing follows it. A run that is gone reads as finished (its stream has nothing left to say).
+ */
+export function readRunHead(runId: string): RunHead {
+  const run = findRun(runId);
+  const finished = !run || isFinished(run.status);
+  return { seq: latestSeqStatement(getCheckpointer().db).get(runId)?.seq ?? 0, finished };
+}

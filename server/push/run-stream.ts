@@ -1,0 +1,59 @@
+import 'server-only';
+import { subscribeConversation } from './bus';
+import { eventStreamResponse, type PushMessage } from './event-stream';
+
+/**
+ * What a run stream says: the run has stored events up to `seq` (read them with GET /runs/:id/events?after=<the
+ * last seq you hold>), and `finished`: nothing follows. Also sent when only the run's delegated children changed
+ * (same seq): re-read its children. The id is the seq, so Last-Event-ID needs no memory on the server: the first
+ * message always says where the run stands now, and a client that holds less reads the difference.
+ */
+export type RunPush = { runId: string; seq: number; finished: boolean };
+
+type RunStreamInput = {
+  accountId: string;
+  runId: string;
+  /** The run's conversation (its thread): run events and child changes are announced on it (conversation-changes.ts). */
+  conversationId: string;
+  /** The run's head as committed now (server/agents/observe/run-head.ts; push does not import agents). */
+  readHead: () => { seq: number; finished: boolean };
+  signal: AbortSignal;
+  /** Held while the stream is open (event-stream.ts). */
+  request?: Request;
+  heartbeatMs?: number;
+};
+
+const message = (data: RunPush): PushMessage<RunPush> => ({ id: String(data.seq), event: 'run', data });
+
+/** Two unsent run messages become one: the higher seq, finished once either says so (a run never un-finishes). */
+export function mergeRunPush(a: PushMessage<RunPush>, b: PushMessage<RunPush>): PushMessage<RunPush> {
+  return message({ runId: a.data.runId, seq: Math.max(a.data.seq, b.data.seq), finished: a.data.finished || b.data.finished });
+}
+
+/**
+ * One run's event stream, for an open Steps panel. It listens to the run's conversation on the bus (each commit
+ * of run events is one announcement, coalesced per tick) and keeps only those naming this run; each becomes the
+ * run's head read after the commit. A slow reader holds one merged message, never a queue (event-stream.ts).
+ */
+export function runEventStream(input: RunStreamInput): Response {
+  const head = () => message({ runId: input.runId, ...input.readHead() });
+  return eventStreamResponse<RunPush>({
+    accountId: input.accountId,
+    signal: input.signal,
+    request: input.request,
+    heartbeatMs: input.heartbeatMs,
+    subscribe: (push) =>
+      subscribeConversation(input.conversationId, (change) => {
+        if (!change.runIds.includes(input.runId)) return;
+        // This runs in the bus's microtask: a failed read must not become an uncaught exception. The client's
+        // next message (or its fallback read) catches up.
+        try {
+          push(head());
+        } catch (error) {
+          console.error('[push] run head not read:', error);
+        }
+      }),
+    first: head,
+    merge: mergeRunPush,
+  });
+}

@@ -1,0 +1,66 @@
+import crypto from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createConversation } from '@/server/agents/conversations';
+import { bridgeChildChanges } from '@/server/agents/delegation/announce-children';
+import { delegationEvents } from '@/server/agents/delegation/events';
+import { acceptChild } from '@/server/agents/delegation/ledger';
+import type { DelegationSpec } from '@/server/agents/delegation/spec';
+import { runEvents } from '@/server/agents/run-events';
+import { getDb, schema } from '@/server/db';
+import { subscribeConversation, type ConversationChange } from '@/server/push/bus';
+import { makeAgent } from '../agents/helpers';
+import { makeUser } from '../support/users';
+
+function insertRun(ownerId: string, conversationId: string, parentRunId: string | null = null) {
+  return getDb()
+    .insert(schema.runs)
+    .values({ id: crypto.randomUUID(), conversationId, ownerId, idempotencyKey: crypto.randomUUID(), kind: 'start', status: 'running', model: 'scripted', input: { text: 'x' }, parentRunId })
+    .returning()
+    .get();
+}
+
+/** Everything announced on a conversation until the microtasks of the current tick have run. */
+async function heardOn(conversationId: string, act: () => void): Promise<string[][]> {
+  const heard: ConversationChange[] = [];
+  const off = subscribeConversation(conversationId, (c) => heard.push(c));
+  act();
+  await Promise.resolve();
+  await Promise.resolve();
+  off();
+  return heard.map((c) => c.runIds);
+}
+
+describe("a delegated child's progress is announced as a change of its parent run", () => {
+  it('announces child start and finish, and a finished row, on the parent’s conversation, naming the parent run', async () => {
+    bridgeChildChanges();
+    bridgeChildChanges(); // once per process: a second call adds no second listener
+    const alice = await makeUser('alice');
+    const agent = makeAgent(alice.id);
+    const parentConversation = createConversation(alice.id, agent.id).id;
+    const childConversation = createConversation(alice.id, agent.id).id;
+    const parent = insertRun(alice.id, parentConversation);
+    const child = insertRun(alice.id, childConversation, parent.id);
+    const lifecycle = (runId: string, conversationId: string) => ({ runId, conversationId, ownerId: alice.id, status: 'running' as const });
+
+    expect(await heardOn(parentConversation, () => runEvents().emit('run:started', lifecycle(child.id, childConversation)))).toEqual([[parent.id]]);
+    expect(await heardOn(parentConversation, () => runEvents().emit('run:finished', lifecycle(child.id, childConversation)))).toEqual([[parent.id]]);
+    expect(await heardOn(parentConversation, () => delegationEvents().emit('finished', { delegationId: 'd', parentRunId: parent.id }))).toEqual([[parent.id]]);
+    // A run without a parent (the parent itself, an ordinary turn) announces nothing extra on the parent's conversation.
+    expect(await heardOn(parentConversation, () => runEvents().emit('run:started', lifecycle(parent.id, parentConversation)))).toEqual([]);
+    // A lookup that finds nothing (a row already gone) is not an error and announces nothing.
+    expect(await heardOn(parentConversation, () => delegationEvents().emit('finished', { delegationId: 'd', parentRunId: 'gone' }))).toEqual([]);
+  });
+
+  it('announces a child accepted into the ledger (queued) after the inserting transaction', async () => {
+    const alice = await makeUser('alice');
+    const agent = makeAgent(alice.id);
+    const conversationId = createConversation(alice.id, agent.id).id;
+    const parent = insertRun(alice.id, conversationId);
+    const spec = { request: { description: 'd', prompt: 'p' }, trusted: false, limits: { concurrency: 2, maxDepth: 2 } } as unknown as DelegationSpec;
+    const ref = { runId: parent.id, ownerId: alice.id, conversationId, toolCallId: 'call-1', teamId: null, depth: 0, holdsSlot: false };
+    const heard = await heardOn(conversationId, () => {
+      expect(acceptChild(ref, { agentId: agent.id, provider: 'spawn', spec }, 5)).toMatchObject({ status: 'queued' });
+    });
+    expect(heard).toEqual([[parent.id]]);
+  });
+});
