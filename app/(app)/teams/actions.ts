@@ -4,7 +4,7 @@ import { createTeamSchema, respondSchema, sendRequestSchema } from '@/lib/schema
 import { updateTeamSchema } from '@/lib/schemas/team-budget';
 import { cloneTeamSchema, teamSettingsSchema } from '@/lib/schemas/team-settings';
 import type { ActionResult } from '@/lib/action-result';
-import type { ApiJob, ApiTeam } from '@/lib/types/team';
+import type { ApiJob, ApiStateEntry, ApiTeam } from '@/lib/types/team';
 import { requireUser } from '@/server/auth/require-user';
 import { actionId, actionInput } from '@/server/http/action-input';
 import { toActionResult } from '@/server/http/action-result';
@@ -16,6 +16,8 @@ import { updateTeamBudget } from '@/server/teams/team-budget';
 import { createTeam } from '@/server/teams/teams';
 import { cloneTeam } from '@/server/teams/clone';
 import { updateTeamSettings } from '@/server/teams/team-settings';
+import { createPersonEntry, updatePersonEntry } from '@/server/teams/person-state';
+import { createStateEntrySchema, updateStateEntrySchema } from '@/lib/schemas/team-state';
 
 /**
  * The team pages' mutations: the same server/teams functions and schemas as /api/v1/teams/*, each resolving the
@@ -73,6 +75,30 @@ export async function deleteTeamAction(teamId: unknown): Promise<ActionResult<nu
     const user = await requireUser();
     deleteTeam(user.id, actionId(teamId));
     return null;
+  });
+}
+
+/** Add a public-state entry as the person; the same requestId again answers the entry it made. */
+export async function createStateEntryAction(teamId: unknown, input: unknown): Promise<ActionResult<{ entry: ApiStateEntry }>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return { entry: createPersonEntry(user.id, actionId(teamId), actionInput(createStateEntrySchema, input)).entry };
+  });
+}
+
+/**
+ * Edit, archive or restore a public-state entry. A stale expectedRevision is not an error here: it answers
+ * `{ updated: false, entry }` with the entry as it is now, for the side-by-side choice (the API's 409).
+ */
+export async function updateStateEntryAction(
+  teamId: unknown,
+  entryId: unknown,
+  input: unknown,
+): Promise<ActionResult<{ updated: boolean; entry: ApiStateEntry }>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    const result = updatePersonEntry(user.id, actionId(teamId), actionId(entryId), actionInput(updateStateEntrySchema, input));
+    return { updated: result.updated, entry: result.entry };
   });
 }
 
