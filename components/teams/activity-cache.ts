@@ -9,7 +9,16 @@ import type { ApiActivityChanges, ApiJob } from '@/lib/types/team';
 export const ACTIVITY_PAGE_SIZE = 30;
 
 /** One read of the feed: jobs newest first (by seq), at the team revision it was read. */
-export type ActivityPage = { revision: number; totalJobs: number; jobs: ApiJob[] };
+export type ActivityPage = {
+  revision: number;
+  totalJobs: number;
+  jobs: ApiJob[];
+  /**
+   * Where older history starts, fixed when the page was read (null: none older). Kept apart from `jobs` because a
+   * filtered feed drops jobs that leave its filter, and a page made shorter that way still has history behind it.
+   */
+  olderBefore?: number | null;
+};
 /** null = the newest page; a number = jobs with a lower seq (scroll-back). */
 export type ActivityPageParam = number | null;
 export type ActivityFeed = InfiniteData<ActivityPage, ActivityPageParam>;
@@ -19,8 +28,15 @@ const bySeqDesc = (a: ApiJob, b: ApiJob) => b.seq - a.seq;
 
 /** Older history exists while the last page came back full: the next page is the jobs before its oldest. */
 export function nextPageParam(last: ActivityPage): ActivityPageParam | undefined {
+  if (last.olderBefore !== undefined) return last.olderBefore ?? undefined;
   return last.jobs.length < ACTIVITY_PAGE_SIZE ? undefined : minSeq(last.jobs);
 }
+
+/** A page as read: its history cursor fixed from what the server answered. */
+export const readPage = (page: Omit<ActivityPage, 'olderBefore'>): ActivityPage => ({
+  ...page,
+  olderBefore: page.jobs.length < ACTIVITY_PAGE_SIZE ? null : minSeq(page.jobs),
+});
 
 /** The revision the feed is at (its newest page's). */
 export const feedRevision = (feed: ActivityFeed | undefined): number | undefined => feed?.pages[0]?.revision;
@@ -56,7 +72,9 @@ export function mergeChanges(feed: ActivityFeed, changes: ApiActivityChanges): M
     const status = j.receipt ? receiptStatus.get(j.receipt.id) : undefined;
     return status && status !== j.receipt!.status ? { ...j, receipt: { id: j.receipt!.id, status } } : j;
   };
-  const pages = feed.pages.map((p) => ({ ...p, jobs: p.jobs.map((j) => withReceipt(incoming.get(j.id) ?? j)) }));
+  // A filtered feed drops the changed jobs that no longer match its filter (the server names them).
+  const leaving = new Set(changes.unmatched ?? []);
+  const pages = feed.pages.map((p) => ({ ...p, jobs: p.jobs.filter((j) => !leaving.has(j.id)).map((j) => withReceipt(incoming.get(j.id) ?? j)) }));
   const known = new Set(feed.pages.flatMap((p) => p.jobs.map((j) => j.id)));
   const moreHistory = nextPageParam(feed.pages[feed.pages.length - 1]!) !== undefined;
   let added = 0;
@@ -72,7 +90,7 @@ export function mergeChanges(feed: ActivityFeed, changes: ApiActivityChanges): M
     added += 1;
   }
   for (const p of pages) p.jobs.sort(bySeqDesc);
-  pages[0] = { ...pages[0]!, revision: changes.revision, totalJobs: pages[0]!.totalJobs + added };
+  pages[0] = { ...pages[0]!, revision: changes.revision, totalJobs: changes.totalJobs ?? pages[0]!.totalJobs + added };
   return { kind: 'merged', feed: { ...feed, pages }, changed: [...incoming.values()] };
 }
 

@@ -18,6 +18,8 @@ type Props = Omit<JobCardProps, 'job' | 'linked' | 'linkedMissing' | 'detailsOpe
   openDetails: Readonly<Record<string, boolean>>;
   expandedText: Readonly<Record<string, boolean>>;
   answers: Readonly<Record<string, string>>;
+  /** A feed filter is on (the empty state and the count speak of matches). */
+  filtered?: boolean;
 };
 
 const BOTTOM_SLACK_PX = 40;
@@ -30,7 +32,7 @@ const TOP_SLACK_PX = 120;
  * New activity scrolls into view only when the reader is already at the bottom; older history read on scroll-back
  * is added above without moving what the reader is looking at.
  */
-export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOlder, openDetails, expandedText, answers, ...handlers }: Props) {
+export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOlder, openDetails, expandedText, answers, filtered = false, ...handlers }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const before = useRef<{ firstId: string | undefined; height: number }>({ firstId: undefined, height: 0 });
@@ -50,7 +52,9 @@ export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOl
       <h2 id="activity-heading" className="mb-2 text-sm font-semibold text-zinc-800 dark:text-zinc-200">
         Activity
       </h2>
-      {jobs.length === 0 ? (
+      {jobs.length === 0 && filtered ? (
+        <EmptyState title="Nothing matches these filters">Change or clear the filters above to see more of the activity.</EmptyState>
+      ) : jobs.length === 0 ? (
         <EmptyState title="No requests yet">Mention one or more members below to send the team its first request.</EmptyState>
       ) : (
         <div
@@ -67,7 +71,7 @@ export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOl
           {hasOlder ? (
             <div className="flex flex-col items-center gap-1 text-xs text-zinc-600 dark:text-zinc-400">
               <p>
-                Showing the latest {jobs.length} of {totalJobs} requests and results.
+                Showing the latest {jobs.length} of {totalJobs} {filtered ? 'matching ' : ''}requests and results.
               </p>
               <Button variant="secondary" size="sm" onClick={onLoadOlder} disabled={loadingOlder}>
                 {loadingOlder ? 'Loading older…' : 'Show older'}

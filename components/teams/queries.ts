@@ -7,15 +7,21 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '@/lib/api-client';
 import type { ApiActivity, ApiActivityChanges, ApiTeam, ApiTeamSummary } from '@/lib/types/team';
-import { ACTIVITY_PAGE_SIZE, nextPageParam, type ActivityFeed, type ActivityPage, type ActivityPageParam } from './activity-cache';
+import { NO_FEED_FILTER, feedFilterKey, feedFilterParams, type FeedFilter } from '@/lib/feed-filter';
+import { ACTIVITY_PAGE_SIZE, nextPageParam, readPage, type ActivityFeed, type ActivityPage, type ActivityPageParam } from './activity-cache';
 import type { StateView } from './state/state-view';
 
 export const teamKeys = {
   all: ['teams'] as const,
   list: () => ['teams', 'list'] as const,
   detail: (id: string) => ['teams', 'detail', id] as const,
-  /** The feed: pages of jobs, newest page first, patched in place by push (use-team-events.ts). */
-  activity: (id: string) => ['teams', 'detail', id, 'activity'] as const,
+  /** Every cached feed of the team, whatever its filter (to invalidate them all). */
+  activityAll: (id: string) => ['teams', 'detail', id, 'activity'] as const,
+  /**
+   * The feed under one filter (none by default): pages of jobs, newest page first, patched in place by push
+   * (use-team-events.ts). Each filter is its own cache entry, so the back button shows the previous view at once.
+   */
+  activity: (id: string, filter: FeedFilter = NO_FEED_FILTER) => ['teams', 'detail', id, 'activity', feedFilterKey(filter)] as const,
   state: (id: string) => ['teams', 'detail', id, 'state'] as const,
 };
 
@@ -28,7 +34,7 @@ const retry = (count: number, e: Error) => !isPermanentTeamError(e) && count < 2
 /** A full activity answer as a feed page (an `unchanged` answer only comes back to a request that sent `revision`). */
 export function asActivityPage(answer: ApiActivity): ActivityPage {
   if (answer.unchanged) throw new Error('The server answered "unchanged" to a request without a revision');
-  return { revision: answer.revision, totalJobs: answer.totalJobs, jobs: answer.jobs };
+  return readPage({ revision: answer.revision, totalJobs: answer.totalJobs, jobs: answer.jobs });
 }
 
 /** GET /api/v1/teams */
@@ -37,16 +43,24 @@ export const fetchTeams = (signal?: AbortSignal) => apiFetch<{ teams: ApiTeamSum
 /** GET /api/v1/teams/:id */
 export const fetchTeam = (id: string, signal?: AbortSignal) => apiFetch<ApiTeam>(teamPath(id), { signal });
 
-/** GET /api/v1/teams/:id/activity?details=1&limit=N[&before=SEQ]: one page of the feed, newest first. */
-export const fetchActivityPage = async (id: string, before: ActivityPageParam, signal?: AbortSignal) => {
-  const params = new URLSearchParams({ limit: String(ACTIVITY_PAGE_SIZE), details: '1' });
+/** GET /api/v1/teams/:id/activity?details=1&limit=N[&before=SEQ][&member&status&text]: one page of the feed, newest first. */
+export const fetchActivityPage = async (id: string, before: ActivityPageParam, signal?: AbortSignal, filter: FeedFilter = NO_FEED_FILTER) => {
+  const params = feedFilterParams(filter);
+  params.set('limit', String(ACTIVITY_PAGE_SIZE));
+  params.set('details', '1');
   if (before !== null) params.set('before', String(before));
   return asActivityPage(await apiFetch<ApiActivity>(`${teamPath(id)}/activity?${params}`, { signal }));
 };
 
-/** GET /api/v1/teams/:id/activity?since=REV: only the jobs changed after REV (what a push message announced). */
-export const fetchActivityChanges = (id: string, since: number, signal?: AbortSignal) =>
-  apiFetch<ApiActivityChanges>(`${teamPath(id)}/activity?since=${since}`, { signal });
+/**
+ * GET /api/v1/teams/:id/activity?since=REV: only the jobs changed after REV (what a push message announced); with a
+ * filter, also the changed jobs that left it.
+ */
+export const fetchActivityChanges = (id: string, since: number, signal?: AbortSignal, filter: FeedFilter = NO_FEED_FILTER) => {
+  const params = feedFilterParams(filter);
+  params.set('since', String(since));
+  return apiFetch<ApiActivityChanges>(`${teamPath(id)}/activity?${params}`, { signal });
+};
 
 /** GET /api/v1/teams/:id/state */
 export const fetchTeamState = (id: string, signal?: AbortSignal) => apiFetch<StateView>(`${teamPath(id)}/state`, { signal });
@@ -61,10 +75,10 @@ export const teamQuery = (id: string) =>
  * The feed, paged backwards (`before` the oldest seq loaded). Push keeps it current (staleTime Infinity: nothing
  * re-reads it on its own); a refetch re-reads only the pages already loaded.
  */
-export const activityQuery = (id: string) =>
+export const activityQuery = (id: string, filter: FeedFilter = NO_FEED_FILTER) =>
   infiniteQueryOptions<ActivityPage, Error, ActivityFeed, ReturnType<typeof teamKeys.activity>, ActivityPageParam>({
-    queryKey: teamKeys.activity(id),
-    queryFn: ({ signal, pageParam }) => fetchActivityPage(id, pageParam, signal),
+    queryKey: teamKeys.activity(id, filter),
+    queryFn: ({ signal, pageParam }) => fetchActivityPage(id, pageParam, signal, filter),
     initialPageParam: null,
     getNextPageParam: nextPageParam,
     staleTime: Infinity,

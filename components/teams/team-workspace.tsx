@@ -11,6 +11,8 @@ import { feedJobs } from './activity-cache';
 import { TEAM_STATUS_BADGE, isLongText } from './feed';
 import type { ApiMember } from '@/lib/types/team';
 import { ActivityFeed } from './activity-feed';
+import { FeedFilterBar, useFeedFilter } from './feed-filter';
+import { isFiltered } from '@/lib/feed-filter';
 import type { AnswerBody } from './job-answer-form';
 import { LiveStatus } from './live-status';
 import { ManageMenu } from './manage-menu';
@@ -33,8 +35,9 @@ const toggleKey = (id: string) => (prev: Readonly<Record<string, boolean>>) => (
  */
 export function TeamWorkspace({ teamId }: { teamId: string }) {
   const team = useQuery(teamQuery(teamId));
-  const activity = useInfiniteQuery(activityQuery(teamId));
-  const live = useTeamEvents(teamId);
+  const filter = useFeedFilter();
+  const activity = useInfiniteQuery(activityQuery(teamId, filter));
+  const live = useTeamEvents(teamId, filter);
   const refreshActivity = live.refresh;
   const actions = useTeamActions();
 
@@ -163,6 +166,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
         <MemberSidebar members={members} recipientIds={draft.memberIds} onMention={mention} />
         <div className="min-w-0 flex-1 space-y-4">
           <TeamBudgetNotice team={t} onChanged={refreshAll} />
+          <FeedFilterBar filter={filter} members={members} matching={activity.data?.pages[0]?.totalJobs ?? null} />
           {activity.data ? (
             <ActivityFeed
               jobs={jobs}
@@ -179,6 +183,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
               onAnswerChange={onAnswerChange}
               onAnswer={answer}
               onCancel={cancel}
+              filtered={isFiltered(filter)}
             />
           ) : activity.isError ? (
             <Alert

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { NO_FEED_FILTER, type FeedFilter } from '@/lib/feed-filter';
 import { openPushStream, type PushStreamStatus } from '@/lib/push-stream';
 import { runKeys } from '@/components/runs/queries';
 import { feedRevision, mergeChanges, type ActivityFeed } from './activity-cache';
@@ -38,12 +39,12 @@ type TeamPush = { teamId: string; revision: number; jobIds: string[] | null };
  * (member statuses, counts), its state panel and the changed jobs' runs by invalidation (only what is on screen
  * refetches).
  */
-async function syncFeed(queryClient: QueryClient, teamId: string): Promise<void> {
-  const key = teamKeys.activity(teamId);
+async function syncFeed(queryClient: QueryClient, teamId: string, filter: FeedFilter): Promise<void> {
+  const key = teamKeys.activity(teamId, filter);
   const since = feedRevision(queryClient.getQueryData<ActivityFeed>(key));
   // No feed yet: its first read (or the server's prefetch) brings the current state.
   if (since === undefined) return;
-  const changes = await fetchActivityChanges(teamId, since);
+  const changes = await fetchActivityChanges(teamId, since, undefined, filter);
   const feed = queryClient.getQueryData<ActivityFeed>(key);
   if (!feed) return;
   const result = mergeChanges(feed, changes);
@@ -63,17 +64,22 @@ async function syncFeed(queryClient: QueryClient, teamId: string): Promise<void>
  * While the stream is down the same read runs every FALLBACK_POLL_MS. `refresh()` reads now (after the page's own
  * mutations, so their effect shows without waiting for the push).
  */
-export function useTeamEvents(teamId: string): { connection: LiveConnection; refresh: () => void } {
+export function useTeamEvents(teamId: string, filter: FeedFilter = NO_FEED_FILTER): { connection: LiveConnection; refresh: () => void } {
   const queryClient = useQueryClient();
   const [connection, setConnection] = useState<LiveConnection>({ state: 'connecting' });
   const sync = useRef<((force: boolean) => void) | null>(null);
+  // The feed on screen is the current filter's; a new filter must not reopen the stream.
+  const currentFilter = useRef(filter);
+  useEffect(() => {
+    currentFilter.current = filter;
+  }, [filter]);
 
   useEffect(() => {
     let pushed = -1;
     const feedSync = createFeedSync({
-      read: () => syncFeed(queryClient, teamId),
+      read: () => syncFeed(queryClient, teamId, currentFilter.current),
       behind: () => {
-        const at = feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId)));
+        const at = feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId, currentFilter.current)));
         return at !== undefined && pushed > at;
       },
       retryMs: FALLBACK_POLL_MS,
@@ -98,10 +104,19 @@ export function useTeamEvents(teamId: string): { connection: LiveConnection; ref
   }, [queryClient, teamId]);
 
   // A feed that arrives after a message (first read still in flight) catches up with what was announced.
-  const feedAt = feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId)));
+  const feedAt = feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId, filter)));
   useEffect(() => {
     if (feedAt !== undefined) sync.current?.(false);
   }, [feedAt]);
+
+  // Back to a filter cached earlier: catch it up at once, whatever was announced while it was off screen.
+  const filterId = JSON.stringify([filter.member, filter.status, filter.text]);
+  const shownFilter = useRef(filterId);
+  useEffect(() => {
+    if (shownFilter.current === filterId) return;
+    shownFilter.current = filterId;
+    sync.current?.(true);
+  }, [filterId]);
 
   // A hidden tab skips its polls (the stream, when it is back, or becoming visible catches it up at once).
   const polling = connection.state === 'polling';
