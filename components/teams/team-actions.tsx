@@ -5,7 +5,8 @@ import type { ActionResult } from '@/lib/action-result';
 import type { CreateTeamInput, RespondInput, SendRequestInput } from '@/lib/schemas/team';
 import type { UpdateTeamInput } from '@/lib/schemas/team-budget';
 import type { CloneTeamInput, TeamSettingsInput } from '@/lib/schemas/team-settings';
-import type { ApiJob, ApiTeam } from '@/lib/types/team';
+import type { CreateStateEntryInput, UpdateStateEntryInput } from '@/lib/schemas/team-state';
+import type { ApiJob, ApiStateEntry, ApiTeam } from '@/lib/types/team';
 
 /** The team pages' server actions (app/(app)/teams/actions.ts), provided by app/(app)/teams/layout.tsx. */
 export type TeamActions = {
@@ -16,6 +17,9 @@ export type TeamActions = {
   reconnect: (teamId: string) => Promise<ActionResult<ApiTeam>>;
   remove: (teamId: string) => Promise<ActionResult<null>>;
   updateBudget: (teamId: string, input: UpdateTeamInput) => Promise<ActionResult<ApiTeam>>;
+  createStateEntry: (teamId: string, input: CreateStateEntryInput) => Promise<ActionResult<{ entry: ApiStateEntry }>>;
+  /** `updated: false`: the entry changed since `expectedRevision`; `entry` is how it is now (nothing was written). */
+  updateStateEntry: (teamId: string, entryId: string, input: UpdateStateEntryInput) => Promise<ActionResult<{ updated: boolean; entry: ApiStateEntry }>>;
   updateSettings: (teamId: string, input: TeamSettingsInput) => Promise<ActionResult<ApiTeam>>;
   cloneTeam: (teamId: string, input: CloneTeamInput) => Promise<ActionResult<ApiTeam>>;
 };

@@ -3,11 +3,13 @@ import { TeamActionsProvider } from '@/components/teams/team-actions';
 import {
   cancelJobAction,
   cloneTeamAction,
+  createStateEntryAction,
   createTeamAction,
   deleteTeamAction,
   reconnectTeamAction,
   respondToJobAction,
   sendTeamRequestAction,
+  updateStateEntryAction,
   updateTeamBudgetAction,
   updateTeamSettingsAction,
 } from './actions';
@@ -24,6 +26,8 @@ export default function TeamsLayout({ children }: { children: ReactNode }) {
         reconnect: reconnectTeamAction,
         remove: deleteTeamAction,
         updateBudget: updateTeamBudgetAction,
+        createStateEntry: createStateEntryAction,
+        updateStateEntry: updateStateEntryAction,
         updateSettings: updateTeamSettingsAction,
         cloneTeam: cloneTeamAction,
       }}
