@@ -6,14 +6,21 @@ import { isPermanentRunError, runKeys } from './queries';
 
 export const runChildrenKey = (id: string) => [...runKeys.detail(id), 'children'] as const;
 
+/** How often the children are re-read while the parent's run stream is down and any child is unfinished. */
+export const CHILDREN_FALLBACK_MS = 1_000;
+
 const unfinished = (children: readonly DelegationView[] | undefined) => !!children?.some((c) => c.status === 'queued' || c.status === 'running');
 
-/** The children, re-read about once a second while any of them is queued or running. */
-export const runChildrenQuery = (id: string) =>
+/**
+ * The children. While the parent's run stream is up they are re-read when it says the run changed (a child
+ * started, finished or was accepted: use-run-events.ts); `poll` is for when it is down: then about once a second
+ * while any child is queued or running.
+ */
+export const runChildrenQuery = (id: string, poll = false) =>
   queryOptions({
     queryKey: runChildrenKey(id),
     queryFn: ({ signal }) =>
       apiFetch<{ children: DelegationView[] }>(`/api/v1/runs/${encodeURIComponent(id)}/children`, { signal }).then((body) => body.children),
     retry: (count, e) => !isPermanentRunError(e) && count < 2,
-    refetchInterval: (q) => (unfinished(q.state.data) ? 1_000 : false),
+    refetchInterval: (q) => (poll && unfinished(q.state.data) ? CHILDREN_FALLBACK_MS : false),
   });

@@ -16,11 +16,13 @@ const TONE = {
 
 /**
  * The child a `task` call started, nested under that call: what it was asked, by which agent, its status (with
- * its stop reason), its tokens, and — on request — its own steps, read through the child run's events like any run.
+ * its stop reason), its tokens, and — on request — its own steps, read through the child run's events like any run
+ * (`poll`: the parent's run stream is down, so re-read the children on a timer).
  * All text is untrusted (written by models) and shown as plain text.
  */
-export function DelegatedChild({ parentRunId, toolCallId }: { parentRunId: string; toolCallId: string }) {
-  const { data } = useQuery(runChildrenQuery(parentRunId));
+export function DelegatedChild({ parentRunId, toolCallId, poll }: { parentRunId: string; toolCallId: string; poll: boolean }) {
+  // Re-read when the parent's run stream says the run changed; `poll` while that stream is down (children-query.ts).
+  const { data } = useQuery(runChildrenQuery(parentRunId, poll));
   const child = data?.find((c) => c.parentToolCallId === toolCallId);
   const [open, setOpen] = useState(false);
   const panelId = useId();

@@ -16,7 +16,7 @@ export type RunEventsFollow = {
   caughtUp: boolean;
 };
 
-/** How often a run that is still working is asked for new events. */
+/** How often a run that is still working is asked for new events while its event stream is down (use-run-events.ts). */
 export const FOLLOW_INTERVAL_MS = 1_000;
 /** Pages read in one go while the server says there are more (a long finished run: 10 × 200 events per tick). */
 export const MAX_PAGES_PER_READ = 10;
@@ -48,7 +48,7 @@ export function appendPage(state: RunEventsFollow, page: ApiRunEventsPage): RunE
   return { ...state, events: fresh.length ? [...state.events, ...fresh] : state.events, lastSeq: last, finished, caughtUp };
 }
 
-/** TanStack refetchInterval: about once a second until the run has finished and every event was read. */
+/** TanStack refetchInterval while the run's stream is down: about once a second until it has finished and every event was read. */
 export function followInterval(state: RunEventsFollow | undefined, ms = FOLLOW_INTERVAL_MS): number | false {
   return isFollowDone(state) ? false : ms;
 }

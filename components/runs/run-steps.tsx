@@ -7,7 +7,7 @@ import { Alert, Spinner } from '@/components/ui/misc';
 import { Time } from '@/components/ui/time';
 import { LIMITS } from '@/lib/limits';
 import { DelegatedChild } from './delegated-child';
-import { isFollowDone } from './event-follow';
+import { FOLLOW_INTERVAL_MS, isFollowDone } from './event-follow';
 import { isPermanentRunError } from './queries';
 import { formatCount, stepItems, type StepItem, type StepTone } from './step-items';
 import { useRunEvents } from './use-run-events';
@@ -32,7 +32,7 @@ function Shortened() {
   return <p className="mt-1 text-xs text-amber-800 dark:text-amber-300">{SHORTENED}</p>;
 }
 
-function StepBody({ item, runId }: { item: StepItem; runId: string }) {
+function StepBody({ item, runId, pollChildren }: { item: StepItem; runId: string; pollChildren: boolean }) {
   switch (item.kind) {
     case 'assistant':
       return (
@@ -47,7 +47,7 @@ function StepBody({ item, runId }: { item: StepItem; runId: string }) {
               <pre className={pre}>{call.args || '(none)'}</pre>
               {call.truncated ? <Shortened /> : null}
               {/* A delegated child nests under the call that started it, live while it works. */}
-              {call.name === TASK_TOOL ? <DelegatedChild parentRunId={runId} toolCallId={call.id} /> : null}
+              {call.name === TASK_TOOL ? <DelegatedChild parentRunId={runId} toolCallId={call.id} poll={pollChildren} /> : null}
             </div>
           ))}
         </>
@@ -67,7 +67,7 @@ function StepBody({ item, runId }: { item: StepItem; runId: string }) {
   }
 }
 
-function Step({ item, runId }: { item: StepItem; runId: string }) {
+function Step({ item, runId, pollChildren }: { item: StepItem; runId: string; pollChildren: boolean }) {
   const detail = 'detail' in item ? item.detail : '';
   return (
     <li className="relative min-w-0 pl-5">
@@ -77,17 +77,18 @@ function Step({ item, runId }: { item: StepItem; runId: string }) {
         <Time iso={item.at} format="clock" className="ml-auto shrink-0 font-mono text-[11px] text-zinc-500 dark:text-zinc-400" />
       </div>
       {detail ? <p className={cn(plain, 'text-xs text-zinc-600 dark:text-zinc-400')}>{detail}</p> : null}
-      <StepBody item={item} runId={runId} />
+      <StepBody item={item} runId={runId} pollChildren={pollChildren} />
     </li>
   );
 }
 
 /**
  * A run's steps as they happen, oldest first: model calls, assistant text and tool calls, tool results,
- * interrupts, compaction and the end. Follows the run live while it works and reads it once when it's done.
+ * interrupts, compaction and the end. Follows the run live while it works (by push; a line says when it falls back
+ * to checking on a timer) and reads it once when it's done.
  */
 export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?: string }) {
-  const query = useRunEvents(runId);
+  const { query, stream } = useRunEvents(runId);
   const follow = query.data;
   const items = useMemo(() => stepItems(follow?.events ?? []), [follow?.events]);
   const live = follow !== undefined && !isFollowDone(follow);
@@ -114,7 +115,7 @@ export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?
       {live ? (
         <p className="flex items-center gap-1.5 text-xs text-emerald-700 dark:text-emerald-300">
           <span aria-hidden className="size-1.5 animate-pulse rounded-full bg-current" />
-          Live — new steps appear as they happen
+          {stream === 'down' ? `Reconnecting — checking every ${FOLLOW_INTERVAL_MS / 1000} s` : 'Live — new steps appear as they happen'}
         </p>
       ) : null}
       {items.length === 0 ? (
@@ -124,7 +125,7 @@ export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?
       ) : (
         <ol aria-label={label} className="min-w-0 space-y-2 border-l border-zinc-200 dark:border-zinc-800">
           {items.map((item) => (
-            <Step key={item.key} item={item} runId={runId} />
+            <Step key={item.key} item={item} runId={runId} pollChildren={stream === 'down'} />
           ))}
         </ol>
       )}
