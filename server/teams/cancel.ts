@@ -1,7 +1,8 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { ApiJob } from '@/lib/types/team';
-import { getDb, schema, writeTx } from '@/server/db';
+import { getDb, schema, writeTx, type Db } from '@/server/db';
+import type { Job } from '@/server/db/schema';
 import { notFound } from '@/server/http/errors';
 import { isTerminal, touchTeam } from './revision';
 import { toApiJob } from './serialize';
@@ -19,32 +20,41 @@ export function cancelJob(ownerId: string, teamId: string, jobId: string): ApiJo
     requireTeam(ownerId, teamId, tx);
     const job = tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).get();
     if (!job) throw notFound('Request');
-    if (isTerminal(job.status) || job.status === 'cancelling') return { job, stopRun: false };
-    const now = new Date();
-    const immediate = job.status === 'queued' || job.status === 'resuming' || job.status === 'waiting_input';
-    const updated = tx
-      .update(schema.jobs)
-      .set(immediate ? { status: 'cancelled', completedAt: now, updatedAt: now, answer: null } : { status: 'cancelling', updatedAt: now })
-      .where(eq(schema.jobs.id, jobId))
-      .returning()
-      .get();
-    if (immediate) {
-      appendShared(tx, {
-        teamId,
-        jobId,
-        kind: 'cancelled',
-        senderMemberId: null,
-        senderLabel: 'You',
-        recipientMemberId: job.memberId,
-        text: 'Request cancelled',
-      });
-    }
-    touchTeam(tx, teamId, [jobId]);
-    return { job: updated, stopRun: !immediate };
+    const result = cancelInTx(tx, job);
+    if (result.changed) touchTeam(tx, teamId, [jobId]);
+    return result;
   });
   if (outcome.stopRun) stopJobRun(outcome.job.id);
   wakeScheduler();
   return toApiJob(outcome.job, null, true);
+}
+
+/**
+ * One job's cancel inside the caller's transaction, without the revision bump (the caller bumps once for all it
+ * changed): cancelJob and cancel-all share it, so cancelling everything answers exactly as one by one.
+ */
+export function cancelInTx(tx: Db, job: Job): { job: Job; stopRun: boolean; changed: boolean } {
+  if (isTerminal(job.status) || job.status === 'cancelling') return { job, stopRun: false, changed: false };
+  const now = new Date();
+  const immediate = job.status === 'queued' || job.status === 'resuming' || job.status === 'waiting_input';
+  const updated = tx
+    .update(schema.jobs)
+    .set(immediate ? { status: 'cancelled', completedAt: now, updatedAt: now, answer: null } : { status: 'cancelling', updatedAt: now })
+    .where(eq(schema.jobs.id, job.id))
+    .returning()
+    .get();
+  if (immediate) {
+    appendShared(tx, {
+      teamId: job.teamId,
+      jobId: job.id,
+      kind: 'cancelled',
+      senderMemberId: null,
+      senderLabel: 'You',
+      recipientMemberId: job.memberId,
+      text: 'Request cancelled',
+    });
+  }
+  return { job: updated, stopRun: !immediate, changed: true };
 }
 
 export function getJob(ownerId: string, teamId: string, jobId: string) {

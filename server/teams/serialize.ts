@@ -38,9 +38,10 @@ export function toApiTeam(
   statuses: Map<string, MemberStatus>,
   counts: JobCounts,
   budget: TeamBudgetView,
+  requestCount: number,
 ): ApiTeam {
   const { memberCount: _omit, ...summary } = toApiTeamSummary(team, members.length, counts, budget);
-  return { ...summary, members: members.map((m) => toApiMember(m, statuses.get(m.id) ?? 'ready')) };
+  return { ...summary, requestCount, members: members.map((m) => toApiMember(m, statuses.get(m.id) ?? 'ready')) };
 }
 
 export function toApiMember(m: TeamMember, status: MemberStatus): ApiMember {
@@ -64,6 +65,7 @@ export function toApiJob(job: Job, receipt: { id: string; status: Job['status'] 
     rootId: job.rootId,
     receipt,
     waiting: job.status === 'waiting_input' ? ((job.waiting as ApiWaiting | null) ?? null) : null,
+    retryOf: job.retryOfJobId ?? null,
   };
   if (!details) return base;
   return { ...base, text: job.text, result: job.result, resultTruncated: job.resultTruncated, error: job.error, ...(run !== undefined ? { run } : {}) };

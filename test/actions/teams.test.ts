@@ -148,6 +148,8 @@ describe('team actions, for anyone else', () => {
     reconnectTeamAction: [f.team.id],
     deleteTeamAction: [f.team.id],
     updateTeamBudgetAction: [f.team.id, { tokenBudget: 1_000 }],
+    retryJobAction: [f.team.id, f.jobId, { requestId: rid() }],
+    cancelAllJobsAction: [f.team.id],
   });
   type Action = (...args: unknown[]) => Promise<unknown>;
 

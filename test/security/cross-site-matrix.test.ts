@@ -80,6 +80,12 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
     const { team, jobId } = teamWithJob(c.ann.id);
     return { params: { id: team.id, jobId }, body: { answer: 'yes', answerKey: key() }, ok: [409] };
   },
+  // The queued job is not failed or cancelled, so the normal answer is 409 not_retryable.
+  'POST /teams/[id]/jobs/[jobId]/retry': (c) => {
+    const { team, jobId } = teamWithJob(c.ann.id);
+    return { params: { id: team.id, jobId }, body: { requestId: key() }, ok: [409] };
+  },
+  'POST /teams/[id]/cancel-all': (c) => ({ params: { id: teamWithJob(c.ann.id).team.id }, ok: [200] }),
   'POST /teams/[id]/reconnect': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, ok: [200] }),
   'POST /teams/[id]/requests': (c) => {
     const { team } = makeTeam(c.ann.id);

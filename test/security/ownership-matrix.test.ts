@@ -72,6 +72,9 @@ const CASES: Record<RouteKey, Case> = {
   'GET /teams/[id]/activity': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'GET /teams/[id]/events': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'GET /teams/[id]/history': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'GET /teams/[id]/waiting': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'POST /teams/[id]/cancel-all': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'POST /teams/[id]/jobs/[jobId]/retry': { foreign: (w) => ({ params: { id: w.team.id, jobId: w.jobId }, body: { requestId: key(), memberId: w.memberId } }) },
   'POST /teams/[id]/jobs/[jobId]/cancel': { foreign: (w) => ({ params: { id: w.team.id, jobId: w.jobId } }) },
   'POST /teams/[id]/jobs/[jobId]/respond': {
     foreign: (w) => ({ params: { id: w.team.id, jobId: w.jobId }, body: { answer: 'yes', answerKey: key() } }),

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getDb, schema } from '@/server/db';
@@ -99,13 +100,13 @@ describe('why a queued job waits, from real scheduler states', () => {
     expect(admitJob(head)).toBe(true);
     const other = request(owner.id, team.id, team.members[1]!.id);
     seedRun({ ownerId: owner.id, conversationId: team.members[1]!.conversationId!, tokens: 1_000, teamId: team.id });
-    getDb().update(schema.teams).set({ tokenBudget: 1_000 }).run();
+    getDb().update(schema.teams).set({ tokenBudget: 1_000 }).where(eq(schema.teams.id, team.id)).run();
     const reasons = teamWaitReasons(owner.id, team.id).reasons;
     expect(reasons[other]).toEqual({ kind: 'team_budget' });
     expect(reasons[behind]).toEqual({ kind: 'team_budget' });
     // The scheduler's own view agrees: the held head is not a candidate.
     expect(loadSchedulingView(getDb()).queues.flatMap((q) => q.candidates.map((c) => c.jobId))).not.toContain(other);
-    getDb().update(schema.teams).set({ tokenBudget: null }).run();
+    getDb().update(schema.teams).set({ tokenBudget: null }).where(eq(schema.teams.id, team.id)).run();
     expect(teamWaitReasons(owner.id, team.id).reasons[other]).toEqual({ kind: 'slot', ahead: 0 });
   });
 
@@ -134,11 +135,11 @@ describe('why a queued job waits, from real scheduler states', () => {
     const { team } = makeTeam(owner.id);
     const id = request(owner.id, team.id, team.members[0]!.id);
     sql(`update jobs set status = 'resuming' where id = ?`, id);
-    getDb().update(schema.teams).set({ tokenBudget: 1 }).run();
+    getDb().update(schema.teams).set({ tokenBudget: 1 }).where(eq(schema.teams.id, team.id)).run();
     seedRun({ ownerId: owner.id, conversationId: team.members[1]!.conversationId!, tokens: 10, teamId: team.id });
     const view = loadSchedulingView(getDb());
     expect(whyWaiting(view, null, new Set([id])).get(id)).toEqual({ kind: 'slot', ahead: 0 });
-    getDb().update(schema.teams).set({ tokenBudget: null }).run();
+    getDb().update(schema.teams).set({ tokenBudget: null }).where(eq(schema.teams.id, team.id)).run();
   });
 });
 

@@ -4,11 +4,14 @@ import { createTeamSchema, respondSchema, sendRequestSchema } from '@/lib/schema
 import { updateTeamSchema } from '@/lib/schemas/team-budget';
 import { cloneTeamSchema, teamSettingsSchema } from '@/lib/schemas/team-settings';
 import type { ActionResult } from '@/lib/action-result';
-import type { ApiJob, ApiStateEntry, ApiTeam } from '@/lib/types/team';
+import type { ApiCancelAllResult, ApiJob, ApiStateEntry, ApiTeam } from '@/lib/types/team';
 import { requireUser } from '@/server/auth/require-user';
 import { actionId, actionInput } from '@/server/http/action-input';
 import { toActionResult } from '@/server/http/action-result';
 import { cancelJob } from '@/server/teams/cancel';
+import { cancelAllJobs } from '@/server/teams/cancel-all';
+import { retryJob } from '@/server/teams/retry';
+import { retryJobSchema } from '@/lib/schemas/team-steer';
 import { respondToJob } from '@/server/teams/answers';
 import { deleteTeam, reconnectTeam } from '@/server/teams/lifecycle';
 import { sendRequest, type SentJob } from '@/server/teams/requests';
@@ -115,5 +118,21 @@ export async function cloneTeamAction(teamId: unknown, input: unknown): Promise<
   return toActionResult(async () => {
     const user = await requireUser();
     return cloneTeam(user.id, actionId(teamId), actionInput(cloneTeamSchema, input)).team;
+  });
+}
+
+/** Retry a failed or cancelled request, or send it to another member (`memberId`); the same requestId is the same retry. */
+export async function retryJobAction(teamId: unknown, jobId: unknown, input: unknown): Promise<ActionResult<{ job: ApiJob }>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return { job: retryJob(user.id, actionId(teamId), actionId(jobId), actionInput(retryJobSchema, input)).job };
+  });
+}
+
+/** Cancel every unfinished job of the team in one step; each answered as cancelling it alone would. */
+export async function cancelAllJobsAction(teamId: unknown): Promise<ActionResult<ApiCancelAllResult>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return cancelAllJobs(user.id, actionId(teamId));
   });
 }

@@ -1,0 +1,37 @@
+import 'server-only';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { ApiCancelAllResult } from '@/lib/types/team';
+import { schema, writeTx } from '@/server/db';
+import { stopJobRun, wakeScheduler } from '@/server/scheduler/signal';
+import { cancelInTx } from './cancel';
+import { touchTeam } from './revision';
+import { toApiJob } from './serialize';
+import { requireTeam } from './teams';
+
+const UNFINISHED = ['queued', 'running', 'waiting_input', 'resuming', 'cancelling'] as const;
+
+/**
+ * Cancel every unfinished job of a team in one transaction (one revision bump): each one exactly as cancelJob
+ * would (server/teams/cancel.ts cancelInTx) — not admitted or waiting → cancelled at once with its shared-record
+ * line, running → cancelling and its run stopped after the commit, already cancelling → unchanged. Answers each
+ * job as cancelling it alone would, in the feed's order. Work queued after the commit (a stopping run's last
+ * handoff) is not swept up: it shows in the feed and can be cancelled again.
+ */
+export function cancelAllJobs(ownerId: string, teamId: string): ApiCancelAllResult {
+  const outcome = writeTx((tx) => {
+    requireTeam(ownerId, teamId, tx);
+    const jobs = tx
+      .select()
+      .from(schema.jobs)
+      .where(and(eq(schema.jobs.teamId, teamId), inArray(schema.jobs.status, [...UNFINISHED])))
+      .orderBy(asc(schema.jobs.seq))
+      .all();
+    const results = jobs.map((job) => cancelInTx(tx, job));
+    const changed = results.filter((r) => r.changed).map((r) => r.job.id);
+    if (changed.length) touchTeam(tx, teamId, changed);
+    return results;
+  });
+  for (const r of outcome) if (r.stopRun) stopJobRun(r.job.id);
+  if (outcome.length) wakeScheduler();
+  return { jobs: outcome.map((r) => toApiJob(r.job, null, true)) };
+}

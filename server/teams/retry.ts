@@ -1,0 +1,67 @@
+import 'server-only';
+import { and, eq } from 'drizzle-orm';
+import type { RetryJobInput } from '@/lib/schemas/team-steer';
+import type { ApiJob } from '@/lib/types/team';
+import { schema, writeTx } from '@/server/db';
+import { AppError, notFound, validationError } from '@/server/http/errors';
+import { wakeScheduler } from '@/server/scheduler/signal';
+import { requestCriteria } from './member-input';
+import { queueRequest } from './queue';
+import { touchTeam } from './revision';
+import { toApiJob } from './serialize';
+import { requireTeam, teamMembers } from './teams';
+
+const RETRYABLE = new Set(['failed', 'cancelled']);
+
+/**
+ * Retry a failed or cancelled request: a new request from the person with the same text (and acceptance
+ * criteria), to the same member or — with `memberId` — another one, linked to the original (jobs.retry_of_job_id).
+ * Idempotent by `requestId`: the same id again answers the request it made, even after the original changed; the
+ * same id for another original or member is refused (409 request_key_reused). A request still unfinished or
+ * completed is refused (409 not_retryable). The new request meets every rule a send does: the team ready, its
+ * budget open, its 100-request capacity.
+ */
+export function retryJob(ownerId: string, teamId: string, jobId: string, input: RetryJobInput): { job: ApiJob; created: boolean } {
+  const result = writeTx((tx) => {
+    const team = requireTeam(ownerId, teamId, tx);
+    const original = tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).get();
+    if (!original) throw notFound('Request');
+    const requestKey = `retry:${input.requestId}`;
+    const earlier = tx
+      .select()
+      .from(schema.jobs)
+      .where(and(eq(schema.jobs.teamId, teamId), eq(schema.jobs.kind, 'request'), eq(schema.jobs.requestKey, requestKey)))
+      .get();
+    if (earlier && earlier.retryOfJobId !== jobId) {
+      throw new AppError(409, 'request_key_reused', 'This request id was already used for a different request');
+    }
+    if (!earlier) {
+      if (original.kind !== 'request') throw new AppError(409, 'not_retryable', 'Only a request can be retried, not a returned result');
+      if (!RETRYABLE.has(original.status)) {
+        throw new AppError(409, 'not_retryable', `Only a failed or cancelled request can be retried; this one is ${original.status.replace('_', ' ')}`);
+      }
+      if (team.status !== 'ready') throw new AppError(409, 'team_not_ready', 'The team is not ready; reconnect it from the Manage menu');
+    }
+    const memberId = input.memberId ?? original.memberId;
+    const member = teamMembers(teamId, tx).find((m) => m.id === memberId);
+    if (!member) throw validationError({ memberId: `Not a member of this team: ${memberId ?? '(none)'}` });
+    const outcome = queueRequest(tx, {
+      teamId,
+      ownerId,
+      member,
+      text: original.text,
+      requestKey,
+      sourceMemberId: null,
+      sourceConversationId: null,
+      senderLabel: 'You',
+      parent: null,
+      acceptanceCriteria: requestCriteria(original.frozenInput),
+    });
+    if (!outcome.created) return { job: outcome.job, created: false };
+    const job = tx.update(schema.jobs).set({ retryOfJobId: original.id }).where(eq(schema.jobs.id, outcome.job.id)).returning().get();
+    touchTeam(tx, teamId, [job.id]);
+    return { job, created: true };
+  });
+  if (result.created) wakeScheduler();
+  return { job: toApiJob(result.job, null, true), created: result.created };
+}

@@ -1,0 +1,121 @@
+import crypto from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { POST as cancelAllRoute } from '@/app/api/v1/teams/[id]/cancel-all/route';
+import { getDb } from '@/server/db';
+import { SchedulerRuntime } from '@/server/scheduler/runtime';
+import { cancelJob } from '@/server/teams/cancel';
+import { cancelAllJobs } from '@/server/teams/cancel-all';
+import { admitJob } from '@/server/teams/execution';
+import { sendRequest } from '@/server/teams/requests';
+import { teamJobs } from '@/server/teams/scheduler-jobs';
+import { job } from '../support/scheduler';
+import { call, makeTeam } from '../support/teams';
+import { makeUser } from '../support/users';
+import { until } from '../support/wait';
+
+const send = (ownerId: string, teamId: string, memberId: string, text = '/reply ok') =>
+  sendRequest(ownerId, teamId, { memberIds: [memberId], text, draftKey: crypto.randomUUID() }).jobs[0]!.id;
+const sql = (statement: string, ...args: unknown[]) => getDb().$client.prepare(statement).run(...args);
+
+let runtime: SchedulerRuntime | undefined;
+afterEach(async () => {
+  await runtime?.drain();
+  runtime = undefined;
+});
+
+/** A team with one job in each state cancel treats differently, built the same way twice. */
+async function teamInEveryState(ownerId: string) {
+  const { team } = makeTeam(ownerId, ['A', 'B', 'C']);
+  const [a, b, c] = team.members;
+  const running = send(ownerId, team.id, a!.id);
+  expect(admitJob(running)).toBe(true);
+  const behind = send(ownerId, team.id, a!.id);
+  const waiting = send(ownerId, team.id, b!.id);
+  sql(`update jobs set status = 'waiting_input', waiting = ? where id = ?`, JSON.stringify({ type: 'clarification', question: 'Which?', questionId: 'q' }), waiting);
+  const queued = send(ownerId, team.id, c!.id);
+  const done = send(ownerId, team.id, c!.id);
+  sql(`update jobs set status = 'completed', result = 'fine' where id = ?`, done);
+  return { team, ids: [running, behind, waiting, queued, done] };
+}
+
+/** What a job's cancel leaves behind, without ids or times: its status and its shared-record lines. */
+function trace(teamId: string, ids: string[]) {
+  return ids.map((id) => ({
+    status: job(id).status,
+    lines: getDb().$client.prepare(`select kind, sender_label as sender, text from shared_messages where team_id = ? and job_id = ? order by seq`).all(teamId, id),
+  }));
+}
+
+describe('cancel all pending requests of a team', () => {
+  it('equals cancelling one by one: the same statuses, the same shared-record lines, the same answers', async () => {
+    const owner = await makeUser('owner');
+    const one = await teamInEveryState(owner.id);
+    const all = await teamInEveryState(owner.id);
+
+    const singly = one.ids.map((id) => cancelJob(owner.id, one.team.id, id));
+    const revisionBefore = (getDb().$client.prepare('select revision from teams where id = ?').get(all.team.id) as { revision: number }).revision;
+    const bulk = cancelAllJobs(owner.id, all.team.id);
+
+    expect(trace(all.team.id, all.ids)).toEqual(trace(one.team.id, one.ids));
+    // The bulk answer lists each unfinished job (the completed one was not pending) as cancelling it alone answered.
+    const strip = (j: { status: string; text?: string }) => ({ status: j.status, text: j.text });
+    expect(bulk.jobs.map((j) => j.id)).toEqual(all.ids.slice(0, 4));
+    expect(bulk.jobs.map(strip)).toEqual(singly.slice(0, 4).map(strip));
+    expect(bulk.jobs.map((j) => j.status)).toEqual(['cancelling', 'cancelled', 'cancelled', 'cancelled']);
+    // One step: one revision bump for everything it changed.
+    const revisionAfter = (getDb().$client.prepare('select revision from teams where id = ?').get(all.team.id) as { revision: number }).revision;
+    expect(revisionAfter).toBe(revisionBefore + 1);
+    // What must not happen: the finished job changes.
+    expect(job(all.ids[4]!)).toMatchObject({ status: 'completed', result: 'fine' });
+  });
+
+  it('a running job is stopped for real: its run ends and the job is recorded cancelled', async () => {
+    const owner = await makeUser('owner');
+    const { team } = makeTeam(owner.id);
+    const slow = send(owner.id, team.id, team.members[0]!.id, '/sleep 20000\n/reply late');
+    runtime = new SchedulerRuntime(teamJobs, { tickMs: 50 });
+    runtime.start();
+    await until(() => job(slow).status === 'running' && job(slow).runId, 10_000, 'the job to run');
+    const res = await call(cancelAllRoute, { method: 'POST', headers: owner.auth, params: { id: team.id } });
+    expect(res.status).toBe(200);
+    expect((res.body.jobs as Array<{ id: string; status: string }>).map((j) => [j.id, j.status])).toEqual([[slow, 'cancelling']]);
+    await until(() => job(slow).status === 'cancelled', 10_000, 'the cancel to finish');
+    const run = getDb().$client.prepare('select status from runs where id = ?').get(job(slow).runId) as { status: string };
+    expect(run.status).toBe('cancelled');
+  });
+
+  it('again (nothing left), or on a team with no work: an empty answer and no revision bump', async () => {
+    const owner = await makeUser('owner');
+    const { team } = makeTeam(owner.id);
+    send(owner.id, team.id, team.members[0]!.id);
+    expect(cancelAllJobs(owner.id, team.id).jobs).toHaveLength(1);
+    const revision = () => (getDb().$client.prepare('select revision from teams where id = ?').get(team.id) as { revision: number }).revision;
+    const before = revision();
+    expect(cancelAllJobs(owner.id, team.id)).toEqual({ jobs: [] });
+    expect(revision()).toBe(before);
+  });
+
+  it('another owner: 404, and none of the team\'s jobs change', async () => {
+    const owner = await makeUser('owner');
+    const stranger = await makeUser('stranger');
+    const { team } = makeTeam(owner.id);
+    const queued = send(owner.id, team.id, team.members[0]!.id);
+    const before = JSON.stringify(getDb().$client.prepare('select id, status, updated_at from jobs where team_id = ?').all(team.id));
+    const res = await call(cancelAllRoute, { method: 'POST', headers: stranger.auth, params: { id: team.id } });
+    expect([res.status, (res.body.error as { code: string }).code]).toEqual([404, 'not_found']);
+    expect(JSON.stringify(getDb().$client.prepare('select id, status, updated_at from jobs where team_id = ?').all(team.id))).toBe(before);
+    expect(job(queued).status).toBe('queued');
+  });
+
+  it('a flood of 40 requests is cancelled in one step, and another team of the same owner is untouched', async () => {
+    const owner = await makeUser('owner');
+    const { team } = makeTeam(owner.id);
+    const { team: other } = makeTeam(owner.id);
+    const ids = Array.from({ length: 40 }, (_, i) => send(owner.id, team.id, team.members[i % 2]!.id));
+    const keep = send(owner.id, other.id, other.members[0]!.id);
+    const { jobs } = cancelAllJobs(owner.id, team.id);
+    expect(jobs.map((j) => j.id)).toEqual(ids);
+    expect(ids.every((id) => job(id).status === 'cancelled')).toBe(true);
+    expect(job(keep).status).toBe('queued');
+  });
+});
