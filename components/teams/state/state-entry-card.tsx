@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/misc';
 import { Time } from '@/components/ui/time';
 import type { ApiStateEntry } from '@/lib/types/team';
@@ -8,7 +9,7 @@ import { KIND_LABEL } from './state-view';
  * One public-state entry. Title and content were written by a model: rendered as plain text (React escapes it),
  * with line breaks preserved, never as HTML or markdown.
  */
-export function StateEntryCard({ entry }: { entry: ApiStateEntry }) {
+export function StateEntryCard({ entry, actions }: { entry: ApiStateEntry; actions?: ReactNode }) {
   const kind = KIND_LABEL[entry.kind];
   const titleId = `state-${entry.id}-title`;
   const edited = entry.revision > 1 || entry.updatedBy.memberId !== entry.createdBy.memberId;
@@ -34,6 +35,7 @@ export function StateEntryCard({ entry }: { entry: ApiStateEntry }) {
         <span className="min-w-0 wrap-anywhere">By {entry.createdBy.name}</span>
         {edited ? <span className="min-w-0 wrap-anywhere">Edited by {entry.updatedBy.name}</span> : null}
         <Time iso={entry.updatedAt} format="when" prefix={edited ? 'Updated' : 'Published'} />
+        {entry.source.conversationId === null && entry.updatedBy.memberId === null ? <span>Written in this workspace</span> : null}
         {entry.source.conversationId ? (
           <Link
             href={`/conversations/${encodeURIComponent(entry.source.conversationId)}`}
@@ -43,6 +45,7 @@ export function StateEntryCard({ entry }: { entry: ApiStateEntry }) {
           </Link>
         ) : null}
       </p>
+      {actions ? <div className="mt-2 flex flex-wrap gap-2">{actions}</div> : null}
     </article>
   );
 }

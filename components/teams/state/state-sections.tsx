@@ -1,18 +1,24 @@
+import type { ReactNode } from 'react';
 import { LIMITS } from '@/lib/limits';
+import type { ApiStateEntry } from '@/lib/types/team';
+import { projectionUsed } from './state-draft';
 import { StateEntryCard } from './state-entry-card';
 import { KIND_LABEL, groupState, type StateView } from './state-view';
 
-export const EMPTY_STATE_TEXT = 'No shared state yet — members publish objectives, plans and findings with publish_team_state';
+export const EMPTY_STATE_TEXT = 'No shared state yet — add an objective or requirement, or let members publish with publish_team_state';
 
 /** The loaded state: active entries grouped by kind, then an "Archived" disclosure. Pure rendering. */
 export function StateSections({
   view,
   archivedOpen,
   onArchivedToggle,
+  entryActions,
 }: {
   view: StateView;
   archivedOpen: boolean;
   onArchivedToggle: (open: boolean) => void;
+  /** The person's buttons on each entry (edit, archive, restore). */
+  entryActions?: (entry: ApiStateEntry) => ReactNode;
 }) {
   if (view.entries.length === 0) {
     return (
@@ -25,7 +31,8 @@ export function StateSections({
   return (
     <div className="space-y-4">
       <p className="text-xs text-zinc-500 dark:text-zinc-400">
-        {view.entries.length} of {LIMITS.publicState.entries} entries used (archived ones count)
+        {view.entries.length} of {LIMITS.publicState.entries} entries used (archived ones count) ·{' '}
+        {projectionUsed(view.entries).toLocaleString('en-US')} / {LIMITS.publicState.projectionBytes.toLocaleString('en-US')} bytes
       </p>
       {active.length === 0 ? <p className="text-sm text-zinc-600 dark:text-zinc-400">No active entries.</p> : null}
       {active.map((group) => (
@@ -36,7 +43,7 @@ export function StateSections({
           <ul className="space-y-2">
             {group.entries.map((entry) => (
               <li key={entry.id}>
-                <StateEntryCard entry={entry} />
+                <StateEntryCard entry={entry} actions={entryActions?.(entry)} />
               </li>
             ))}
           </ul>
@@ -53,7 +60,7 @@ export function StateSections({
           <ul className="mt-2 space-y-2 opacity-90">
             {archived.map((entry) => (
               <li key={entry.id}>
-                <StateEntryCard entry={entry} />
+                <StateEntryCard entry={entry} actions={entryActions?.(entry)} />
               </li>
             ))}
           </ul>

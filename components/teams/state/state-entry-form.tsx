@@ -1,0 +1,67 @@
+'use client';
+
+import type { FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { CharCounter } from '@/components/ui/char-counter';
+import { Field } from '@/components/ui/field';
+import { Input, Textarea } from '@/components/ui/input';
+import { Alert } from '@/components/ui/misc';
+import { LIMITS } from '@/lib/limits';
+import type { DraftErrors, StateDraft } from './state-draft';
+import { KIND_LABEL, KIND_ORDER, type StateKind } from './state-view';
+
+type Props = {
+  draft: StateDraft;
+  onChange: (draft: StateDraft) => void;
+  onSubmit: () => void;
+  onCancel: () => void;
+  /** Adding: the kind can be chosen; editing keeps it (as the member tools do). */
+  kindEditable: boolean;
+  errors: DraftErrors;
+  /** A refusal that names no field (a team-wide bound, a lost connection). */
+  failure?: string;
+  pending: boolean;
+  submitLabel: string;
+};
+
+const selectClass =
+  'h-10 w-full rounded-md border border-zinc-300 bg-white px-3 text-sm text-zinc-900 focus:outline-2 focus:outline-indigo-500 ' +
+  'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';
+
+/** Kind, title and content of a state entry, with the same counters and bounds the server checks. */
+export function StateEntryForm({ draft, onChange, onSubmit, onCancel, kindEditable, errors, failure, pending, submitLabel }: Props) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSubmit();
+  };
+  return (
+    <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
+      {kindEditable ? (
+        <Field label="Kind">
+          <select className={selectClass} value={draft.kind} onChange={(e) => onChange({ ...draft, kind: e.target.value as StateKind })}>
+            {KIND_ORDER.map((kind) => (
+              <option key={kind} value={kind}>
+                {KIND_LABEL[kind].one}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : null}
+      <Field label="Title" error={errors.title} hint={<CharCounter text={draft.title} bound={LIMITS.publicState.title} />}>
+        <Input value={draft.title} onChange={(e) => onChange({ ...draft, title: e.target.value })} autoComplete="off" autoFocus />
+      </Field>
+      <Field label="Content" error={errors.content} hint={<CharCounter text={draft.content} bound={LIMITS.publicState.content} />}>
+        <Textarea rows={6} value={draft.content} onChange={(e) => onChange({ ...draft, content: e.target.value })} />
+      </Field>
+      {failure ? <Alert>{failure}</Alert> : null}
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button type="button" variant="secondary" onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Saving…' : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
