@@ -70,6 +70,7 @@ const CASES: Record<RouteKey, Case> = {
   'PATCH /teams/[id]': { foreign: (w) => ({ params: { id: w.team.id }, body: { tokenBudget: 5_000, name: 'Taken over', goal: 'Mine now' } }) },
   'POST /teams/[id]/clone': { foreign: (w) => ({ params: { id: w.team.id }, body: { requestId: key() } }) },
   'GET /teams/[id]/activity': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'GET /teams/[id]/export': { foreign: (w) => ({ params: { id: w.team.id }, query: '?format=json' }) },
   'GET /teams/[id]/events': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'GET /teams/[id]/history': { foreign: (w) => ({ params: { id: w.team.id } }) },
   'GET /teams/[id]/waiting': { foreign: (w) => ({ params: { id: w.team.id } }) },
