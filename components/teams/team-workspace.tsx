@@ -25,6 +25,11 @@ import { linkButton } from './link-button';
 import { activityQuery, teamQuery } from './queries';
 import { useTeamActions } from './team-actions';
 import { useTeamEvents } from './use-team-events';
+import { NotificationToggle } from './notification-toggle';
+import { useTeamNotifications } from './notifications';
+import { TeamCapacityNotice } from './team-capacity-notice';
+import { TeamSettingsDialog } from './team-dialogs-lazy';
+import { tabTitle, useTabTitle } from './use-tab-title';
 
 const toggleKey = (id: string) => (prev: Readonly<Record<string, boolean>>) => ({ ...prev, [id]: !prev[id] });
 
@@ -46,6 +51,9 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
   const [expandedText, setExpandedText] = useState<Record<string, boolean>>({});
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [goalExpanded, setGoalExpanded] = useState(false);
+  const [editing, setEditing] = useState(false);
+  // A send refused for the team's request limit: the capacity notice (with its clone offer) shows at once.
+  const [capacityRefused, setCapacityRefused] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
 
   const refetchTeam = team.refetch;
@@ -53,6 +61,8 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
   const membersById = useMemo(() => new Map<string, ApiMember>(members.map((m) => [m.id, m])), [members]);
   const jobs = useMemo(() => feedJobs(activity.data), [activity.data]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = activity;
+  useTabTitle(team.data ? tabTitle(team.data.name, team.data.waitingJobs) : null);
+  const notifications = useTeamNotifications(jobs, membersById, team.data?.name ?? '');
   const loadOlder = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
@@ -64,7 +74,12 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
 
   const send = useCallback(
     async (d: ComposerDraft, draftKey: string) => {
-      await actionData(() => actions.sendRequest(teamId, { memberIds: d.memberIds, text: d.text, draftKey }));
+      try {
+        await actionData(() => actions.sendRequest(teamId, { memberIds: d.memberIds, text: d.text, draftKey }));
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'team_capacity') setCapacityRefused(true);
+        throw e;
+      }
       refreshActivity();
     },
     [teamId, refreshActivity, actions],
@@ -131,9 +146,13 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
       <header className="space-y-2">
         <div className="flex flex-wrap items-center gap-2">
           <h1 className="min-w-0 break-words text-2xl font-semibold text-zinc-900 dark:text-zinc-50">{t.name}</h1>
+          <Button variant="ghost" size="sm" aria-label="Edit team name and goal" onClick={() => setEditing(true)}>
+            Edit
+          </Button>
           {t.status !== 'ready' ? <Badge tone={status.tone}>{status.label}</Badge> : null}
           <div className="ml-auto flex flex-wrap items-center gap-3">
             <TeamBudgetMeter team={t} onChanged={refreshAll} />
+            <NotificationToggle notifications={notifications} />
             <Link href={`/teams/${encodeURIComponent(t.id)}/runs`} className={linkButton.secondary}>
               Runs
             </Link>
@@ -157,6 +176,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
             </button>
           ) : null}
         </div>
+        {editing ? <TeamSettingsDialog team={t} open onClose={() => setEditing(false)} onSaved={refreshAll} /> : null}
         {t.status === 'creating' ? (
           <Alert tone="info">This team is still being set up. If it stays this way, choose Manage → Reconnect.</Alert>
         ) : null}
@@ -198,6 +218,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
           ) : (
             <Spinner label="Loading activity…" />
           )}
+          <TeamCapacityNotice team={t} refused={capacityRefused} />
           <section aria-label="Composer" className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
             <MentionComposer members={members} draft={draft} setDraft={setDraft} onSend={send} textareaRef={textareaRef} />
           </section>

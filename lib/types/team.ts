@@ -50,11 +50,13 @@ export type ApiTeam = {
    * daily token cap (until midnight UTC); null when work is admitted.
    */
   admissionHeld: AdmissionHold | null;
+  /** Requests the team has taken, of LIMITS.team.requests; at the limit the workspace offers a clone. */
+  requestCount: number;
   createdAt: string;
   updatedAt: string;
 };
 
-export type ApiTeamSummary = Omit<ApiTeam, 'members'> & { memberCount: number };
+export type ApiTeamSummary = Omit<ApiTeam, 'members' | 'requestCount'> & { memberCount: number };
 
 /** What a waiting job needs: a clarification (text answer) or a graph interrupt (JSON response). */
 export type ApiWaiting =

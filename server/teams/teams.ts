@@ -130,7 +130,9 @@ export function getTeam(ownerId: string, teamId: string): ApiTeam {
   const team = requireTeam(ownerId, teamId, db);
   const members = teamMembers(teamId, db);
   const budget = teamBudgetViews(db, ownerId, [team]).get(teamId)!;
-  return toApiTeam(team, members, memberStatuses(teamId), jobCounts(ownerId, teamId).get(teamId) ?? { pending: 0, waiting: 0 }, budget);
+  // The count the request limit is checked against (queue.ts), so the workspace can offer a clone at the limit.
+  const requests = db.$client.prepare(`select count(*) as n from jobs where team_id = ? and kind = 'request'`).get(teamId) as { n: number };
+  return toApiTeam(team, members, memberStatuses(teamId), jobCounts(ownerId, teamId).get(teamId) ?? { pending: 0, waiting: 0 }, budget, requests.n);
 }
 
 /** Unfinished and waiting job counts per team (only teams with pending work are read). */

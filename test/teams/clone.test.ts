@@ -9,7 +9,7 @@ import { measureText } from '@/lib/text-bounds';
 import { getDb, schema } from '@/server/db';
 import { publishState } from '@/server/teams/state';
 import { updateTeamSettings } from '@/server/teams/team-settings';
-import { createTeam } from '@/server/teams/teams';
+import { createTeam, getTeam } from '@/server/teams/teams';
 import { makeUser } from '../support/users';
 import { call, makeAgents, makeTeam } from '../support/teams';
 
@@ -41,7 +41,9 @@ describe('POST /teams/:id/clone', () => {
     const res = await call(cloneRoute.POST, { method: 'POST', headers: alice.auth, body: { requestId: 'c1' }, params: { id: team.id } });
     expect(res.status).toBe(201);
     const clone = res.body as { id: string; name: string; goal: string; status: string; tokenBudget: number; tokensUsed: number; pendingJobs: number; members: Array<{ id: string; name: string; agentId: string; agentName: string; conversationId: string }> };
-    expect(clone).toMatchObject({ name: 'Release (2)', goal: 'Ship 2.0 研🚀', status: 'ready', tokenBudget: 50_000, tokensUsed: 0, pendingJobs: 0 });
+    expect(clone).toMatchObject({ name: 'Release (2)', goal: 'Ship 2.0 研🚀', status: 'ready', tokenBudget: 50_000, tokensUsed: 0, pendingJobs: 0, requestCount: 0 });
+    // The source reports the count its limit is checked against (the workspace offers the clone from it).
+    expect(getTeam(alice.id, team.id).requestCount).toBe(LIMITS.team.requests);
     expect(clone.members.map((m) => [m.name, m.agentId, m.agentName])).toEqual(team.members.map((m) => [m.name, m.agentId, m.agentName]));
     expect(clone.members.map((m) => m.id)).not.toEqual(expect.arrayContaining(team.members.map((m) => m.id)));
     const sourceConversations = new Set(team.members.map((m) => m.conversationId));
@@ -56,6 +58,7 @@ describe('POST /teams/:id/clone', () => {
     await fill(alice.auth, { id: clone.id, members: clone.members.slice(0, 2) });
     const over = await call(requestsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [clone.members[2]!.id], text: 'x', draftKey: 'over' }, params: { id: clone.id } });
     expect(over.body).toMatchObject({ error: { code: 'team_capacity' } });
+    expect(getTeam(alice.id, clone.id).requestCount).toBe(LIMITS.team.requests);
     // The source is as it was.
     expect(count(`select count(*) as n from jobs where team_id = ? and kind = 'request'`, team.id)).toBe(LIMITS.team.requests);
     expect(teamRow(team.id).name).toBe('Release');

@@ -1,0 +1,113 @@
+'use client';
+
+import { useRef, useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { Button } from '@/components/ui/button';
+import { CharCounter } from '@/components/ui/char-counter';
+import { Field } from '@/components/ui/field';
+import { Input, Textarea } from '@/components/ui/input';
+import { Alert } from '@/components/ui/misc';
+import { Modal } from '@/components/ui/modal';
+import { actionData } from '@/lib/action-result';
+import { ApiError } from '@/lib/api-client';
+import { LIMITS } from '@/lib/limits';
+import type { TeamSettingsInput } from '@/lib/schemas/team-settings';
+import { boundedTextProblem } from '@/lib/text-bounds';
+import type { ApiTeam } from '@/lib/types/team';
+import { useTeamActions } from './team-actions';
+
+type Props = { team: ApiTeam; open: boolean; onClose: () => void; onSaved: () => void };
+type Errors = { name?: string; goal?: string };
+
+/**
+ * Rename the team and edit its goal. Only what changed is sent. Requests that already started keep the goal they
+ * started with; queued and new ones get the new one (the dialog says so, since it is not otherwise visible).
+ */
+export function TeamSettingsDialog({ team, open, onClose, onSaved }: Props) {
+  const actions = useTeamActions();
+  const [name, setName] = useState(team.name);
+  const [goal, setGoal] = useState(team.goal);
+  const [errors, setErrors] = useState<Errors>({});
+  const nameRef = useRef<HTMLInputElement>(null);
+  const goalRef = useRef<HTMLTextAreaElement>(null);
+  const save = useMutation({
+    mutationFn: (input: TeamSettingsInput) => actionData(() => actions.updateSettings(team.id, input)),
+    onSuccess: () => {
+      onSaved();
+      onClose();
+    },
+    onError: (e) => {
+      if (e instanceof ApiError && (e.fields.name || e.fields.goal)) setErrors({ name: e.fields.name, goal: e.fields.goal });
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmedName = name.trim();
+    const trimmedGoal = goal.trim();
+    const next: Errors = {
+      name: boundedTextProblem(trimmedName, LIMITS.team.name, 'Name') ?? undefined,
+      goal: boundedTextProblem(trimmedGoal, LIMITS.team.goal, 'Goal') ?? undefined,
+    };
+    setErrors(next);
+    if (next.name) return nameRef.current?.focus();
+    if (next.goal) return goalRef.current?.focus();
+    const input: TeamSettingsInput = {
+      ...(trimmedName !== team.name ? { name: trimmedName } : {}),
+      ...(trimmedGoal !== team.goal ? { goal: trimmedGoal } : {}),
+    };
+    if (input.name === undefined && input.goal === undefined) return onClose();
+    save.mutate(input);
+  };
+  const close = () => !save.isPending && onClose();
+  const fieldError = save.error instanceof ApiError && (save.error.fields.name || save.error.fields.goal);
+
+  return (
+    <Modal open={open} onClose={close} busy={save.isPending} title="Edit team" className="max-w-lg">
+      <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
+        <Field label="Name" error={errors.name} hint={<CharCounter text={name} bound={LIMITS.team.name} />}>
+          <Input
+            ref={nameRef}
+            value={name}
+            autoComplete="off"
+            required
+            autoFocus
+            onChange={(e) => {
+              setName(e.target.value);
+              if (errors.name) setErrors((x) => ({ ...x, name: undefined }));
+            }}
+          />
+        </Field>
+        <Field
+          label="Goal"
+          error={errors.goal}
+          hint={
+            <>
+              Every member sees it. Requests already running keep the goal they started with. <CharCounter text={goal} bound={LIMITS.team.goal} />
+            </>
+          }
+        >
+          <Textarea
+            ref={goalRef}
+            rows={5}
+            value={goal}
+            required
+            onChange={(e) => {
+              setGoal(e.target.value);
+              if (errors.goal) setErrors((x) => ({ ...x, goal: undefined }));
+            }}
+          />
+        </Field>
+        {save.isError && !fieldError ? <Alert>Couldn’t save: {save.error instanceof ApiError ? save.error.message : 'try again.'}</Alert> : null}
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button type="button" variant="secondary" onClick={close} disabled={save.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save'}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
