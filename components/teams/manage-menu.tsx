@@ -10,6 +10,7 @@ import { Alert } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiTeam } from '@/lib/types/team';
+import { downloadTeamExport } from './export-download';
 import { teamKeys } from './queries';
 import { useTeamActions } from './team-actions';
 
@@ -21,7 +22,7 @@ type Props = {
 
 const errorText = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
 
-/** Refresh now, Reconnect (after a restart or an interrupted creation) and Delete finished team. */
+/** Refresh now, Reconnect (after a restart or an interrupted creation), Export (Markdown or JSON) and Delete finished team. */
 export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -53,6 +54,8 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
         items={[
           { label: 'Refresh now', onSelect: onRefresh },
           ...(canReconnect ? [{ label: 'Reconnect', onSelect: () => reconnect.mutate() }] : []),
+          { label: 'Export as Markdown', onSelect: () => downloadTeamExport(team.id, 'md') },
+          { label: 'Export as JSON', onSelect: () => downloadTeamExport(team.id, 'json') },
           {
             label: 'Delete finished team',
             danger: true,
