@@ -8,13 +8,15 @@ import { Time } from '@/components/ui/time';
 import { TEAM_STATUS_BADGE, workBadges } from './feed';
 import { linkButton } from './link-button';
 import { teamListQuery } from './queries';
+import { TEAM_LIST_FALLBACK_MS, useTeamListEvents } from './use-team-list-events';
 
 /** The owner's teams, newest first, with member count, status and waiting work. */
 export function TeamList() {
+  const stream = useTeamListEvents();
   const teams = useQuery({
     ...teamListQuery(),
-    // Keeps the "waiting for input" badges current while the list is open (paused while the tab is hidden).
-    refetchInterval: 10_000,
+    // Push keeps the statuses and "waiting for input" badges current; a timer only while the stream is down.
+    refetchInterval: stream === 'down' ? TEAM_LIST_FALLBACK_MS : false,
   });
 
   return (

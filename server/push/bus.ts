@@ -7,7 +7,10 @@ export type TeamChange = { teamId: string; revision: number; jobIds: string[] };
 /** Something about the conversation's runs changed: a run started or finished, or run events were written. */
 export type ConversationChange = { conversationId: string; id: number; runIds: string[] };
 
-type BusMap = { team: [TeamChange]; conversation: [ConversationChange] };
+/** One of the owner's teams changed (the same commit as its TeamChange): the teams list re-reads its summaries. */
+export type AccountTeamChange = { ownerId: string; teamId: string };
+
+type BusMap = { team: [TeamChange]; conversation: [ConversationChange]; accountTeams: [AccountTeamChange] };
 
 // Route bundles and instrumentation may load separate copies of this module: one bus per process.
 const g = globalThis as unknown as { __ensemblePushBus?: EventEmitter<BusMap> };
@@ -39,5 +42,15 @@ export function subscribeConversation(conversationId: string, listener: (change:
   return () => bus.off('conversation', wrapped);
 }
 
+export function subscribeAccountTeams(ownerId: string, listener: (change: AccountTeamChange) => void): () => void {
+  const bus = pushBus();
+  const wrapped = (change: AccountTeamChange) => {
+    if (change.ownerId === ownerId) listener(change);
+  };
+  bus.on('accountTeams', wrapped);
+  return () => bus.off('accountTeams', wrapped);
+}
+
 export const conversationListenerCount = (): number => pushBus().listenerCount('conversation');
 export const teamListenerCount = (): number => pushBus().listenerCount('team');
+export const accountTeamsListenerCount = (): number => pushBus().listenerCount('accountTeams');

@@ -27,12 +27,20 @@ function flush(): void {
   if (!pending) return;
   // A throw here would be an uncaught exception (it runs in a microtask): log it, the streams' readers re-read.
   try {
-    const read = getDb().$client.prepare('select revision from teams where id = ?');
+    const read = getDb().$client.prepare('select revision, owner_id as ownerId from teams where id = ?');
     for (const [teamId, ids] of pending) {
-      const row = read.get(teamId) as { revision: number } | undefined;
-      if (row) pushBus().emit('team', { teamId, revision: row.revision, jobIds: [...ids] });
+      const row = read.get(teamId) as { revision: number; ownerId: string } | undefined;
+      if (!row) continue;
+      pushBus().emit('team', { teamId, revision: row.revision, jobIds: [...ids] });
+      // The owner's teams list (team-list-stream.ts) shows each team's status and waiting work.
+      pushBus().emit('accountTeams', { ownerId: row.ownerId, teamId });
     }
   } catch (error) {
     console.error('[push] team change not announced:', error);
   }
+}
+
+/** A team was deleted (after the commit: its row, and so its owner, can no longer be read by the flush above). */
+export function noteTeamRemoved(ownerId: string, teamId: string): void {
+  pushBus().emit('accountTeams', { ownerId, teamId });
 }

@@ -3,6 +3,7 @@ import { eq, ne } from 'drizzle-orm';
 import type { ApiTeam } from '@/lib/types/team';
 import { getDb, schema, writeTx } from '@/server/db';
 import { AppError } from '@/server/http/errors';
+import { noteTeamRemoved } from '@/server/push/team-changes';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { ensureMemberConversations, getTeam, requireTeam } from './teams';
 
@@ -21,6 +22,8 @@ export function deleteTeam(ownerId: string, teamId: string): void {
     if (pending.n > 0) throw new AppError(409, 'team_busy', PENDING_REFUSAL);
     tx.delete(schema.teams).where(eq(schema.teams.id, teamId)).run();
   });
+  // The owner's open teams lists drop it (a deleted team has no revision to announce).
+  noteTeamRemoved(ownerId, teamId);
 }
 
 /**

@@ -61,6 +61,7 @@ const CASES: Record<RouteKey, Case> = {
   'GET /runs/[id]/children': { foreign: (w) => ({ params: { id: w.run.id } }) },
 
   'GET /teams': { noForeignId: "lists the caller's own teams", hidesFrom: (w) => [w.team.id] },
+  'GET /teams/events': { noForeignId: "streams changes of the caller's own teams (test/push/team-list-events.test.ts: another owner's are never heard)" },
   'POST /teams': {
     foreign: (w) => ({ body: { requestId: key(), name: 'Stolen', goal: 'g', agentIds: [w.agent.id, ...w.teamAgentIds] } }),
     likeMissing: () => ({ body: { requestId: key(), name: 'Stolen', goal: 'g', agentIds: [key(), key()] } }),

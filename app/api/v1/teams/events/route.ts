@@ -1,0 +1,11 @@
+import { requireUser } from '@/server/auth/require-user';
+import { route } from '@/server/http/route';
+import { teamListEventStream } from '@/server/push/team-list-stream';
+
+export const dynamic = 'force-dynamic';
+
+/** Live updates for the caller's teams list (text/event-stream): see docs/api.md "Event streams". */
+export const GET = route(async (req) => {
+  const user = await requireUser(req);
+  return teamListEventStream({ accountId: user.id, signal: req.signal, request: req });
+});
