@@ -1,0 +1,93 @@
+/**
+ * An open Steps panel follows its run by push (ADR 030): while the run's event stream is up, the panel asks for
+ * events only when the stream says there are new ones — no GET of /runs/:id/events on a timer — and a new step
+ * still appears; with the stream blocked, it falls back to checking once a second and says so.
+ */
+import type { Locator, Page, Request } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { RESULT_TIMEOUT, card, createTeam, openTeam, sendRequest } from './support/team-flows';
+
+/** Two slow model turns: after "Run started", eight quiet seconds, then the calculator call and its result. */
+const SLOW_CALL = ['/sleep 8000', '/call calculator {"expression":"1+2"}', '/reply Sum done'].join('\n');
+const EVENTS_READ = /\/api\/v1\/runs\/([^/?]+)\/events(\?|$)/;
+const EVENTS_STREAM = /\/api\/v1\/runs\/[^/?]+\/events\/stream$/;
+
+/** Every events read (GET /runs/:id/events?...) and stream request the page makes, with when it was made. */
+function recordRunRequests(page: Page) {
+  const reads: Array<{ at: number; runId: string }> = [];
+  const streams: number[] = [];
+  page.on('request', (req: Request) => {
+    const path = new URL(req.url()).pathname + (new URL(req.url()).search ? '?' : '');
+    const read = EVENTS_READ.exec(path);
+    if (req.method() === 'GET' && read) reads.push({ at: Date.now(), runId: decodeURIComponent(read[1]!) });
+    if (EVENTS_STREAM.test(new URL(req.url()).pathname)) streams.push(Date.now());
+  });
+  return { reads, streams };
+}
+
+async function openSteps(scope: Locator): Promise<Locator> {
+  const button = scope.getByRole('button', { name: 'Steps', exact: true });
+  await expect(button).toHaveAttribute('aria-expanded', 'false', { timeout: RESULT_TIMEOUT });
+  await button.click();
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+  const list = scope.getByRole('list', { name: 'Run steps' });
+  await expect(list.getByText('Run started', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  return list;
+}
+
+test('an open Steps panel shows a new step without periodic GETs of /events while its stream is up', async ({ page, api }) => {
+  test.setTimeout(60_000);
+  const team = await createTeam(api, 'Push steps', [
+    { name: 'Calc', description: 'Adds things up' },
+    { name: 'Helper', description: 'Stands by' },
+  ]);
+  const seen = recordRunRequests(page);
+  await openTeam(page, team.id);
+  await sendRequest(api, team, 'Calc', SLOW_CALL);
+  const job = card(page, 'You → @Calc');
+  const list = await openSteps(job);
+  await expect(job.getByText('Live — new steps appear as they happen')).toBeVisible();
+  const openedAt = Date.now();
+
+  // The new step arrives while the panel stays open (the model answers after its eight-second sleep).
+  await expect(list.getByText('Tool calculator returned', { exact: true })).toBeVisible({ timeout: 15_000 });
+  expect(seen.streams.length, 'the panel opened its run stream').toBeGreaterThanOrEqual(1);
+
+  // When did the server write that step? Its model call's own time, from the API.
+  const runId = seen.reads[0]!.runId;
+  const res = await api.get(`/api/v1/runs/${encodeURIComponent(runId)}/events?after=0&limit=200`);
+  const events = ((await res.json()) as { events: Array<{ type: string; at: string }> }).events;
+  const modelCallAt = Date.parse(events.find((e) => e.type === 'model.call')!.at);
+  expect(modelCallAt - openedAt, 'the quiet stretch is long enough to tell push from polling').toBeGreaterThan(3_000);
+
+  // What must not happen: a read of the run's events while nothing new was written (from a second after the panel
+  // was live to just before the step: at least 1.75 s, so polling once a second would have read in it).
+  const quiet = seen.reads.filter((r) => r.runId === runId && r.at > openedAt + 1_000 && r.at < modelCallAt - 250);
+  expect(quiet.map((r) => new Date(r.at).toISOString())).toEqual([]);
+  // ...and reads did follow the step: push, not a stale panel.
+  expect(seen.reads.some((r) => r.runId === runId && r.at >= modelCallAt)).toBe(true);
+  await expect(list.getByText('Run completed', { exact: true })).toBeVisible({ timeout: 15_000 });
+});
+
+test('with its stream blocked, the Steps panel says so and still shows new steps by checking once a second', async ({ page, api }) => {
+  test.setTimeout(60_000);
+  // Only run streams are refused (the workspace's own stream stays up): the panel must fall back on its own.
+  await page.route(EVENTS_STREAM, (route) => route.fulfill({ status: 503, body: 'unavailable' }));
+  const team = await createTeam(api, 'Blocked steps', [
+    { name: 'Calc', description: 'Adds things up' },
+    { name: 'Helper', description: 'Stands by' },
+  ]);
+  const seen = recordRunRequests(page);
+  await openTeam(page, team.id);
+  await sendRequest(api, team, 'Calc', SLOW_CALL);
+  const job = card(page, 'You → @Calc');
+  const list = await openSteps(job);
+  await expect(job.getByText('Reconnecting — checking every 1 s')).toBeVisible({ timeout: 5_000 });
+  const downAt = Date.now();
+  await expect(list.getByText('Tool calculator returned', { exact: true })).toBeVisible({ timeout: 15_000 });
+  const runId = seen.reads[0]!.runId;
+  // The fallback is a timer: several reads in the quiet stretch while the model sleeps.
+  const reads = seen.reads.filter((r) => r.runId === runId && r.at > downAt);
+  expect(reads.length).toBeGreaterThanOrEqual(3);
+  expect(seen.streams.length, 'the panel kept trying its stream').toBeGreaterThanOrEqual(1);
+});
