@@ -4,7 +4,7 @@
  * removing that key forgets the team entirely, while `exact: true` refreshes the team itself (members, counts)
  * without touching its feed or state.
  */
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '@/lib/api-client';
 import type { ApiActivity, ApiActivityChanges, ApiTeam, ApiTeamSummary } from '@/lib/types/team';
 import { NO_FEED_FILTER, feedFilterKey, feedFilterParams, type FeedFilter } from '@/lib/feed-filter';
@@ -82,6 +82,8 @@ export const activityQuery = (id: string, filter: FeedFilter = NO_FEED_FILTER) =
     initialPageParam: null,
     getNextPageParam: nextPageParam,
     staleTime: Infinity,
+    // A new filter keeps the previous feed on screen until its own first page arrives (no spinner flash).
+    placeholderData: keepPreviousData,
     retry,
   });
 
