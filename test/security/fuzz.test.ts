@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createPersonEntry } from '@/server/teams/person-state';
 import { apiRoutes, callRoute, databaseFingerprint, makeWorld, settleRuns, type World } from './support';
 
 /**
@@ -61,15 +62,17 @@ const bodyRoutes = () =>
 
 describe('fuzzed bodies on every route that reads one', () => {
   let world: World;
+  let stateEntryId = '';
   beforeAll(async () => {
     world = await makeWorld();
+    stateEntryId = createPersonEntry(world.ann.id, world.team.id, { requestId: 'fuzz', kind: 'plan', title: 'Fuzzed', content: '' }).entry.id;
   });
 
   const paramsFor = (w: World): Record<string, string> => ({ id: w.agent.id, jobId: w.jobId });
   const idFor = (route: string, w: World): Record<string, string> => {
     if (route.startsWith('/agents/')) return { id: w.agent.id };
     if (route.startsWith('/conversations/')) return { id: w.conversation.id };
-    if (route.startsWith('/teams/')) return { id: w.team.id, jobId: w.jobId };
+    if (route.startsWith('/teams/')) return { id: w.team.id, jobId: w.jobId, entryId: stateEntryId };
     if (route.startsWith('/runs/')) return { id: w.run.id };
     if (route.startsWith('/tokens/')) return { id: w.tokenId };
     if (route.startsWith('/admin/invitations/')) return { id: w.invitationId };
