@@ -4,10 +4,10 @@ import { useLayoutEffect, useMemo, useRef } from 'react';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/misc';
 import { linkedJobId } from './feed';
-import type { ApiJob } from '@/lib/types/team';
+import type { ApiJob, ApiWaitReason } from '@/lib/types/team';
 import { JobCard, type JobCardProps } from './job-card';
 
-type Props = Omit<JobCardProps, 'job' | 'linked' | 'linkedMissing' | 'detailsOpen' | 'textExpanded' | 'answer'> & {
+type Props = Omit<JobCardProps, 'job' | 'linked' | 'linkedMissing' | 'detailsOpen' | 'textExpanded' | 'answer' | 'waitReason'> & {
   /** Oldest first. */
   jobs: ApiJob[];
   totalJobs: number;
@@ -18,6 +18,8 @@ type Props = Omit<JobCardProps, 'job' | 'linked' | 'linkedMissing' | 'detailsOpe
   openDetails: Readonly<Record<string, boolean>>;
   expandedText: Readonly<Record<string, boolean>>;
   answers: Readonly<Record<string, string>>;
+  /** Why each queued job waits, by job id (GET /teams/:id/waiting). */
+  waitReasons?: Readonly<Record<string, ApiWaitReason>>;
   /** A feed filter is on (the empty state and the count speak of matches). */
   filtered?: boolean;
 };
@@ -32,7 +34,7 @@ const TOP_SLACK_PX = 120;
  * New activity scrolls into view only when the reader is already at the bottom; older history read on scroll-back
  * is added above without moving what the reader is looking at.
  */
-export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOlder, openDetails, expandedText, answers, filtered = false, ...handlers }: Props) {
+export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOlder, openDetails, expandedText, answers, filtered = false, waitReasons, ...handlers }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const before = useRef<{ firstId: string | undefined; height: number }>({ firstId: undefined, height: 0 });
@@ -90,6 +92,7 @@ export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOl
                 detailsOpen={openDetails[job.id] === true}
                 textExpanded={expandedText[job.id] === true}
                 answer={answers[job.id] ?? ''}
+                waitReason={waitReasons?.[job.id]}
                 {...handlers}
               />
             );

@@ -80,14 +80,20 @@ export function firstWords(text: string, maxWords = 8, maxChars = 60): string {
   return cut ? `${out}…` : out;
 }
 
-/** The job a card links back to: a receipt points at its request, a handoff at the request it came from. */
+/**
+ * The job a card links back to: a receipt points at its request, a handoff at the request it came from, a retry
+ * (or a request sent on to another member) at the request it retries.
+ */
 export function linkedJobId(job: ApiJob, jobs: readonly ApiJob[]): string | null {
   if (job.kind === 'receipt') {
     const request = jobs.find((j) => j.receipt?.id === job.id);
     return request?.id ?? job.parentId;
   }
-  return job.parentId;
+  return job.parentId ?? job.retryOf ?? null;
 }
+
+/** Retry (or send to another member) is offered on a request that failed or was cancelled. */
+export const canRetry = (job: Pick<ApiJob, 'kind' | 'status'>) => job.kind === 'request' && (job.status === 'failed' || job.status === 'cancelled');
 
 /** Long texts start collapsed. */
 export function isLongText(text: string, maxChars = 400, maxLines = 6): boolean {

@@ -13,12 +13,15 @@ import { ApiError } from '@/lib/api-client';
 import {
   JOB_STATUS_BADGE,
   canCancel,
+  canRetry,
   deliveryLine,
   firstWords,
   isLongText,
   jobHeadline,
 } from './feed';
-import type { ApiJob, ApiMember } from '@/lib/types/team';
+import type { ApiJob, ApiMember, ApiWaitReason } from '@/lib/types/team';
+import { waitReasonLabel } from '@/lib/wait-reason-label';
+import { JobRetryControls, type RetryTarget } from './job-retry-controls';
 import { JobAnswerForm, type AnswerBody } from './job-answer-form';
 import { linkButton } from './link-button';
 import { stopReasonLabel } from '@/lib/stop-reason-label';
@@ -39,6 +42,10 @@ export type JobCardProps = {
   onAnswerChange: (jobId: string, value: string) => void;
   onAnswer: (jobId: string, body: AnswerBody) => Promise<void>;
   onCancel: (jobId: string) => Promise<void>;
+  /** Why the job waits, while it is queued (or an answer waits for its slot). */
+  waitReason?: ApiWaitReason;
+  /** Retry a failed or cancelled request, or send it to another member; absent: not offered. */
+  onRetry?: (target: RetryTarget) => Promise<void>;
 };
 
 function scrollToJob(event: MouseEvent<HTMLAnchorElement>, jobId: string) {
@@ -63,6 +70,8 @@ export const JobCard = memo(function JobCard({
   onAnswerChange,
   onAnswer,
   onCancel,
+  waitReason,
+  onRetry,
 }: JobCardProps) {
   const [cancelState, setCancelState] = useState<{ pending: boolean; error: string | null }>({ pending: false, error: null });
   const { from, to } = jobHeadline(job, members);
@@ -113,7 +122,7 @@ export const JobCard = memo(function JobCard({
 
       {linked || linkedMissing ? (
         <p className="mt-1 break-words text-xs text-zinc-600 dark:text-zinc-400">
-          {isReceipt ? 'Result of: ' : 'Follow-up to: '}
+          {isReceipt ? 'Result of: ' : job.retryOf && !job.parentId ? 'Retry of: ' : 'Follow-up to: '}
           {linked ? (
             <a href={`#${jobElementId(linked.id)}`} onClick={(e) => scrollToJob(e, linked.id)} className={linkButton.text}>
               {firstWords(linked.text ?? '') || 'an earlier request'}
@@ -179,6 +188,13 @@ export const JobCard = memo(function JobCard({
         </p>
       ) : null}
       {delivery ? <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">{delivery}</p> : null}
+      {waitReason && (job.status === 'queued' || job.status === 'resuming') ? (
+        <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
+          <span className="sr-only">Why it waits: </span>
+          {waitReasonLabel(waitReason)}
+        </p>
+      ) : null}
+      {onRetry && canRetry(job) ? <JobRetryControls job={job} members={members} onRetry={onRetry} /> : null}
 
       <div className="mt-2">
         <button

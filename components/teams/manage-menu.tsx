@@ -10,6 +10,7 @@ import { Alert } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiTeam } from '@/lib/types/team';
+import { CancelAllDialog } from './cancel-all-dialog';
 import { downloadTeamExport } from './export-download';
 import { teamKeys } from './queries';
 import { useTeamActions } from './team-actions';
@@ -22,12 +23,16 @@ type Props = {
 
 const errorText = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
 
-/** Refresh now, Reconnect (after a restart or an interrupted creation), Export (Markdown or JSON) and Delete finished team. */
+/**
+ * Refresh now, Reconnect (after a restart or an interrupted creation), Export (Markdown or JSON), Cancel all unfinished
+ * requests (asks first) and Delete finished team.
+ */
 export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const actions = useTeamActions();
   const [confirmOpen, setConfirmOpen] = useState(false);
+  const [cancelAllOpen, setCancelAllOpen] = useState(false);
 
   const reconnect = useMutation({
     mutationFn: () => actionData(() => actions.reconnect(team.id)),
@@ -56,6 +61,7 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
           ...(canReconnect ? [{ label: 'Reconnect', onSelect: () => reconnect.mutate() }] : []),
           { label: 'Export as Markdown', onSelect: () => downloadTeamExport(team.id, 'md') },
           { label: 'Export as JSON', onSelect: () => downloadTeamExport(team.id, 'json') },
+          ...(team.pendingJobs > 0 ? [{ label: 'Cancel all unfinished requests…', danger: true, onSelect: () => setCancelAllOpen(true) }] : []),
           {
             label: 'Delete finished team',
             danger: true,
@@ -75,6 +81,8 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
           </Alert>
         </div>
       ) : null}
+
+      <CancelAllDialog team={team} open={cancelAllOpen} onClose={() => setCancelAllOpen(false)} onCancelled={onRefresh} />
 
       <ConfirmDialog
         open={confirmOpen}

@@ -6,7 +6,7 @@
  */
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '@/lib/api-client';
-import type { ApiActivity, ApiActivityChanges, ApiTeam, ApiTeamSummary } from '@/lib/types/team';
+import type { ApiActivity, ApiActivityChanges, ApiTeam, ApiTeamSummary, ApiTeamWaits } from '@/lib/types/team';
 import { NO_FEED_FILTER, feedFilterKey, feedFilterParams, type FeedFilter } from '@/lib/feed-filter';
 import { ACTIVITY_PAGE_SIZE, nextPageParam, readPage, type ActivityFeed, type ActivityPage, type ActivityPageParam } from './activity-cache';
 import type { StateView } from './state/state-view';
@@ -23,6 +23,8 @@ export const teamKeys = {
    */
   activity: (id: string, filter: FeedFilter = NO_FEED_FILTER) => ['teams', 'detail', id, 'activity', feedFilterKey(filter)] as const,
   state: (id: string) => ['teams', 'detail', id, 'state'] as const,
+  /** Why each queued job waits (re-read on every team event, use-team-events.ts). */
+  waiting: (id: string) => ['teams', 'detail', id, 'waiting'] as const,
 };
 
 const teamPath = (id: string) => `/api/v1/teams/${encodeURIComponent(id)}`;
@@ -90,3 +92,21 @@ export const activityQuery = (id: string, filter: FeedFilter = NO_FEED_FILTER) =
 /** Refetched when push says the team moved (every state write bumps the team revision). */
 export const teamStateQuery = (id: string) =>
   queryOptions({ queryKey: teamKeys.state(id), queryFn: ({ signal }) => fetchTeamState(id, signal), retry });
+
+/** GET /api/v1/teams/:id/waiting */
+export const fetchWaitReasons = (id: string, signal?: AbortSignal) => apiFetch<ApiTeamWaits>(`${teamPath(id)}/waiting`, { signal });
+
+/** How many are ahead also moves with other teams' work, which this team's events don't announce. */
+export const WAITING_REFRESH_MS = 10_000;
+
+/**
+ * Why the team's queued jobs wait: re-read on each team event, and every WAITING_REFRESH_MS while something waits
+ * (never while nothing does).
+ */
+export const waitReasonsQuery = (id: string) =>
+  queryOptions({
+    queryKey: teamKeys.waiting(id),
+    queryFn: ({ signal }) => fetchWaitReasons(id, signal),
+    refetchInterval: (query) => (Object.keys(query.state.data?.reasons ?? {}).length > 0 ? WAITING_REFRESH_MS : false),
+    retry,
+  });

@@ -6,7 +6,8 @@ import type { CreateTeamInput, RespondInput, SendRequestInput } from '@/lib/sche
 import type { UpdateTeamInput } from '@/lib/schemas/team-budget';
 import type { CloneTeamInput, TeamSettingsInput } from '@/lib/schemas/team-settings';
 import type { CreateStateEntryInput, UpdateStateEntryInput } from '@/lib/schemas/team-state';
-import type { ApiJob, ApiStateEntry, ApiTeam } from '@/lib/types/team';
+import type { RetryJobInput } from '@/lib/schemas/team-steer';
+import type { ApiCancelAllResult, ApiJob, ApiStateEntry, ApiTeam } from '@/lib/types/team';
 
 /** The team pages' server actions (app/(app)/teams/actions.ts), provided by app/(app)/teams/layout.tsx. */
 export type TeamActions = {
@@ -22,6 +23,8 @@ export type TeamActions = {
   updateStateEntry: (teamId: string, entryId: string, input: UpdateStateEntryInput) => Promise<ActionResult<{ updated: boolean; entry: ApiStateEntry }>>;
   updateSettings: (teamId: string, input: TeamSettingsInput) => Promise<ActionResult<ApiTeam>>;
   cloneTeam: (teamId: string, input: CloneTeamInput) => Promise<ActionResult<ApiTeam>>;
+  retryJob: (teamId: string, jobId: string, input: RetryJobInput) => Promise<ActionResult<{ job: ApiJob }>>;
+  cancelAll: (teamId: string) => Promise<ActionResult<ApiCancelAllResult>>;
 };
 
 const context = createActionsContext<TeamActions>('Team');

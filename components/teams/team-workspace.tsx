@@ -22,7 +22,8 @@ import { StatePanel } from './state-panel';
 import { TeamBudgetMeter } from './team-budget-meter';
 import { TeamBudgetNotice } from './team-budget-notice';
 import { linkButton } from './link-button';
-import { activityQuery, teamQuery } from './queries';
+import { activityQuery, teamQuery, waitReasonsQuery } from './queries';
+import type { RetryTarget } from './job-retry-controls';
 import { useTeamActions } from './team-actions';
 import { useTeamEvents } from './use-team-events';
 import { NotificationToggle } from './notification-toggle';
@@ -40,6 +41,7 @@ const toggleKey = (id: string) => (prev: Readonly<Record<string, boolean>>) => (
  */
 export function TeamWorkspace({ teamId }: { teamId: string }) {
   const team = useQuery(teamQuery(teamId));
+  const waits = useQuery(waitReasonsQuery(teamId));
   const filter = useFeedFilter();
   const activity = useInfiniteQuery(activityQuery(teamId, filter));
   const live = useTeamEvents(teamId, filter);
@@ -80,6 +82,13 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
         if (e instanceof ApiError && e.code === 'team_capacity') setCapacityRefused(true);
         throw e;
       }
+      refreshActivity();
+    },
+    [teamId, refreshActivity, actions],
+  );
+  const retry = useCallback(
+    async ({ jobId, memberId, requestId }: RetryTarget) => {
+      await actionData(() => actions.retryJob(teamId, jobId, memberId ? { requestId, memberId } : { requestId }));
       refreshActivity();
     },
     [teamId, refreshActivity, actions],
@@ -203,6 +212,8 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
               onAnswerChange={onAnswerChange}
               onAnswer={answer}
               onCancel={cancel}
+              onRetry={retry}
+              waitReasons={waits.data?.reasons}
               filtered={isFiltered(filter)}
             />
           ) : activity.isError ? (

@@ -36,7 +36,7 @@ type TeamPush = { teamId: string; revision: number; jobIds: string[] | null };
 
 /**
  * Read what changed since the feed's revision and patch it in: the changed jobs by setQueryData, the team itself
- * (member statuses, counts), its state panel and the changed jobs' runs by invalidation (only what is on screen
+ * (member statuses, counts), its state panel, why its queued jobs wait and the changed jobs' runs by invalidation (only what is on screen
  * refetches).
  */
 async function syncFeed(queryClient: QueryClient, teamId: string, filter: FeedFilter): Promise<void> {
@@ -53,6 +53,7 @@ async function syncFeed(queryClient: QueryClient, teamId: string, filter: FeedFi
   else queryClient.setQueryData<ActivityFeed>(key, result.feed);
   void queryClient.invalidateQueries({ queryKey: teamKeys.detail(teamId), exact: true });
   void queryClient.invalidateQueries({ queryKey: teamKeys.state(teamId) });
+  void queryClient.invalidateQueries({ queryKey: teamKeys.waiting(teamId) });
   if (result.kind === 'merged') {
     for (const job of result.changed) if (job.run) void queryClient.invalidateQueries({ queryKey: runKeys.detail(job.run.id) });
   }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { TeamActionsProvider } from '@/components/teams/team-actions';
 import {
+  cancelAllJobsAction,
   cancelJobAction,
   cloneTeamAction,
   createStateEntryAction,
@@ -8,6 +9,7 @@ import {
   deleteTeamAction,
   reconnectTeamAction,
   respondToJobAction,
+  retryJobAction,
   sendTeamRequestAction,
   updateStateEntryAction,
   updateTeamBudgetAction,
@@ -30,6 +32,8 @@ export default function TeamsLayout({ children }: { children: ReactNode }) {
         updateStateEntry: updateStateEntryAction,
         updateSettings: updateTeamSettingsAction,
         cloneTeam: cloneTeamAction,
+        retryJob: retryJobAction,
+        cancelAll: cancelAllJobsAction,
       }}
     >
       {children}
