@@ -1,4 +1,5 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, test } from './fixtures';
 
@@ -28,6 +29,17 @@ const layouts = [
   { name: '390 px, dark', viewport: { width: 390, height: 844 }, scheme: 'dark' as const },
 ];
 
+/** Serious or critical axe violations inside one part of the page (contrast included), one line each. */
+async function violations(page: Page, within: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include(within).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} — ${v.nodes[0]?.target.join(' ')}`);
+}
+const settledDialog = async (dialog: Locator) => {
+  await expect(dialog).toBeVisible();
+  // The dialog opens with showModal(); let its first paint finish before measuring contrast.
+  await expect(dialog).toHaveJSProperty('open', true);
+};
+
 async function open(page: Page, team: Team, layout: (typeof layouts)[number]) {
   await page.setViewportSize(layout.viewport);
   await page.emulateMedia({ colorScheme: layout.scheme });
@@ -50,6 +62,8 @@ for (const layout of layouts) {
     // Counted as the server counts: the emoji once, 4 bytes; each CJK character 3.
     await expect(add.getByText('11 / 80 characters · 18 / 160 bytes')).toBeVisible();
     await add.getByLabel('Content').fill('Stay under 5k.');
+    await settledDialog(add);
+    expect(await violations(page, 'dialog')).toEqual([]);
     await expect(add.getByText('14 / 1,000 characters · 14 / 2,000 bytes')).toBeVisible();
     // One past the title bound is stopped in the form, with the numbers.
     await add.getByLabel('Title').fill('😀'.repeat(41));
@@ -117,6 +131,8 @@ for (const layout of layouts) {
     await expect(conflict.getByRole('region', { name: 'Your version' })).toContainText('Ship in April');
     await expect(conflict.getByRole('region', { name: 'Current version' })).toContainText('Ship in June (vendor delay)');
     await expect(conflict.getByRole('region', { name: 'Current version' })).toContainText(`Revision ${entry.revision}`);
+    await settledDialog(conflict);
+    expect(await violations(page, 'dialog')).toEqual([]);
     await conflict.getByRole('button', { name: 'Keep theirs' }).click();
     await expect(conflict).toBeHidden();
     await expect(card).toContainText('Ship in June (vendor delay)');
