@@ -151,6 +151,25 @@ describe('title and content bounds, at the limit and one past (ASCII, CJK, emoji
   }
 });
 
+describe('floods', () => {
+  it('the same create sent ten times at once makes one entry (one 201, nine 200 with the same entry)', async () => {
+    const { owner, team } = await setup();
+    const body = { requestId: 'double-click', kind: 'finding', title: 'Vendor B', content: 'Cheaper' };
+    const results = await Promise.all(Array.from({ length: 10 }, () => create(owner, team.id, body)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(results.map((r) => entryOf(r).id)).size).toBe(1);
+    expect(rowCount(team.id)).toBe(1);
+  });
+
+  it('thirty different creates at once: exactly 20 land, the rest are entry_limit, never more than the cap', async () => {
+    const { owner, team } = await setup();
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => create(owner, team.id, { title: `Flood ${i}` })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(LIMITS.publicState.entries);
+    expect(results.filter((r) => r.status === 409 && (r.body.error as { code: string }).code === 'entry_limit')).toHaveLength(10);
+    expect(rowCount(team.id)).toBe(LIMITS.publicState.entries);
+  });
+});
+
 describe('team-wide bounds for the person', () => {
   it('the 21st entry is refused (archived ones count); the 20th is accepted', async () => {
     const { owner, team, actors } = await setup();
