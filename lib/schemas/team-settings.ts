@@ -13,9 +13,10 @@ export const teamGoalField = boundedText({ ...LIMITS.team.goal, minChars: 1 });
 export const teamSettingsSchema = z
   .object({ name: teamNameField.optional(), goal: teamGoalField.optional(), tokenBudget: tokenBudgetField.optional() })
   .strict()
-  .refine((v) => v.name !== undefined || v.goal !== undefined || v.tokenBudget !== undefined, {
-    message: 'Send name, goal or tokenBudget',
-    path: ['name'],
+  .superRefine((v, ctx) => {
+    if (v.name !== undefined || v.goal !== undefined || v.tokenBudget !== undefined) return;
+    // Named on each field, so a client that sends only one of them (the budget form) finds its own field's error.
+    for (const field of ['name', 'goal', 'tokenBudget']) ctx.addIssue({ code: 'custom', path: [field], message: 'Send name, goal or tokenBudget' });
   });
 export type TeamSettingsInput = z.infer<typeof teamSettingsSchema>;
 

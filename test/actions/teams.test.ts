@@ -150,6 +150,8 @@ describe('team actions, for anyone else', () => {
     updateTeamBudgetAction: [f.team.id, { tokenBudget: 1_000 }],
     retryJobAction: [f.team.id, f.jobId, { requestId: rid() }],
     cancelAllJobsAction: [f.team.id],
+    updateTeamSettingsAction: [f.team.id, { name: 'Taken over', goal: 'Mine now' }],
+    cloneTeamAction: [f.team.id, { requestId: rid() }],
   });
   type Action = (...args: unknown[]) => Promise<unknown>;
 
