@@ -108,6 +108,10 @@ for (const layout of layouts) {
     const panel = await open(page, team, layout);
     const card = panel.getByRole('article', { name: 'Launch plan' });
     await expect(card).toContainText('Ship in May');
+    // Push: a write from elsewhere shows up in the open panel without a reload.
+    const other = await api.post(`/api/v1/teams/${team.id}/state`, { data: { requestId: crypto.randomUUID(), kind: 'question', title: 'Which vendor?', content: '' } });
+    expect(other.status()).toBe(201);
+    await expect(panel.getByRole('article', { name: 'Which vendor?' })).toBeVisible();
 
     /** Someone else saves while the person's edit dialog is open. */
     const changeInBetween = async (content: string) => {
