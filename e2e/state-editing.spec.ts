@@ -171,3 +171,27 @@ for (const layout of layouts) {
     expect(final.entries[0]).toMatchObject({ content: 'Ship in August, soft launch in April', revision: entry.revision + 1 });
   });
 }
+
+test('the team state fills up while the add dialog is open: the refusal says why and the draft stays', async ({ page, api }) => {
+  const team = await makeTeam(api);
+  const add = async (title: string) => {
+    const res = await api.post(`/api/v1/teams/${team.id}/state`, { data: { requestId: crypto.randomUUID(), kind: 'finding', title, content: '' } });
+    expect(res.status(), await res.text()).toBe(201);
+  };
+  for (let i = 1; i < 20; i++) await add(`Finding ${i}`);
+  const panel = await open(page, team, layouts[0]!);
+  await expect(panel.getByText(/19 of 20 entries used/)).toBeVisible();
+
+  await panel.getByRole('button', { name: 'Add entry' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add to team state' });
+  await dialog.getByLabel('Title').fill('My last word');
+  await add('Finding 20'); // a member (here: the API) takes the last slot first
+  await dialog.getByRole('button', { name: 'Add entry' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Team state is full: 20 entries, archived ones included');
+  // What must not happen: a 21st entry, or the person's text thrown away.
+  await expect(dialog.getByLabel('Title')).toHaveValue('My last word');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel.getByText(/20 of 20 entries used/)).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Add entry' })).toBeDisabled();
+  await expect(panel.getByText('The team state is full: edit an existing entry instead of adding one.')).toBeVisible();
+});
