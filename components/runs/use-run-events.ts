@@ -9,9 +9,9 @@ import { runEventsFollowQuery, runKeys } from './queries';
 import { createCatchUp, parseRunPush, runStreamStatusOf, type RunStreamStatus } from './run-push';
 
 /**
- * A run's events, followed live by push (ADR 030): while the run may still change, the panel holds the run's
- * event stream open (lib/push-stream: heartbeats, Last-Event-ID, Retry-After); each message is the run's head and
- * starts a read `after` the last seq held (run-push.ts), and re-reads the run's delegated children. The stream
+ * A run's events, followed live by push (ADR 030): after the first read, while the run may still change, the panel
+ * holds the run's event stream open (lib/push-stream: heartbeats, Last-Event-ID, Retry-After); each message is the
+ * run's head and starts a read `after` the last seq held (run-push.ts), and re-reads its delegated children. The stream
  * closes once the run has finished and every event was read. While the stream is down — or a read failed — the
  * events are re-read about once a second instead, as before push. New model calls or the run's end refresh the
  * run's detail (its totals).
@@ -21,9 +21,12 @@ export function useRunEvents(runId: string): { query: ReturnType<typeof useFollo
   const [stream, setStream] = useState<RunStreamStatus>('connecting');
   const query = useFollowQuery(runId, stream);
   const done = isFollowDone(query.data);
+  // The stream opens after the first read: a panel over a finished run (most of a history) never opens one, and
+  // the stream's first message (the head now) covers anything written after that read.
+  const held = query.data !== undefined;
 
   useEffect(() => {
-    if (done) return;
+    if (!held || done) return;
     const key = runKeys.events(runId);
     const catchUp = createCatchUp(
       // Joins a read already on its way instead of cancelling it (a flood would otherwise starve every read).
@@ -42,7 +45,7 @@ export function useRunEvents(runId: string): { query: ReturnType<typeof useFollo
       },
     });
     return () => handle.close();
-  }, [client, runId, done]);
+  }, [client, runId, held, done]);
 
   return { query, stream: done ? 'live' : stream };
 }
