@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, test } from './fixtures';
@@ -49,6 +50,12 @@ async function open(page: Page, team: Team, layout: (typeof layouts)[number]) {
   await expect(page.getByRole('heading', { name: 'Activity' })).toBeVisible(FIRST_LOAD);
 }
 
+/** Serious or critical axe violations (contrast included) in the feed, one line each. */
+async function feedViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include('section[aria-labelledby="activity-heading"]').analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} — ${v.nodes[0]?.target.join(' ')}`);
+}
+
 /** Nothing sticks out sideways on a phone. */
 const noSidewaysScroll = async (page: Page) =>
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
@@ -64,6 +71,8 @@ for (const layout of layouts) {
 
     const second = cardWith(page, '/reply second is done');
     await expect(second).toContainText('Waiting for your answer to an earlier request to this member');
+    // The wait line is readable in both themes (contrast) and the card stays accessible.
+    expect(await feedViolations(page)).toEqual([]);
     // Answering the question lets the member go on: the waiting card's reason goes away and its result arrives.
     const question = cardWith(page, '/ask Which colour?');
     await question.getByRole('textbox').fill('Blue');
@@ -101,6 +110,7 @@ for (const layout of layouts) {
     await queued.getByRole('button', { name: 'Task details' }).click();
     await queued.getByRole('button', { name: 'Cancel' }).click();
     await expect(queued.getByRole('button', { name: /^Send to/ })).toBeVisible();
+    expect(await feedViolations(page)).toEqual([]);
     await queued.getByRole('button', { name: /^Send to/ }).click();
     await page.getByRole('menuitem', { name: `@${writer!.name}` }).click();
     const sent = page.getByRole('article', { name: `You → @${writer!.name}` });
