@@ -108,6 +108,24 @@ describe('POST /teams/:id/clone', () => {
     expect(count('select count(*) as n from conversations where owner_id = ?', alice.id)).toBe(conversations);
   });
 
+  it('a flood of clones: the same request id makes one team, distinct ids stop at the 20-team limit', async () => {
+    const alice = await makeUser('alice');
+    const { team } = makeTeam(alice.id);
+    const post = (requestId: string) => call(cloneRoute.POST, { method: 'POST', headers: alice.auth, body: { requestId }, params: { id: team.id } });
+    const same = await Promise.all(Array.from({ length: 10 }, () => post('one')));
+    expect(new Set(same.map((r) => r.body.id)).size).toBe(1);
+    expect(same.filter((r) => r.status === 201)).toHaveLength(1);
+    const flood = await Promise.all(Array.from({ length: 25 }, () => post(rid())));
+    // What must not happen: a 21st team, or a refused clone leaving members or conversations behind.
+    expect(flood.filter((r) => r.status === 201)).toHaveLength(LIMITS.team.perOwner - 2);
+    const refused = flood.filter((r) => r.status === 409);
+    expect(refused).toHaveLength(25 - (LIMITS.team.perOwner - 2));
+    expect(refused.every((r) => (r.body.error as { code: string }).code === 'team_limit')).toBe(true);
+    expect(teamCount(alice.id)).toBe(LIMITS.team.perOwner);
+    expect(count('select count(*) as n from team_members m join teams t on t.id = m.team_id where t.owner_id = ?', alice.id)).toBe(LIMITS.team.perOwner * 2);
+    expect(count('select count(*) as n from conversations where owner_id = ?', alice.id)).toBe(LIMITS.team.perOwner * 2);
+  });
+
   it("another owner can't clone the team (404 like a missing one) and nothing is written", async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
