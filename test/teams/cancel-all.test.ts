@@ -107,6 +107,28 @@ describe('cancel all pending requests of a team', () => {
     expect(job(queued).status).toBe('queued');
   });
 
+  it('a failure in the middle (the database refuses the third job) changes nothing: one step, all or none', async () => {
+    const owner = await makeUser('owner');
+    const { team } = makeTeam(owner.id);
+    const ids = Array.from({ length: 5 }, (_, i) => send(owner.id, team.id, team.members[i % 2]!.id));
+    const snapshot = () =>
+      JSON.stringify([
+        getDb().$client.prepare('select id, status, updated_at from jobs where team_id = ? order by seq').all(team.id),
+        getDb().$client.prepare('select count(*) as n from shared_messages where team_id = ?').get(team.id),
+        getDb().$client.prepare('select revision from teams where id = ?').get(team.id),
+      ]);
+    const before = snapshot();
+    sql(`create temp trigger refuse_third before update on jobs when old.id = '${ids[2]}' begin select raise(abort, 'disk full'); end`);
+    try {
+      expect(() => cancelAllJobs(owner.id, team.id)).toThrow(/disk full/);
+    } finally {
+      sql('drop trigger refuse_third');
+    }
+    // What must not happen: the first two cancelled and the rest left queued.
+    expect(snapshot()).toBe(before);
+    expect(cancelAllJobs(owner.id, team.id).jobs.map((j) => j.status)).toEqual(ids.map(() => 'cancelled'));
+  });
+
   it('a flood of 40 requests is cancelled in one step, and another team of the same owner is untouched', async () => {
     const owner = await makeUser('owner');
     const { team } = makeTeam(owner.id);

@@ -141,6 +141,28 @@ describe('retry a failed or cancelled request', () => {
   });
 });
 
+describe('a failure in the middle', () => {
+  it('the link write refused after the insert: no unlinked request is left behind, and the same id then succeeds', async () => {
+    const owner = await makeUser('owner');
+    const { team } = makeTeam(owner.id);
+    const original = send(owner.id, team.id, team.members[0]!.id);
+    cancelJob(owner.id, team.id, original);
+    const before = fingerprint(team.id);
+    const lines = () => (getDb().$client.prepare('select count(*) as n from shared_messages where team_id = ?').get(team.id) as { n: number }).n;
+    const linesBefore = lines();
+    getDb().$client.prepare(`create temp trigger refuse_link before update of retry_of_job_id on jobs begin select raise(abort, 'disk full'); end`).run();
+    try {
+      expect(() => retryJob(owner.id, team.id, original, { requestId: 'crash' })).toThrow(/disk full/);
+    } finally {
+      getDb().$client.prepare('drop trigger refuse_link').run();
+    }
+    // What must not happen: a request queued without its link (a retry nobody can trace) or its shared-record line.
+    expect(fingerprint(team.id)).toBe(before);
+    expect(lines()).toBe(linesBefore);
+    expect(retryJob(owner.id, team.id, original, { requestId: 'crash' })).toMatchObject({ created: true, job: { retryOf: original } });
+  });
+});
+
 describe('a flood of retries', () => {
   it('100 calls with one request id make one request; distinct ids stop at the team capacity (the limit, then one past)', async () => {
     const owner = await makeUser('owner');
