@@ -3,9 +3,10 @@
  * events only when the stream says there are new ones — no GET of /runs/:id/events on a timer — and a new step
  * still appears; with the stream blocked, it falls back to checking once a second and says so.
  */
+import crypto from 'node:crypto';
 import type { Locator, Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { RESULT_TIMEOUT, card, createTeam, openTeam, sendRequest } from './support/team-flows';
+import { FIRST_LOAD, RESULT_TIMEOUT, card, createAgent, createTeam, openTeam, sendRequest } from './support/team-flows';
 
 /** Two slow model turns: after "Run started", eight quiet seconds, then the calculator call and its result. */
 const SLOW_CALL = ['/sleep 8000', '/call calculator {"expression":"1+2"}', '/reply Sum done'].join('\n');
@@ -90,4 +91,36 @@ test('with its stream blocked, the Steps panel says so and still shows new steps
   const reads = seen.reads.filter((r) => r.runId === runId && r.at > downAt);
   expect(reads.length).toBeGreaterThanOrEqual(3);
   expect(seen.streams.length, 'the panel kept trying its stream').toBeGreaterThanOrEqual(1);
+});
+
+test('a delegated child’s progress reaches the open parent panel by push, with no timed re-read of its children', async ({ page, api }) => {
+  test.setTimeout(60_000);
+  const lead = await createAgent(api, { name: 'Lead', description: 'Splits the work' });
+  const created = await api.post('/api/v1/conversations', { data: { agentId: lead.id } });
+  expect(created.status(), await created.text()).toBe(201);
+  const conversationId = ((await created.json()) as { id: string }).id;
+  const childReads: number[] = [];
+  page.on('request', (req) => {
+    if (req.method() === 'GET' && /\/api\/v1\/runs\/[^/]+\/children$/.test(new URL(req.url()).pathname)) childReads.push(Date.now());
+  });
+  await page.goto(`/conversations/${conversationId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Lead' })).toBeVisible(FIRST_LOAD);
+
+  // The child sleeps five seconds before answering: its parent waits in the `task` call meanwhile.
+  const prompt = `/call task ${JSON.stringify({ description: 'Slow child', prompt: '/sleep 5000\n/reply Child done' })}`;
+  const sent = await api.post(`/api/v1/conversations/${conversationId}/messages`, { data: { text: prompt, idempotencyKey: crypto.randomUUID() } });
+  expect(sent.status(), await sent.text()).toBe(202);
+  const turn = page.getByRole('log', { name: 'Conversation history' }).getByRole('listitem').filter({ hasText: 'Slow child' }).first();
+  const button = turn.getByRole('button', { name: 'Steps', exact: true });
+  await button.click();
+  const child = turn.getByRole('list', { name: 'Run steps' }).getByRole('region', { name: 'Child: Slow child' });
+  await expect(child.getByText('Running', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  const quietFrom = Date.now() + 1_000;
+  await expect(child.getByText('Completed', { exact: true })).toBeVisible({ timeout: 15_000 });
+  const shownAt = Date.now();
+  // What must not happen: the children re-read on a timer while the child sleeps (a 1 s timer would read in any
+  // window over a second; the window is asserted to be longer).
+  const window = shownAt - 1_500 - quietFrom;
+  expect(window, 'the quiet stretch is long enough to tell push from polling').toBeGreaterThan(1_200);
+  expect(childReads.filter((at) => at > quietFrom && at < shownAt - 1_500).map((at) => new Date(at).toISOString())).toEqual([]);
 });
