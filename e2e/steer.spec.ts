@@ -73,6 +73,9 @@ for (const layout of layouts) {
     await expect(second).toContainText('Waiting for your answer to an earlier request to this member');
     // The wait line is readable in both themes (contrast) and the card stays accessible.
     expect(await feedViolations(page)).toEqual([]);
+    // The line leads to the question it waits on.
+    await second.getByRole('link', { name: 'answer it' }).click();
+    await expect(cardWith(page, '/ask Which colour?')).toBeFocused();
     // Answering the question lets the member go on: the waiting card's reason goes away and its result arrives.
     const question = cardWith(page, '/ask Which colour?');
     await question.getByRole('textbox').fill('Blue');

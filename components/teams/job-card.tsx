@@ -192,6 +192,14 @@ export const JobCard = memo(function JobCard({
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
           <span className="sr-only">Why it waits: </span>
           {waitReasonLabel(waitReason)}
+          {'jobId' in waitReason ? (
+            <>
+              {' — '}
+              <a href={`#${jobElementId(waitReason.jobId)}`} onClick={(e) => scrollToJob(e, waitReason.jobId)} className={linkButton.text}>
+                {waitReason.kind === 'your_answer' ? 'answer it' : 'show it'}
+              </a>
+            </>
+          ) : null}
         </p>
       ) : null}
       {onRetry && canRetry(job) ? <JobRetryControls job={job} members={members} onRetry={onRetry} /> : null}
