@@ -8,13 +8,14 @@ const teamRoute = await import('@/app/api/v1/teams/[id]/route');
 const { getDb, schema } = await import('@/server/db');
 const { makeUser } = await import('../support/users');
 const { call, makeAgents, makeTeam } = await import('../support/teams');
+const { createPersonEntry } = await import('@/server/teams/person-state');
 const { NOT_FOUND, fieldError, rowsOf } = await import('./support');
 
 type User = Awaited<ReturnType<typeof makeUser>>;
 const signIn = (user: User) => {
   scope.headers = new Headers(user.auth);
 };
-const teamRows = () => rowsOf(schema.teams, schema.teamMembers, schema.jobs, schema.conversations);
+const teamRows = () => rowsOf(schema.teams, schema.teamMembers, schema.jobs, schema.conversations, schema.stateEntries);
 const jobRow = (id: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
 const rid = () => crypto.randomUUID();
 
@@ -135,7 +136,8 @@ describe('team actions, for anyone else', () => {
     const jobId = seedWaiting(alice.id, team.id, member.id, member.conversationId!);
     const bobsAgents = makeAgents(bob.id, ['B1', 'B2']);
     const aliceAgents = makeAgents(alice.id, ['A1', 'A2']);
-    return { alice, bob, team, member, jobId, bobsAgents, aliceAgents };
+    const entryId = createPersonEntry(alice.id, team.id, { requestId: rid(), kind: 'plan', title: 'Alice plans', content: 'Hers' }).entry.id;
+    return { alice, bob, team, member, jobId, bobsAgents, aliceAgents, entryId };
   }
   type Fixtures = Awaited<ReturnType<typeof fixtures>>;
 
@@ -152,6 +154,8 @@ describe('team actions, for anyone else', () => {
     cancelAllJobsAction: [f.team.id],
     updateTeamSettingsAction: [f.team.id, { name: 'Taken over', goal: 'Mine now' }],
     cloneTeamAction: [f.team.id, { requestId: rid() }],
+    createStateEntryAction: [f.team.id, { requestId: rid(), kind: 'finding', title: 'Mine now', content: 'Taken over' }],
+    updateStateEntryAction: [f.team.id, f.entryId, { expectedRevision: 1, title: 'Taken over' }],
   });
   type Action = (...args: unknown[]) => Promise<unknown>;
 
