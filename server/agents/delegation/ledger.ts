@@ -21,8 +21,8 @@ export function findDelegation(id: string): Delegation | undefined {
   return getDb().select().from(schema.delegations).where(eq(schema.delegations.id, id)).get();
 }
 
-export function findByCall(parentRunId: string, toolCallId: string): Delegation | undefined {
-  return getDb()
+export function findByCall(parentRunId: string, toolCallId: string, db: Db = getDb()): Delegation | undefined {
+  return db
     .select()
     .from(schema.delegations)
     .where(and(eq(schema.delegations.parentRunId, parentRunId), eq(schema.delegations.parentToolCallId, toolCallId)))
@@ -66,28 +66,12 @@ export type NewChild = { agentId: string; provider: string; spec: DelegationSpec
  */
 export function acceptChild(parent: ParentRef, child: NewChild, maxChildren: number): Delegation | null {
   return writeTx((tx) => {
-    const existing = tx
-      .select()
-      .from(schema.delegations)
-      .where(and(eq(schema.delegations.parentRunId, parent.runId), eq(schema.delegations.parentToolCallId, parent.toolCallId)))
-      .get();
+    const existing = findByCall(parent.runId, parent.toolCallId, tx);
     if (existing) return existing;
     if (acceptedCount(tx, parent.runId) >= maxChildren) return null;
     const row = tx
       .insert(schema.delegations)
-      .values({
-        id: crypto.randomUUID(),
-        ownerId: parent.ownerId,
-        parentRunId: parent.runId,
-        parentConversationId: parent.conversationId,
-        parentToolCallId: parent.toolCallId,
-        teamId: parent.teamId,
-        agentId: child.agentId,
-        provider: child.provider,
-        spec: child.spec,
-        depth: parent.depth + 1,
-        status: 'queued',
-      })
+      .values({ ...rowOfCall(parent), agentId: child.agentId, provider: child.provider, spec: child.spec, status: 'queued' })
       .returning()
       .get();
     if (parent.holdsSlot) tx.update(schema.runs).set({ delegationWait: 'waiting' }).where(eq(schema.runs.id, parent.runId)).run();
@@ -100,26 +84,16 @@ export function acceptChild(parent: ParentRef, child: NewChild, maxChildren: num
 /** Record a refused call (never run), so a redone step gives the same answer. */
 export function recordRefusal(parent: ParentRef, refusal: TaskRefusal, provider: string, agentId: string | null, request: unknown): Delegation {
   return writeTx((tx) => {
-    const existing = tx
-      .select()
-      .from(schema.delegations)
-      .where(and(eq(schema.delegations.parentRunId, parent.runId), eq(schema.delegations.parentToolCallId, parent.toolCallId)))
-      .get();
+    const existing = findByCall(parent.runId, parent.toolCallId, tx);
     if (existing) return existing;
     noteConversationChange(parent.conversationId, parent.runId);
     return tx
       .insert(schema.delegations)
       .values({
-        id: crypto.randomUUID(),
-        ownerId: parent.ownerId,
-        parentRunId: parent.runId,
-        parentConversationId: parent.conversationId,
-        parentToolCallId: parent.toolCallId,
-        teamId: parent.teamId,
+        ...rowOfCall(parent),
         agentId,
         provider,
         spec: { refused: refusal.toJSON(), request: boundedRequest(request) },
-        depth: parent.depth + 1,
         status: 'failed',
         error: refusal.message,
         finishedAt: new Date(),
@@ -127,6 +101,19 @@ export function recordRefusal(parent: ParentRef, refusal: TaskRefusal, provider:
       .returning()
       .get();
   });
+}
+
+/** The columns every ledger row takes from the `task` call that asked for it. */
+function rowOfCall(parent: ParentRef) {
+  return {
+    id: crypto.randomUUID(),
+    ownerId: parent.ownerId,
+    parentRunId: parent.runId,
+    parentConversationId: parent.conversationId,
+    parentToolCallId: parent.toolCallId,
+    teamId: parent.teamId,
+    depth: parent.depth + 1,
+  };
 }
 
 /** What is kept of arguments that failed validation: their JSON, cut to a bound (they may be huge). */
