@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode, type Ref } from 'react';
-import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
+import { Controller, useForm, useWatch, type Control, type UseFormRegisterReturn } from 'react-hook-form';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
@@ -29,6 +29,22 @@ const DELEGATION = LIMITS.delegation;
 const fmt = (n: number) => n.toLocaleString('en-US');
 /** An empty number field means "the default" (null). */
 const nullableNumber = (v: unknown) => (v === '' || v == null ? null : Number(v));
+
+/** A whole number within a run limit's range; `placeholder` shows the default an empty (nullable) field stands for. */
+function WholeNumberInput({ field, range, placeholder, wide }: { field: UseFormRegisterReturn; range: { min: number; max: number }; placeholder?: number; wide?: boolean }) {
+  return (
+    <Input
+      {...field}
+      type="number"
+      inputMode="numeric"
+      min={range.min}
+      max={range.max}
+      step={1}
+      placeholder={placeholder === undefined ? undefined : String(placeholder)}
+      className={wide ? 'max-w-40' : 'max-w-32'}
+    />
+  );
+}
 
 /** Offered in the model field's suggestion list; any provider:model the server accepts can be typed. */
 export const MODEL_SUGGESTIONS = [
@@ -235,15 +251,7 @@ export function AgentForm(props: Props) {
         error={errors.maxTurns?.message}
         hint={`${L.maxTurns.min}–${L.maxTurns.max}. The most model turns one run may take before it stops (default ${L.maxTurns.default}).`}
       >
-        <Input
-          {...register('maxTurns', { valueAsNumber: true })}
-          type="number"
-          inputMode="numeric"
-          min={L.maxTurns.min}
-          max={L.maxTurns.max}
-          step={1}
-          className="max-w-32"
-        />
+        <WholeNumberInput field={register('maxTurns', { valueAsNumber: true })} range={L.maxTurns} />
       </Field>
 
       <Field
@@ -251,16 +259,7 @@ export function AgentForm(props: Props) {
         error={errors.timeLimitMinutes?.message}
         hint={`${RUN.timeLimitMinutes.min}–${RUN.timeLimitMinutes.max}. How long one run may take before it is stopped. Leave empty for the default (${RUN.defaultTimeLimitMinutes} minutes unless your administrator changed it).`}
       >
-        <Input
-          {...register('timeLimitMinutes', { setValueAs: (v: unknown) => (v === '' || v == null ? null : Number(v)) })}
-          type="number"
-          inputMode="numeric"
-          min={RUN.timeLimitMinutes.min}
-          max={RUN.timeLimitMinutes.max}
-          step={1}
-          placeholder={String(RUN.defaultTimeLimitMinutes)}
-          className="max-w-32"
-        />
+        <WholeNumberInput field={register('timeLimitMinutes', { setValueAs: nullableNumber })} range={RUN.timeLimitMinutes} placeholder={RUN.defaultTimeLimitMinutes} />
       </Field>
 
       <Field
@@ -268,16 +267,7 @@ export function AgentForm(props: Props) {
         error={errors.compactAtTokens?.message}
         hint={`${COMPACTION.atTokens.min.toLocaleString('en-US')}–${COMPACTION.atTokens.max.toLocaleString('en-US')}. Once what the model receives passes this size, older messages are summarized for the model (the conversation keeps them all). Leave empty for the default (${COMPACTION.defaultAtTokens.toLocaleString('en-US')} unless your administrator changed it).`}
       >
-        <Input
-          {...register('compactAtTokens', { setValueAs: (v: unknown) => (v === '' || v == null ? null : Number(v)) })}
-          type="number"
-          inputMode="numeric"
-          min={COMPACTION.atTokens.min}
-          max={COMPACTION.atTokens.max}
-          step={1}
-          placeholder={String(COMPACTION.defaultAtTokens)}
-          className="max-w-40"
-        />
+        <WholeNumberInput field={register('compactAtTokens', { setValueAs: nullableNumber })} range={COMPACTION.atTokens} placeholder={COMPACTION.defaultAtTokens} wide />
       </Field>
 
       <Field
@@ -285,16 +275,7 @@ export function AgentForm(props: Props) {
         error={errors.tokenBudget?.message}
         hint={`${fmt(RUN.tokenBudget.min)}–${fmt(RUN.tokenBudget.max)} tokens (input + output). At ${Math.round(LIMITS.guards.tokenWarnAt * 100)} % the agent is warned; at 100 % it must answer with what it has. Leave empty for the default (${fmt(RUN.defaultTokenBudget)} unless your administrator changed it).`}
       >
-        <Input
-          {...register('tokenBudget', { setValueAs: nullableNumber })}
-          type="number"
-          inputMode="numeric"
-          min={RUN.tokenBudget.min}
-          max={RUN.tokenBudget.max}
-          step={1}
-          placeholder={String(RUN.defaultTokenBudget)}
-          className="max-w-40"
-        />
+        <WholeNumberInput field={register('tokenBudget', { setValueAs: nullableNumber })} range={RUN.tokenBudget} placeholder={RUN.defaultTokenBudget} wide />
       </Field>
 
       <Controller
@@ -354,37 +335,21 @@ export function AgentForm(props: Props) {
 
       <div className="grid gap-4 sm:grid-cols-3">
         <Field label="Delegation depth" error={errors.maxDepth?.message} hint={`${DELEGATION.depth.min}–${DELEGATION.depth.max}. How many levels of helpers below a run (default ${DELEGATION.depth.default}).`}>
-          <Input {...register('maxDepth', { valueAsNumber: true })} type="number" inputMode="numeric" min={DELEGATION.depth.min} max={DELEGATION.depth.max} step={1} className="max-w-32" />
+          <WholeNumberInput field={register('maxDepth', { valueAsNumber: true })} range={DELEGATION.depth} />
         </Field>
         <Field
           label="Helpers per run"
           error={errors.maxChildren?.message}
           hint={`${DELEGATION.childrenPerRun.min}–${DELEGATION.childrenPerRun.max}. How many helpers one run may start in all (default ${DELEGATION.childrenPerRun.default}).`}
         >
-          <Input
-            {...register('maxChildren', { valueAsNumber: true })}
-            type="number"
-            inputMode="numeric"
-            min={DELEGATION.childrenPerRun.min}
-            max={DELEGATION.childrenPerRun.max}
-            step={1}
-            className="max-w-32"
-          />
+          <WholeNumberInput field={register('maxChildren', { valueAsNumber: true })} range={DELEGATION.childrenPerRun} />
         </Field>
         <Field
           label="Helpers at once"
           error={errors.maxConcurrentChildren?.message}
           hint={`${DELEGATION.concurrent.min}–${DELEGATION.concurrent.max}. How many of them may work at the same time; the server allows at most ${DELEGATION.concurrent.server} (default ${DELEGATION.concurrent.default}).`}
         >
-          <Input
-            {...register('maxConcurrentChildren', { valueAsNumber: true })}
-            type="number"
-            inputMode="numeric"
-            min={DELEGATION.concurrent.min}
-            max={DELEGATION.concurrent.max}
-            step={1}
-            className="max-w-32"
-          />
+          <WholeNumberInput field={register('maxConcurrentChildren', { valueAsNumber: true })} range={DELEGATION.concurrent} />
         </Field>
       </div>
 
