@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, test } from './fixtures';
 import { conversationDetail, createAgent, createConversation } from './support/seed';
+import { FIRST_LOAD } from './support/team-flows';
 
 /*
  * The conversation page follows its event stream (GET /conversations/:id/events) instead of polling: results
@@ -10,7 +11,6 @@ import { conversationDetail, createAgent, createConversation } from './support/s
  */
 test.describe.configure({ timeout: 60_000 });
 
-const FIRST_LOAD = { timeout: 10_000 };
 const RESULT = { timeout: 30_000 };
 /** The member sleeps this long before answering, so the window below is one with no change to this conversation. */
 const MEMBER_SLEEP_MS = 9_000;

@@ -2,12 +2,12 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import { expect, test } from './fixtures';
+import { FIRST_LOAD } from './support/team-flows';
 
 /**
  * Find and keep: the feed filter lives in the URL (a filtered link opens filtered; each change is a URL change the
  * back button undoes), and the Manage menu downloads the team as Markdown and as JSON.
  */
-const FIRST_LOAD = { timeout: 15_000 };
 const RESULT_TIMEOUT = 15_000;
 type Team = { id: string; members: Array<{ id: string; name: string }> };
 type Activity = { jobs: Array<{ id: string; status: string }> };

@@ -2,13 +2,13 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, test } from './fixtures';
+import { FIRST_LOAD } from './support/team-flows';
 
 /**
  * The person edits the team's public state from the workspace's Team state panel: add, edit, archive, restore, and
  * settle a save that met someone else's change (made here through the API in between, as a member's tool would).
  * What must not happen: a save that silently overwrites the other change.
  */
-const FIRST_LOAD = { timeout: 15_000 };
 type Team = { id: string; members: Array<{ id: string; name: string }> };
 type Entry = { id: string; revision: number; title: string; content: string };
 

@@ -2,11 +2,11 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, test } from './fixtures';
+import { FIRST_LOAD } from './support/team-flows';
 
 // Agent runs go through the real scheduler with the embedded `scripted` model on a busy two-core machine.
 test.describe.configure({ timeout: 60_000 });
 const RESULT_TIMEOUT = 15_000;
-const FIRST_LOAD = { timeout: 15_000 };
 
 type Team = { id: string; members: Array<{ id: string; name: string }> };
 type Job = { id: string; status: string; retryOf?: string | null; memberId: string | null };
