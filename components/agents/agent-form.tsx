@@ -4,7 +4,7 @@ import { ButtonLink } from '@/components/ui/button-link';
 import { useRouter } from 'next/navigation';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ReactNode, type Ref } from 'react';
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { Controller, useForm, useWatch, type Control, type UseFormRegisterReturn } from 'react-hook-form';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
@@ -30,10 +30,23 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 /** An empty number field means "the default" (null). */
 const nullableNumber = (v: unknown) => (v === '' || v == null ? null : Number(v));
 
-/** A whole number within a run limit's range; `placeholder` shows the default an empty (nullable) field stands for. */
-function WholeNumberInput({ field, range, placeholder, wide }: { field: UseFormRegisterReturn; range: { min: number; max: number }; placeholder?: number; wide?: boolean }) {
+/**
+ * A whole number within a run limit's range; `placeholder` shows the default an empty (nullable) field stands for.
+ * The rest (id, aria-invalid, aria-describedby) is what Field gives its child, passed on to the input.
+ */
+function WholeNumberInput({
+  field,
+  range,
+  placeholder,
+  wide,
+  ...labelling
+}: { field: UseFormRegisterReturn; range: { min: number; max: number }; placeholder?: number; wide?: boolean } & Pick<
+  InputHTMLAttributes<HTMLInputElement>,
+  'id' | 'aria-invalid' | 'aria-describedby'
+>) {
   return (
     <Input
+      {...labelling}
       {...field}
       type="number"
       inputMode="numeric"
