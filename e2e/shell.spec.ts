@@ -51,7 +51,8 @@ test.describe('signed in', () => {
       for (const path of APP_PAGES) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-        await page.waitForLoadState('networkidle');
+        // Pages arrive with their data; 'networkidle' would never come, since live pages keep an event stream open.
+        await page.waitForLoadState('load');
         const overflow = await measureHorizontalOverflow(page);
         expect(overflow.px, `${path} sticks out at ${width} px: ${overflow.offenders.join(', ')}`).toBeLessThanOrEqual(0);
       }
