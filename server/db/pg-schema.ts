@@ -1,0 +1,347 @@
+import { sql } from 'drizzle-orm';
+import { DELEGATION_STATUSES } from '@/lib/types/delegation';
+import { bigint, boolean, index, integer, json, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  JOB_STATUSES,
+  RUN_STATUSES,
+  STATE_KINDS,
+  TEAM_STATUSES,
+  type AllowedSubagents,
+} from './schema';
+
+/**
+ * The Postgres twin of ./schema.ts (ADR 033): the same tables, columns, keys and indexes, so one set of domain code
+ * can run on either engine. Kinds are chosen so every row type equals the SQLite one (test/db/schema-parity.test.ts
+ * checks both the catalog-level shape and the TypeScript row types):
+ * - SQLite `integer` (64-bit) → `integer` for values bounded by lib/limits (counts, positions, revisions) and
+ *   `bigint` (read as a JS number) for epoch milliseconds, token counters and insertion sequences;
+ * - `integer {mode: timestamp_ms}` → `timestamptz(3)`: a Date either way, millisecond precision either way;
+ * - `integer {mode: boolean}` → `boolean`;
+ * - `text {mode: json}` → `json`, not `jsonb`: json keeps the text as written (key order, duplicate keys, `\u0000`),
+ *   exactly what SQLite returns today, and no query reads inside these documents; their defaults are SQL literals
+ *   (drizzle-kit writes a plain string default unquoted, which is not JSON);
+ * - enum-typed text stays `text` (no CHECK on either side), so adding a status is not a type migration.
+ * Auto-increment keys become identity columns; like SQLite's AUTOINCREMENT they never reuse a value.
+ */
+
+const id = () => text('id').primaryKey();
+const ms = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
+const createdAt = () => ms('created_at').notNull().defaultNow();
+/** A 64-bit whole number read as a JS number (exact up to 2^53: epoch ms, sequences, token totals). */
+const big = (name: string) => bigint(name, { mode: 'number' });
+const seq = () => big('seq').primaryKey().generatedByDefaultAsIdentity();
+
+export const users = pgTable('users', {
+  id: id(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull().default(''),
+  passwordHash: text('password_hash').notNull(),
+  sessionVersion: integer('session_version').notNull().default(1),
+  role: text('role', { enum: ['admin', 'member'] }).notNull().default('member'),
+  disabledAt: ms('disabled_at'),
+  createdAt: createdAt(),
+});
+
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: id(),
+    codeHash: text('code_hash').notNull().unique(),
+    createdById: text('created_by_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    note: text('note').notNull().default(''),
+    expiresAt: ms('expires_at').notNull(),
+    usedAt: ms('used_at'),
+    usedById: text('used_by_id').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: ms('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('invitations_created_by_idx').on(t.createdById, t.createdAt)],
+);
+
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    prefix: text('prefix').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ms('last_used_at'),
+    expiresAt: ms('expires_at'),
+    revokedAt: ms('revoked_at'),
+  },
+  (t) => [index('api_tokens_user_idx').on(t.userId)],
+);
+
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    id: big('id').primaryKey().generatedByDefaultAsIdentity(),
+    key: text('key').notNull(),
+    /** Epoch milliseconds (a number on both engines, compared with Date.now()). */
+    at: big('at').notNull(),
+  },
+  (t) => [index('sign_in_failures_key_at_idx').on(t.key, t.at)],
+);
+
+export const agents = pgTable(
+  'agents',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    nameKey: text('name_key').notNull(),
+    description: text('description').notNull().default(''),
+    instructions: text('instructions').notNull().default(''),
+    model: text('model').notNull().default('scripted'),
+    toolGroups: json('tool_groups').$type<string[]>().notNull().default(sql`'[]'::json`),
+    approvalTools: json('approval_tools').$type<string[]>().notNull().default(sql`'[]'::json`),
+    maxTurns: integer('max_turns').notNull().default(25),
+    timeLimitMinutes: integer('time_limit_minutes'),
+    compactAtTokens: big('compact_at_tokens'),
+    allowedSubagents: json('allowed_subagents').$type<AllowedSubagents>().notNull().default(sql`'"all"'::json`),
+    maxDepth: integer('max_depth').notNull().default(2),
+    maxChildren: integer('max_children').notNull().default(6),
+    maxConcurrentChildren: integer('max_concurrent_children').notNull().default(3),
+    tokenBudget: big('token_budget'),
+    createdAt: createdAt(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('agents_owner_name_key').on(t.ownerId, t.nameKey)],
+);
+
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentName: text('agent_name').notNull(),
+    title: text('title').notNull().default(''),
+    parentRunId: text('parent_run_id'),
+    createdAt: createdAt(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [index('conversations_owner_idx').on(t.ownerId, t.updatedAt)],
+);
+
+export const runs = pgTable(
+  'runs',
+  {
+    id: id(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    kind: text('kind', { enum: ['start', 'resume', 'note'] }).notNull(),
+    status: text('status', { enum: RUN_STATUSES }).notNull().default('pending'),
+    model: text('model').notNull(),
+    input: json('input').$type<unknown>().notNull(),
+    interrupt: json('interrupt').$type<unknown>(),
+    error: text('error'),
+    stopReason: text('stop_reason'),
+    inputTokens: big('input_tokens').notNull().default(0),
+    outputTokens: big('output_tokens').notNull().default(0),
+    modelCalls: integer('model_calls').notNull().default(0),
+    unreportedCalls: integer('unreported_calls').notNull().default(0),
+    fingerprint: text('fingerprint'),
+    assembly: json('assembly').$type<unknown>(),
+    parentRunId: text('parent_run_id'),
+    parentToolCallId: text('parent_tool_call_id'),
+    depth: integer('depth').notNull().default(0),
+    teamId: text('team_id'),
+    delegationWait: text('delegation_wait', { enum: ['waiting', 'ready'] }),
+    createdAt: createdAt(),
+    startedAt: ms('started_at'),
+    finishedAt: ms('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('runs_conversation_key').on(t.conversationId, t.idempotencyKey),
+    index('runs_conversation_created_idx').on(t.conversationId, t.createdAt),
+    index('runs_status_idx').on(t.status),
+    index('runs_conversation_status_idx').on(t.conversationId, t.status),
+    index('runs_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('runs_team_idx').on(t.teamId),
+    index('runs_parent_idx').on(t.parentRunId),
+  ],
+);
+
+export const delegations = pgTable(
+  'delegations',
+  {
+    seq: seq(),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id').notNull(),
+    parentRunId: text('parent_run_id').notNull(),
+    parentConversationId: text('parent_conversation_id').notNull(),
+    parentToolCallId: text('parent_tool_call_id').notNull(),
+    teamId: text('team_id'),
+    agentId: text('agent_id'),
+    provider: text('provider').notNull(),
+    spec: json('spec').$type<unknown>().notNull(),
+    depth: integer('depth').notNull(),
+    status: text('status', { enum: DELEGATION_STATUSES }).notNull().default('queued'),
+    childConversationId: text('child_conversation_id'),
+    childRunId: text('child_run_id'),
+    result: json('result').$type<unknown>(),
+    error: text('error'),
+    createdAt: createdAt(),
+    admittedAt: ms('admitted_at'),
+    finishedAt: ms('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('delegations_parent_call').on(t.parentRunId, t.parentToolCallId),
+    index('delegations_status_idx').on(t.status),
+    index('delegations_child_run_idx').on(t.childRunId),
+  ],
+);
+
+// ───────────────────────────── Teams ─────────────────────────────
+
+export const teams = pgTable(
+  'teams',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requestId: text('request_id').notNull(),
+    name: text('name').notNull(),
+    goal: text('goal').notNull(),
+    status: text('status', { enum: TEAM_STATUSES }).notNull().default('creating'),
+    disconnectReason: text('disconnect_reason'),
+    revision: integer('revision').notNull().default(1),
+    stateRevision: integer('state_revision').notNull().default(0),
+    /** 0/1 as on SQLite (not boolean): the domain code writes numbers and the planner's index reads them. */
+    hasPending: integer('has_pending').notNull().default(0),
+    clonedFromTeamId: text('cloned_from_team_id'),
+    tokenBudget: big('token_budget'),
+    createdAt: createdAt(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('teams_owner_request_key').on(t.ownerId, t.requestId),
+    index('teams_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('teams_pending_idx').on(t.hasPending),
+  ],
+);
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    id: id(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentName: text('agent_name').notNull(),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+    conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('team_members_team_idx').on(t.teamId, t.position),
+    index('team_members_conversation_idx').on(t.conversationId),
+  ],
+);
+
+export const jobs = pgTable(
+  'jobs',
+  {
+    seq: seq(),
+    id: text('id').notNull().unique(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    kind: text('kind', { enum: ['request', 'receipt'] }).notNull(),
+    memberId: text('member_id'),
+    conversationId: text('conversation_id').notNull(),
+    sourceMemberId: text('source_member_id'),
+    sourceConversationId: text('source_conversation_id'),
+    parentId: text('parent_id'),
+    rootId: text('root_id').notNull(),
+    depth: integer('depth').notNull().default(1),
+    status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
+    text: text('text').notNull(),
+    requestKey: text('request_key').notNull(),
+    frozenInput: json('frozen_input').$type<unknown>(),
+    runKey: text('run_key'),
+    runId: text('run_id'),
+    waiting: json('waiting').$type<unknown>(),
+    answer: json('answer').$type<unknown>(),
+    answerKey: text('answer_key'),
+    result: text('result'),
+    resultTruncated: boolean('result_truncated'),
+    error: text('error'),
+    retryOfJobId: text('retry_of_job_id'),
+    receiptJobId: text('receipt_job_id'),
+    createdAt: createdAt(),
+    admittedAt: ms('admitted_at'),
+    completedAt: ms('completed_at'),
+    updatedAt: ms('updated_at').notNull(),
+    changedRevision: integer('changed_revision').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('jobs_team_request_key').on(t.teamId, t.kind, t.requestKey),
+    index('jobs_team_seq_idx').on(t.teamId, t.seq),
+    index('jobs_conversation_idx').on(t.conversationId, t.seq),
+    index('jobs_root_idx').on(t.rootId),
+    index('jobs_run_idx').on(t.runId),
+    index('jobs_team_changed_idx').on(t.teamId, t.changedRevision),
+  ],
+);
+
+export const sharedMessages = pgTable(
+  'shared_messages',
+  {
+    seq: seq(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    jobId: text('job_id'),
+    kind: text('kind', { enum: ['request', 'result', 'error', 'cancelled', 'note'] }).notNull(),
+    senderMemberId: text('sender_member_id'),
+    senderLabel: text('sender_label').notNull(),
+    recipientMemberId: text('recipient_member_id'),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('shared_messages_team_seq_idx').on(t.teamId, t.seq)],
+);
+
+export const stateEntries = pgTable(
+  'state_entries',
+  {
+    seq: seq(),
+    id: text('id').notNull().unique(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    publicationKey: text('publication_key').notNull(),
+    kind: text('kind', { enum: STATE_KINDS }).notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    status: text('status', { enum: ['active', 'archived'] }).notNull().default('active'),
+    revision: integer('revision').notNull().default(1),
+    original: json('original').$type<{ kind: string; title: string; content: string }>().notNull(),
+    lastUpdate: json('last_update').$type<unknown>(),
+    createdByMemberId: text('created_by_member_id'),
+    updatedByMemberId: text('updated_by_member_id'),
+    sourceConversationId: text('source_conversation_id'),
+    sourceJobId: text('source_job_id'),
+    createdAt: createdAt(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('state_entries_publication_key').on(t.teamId, t.publicationKey)],
+);
