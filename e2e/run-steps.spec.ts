@@ -94,6 +94,44 @@ async function createSoloConversation(api: APIRequestContext): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
+test('a running conversation turn’s steps arrive one by one under the person’s message and are still there after a reload', async ({ page, api }) => {
+  test.setTimeout(90_000);
+  const conversationId = await createSoloConversation(api);
+  const sent = await api.post(`/api/v1/conversations/${conversationId}/messages`, { data: { text: SLOW_SUMS, idempotencyKey: crypto.randomUUID() } });
+  expect(sent.status(), await sent.text()).toBe(202);
+
+  await page.goto(`/conversations/${conversationId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Solo' })).toBeVisible(FIRST_LOAD);
+  const turn = () => history(page).getByRole('listitem').filter({ hasText: '/reply Sums done' }).first();
+  const list = await openSteps(turn());
+
+  const whileRunning = new Set<number>();
+  await expect(turn().getByText('Live — new steps appear as they happen')).toBeVisible();
+  await expect
+    .poll(
+      async () => {
+        const now = await snapshot(list);
+        if (!now.finished) whileRunning.add(now.count);
+        return now.finished;
+      },
+      { timeout: 20_000, intervals: [100] },
+    )
+    .toBe(true);
+  expect(whileRunning.size, `step counts seen while running: ${[...whileRunning].join(', ')}`).toBeGreaterThanOrEqual(2);
+  expect(Math.min(...whileRunning)).toBeGreaterThan(0);
+  await expect(list.getByText('Run completed', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(list.getByText('Tool calculator returned', { exact: true })).toHaveCount(3);
+  await expect(list.getByText(/^Model call · /)).toHaveCount(4);
+  await expect(list.getByText('"expression": "10-4"')).toBeVisible();
+  const finalSteps = await list.getByRole('listitem').allTextContents();
+  expect(finalSteps.length).toBeGreaterThan(Math.max(...whileRunning));
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Solo' })).toBeVisible(FIRST_LOAD);
+  const again = await openSteps(turn());
+  await expect(again.getByRole('listitem')).toHaveText(finalSteps);
+});
+
 test('a conversation turn shows its steps; labels tell the person’s words from what the framework added', async ({ page, api }) => {
   test.setTimeout(60_000);
   const team = await createTeam(api, 'Label crew', [

@@ -65,6 +65,12 @@ test('the Runs page shows a lane per member, bars, the handoff, details on focus
   await expect(first).toHaveAccessibleName(/^Research, completed, \d\d:\d\d:\d\d–\d\d:\d\d:\d\d, \d+ (ms|s), [\d,]+ tokens$/);
   await expect(first).toHaveAttribute('aria-describedby', /.+/);
 
+  // Hover shows the same figures for the bar under the pointer.
+  await bars(page, 'Review').first().hover();
+  await expect(details).toContainText('Review · completed · request');
+  await expect(details).toContainText(/Duration\s*[\d.]+ (ms|s)/);
+  await expect(details).toContainText(/Tokens\s*[\d,]+ in · [\d,]+ out · \d+ model call/);
+
   await page.getByRole('button', { name: 'Table' }).click();
   await expect(page.getByRole('button', { name: 'Table' })).toHaveAttribute('aria-pressed', 'true');
   const runsTable = page.getByRole('table', { name: /^Runs/ });
@@ -75,6 +81,10 @@ test('the Runs page shows a lane per member, bars, the handoff, details on focus
   await expect(rows.nth(0)).toContainText('Request');
   await expect(rows.nth(1).getByRole('rowheader')).toHaveText('Review');
   await expect(rows.nth(2)).toContainText('Receipt');
+  // Tokens per job: three jobs (the person's request, the handoff, the receipt), one run each.
+  const jobTotals = page.getByRole('table', { name: /^Tokens by job/ });
+  await expect(jobTotals.locator('tbody tr')).toHaveCount(3);
+  await expect(jobTotals.getByRole('row', { name: /^Review Request \S+ 1 / })).toBeVisible();
   const totals = page.getByRole('table', { name: 'Token totals' });
   await expect(totals.getByRole('rowheader', { name: 'Team total' })).toBeVisible();
   await expect(totals.getByRole('row', { name: /^Research 2 / })).toBeVisible();
@@ -109,4 +119,44 @@ test('the Runs page renders in dark mode and at 390 px with lanes scrolling insi
   await page.getByRole('button', { name: 'Table' }).click();
   await expect(page.getByRole('table', { name: /^Runs/ }).locator('tbody tr')).toHaveCount(3);
   expect((await measureHorizontalOverflow(page)).px).toBeLessThanOrEqual(0);
+});
+
+const RUNS_READ = /\/api\/v1\/teams\/[^/]+\/runs\?/;
+
+test('the Runs page follows the team stream: a new run appears running and ends, with no timed re-read meanwhile', async ({ page, api }) => {
+  const team = await createTeam(api, 'Pushed runs', [{ name: 'Research' }, { name: 'Review' }]);
+  const reads: number[] = [];
+  page.on('request', (req) => {
+    if (req.method() === 'GET' && RUNS_READ.test(req.url())) reads.push(Date.now());
+  });
+  await page.goto(`/teams/${team.id}/runs`, FIRST_LOAD);
+  await expect(page.getByRole('heading', { level: 1, name: 'Runs' })).toBeVisible(FIRST_LOAD);
+  await expect(page.getByText('No runs in the last 24 hours')).toBeVisible(FIRST_LOAD);
+  await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible(FIRST_LOAD);
+
+  // One model turn that sleeps six seconds: the bar must show up running (pushed when its job got its run) …
+  await sendRequest(api, team, 'Research', '/sleep 6000\n/reply Slow done');
+  const running = page.getByRole('button', { name: /^Research, running, / });
+  await expect(running).toBeVisible({ timeout: RESULT_TIMEOUT });
+  const runningSeenAt = Date.now();
+  // … and end completed, pushed again when the job finished.
+  await expect(bars(page, 'Research')).toHaveCount(1, { timeout: 15_000 });
+  await expect(running).toHaveCount(0);
+
+  // While it ran (from the running bar to the run's own end) the page read nothing: no 3 s timer any more.
+  const body = (await (await api.get(`/api/v1/teams/${team.id}/runs`)).json()) as { runs: Array<{ finishedAt: string | null }> };
+  const finishedAt = Date.parse(body.runs[0]!.finishedAt!);
+  expect(finishedAt - runningSeenAt, 'the quiet stretch outlasts the old 3 s timer').toBeGreaterThan(3_500);
+  const duringRun = reads.filter((at) => at > runningSeenAt + 500 && at < finishedAt - 200);
+  expect(duringRun, `reads while the run worked: ${duringRun.map((at) => at - runningSeenAt).join(', ')} ms after it showed`).toEqual([]);
+});
+
+test('with the team stream blocked, the Runs page says so and still shows a new run by checking every 3 s', async ({ page, api }) => {
+  const team = await createTeam(api, 'Polled runs', [{ name: 'Research' }, { name: 'Review' }]);
+  await page.route(/\/api\/v1\/teams\/[^/]+\/events(\?|$)/, (route) => route.abort());
+  await page.goto(`/teams/${team.id}/runs`, FIRST_LOAD);
+  await expect(page.getByText('No runs in the last 24 hours')).toBeVisible(FIRST_LOAD);
+  await expect(page.getByRole('status').filter({ hasText: 'Reconnecting — checking every 3 s' })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await sendRequest(api, team, 'Research', '/reply Quick');
+  await expect(bars(page, 'Research')).toHaveCount(1, { timeout: RESULT_TIMEOUT });
 });

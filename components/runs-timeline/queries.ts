@@ -10,15 +10,10 @@ export const WINDOWS = {
 } as const;
 export type WindowKey = keyof typeof WINDOWS;
 
-/** While any run is unfinished the timeline is read again this often, so bars grow and end live. */
-export const LIVE_REFETCH_MS = 3_000;
-
 export const teamRunsKeys = {
   all: (teamId: string) => ['teams', 'runs', teamId] as const,
   window: (teamId: string, window: WindowKey) => ['teams', 'runs', teamId, window] as const,
 };
-
-export const hasUnfinishedRuns = (data: ApiTeamRuns | undefined) => !!data?.runs.some((r) => r.finishedAt === null);
 
 export const fetchTeamRuns = (teamId: string, window: WindowKey, signal?: AbortSignal, now = Date.now()) =>
   apiFetch<ApiTeamRuns>(
@@ -26,11 +21,14 @@ export const fetchTeamRuns = (teamId: string, window: WindowKey, signal?: AbortS
     { signal },
   );
 
-/** GET /api/v1/teams/:id/runs for a window ending now (each read moves the window to the moment it is made). */
-export const teamRunsQuery = (teamId: string, window: WindowKey) =>
+/**
+ * GET /api/v1/teams/:id/runs for a window ending now (each read moves the window to the moment it is made). Re-read
+ * when the team's event stream announces a change (use-team-runs-push.ts); `refetchInterval` only while it is down.
+ */
+export const teamRunsQuery = (teamId: string, window: WindowKey, refetchInterval: number | false = false) =>
   queryOptions({
     queryKey: teamRunsKeys.window(teamId, window),
     queryFn: ({ signal }) => fetchTeamRuns(teamId, window, signal),
-    refetchInterval: (q) => (hasUnfinishedRuns(q.state.data) ? LIVE_REFETCH_MS : false),
+    refetchInterval,
     retry: (count, e) => !(e instanceof ApiError && (e.status === 401 || e.status === 404)) && count < 2,
   });

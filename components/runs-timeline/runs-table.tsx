@@ -4,6 +4,7 @@ import { useRef, type ReactNode } from 'react';
 import type { TokenTotals } from '@/lib/types/run-events';
 import type { ApiTeamRuns } from '@/lib/types/team-runs';
 import { OUTCOME_LABEL, barState, formatClock, formatCount, formatSpan, runEnd, runStart } from './layout';
+import { jobTotals } from './job-totals';
 import { OUTCOME_STYLE } from './outcome-style';
 import { useScrollCue } from './use-scroll-cue';
 import { cappedText } from '@/lib/stop-reason-label';
@@ -52,11 +53,12 @@ function Scroll({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** The timeline's data as tables: every run, token totals per member with the team's, and the handoffs. */
+/** The timeline's data as tables: every run, token totals per job and per member with the team's, and the handoffs. */
 export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
   const names = new Map(data.members.map((m) => [m.id, m.name]));
   const runs = [...data.runs].sort((a, b) => runStart(a) - runStart(b));
   const runsOf = (id: string) => data.runs.filter((r) => r.memberId === id).length;
+  const jobs = jobTotals(data);
   const clock = (t: number) => formatClock(t, new Date(t).toDateString() !== new Date(now).toDateString());
 
   return (
@@ -99,6 +101,36 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
           </tbody>
         </table>
       </Scroll>
+
+      {jobs.length > 0 ? (
+        <Scroll label="Tokens by job table">
+          <table className="w-full text-sm text-zinc-800 dark:text-zinc-200">
+            <caption className="px-2 py-1.5 text-left font-medium text-zinc-900 dark:text-zinc-100">Tokens by job ({formatCount(jobs.length)})</caption>
+            <thead className="bg-zinc-50 text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
+              <tr>
+                <th scope="col" className={th}>Member</th>
+                <th scope="col" className={th}>Job</th>
+                <th scope="col" className={th}>Started</th>
+                <th scope="col" className={`${th} text-right`}>Runs</th>
+                <th scope="col" className={`${th} text-right`}>Tokens in</th>
+                <th scope="col" className={`${th} text-right`}>Tokens out</th>
+                <th scope="col" className={`${th} text-right`}>Model calls</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+              {jobs.map((j) => (
+                <tr key={j.jobId} data-job-id={j.jobId}>
+                  <th scope="row" className={`${th} max-w-40 truncate`}>{names.get(j.memberId) ?? 'Member'}</th>
+                  <td className={td}>{j.jobKind === 'request' ? 'Request' : 'Receipt'}</td>
+                  <td className={`${td} tabular-nums`}>{clock(j.start)}</td>
+                  <td className={num}>{formatCount(j.runs)}</td>
+                  <TokenCells tokens={j.tokens} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Scroll>
+      ) : null}
 
       <Scroll label="Token totals table">
         <table className="w-full text-sm text-zinc-800 dark:text-zinc-200">

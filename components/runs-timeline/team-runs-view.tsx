@@ -9,7 +9,10 @@ import { linkButton } from '@/components/teams/link-button';
 import { teamQuery } from '@/components/teams/queries';
 import { ApiError } from '@/lib/api-client';
 import { formatCount, totalTokens } from './layout';
-import { LIVE_REFETCH_MS, WINDOWS, hasUnfinishedRuns, teamRunsQuery, type WindowKey } from './queries';
+import { LiveStatus } from '@/components/teams/live-status';
+import { WINDOWS, teamRunsQuery, type WindowKey } from './queries';
+import { fallbackInterval, hasUnfinishedRuns } from './runs-push';
+import { useTeamRunsPush } from './use-team-runs-push';
 import { RunsTable } from './runs-table';
 import { TimelineChart } from './timeline-chart';
 
@@ -31,12 +34,13 @@ function useNow(live: boolean, dataAt: number) {
   return Math.max(tick, dataAt);
 }
 
-/** The team's Runs page: window picker, timeline or table of the same data, live while anything runs. */
+/** The team's Runs page: window picker, timeline or table of the same data, kept current by the team's stream. */
 export function TeamRunsView({ teamId }: { teamId: string }) {
   const [window, setWindow] = useState<WindowKey>('day');
   const [view, setView] = useState<'timeline' | 'table'>('timeline');
   const team = useQuery(teamQuery(teamId));
-  const runs = useQuery(teamRunsQuery(teamId, window));
+  const connection = useTeamRunsPush(teamId);
+  const runs = useQuery(teamRunsQuery(teamId, window, fallbackInterval(connection)));
   const live = hasUnfinishedRuns(runs.data);
   const now = useNow(live, runs.dataUpdatedAt);
 
@@ -62,12 +66,7 @@ export function TeamRunsView({ teamId }: { teamId: string }) {
         </Link>
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
           <h1 className="text-2xl font-semibold text-zinc-900 dark:text-zinc-50">Runs</h1>
-          {live ? (
-            <span role="status" className="inline-flex items-center gap-1.5 text-sm text-indigo-700 dark:text-indigo-300">
-              <span aria-hidden className="size-2 rounded-full bg-current motion-safe:animate-pulse" />
-              Live: updating every {LIVE_REFETCH_MS / 1000} s
-            </span>
-          ) : null}
+          <LiveStatus connection={connection} />
         </div>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">Who worked when, who waited on whom, and where the tokens went.</p>
       </header>

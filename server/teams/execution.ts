@@ -152,6 +152,9 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
       const fresh = loadJob(jobId, tx);
       if (!fresh || fresh.runKey !== job.runKey) return false;
       tx.update(schema.jobs).set({ runId: run.id, updatedAt: new Date() }).where(eq(schema.jobs.id, jobId)).run();
+      // The job now has a run to show (its card's Steps, its bar on the Runs page): announce it, or readers that
+      // read at admission would not see the run until the job's next change.
+      if (fresh.runId !== run.id) touchTeam(tx, fresh.teamId, [jobId]);
       return true;
     });
     if (stored && isFinished(findRun(run.id)?.status ?? 'pending')) await finalizeJob(jobId, signal);
