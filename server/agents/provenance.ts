@@ -94,7 +94,8 @@ export function provenanceOf(message: BaseMessage): Provenance {
     case 'mention':
       return mentionMessage();
     case 'delegated_task':
-      return { contentKind: 'delegated_task', producer: FRAMEWORK };
+      // The parent agent wrote the task (launch.ts stores the same producer).
+      return { contentKind: 'delegated_task', producer: { type: 'agent' } };
     default:
       // A chat message (author person) — and human messages from before any meta, which only the person's chat wrote.
       return personMessage();

@@ -23,6 +23,8 @@ describe('provenanceOf for checkpoints recorded before provenance', () => {
     });
     expect(provenanceOf(human({ runId: 'r', kind: 'clarification_answer', author: 'person' }))).toEqual({ contentKind: 'clarification_answer', producer: { type: 'person' } });
     expect(provenanceOf(human({ kind: 'mention', taskText: 'hi' }))).toEqual({ contentKind: 'mention', producer: { type: 'person' } });
+    // A delegated task was written by the parent agent, even when its directives were trusted (author person).
+    expect(provenanceOf(human({ kind: 'delegated_task', author: 'person' }))).toEqual({ contentKind: 'delegated_task', producer: { type: 'agent' } });
     expect(provenanceOf(new AIMessage({ content: 'Queued', additional_kwargs: { ensemble: { kind: 'framework_note' } } }))).toEqual({ contentKind: 'note', producer: { type: 'framework' } });
     expect(provenanceOf(new AIMessage({ content: 'answer' }))).toEqual({ contentKind: 'assistant', producer: { type: 'agent' } });
     expect(provenanceOf(new ToolMessage({ content: '42', tool_call_id: 'c' }))).toEqual({ contentKind: 'tool_result', producer: { type: 'framework' } });

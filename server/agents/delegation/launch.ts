@@ -59,7 +59,7 @@ export async function launchChild(id: string, signal: AbortSignal): Promise<void
   }
   signal.throwIfAborted();
   const spec = row.spec as DelegationSpec;
-  const { run } = startRun(conversationId, childInput(row, spec), { idempotencyKey: childRunKey(row.id), context: childContext(row, spec, agent, parent) });
+  const { run } = startRun(conversationId, childInput(row, spec, delegatorName(row)), { idempotencyKey: childRunKey(row.id), context: childContext(row, spec, agent, parent) });
   getDb()
     .update(schema.runs)
     .set({ parentRunId: row.parentRunId, parentToolCallId: row.parentToolCallId, depth: row.depth, teamId: row.teamId })
@@ -97,7 +97,7 @@ async function seedThread(conversationId: string, agent: Agent, row: Delegation,
  * text), then what the framework needs of it. Its author is the person only when the parent's turn was
  * (spec.trusted, docs/decisions/024); otherwise an agent wrote it and the scripted model treats it as data.
  */
-function childInput(row: Delegation, spec: DelegationSpec): StartInput {
+function childInput(row: Delegation, spec: DelegationSpec, delegator: string | null): StartInput {
   const { request } = spec;
   const criteria = acceptanceCriteriaBlock(request.acceptance_criteria ?? []);
   const capture = request.output_schema ? `When you are done, submit your result by calling ${SUBMIT_OUTPUT_TOOL} (once, last).` : '';
@@ -105,10 +105,21 @@ function childInput(row: Delegation, spec: DelegationSpec): StartInput {
   const meta: Partial<EnsembleMessageMeta> = {
     kind: 'delegated_task',
     author: spec.trusted ? 'person' : 'member',
-    provenance: { contentKind: 'delegated_task', producer: { type: 'agent' } },
+    // The parent agent wrote it (a model: never the person, whatever spec.trusted says about directives).
+    provenance: { contentKind: 'delegated_task', producer: { type: 'agent' }, ...(delegator ? { about: delegator } : {}) },
     delegationId: row.id,
   };
   return { text: request.prompt, messageContent: [persona, request.prompt, criteria, capture].filter(Boolean).join('\n\n'), meta };
+}
+
+/** The name of the agent whose `task` call made this child (its conversation's agent), for the task's label. */
+function delegatorName(row: Delegation): string | null {
+  const parent = getDb()
+    .select({ agentName: schema.conversations.agentName })
+    .from(schema.conversations)
+    .where(eq(schema.conversations.id, row.parentConversationId))
+    .get();
+  return parent?.agentName || null;
 }
 
 /** The framework tag that frames a child's persona in its task message. */
