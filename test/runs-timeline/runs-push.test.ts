@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { liveLabel } from '@/components/teams/live-status';
+import { jobTotals } from '@/components/runs-timeline/job-totals';
+import { FALLBACK_REFETCH_MS, fallbackInterval, hasUnfinishedRuns, parseTeamRevision, timelineConnection } from '@/components/runs-timeline/runs-push';
+import type { ApiTeamRun } from '@/lib/types/team-runs';
+
+describe('the Runs page by push', () => {
+  it("accepts this team's revision and refuses anything else from the wire", () => {
+    expect(parseTeamRevision(JSON.stringify({ teamId: 't1', revision: 7, jobIds: ['j'] }), 't1')).toBe(7);
+    expect(parseTeamRevision(JSON.stringify({ teamId: 't1', revision: 0, jobIds: null }), 't1')).toBe(0);
+    for (const raw of [
+      JSON.stringify({ teamId: 't2', revision: 7 }),
+      JSON.stringify({ teamId: 't1', revision: -1 }),
+      JSON.stringify({ teamId: 't1', revision: 1.5 }),
+      JSON.stringify({ teamId: 't1', revision: '7' }),
+      JSON.stringify({ teamId: 't1' }),
+      'null',
+      '7',
+      'not json',
+    ]) {
+      expect(parseTeamRevision(raw, 't1'), raw).toBeNull();
+    }
+  });
+
+  it('re-reads on a timer only while the stream is down, running or not, and says so', () => {
+    expect(fallbackInterval(timelineConnection({ state: 'open' }))).toBe(false);
+    expect(fallbackInterval(timelineConnection({ state: 'connecting' }))).toBe(false);
+    expect(fallbackInterval(timelineConnection({ state: 'closed', status: 404 }))).toBe(false);
+    for (const retryInMs of [750, 8_000]) {
+      const down = timelineConnection({ state: 'down', failures: 2, retryInMs });
+      expect(fallbackInterval(down)).toBe(FALLBACK_REFETCH_MS);
+      expect(liveLabel(down)).toBe(`Reconnecting — checking every ${FALLBACK_REFETCH_MS / 1_000} s`);
+    }
+    expect(liveLabel(timelineConnection({ state: 'open' }))).toBe('Live');
+    expect(liveLabel(timelineConnection({ state: 'closed', status: 404 }))).toBe('Disconnected · this team is gone');
+  });
+
+  it('keeps running bars growing only while a run is unfinished', () => {
+    const base = { runs: [run('a', 'm1', 'j1', 'request', 0, 10)] };
+    expect(hasUnfinishedRuns(undefined)).toBe(false);
+    expect(hasUnfinishedRuns(base as never)).toBe(false);
+    expect(hasUnfinishedRuns({ runs: [...base.runs, run('b', 'm1', null, null, 20, null)] } as never)).toBe(true);
+  });
+});
+
+const T0 = Date.parse('2026-12-01T12:00:00.000Z');
+function run(id: string, memberId: string, jobId: string | null, jobKind: ApiTeamRun['jobKind'], start: number, end: number | null, tokens = [0, 0, 0, 0]): ApiTeamRun {
+  const [inputTokens, outputTokens, modelCalls, unreportedCalls] = tokens as [number, number, number, number];
+  return {
+    runId: id,
+    memberId,
+    jobId,
+    jobKind,
+    status: end === null ? 'running' : 'success',
+    outcome: end === null ? null : 'completed',
+    stopReason: null,
+    createdAt: new Date(T0 + start).toISOString(),
+    startedAt: new Date(T0 + start).toISOString(),
+    finishedAt: end === null ? null : new Date(T0 + end).toISOString(),
+    tokens: { inputTokens, outputTokens, modelCalls, unreportedCalls },
+    fingerprint: null,
+  };
+}
+
+describe('jobTotals', () => {
+  it('sums every run of a job (a clarification answer runs it again), by its first start; direct chats are no job', () => {
+    const runs = [
+      run('r3', 'm2', 'j2', 'request', 5_000, 6_000, [10, 1, 1, 0]),
+      run('r1', 'm1', 'j1', 'request', 1_000, 2_000, [100, 10, 2, 0]),
+      run('r2', 'm1', null, null, 3_000, 4_000, [999, 999, 9, 0]),
+      run('r4', 'm1', 'j1', 'request', 8_000, null, [50, 5, 1, 1]),
+      run('r5', 'm1', 'j3', 'receipt', 9_000, 9_500, [7, 0, 1, 0]),
+    ];
+    expect(jobTotals({ runs })).toEqual([
+      { jobId: 'j1', memberId: 'm1', jobKind: 'request', runs: 2, start: T0 + 1_000, tokens: { inputTokens: 150, outputTokens: 15, modelCalls: 3, unreportedCalls: 1 } },
+      { jobId: 'j2', memberId: 'm2', jobKind: 'request', runs: 1, start: T0 + 5_000, tokens: { inputTokens: 10, outputTokens: 1, modelCalls: 1, unreportedCalls: 0 } },
+      { jobId: 'j3', memberId: 'm1', jobKind: 'receipt', runs: 1, start: T0 + 9_000, tokens: { inputTokens: 7, outputTokens: 0, modelCalls: 1, unreportedCalls: 0 } },
+    ]);
+    // The runs' own totals are not changed by summing.
+    expect(runs[1]!.tokens).toEqual({ inputTokens: 100, outputTokens: 10, modelCalls: 2, unreportedCalls: 0 });
+    expect(jobTotals({ runs: [] })).toEqual([]);
+  });
+});
