@@ -71,6 +71,9 @@ describe('assembly descriptor and fingerprint, recorded at each run start', () =
       { field: 'limits.maxTurns', change: () => updateAgent(agent.id, { maxTurns: 10 }) },
       { field: 'limits.timeLimitMinutes', change: () => updateAgent(agent.id, { timeLimitMinutes: otherMinutes }) },
       { field: 'limits.compactAtTokens', change: () => updateAgent(agent.id, { compactAtTokens: LIMITS.compaction.defaultAtTokens + 1_000 }) },
+      { field: 'limits.tokenBudget', change: () => updateAgent(agent.id, { tokenBudget: LIMITS.run.defaultTokenBudget === 50_000 ? 60_000 : 50_000 }) },
+      // The ordered guard list is code, not a setting: a release that adds a guard changes it (graph.ts GRAPH_GUARDS).
+      { field: 'middleware', change: () => (GRAPH_GUARDS as unknown as string[]).push('test-guard') },
       { field: 'appVersion', change: () => setAppVersionForTests('99.0.0') },
     ];
     const savedKey = process.env.OPENAI_API_KEY;
@@ -95,6 +98,8 @@ describe('assembly descriptor and fingerprint, recorded at each run start', () =
       }
     } finally {
       if (savedKey !== undefined) process.env.OPENAI_API_KEY = savedKey;
+      const guards = GRAPH_GUARDS as unknown as string[];
+      if (guards.at(-1) === 'test-guard') guards.pop();
     }
     expect(assemblyOf(previous).descriptor.appVersion).toBe('99.0.0');
   });
