@@ -152,5 +152,11 @@ export const LIMITS = {
   /** Deepest nesting of arrays/objects a JSON request body may have (deeper → 422, checked before parsing). */
   jsonMaxDepth: 64,
   /** The scripted model: longest `/sleep`, excerpt length, and the most tokens a `/tokens N` response may report. */
-  scripted: { maxSleepMs: 60_000, excerptChars: 200, maxTokens: 100_000_000 },
+  scripted: { maxSleepMs: 60_000, excerptChars: 200, maxTokens: 100_000_000, maxPaceMs: 2_000 },
+  /**
+   * Live output (server/agents/live-output, ADR 031): the newest text of a running member's current response kept
+   * per run (the tail: a card shows what is being written now; the final result replaces it), and the shortest gap
+   * between two pushes of it per run (a fast provider writes dozens of chunks a second; a person reads far slower).
+   */
+  liveOutput: { maxChars: 2_000, maxBytes: 4_000, publishMs: 250, maxRuns: 256 },
 } as const;

@@ -23,6 +23,7 @@ import type { ApiJob, ApiMember, ApiWaitReason } from '@/lib/types/team';
 import { waitReasonLabel } from '@/lib/wait-reason-label';
 import { JobRetryControls, type RetryTarget } from './job-retry-controls';
 import { JobAnswerForm, type AnswerBody } from './job-answer-form';
+import { JobLiveOutput } from './job-live-output';
 import { linkButton } from './link-button';
 import { stopReasonLabel } from '@/lib/stop-reason-label';
 
@@ -168,6 +169,9 @@ export const JobCard = memo(function JobCard({
           )}
         </div>
       ) : null}
+
+      {/* While it runs: the text its member is writing (streaming providers and a paced scripted model); the result replaces it. */}
+      {job.status === 'running' ? <JobLiveOutput jobId={job.id} memberName={to.replace(/^@/, '')} /> : null}
 
       {job.result ? (
         <div className="mt-3 rounded-md bg-zinc-50 p-2 dark:bg-zinc-950/60">

@@ -7,6 +7,7 @@ import { openPushStream, type PushStreamStatus } from '@/lib/push-stream';
 import { runKeys } from '@/components/runs/queries';
 import { feedRevision, mergeChanges, type ActivityFeed } from './activity-cache';
 import { createFeedSync } from './feed-sync';
+import { clearLiveOutput, parseOutputPush, setLiveOutput } from './live-output';
 import { fetchActivityChanges, teamKeys } from './queries';
 
 /** How often the feed asks `activity?since=` while its stream is down (the footer names the figure). */
@@ -56,6 +57,8 @@ async function syncFeed(queryClient: QueryClient, teamId: string, filter: FeedFi
   void queryClient.invalidateQueries({ queryKey: teamKeys.waiting(teamId) });
   if (result.kind === 'merged') {
     for (const job of result.changed) if (job.run) void queryClient.invalidateQueries({ queryKey: runKeys.detail(job.run.id) });
+    // A job that stopped running shows its result (or its question, or why it ended) instead of its live output.
+    for (const job of result.changed) if (job.status !== 'running') clearLiveOutput(job.id);
   }
 }
 
@@ -77,6 +80,9 @@ export function useTeamEvents(teamId: string, filter: FeedFilter = NO_FEED_FILTE
 
   useEffect(() => {
     let pushed = -1;
+    // The jobs this workspace holds live output for: forgotten when it closes (a new stream's first messages bring
+    // whatever is still being written).
+    const liveJobs = new Set<string>();
     const feedSync = createFeedSync({
       read: () => syncFeed(queryClient, teamId, currentFilter.current),
       behind: () => {
@@ -91,6 +97,14 @@ export function useTeamEvents(teamId: string, filter: FeedFilter = NO_FEED_FILTE
       url: `/api/v1/teams/${encodeURIComponent(teamId)}/events`,
       onStatus: (status) => setConnection(liveConnection(status)),
       onMessage: (message) => {
+        if (message.event === 'output') {
+          const output = parseOutputPush(message.data, teamId);
+          if (!output) return;
+          const { jobId, ...live } = output;
+          liveJobs.add(jobId);
+          setLiveOutput(jobId, live);
+          return;
+        }
         if (message.event !== 'team') return;
         const push = JSON.parse(message.data) as TeamPush;
         pushed = Math.max(pushed, push.revision);
@@ -101,6 +115,7 @@ export function useTeamEvents(teamId: string, filter: FeedFilter = NO_FEED_FILTE
       stream.close();
       feedSync.dispose();
       sync.current = null;
+      for (const jobId of liveJobs) clearLiveOutput(jobId);
     };
   }, [queryClient, teamId]);
 

@@ -18,6 +18,8 @@ export type Script = {
   reply: string | null;
   /** `/sleep` before each response (the last one wins), capped at LIMITS.scripted.maxSleepMs. */
   sleepMs: number;
+  /** `/pace MS`: a streamed response waits MS between its words (the last one wins), capped at LIMITS.scripted.maxPaceMs. */
+  paceMs: number;
   /** `/fail`: every model call throws this message. */
   fail: string | null;
   /** `/loop`: once the actions are done, this call repeats on every turn. */
@@ -39,6 +41,7 @@ export const NO_SCRIPT: Readonly<Script> = Object.freeze({
   actions: Object.freeze([]) as unknown as ScriptAction[],
   reply: null,
   sleepMs: 0,
+  paceMs: 0,
   fail: null,
   loop: null,
   cite: false,
@@ -48,11 +51,11 @@ export const NO_SCRIPT: Readonly<Script> = Object.freeze({
   hasDirectives: false,
 });
 
-const DIRECTIVE = /^\/(call|also|ask|reply|sleep|fail|loop|cite|tokens|say)(?:\s+([\s\S]*))?$/;
+const DIRECTIVE = /^\/(call|also|ask|reply|sleep|pace|fail|loop|cite|tokens|say)(?:\s+([\s\S]*))?$/;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function parseScript(text: string): Script {
-  const script: Script = { actions: [], reply: null, sleepMs: 0, fail: null, loop: null, cite: false, tokens: null, say: null, errors: [], hasDirectives: false };
+  const script: Script = { actions: [], reply: null, sleepMs: 0, paceMs: 0, fail: null, loop: null, cite: false, tokens: null, say: null, errors: [], hasDirectives: false };
   const replies: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const match = DIRECTIVE.exec(raw.trim());
@@ -88,6 +91,12 @@ export function parseScript(text: string): Script {
         const ms = Number(arg);
         if (!/^\d+$/.test(arg) || !Number.isSafeInteger(ms)) script.errors.push(`/sleep ${arg}: expected milliseconds`);
         else script.sleepMs = Math.min(ms, LIMITS.scripted.maxSleepMs);
+        break;
+      }
+      case 'pace': {
+        const ms = Number(arg);
+        if (!/^\d+$/.test(arg) || !Number.isSafeInteger(ms)) script.errors.push(`/pace ${arg}: expected milliseconds`);
+        else script.paceMs = Math.min(ms, LIMITS.scripted.maxPaceMs);
         break;
       }
       case 'fail':

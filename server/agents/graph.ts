@@ -11,6 +11,7 @@ import { appendingMessagesReducer } from './messages-reducer';
 import { applyResponseGuards, deliverableNotes, hasText, holdNotes, noteMessages, setMeta } from './guards';
 import { markedModelError, modelErrorMessage, modelErrorOf, withoutFailureMarkers } from './guards/model-error';
 import { guardNoteMessage, turnStartIndex } from './guards/notes';
+import { callModelStreaming } from './live-output';
 import { maxTurnsNote } from './guards/turns';
 import { withoutToolCalls } from './guards/without-tool-calls';
 import { observeModelCall, recordAssistantStep } from './observe/model-call';
@@ -166,7 +167,8 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     // handled: null, and the turn ends with a failure marker (guards/model-error.ts).
     const invoke = async (input: BaseMessage[], options: AnswerNowCallOptions = {}): Promise<{ message: AIMessage } | { error: unknown }> => {
       try {
-        const call = () => bound.invoke([new SystemMessage(prompt), ...input], { ...config, ...options } as LangGraphRunnableConfig);
+        // Streamed: the response's text is the run's live output while it is written (live-output/, ADR 031).
+        const call = () => callModelStreaming(bound, [new SystemMessage(prompt), ...input], { ...config, ...options } as LangGraphRunnableConfig);
         // Only the server sets provenance and the author the scripted model trusts: a model can't supply them.
         return { message: stripEnsembleMeta((await observeModelCall(run, agent.model, call)) as AIMessage) };
       } catch (error) {

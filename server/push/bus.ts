@@ -10,7 +10,23 @@ export type ConversationChange = { conversationId: string; id: number; runIds: s
 /** One of the owner's teams changed (the same commit as its TeamChange): the teams list re-reads its summaries. */
 export type AccountTeamChange = { ownerId: string; teamId: string };
 
-type BusMap = { team: [TeamChange]; conversation: [ConversationChange]; accountTeams: [AccountTeamChange] };
+/**
+ * A running run's live output (server/agents/live-output, ADR 031): the newest text of its current response,
+ * ephemeral (never stored). `done`: the run finished, nothing follows. Who may see it is decided by the owner and,
+ * for a team job, its team and job (server-owned run context, never model text).
+ */
+export type LiveOutputChange = {
+  ownerId: string;
+  conversationId: string;
+  runId: string;
+  teamId: string | null;
+  jobId: string | null;
+  text: string;
+  truncated: boolean;
+  done: boolean;
+};
+
+type BusMap = { team: [TeamChange]; conversation: [ConversationChange]; accountTeams: [AccountTeamChange]; liveOutput: [LiveOutputChange] };
 
 // Route bundles and instrumentation may load separate copies of this module: one bus per process.
 const g = globalThis as unknown as { __ensemblePushBus?: EventEmitter<BusMap> };
@@ -51,6 +67,17 @@ export function subscribeAccountTeams(ownerId: string, listener: (change: Accoun
   return () => bus.off('accountTeams', wrapped);
 }
 
+/** Live output of the owner's runs that `match` (a team's jobs, one conversation). */
+export function subscribeLiveOutput(ownerId: string, match: (change: LiveOutputChange) => boolean, listener: (change: LiveOutputChange) => void): () => void {
+  const bus = pushBus();
+  const wrapped = (change: LiveOutputChange) => {
+    if (change.ownerId === ownerId && match(change)) listener(change);
+  };
+  bus.on('liveOutput', wrapped);
+  return () => bus.off('liveOutput', wrapped);
+}
+
 export const conversationListenerCount = (): number => pushBus().listenerCount('conversation');
 export const teamListenerCount = (): number => pushBus().listenerCount('team');
 export const accountTeamsListenerCount = (): number => pushBus().listenerCount('accountTeams');
+export const liveOutputListenerCount = (): number => pushBus().listenerCount('liveOutput');

@@ -1,8 +1,9 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
-import { subscribeConversation } from './bus';
+import { subscribeConversation, subscribeLiveOutput, type LiveOutputChange } from './bus';
 import { changedSince, currentConversationEventId } from './conversation-changes';
 import { eventStreamResponse, type PushMessage } from './event-stream';
+import { currentLiveOutput } from './live-output';
 
 /**
  * What a conversation stream says: these runs changed (started, finished, or wrote run events; read them with
@@ -10,6 +11,9 @@ import { eventStreamResponse, type PushMessage } from './event-stream';
  * missed changes, or too many to list).
  */
 export type ConversationPush = { conversationId: string; runIds: string[] | null };
+
+/** A running run's live output (`event: output`, no id), as on the team stream (team-stream.ts). */
+export type ConversationOutputPush = { conversationId: string; runId: string; text: string; truncated: boolean; done: boolean };
 
 type ConversationStreamInput = {
   accountId: string;
@@ -37,16 +41,31 @@ export function mergeConversationPush(a: PushMessage<ConversationPush>, b: PushM
  * newest id with `runIds: []` when the client's Last-Event-ID shows it missed nothing, null otherwise.
  */
 export function conversationEventStream(input: ConversationStreamInput): Response {
-  return eventStreamResponse<ConversationPush>({
+  const ofThis = (c: LiveOutputChange) => c.conversationId === input.conversationId;
+  const output = (c: LiveOutputChange): PushMessage<ConversationOutputPush> => ({
+    event: 'output',
+    data: { conversationId: c.conversationId, runId: c.runId, text: c.text, truncated: c.truncated, done: c.done },
+  });
+  const isChange = (m: PushMessage<ConversationPush | ConversationOutputPush>): m is PushMessage<ConversationPush> => m.event === 'conversation';
+  return eventStreamResponse<ConversationPush | ConversationOutputPush>({
     accountId: input.accountId,
     signal: input.signal,
     request: input.request,
     heartbeatMs: input.heartbeatMs,
-    subscribe: (push) => subscribeConversation(input.conversationId, (c) => push(message(c.id, { conversationId: c.conversationId, runIds: c.runIds }))),
+    subscribe: (push) => {
+      const changes = subscribeConversation(input.conversationId, (c) => push(message(c.id, { conversationId: c.conversationId, runIds: c.runIds })));
+      const live = subscribeLiveOutput(input.accountId, ofThis, (c) => push(output(c)));
+      return () => {
+        changes();
+        live();
+      };
+    },
     first: () => {
       const upToDate = input.lastEventId !== null && !changedSince(input.conversationId, input.lastEventId);
-      return message(currentConversationEventId(), { conversationId: input.conversationId, runIds: upToDate ? [] : null });
+      const head = message(currentConversationEventId(), { conversationId: input.conversationId, runIds: upToDate ? [] : null });
+      return [head, ...currentLiveOutput(input.accountId, ofThis).map(output)];
     },
-    merge: mergeConversationPush,
+    merge: (a, b) => (isChange(a) && isChange(b) ? mergeConversationPush(a, b) : b),
+    key: (m) => (isChange(m) ? 'conversation' : `output:${(m.data as ConversationOutputPush).runId}`),
   });
 }

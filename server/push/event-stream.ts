@@ -2,7 +2,8 @@ import 'server-only';
 import { LIMITS } from '@/lib/limits';
 import { claimStreamSlot } from './streams';
 
-export type PushMessage<T> = { id: string; event: string; data: T };
+/** `id` absent: a message that does not move the client's Last-Event-ID (live output, which is not replayed). */
+export type PushMessage<T> = { id?: string; event: string; data: T };
 
 export type EventStreamOptions<T> = {
   accountId: string;
@@ -15,18 +16,24 @@ export type EventStreamOptions<T> = {
   request?: Request;
   /** Start listening; `push` may be called any number of times; returns the unsubscribe function. */
   subscribe: (push: (message: PushMessage<T>) => void) => () => void;
-  /** Sent first (after subscribing, so nothing between the two is lost). */
-  first?: () => PushMessage<T>;
+  /** Sent first (after subscribing, so nothing between the two is lost); several when where things stand takes more than one. */
+  first?: () => PushMessage<T> | readonly PushMessage<T>[];
   /**
    * Fold a new message into one not yet sent. A slow reader never makes messages pile up: each stream holds at
-   * most one unsent message, the latest state with what changed merged in.
+   * most one unsent message per key, the latest state with what changed merged in.
    */
   merge: (unsent: PushMessage<T>, next: PushMessage<T>) => PushMessage<T>;
+  /**
+   * Messages with different keys are held (and merged) apart, sent in the order they first arrived: a team's
+   * revision and each running job's live output. Absent: one key, one unsent message. The keys a stream can have
+   * are bounded by its subscriber (one per running job), so what waits stays bounded too.
+   */
+  key?: (message: PushMessage<T>) => string;
   heartbeatMs?: number;
 };
 
 const encoder = new TextEncoder();
-const format = (m: PushMessage<unknown>) => encoder.encode(`id: ${m.id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
+const format = (m: PushMessage<unknown>) => encoder.encode(`${m.id === undefined ? '' : `id: ${m.id}\n`}event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
 const HEARTBEAT = encoder.encode(': heartbeat\n\n');
 
 /**
@@ -36,7 +43,9 @@ const HEARTBEAT = encoder.encode(': heartbeat\n\n');
  * Throws the 429 AppError when the account already has its maximum of open streams.
  */
 export function eventStreamResponse<T>(opts: EventStreamOptions<T>): Response {
-  let unsent: PushMessage<T> | null = null;
+  // Insertion-ordered: the oldest key goes out first; a merged message keeps its place.
+  const unsent = new Map<string, PushMessage<T>>();
+  const keyOf = opts.key ?? (() => '');
   let heartbeatDue = false;
   let closed = false;
   let wake: (() => void) | null = null;
@@ -64,12 +73,15 @@ export function eventStreamResponse<T>(opts: EventStreamOptions<T>): Response {
   timer.unref?.();
   const push = (message: PushMessage<T>) => {
     if (closed) return;
-    unsent = unsent ? opts.merge(unsent, message) : message;
+    const key = keyOf(message);
+    const held = unsent.get(key);
+    unsent.set(key, held ? opts.merge(held, message) : message);
     poke();
   };
   try {
     unsubscribe = opts.subscribe(push);
-    if (opts.first) push(opts.first());
+    const first = opts.first?.() ?? [];
+    for (const message of Array.isArray(first) ? first : [first as PushMessage<T>]) push(message);
   } catch (error) {
     end();
     throw error;
@@ -80,11 +92,12 @@ export function eventStreamResponse<T>(opts: EventStreamOptions<T>): Response {
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        while (!closed && !unsent && !heartbeatDue) await new Promise<void>((resolve) => (wake = resolve));
+        while (!closed && !unsent.size && !heartbeatDue) await new Promise<void>((resolve) => (wake = resolve));
         if (closed) return controller.close();
-        if (unsent) {
-          controller.enqueue(format(unsent));
-          unsent = null;
+        const [key, next] = unsent.entries().next().value ?? [];
+        if (next) {
+          controller.enqueue(format(next));
+          unsent.delete(key!);
         } else {
           controller.enqueue(HEARTBEAT);
         }

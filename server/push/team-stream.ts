@@ -1,7 +1,8 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
-import { subscribeTeam } from './bus';
+import { subscribeLiveOutput, subscribeTeam, type LiveOutputChange } from './bus';
 import { eventStreamResponse, type PushMessage } from './event-stream';
+import { currentLiveOutput } from './live-output';
 
 /**
  * What a team stream says: the team is at `revision`; `jobIds` changed since the client's last message, or null
@@ -9,6 +10,13 @@ import { eventStreamResponse, type PushMessage } from './event-stream';
  * `activity?since=<the id it last saw>`.
  */
 export type TeamPush = { teamId: string; revision: number; jobIds: string[] | null };
+
+/**
+ * A running job's live output (`event: output`, no id: it is not replayed on reconnect, the first messages of every
+ * connection carry the text so far): the newest text of its member's current response, `truncated` when older
+ * text was dropped, `done` once its run has finished (the job's result follows as a `team` change).
+ */
+export type TeamOutputPush = { teamId: string; jobId: string; runId: string; text: string; truncated: boolean; done: boolean };
 
 type TeamStreamInput = {
   accountId: string;
@@ -24,6 +32,14 @@ type TeamStreamInput = {
 };
 
 const message = (data: TeamPush): PushMessage<TeamPush> => ({ id: String(data.revision), event: 'team', data });
+
+const outputMessage = (change: LiveOutputChange & { teamId: string; jobId: string }): PushMessage<TeamOutputPush> => ({
+  event: 'output',
+  data: { teamId: change.teamId, jobId: change.jobId, runId: change.runId, text: change.text, truncated: change.truncated, done: change.done },
+});
+
+const isTeamMessage = (m: PushMessage<TeamPush | TeamOutputPush>): m is PushMessage<TeamPush> => m.event === 'team';
+const ofTeam = (teamId: string) => (c: LiveOutputChange): c is LiveOutputChange & { teamId: string; jobId: string } => c.teamId === teamId && c.jobId !== null;
 
 /** Two unsent team messages become one: the later revision, with the union of changed jobs (bounded). */
 export function mergeTeamPush(a: PushMessage<TeamPush>, b: PushMessage<TeamPush>): PushMessage<TeamPush> {
@@ -42,17 +58,30 @@ export function mergeTeamPush(a: PushMessage<TeamPush>, b: PushMessage<TeamPush>
  * null otherwise (a fresh client, or one that missed changes, reads activity?since).
  */
 export function teamEventStream(input: TeamStreamInput): Response {
-  return eventStreamResponse<TeamPush>({
+  const ofThisTeam = ofTeam(input.teamId);
+  return eventStreamResponse<TeamPush | TeamOutputPush>({
     accountId: input.accountId,
     signal: input.signal,
     request: input.request,
     heartbeatMs: input.heartbeatMs,
-    subscribe: (push) =>
-      subscribeTeam(input.teamId, (change) => push(message({ teamId: change.teamId, revision: change.revision, jobIds: change.jobIds }))),
+    subscribe: (push) => {
+      const team = subscribeTeam(input.teamId, (change) => push(message({ teamId: change.teamId, revision: change.revision, jobIds: change.jobIds })));
+      // Owner-scoped twice: the route checked the team is the caller's, and only the caller's runs are heard.
+      const output = subscribeLiveOutput(input.accountId, ofThisTeam, (change) => {
+        if (ofThisTeam(change)) push(outputMessage(change));
+      });
+      return () => {
+        team();
+        output();
+      };
+    },
     first: () => {
       const revision = input.readRevision();
-      return message({ teamId: input.teamId, revision, jobIds: input.lastEventId === revision ? [] : null });
+      const live = currentLiveOutput(input.accountId, ofThisTeam).flatMap((c) => (ofThisTeam(c) ? [outputMessage(c)] : []));
+      return [message({ teamId: input.teamId, revision, jobIds: input.lastEventId === revision ? [] : null }), ...live];
     },
-    merge: mergeTeamPush,
+    // A job's newer live output replaces what was not sent yet (it carries the whole text so far).
+    merge: (a, b) => (isTeamMessage(a) && isTeamMessage(b) ? mergeTeamPush(a, b) : b),
+    key: (m) => (isTeamMessage(m) ? 'team' : `output:${(m.data as TeamOutputPush).jobId}`),
   });
 }

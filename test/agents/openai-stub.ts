@@ -2,14 +2,29 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 type ChatMessage = { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string };
-export type StubRequest = { authorization: string | undefined; body: { model: string; stream?: boolean; messages: ChatMessage[]; tools?: { function: { name: string } }[] } };
+export type StubRequest = {
+  authorization: string | undefined;
+  body: { model: string; stream?: boolean; stream_options?: { include_usage?: boolean }; messages: ChatMessage[]; tools?: { function: { name: string } }[] };
+};
+
+export type StubOptions = {
+  /** A streamed text answer stops after this many words until `release()` (a test watches the text so far). */
+  holdAfterWords?: number;
+};
+
+/** A word with the spaces after it, as providers stream text (the pieces join back exactly). */
+const words = (text: string) => text.match(/\s+|\S+\s*/g) ?? [];
 
 /**
  * A tiny OpenAI-compatible server on 127.0.0.1: the first completion asks for `calculator`, the one after a tool
- * result answers with text that quotes it. Non-streaming and streaming (SSE) both work.
+ * result answers with text that quotes it. Non-streaming and streaming (SSE) both work; a stream sends the text
+ * word by word, then the finish reason, then (only when asked, as OpenAI does: `stream_options.include_usage`)
+ * the usage in a last chunk without choices.
  */
-export async function startOpenAiStub() {
+export async function startOpenAiStub(options: StubOptions = {}) {
   const requests: StubRequest[] = [];
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
@@ -38,12 +53,22 @@ export async function startOpenAiStub() {
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-      const delta = message.tool_calls
-        ? { role: 'assistant', content: null, tool_calls: message.tool_calls.map((c, index) => ({ index, ...c })) }
-        : { role: 'assistant', content: message.content };
-      send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] });
-      send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }], usage });
-      res.end('data: [DONE]\n\n');
+      const chunk = (delta: unknown, finishReason: string | null = null) =>
+        send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] });
+      void (async () => {
+        if (message.tool_calls) {
+          chunk({ role: 'assistant', content: null, tool_calls: message.tool_calls.map((c, index) => ({ index, ...c })) });
+        } else {
+          chunk({ role: 'assistant', content: '' });
+          for (const [i, word] of words(message.content ?? '').entries()) {
+            if (i === options.holdAfterWords) await held;
+            chunk({ content: word });
+          }
+        }
+        chunk({}, finish);
+        if (body.stream_options?.include_usage) send({ ...base, object: 'chat.completion.chunk', choices: [], usage });
+        res.end('data: [DONE]\n\n');
+      })();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,6 +76,8 @@ export async function startOpenAiStub() {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    /** Let a held stream go on. */
+    release: () => release(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

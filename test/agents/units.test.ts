@@ -24,6 +24,7 @@ describe('directive parser', () => {
       ],
       reply: 'Done.',
       sleepMs: 250,
+      paceMs: 0,
       tokens: null,
       say: null,
       fail: null,

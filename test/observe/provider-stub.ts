@@ -16,7 +16,7 @@ export async function startProviderStub(turns: StubTurn[]) {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
-      const body = JSON.parse(raw || '{}') as { model?: string; stream?: boolean };
+      const body = JSON.parse(raw || '{}') as { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean } };
       const turn = turns[Math.min(served, turns.length - 1)]!;
       served++;
       const toolCalls = turn.toolCalls?.map((c, i) => ({ id: `call_${served}_${i}`, type: 'function', function: c }));
@@ -28,11 +28,16 @@ export async function startProviderStub(turns: StubTurn[]) {
         res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: turn.finish }], ...usage }));
         return;
       }
+      // As OpenAI streams: the text word by word (tool calls in one delta), the finish reason, then the usage in a
+      // chunk without choices, only when the client asked for it (`stream_options.include_usage`).
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-      const delta = toolCalls ? { ...message, tool_calls: toolCalls.map((c, index) => ({ index, ...c })) } : message;
-      send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] });
-      send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: turn.finish }], ...usage });
+      const chunk = (delta: unknown, finish: string | null = null) => send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+      const words = (turn.text ?? '').match(/\s+|\S+\s*/g) ?? [];
+      chunk({ role: 'assistant', content: words.length ? '' : null, ...(toolCalls ? { tool_calls: toolCalls.map((c, index) => ({ index, ...c })) } : {}) });
+      for (const word of words) chunk({ content: word });
+      chunk({}, turn.finish);
+      if (body.stream_options?.include_usage && turn.usage) send({ ...base, object: 'chat.completion.chunk', choices: [], ...usage });
       res.end('data: [DONE]\n\n');
     });
   });

@@ -1,0 +1,33 @@
+'use client';
+
+import { useLiveOutput } from './live-output';
+
+/**
+ * What the member is writing right now, as plain text (a React text node: never HTML). Not a live region: a screen
+ * reader would read every few words aloud; the region says it is busy instead, and the finished job's status and
+ * result are announced as before. The newest text stays in view (a column-reverse scroller starts at its end).
+ */
+export function JobLiveOutput({ jobId, memberName }: { jobId: string; memberName: string }) {
+  const live = useLiveOutput(jobId);
+  if (!live?.text) return null;
+  return (
+    <div className="mt-3 rounded-md border border-dashed border-indigo-200 bg-indigo-50/60 p-2 dark:border-indigo-900 dark:bg-indigo-950/40">
+      <p className="flex items-center gap-1.5 text-xs font-medium text-indigo-800 dark:text-indigo-200">
+        {live.done ? null : <span aria-hidden className="inline-block size-1.5 rounded-full bg-indigo-500 motion-safe:animate-pulse" />}
+        {live.done ? 'Written so far' : 'Writing…'}
+      </p>
+      <div
+        role="group"
+        tabIndex={0}
+        aria-label={`Live output from ${memberName}`}
+        aria-busy={!live.done}
+        className="mt-1 flex max-h-40 flex-col-reverse overflow-y-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500"
+      >
+        <p className="whitespace-pre-wrap break-words text-sm text-zinc-800 dark:text-zinc-200">
+          {live.truncated ? '…' : null}
+          {live.text}
+        </p>
+      </div>
+    </div>
+  );
+}
