@@ -54,8 +54,14 @@ describe('changed_revision', () => {
     expect(admitJob(mentioned)).toBe(true);
     expect(row(mentioned).changedRevision).toBe(revision(team.id));
 
-    // Finished: the job and its new receipt carry the finishing revision.
+    // Its run stored: a change of its own (the card's Steps and the Runs page's bar need the run), announced.
+    const admittedAt = revision(team.id);
     await launchJob(mentioned);
+    expect(row(mentioned).runId).toBeTruthy();
+    expect(revision(team.id)).toBe(admittedAt + 1);
+    expect(row(mentioned).changedRevision).toBe(revision(team.id));
+
+    // Finished: the job and its new receipt carry the finishing revision.
     await wait(row(mentioned).runId!, 10_000);
     await finalizeJob(mentioned);
     const finished = row(mentioned);
