@@ -97,11 +97,12 @@ async function createSoloConversation(api: APIRequestContext): Promise<string> {
 test('a running conversation turn’s steps arrive one by one under the person’s message and are still there after a reload', async ({ page, api }) => {
   test.setTimeout(90_000);
   const conversationId = await createSoloConversation(api);
-  const sent = await api.post(`/api/v1/conversations/${conversationId}/messages`, { data: { text: SLOW_SUMS, idempotencyKey: crypto.randomUUID() } });
-  expect(sent.status(), await sent.text()).toBe(202);
-
+  // The page is open first (as the person would have it), so the turn arrives by push while it runs.
   await page.goto(`/conversations/${conversationId}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Solo' })).toBeVisible(FIRST_LOAD);
+  await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible(FIRST_LOAD);
+  const sent = await api.post(`/api/v1/conversations/${conversationId}/messages`, { data: { text: SLOW_SUMS, idempotencyKey: crypto.randomUUID() } });
+  expect(sent.status(), await sent.text()).toBe(202);
   const turn = () => history(page).getByRole('listitem').filter({ hasText: '/reply Sums done' }).first();
   const list = await openSteps(turn());
 
