@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getCheckpointer } from '@/server/agents/checkpointer';
+import { pruneThread } from '@/server/agents/checkpoint/prune';
 import { runEventStatements } from '@/server/agents/observe/record';
 import { readThread } from '@/server/agents/thread';
 import type { AIMessage, ToolMessage } from '@langchain/core/messages';
@@ -111,5 +112,22 @@ describe('run event writes are batched: one transaction per graph step', () => {
       ['model.call', 'step.assistant'],
       ['run.finished'],
     ]);
+  });
+});
+
+describe('events are kept as long as the run', () => {
+  it('pruning the thread’s superseded checkpoints after later runs leaves every earlier run’s events as they were', async () => {
+    const ann = await makeUser('ann');
+    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const first = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/reply 42');
+    const before = eventsOf(first.id);
+    expect(before.length).toBeGreaterThan(4);
+    for (const text of ['again', 'and again']) expect((await send(ann.id, conversation.id, text)).status).toBe('success');
+    // The thread was pruned to its newest checkpoint when each run settled; then once more by hand.
+    const saver = getCheckpointer();
+    pruneThread(saver, conversation.id);
+    const checkpoints = saver.db.prepare('SELECT count(*) AS n FROM thread_checkpoints WHERE thread_id = ?').get(conversation.id) as { n: number };
+    expect(checkpoints.n).toBe(1);
+    expect(eventsOf(first.id)).toEqual(before);
   });
 });
