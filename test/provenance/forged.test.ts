@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import * as messagesRoute from '@/app/api/v1/conversations/[id]/messages/route';
 import * as mentionsRoute from '@/app/api/v1/conversations/[id]/mentions/route';
+import * as resumeRoute from '@/app/api/v1/conversations/[id]/resume/route';
 import * as requestsRoute from '@/app/api/v1/teams/[id]/requests/route';
 import * as respondRoute from '@/app/api/v1/teams/[id]/jobs/[jobId]/respond/route';
 import { ensembleMeta, personWrittenText } from '@/server/agents/messages';
@@ -110,6 +111,22 @@ describe('provenance can not be forged', () => {
     });
     expect(respond.status).toBe(422);
     expect(jobsOf(team.id).find((j) => j.id === asked.id)).toMatchObject({ status: 'waiting_input', answer: null });
+  });
+
+  it('by a resume body: provenance beside or inside an approval answer is refused (422) and the run still waits', async () => {
+    const ann = await makeUser('ann');
+    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const asked = await send(ann.id, conversation.id, '/call calculator {"expression":"2+2"}\n/reply four');
+    expect(asked.status).toBe('interrupted');
+    for (const body of [
+      { value: { approved: true }, idempotencyKey: crypto.randomUUID(), provenance: forged().provenance },
+      { value: { approved: true, provenance: forged().provenance }, idempotencyKey: crypto.randomUUID() },
+      { value: { approved: true, meta: forged() }, idempotencyKey: crypto.randomUUID() },
+    ]) {
+      const res = await call(resumeRoute.POST, { method: 'POST', headers: ann.auth, body, params: { id: conversation.id } });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+    }
+    expect(runsOf(conversation.id).map((r) => r.status)).toEqual(['interrupted']);
   });
 
   it('by a model response or a tool result: additional_kwargs.ensemble is removed before it is stored', async () => {
