@@ -45,6 +45,33 @@ const job = {
   updatedAt: at('2026-12-01T10:00:00.500Z'),
 };
 
+const others = {
+  invitations: { id: 'i1', codeHash: 'ch', createdById: 'u1', expiresAt: at('2027-01-01T00:00:00.001Z') },
+  apiTokens: { id: 'k1', userId: 'u1', name: 'ci', tokenHash: 'th', prefix: 'ens_ab', expiresAt: null },
+  delegations: {
+    id: 'd1',
+    ownerId: 'u1',
+    parentRunId: 'r1',
+    parentConversationId: 'c1',
+    parentToolCallId: 'call_1',
+    provider: 'scripted',
+    spec: { prompt: '/reply hi', tools: [] },
+    depth: 1,
+  },
+  teamMembers: { id: 'm1', teamId: 't1', agentId: 'a1', agentName: 'Writer', name: 'Writer', position: 0, conversationId: 'c1' },
+  sharedMessages: { teamId: 't1', jobId: 'j1', kind: 'request' as const, senderLabel: 'You', text: 'Ünïcode ✓ 你好' },
+  stateEntries: {
+    id: 's1',
+    teamId: 't1',
+    publicationKey: 'c1:req',
+    kind: 'finding' as const,
+    title: 'T',
+    content: 'C',
+    original: { kind: 'finding', title: 'T', content: 'C' },
+    updatedAt: at('2026-12-01T10:00:00.042Z'),
+  },
+};
+
 describe('rows through both schemas', () => {
   let pgDb: FreshDatabase;
   let pg: ReturnType<typeof drizzle<typeof pgSchema>>;
@@ -64,6 +91,7 @@ describe('rows through both schemas', () => {
     lite.insert(sqliteSchema.teams).values(team).run();
     lite.insert(sqliteSchema.jobs).values([job, { ...job, id: 'j2', requestKey: 'rk2', resultTruncated: false }]).run();
     lite.insert(sqliteSchema.signInFailures).values([{ key: 'x', at: 1_796_000_000_123 }, { key: 'x', at: 1_796_000_000_124 }]).run();
+    for (const table of Object.keys(others) as Array<keyof typeof others>) lite.insert(sqliteSchema[table]).values(others[table]).run();
 
     await pg.insert(pgSchema.users).values(user);
     await pg.insert(pgSchema.agents).values(agent);
@@ -72,6 +100,7 @@ describe('rows through both schemas', () => {
     await pg.insert(pgSchema.teams).values(team);
     await pg.insert(pgSchema.jobs).values([job, { ...job, id: 'j2', requestKey: 'rk2', resultTruncated: false }]);
     await pg.insert(pgSchema.signInFailures).values([{ key: 'x', at: 1_796_000_000_123 }, { key: 'x', at: 1_796_000_000_124 }]);
+    for (const table of Object.keys(others) as Array<keyof typeof others>) await pg.insert(pgSchema[table]).values(others[table]);
   });
   afterAll(async () => {
     lite?.$client.close();
@@ -102,6 +131,15 @@ describe('rows through both schemas', () => {
     expect(pgJobs.map((j) => [j.seq, j.resultTruncated])).toEqual([[1, true], [2, false]]);
 
     expect(await pg.select().from(pgSchema.signInFailures)).toEqual(lite.select().from(sqliteSchema.signInFailures).all());
+
+    for (const table of Object.keys(others) as Array<keyof typeof others>) {
+      // team_members has no creation time; every other table's is chosen by the database.
+      const strip = (row: object) => ('createdAt' in row ? withoutCreatedAt(row as { createdAt: Date }) : row);
+      const liteRows = (lite.select().from(sqliteSchema[table]).all() as object[]).map(strip);
+      const pgRows = ((await pg.select().from(pgSchema[table])) as object[]).map(strip);
+      expect(pgRows, table).toEqual(liteRows);
+      expect(pgRows, table).toHaveLength(1);
+    }
   });
 
   it('keep JSON exactly as written on Postgres too (json, not jsonb: key order and \\u0000 survive)', async () => {

@@ -39,6 +39,16 @@ try {
   console.error(`test:pg: no Postgres answers at ${shown(url)} (${String(reason).split('\n')[0]}); set DATABASE_URL or start one (.ci/run does).`);
   process.exit(1);
 }
+// A run killed before its clean-up leaves its databases behind; drop those of runs that started over six hours ago
+// (the run's start time is in the name), never a run that may still be going.
+const stale = await admin.query(`select datname from pg_database where datname like 'ensemble_test_%'`);
+for (const { datname } of stale.rows) {
+  const started = parseInt(/^ensemble_test_([0-9a-z]+)_/.exec(datname)?.[1] ?? '', 36);
+  if (Number.isFinite(started) && Date.now() - started > 6 * 3600_000) {
+    await admin.query(`drop database if exists "${datname}" with (force)`);
+    console.log(`test:pg: dropped ${datname}, left by a run that did not finish.`);
+  }
+}
 await admin.end();
 
 // Lower-case letters, digits and underscores only: database names built from it need no quoting rules.
