@@ -38,6 +38,14 @@ function asMessage(message: BaseMessage): AIMessage {
     response_metadata: chunk.response_metadata,
     tool_calls: chunk.tool_calls ?? [],
     invalid_tool_calls: chunk.invalid_tool_calls ?? [],
-    ...(chunk.usage_metadata ? { usage_metadata: chunk.usage_metadata } : {}),
+    ...(chunk.usage_metadata ? { usage_metadata: asReported(chunk.usage_metadata) } : {}),
   });
+}
+
+type Usage = NonNullable<AIMessage['usage_metadata']>;
+
+/** Joining chunks adds empty token-detail objects the provider never sent: left out, the usage is as reported. */
+function asReported(usage: Usage): Usage {
+  const { input_token_details: input, output_token_details: output, ...counts } = usage;
+  return { ...counts, ...(input && Object.keys(input).length ? { input_token_details: input } : {}), ...(output && Object.keys(output).length ? { output_token_details: output } : {}) };
 }
