@@ -12,14 +12,15 @@ import {
 /**
  * The Postgres twin of ./schema.ts (ADR 033): the same tables, columns, keys and indexes, so one set of domain code
  * can run on either engine. Kinds are chosen so every row type equals the SQLite one (test/db/schema-parity.test.ts
- * checks both the catalog-level shape and the TypeScript row types):
+ * compares the two files and their TypeScript row types; npm run test:pg compares drizzle/pg with the live catalog):
  * - SQLite `integer` (64-bit) → `integer` for values bounded by lib/limits (counts, positions, revisions) and
  *   `bigint` (read as a JS number) for epoch milliseconds, token counters and insertion sequences;
  * - `integer {mode: timestamp_ms}` → `timestamptz(3)`: a Date either way, millisecond precision either way;
  * - `integer {mode: boolean}` → `boolean`;
  * - `text {mode: json}` → `json`, not `jsonb`: json keeps the text as written (key order, duplicate keys, `\u0000`),
- *   exactly what SQLite returns today, and no query reads inside these documents; their defaults are SQL literals
- *   (drizzle-kit writes a plain string default unquoted, which is not JSON);
+ *   exactly what SQLite returns today; the few queries that look inside (json_extract today) become `->`/`->>`,
+ *   and none needs an index inside a document. Their defaults are SQL literals (drizzle-kit writes a plain string
+ *   default unquoted, which is not JSON);
  * - enum-typed text stays `text` (no CHECK on either side), so adding a status is not a type migration.
  * Auto-increment keys become identity columns; like SQLite's AUTOINCREMENT they never reuse a value.
  */
