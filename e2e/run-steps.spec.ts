@@ -217,6 +217,16 @@ test('after the agent’s instructions change, the next job’s card says Setup 
   await page.setViewportSize({ width: 390, height: 844 });
   await openSteps(secondCard);
   await expect(secondCard.getByText('Run completed', { exact: true })).toBeVisible();
+  // The run's details show the whole descriptor, and what changed since the previous run.
+  await secondCard.getByRole('button', { name: 'Setup (changed)' }).click();
+  const setup = secondCard.locator('dl').filter({ hasText: 'Fingerprint' });
+  await expect(setup.getByText('scripted', { exact: true })).toBeVisible();
+  await expect(setup.getByText(/^time-limit → /)).toBeVisible();
+  await expect(setup.getByRole('button', { name: 'Copy fingerprint' })).toBeVisible();
+  for (const term of ['Model', 'Instructions', 'Tools', 'Need approval', 'Turn limit', 'Time limit', 'Compaction at', 'Token budget', 'Middleware', 'App version']) {
+    await expect(setup.getByText(term, { exact: true })).toBeVisible();
+  }
+  await expect(secondCard.getByText('Changed since the previous run')).toBeVisible();
   const overflow = await measureHorizontalOverflow(page);
   expect(overflow.px, overflow.offenders.join('\n')).toBeLessThanOrEqual(0);
 });
