@@ -7,6 +7,8 @@
  *   4. a flood of long jobs vs a newcomer (the shared cap, docs/decisions/004): the newcomer's admission wait
  *      against one short job's duration, while another owner is active, within the grace window, and past it
  *   5. the cost of synchronous=FULL: per-commit time and end-to-end jobs/s, FULL vs NORMAL
+ *   6. CPU per job at conversation lengths of ~10 and ~500 messages (and scenario 1 prints CPU per job and the
+ *      effective utilization: the model's time ÷ the slots' time)
  * Run with `tsx --conditions=react-server` so 'server-only' resolves to its empty build.
  */
 import crypto from 'node:crypto';
@@ -83,20 +85,28 @@ async function main() {
     return { id: id!, waitMs: row.admittedAt!.getTime() - row.createdAt.getTime() };
   }
 
+  // Polled with one cheap count (the rows are read once, at the end): the benchmark's own polling must not take a
+  // noticeable share of the CPU it measures.
   async function waitAll(ids: string[], timeoutMs: number) {
     const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const rows = getDb().select().from(schema.jobs).where(inArray(schema.jobs.id, ids)).all();
-      if (rows.length === ids.length && rows.every((r) => r.status === 'completed' || r.status === 'failed')) return rows;
+    const settled = getDb().$client.prepare(`select count(*) as n from jobs where status in ('completed','failed') and id in (select value from json_each(?))`);
+    const list = JSON.stringify(ids);
+    while ((settled.get(list) as { n: number }).n < ids.length) {
       if (Date.now() > deadline) throw new Error(`benchmark jobs did not finish within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 20));
     }
+    return getDb().select().from(schema.jobs).where(inArray(schema.jobs.id, ids)).all();
   }
+  /** CPU time (user + system) of this process, in ms. */
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
 
   const figures: Record<string, string> = {};
 
   // BENCH_SCENARIOS=4,5 runs only those (1 includes 2); default: all.
-  const scenarios = (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5').split(',').map((x) => x.trim());
+  const scenarios = (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6').split(',').map((x) => x.trim());
   const selected = (n: number) => scenarios.includes(String(n));
   const owners: Awaited<ReturnType<typeof owner>>[] = [];
   const scheduler = startScheduler(teamJobs, { tickMs: 250 });
@@ -104,8 +114,10 @@ async function main() {
   // ── 1. Utilization and fairness ──
   if (selected(1)) {
   for (let i = 0; i < 10; i++) owners.push(await owner(`owner${i}`, 5));
+  const cpuBefore = cpuMs();
   const ids = owners.flatMap((o, i) => send(o, 100, `u${i}`));
   const rows = await waitAll(ids, 600_000);
+  const cpuPerJob = (cpuMs() - cpuBefore) / ids.length;
   const failed = rows.filter((r) => r.status !== 'completed').length;
   const start = Math.min(...rows.map((r) => r.admittedAt!.getTime()));
   const end = Math.max(...rows.map((r) => r.completedAt!.getTime()));
@@ -119,6 +131,9 @@ async function main() {
   figures['wall time'] = `${end - start} ms for ${rows.length} jobs of /sleep ${SLEEP_MS} on ${slots} slots (ideal ${Math.round((rows.length * SLEEP_MS) / slots)} ms)`;
   figures['job duration p50 / p95'] = `${jobMs[Math.floor(jobMs.length / 2)]} / ${jobMs[Math.floor(jobMs.length * 0.95)]} ms`;
   figures['slot utilization (target ≥ 90 %)'] = `${(utilization * 100).toFixed(1)} %`;
+  // Effective utilization: the model's own time (each job's /sleep) ÷ the slots' time over the run.
+  figures['effective utilization, model time ÷ slot time (target ≥ 80 %)'] = `${(((rows.length * SLEEP_MS) / (slots * (end - start))) * 100).toFixed(1)} %`;
+  figures['CPU per job (process CPU over the run ÷ jobs, sending included)'] = `${cpuPerJob.toFixed(1)} ms`;
   // Where idle slot-time comes from: the time from each completion to the next admission.
   const admissions = rows.map((r) => r.admittedAt!.getTime()).sort((a, b) => a - b);
   const gaps = rows
@@ -242,6 +257,64 @@ async function main() {
   figures['per commit (best of 2), synchronous=FULL / NORMAL'] = `${full.commit.toFixed(3)} / ${normal.commit.toFixed(3)} ms`;
   figures[`jobs/s (/sleep 0, ${JOBS} jobs, best of 2), FULL / NORMAL`] =
     `${full.jobsPerSecond.toFixed(1)} / ${normal.jobsPerSecond.toFixed(1)} (FULL costs ${((1 - full.jobsPerSecond / normal.jobsPerSecond) * 100).toFixed(1)} %)`;
+  }
+  // ── 6. CPU per job vs conversation length ──
+  if (selected(6)) {
+  // Eight conversations (four teams × two members), 5 jobs of /sleep 0 each measured at ~10 messages, then again
+  // once grown to ~500. CPU = this process's CPU over the measured jobs ÷ their count. A throwaway set of
+  // conversations goes through the same steps first, so the figures compare warm code.
+  const { readThread } = await import('@/server/agents/thread');
+  const { startRun, wait: waitRun } = await import('@/server/agents/runs');
+  const { personMessage } = await import('@/server/agents/provenance');
+  type LengthSet = { o: Awaited<ReturnType<typeof owner>>; conversations: Array<{ teamId: string; memberId: string; conversationId: string }> };
+  const lengthSet = async (label: string): Promise<LengthSet> => {
+    const o = await owner(label, 4);
+    return { o, conversations: o.teams.flatMap((t) => t.members.map((m) => ({ teamId: t.id, memberId: m.id, conversationId: m.conversationId! }))) };
+  };
+  let seq = 0;
+  const sendEach = ({ o, conversations }: LengthSet, perConversation: number) =>
+    conversations.flatMap((c) =>
+      Array.from({ length: perConversation }, () => {
+        const tag = `len-${seq++}`;
+        return sendRequest(o.user.id, c.teamId, { memberIds: [c.memberId], text: `/sleep 0\n/reply ${tag}`, draftKey: tag }).jobs[0]!.id;
+      }),
+    );
+  const lengthOf = async ({ conversations }: LengthSet) =>
+    Math.min(...(await Promise.all(conversations.map(async (c) => (await readThread(c.conversationId)).messages.length))));
+  // Grown with direct runs on the members' conversations (a team takes 100 requests in all), each adding 14
+  // messages: the request, six calculator calls with their results, the answer.
+  const growTo = async (set: LengthSet, messages: number) => {
+    for (;;) {
+      const now = await lengthOf(set);
+      if (now >= messages) return now;
+      await Promise.all(
+        set.conversations.map(async (c) => {
+          const tag = `grow-${seq++}`;
+          const calls = Array.from({ length: 6 }, (_, i) => `/call calculator {"expression":"${seq} * ${i + 2}"}`);
+          // The owner's own words (the scripted model acts only on a person's directives).
+          const meta = { author: 'person', provenance: personMessage() };
+          const { run } = startRun(c.conversationId, { text: [...calls, `/reply ${tag}`].join('\n'), meta }, { idempotencyKey: tag });
+          await waitRun(run.id, 60_000);
+        }),
+      );
+    }
+  };
+  const PER = 5;
+  const measure = async (set: LengthSet, messages: number) => {
+    const at = await growTo(set, messages);
+    const t0 = cpuMs();
+    const measured = await waitAll(sendEach(set, PER), 600_000);
+    return { at, perJob: (cpuMs() - t0) / measured.length };
+  };
+  const warm = await lengthSet('length-warm-up');
+  await measure(warm, 10);
+  await measure(warm, 100);
+  const set = await lengthSet('length');
+  const short = await measure(set, 10);
+  const long = await measure(set, 500);
+  figures['CPU per job, conversation of ~10 messages'] = `${short.perJob.toFixed(1)} ms (${short.at} messages when measured; ${set.conversations.length} conversations × ${PER} jobs of /sleep 0)`;
+  figures['CPU per job, conversation of ~500 messages'] = `${long.perJob.toFixed(1)} ms (${long.at} messages)`;
+  figures['ratio 500 ÷ 10 (target ≤ 1.5)'] = (long.perJob / short.perJob).toFixed(2);
   }
   await stopScheduler();
 
