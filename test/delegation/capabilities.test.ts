@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { LIMITS } from '@/lib/limits';
 import { sha256Hex } from '@/server/agents/assembly/fingerprint';
 import { registerDelegationProvider, unregisterDelegationProvider } from '@/server/agents/delegation/providers';
 import { systemPrompt } from '@/server/agents/graph';
@@ -116,6 +117,20 @@ describe('depth: a child is its parent’s depth + 1, and maxDepth bounds the tr
     expect((refused as unknown as { status: string }).status).toBe('error');
     expect(contentText(refused.content)).toMatch(/task/);
     expect(delegationsOf(child.id)).toEqual([]);
+  });
+
+  it('a child’s assembly records the time limit it runs under: the delegation’s, below the agent’s own', async () => {
+    const alice = await makeUser('alice');
+    const { conversation } = conversationWith(alice.id, { timeLimitMinutes: 120 });
+    const run = await send(alice.id, conversation.id, taskCall({ description: 'd', prompt: '/reply timed' }));
+    const [row] = delegationsOf(run.id);
+    const child = runRow(row!.childRunId!);
+    // What the executor enforces for the child: from its server-written run context (launch.ts childContext).
+    const limit = (child.input as { context: { delegation: { timeLimitMinutes: number } } }).context.delegation.timeLimitMinutes;
+    expect(limit).toBeGreaterThan(0);
+    expect(limit).toBeLessThanOrEqual(LIMITS.delegation.childTimeLimitMinutes);
+    expect((child.assembly as StoredAssembly).descriptor.limits.timeLimitMinutes).toBe(limit);
+    expect((runRow(run.id).assembly as StoredAssembly).descriptor.limits.timeLimitMinutes).toBe(120);
   });
 
   it('below maxDepth a child delegates once more: depth 2 is persisted on the grandchild', async () => {

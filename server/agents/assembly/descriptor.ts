@@ -2,6 +2,7 @@ import 'server-only';
 import type { AssemblyDescriptor } from '@/lib/types/assembly';
 import type { Agent } from '@/server/db/schema';
 import { thresholdFor } from '../compaction/model-input';
+import { childContextOf } from '../delegation/settings';
 import { GRAPH_GUARDS, systemPrompt } from '../graph';
 import { tokenBudgetOf } from '../guards/tokens';
 import { promptOptionsFor } from '../receipts/report-contract';
@@ -36,7 +37,8 @@ export function assemblyDescriptor(agent: AssemblyAgent, context: RunContext, op
     approvalTools: [...new Set(agent.approvalTools)].sort(byCodeUnit),
     limits: {
       maxTurns: agent.maxTurns,
-      timeLimitMinutes: runTimeLimitMinutes(agent),
+      // A delegated child runs under min(the agent's limit, what the delegation gave it): the executor's own rule.
+      timeLimitMinutes: Math.min(runTimeLimitMinutes(agent), childContextOf(context)?.delegation.timeLimitMinutes ?? Infinity),
       compactAtTokens: thresholdFor(agent),
       // The effective budget the token guard enforces (guards/tokens.ts): the agent's own or the instance default.
       tokenBudget: tokenBudgetOf(agent),
