@@ -1,0 +1,99 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { card, createTeam, FIRST_LOAD, sendRequest, type Team } from './support/team-flows';
+
+/*
+ * Live output (ADR 031): while a member writes its answer, the card shows the text so far, pushed on the team's
+ * event stream; the result replaces it when the job finishes. The embedded scripted model streams word by word,
+ * `/pace MS` apart, so the page can be watched while the text grows.
+ */
+test.describe.configure({ timeout: 60_000 });
+const RESULT_TIMEOUT = 20_000;
+const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i + 1}`).join(' ');
+
+const layouts = [
+  { name: 'desktop, light', viewport: { width: 1280, height: 900 }, scheme: 'light' as const },
+  { name: '390 px, dark', viewport: { width: 390, height: 844 }, scheme: 'dark' as const },
+];
+
+/** Serious or critical axe violations (contrast included) in the feed, one line each. */
+async function feedViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include('section[aria-labelledby="activity-heading"]').analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} — ${v.nodes[0]?.target.join(' ')}`);
+}
+
+async function openLive(page: Page, team: Team, layout: (typeof layouts)[number]) {
+  await page.setViewportSize(layout.viewport);
+  await page.emulateMedia({ colorScheme: layout.scheme });
+  await page.goto(`/teams/${team.id}`);
+  if (layout.scheme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible(FIRST_LOAD);
+}
+
+const liveOutput = (page: Page) => card(page, 'You → @Writer').getByRole('group', { name: 'Live output from Writer' });
+const textOf = async (page: Page) => (await liveOutput(page).textContent()) ?? '';
+
+for (const layout of layouts) {
+  test(`a running member's text grows in its card, plain and quiet for screen readers (${layout.name})`, async ({ page, api }) => {
+    const team = await createTeam(api, 'Live crew', [{ name: 'Writer' }, { name: 'Reviewer' }]);
+    await openLive(page, team, layout);
+    // Sent through the API: only the push can show the page what is being written. Slow enough to look at.
+    const text = `<b>bold</b> ${words(40)}`;
+    await sendRequest(api, team, 'Writer', `/pace 1500\n/reply ${text}`);
+    const job = card(page, 'You → @Writer');
+    await expect(liveOutput(page)).toBeVisible({ timeout: RESULT_TIMEOUT });
+    await expect(job).toContainText('Writing…');
+    const first = await textOf(page);
+    expect(first.length).toBeGreaterThan(0);
+    expect(text.startsWith(first)).toBe(true);
+    // Plain text: the model's markup is shown as written, never parsed.
+    await expect(liveOutput(page).locator('b')).toHaveCount(0);
+    await expect.poll(async () => (await textOf(page)).length, { timeout: 10_000 }).toBeGreaterThan(first.length);
+    expect(text.startsWith(await textOf(page))).toBe(true);
+    await expect(job.getByText('Result', { exact: true })).toHaveCount(0);
+
+    // Busy, not a live region: a screen reader is not read every few words aloud.
+    await expect(liveOutput(page)).toHaveAttribute('aria-busy', 'true');
+    expect(await liveOutput(page).evaluate((el) => el.closest('[aria-live], [role="status"], [role="log"], [role="alert"]') === null)).toBe(true);
+    expect(await feedViolations(page)).toEqual([]);
+    await expect(liveOutput(page)).toBeVisible();
+    if (layout.viewport.width < 400) {
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    }
+
+    // Cancelled mid-answer: the card says so and the half-written text goes.
+    await job.getByRole('button', { name: 'Task details' }).click();
+    await job.getByRole('button', { name: 'Cancel' }).click();
+    await expect(job).toContainText('Cancelled', { timeout: RESULT_TIMEOUT });
+    await expect(liveOutput(page)).toHaveCount(0);
+  });
+
+  test(`the result replaces the live text when the job finishes (${layout.name})`, async ({ page, api }) => {
+    const team = await createTeam(api, 'Live crew', [{ name: 'Writer' }, { name: 'Reviewer' }]);
+    await openLive(page, team, layout);
+    const text = words(20);
+    await sendRequest(api, team, 'Writer', `/pace 300\n/reply ${text}`);
+    const job = card(page, 'You → @Writer');
+    await expect(liveOutput(page)).toBeVisible({ timeout: RESULT_TIMEOUT });
+    expect(text.startsWith(await textOf(page))).toBe(true);
+    await expect(job.getByText('Result', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+    await expect(job).toContainText(text);
+    await expect(liveOutput(page)).toHaveCount(0);
+    await expect(job).not.toContainText('Writing…');
+  });
+}
+
+test('a viewer who opens the workspace mid-answer sees the text written so far', async ({ page, api }) => {
+  const team = await createTeam(api, 'Late crew', [{ name: 'Writer' }, { name: 'Reviewer' }]);
+  const text = words(30);
+  const jobId = await sendRequest(api, team, 'Writer', `/pace 400\n/reply ${text}`);
+  // Wait (bounded) until the member is writing, then open the page.
+  const status = async () =>
+    ((await (await api.get(`/api/v1/teams/${team.id}/activity?limit=5`)).json()) as { jobs: Array<{ id: string; status: string }> }).jobs.find((j) => j.id === jobId)?.status;
+  await expect.poll(status, { timeout: RESULT_TIMEOUT }).toBe('running');
+  await page.goto(`/teams/${team.id}`);
+  await expect(liveOutput(page)).toBeVisible(FIRST_LOAD);
+  expect(text.startsWith(await textOf(page))).toBe(true);
+  await expect(card(page, 'You → @Writer')).toContainText(text, { timeout: RESULT_TIMEOUT });
+});
