@@ -125,6 +125,10 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByRole('menu')).toBeVisible();
     found.push(...(await violations(page, `/teams/${team.id} with the Manage menu open (${scheme})`)));
     found.push(...(await audit(page, scheme, `/teams/${team.id}/runs`, (p) => p.getByRole('list', { name: 'Lanes' }))));
+    // The same data as tables (runs, tokens by job, by member, handoffs).
+    await page.getByRole('button', { name: 'Table' }).click();
+    await expect(page.getByRole('table', { name: /^Tokens by job/ })).toBeVisible();
+    found.push(...(await violations(page, `/teams/${team.id}/runs as tables (${scheme})`)));
     expect(found).toEqual([]);
   });
 }
