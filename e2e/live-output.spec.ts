@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { card, createTeam, FIRST_LOAD, sendRequest, type Team } from './support/team-flows';
+import { card, createAgent, createTeam, FIRST_LOAD, sendRequest, type Team } from './support/team-flows';
 
 /*
  * Live output (ADR 031): while a member writes its answer, the card shows the text so far, pushed on the team's
@@ -96,4 +96,29 @@ test('a viewer who opens the workspace mid-answer sees the text written so far',
   await expect(liveOutput(page)).toBeVisible(FIRST_LOAD);
   expect(text.startsWith(await textOf(page))).toBe(true);
   await expect(card(page, 'You → @Writer')).toContainText(text, { timeout: RESULT_TIMEOUT });
+});
+
+test('a conversation shows what its agent is writing while the run is active, then the answer (390 px, dark)', async ({ page, api }) => {
+  const agent = await createAgent(api, { name: 'Narrator' });
+  const created = await api.post('/api/v1/conversations', { data: { agentId: agent.id } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`/conversations/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Narrator' })).toBeVisible(FIRST_LOAD);
+
+  const text = words(20);
+  await page.getByRole('combobox', { name: 'Message', exact: true }).fill(`/pace 300\n/reply ${text}`);
+  await page.getByRole('button', { name: 'Send' }).click();
+  const live = page.getByRole('group', { name: 'Live output from Narrator' });
+  await expect(live).toBeVisible({ timeout: RESULT_TIMEOUT });
+  const first = (await live.textContent()) ?? '';
+  expect(text.startsWith(first)).toBe(true);
+  await expect.poll(async () => ((await live.textContent()) ?? '').length, { timeout: 10_000 }).toBeGreaterThan(first.length);
+  // Outside the history's log (a live region) and not one itself.
+  expect(await live.evaluate((el) => el.closest('[aria-live], [role="status"], [role="log"], [role="alert"]') === null)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await expect(page.getByRole('log', { name: 'Conversation history' })).toContainText(text, { timeout: RESULT_TIMEOUT });
+  await expect(live).toHaveCount(0);
 });

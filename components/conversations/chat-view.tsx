@@ -20,6 +20,8 @@ import { fallbackInterval } from './live-updates';
 import { StreamStatusLine } from './stream-status-line';
 import { visibleEcho, type PendingEcho } from './pending-echo';
 import { isRunActive, laterRun, runView } from './run-state';
+import { LiveOutputBox } from '@/components/live-output/live-output-box';
+import { runOutputKey } from '@/components/live-output/store';
 import { RunStatus } from './run-status';
 import { timelineSignature } from './timeline';
 import type { ConversationDetail, Run } from './types';
@@ -227,6 +229,8 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         </Alert>
       ) : null}
 
+      {/* What the agent is writing in this run (streaming providers, a paced scripted model; ADR 031). */}
+      {view.kind === 'active' && run ? <LiveOutputBox outputKey={runOutputKey(run.id)} author={conversation.agentName} className="" /> : null}
       <RunStatus view={view} onCancel={cancel} />
 
       {view.kind === 'approval' && run ? <ApprovalPrompt key={run.id} interrupt={view.interrupt} onAnswer={answerApproval} /> : null}

@@ -1,17 +1,18 @@
 'use client';
 
-import { useLiveOutput } from './live-output';
+import { useLiveOutput } from './store';
 
 /**
- * What the member is writing right now, as plain text (a React text node: never HTML). Not a live region: a screen
- * reader would read every few words aloud; the region says it is busy instead, and the finished job's status and
- * result are announced as before. The newest text stays in view (a column-reverse scroller starts at its end).
+ * What an agent is writing right now, as plain text (a React text node: never HTML). Not a live region: a screen
+ * reader would read every few words aloud; the group says it is busy instead, and the finished work's status and
+ * result are announced where they always were. The newest text stays in view (a column-reverse scroller starts at
+ * its end); a leading "…" says older text was dropped (the server keeps the newest 2,000 characters).
  */
-export function JobLiveOutput({ jobId, memberName }: { jobId: string; memberName: string }) {
-  const live = useLiveOutput(jobId);
+export function LiveOutputBox({ outputKey, author, className = 'mt-3' }: { outputKey: string; author: string; className?: string }) {
+  const live = useLiveOutput(outputKey);
   if (!live?.text) return null;
   return (
-    <div className="mt-3 rounded-md border border-dashed border-indigo-200 bg-indigo-50/60 p-2 dark:border-indigo-900 dark:bg-indigo-950/40">
+    <div className={`${className} rounded-md border border-dashed border-indigo-200 bg-indigo-50/60 p-2 dark:border-indigo-900 dark:bg-indigo-950/40`}>
       <p className="flex items-center gap-1.5 text-xs font-medium text-indigo-800 dark:text-indigo-200">
         {live.done ? null : <span aria-hidden className="inline-block size-1.5 rounded-full bg-indigo-500 motion-safe:animate-pulse" />}
         {live.done ? 'Written so far' : 'Writing…'}
@@ -19,7 +20,7 @@ export function JobLiveOutput({ jobId, memberName }: { jobId: string; memberName
       <div
         role="group"
         tabIndex={0}
-        aria-label={`Live output from ${memberName}`}
+        aria-label={`Live output from ${author}`}
         aria-busy={!live.done}
         className="mt-1 flex max-h-40 flex-col-reverse overflow-y-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500"
       >

@@ -2,6 +2,8 @@
 
 import Link from 'next/link';
 import { memo, useState, type MouseEvent } from 'react';
+import { LiveOutputBox } from '@/components/live-output/live-output-box';
+import { jobOutputKey } from '@/components/live-output/store';
 import { CitationList } from '@/components/receipts/citation-list';
 import { SetupChangedBadge } from '@/components/runs/run-setup';
 import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
@@ -23,7 +25,6 @@ import type { ApiJob, ApiMember, ApiWaitReason } from '@/lib/types/team';
 import { waitReasonLabel } from '@/lib/wait-reason-label';
 import { JobRetryControls, type RetryTarget } from './job-retry-controls';
 import { JobAnswerForm, type AnswerBody } from './job-answer-form';
-import { JobLiveOutput } from './job-live-output';
 import { linkButton } from './link-button';
 import { stopReasonLabel } from '@/lib/stop-reason-label';
 
@@ -171,7 +172,7 @@ export const JobCard = memo(function JobCard({
       ) : null}
 
       {/* While it runs: the text its member is writing (streaming providers and a paced scripted model); the result replaces it. */}
-      {job.status === 'running' ? <JobLiveOutput jobId={job.id} memberName={to.replace(/^@/, '')} /> : null}
+      {job.status === 'running' ? <LiveOutputBox outputKey={jobOutputKey(job.id)} author={to.replace(/^@/, '')} /> : null}
 
       {job.result ? (
         <div className="mt-3 rounded-md bg-zinc-50 p-2 dark:bg-zinc-950/60">

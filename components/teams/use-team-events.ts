@@ -4,10 +4,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { NO_FEED_FILTER, type FeedFilter } from '@/lib/feed-filter';
 import { openPushStream, type PushStreamStatus } from '@/lib/push-stream';
+import { clearLiveOutput, jobOutputKey, parseOutputPush, setLiveOutput } from '@/components/live-output/store';
 import { runKeys } from '@/components/runs/queries';
 import { feedRevision, mergeChanges, type ActivityFeed } from './activity-cache';
 import { createFeedSync } from './feed-sync';
-import { clearLiveOutput, parseOutputPush, setLiveOutput } from './live-output';
 import { fetchActivityChanges, teamKeys } from './queries';
 
 /** How often the feed asks `activity?since=` while its stream is down (the footer names the figure). */
@@ -58,7 +58,7 @@ async function syncFeed(queryClient: QueryClient, teamId: string, filter: FeedFi
   if (result.kind === 'merged') {
     for (const job of result.changed) if (job.run) void queryClient.invalidateQueries({ queryKey: runKeys.detail(job.run.id) });
     // A job that stopped running shows its result (or its question, or why it ended) instead of its live output.
-    for (const job of result.changed) if (job.status !== 'running') clearLiveOutput(job.id);
+    for (const job of result.changed) if (job.status !== 'running') clearLiveOutput(jobOutputKey(job.id));
   }
 }
 
@@ -98,11 +98,11 @@ export function useTeamEvents(teamId: string, filter: FeedFilter = NO_FEED_FILTE
       onStatus: (status) => setConnection(liveConnection(status)),
       onMessage: (message) => {
         if (message.event === 'output') {
-          const output = parseOutputPush(message.data, teamId);
-          if (!output) return;
+          const output = parseOutputPush(message.data, { field: 'teamId', id: teamId });
+          if (!output?.jobId) return;
           const { jobId, ...live } = output;
-          liveJobs.add(jobId);
-          setLiveOutput(jobId, live);
+          liveJobs.add(jobOutputKey(jobId));
+          setLiveOutput(jobOutputKey(jobId), live);
           return;
         }
         if (message.event !== 'team') return;
@@ -115,7 +115,7 @@ export function useTeamEvents(teamId: string, filter: FeedFilter = NO_FEED_FILTE
       stream.close();
       feedSync.dispose();
       sync.current = null;
-      for (const jobId of liveJobs) clearLiveOutput(jobId);
+      for (const key of liveJobs) clearLiveOutput(key);
     };
   }, [queryClient, teamId]);
 

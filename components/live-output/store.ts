@@ -1,0 +1,61 @@
+'use client';
+
+/**
+ * Live output as the event streams push it (`event: output`, ADR 031): ephemeral, held in memory per key (a team
+ * job `job:<id>`, a conversation's run `run:<id>`), never in a query cache (caches hold what the server stored; this
+ * is only the text being written now). One small store with listeners per key, so a chunk re-renders one view.
+ */
+import { useSyncExternalStore } from 'react';
+
+export type LiveOutput = { runId: string; text: string; truncated: boolean; done: boolean };
+
+const outputs = new Map<string, LiveOutput>();
+const listeners = new Map<string, Set<() => void>>();
+
+const notify = (key: string) => listeners.get(key)?.forEach((listener) => listener());
+
+export const jobOutputKey = (jobId: string) => `job:${jobId}`;
+export const runOutputKey = (runId: string) => `run:${runId}`;
+
+export function setLiveOutput(key: string, output: LiveOutput): void {
+  outputs.set(key, output);
+  notify(key);
+}
+
+/** The work is no longer running (its result or status is on screen), or its page closed. */
+export function clearLiveOutput(key: string): void {
+  if (outputs.delete(key)) notify(key);
+}
+
+export function useLiveOutput(key: string): LiveOutput | undefined {
+  return useSyncExternalStore(
+    (listener) => {
+      const set = listeners.get(key) ?? new Set();
+      set.add(listener);
+      listeners.set(key, set);
+      return () => {
+        set.delete(listener);
+        if (!set.size) listeners.delete(key);
+      };
+    },
+    () => outputs.get(key),
+    () => undefined,
+  );
+}
+
+/**
+ * An `output` message's data, checked (it is the server's, but a bad message must not break the page): its
+ * `scope` field (teamId or conversationId) must be the stream's own.
+ */
+export function parseOutputPush(raw: string, scope: { field: 'teamId' | 'conversationId'; id: string }): (LiveOutput & { jobId: string | null }) | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!data || typeof data !== 'object') return null;
+  const d = data as Record<string, unknown>;
+  if (d[scope.field] !== scope.id || typeof d.runId !== 'string' || typeof d.text !== 'string') return null;
+  return { jobId: typeof d.jobId === 'string' ? d.jobId : null, runId: d.runId, text: d.text, truncated: d.truncated === true, done: d.done === true };
+}

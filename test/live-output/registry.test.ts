@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '@/lib/limits';
+import { beginLiveResponse, finishLiveOutput, liveRunCount, setLiveOutputClock, type LiveScope } from '@/server/agents/live-output/registry';
+import { systemClock, type Clock } from '@/server/agents/live-output/throttle';
+import { pushBus, type LiveOutputChange } from '@/server/push/bus';
+import { currentLiveOutput } from '@/server/push/live-output';
+
+const scope = (n: number | string, ownerId = 'owner-a'): LiveScope => ({ ownerId, conversationId: `c-${n}`, runId: `run-${n}`, teamId: 't-1', jobId: `job-${n}` });
+const stops: Array<() => void> = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+  setLiveOutputClock(systemClock);
+});
+
+function heard() {
+  const all: LiveOutputChange[] = [];
+  const on = (c: LiveOutputChange) => all.push(c);
+  pushBus().on('liveOutput', on);
+  stops.push(() => pushBus().off('liveOutput', on));
+  return all;
+}
+
+/** Time stands still unless the test moves it; timers run only when it does. */
+function frozenClock() {
+  let now = 1_000;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  let ids = 0;
+  const clock: Clock = {
+    now: () => now,
+    setTimer: (fn, ms) => {
+      timers.set(++ids, { at: now + ms, fn });
+      return ids;
+    },
+    clearTimer: (id) => void timers.delete(id as number),
+  };
+  const advance = (ms: number) => {
+    now += ms;
+    for (const [id, t] of [...timers]) {
+      if (t.at > now) continue;
+      timers.delete(id);
+      t.fn();
+    }
+  };
+  return { clock, advance };
+}
+
+describe('live output registry (per running run, bounded, throttled)', () => {
+  it('publishes the first words at once, coalesces a burst, flushes at the end of a response and says done once', () => {
+    const { clock, advance } = frozenClock();
+    setLiveOutputClock(clock);
+    const messages = heard();
+    const live = beginLiveResponse(scope('t1'));
+    live.append('one ');
+    live.append('two ');
+    live.append('three');
+    expect(messages.map((m) => m.text)).toEqual(['one ']);
+    advance(LIMITS.liveOutput.publishMs);
+    expect(messages.map((m) => m.text)).toEqual(['one ', 'one two three']);
+    live.append(' four');
+    live.end();
+    expect(messages.map((m) => m.text)).toEqual(['one ', 'one two three', 'one two three four']);
+    finishLiveOutput('run-t1');
+    finishLiveOutput('run-t1');
+    expect(messages.at(-1)).toMatchObject({ runId: 'run-t1', jobId: 'job-t1', text: 'one two three four', done: true });
+    expect(messages.filter((m) => m.done)).toHaveLength(1);
+    // Finished: later chunks (a call the abort did not stop at once) are dropped, nothing is kept.
+    live.append('late');
+    advance(10_000);
+    expect(messages).toHaveLength(4);
+    expect(liveRunCount()).toBe(0);
+    expect(currentLiveOutput('owner-a', () => true)).toEqual([]);
+  });
+
+  it("the next response's first words replace the text; a response without text leaves it", () => {
+    const { clock, advance } = frozenClock();
+    setLiveOutputClock(clock);
+    const messages = heard();
+    const first = beginLiveResponse(scope('t2'));
+    first.append('Let me check.');
+    first.end();
+    const toolsOnly = beginLiveResponse(scope('t2'));
+    toolsOnly.end();
+    advance(LIMITS.liveOutput.publishMs);
+    const answer = beginLiveResponse(scope('t2'));
+    answer.append('The answer');
+    expect(messages.map((m) => m.text)).toEqual(['Let me check.', 'The answer']);
+    finishLiveOutput('run-t2');
+  });
+
+  it(`keeps at most ${LIMITS.liveOutput.maxRuns} runs: one more ends the oldest (with done), for viewers too`, () => {
+    const messages = heard();
+    const before = liveRunCount();
+    const runs = Array.from({ length: LIMITS.liveOutput.maxRuns - before }, (_, i) => `cap-${i}`);
+    for (const n of runs) beginLiveResponse(scope(n)).append(`text ${n}`);
+    expect(liveRunCount()).toBe(LIMITS.liveOutput.maxRuns);
+    expect(messages.some((m) => m.done)).toBe(false);
+    beginLiveResponse(scope('cap-past')).append('one past');
+    expect(liveRunCount()).toBe(LIMITS.liveOutput.maxRuns);
+    expect(messages.filter((m) => m.done).map((m) => m.runId)).toEqual(['run-cap-0']);
+    const held = currentLiveOutput('owner-a', (c) => c.runId.startsWith('run-cap-'));
+    expect(held.map((c) => c.runId)).not.toContain('run-cap-0');
+    expect(held.map((c) => c.runId)).toContain('run-cap-past');
+    for (const n of [...runs, 'cap-past']) finishLiveOutput(`run-${n}`);
+    expect(liveRunCount()).toBe(0);
+  });
+
+  it("a viewer's catch-up read holds only the owner's runs", () => {
+    beginLiveResponse(scope('mine', 'owner-a')).append('mine');
+    beginLiveResponse(scope('theirs', 'owner-b')).append('theirs');
+    expect(currentLiveOutput('owner-a', () => true).map((c) => c.text)).toEqual(['mine']);
+    expect(currentLiveOutput('owner-b', () => true).map((c) => c.text)).toEqual(['theirs']);
+    finishLiveOutput('run-mine');
+    finishLiveOutput('run-theirs');
+  });
+
+  it('outside a run (no run context) nothing is kept or published', () => {
+    const messages = heard();
+    const live = beginLiveResponse(null);
+    live.append('text');
+    live.end();
+    expect(messages).toEqual([]);
+    expect(liveRunCount()).toBe(0);
+  });
+});
