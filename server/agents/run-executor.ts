@@ -2,8 +2,9 @@ import 'server-only';
 import { HumanMessage } from '@langchain/core/messages';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { Command } from '@langchain/langgraph';
-import { eq } from 'drizzle-orm';
-import { getDb, schema } from '@/server/db';
+import { eq, sql } from 'drizzle-orm';
+import { schema } from '@/server/db';
+import { preparedPerConnection } from '@/server/db/prepared';
 import type { Agent, Run } from '@/server/db/schema';
 import { recordAssembly } from './assembly/record';
 import { delegatedRunSetup } from './delegation/child-run';
@@ -43,8 +44,17 @@ export function launchRun(runId: string, mode: ExecutionMode = 'input'): void {
   active.set(runId, { controller, promise });
 }
 
-function loadAgent(agentId: string | null): Agent | undefined {
-  return agentId ? getDb().select().from(schema.agents).where(eq(schema.agents.id, agentId)).get() : undefined;
+/** The agent of a run's conversation (undefined once deleted), in one prepared statement per connection. */
+const conversationAgent = preparedPerConnection((db) =>
+  db
+    .select()
+    .from(schema.agents)
+    .where(eq(schema.agents.id, sql`(select ${schema.conversations.agentId} from ${schema.conversations} where ${schema.conversations.id} = ${sql.placeholder('id')})`))
+    .prepare(),
+);
+
+function loadAgent(conversationId: string): Agent | undefined {
+  return conversationAgent().get({ id: conversationId });
 }
 
 /** The server-owned context tools read; caller-supplied extras can't override the identity fields. */
@@ -77,8 +87,7 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
   const nodeWork = new NodeWork();
   let clearTimeLimit = () => {};
   try {
-    const conversation = getDb().select().from(schema.conversations).where(eq(schema.conversations.id, run.conversationId)).get();
-    const agent = loadAgent(conversation?.agentId ?? null);
+    const agent = loadAgent(run.conversationId);
     // A delegated child runs its agent with the delegation's persona, capture tool and time limit (delegation/child-run.ts).
     const delegated = agent ? delegatedRunSetup(agent, runContextFor(run, agent.id)) : null;
     // How the agent is assembled for this run (once per run: a continued run keeps its first record).

@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { getDb, schema, writeTx } from '@/server/db';
+import { preparedPerConnection } from '@/server/db/prepared';
 import type { Run } from '@/server/db/schema';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
 import type { StopReason } from '@/lib/types/stop-reason';
@@ -24,8 +25,44 @@ export type ResumeInput = {
 
 export const isFinished = (status: RunStatus) => !ACTIVE_RUN_STATUSES.includes(status);
 
+const ACTIVE = [...ACTIVE_RUN_STATUSES];
+
+/** The hot statements of a run's life (docs/performance.md, Scheduler): built once per connection. */
+const statements = preparedPerConnection((db) => ({
+  byId: db.select().from(schema.runs).where(eq(schema.runs.id, sql.placeholder('id'))).prepare(),
+  markRunning: db
+    .update(schema.runs)
+    .set({ status: 'running', startedAt: sql`coalesce(${schema.runs.startedAt}, ${sql.placeholder('now')})` })
+    .where(and(eq(schema.runs.id, sql.placeholder('id')), inArray(schema.runs.status, ACTIVE)))
+    .returning()
+    .prepare(),
+  finish: db
+    .update(schema.runs)
+    .set({
+      status: sql`${sql.placeholder('status')}`,
+      error: sql`${sql.placeholder('error')}`,
+      stopReason: sql`${sql.placeholder('stopReason')}`,
+      // Placeholders in set() are bound as they are given: JSON text (or null) and epoch milliseconds below.
+      interrupt: sql`${sql.placeholder('interrupt')}`,
+      // A run whose totals could not be read keeps the ones it has.
+      inputTokens: sql`coalesce(${sql.placeholder('inputTokens')}, ${schema.runs.inputTokens})`,
+      outputTokens: sql`coalesce(${sql.placeholder('outputTokens')}, ${schema.runs.outputTokens})`,
+      modelCalls: sql`coalesce(${sql.placeholder('modelCalls')}, ${schema.runs.modelCalls})`,
+      unreportedCalls: sql`coalesce(${sql.placeholder('unreportedCalls')}, ${schema.runs.unreportedCalls})`,
+      finishedAt: sql`${sql.placeholder('finishedAt')}`,
+    })
+    .where(and(eq(schema.runs.id, sql.placeholder('id')), inArray(schema.runs.status, ACTIVE)))
+    .returning()
+    .prepare(),
+  touchConversation: db
+    .update(schema.conversations)
+    .set({ updatedAt: sql`${sql.placeholder('updatedAt')}` })
+    .where(eq(schema.conversations.id, sql.placeholder('id')))
+    .prepare(),
+}));
+
 export function findRun(runId: string): Run | undefined {
-  return getDb().select().from(schema.runs).where(eq(schema.runs.id, runId)).get();
+  return statements().byId.get({ id: runId });
 }
 
 /** The conversation's newest run of its agent (framework notes, kind 'note', are not runs a person acts on). */
@@ -50,12 +87,7 @@ export function unfinishedRuns(): Run[] {
 
 /** pending → running (also when a recovered run was already 'running'). False when it already finished. */
 export function markRunning(runId: string): Run | undefined {
-  const row = getDb()
-    .update(schema.runs)
-    .set({ status: 'running', startedAt: sql`coalesce(${schema.runs.startedAt}, ${Date.now()})` })
-    .where(and(eq(schema.runs.id, runId), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))
-    .returning()
-    .get();
+  const row = statements().markRunning.get({ id: runId, now: Date.now() });
   if (row) runEvents().emit('run:started', { runId, conversationId: row.conversationId, ownerId: row.ownerId, status: row.status });
   return row;
 }
@@ -78,21 +110,22 @@ export function finishRun(runId: string, outcome: Outcome): Run | undefined {
   if (!current || isFinished(current.status)) return undefined;
   const totals = recordRunEnd(current, outcome);
   const now = new Date();
+  const interrupt = outcome.status === 'interrupted' ? (outcome.interrupt ?? null) : null;
   const row = writeTx((tx) => {
-    const updated = tx
-      .update(schema.runs)
-      .set({
-        status: outcome.status,
-        error: outcome.status === 'error' ? outcome.error : null,
-        stopReason: outcome.status === 'error' || outcome.status === 'success' ? (outcome.stopReason ?? null) : null,
-        interrupt: outcome.status === 'interrupted' ? (outcome.interrupt ?? null) : null,
-        ...(totals ?? {}),
-        finishedAt: now,
-      })
-      .where(and(eq(schema.runs.id, runId), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))
-      .returning()
-      .get();
-    if (updated) tx.update(schema.conversations).set({ updatedAt: now }).where(eq(schema.conversations.id, updated.conversationId)).run();
+    const sql = statements(tx);
+    const updated = sql.finish.get({
+      id: runId,
+      status: outcome.status,
+      error: outcome.status === 'error' ? outcome.error : null,
+      stopReason: outcome.status === 'error' || outcome.status === 'success' ? (outcome.stopReason ?? null) : null,
+      interrupt: interrupt === null ? null : JSON.stringify(interrupt),
+      inputTokens: totals?.inputTokens ?? null,
+      outputTokens: totals?.outputTokens ?? null,
+      modelCalls: totals?.modelCalls ?? null,
+      unreportedCalls: totals?.unreportedCalls ?? null,
+      finishedAt: now.getTime(),
+    });
+    if (updated) sql.touchConversation.run({ id: updated.conversationId, updatedAt: now.getTime() });
     return updated;
   });
   // Its totals now count toward its team's budget and its account's day: the memoized sums are read afresh.

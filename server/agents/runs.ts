@@ -1,11 +1,12 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { BaseMessage } from '@langchain/core/messages';
 import { approvalDecisionSchema } from '@/lib/schemas/conversation';
 import { truncateText } from '@/lib/text';
 import type { Message, RunInterrupt } from '@/lib/types/conversation';
 import { schema, writeTx } from '@/server/db';
+import { preparedPerConnection } from '@/server/db/prepared';
 import type { Conversation, Run } from '@/server/db/schema';
 import { LIMITS } from '@/lib/limits';
 import { AppError, conflict, notFound, validationError } from '@/server/http/errors';
@@ -54,6 +55,38 @@ export type StartOptions = {
 export type StartResult = { run: Run; created: boolean };
 
 const TITLE_CHARS = 80;
+
+/** The statements every run start takes (docs/performance.md, Scheduler): built once per connection. */
+const statements = preparedPerConnection((db) => ({
+  conversation: db.select().from(schema.conversations).where(eq(schema.conversations.id, sql.placeholder('id'))).prepare(),
+  byKey: db
+    .select()
+    .from(schema.runs)
+    .where(and(eq(schema.runs.conversationId, sql.placeholder('conversationId')), eq(schema.runs.idempotencyKey, sql.placeholder('key'))))
+    .prepare(),
+  agentModel: db.select({ model: schema.agents.model }).from(schema.agents).where(eq(schema.agents.id, sql.placeholder('id'))).prepare(),
+  insertRun: db
+    .insert(schema.runs)
+    .values({
+      id: sql.placeholder('id'),
+      conversationId: sql.placeholder('conversationId'),
+      ownerId: sql.placeholder('ownerId'),
+      idempotencyKey: sql.placeholder('key'),
+      kind: sql.placeholder('kind'),
+      status: 'pending',
+      model: sql.placeholder('model'),
+      input: sql.placeholder('input'),
+      teamId: sql.placeholder('teamId'),
+    })
+    .returning()
+    .prepare(),
+  touchConversation: db
+    .update(schema.conversations)
+    // Placeholders in set() are bound as given (updatedAt in epoch milliseconds).
+    .set({ title: sql`${sql.placeholder('title')}`, updatedAt: sql`${sql.placeholder('updatedAt')}` })
+    .where(eq(schema.conversations.id, sql.placeholder('id')))
+    .prepare(),
+}));
 
 // ---------- owner-scoped API (route handlers, server actions) ----------
 
@@ -151,7 +184,7 @@ function startRunAs(conversationId: string, input: StartInput, options: StartOpt
     ...(options.context ? { context: options.context } : {}),
   };
   const result = writeTx((tx) => {
-    const conversation = tx.select().from(schema.conversations).where(eq(schema.conversations.id, conversationId)).get();
+    const conversation = statements(tx).conversation.get({ id: conversationId });
     if (!conversation) throw notFound('Conversation');
     const existing = findByKey(tx, conversationId, options.idempotencyKey);
     if (existing) return { run: existing, created: false };
@@ -162,13 +195,11 @@ function startRunAs(conversationId: string, input: StartInput, options: StartOpt
       // work is held at admission instead (ADR 023).
       assertDailyCap(tx, conversation.ownerId);
     }
-    const agent = conversation.agentId
-      ? tx.select({ model: schema.agents.model }).from(schema.agents).where(eq(schema.agents.id, conversation.agentId)).get()
-      : undefined;
+    const agent = conversation.agentId ? statements(tx).agentModel.get({ id: conversation.agentId }) : undefined;
     if (!agent) throw conflict('agent_deleted', 'The agent of this conversation was deleted; start a new conversation');
     const run = insertRun(tx, conversation, 'start', agent.model, stored, options.idempotencyKey);
     const title = conversation.title || truncateText(input.text.trim().split(/\r?\n/, 1)[0] ?? '', 4 * TITLE_CHARS, TITLE_CHARS).text;
-    tx.update(schema.conversations).set({ title, updatedAt: run.createdAt }).where(eq(schema.conversations.id, conversationId)).run();
+    statements(tx).touchConversation.run({ id: conversationId, title, updatedAt: run.createdAt.getTime() });
     return { run, created: true };
   });
   if (result.created) launchRun(result.run.id);
@@ -256,11 +287,7 @@ function assertNotDelegated(conversation: Conversation): void {
 type Tx = Parameters<Parameters<typeof writeTx>[0]>[0];
 
 function findByKey(tx: Tx, conversationId: string, key: string): Run | undefined {
-  return tx
-    .select()
-    .from(schema.runs)
-    .where(and(eq(schema.runs.conversationId, conversationId), eq(schema.runs.idempotencyKey, key)))
-    .get();
+  return statements(tx).byKey.get({ conversationId, key });
 }
 
 /**
@@ -280,21 +307,16 @@ function assertRunQuota(tx: Tx, ownerId: string): void {
 function insertRun(tx: Tx, conversation: Conversation, kind: 'start' | 'resume', model: string, input: unknown, key: string): Run {
   // A team job's run (context.teamId, set by the team's execution) counts against that team's budget.
   const teamId = (input as { context?: { teamId?: unknown } }).context?.teamId;
-  return tx
-    .insert(schema.runs)
-    .values({
-      id: crypto.randomUUID(),
-      conversationId: conversation.id,
-      ownerId: conversation.ownerId,
-      idempotencyKey: key,
-      kind,
-      status: 'pending',
-      model,
-      input,
-      teamId: typeof teamId === 'string' ? teamId : null,
-    })
-    .returning()
-    .get();
+  return statements(tx).insertRun.get({
+    id: crypto.randomUUID(),
+    conversationId: conversation.id,
+    ownerId: conversation.ownerId,
+    key,
+    kind,
+    model,
+    input,
+    teamId: typeof teamId === 'string' ? teamId : null,
+  })!;
 }
 
 const isClarification = (interrupt: unknown) => (interrupt as { type?: unknown } | null)?.type === 'clarification';

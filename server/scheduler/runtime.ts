@@ -3,13 +3,19 @@ import { LIMITS } from '@/lib/limits';
 import { runEvents, type RunEvent } from '@/server/agents/run-events';
 import { isStopping } from '@/server/agents/runs';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
-import { getDb } from '@/server/db';
+import { rawStatement } from '@/server/db/prepared';
 import type { DelegationPort } from './delegation-port';
 import type { JobPort } from './job-port';
 import { emptyRound, plan, type RoundState } from './planner';
 import { setSchedulerHandle } from './signal';
 import { delegationWorker, loadSchedulingView, type RunningDelegation, type SchedulingCandidate } from './view';
 import { TeamWorker, type Step } from './worker';
+
+// Looked up on every run's end: compiled once per connection.
+const jobOfRun = rawStatement('select id, team_id as teamId from jobs where run_id = ?');
+const childOfRun = rawStatement('select id, parent_run_id as parentRunId from delegations where child_run_id = ?');
+const openChildrenOf = rawStatement(`select id from delegations where parent_run_id = ? and status in ('queued','running')`);
+const teamOfJob = rawStatement('select team_id as teamId from jobs where id = ?');
 
 export type RuntimeOptions = {
   tickMs?: number;
@@ -94,7 +100,7 @@ export class SchedulerRuntime {
   /** One planning pass: reconcile admitted jobs, then admit what capacity and fairness allow. */
   pass(): void {
     this.stats.passes += 1;
-    const view = loadSchedulingView(getDb());
+    const view = loadSchedulingView();
     // Reconcile admitted jobs, touching only those that need a step: a launch whose outcome is unknown (no run
     // recorded, e.g. after a crash), a finished run whose event was missed, or a cancel not yet carried out.
     for (const job of view.running) {
@@ -177,7 +183,7 @@ export class SchedulerRuntime {
 
   private runFinished(event: RunEvent): void {
     if (this.delegations) this.delegationRunFinished(event.runId);
-    const job = getDb().$client.prepare('select id, team_id as teamId from jobs where run_id = ?').get(event.runId) as
+    const job = jobOfRun().get(event.runId) as
       | { id: string; teamId: string }
       | undefined;
     if (!job) return;
@@ -189,8 +195,7 @@ export class SchedulerRuntime {
   /** A child's run finished → record its result; a parent finished → its unfinished children are stopped. */
   private delegationRunFinished(runId: string): void {
     const port = this.delegations!;
-    const db = getDb().$client;
-    const child = db.prepare('select id, parent_run_id as parentRunId from delegations where child_run_id = ?').get(runId) as
+    const child = childOfRun().get(runId) as
       | { id: string; parentRunId: string }
       | undefined;
     if (child) {
@@ -198,7 +203,7 @@ export class SchedulerRuntime {
         .run(`finalize d:${child.id}`, (signal) => port.finalizeChild(child.id, signal))
         .finally(() => this.wake());
     }
-    const orphans = db.prepare(`select id from delegations where parent_run_id = ? and status in ('queued','running')`).all(runId) as Array<{ id: string }>;
+    const orphans = openChildrenOf().all(runId) as Array<{ id: string }>;
     for (const orphan of orphans) {
       void this.worker(delegationWorker(runId))
         .run(`stop d:${orphan.id}`, (signal) => port.stopChild(orphan.id, signal))
@@ -207,7 +212,7 @@ export class SchedulerRuntime {
   }
 
   stopJob(jobId: string): void {
-    const job = getDb().$client.prepare('select team_id as teamId from jobs where id = ?').get(jobId) as { teamId: string } | undefined;
+    const job = teamOfJob().get(jobId) as { teamId: string } | undefined;
     if (!job) return;
     void this.worker(job.teamId)
       .run(`stop ${jobId}`, (signal) => this.jobs.stop(jobId, signal))

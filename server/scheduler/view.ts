@@ -1,5 +1,6 @@
 import 'server-only';
-import type { Db } from '@/server/db';
+import { getDb, type Db } from '@/server/db';
+import { rawStatement } from '@/server/db/prepared';
 import { ownersAtDailyCap, type CapOptions } from '@/server/budgets/daily-cap';
 import { teamsAtBudget } from '@/server/budgets/team-budget';
 import type { OwnerQueue } from './types';
@@ -74,6 +75,32 @@ type DelegationRow = {
   childWait: string | null;
 };
 
+// A planning pass runs after every freed slot: its statements are compiled once per connection.
+const unfinishedRows = rawStatement(
+  `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId, r.status as runStatus, t.status as teamStatus, r.delegation_wait as runWait
+         from teams t indexed by teams_pending_idx
+         join jobs j on j.team_id = t.id
+         left join runs r on r.id = j.run_id
+        where t.has_pending = 1
+          and j.status in ('queued','running','waiting_input','resuming','cancelling')
+        order by j.seq`,
+);
+const directConversations = rawStatement(`select distinct conversation_id as c from runs where status in ('pending','running')`);
+const openDelegations = rawStatement(
+  `select d.id, d.owner_id as ownerId, d.parent_run_id as parentRunId, d.status,
+              json_extract(d.spec, '$.limits.concurrency') as concurrency,
+              p.status as parentStatus, d.child_run_id as childRunId, c.status as childStatus, c.delegation_wait as childWait
+         from delegations d indexed by delegations_status_idx
+         left join runs p on p.id = d.parent_run_id
+         left join runs c on c.id = d.child_run_id
+        where d.status in ('queued','running')
+        order by d.seq`,
+);
+const readyParents = rawStatement(
+  `select id, owner_id as ownerId from runs indexed by runs_status_idx
+        where status in ('pending','running') and delegation_wait = 'ready' order by created_at`,
+);
+
 /** The step worker of a parent run's children (their steps run one at a time, like a team's). */
 export const delegationWorker = (parentRunId: string) => `run:${parentRunId}`;
 
@@ -82,23 +109,11 @@ export const delegationWorker = (parentRunId: string) => `run:${parentRunId}`;
  * history is never read). Conversation head rule: only the first unfinished job of each conversation can
  * be admitted, and a conversation whose head is running or waiting for input admits nothing.
  */
-export function loadSchedulingView(db: Db, budgetOptions: CapOptions = {}): SchedulingView {
-  const rows = db.$client
-    .prepare(
-      `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId, r.status as runStatus, t.status as teamStatus, r.delegation_wait as runWait
-         from teams t indexed by teams_pending_idx
-         join jobs j on j.team_id = t.id
-         left join runs r on r.id = j.run_id
-        where t.has_pending = 1
-          and j.status in ('queued','running','waiting_input','resuming','cancelling')
-        order by j.seq`,
-    )
-    .all() as SchedulingRow[];
+export function loadSchedulingView(db: Db = getDb(), budgetOptions: CapOptions = {}): SchedulingView {
+  const rows = unfinishedRows(db).all() as SchedulingRow[];
   const heads = new Map<string, SchedulingRow>();
   for (const row of rows) if (!heads.has(row.conversationId)) heads.set(row.conversationId, row);
-  const direct = db.$client
-    .prepare(`select distinct conversation_id as c from runs where status in ('pending','running')`)
-    .all() as Array<{ c: string }>;
+  const direct = directConversations(db).all() as Array<{ c: string }>;
   const busy = new Set<string>();
   for (const { c } of direct) busy.add(c);
 
@@ -152,18 +167,7 @@ const ACTIVE_RUN = new Set(['pending', 'running']);
  * candidates to take their slot back. Each owner's order: ready parents (oldest work), then children, then jobs.
  */
 function loadDelegations(db: Db, byOwner: Map<string, SchedulingCandidate[]>, hold: (ownerId: string) => void): RunningDelegation[] {
-  const rows = db.$client
-    .prepare(
-      `select d.id, d.owner_id as ownerId, d.parent_run_id as parentRunId, d.status,
-              json_extract(d.spec, '$.limits.concurrency') as concurrency,
-              p.status as parentStatus, d.child_run_id as childRunId, c.status as childStatus, c.delegation_wait as childWait
-         from delegations d indexed by delegations_status_idx
-         left join runs p on p.id = d.parent_run_id
-         left join runs c on c.id = d.child_run_id
-        where d.status in ('queued','running')
-        order by d.seq`,
-    )
-    .all() as DelegationRow[];
+  const rows = openDelegations(db).all() as DelegationRow[];
   const reconcile: RunningDelegation[] = [];
   const runningPerParent = new Map<string, number>();
   for (const row of rows) {
@@ -187,12 +191,7 @@ function loadDelegations(db: Db, byOwner: Map<string, SchedulingCandidate[]>, ho
     list.push({ kind: 'child', jobId: `d:${row.id}`, conversationId: `d:${row.id}`, teamId: delegationWorker(row.parentRunId), status: 'queued', delegationId: row.id });
     children.set(row.ownerId, list);
   }
-  const ready = db.$client
-    .prepare(
-      `select id, owner_id as ownerId from runs indexed by runs_status_idx
-        where status in ('pending','running') and delegation_wait = 'ready' order by created_at`,
-    )
-    .all() as Array<{ id: string; ownerId: string }>;
+  const ready = readyParents(db).all() as Array<{ id: string; ownerId: string }>;
   const parents = new Map<string, SchedulingCandidate[]>();
   for (const run of ready) {
     const list = parents.get(run.ownerId) ?? [];

@@ -1,6 +1,6 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { truncateText } from '@/lib/text';
 import type { ApiWaiting } from '@/lib/types/team';
@@ -9,6 +9,7 @@ import { clarificationAnswer, receipt, teamRequest } from '@/server/agents/prove
 import { isFinished } from '@/server/agents/run-store';
 import { readThread } from '@/server/agents/thread';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
+import { preparedPerConnection } from '@/server/db/prepared';
 import type { Job, Team } from '@/server/db/schema';
 import { attributeResult } from './attribution';
 import { buildSharedContext } from './context';
@@ -21,7 +22,9 @@ export type PendingAnswer =
   | { type: 'clarification'; text: string; questionId: string; answerKey: string }
   | { type: 'interrupt'; response: unknown; answerKey: string };
 
-const loadJob = (jobId: string, db: Db = getDb()) => db.select().from(schema.jobs).where(eq(schema.jobs.id, jobId)).get();
+// Read several times per job step: prepared once per connection (server/db/prepared.ts).
+const jobById = preparedPerConnection((db) => db.select().from(schema.jobs).where(eq(schema.jobs.id, sql.placeholder('id'))).prepare());
+const loadJob = (jobId: string, db: Db = getDb()) => jobById(db).get({ id: jobId });
 
 function memberName(tx: Db, memberId: string | null): string {
   if (!memberId) return 'You';
