@@ -50,16 +50,30 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   }
 
   async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
-    const { message } = await this.answer(messages, options);
-    return { generations: [{ text: contentText(message.content), message }] };
+    // A framework system call is marked by a call option the server sets (compaction/summarize.ts), never by text.
+    if ((options as SystemCallOptions).ensembleSystemCall === 'summary') return withUsage(messages, scriptedSummary(messages));
+    const turn = readTurn(messages);
+    const script = scriptFor(turn.human, this.instructions);
+    if (script.sleepMs > 0) await abortableSleep(script.sleepMs, options.signal);
+    options.signal?.throwIfAborted();
+    if (script.errors.length) throw new Error(`Scripted model could not read: ${script.errors.join('; ')}`);
+    if (script.fail !== null) throw new Error(script.fail);
+
+    // The server's call option (never text) when a guard requires an answer now: text only, whatever the script.
+    const answerNow = (options as { ensembleAnswerNow?: boolean }).ensembleAnswerNow === true;
+    const response = answerNow ? new AIMessage({ id: `scripted-${crypto.randomUUID()}`, content: this.finalAnswer(turn, script, messages), tool_calls: [] }) : this.respond(turn, script, messages);
+    if (script.tokens !== null) return withReportedUsage(response, script.tokens);
+    return withUsage(messages, response, inputCharsOf(messages));
   }
 
   /**
-   * The same response as `_generate`, streamed: its text in word-sized chunks (`/pace MS` apart, so a viewer can
-   * watch it arrive), then one chunk with its tool calls and usage. Joined, the chunks are the `_generate` message.
+   * The `_generate` response, streamed (so the two can never differ, and whatever watches `_generate` sees every
+   * call): its text in word-sized chunks, `/pace MS` apart so a viewer can watch it arrive, then one chunk with
+   * its tool calls and usage.
    */
   async *_streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
-    const { message, paceMs } = await this.answer(messages, options);
+    const message = (await this._generate(messages, options)).generations[0]!.message as AIMessage;
+    const paceMs = (options as SystemCallOptions).ensembleSystemCall ? 0 : scriptFor(readTurn(messages).human, this.instructions).paceMs;
     const id = message.id;
     const words = contentText(message.content).match(WORD_CHUNK) ?? [];
     for (const [i, word] of words.entries()) {
@@ -73,24 +87,6 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
       text: '',
       message: new AIMessageChunk({ ...(id ? { id } : {}), content: '', tool_call_chunks: calls, ...(message.usage_metadata ? { usage_metadata: message.usage_metadata } : {}) }),
     });
-  }
-
-  /** The response to these messages, with its usage, and the pace a stream of it keeps. */
-  private async answer(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<{ message: AIMessage; paceMs: number }> {
-    // A framework system call is marked by a call option the server sets (compaction/summarize.ts), never by text.
-    if ((options as SystemCallOptions).ensembleSystemCall === 'summary') return { message: withUsage(messages, scriptedSummary(messages)), paceMs: 0 };
-    const turn = readTurn(messages);
-    const script = scriptFor(turn.human, this.instructions);
-    if (script.sleepMs > 0) await abortableSleep(script.sleepMs, options.signal);
-    options.signal?.throwIfAborted();
-    if (script.errors.length) throw new Error(`Scripted model could not read: ${script.errors.join('; ')}`);
-    if (script.fail !== null) throw new Error(script.fail);
-
-    // The server's call option (never text) when a guard requires an answer now: text only, whatever the script.
-    const answerNow = (options as { ensembleAnswerNow?: boolean }).ensembleAnswerNow === true;
-    const response = answerNow ? new AIMessage({ id: `scripted-${crypto.randomUUID()}`, content: this.finalAnswer(turn, script, messages), tool_calls: [] }) : this.respond(turn, script, messages);
-    const message = script.tokens !== null ? withReportedUsage(response, script.tokens) : withUsage(messages, response, inputCharsOf(messages));
-    return { message, paceMs: script.paceMs };
   }
 
   private respond(turn: Turn, script: Script, messages: readonly BaseMessage[]): AIMessage {
@@ -132,21 +128,21 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
 }
 
 /** Usage as characters ÷ 4 (input counted by inputCharsOf for a conversation, directly for a system call). */
-function withUsage(messages: readonly BaseMessage[], message: AIMessage, inputChars = messages.reduce((n, m) => n + contentText(m.content).length, 0)): AIMessage {
+function withUsage(messages: readonly BaseMessage[], message: AIMessage, inputChars = messages.reduce((n, m) => n + contentText(m.content).length, 0)): ChatResult {
   const outputChars = contentText(message.content).length + (message.tool_calls ?? []).reduce((n, c) => n + c.name.length + JSON.stringify(c.args).length, 0);
   message.usage_metadata = {
     input_tokens: Math.ceil(inputChars / 4),
     output_tokens: Math.ceil(outputChars / 4),
     total_tokens: Math.ceil(inputChars / 4) + Math.ceil(outputChars / 4),
   };
-  return message;
+  return { generations: [{ text: contentText(message.content), message }] };
 }
 
 /** `/tokens N`: exactly N tokens reported, three quarters as input and the rest as output. */
-function withReportedUsage(message: AIMessage, total: number): AIMessage {
+function withReportedUsage(message: AIMessage, total: number): ChatResult {
   const output = Math.floor(total / 4);
   message.usage_metadata = { input_tokens: total - output, output_tokens: output, total_tokens: total };
-  return message;
+  return { generations: [{ text: contentText(message.content), message }] };
 }
 
 /** A word with the spaces after it (leading spaces alone): the chunks join back into the text exactly. */

@@ -21,6 +21,17 @@ async function recordingStub(texts: string[]) {
       raws.push(raw);
       bodies.push(JSON.parse(raw) as Body);
       const text = texts[Math.min(bodies.length - 1, texts.length - 1)]!;
+      const usage = { prompt_tokens: 100 + bodies.length, completion_tokens: 7, total_tokens: 107 + bodies.length };
+      if ((JSON.parse(raw) as { stream?: boolean }).stream) {
+        // The agent's model call streams (ADR 031): the same answer as server-sent chunks, usage last.
+        const chunk = (choices: unknown[], extra = {}) =>
+          `data: ${JSON.stringify({ id: `chatcmpl-${bodies.length}`, object: 'chat.completion.chunk', created: 0, model: 'gpt-4.1-mini', choices, ...extra })}\n\n`;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(chunk([{ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null }]));
+        res.write(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
+        res.end(`${chunk([], { usage })}data: [DONE]\n\n`);
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -29,7 +40,7 @@ async function recordingStub(texts: string[]) {
           created: Math.floor(Date.now() / 1000),
           model: 'gpt-4.1-mini',
           choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 100 + bodies.length, completion_tokens: 7, total_tokens: 107 + bodies.length },
+          usage,
         }),
       );
     });
