@@ -1,43 +1,65 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
 
-/** The newest text of a response, bounded; `truncated` once older text was dropped from the front. */
-export type TextTail = { readonly text: string; readonly truncated: boolean };
+/**
+ * The newest text of a response, bounded; `truncated` once older text was dropped from the front. `chars` (code
+ * points) and `bytes` (UTF-8) are the text's own, kept so an append costs only the chunk and what it pushes out.
+ */
+export type TextTail = { readonly text: string; readonly truncated: boolean; readonly chars: number; readonly bytes: number };
 
-export const EMPTY_TAIL: TextTail = Object.freeze({ text: '', truncated: false });
+export const EMPTY_TAIL: TextTail = Object.freeze({ text: '', truncated: false, chars: 0, bytes: 0 });
 
 export type TailBound = { maxChars: number; maxBytes: number };
 
 const DEFAULT_BOUND: TailBound = { maxChars: LIMITS.liveOutput.maxChars, maxBytes: LIMITS.liveOutput.maxBytes };
 
-/** UTF-8 bytes of one code point (a lone surrogate is sent as U+FFFD: 3 bytes). */
-const bytesOf = (cp: number) => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
+const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/** Code points and UTF-8 bytes of a string (a lone surrogate counts as U+FFFD: one character, 3 bytes). */
+function measure(text: string): { chars: number; bytes: number } {
+  let chars = 0;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    chars += 1;
+    if (isHigh(unit) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) {
+      bytes += 4;
+      i += 1;
+    } else bytes += unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+  }
+  return { chars, bytes };
+}
 
 /**
  * Append a chunk and keep the newest text within the bound (code points and UTF-8 bytes, like every text bound in
  * lib/text-bounds.ts). Cuts only between code points, so a surrogate pair is never split; a pair the provider split
- * across two chunks is whole again once its second half arrives. O(bound) per chunk: the kept text never grows
- * past the bound, whatever the response's length.
+ * across two chunks is whole again once its second half arrives. Costs the chunk plus the text it pushes out, so a
+ * long response streamed in small chunks stays linear.
  */
 export function appendTail(tail: TextTail, chunk: string, bound: TailBound = DEFAULT_BOUND): TextTail {
   if (!chunk) return tail;
-  const text = tail.text + chunk;
-  // Walk back from the end, one code point at a time, until the next one would not fit.
-  let start = text.length;
-  let chars = 0;
-  let bytes = 0;
-  while (start > 0) {
-    const low = text.charCodeAt(start - 1);
-    const high = start > 1 ? text.charCodeAt(start - 2) : 0;
-    const pair = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
-    const width = pair ? 2 : 1;
-    const size = pair ? 4 : bytesOf(low);
-    if (chars + 1 > bound.maxChars || bytes + size > bound.maxBytes) break;
-    chars += 1;
-    bytes += size;
-    start -= width;
+  let text = tail.text + chunk;
+  let { chars, bytes } = measure(chunk);
+  chars += tail.chars;
+  bytes += tail.bytes;
+  // A high surrogate at the end of the kept text and a low one opening the chunk are one character, not two.
+  if (isHigh(tail.text.charCodeAt(tail.text.length - 1)) && isLow(chunk.charCodeAt(0))) {
+    chars -= 1;
+    bytes -= 2; // 3 + 3 counted for two lone halves; the pair is 4.
   }
-  return start === 0 ? { text, truncated: tail.truncated } : { text: text.slice(start), truncated: true };
+  if (chars <= bound.maxChars && bytes <= bound.maxBytes) return { text, truncated: tail.truncated, chars, bytes };
+  // Drop whole code points from the front until both bounds hold.
+  let start = 0;
+  while (chars > bound.maxChars || bytes > bound.maxBytes) {
+    const unit = text.charCodeAt(start);
+    const pair = isHigh(unit) && isLow(text.charCodeAt(start + 1));
+    chars -= 1;
+    bytes -= pair ? 4 : unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    start += pair ? 2 : 1;
+  }
+  text = text.slice(start);
+  return { text, truncated: true, chars, bytes };
 }
 
 /**
@@ -45,6 +67,5 @@ export function appendTail(tail: TextTail, chunk: string, bound: TailBound = DEF
  * chunk brings it), so a viewer never receives half a character.
  */
 export function shownText(tail: TextTail): string {
-  const last = tail.text.charCodeAt(tail.text.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? tail.text.slice(0, -1) : tail.text;
+  return isHigh(tail.text.charCodeAt(tail.text.length - 1)) ? tail.text.slice(0, -1) : tail.text;
 }
