@@ -82,16 +82,27 @@ export async function inspectionGraph(agent: Agent, run: Run): Promise<AgentGrap
  */
 async function executeRun(runId: string, controller: AbortController, mode: ExecutionMode): Promise<void> {
   const signal = controller.signal;
-  const run = markRunning(runId);
-  if (!run) return;
+  // The run is marked running and its assembly recorded in one transaction. What fails in the second part is
+  // thrown below, inside the try, so the run still gets its outcome.
+  const started = markRunning(runId, (run) => {
+    try {
+      const agent = loadAgent(run.conversationId);
+      // A delegated child runs its agent with the delegation's persona, capture tool and time limit (delegation/child-run.ts).
+      const delegated = agent ? delegatedRunSetup(agent, runContextFor(run, agent.id)) : null;
+      // How the agent is assembled for this run (once per run: a continued run keeps its first record).
+      const fingerprint = agent ? recordAssembly(run, delegated?.agent ?? agent, runContextFor(run, agent.id)) : null;
+      return { agent, delegated, fingerprint };
+    } catch (failure) {
+      return { failure };
+    }
+  });
+  if (!started) return;
+  const { run, then: setup } = started;
   const nodeWork = new NodeWork();
   let clearTimeLimit = () => {};
   try {
-    const agent = loadAgent(run.conversationId);
-    // A delegated child runs its agent with the delegation's persona, capture tool and time limit (delegation/child-run.ts).
-    const delegated = agent ? delegatedRunSetup(agent, runContextFor(run, agent.id)) : null;
-    // How the agent is assembled for this run (once per run: a continued run keeps its first record).
-    const fingerprint = agent ? recordAssembly(run, delegated?.agent ?? agent, runContextFor(run, agent.id)) : null;
+    if ('failure' in setup) throw setup.failure;
+    const { agent, delegated, fingerprint } = setup;
     recordRunStarted(run, mode === 'continue' ? 'continue' : run.kind === 'resume' ? 'resume' : 'start', { model: run.model, fingerprint });
     if (!agent) {
       finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });

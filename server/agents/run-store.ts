@@ -85,11 +85,21 @@ export function unfinishedRuns(): Run[] {
     .all();
 }
 
-/** pending → running (also when a recovered run was already 'running'). False when it already finished. */
-export function markRunning(runId: string): Run | undefined {
-  const row = statements().markRunning.get({ id: runId, now: Date.now() });
-  if (row) runEvents().emit('run:started', { runId, conversationId: row.conversationId, ownerId: row.ownerId, status: row.status });
-  return row;
+/**
+ * pending → running (also when a recovered run was already 'running'); undefined when it already finished. `andThen`
+ * runs in the same transaction (the executor records the run's assembly there: one commit instead of two, and each
+ * commit waits for the disk); 'run:started' is emitted once that transaction has committed.
+ */
+export function markRunning<T = undefined>(runId: string, andThen?: (run: Run) => T): { run: Run; then: T } | undefined {
+  const started = writeTx((tx) => {
+    const run = statements(tx).markRunning.get({ id: runId, now: Date.now() });
+    return run ? { run, then: andThen ? andThen(run) : (undefined as T) } : undefined;
+  });
+  if (started) {
+    const { run } = started;
+    runEvents().emit('run:started', { runId, conversationId: run.conversationId, ownerId: run.ownerId, status: run.status });
+  }
+  return started;
 }
 
 export type Outcome =
