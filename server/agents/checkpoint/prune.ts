@@ -36,9 +36,16 @@ export function pruneThread(saver: ThreadSaver, threadId: string, ns = ''): Prun
   return result;
 }
 
-/** Return up to `pages` free pages to the file system (a no-op unless the file uses incremental auto-vacuum). */
+/**
+ * Return `pages` free pages to the file system once that many are free (a no-op unless the file uses incremental
+ * auto-vacuum). Fewer are left for the next inserts to reuse: a vacuum is a write transaction, so it waits for the
+ * disk (synchronous=FULL), and running it after every run cost a commit per job. The file keeps at most one step's
+ * worth of free pages (1 MB at 4 KB pages).
+ */
 export function vacuumStep(saver: ThreadSaver, pages = VACUUM_PAGES_PER_STEP): void {
-  saver.db.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
+  const step = Math.max(1, Math.floor(pages));
+  const free = saver.db.pragma('freelist_count', { simple: true }) as number;
+  if (free >= step) saver.db.pragma(`incremental_vacuum(${step})`);
 }
 
 /** The positions in 1…max that no run covers, as runs (work in the number of runs, not of positions). */
