@@ -106,8 +106,9 @@ test('a delegated child’s progress reaches the open parent panel by push, with
   await page.goto(`/conversations/${conversationId}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Lead' })).toBeVisible(FIRST_LOAD);
 
-  // The child sleeps five seconds before answering: its parent waits in the `task` call meanwhile.
-  const prompt = `/call task ${JSON.stringify({ description: 'Slow child', prompt: '/sleep 5000\n/reply Child done' })}`;
+  // The child sleeps eight seconds before answering: its parent waits in the `task` call meanwhile. Eight, not five:
+  // under load the panel may show the child Running seconds late, and the quiet stretch must still be long.
+  const prompt = `/call task ${JSON.stringify({ description: 'Slow child', prompt: '/sleep 8000\n/reply Child done' })}`;
   const sent = await api.post(`/api/v1/conversations/${conversationId}/messages`, { data: { text: prompt, idempotencyKey: crypto.randomUUID() } });
   expect(sent.status(), await sent.text()).toBe(202);
   const turn = page.getByRole('log', { name: 'Conversation history' }).getByRole('listitem').filter({ hasText: 'Slow child' }).first();
