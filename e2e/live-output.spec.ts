@@ -86,14 +86,15 @@ for (const layout of layouts) {
 
 test('a viewer who opens the workspace mid-answer sees the text written so far', async ({ page, api }) => {
   const team = await createTeam(api, 'Late crew', [{ name: 'Writer' }, { name: 'Reviewer' }]);
-  const text = words(30);
-  const jobId = await sendRequest(api, team, 'Writer', `/pace 400\n/reply ${text}`);
+  const text = words(40);
+  const jobId = await sendRequest(api, team, 'Writer', `/pace 500\n/reply ${text}`);
   // Wait (bounded) until the member is writing, then open the page.
   const status = async () =>
     ((await (await api.get(`/api/v1/teams/${team.id}/activity?limit=5`)).json()) as { jobs: Array<{ id: string; status: string }> }).jobs.find((j) => j.id === jobId)?.status;
   await expect.poll(status, { timeout: RESULT_TIMEOUT }).toBe('running');
   await page.goto(`/teams/${team.id}`);
-  await expect(liveOutput(page)).toBeVisible(FIRST_LOAD);
+  // The page's first load and its stream's first messages (the text so far comes right after the revision).
+  await expect(liveOutput(page)).toBeVisible({ timeout: 10_000 });
   expect(text.startsWith(await textOf(page))).toBe(true);
   await expect(card(page, 'You → @Writer')).toContainText(text, { timeout: RESULT_TIMEOUT });
 });
@@ -120,5 +121,7 @@ test('a conversation shows what its agent is writing while the run is active, th
   expect(await live.evaluate((el) => el.closest('[aria-live], [role="status"], [role="log"], [role="alert"]') === null)).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   await expect(page.getByRole('log', { name: 'Conversation history' })).toContainText(text, { timeout: RESULT_TIMEOUT });
+  // Gone with the run's "Running…" status (the answer is in the history before the run is recorded as finished).
+  await expect(page.getByRole('status').filter({ hasText: 'Running' })).toHaveCount(0, { timeout: RESULT_TIMEOUT });
   await expect(live).toHaveCount(0);
 });
