@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { parseOutputPush } from '@/components/live-output/store';
+
+const team = { field: 'teamId' as const, id: 't1' };
+const msg = (data: Record<string, unknown>) => JSON.stringify({ teamId: 't1', jobId: 'j1', runId: 'r1', text: 'Hello', truncated: false, done: false, ...data });
+
+describe('an output message as the page reads it', () => {
+  it('keeps the text as text, with its flags', () => {
+    expect(parseOutputPush(msg({ text: '<img src=x onerror=alert(1)>', truncated: true }), team)).toEqual({
+      jobId: 'j1',
+      runId: 'r1',
+      text: '<img src=x onerror=alert(1)>',
+      truncated: true,
+      done: false,
+    });
+  });
+
+  it("ignores another team's or conversation's message, and anything malformed", () => {
+    expect(parseOutputPush(msg({ teamId: 't2' }), team)).toBeNull();
+    expect(parseOutputPush(msg({}), { field: 'conversationId', id: 'c1' })).toBeNull();
+    expect(parseOutputPush(msg({ text: 42 }), team)).toBeNull();
+    expect(parseOutputPush(msg({ runId: null }), team)).toBeNull();
+    expect(parseOutputPush('{not json', team)).toBeNull();
+    expect(parseOutputPush('null', team)).toBeNull();
+  });
+
+  it('reads a conversation message (no job) against its conversation', () => {
+    const raw = JSON.stringify({ conversationId: 'c1', runId: 'r9', text: 'So far', truncated: false, done: true });
+    expect(parseOutputPush(raw, { field: 'conversationId', id: 'c1' })).toEqual({ jobId: null, runId: 'r9', text: 'So far', truncated: false, done: true });
+  });
+});
