@@ -38,7 +38,7 @@ const HEARTBEAT = encoder.encode(': heartbeat\n\n');
 
 /**
  * A text/event-stream Response. Pull-based (highWaterMark 0): a message is formatted only when the reader asks,
- * so what waits is the single merged message, never a queue. Ends on abort, on shutdown (streams.ts) or when
+ * so what waits is one merged message per key, never a queue. Ends on abort, on shutdown (streams.ts) or when
  * the reader cancels; every end unsubscribes, stops the heartbeat and gives the account's slot back.
  * Throws the 429 AppError when the account already has its maximum of open streams.
  */
@@ -74,8 +74,8 @@ export function eventStreamResponse<T>(opts: EventStreamOptions<T>): Response {
   const push = (message: PushMessage<T>) => {
     if (closed) return;
     const key = keyOf(message);
-    const held = unsent.get(key);
-    unsent.set(key, held ? opts.merge(held, message) : message);
+    const waiting = unsent.get(key);
+    unsent.set(key, waiting ? opts.merge(waiting, message) : message);
     poke();
   };
   try {
