@@ -87,11 +87,13 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
   const started = markRunning(runId, (run) => {
     try {
       const agent = loadAgent(run.conversationId);
+      // One context object for the whole run: the assembly record and the graph then share one build of its tools.
+      const context = agent ? runContextFor(run, agent.id) : null;
       // A delegated child runs its agent with the delegation's persona, capture tool and time limit (delegation/child-run.ts).
-      const delegated = agent ? delegatedRunSetup(agent, runContextFor(run, agent.id)) : null;
+      const delegated = agent && context ? delegatedRunSetup(agent, context) : null;
       // How the agent is assembled for this run (once per run: a continued run keeps its first record).
-      const fingerprint = agent ? recordAssembly(run, delegated?.agent ?? agent, runContextFor(run, agent.id)) : null;
-      return { agent, delegated, fingerprint };
+      const fingerprint = agent && context ? recordAssembly(run, delegated?.agent ?? agent, context) : null;
+      return { agent, context, delegated, fingerprint };
     } catch (failure) {
       return { failure };
     }
@@ -102,17 +104,17 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
   let clearTimeLimit = () => {};
   try {
     if ('failure' in setup) throw setup.failure;
-    const { agent, delegated, fingerprint } = setup;
+    const { agent, context, delegated, fingerprint } = setup;
     recordRunStarted(run, mode === 'continue' ? 'continue' : run.kind === 'resume' ? 'resume' : 'start', { model: run.model, fingerprint });
-    if (!agent) {
+    if (!agent || !context) {
       finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });
       return;
     }
     clearTimeLimit = armTimeLimit(controller, Math.min(runTimeLimitMinutes(agent), delegated?.timeLimitMinutes ?? Infinity));
-    const graph = await buildAgentGraph(delegated?.agent ?? agent, runContextFor(run, agent.id), { nodeWork, ...delegated?.graphOptions });
+    const graph = await buildAgentGraph(delegated?.agent ?? agent, context, { nodeWork, ...delegated?.graphOptions });
     const input = mode === 'continue' ? null : run.kind === 'start' ? { messages: [runHumanMessage(run)] } : new Command({ resume: (run.input as ResumeInput).value });
     const config = {
-      configurable: { ...threadConfig(run.conversationId).configurable, ensemble: runContextFor(run, agent.id) },
+      configurable: { ...threadConfig(run.conversationId).configurable, ensemble: context },
       recursionLimit: recursionLimitFor(agent),
       signal,
       streamMode: 'updates' as const,

@@ -80,6 +80,30 @@ describe('tool registry', () => {
     expect(seen).toEqual([ctx]);
   });
 
+  it("builds a run context's tools once (the assembly record and the graph share them), again for another context or a re-registered group", () => {
+    ensureBuiltinToolGroups();
+    let builds = 0;
+    const sendMember = () => {
+      builds += 1;
+      return [tool(() => 'sent', { name: 'send_member', description: 'test', schema: z.object({}) })];
+    };
+    registerToolGroup('team', sendMember);
+    const run: RunContext = { ...ctx };
+    const first = toolsForAgent(['team'], run);
+    expect(toolsForAgent(['team'], run)[0]).toBe(first[0]);
+    expect(builds).toBe(1);
+    // Another run's context (even with equal fields) gets its own tools.
+    expect(toolsForAgent(['team'], { ...ctx })[0]).not.toBe(first[0]);
+    expect(builds).toBe(2);
+    // Another allowlist for the same context is built for it.
+    expect(toolsForAgent(['utility', 'team'], run).map((t) => t.name)).toEqual(['current_time', 'calculator', 'send_member']);
+    expect(builds).toBe(3);
+    // A group registered again (the team layer re-registers at start-up) is built from its new factory.
+    registerToolGroup('team', () => []);
+    expect(toolsForAgent(['team'], run)).toEqual([]);
+    expect(builds).toBe(3);
+  });
+
   it('gives tools the run context only from config.configurable.ensemble', () => {
     expect(runContext({ configurable: { ensemble: ctx } })).toBe(ctx);
     expect(() => runContext({ configurable: {} })).toThrow(/only run inside an Ensemble run/);

@@ -38,9 +38,26 @@ export function toolsForAgent(allowlist: readonly string[], context: RunContext)
   return groupedToolsForAgent(allowlist, context).map((entry) => entry.tool);
 }
 
+type GroupedTools = Array<{ tool: StructuredToolInterface; group: string }>;
+
+/**
+ * What was built for a run's context object, so the assembly record and the graph of one run share one build (the
+ * factories query the database; docs/performance.md, "A cheaper job"). Valid while the same factories are asked.
+ */
+const builtFor = new WeakMap<RunContext, { factories: ToolGroupFactory[]; tools: GroupedTools }>();
+
 /** The same tools, each with the group it came from (a name two groups offer is the first group's). */
-export function groupedToolsForAgent(allowlist: readonly string[], context: RunContext): Array<{ tool: StructuredToolInterface; group: string }> {
+export function groupedToolsForAgent(allowlist: readonly string[], context: RunContext): GroupedTools {
   const names = allowlist.length ? allowlist.filter((name) => groups.has(name)) : [...groups.keys()];
+  const factories = names.map((group) => groups.get(group)!);
+  const built = builtFor.get(context);
+  if (built && built.factories.length === factories.length && built.factories.every((f, i) => f === factories[i])) return built.tools;
+  const result = buildGroupedTools(names, context);
+  builtFor.set(context, { factories, tools: result });
+  return result;
+}
+
+function buildGroupedTools(names: readonly string[], context: RunContext): GroupedTools {
   const tools = names.flatMap((group) => groups.get(group)!(context).map((tool: StructuredToolInterface) => ({ tool, group })));
   const seen = new Set<string>();
   // A delegated child's tool filter (server-written context, server/agents/delegation): the same tools vanish from
