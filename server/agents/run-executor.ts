@@ -1,5 +1,5 @@
 import 'server-only';
-import { HumanMessage } from '@langchain/core/messages';
+import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { Command } from '@langchain/langgraph';
 import { eq, sql } from 'drizzle-orm';
@@ -12,6 +12,7 @@ import { buildAgentGraph, NodeWork, recursionLimitFor, type AgentGraph } from '.
 import { humanMessageId, type EnsembleMessageMeta } from './messages';
 import { activeRuns, runsSuspended } from './run-events';
 import { discardJournal } from './checkpoint/step-journal';
+import { keepFinalMessages } from './final-state';
 import { recordRunStarted } from './observe/run-lifecycle';
 import { finishRun, markRunning, type ResumeInput, type StartInput } from './run-store';
 import { ScriptedChatModel } from './scripted-model';
@@ -124,7 +125,10 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
     // Drained for its side effects (the steps run as it is read); usage is taken from the recorded model calls.
     for await (const _update of await graph.stream(input as Parameters<AgentGraph['stream']>[0], config));
     signal.throwIfAborted();
-    const outcome = outcomeOf(await graph.getState(threadConfig(run.conversationId)), run.id);
+    const state = await graph.getState(threadConfig(run.conversationId));
+    const outcome = outcomeOf(state, run.id);
+    // Its job's finalize step reads the result from these instead of the checkpoint again.
+    if (outcome.done) keepFinalMessages(run.id, (state.values?.messages as BaseMessage[] | undefined) ?? []);
     finishRun(runId, outcome.done ? outcome : { status: 'error', error: 'The run stopped before it finished' });
   } catch (err) {
     // Why it ended is decided now (a limit reached while waiting below does not turn a failure into a time cap).

@@ -8,6 +8,7 @@ import { ConversationBusyError, cancelRun, findRun, isStopping, resumeRun, start
 import { clarificationAnswer, receipt, teamRequest } from '@/server/agents/provenance';
 import { isFinished } from '@/server/agents/run-store';
 import { readThread } from '@/server/agents/thread';
+import { takeFinalMessages } from '@/server/agents/final-state';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { preparedPerConnection } from '@/server/db/prepared';
 import type { Job, Team } from '@/server/db/schema';
@@ -190,7 +191,8 @@ export async function finalizeJob(jobId: string, signal?: AbortSignal): Promise<
   const run = findRun(job.runId);
   if (!run || !isFinished(run.status)) return;
   if (run.status === 'success') {
-    const { messages } = await readThread(job.conversationId);
+    // The run's final messages as its executor kept them; the checkpoint after a restart (or once evicted).
+    const messages = takeFinalMessages(run.id) ?? (await readThread(job.conversationId)).messages;
     signal?.throwIfAborted();
     const attribution = attributeResult(messages, job.id);
     if (attribution.ok) completeJob(job.id, run.id, attribution.text);
