@@ -1,8 +1,9 @@
 import 'server-only';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { jsonBytes } from '@/lib/text-bounds';
 import { getDb, schema, type Db } from '@/server/db';
+import { preparedPerConnection } from '@/server/db/prepared';
 
 export type SharedContext = {
   goal: string;
@@ -13,29 +14,45 @@ export type SharedContext = {
 
 export const contextBytes = (ctx: SharedContext) => jsonBytes(ctx);
 
+// Read at every admission (the job's frozen input): built once per connection (server/db/prepared.ts).
+const statements = preparedPerConnection((db) => ({
+  team: db.select().from(schema.teams).where(eq(schema.teams.id, sql.placeholder('teamId'))).prepare(),
+  members: db
+    .select()
+    .from(schema.teamMembers)
+    .where(eq(schema.teamMembers.teamId, sql.placeholder('teamId')))
+    .orderBy(asc(schema.teamMembers.position))
+    .prepare(),
+  state: db
+    .select()
+    .from(schema.stateEntries)
+    .where(and(eq(schema.stateEntries.teamId, sql.placeholder('teamId')), eq(schema.stateEntries.status, 'active')))
+    .orderBy(asc(schema.stateEntries.seq))
+    .prepare(),
+  recent: db
+    .select()
+    .from(schema.sharedMessages)
+    .where(eq(schema.sharedMessages.teamId, sql.placeholder('teamId')))
+    .orderBy(desc(schema.sharedMessages.seq))
+    .limit(LIMITS.sharedRecord.inContext)
+    .prepare(),
+}));
+
 /**
  * The team's shared context: goal, roster, active public state and up to 8 recent shared messages,
  * within 24,000 bytes of UTF-8 JSON. Oldest messages are dropped first so public state survives.
  */
 export function buildSharedContext(teamId: string, db: Db = getDb()): SharedContext {
-  const team = db.select().from(schema.teams).where(eq(schema.teams.id, teamId)).get();
+  const q = statements(db);
+  const team = q.team.get({ teamId });
   if (!team) throw new Error(`team ${teamId} not found`);
-  const members = db.select().from(schema.teamMembers).where(eq(schema.teamMembers.teamId, teamId)).orderBy(asc(schema.teamMembers.position)).all();
+  const members = q.members.all({ teamId });
   const names = new Map(members.map((m) => [m.id, m.name]));
-  const state = db
-    .select()
-    .from(schema.stateEntries)
-    .where(and(eq(schema.stateEntries.teamId, teamId), eq(schema.stateEntries.status, 'active')))
-    .orderBy(asc(schema.stateEntries.seq))
-    .all()
+  const state = q.state
+    .all({ teamId })
     .map((e) => ({ id: e.id, kind: e.kind, title: e.title, content: e.content, revision: e.revision }));
-  const recent = db
-    .select()
-    .from(schema.sharedMessages)
-    .where(eq(schema.sharedMessages.teamId, teamId))
-    .orderBy(desc(schema.sharedMessages.seq))
-    .limit(LIMITS.sharedRecord.inContext)
-    .all()
+  const recent = q.recent
+    .all({ teamId })
     .reverse()
     .map((m) => ({
       from: m.senderLabel,

@@ -10,7 +10,7 @@ import { isFinished } from '@/server/agents/run-store';
 import { readThread } from '@/server/agents/thread';
 import { takeFinalMessages } from '@/server/agents/final-state';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
-import { preparedPerConnection } from '@/server/db/prepared';
+import { preparedPerConnection, rawStatement } from '@/server/db/prepared';
 import type { Job, Team } from '@/server/db/schema';
 import { attributeResult } from './attribution';
 import { buildSharedContext } from './context';
@@ -27,19 +27,31 @@ export type PendingAnswer =
 const jobById = preparedPerConnection((db) => db.select().from(schema.jobs).where(eq(schema.jobs.id, sql.placeholder('id'))).prepare());
 const loadJob = (jobId: string, db: Db = getDb()) => jobById(db).get({ id: jobId });
 
-function memberName(tx: Db, memberId: string | null): string {
-  if (!memberId) return 'You';
-  return tx.select({ name: schema.teamMembers.name }).from(schema.teamMembers).where(eq(schema.teamMembers.id, memberId)).get()?.name ?? 'A member';
-}
-
-function agentToolGroups(tx: Db, conversationId: string): string[] {
-  const row = tx
+// The other reads on every job's admission and finish, prepared the same way.
+const statements = preparedPerConnection((db) => ({
+  team: db.select().from(schema.teams).where(eq(schema.teams.id, sql.placeholder('id'))).prepare(),
+  memberName: db.select({ name: schema.teamMembers.name }).from(schema.teamMembers).where(eq(schema.teamMembers.id, sql.placeholder('id'))).prepare(),
+  memberConversation: db
+    .select({ c: schema.teamMembers.conversationId })
+    .from(schema.teamMembers)
+    .where(eq(schema.teamMembers.id, sql.placeholder('id')))
+    .prepare(),
+  agentToolGroups: db
     .select({ toolGroups: schema.agents.toolGroups })
     .from(schema.conversations)
     .innerJoin(schema.agents, eq(schema.agents.id, schema.conversations.agentId))
-    .where(eq(schema.conversations.id, conversationId))
-    .get();
-  return row?.toolGroups ?? [];
+    .where(eq(schema.conversations.id, sql.placeholder('id')))
+    .prepare(),
+}));
+const receiptCount = rawStatement(`select count(*) as n from jobs where team_id = ? and kind = 'receipt'`);
+
+function memberName(tx: Db, memberId: string | null): string {
+  if (!memberId) return 'You';
+  return statements(tx).memberName.get({ id: memberId })?.name ?? 'A member';
+}
+
+function agentToolGroups(tx: Db, conversationId: string): string[] {
+  return statements(tx).agentToolGroups.get({ id: conversationId })?.toolGroups ?? [];
 }
 
 /** The exact run input of a job, built once at admission with the context as it is then. */
@@ -92,7 +104,7 @@ export function admitJob(jobId: string): boolean {
   return writeTx((tx) => {
     const job = loadJob(jobId, tx);
     if (!job || (job.status !== 'queued' && job.status !== 'resuming')) return false;
-    const team = tx.select().from(schema.teams).where(eq(schema.teams.id, job.teamId)).get();
+    const team = statements(tx).team.get({ id: job.teamId });
     if (!team) return false;
     const now = new Date();
     if (job.status === 'queued') {
@@ -269,11 +281,10 @@ function writeReceipt(tx: Db, job: Job, text: string): string | null {
   if (job.receiptJobId) return null;
   let conversationId = job.sourceConversationId;
   if (job.sourceMemberId) {
-    conversationId =
-      tx.select({ c: schema.teamMembers.conversationId }).from(schema.teamMembers).where(eq(schema.teamMembers.id, job.sourceMemberId)).get()?.c ?? null;
+    conversationId = statements(tx).memberConversation.get({ id: job.sourceMemberId })?.c ?? null;
   }
   if (!conversationId) return null;
-  const count = tx.$client.prepare(`select count(*) as n from jobs where team_id = ? and kind = 'receipt'`).get(job.teamId) as { n: number };
+  const count = receiptCount(tx).get(job.teamId) as { n: number };
   if (count.n >= LIMITS.team.receipts) {
     appendShared(tx, { teamId: job.teamId, jobId: job.id, kind: 'note', senderMemberId: null, senderLabel: 'Ensemble', recipientMemberId: job.sourceMemberId, text: 'Receipt capacity reached: this result was not returned to its requester.' });
     return null;

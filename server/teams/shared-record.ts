@@ -2,6 +2,7 @@ import 'server-only';
 import { LIMITS } from '@/lib/limits';
 import type { Db } from '@/server/db';
 import { schema } from '@/server/db';
+import { rawStatement } from '@/server/db/prepared';
 
 type Entry = {
   teamId: string;
@@ -13,13 +14,14 @@ type Entry = {
   text: string;
 };
 
+// Once or twice per job: compiled once per connection (server/db/prepared.ts).
+const pruneRetained = rawStatement(
+  `delete from shared_messages where team_id = ? and seq <= (
+     select seq from shared_messages where team_id = ? order by seq desc limit 1 offset ?)`,
+);
+
 /** Append to the team's shared record and drop what falls beyond the retained bound (oldest first). */
 export function appendShared(tx: Db, entry: Entry): void {
   tx.insert(schema.sharedMessages).values(entry).run();
-  tx.$client
-    .prepare(
-      `delete from shared_messages where team_id = ? and seq <= (
-         select seq from shared_messages where team_id = ? order by seq desc limit 1 offset ?)`,
-    )
-    .run(entry.teamId, entry.teamId, LIMITS.sharedRecord.retained);
+  pruneRetained(tx).run(entry.teamId, entry.teamId, LIMITS.sharedRecord.retained);
 }
