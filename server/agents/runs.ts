@@ -51,6 +51,11 @@ export type StartOptions = {
   context?: Record<string, unknown>;
   /** Aborts the call before it creates a run (a scheduler step that overran its bound). */
   signal?: AbortSignal;
+  /**
+   * Runs inside the transaction that creates the run (or finds it, for a repeated key), so the caller's record of
+   * the run commits with it: a team job's run id, one commit (and fsync) fewer per job. Must not await.
+   */
+  inTransaction?: (tx: Tx, run: Run) => void;
 };
 export type StartResult = { run: Run; created: boolean };
 
@@ -187,7 +192,10 @@ function startRunAs(conversationId: string, input: StartInput, options: StartOpt
     const conversation = statements(tx).conversation.get({ id: conversationId });
     if (!conversation) throw notFound('Conversation');
     const existing = findByKey(tx, conversationId, options.idempotencyKey);
-    if (existing) return { run: existing, created: false };
+    if (existing) {
+      options.inTransaction?.(tx, existing);
+      return { run: existing, created: false };
+    }
     assertConversationIdle(tx, conversationId);
     if (origin === 'direct') {
       assertRunQuota(tx, conversation.ownerId);
@@ -200,6 +208,7 @@ function startRunAs(conversationId: string, input: StartInput, options: StartOpt
     const run = insertRun(tx, conversation, 'start', agent.model, stored, options.idempotencyKey);
     const title = conversation.title || truncateText(input.text.trim().split(/\r?\n/, 1)[0] ?? '', 4 * TITLE_CHARS, TITLE_CHARS).text;
     statements(tx).touchConversation.run({ id: conversationId, title, updatedAt: run.createdAt.getTime() });
+    options.inTransaction?.(tx, run);
     return { run, created: true };
   });
   if (result.created) launchRun(result.run.id);
@@ -218,7 +227,10 @@ async function resumeRunAs(conversationId: string, value: unknown, options: Star
     const conversation = tx.select().from(schema.conversations).where(eq(schema.conversations.id, conversationId)).get();
     if (!conversation) throw notFound('Conversation');
     const existing = findByKey(tx, conversationId, options.idempotencyKey);
-    if (existing) return { run: existing, created: false };
+    if (existing) {
+      options.inTransaction?.(tx, existing);
+      return { run: existing, created: false };
+    }
     assertConversationIdle(tx, conversationId);
     const latest = latestRun(conversationId);
     if (!latest || latest.status !== 'interrupted' || !isGraphInterrupt(latest.interrupt)) throw notWaiting();
@@ -234,6 +246,7 @@ async function resumeRunAs(conversationId: string, value: unknown, options: Star
     if (!agent) throw conflict('agent_deleted', 'The agent of this conversation was deleted; start a new conversation');
     const run = insertRun(tx, conversation, 'resume', agent.model, stored, options.idempotencyKey);
     tx.update(schema.conversations).set({ updatedAt: run.createdAt }).where(eq(schema.conversations.id, conversationId)).run();
+    options.inTransaction?.(tx, run);
     return { run, created: true };
   });
   if (result.created) launchRun(result.run.id);

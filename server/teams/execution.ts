@@ -151,28 +151,31 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
   }
   // hasAcceptanceCriteria: the member's system text points to the criteria in its request message.
   const context = { teamId: job.teamId, memberId: job.memberId, jobId: job.id, ...(requestCriteria(job.frozenInput).length ? { hasAcceptanceCriteria: true } : {}) };
+  // The job's run id is written in the transaction that creates (or finds) the run: one commit fewer per job, and
+  // the run is never running without its job knowing it.
+  let stored = false;
+  const recordRun = (tx: Db, run: { id: string }) => {
+    const fresh = loadJob(jobId, tx);
+    if (!fresh || fresh.runKey !== job.runKey) return;
+    tx.update(schema.jobs).set({ runId: run.id, updatedAt: new Date() }).where(eq(schema.jobs.id, jobId)).run();
+    // The job now has a run to show (its card's Steps, its bar on the Runs page): announce it, or readers that
+    // read at admission would not see the run until the job's next change.
+    if (fresh.runId !== run.id) touchTeam(tx, fresh.teamId, [jobId]);
+    stored = true;
+  };
   try {
     const isAnswer = job.runKey.includes(':answer:');
     const answer = job.answer as PendingAnswer | null;
     const { run } =
       isAnswer && answer?.type === 'interrupt'
-        ? await resumeRun(job.conversationId, answer.response, { idempotencyKey: job.runKey, context, signal })
+        ? await resumeRun(job.conversationId, answer.response, { idempotencyKey: job.runKey, context, signal, inTransaction: recordRun })
         : startRun(
             job.conversationId,
             isAnswer && answer?.type === 'clarification'
               ? { text: answer.text, meta: { kind: 'clarification_answer', teamId: job.teamId, jobId: job.id, questionId: answer.questionId, author: 'person', provenance: clarificationAnswer() } }
               : (job.frozenInput as StartInput),
-            { idempotencyKey: job.runKey, context },
+            { idempotencyKey: job.runKey, context, inTransaction: recordRun },
           );
-    const stored = writeTx((tx) => {
-      const fresh = loadJob(jobId, tx);
-      if (!fresh || fresh.runKey !== job.runKey) return false;
-      tx.update(schema.jobs).set({ runId: run.id, updatedAt: new Date() }).where(eq(schema.jobs.id, jobId)).run();
-      // The job now has a run to show (its card's Steps, its bar on the Runs page): announce it, or readers that
-      // read at admission would not see the run until the job's next change.
-      if (fresh.runId !== run.id) touchTeam(tx, fresh.teamId, [jobId]);
-      return true;
-    });
     if (stored && isFinished(findRun(run.id)?.status ?? 'pending')) await finalizeJob(jobId, signal);
   } catch (err) {
     // Overran its bound: leave the job as it is (see above), never fail it for the scheduler's own slowness.

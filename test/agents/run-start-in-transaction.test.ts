@@ -1,0 +1,51 @@
+import crypto from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { startRun } from '@/server/agents/runs';
+import { findRun, latestRun } from '@/server/agents/run-store';
+import type { Run } from '@/server/db/schema';
+import { makeUser } from '../support/users';
+import { conversationWith, finished } from './helpers';
+
+// A team job records its run id through inTransaction (server/teams/execution.ts launchJob): the record and the
+// run commit together or not at all.
+describe('startRun inTransaction', () => {
+  it('sees the new run inside its transaction, and the same run again for a repeated key', async () => {
+    const owner = await makeUser('intx');
+    const { conversation } = conversationWith(owner.id);
+    const idempotencyKey = crypto.randomUUID();
+    const seen: Array<{ id: string; visible: boolean }> = [];
+    const record = (_tx: unknown, run: Run) => seen.push({ id: run.id, visible: findRun(run.id)?.id === run.id });
+
+    const first = startRun(conversation.id, { text: '/reply one' }, { idempotencyKey, inTransaction: record });
+    expect(first.created).toBe(true);
+    const again = startRun(conversation.id, { text: '/reply one' }, { idempotencyKey, inTransaction: record });
+    expect(again.created).toBe(false);
+    expect(seen).toEqual([
+      { id: first.run.id, visible: true },
+      { id: first.run.id, visible: true },
+    ]);
+    expect((await finished(first.run.id)).status).toBe('success');
+  });
+
+  it('a throw inside it undoes the run: no row, nothing launched', async () => {
+    const owner = await makeUser('intx-throw');
+    const { conversation } = conversationWith(owner.id);
+    let created: string | undefined;
+    expect(() =>
+      startRun(
+        conversation.id,
+        { text: '/reply never' },
+        {
+          idempotencyKey: crypto.randomUUID(),
+          inTransaction: (_tx, run) => {
+            created = run.id;
+            throw new Error('record failed');
+          },
+        },
+      ),
+    ).toThrow('record failed');
+    expect(created).toBeDefined();
+    expect(findRun(created!)).toBeUndefined();
+    expect(latestRun(conversation.id)).toBeUndefined();
+  });
+});
