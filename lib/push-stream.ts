@@ -128,3 +128,14 @@ export function openPushStream(options: PushStreamOptions): { close(): void } {
     },
   };
 }
+
+/** A pushed message's data as an object, or null when it is not JSON or not an object (data from the wire). */
+export function parsePushObject(raw: string): Record<string, unknown> | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
+}

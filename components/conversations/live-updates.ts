@@ -1,4 +1,5 @@
 import type { PushStreamStatus } from '@/lib/push-stream';
+import { parsePushObject } from '@/lib/push-stream';
 
 /**
  * How the chat screen hears about changes (pure parts; use-conversation-events.ts wires them to the stream).
@@ -29,14 +30,9 @@ export const fallbackInterval = (status: StreamStatus): number | false => (statu
 
 /** A message's data, checked field by field (it is JSON from the wire); null when it is not one of ours. */
 export function parsePush(raw: string): ConversationPush | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (typeof data !== 'object' || data === null) return null;
-  const { conversationId, runIds } = data as Record<string, unknown>;
+  const data = parsePushObject(raw);
+  if (!data) return null;
+  const { conversationId, runIds } = data;
   if (typeof conversationId !== 'string') return null;
   if (runIds === null) return { conversationId, runIds: null };
   if (!Array.isArray(runIds) || !runIds.every((r) => typeof r === 'string')) return null;

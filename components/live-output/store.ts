@@ -6,6 +6,7 @@
  * is only the text being written now). One small store with listeners per key, so a chunk re-renders one view.
  */
 import { useSyncExternalStore } from 'react';
+import { parsePushObject } from '@/lib/push-stream';
 
 export type LiveOutput = { runId: string; text: string; truncated: boolean; done: boolean };
 
@@ -48,14 +49,8 @@ export function useLiveOutput(key: string): LiveOutput | undefined {
  * `scope` field (teamId or conversationId) must be the stream's own.
  */
 export function parseOutputPush(raw: string, scope: { field: 'teamId' | 'conversationId'; id: string }): (LiveOutput & { jobId: string | null }) | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (!data || typeof data !== 'object') return null;
-  const d = data as Record<string, unknown>;
+  const d = parsePushObject(raw);
+  if (!d) return null;
   if (d[scope.field] !== scope.id || typeof d.runId !== 'string' || typeof d.text !== 'string') return null;
   return { jobId: typeof d.jobId === 'string' ? d.jobId : null, runId: d.runId, text: d.text, truncated: d.truncated === true, done: d.done === true };
 }

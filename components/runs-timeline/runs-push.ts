@@ -4,8 +4,8 @@
  * or cancelled each move the team's revision, and a revision past the one the page last read from starts one
  * timeline read. Polling remains only while the stream is down (ADR 030's rule for every live page).
  */
-import type { PushStreamStatus } from '@/lib/push-stream';
-import type { LiveConnection } from '@/components/teams/use-team-events';
+import { parsePushObject, type PushStreamStatus } from '@/lib/push-stream';
+import { liveConnection, type LiveConnection } from '@/components/teams/use-team-events';
 import type { ApiTeamRuns } from '@/lib/types/team-runs';
 
 /** How often the timeline is re-read while its stream is down (the interval it polled at before push). */
@@ -13,30 +13,14 @@ export const FALLBACK_REFETCH_MS = 3_000;
 
 /** The revision a `team` message of this team announces; null for anything else from the wire. */
 export function parseTeamRevision(raw: string, teamId: string): number | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (typeof data !== 'object' || data === null) return null;
-  const { teamId: id, revision } = data as Record<string, unknown>;
+  const data = parsePushObject(raw);
+  if (!data) return null;
+  const { teamId: id, revision } = data;
   return id === teamId && Number.isSafeInteger(revision) && (revision as number) >= 0 ? (revision as number) : null;
 }
 
 /** The page's status line: pushed ("Live") or, while the stream is down, polled every FALLBACK_REFETCH_MS. */
-export function timelineConnection(status: PushStreamStatus): LiveConnection {
-  switch (status.state) {
-    case 'connecting':
-      return { state: 'connecting' };
-    case 'open':
-      return { state: 'live' };
-    case 'down':
-      return { state: 'polling', everySeconds: FALLBACK_REFETCH_MS / 1_000 };
-    case 'closed':
-      return { state: 'stopped', status: status.status };
-  }
-}
+export const timelineConnection = (status: PushStreamStatus): LiveConnection => liveConnection(status, FALLBACK_REFETCH_MS);
 
 /**
  * The timeline query's re-read interval: none while pushed; while the stream is down, FALLBACK_REFETCH_MS — also

@@ -6,6 +6,7 @@
  */
 import type { PushStreamStatus } from '@/lib/push-stream';
 import type { RunEventsFollow } from './event-follow';
+import { parsePushObject } from '@/lib/push-stream';
 
 /** One message of the run stream (server/push/run-stream.ts). */
 export type RunPush = { runId: string; seq: number; finished: boolean };
@@ -14,14 +15,9 @@ export type RunStreamStatus = 'connecting' | 'live' | 'down';
 
 /** A message's data, checked field by field (JSON from the wire); null when it is not this run's. */
 export function parseRunPush(raw: string, runId: string): RunPush | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (typeof data !== 'object' || data === null) return null;
-  const { runId: id, seq, finished } = data as Record<string, unknown>;
+  const data = parsePushObject(raw);
+  if (!data) return null;
+  const { runId: id, seq, finished } = data;
   if (id !== runId || !Number.isSafeInteger(seq) || (seq as number) < 0 || typeof finished !== 'boolean') return null;
   return { runId, seq: seq as number, finished };
 }

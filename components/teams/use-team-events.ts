@@ -20,14 +20,15 @@ export type LiveConnection =
   | { state: 'polling'; everySeconds: number }
   | { state: 'stopped'; status: number };
 
-export function liveConnection(status: PushStreamStatus): LiveConnection {
+/** The stream's status as the page tells it; `fallbackMs` is what the page polls at while the stream is down. */
+export function liveConnection(status: PushStreamStatus, fallbackMs = FALLBACK_POLL_MS): LiveConnection {
   switch (status.state) {
     case 'connecting':
       return { state: 'connecting' };
     case 'open':
       return { state: 'live' };
     case 'down':
-      return { state: 'polling', everySeconds: FALLBACK_POLL_MS / 1_000 };
+      return { state: 'polling', everySeconds: fallbackMs / 1_000 };
     case 'closed':
       return { state: 'stopped', status: status.status };
   }
