@@ -3,7 +3,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button } from '@/components/ui/button';
+import { FormDialogActions } from '@/components/ui/form-dialog-actions';
 import { CharCounter } from '@/components/ui/char-counter';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -88,14 +88,7 @@ export function CloneTeamDialog({ team, open, onClose }: Props) {
         {clone.isError && !(clone.error instanceof ApiError && clone.error.fields.name) ? (
           <Alert>Couldn’t clone the team: {clone.error instanceof ApiError ? clone.error.message : 'try again.'}</Alert>
         ) : null}
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {busy ? 'Cloning…' : 'Clone team'}
-          </Button>
-        </div>
+        <FormDialogActions submitLabel="Clone team" pendingLabel="Cloning…" pending={busy} onCancel={close} />
       </form>
     </Modal>
   );

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
+import { FormDialogActions } from '@/components/ui/form-dialog-actions';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
@@ -74,19 +75,13 @@ export function TeamBudgetDialog({ team, open, onClose, onSaved }: Props) {
         {save.isError && !(save.error instanceof ApiError && save.error.fields.tokenBudget) ? (
           <Alert>Couldn’t save the budget: {save.error instanceof ApiError ? save.error.message : 'try again.'}</Alert>
         ) : null}
-        <div className="flex flex-wrap justify-end gap-2">
+        <FormDialogActions submitLabel="Save budget" pendingLabel="Saving…" pending={save.isPending} onCancel={close}>
           {team.tokenBudget !== null ? (
             <Button type="button" variant="ghost" className="mr-auto" onClick={() => save.mutate(null)} disabled={save.isPending}>
               Remove budget
             </Button>
           ) : null}
-          <Button type="button" variant="secondary" onClick={close} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save budget'}
-          </Button>
-        </div>
+        </FormDialogActions>
       </form>
     </Modal>
   );

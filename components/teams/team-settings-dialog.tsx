@@ -2,7 +2,7 @@
 
 import { useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Button } from '@/components/ui/button';
+import { FormDialogActions } from '@/components/ui/form-dialog-actions';
 import { CharCounter } from '@/components/ui/char-counter';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
@@ -99,14 +99,7 @@ export function TeamSettingsDialog({ team, open, onClose, onSaved }: Props) {
           />
         </Field>
         {save.isError && !fieldError ? <Alert>Couldn’t save: {save.error instanceof ApiError ? save.error.message : 'try again.'}</Alert> : null}
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={close} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </Button>
-        </div>
+        <FormDialogActions submitLabel="Save" pendingLabel="Saving…" pending={save.isPending} onCancel={close} />
       </form>
     </Modal>
   );

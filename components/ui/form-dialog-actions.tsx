@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+import { Button } from './button';
+
+type Props = {
+  /** The submit button's label, and what it says while `pending` ("Save budget" / "Saving…"). */
+  submitLabel: string;
+  pendingLabel: string;
+  /** While true both buttons are disabled (the outcome is not known yet). */
+  pending: boolean;
+  onCancel: () => void;
+  /** Buttons placed before Cancel, e.g. a secondary action pushed to the start with `mr-auto`. */
+  children?: ReactNode;
+};
+
+/** A form dialog's button row: Cancel, then the form's submit button. The one row for every form in a Modal. */
+export function FormDialogActions({ submitLabel, pendingLabel, pending, onCancel, children }: Props) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      {children}
+      <Button type="button" variant="secondary" onClick={onCancel} disabled={pending}>
+        Cancel
+      </Button>
+      <Button type="submit" disabled={pending}>
+        {pending ? pendingLabel : submitLabel}
+      </Button>
+    </div>
+  );
+}
