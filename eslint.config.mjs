@@ -65,6 +65,37 @@ const config = [
     },
   },
   {
+    // The data layer is asynchronous (ADR 033): a query or writeTx that is not awaited runs after its caller moved
+    // on, and a promise in a condition is always true. Type-aware, so both are caught wherever they hide.
+    files: ['app/**/*.{ts,tsx}', 'server/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'test-pg/**/*.ts', 'e2e/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
+    // SQLite-only calls stay inside server/db (ADR 033 §2): domain code awaits the shared builder subset, and
+    // hand-written SQL goes through server/db/statement.ts.
+    files: ['server/**/*.ts', 'app/**/*.{ts,tsx}', 'scripts/**/*.ts'],
+    // …and the checkpoint store on checkpoints.db, SQLite-only until ADR 033 step 7 gives Postgres its own.
+    ignores: ['server/db/**', 'server/agents/checkpoint/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[arguments.length=0] > MemberExpression.callee[property.name=/^(get|all|run)$/]",
+          message: 'SQLite-only (ADR 033): await the query instead (`(await q)[0]` for .get(), `await q` for .all()/.run()).',
+        },
+        {
+          selector: "MemberExpression[property.name='$client']",
+          message: 'The driver stays inside server/db (ADR 033): use the query builder or server/db/statement.ts.',
+        },
+      ],
+    },
+  },
+  {
     files: ['app/**', 'components/**', 'lib/**', 'server/**'],
     ignores: ENV_READERS,
     rules: {

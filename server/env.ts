@@ -36,6 +36,15 @@ const SWITCH: Record<string, boolean> = { true: true, '1': true, yes: true, on: 
 const SETTINGS = {
   DATA_DIR: setting('DATA_DIR', 'a directory path', z.string().transform((dir) => path.resolve(dir))),
   MIGRATIONS_DIR: setting('MIGRATIONS_DIR', 'a directory path', z.string().transform((dir) => path.resolve(dir))),
+  DATABASE_URL: setting(
+    'DATABASE_URL',
+    'a postgres:// or postgresql:// URL (unset: the embedded SQLite database in DATA_DIR)',
+    z
+      .string()
+      .trim()
+      .refine((url) => /^postgres(ql)?:\/\/./.test(url)),
+    { secret: true },
+  ),
   AUTH_SECRET: setting('AUTH_SECRET', `a secret of at least ${MIN_SECRET_CHARS} characters`, z.string().min(MIN_SECRET_CHARS), { secret: true }),
   AUTH_URL: setting('AUTH_URL', "the app's public http(s) URL", httpUrl()),
   NEXTAUTH_URL: setting('NEXTAUTH_URL', "the app's public http(s) URL", httpUrl()),
@@ -62,6 +71,7 @@ const none = () => undefined;
 const read = {
   dataDir: settingReader(SETTINGS.DATA_DIR, () => path.join(process.cwd(), 'data')),
   migrationsDir: settingReader(SETTINGS.MIGRATIONS_DIR, () => path.join(process.cwd(), 'drizzle')),
+  databaseUrl: settingReader<string | undefined>(SETTINGS.DATABASE_URL, none, reject),
   authSecret: settingReader<string | undefined>(SETTINGS.AUTH_SECRET, none, reject),
   authUrl: settingReader<string | undefined>(SETTINGS.AUTH_URL, none),
   nextAuthUrl: settingReader<string | undefined>(SETTINGS.NEXTAUTH_URL, none),
@@ -90,6 +100,10 @@ export const env = {
   /** MIGRATIONS_DIR, absolute; ./drizzle by default. */
   get migrationsDir(): string {
     return read.migrationsDir();
+  },
+  /** DATABASE_URL: a Postgres database for everything (docs/decisions/033), or undefined for embedded SQLite. */
+  get databaseUrl(): string | undefined {
+    return read.databaseUrl();
   },
   /** AUTH_SECRET, or undefined (a secret is generated and kept in the data directory). */
   get authSecret(): string | undefined {

@@ -7,7 +7,7 @@ import * as schema from '@/server/db/pg-schema';
 import { tablesOf } from '@/test/db/schema-shape';
 import { catalogShape, catalogTables, declaredShape } from './support/catalog';
 import { freshDatabase, type FreshDatabase } from './support/database';
-import { migrateUnderLock } from './support/migrate';
+import { migrateUnderLock } from '@/server/db/pg-migrate';
 import pg from 'pg';
 import journal from '@/drizzle/pg/meta/_journal.json';
 

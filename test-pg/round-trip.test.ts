@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as pgSchema from '@/server/db/pg-schema';
-import * as sqliteSchema from '@/server/db/schema';
+import * as sqliteSchema from '@/server/db/sqlite-schema';
 import { freshDatabase, type FreshDatabase } from './support/database';
 
 // The same rows written through both schemas read back as the same JavaScript values: what one set of domain

@@ -1,54 +1,59 @@
 import 'server-only';
-import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema';
-import { appDbPath, migrationsDir } from './paths';
+import { activeEngine, closeActiveEngine } from './active-engine';
+import { pgReadTx, pgWriteTx } from './pg-engine';
+import { sqliteReadTx, sqliteWriteTx } from './sqlite-engine';
+import { currentTx } from './tx-scope';
+import type { Db } from './types';
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+export type { Db } from './types';
+export { afterCommit } from './tx-scope';
+export { databaseEngine } from './engine';
 
-type DbState = { db: Db; path: string };
-
-// Route bundles and instrumentation can load separate copies of this module: keep the one connection on globalThis.
-const g = globalThis as unknown as { __ensembleDb?: DbState };
-
-function open(file: string): Db {
-  const sqlite = new Database(file);
-  sqlite.pragma('journal_mode = WAL');
-  // FULL: a commit is fsync'd before it returns, so an acknowledged write survives an OS crash or power loss
-  // (NORMAL in WAL mode only survives a process crash). Cost: docs/performance.md.
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = drizzle(sqlite, { schema }) as Db;
-  migrate(db, { migrationsFolder: migrationsDir() });
-  return db;
-}
-
-/** The process's one database connection, opened (and migrated) on first use. */
+/**
+ * The database handle for the current call chain (ADR 033 §3): inside `writeTx`, that transaction (so code sees its
+ * own writes); outside, a handle that reads committed rows (SQLite: the read-only connection; Postgres: the pool).
+ * Every query on it is awaited; writes outside `writeTx` are refused (SQLite) or not atomic with anything (never
+ * do them).
+ */
 export function getDb(): Db {
-  const file = appDbPath();
-  if (!g.__ensembleDb || g.__ensembleDb.path !== file) {
-    g.__ensembleDb?.db.$client.close();
-    g.__ensembleDb = { db: open(file), path: file };
-  }
-  return g.__ensembleDb.db;
+  const open = currentTx();
+  if (open) return open.db;
+  const engine = activeEngine();
+  return engine.kind === 'sqlite' ? engine.sqlite.reader : engine.pg.db;
 }
 
-/** Close the connection (shutdown, tests). The next getDb() opens it again. */
-export function closeDb(): void {
-  g.__ensembleDb?.db.$client.close();
-  g.__ensembleDb = undefined;
+/** Open the database and apply pending migrations (start-up, scripts, tests); fails loudly when it can't. */
+export async function openDatabase(): Promise<void> {
+  const engine = activeEngine();
+  if (engine.kind === 'postgres') await engine.ready;
+}
+
+/** Close the connections (shutdown, tests). The next use opens them again. */
+export async function closeDb(): Promise<void> {
+  await closeActiveEngine();
 }
 
 /**
- * Run fn in a BEGIN IMMEDIATE transaction: writers queue up front instead of failing on upgrade.
- * better-sqlite3 is synchronous, so the one connection (and every drizzle query on it) is inside the
- * transaction until fn returns; a nested call becomes a savepoint. fn must not await.
+ * Run fn in one write transaction: everything in it commits together, as if no other writer ran meanwhile.
+ * SQLite: BEGIN IMMEDIATE on the writer connection, after every earlier writeTx of this process. Postgres:
+ * SERIALIZABLE, and fn runs again from the start when Postgres reports a conflict. So fn does database work only
+ * (no model calls, no timers, nothing that can't be done twice): anything to do after the commit goes to
+ * `afterCommit`, which runs once, after COMMIT, never after a rollback. A nested call is a savepoint.
  */
-export function writeTx<T>(fn: (tx: Db) => T): T {
-  const db = getDb();
-  return db.$client.transaction(() => fn(db)).immediate();
+export async function writeTx<T>(fn: (tx: Db) => Promise<T> | T): Promise<T> {
+  const engine = activeEngine();
+  if (engine.kind === 'sqlite') return sqliteWriteTx(engine.sqlite, fn);
+  await engine.ready;
+  return pgWriteTx(engine.pg, fn);
+}
+
+/** Several reads that must see one snapshot (no write in between); inside writeTx, that transaction. */
+export async function readTx<T>(fn: (db: Db) => Promise<T> | T): Promise<T> {
+  const engine = activeEngine();
+  if (engine.kind === 'sqlite') return sqliteReadTx(engine.sqlite, fn);
+  await engine.ready;
+  return pgReadTx(engine.pg, fn);
 }
 
 export { schema };

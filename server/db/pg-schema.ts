@@ -7,10 +7,10 @@ import {
   STATE_KINDS,
   TEAM_STATUSES,
   type AllowedSubagents,
-} from './schema';
+} from './sqlite-schema';
 
 /**
- * The Postgres twin of ./schema.ts (ADR 033): the same tables, columns, keys and indexes, so one set of domain code
+ * The Postgres twin of ./sqlite-schema.ts (ADR 033): the same tables, columns, keys and indexes, so one set of domain code
  * can run on either engine. Kinds are chosen so every row type equals the SQLite one (test/db/schema-parity.test.ts
  * compares the two files and their TypeScript row types; npm run test:pg compares drizzle/pg with the live catalog):
  * - SQLite `integer` (64-bit) → `integer` for values bounded by lib/limits (counts, positions, revisions) and

@@ -1,15 +1,15 @@
 import 'server-only';
-import type Database from 'better-sqlite3';
 import { getDb, type Db } from './index';
 
 /**
- * Statements built once per connection. Unprepared, drizzle builds a query's SQL and better-sqlite3 compiles it
- * every time it runs, which on the scheduler's hot paths costs more than the query itself. A connection can be
- * closed and opened again (tests, another data directory), so what was prepared is kept per connection object and
- * a new connection prepares afresh. Inside writeTx the transaction's `tx` is the same connection, so a prepared
- * statement runs inside the transaction.
+ * Statements built once per connection. Unprepared, drizzle builds a query's SQL (and the engine compiles it) every
+ * time it runs, which on the scheduler's hot paths costs more than the query itself. A connection can be closed
+ * and opened again (tests, another data directory), so what was prepared is kept per connection object and a new
+ * connection prepares afresh. Inside writeTx `getDb()` is the transaction's connection, so a prepared statement
+ * runs inside the transaction.
  *
- * Build with drizzle's `.prepare()` and `sql.placeholder('name')` for the values.
+ * Build with drizzle's `.prepare(name)` (Postgres names its server-side statement; SQLite ignores the name) and
+ * `sql.placeholder('name')` for the values; run with `await statement.execute({ … })`, which answers the rows.
  */
 export function preparedPerConnection<T>(build: (db: Db) => T): (db?: Db) => T {
   const byConnection = new WeakMap<Db, T>();
@@ -21,9 +21,4 @@ export function preparedPerConnection<T>(build: (db: Db) => T): (db?: Db) => T {
     }
     return prepared;
   };
-}
-
-/** The same for hand-written SQL: one compiled better-sqlite3 statement per connection and SQL text. */
-export function rawStatement(sql: string): (db?: Db) => Database.Statement {
-  return preparedPerConnection((db) => db.$client.prepare(sql));
 }

@@ -1,35 +1,52 @@
 import 'server-only';
-import { getDb } from '@/server/db';
+import { afterCommit } from '@/server/db';
+import { statement } from '@/server/db/statement';
+import { currentTx } from '@/server/db/tx-scope';
 import { pushBus } from './bus';
 
 type Pending = Map<string, Set<string>>;
-const g = globalThis as unknown as { __ensemblePendingTeamChanges?: Pending };
+const PENDING = Symbol('pending team changes');
+
+const teamRow = statement('select revision, owner_id as "ownerId" from teams where id = ?');
 
 /**
- * Note that a team changed inside the current write transaction. writeTx is synchronous, so the microtask runs
- * after it has committed (or rolled back); the flush then reads the team's revision as committed, so a rolled-back
- * bump never announces a revision that the next commit will reuse. Touches in one tick coalesce to one message.
+ * Note that a team changed inside the current write transaction. The note is announced once the transaction
+ * commits (never after a rollback), and the flush then reads the team's revision as committed, so a rolled-back bump
+ * never announces a revision that the next commit will reuse. Notes of one transaction coalesce to one message per
+ * team; outside a transaction, notes made in one tick do.
  */
 export function noteTeamChange(teamId: string, jobIds: readonly string[]): void {
-  let pending = g.__ensemblePendingTeamChanges;
-  if (!pending) {
-    pending = g.__ensemblePendingTeamChanges = new Map();
-    queueMicrotask(flush);
-  }
+  const pending = pendingChanges();
   const ids = pending.get(teamId) ?? new Set<string>();
   for (const id of jobIds) ids.add(id);
   pending.set(teamId, ids);
 }
 
-function flush(): void {
-  const pending = g.__ensemblePendingTeamChanges;
-  g.__ensemblePendingTeamChanges = undefined;
-  if (!pending) return;
-  // A throw here would be an uncaught exception (it runs in a microtask): log it, the streams' readers re-read.
+const g = globalThis as unknown as { __ensemblePendingTeamChanges?: Pending };
+
+function pendingChanges(): Pending {
+  const scope = currentTx();
+  if (scope) {
+    const { value, created } = scope.local<Pending>(PENDING, () => new Map());
+    if (created) afterCommit(() => void flush(value));
+    return value;
+  }
+  let pending = g.__ensemblePendingTeamChanges;
+  if (!pending) {
+    pending = g.__ensemblePendingTeamChanges = new Map();
+    afterCommit(() => {
+      g.__ensemblePendingTeamChanges = undefined;
+      void flush(pending!);
+    });
+  }
+  return pending;
+}
+
+async function flush(pending: Pending): Promise<void> {
+  // Nothing awaits this: log a failure, the streams' readers re-read.
   try {
-    const read = getDb().$client.prepare('select revision, owner_id as ownerId from teams where id = ?');
     for (const [teamId, ids] of pending) {
-      const row = read.get(teamId) as { revision: number; ownerId: string } | undefined;
+      const row = await teamRow.get<{ revision: number; ownerId: string }>(teamId);
       if (!row) continue;
       pushBus().emit('team', { teamId, revision: row.revision, jobIds: [...ids] });
       // The owner's teams list (team-list-stream.ts) shows each team's status and waiting work.

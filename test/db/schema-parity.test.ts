@@ -3,7 +3,7 @@ import { bigint, boolean as pgBoolean, index as pgIndex, json, pgTable, PgTable,
 import { index, integer, sqliteTable, SQLiteTable, text } from 'drizzle-orm/sqlite-core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as pg from '@/server/db/pg-schema';
-import * as sqlite from '@/server/db/schema';
+import * as sqlite from '@/server/db/sqlite-schema';
 import { diffSchemas, diffShapes, pgShape, sqliteShape, tablesOf } from './schema-shape';
 
 // ADR 033: one set of domain code for both engines needs server/db/schema.ts and server/db/pg-schema.ts to describe

@@ -1,3 +1,4 @@
+import 'server-only';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type pg from 'pg';
@@ -5,7 +6,7 @@ import type pg from 'pg';
 /**
  * Apply drizzle/pg while holding a session advisory lock on one connection (ADR 033 §8): drizzle's migrator creates
  * its bookkeeping table and reads the last applied migration outside its transaction, so processes starting at once
- * must take turns. Step 1 of the ADR moves this into server/db; it lives here until then, proven by its test.
+ * must take turns. Proven by test-pg/migrations.test.ts.
  */
 export async function migrateUnderLock(pool: pg.Pool, migrationsFolder: string): Promise<void> {
   const client = await pool.connect();

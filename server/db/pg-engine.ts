@@ -1,0 +1,110 @@
+import 'server-only';
+import path from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { migrateUnderLock } from './pg-migrate';
+import { currentTx, TxScope, txContext } from './tx-scope';
+import type { Db } from './types';
+
+/**
+ * Postgres (ADR 033): a pool; every `writeTx` is a SERIALIZABLE transaction on one pooled client, run again from
+ * the start (up to five attempts, jittered backoff) when Postgres reports a serialization failure or a deadlock —
+ * which is why a transaction body does database work only and leaves side effects to `afterCommit`.
+ */
+export type PgEngine = { url: string; pool: pg.Pool; db: Db; byClient: WeakMap<pg.PoolClient, Db> };
+
+// Whole numbers beyond 32 bits (bigint columns, count(*), sum()) arrive as JS numbers, as SQLite's do: every value
+// we keep in them (epoch ms, token totals, sequences) is below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (text) => Number(text));
+
+const MAX_ATTEMPTS = 5;
+const RETRYABLE = new Set(['40001', '40P01']);
+
+export function openPg(url: string): PgEngine {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  pool.on('error', (error) => console.error('[db] idle Postgres connection failed:', error.message));
+  return { url, pool, db: drizzle(pool) as unknown as Db, byClient: new WeakMap() };
+}
+
+/** Apply drizzle/pg, one process at a time (an advisory lock; ADR 033 §8). */
+export async function migratePg(engine: PgEngine, migrationsDir: string): Promise<void> {
+  await migrateUnderLock(engine.pool, path.join(migrationsDir, 'pg'));
+}
+
+export async function closePg(engine: PgEngine): Promise<void> {
+  await engine.pool.end();
+}
+
+function dbFor(engine: PgEngine, client: pg.PoolClient): Db {
+  let db = engine.byClient.get(client);
+  if (!db) {
+    db = drizzle(client) as unknown as Db;
+    engine.byClient.set(client, db);
+  }
+  return db;
+}
+
+export async function pgWriteTx<T>(engine: PgEngine, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+  const open = currentTx();
+  if (open) return savepoint(open, fn);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction(engine, 'BEGIN ISOLATION LEVEL SERIALIZABLE', fn);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
+    }
+  }
+}
+
+export async function pgReadTx<T>(engine: PgEngine, fn: (db: Db) => Promise<T> | T): Promise<T> {
+  const open = currentTx();
+  if (open) return fn(open.db);
+  return transaction(engine, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn);
+}
+
+async function transaction<T>(engine: PgEngine, begin: string, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+  const client = await engine.pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(begin);
+    const db = dbFor(engine, client);
+    const scope = new TxScope(db, client);
+    let result: T;
+    try {
+      result = await txContext.run(scope, () => fn(db));
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    }
+    scope.committed();
+    return result;
+  } finally {
+    // A client whose ROLLBACK failed is in an unknown state: destroy it rather than hand it to the next caller.
+    client.release(broken);
+  }
+}
+
+async function savepoint<T>(open: TxScope, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+  const client = open.client as pg.PoolClient;
+  const name = `sp${++open.depth}`;
+  await client.query(`SAVEPOINT ${name}`);
+  const scope = open.child();
+  scope.depth = open.depth;
+  try {
+    const result = await txContext.run(scope, () => fn(open.db));
+    await client.query(`RELEASE SAVEPOINT ${name}`);
+    scope.released();
+    return result;
+  } catch (error) {
+    await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+    await client.query(`RELEASE SAVEPOINT ${name}`);
+    throw error;
+  } finally {
+    open.depth--;
+  }
+}

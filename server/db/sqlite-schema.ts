@@ -1,0 +1,439 @@
+import { sql } from 'drizzle-orm';
+import { DELEGATION_STATUSES } from '@/lib/types/delegation';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const id = () => text('id').primaryKey();
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const users = sqliteTable('users', {
+  id: id(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull().default(''),
+  passwordHash: text('password_hash').notNull(),
+  /** Bumped to revoke every session (JWTs carry the version they were issued under). */
+  sessionVersion: integer('session_version').notNull().default(1),
+  /** The instance's first account is its admin; every later one is a member. */
+  role: text('role', { enum: ['admin', 'member'] }).notNull().default('member'),
+  /** Set by an admin: the account's sessions and tokens stop working at once. */
+  disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
+  createdAt: createdAt(),
+});
+
+/** Single-use, expiring invitation links an admin creates while sign-up is closed. */
+export const invitations = sqliteTable(
+  'invitations',
+  {
+    id: id(),
+    /** SHA-256 of the invitation code; the code itself is shown once. */
+    codeHash: text('code_hash').notNull().unique(),
+    createdById: text('created_by_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    note: text('note').notNull().default(''),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    usedById: text('used_by_id').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('invitations_created_by_idx').on(t.createdById, t.createdAt)],
+);
+
+export const apiTokens = sqliteTable(
+  'api_tokens',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** SHA-256 of the token; the token itself is shown once and never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    /** First characters of the token so a person can tell tokens apart. */
+    prefix: text('prefix').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
+    /** Null = never expires. */
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('api_tokens_user_idx').on(t.userId)],
+);
+
+/** Failed sign-in attempts, kept briefly for rate limiting (per account and per client address). */
+export const signInFailures = sqliteTable(
+  'sign_in_failures',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    key: text('key').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('sign_in_failures_key_at_idx').on(t.key, t.at)],
+);
+
+export const agents = sqliteTable(
+  'agents',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Lower-cased name: names are unique per owner regardless of case. */
+    nameKey: text('name_key').notNull(),
+    description: text('description').notNull().default(''),
+    instructions: text('instructions').notNull().default(''),
+    model: text('model').notNull().default('scripted'),
+    toolGroups: text('tool_groups', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    approvalTools: text('approval_tools', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    maxTurns: integer('max_turns').notNull().default(25),
+    /** Wall-clock limit of one run in minutes; null = the server's default (LIMITS.run). */
+    timeLimitMinutes: integer('time_limit_minutes'),
+    /** Compact the conversation before a model call once its input passes this many tokens; null = the default. */
+    compactAtTokens: integer('compact_at_tokens'),
+    /**
+     * Which catalog agents (same owner) this agent may delegate to with `task`: 'all', 'none' or a list of agent ids.
+     * Snapshotted when a run starts. The calling agent itself as a general-purpose helper is always allowed.
+     */
+    allowedSubagents: text('allowed_subagents', { mode: 'json' }).$type<AllowedSubagents>().notNull().default(sql`'"all"'`),
+    /** Deepest delegation below a run of this agent (a child is its parent's depth + 1); LIMITS.delegation.depth. */
+    maxDepth: integer('max_depth').notNull().default(2),
+    /** Children one run may start in all (a durable ledger counts them); LIMITS.delegation.childrenPerRun. */
+    maxChildren: integer('max_children').notNull().default(6),
+    /** Children of one run running at once (also bounded by the server's limit); LIMITS.delegation.concurrent. */
+    maxConcurrentChildren: integer('max_concurrent_children').notNull().default(3),
+    /** Tokens one run of this agent may spend (input + output); null = LIMITS.run.defaultTokenBudget. */
+    tokenBudget: integer('token_budget'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [uniqueIndex('agents_owner_name_key').on(t.ownerId, t.nameKey)],
+);
+
+/** AGENT.allowedSubagents: every catalog agent, none, or these agent ids. */
+export type AllowedSubagents = 'all' | 'none' | string[];
+
+/** A conversation is one LangGraph thread (thread_id = conversation id) bound to one agent. */
+export const conversations = sqliteTable(
+  'conversations',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the agent is deleted; the conversation stays readable. */
+    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    /** The agent's name when the conversation was created, for display after the agent is gone. */
+    agentName: text('agent_name').notNull(),
+    title: text('title').notNull().default(''),
+    /** Set for a delegated child's own conversation (hidden from the conversation list): the run that delegated. */
+    parentRunId: text('parent_run_id'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('conversations_owner_idx').on(t.ownerId, t.updatedAt)],
+);
+
+export const RUN_STATUSES = ['pending', 'running', 'success', 'error', 'interrupted', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** One execution on a conversation. Unique by (conversation, idempotency key): a retry finds the same run. */
+export const runs = sqliteTable(
+  'runs',
+  {
+    id: id(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /**
+     * 'start' sends a human message; 'resume' answers a graph interrupt; 'note' appends a framework note without
+     * running the agent (server/agents/thread-notes.ts), holding the conversation's lock until it is written.
+     */
+    kind: text('kind', { enum: ['start', 'resume', 'note'] }).notNull(),
+    status: text('status', { enum: RUN_STATUSES }).notNull().default('pending'),
+    model: text('model').notNull(),
+    /** The exact input, kept so a recovered run is the same request. */
+    input: text('input', { mode: 'json' }).$type<unknown>().notNull(),
+    /** The interrupt payload when status is 'interrupted'. */
+    interrupt: text('interrupt', { mode: 'json' }).$type<unknown>(),
+    error: text('error'),
+    /** Why a run ended early (e.g. 'time_capped'), beside its status; null when it ran its course. */
+    stopReason: text('stop_reason'),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    /** Model calls recorded for the run, and how many of them reported no token usage (absent, never counted as 0). */
+    modelCalls: integer('model_calls').notNull().default(0),
+    unreportedCalls: integer('unreported_calls').notNull().default(0),
+    /** SHA-256 of the canonical assembly descriptor recorded when the run started (lib/types/assembly.ts). */
+    fingerprint: text('fingerprint'),
+    assembly: text('assembly', { mode: 'json' }).$type<unknown>(),
+    /** A delegated child run: the run whose `task` call started it, and that call's id. */
+    parentRunId: text('parent_run_id'),
+    parentToolCallId: text('parent_tool_call_id'),
+    /** Delegation depth: 0 for a run a person or a team job started, the parent's depth + 1 for a child. */
+    depth: integer('depth').notNull().default(0),
+    /** The team whose job (or whose job's delegated descendant) this run is; its tokens count against the team's budget. */
+    teamId: text('team_id'),
+    /**
+     * While the run waits on its delegated children it lends its scheduler slot: 'waiting' (children unfinished),
+     * 'ready' (all finished, waiting to be admitted again), null (not waiting, or admitted again).
+     */
+    delegationWait: text('delegation_wait', { enum: ['waiting', 'ready'] }),
+    createdAt: createdAt(),
+    startedAt: integer('started_at', { mode: 'timestamp_ms' }),
+    finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('runs_conversation_key').on(t.conversationId, t.idempotencyKey),
+    index('runs_conversation_created_idx').on(t.conversationId, t.createdAt),
+    index('runs_status_idx').on(t.status),
+    // The conversation lock and the prune check ask "any active run here?": without this they visit every run.
+    index('runs_conversation_status_idx').on(t.conversationId, t.status),
+    // Budgets: an account's tokens today, a team's tokens.
+    index('runs_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('runs_team_idx').on(t.teamId),
+    index('runs_parent_idx').on(t.parentRunId),
+  ],
+);
+
+/**
+ * The durable delegation ledger: one row per child a run's `task` call asked for, refused ones included (status
+ * 'failed', never run). Counting a run's rows bounds its total children across batches and restarts; a child's row
+ * is what the scheduler admits (it holds a slot while 'running'). Unique by (parent run, tool call): a repeated
+ * tools step finds the same child.
+ */
+export const delegations = sqliteTable(
+  'delegations',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id').notNull(),
+    parentRunId: text('parent_run_id').notNull(),
+    parentConversationId: text('parent_conversation_id').notNull(),
+    parentToolCallId: text('parent_tool_call_id').notNull(),
+    /** The team of the parent run, if any (budgets and the team's activity). */
+    teamId: text('team_id'),
+    /** The catalog agent the child runs as (the parent's own agent for a general-purpose helper). */
+    agentId: text('agent_id'),
+    provider: text('provider').notNull(),
+    /** The validated task request (description, prompt, persona, tools, output_schema, acceptance_criteria). */
+    spec: text('spec', { mode: 'json' }).$type<unknown>().notNull(),
+    depth: integer('depth').notNull(),
+    status: text('status', { enum: DELEGATION_STATUSES }).notNull().default('queued'),
+    childConversationId: text('child_conversation_id'),
+    childRunId: text('child_run_id'),
+    /** What the parent receives: status, stop reason, model, token usage, receipts, output (lib/types/delegation.ts). */
+    result: text('result', { mode: 'json' }).$type<unknown>(),
+    error: text('error'),
+    createdAt: createdAt(),
+    admittedAt: integer('admitted_at', { mode: 'timestamp_ms' }),
+    finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('delegations_parent_call').on(t.parentRunId, t.parentToolCallId),
+    index('delegations_status_idx').on(t.status),
+    index('delegations_child_run_idx').on(t.childRunId),
+  ],
+);
+export type Delegation = typeof delegations.$inferSelect;
+
+export type User = typeof users.$inferSelect;
+export type Agent = typeof agents.$inferSelect;
+export type Conversation = typeof conversations.$inferSelect;
+export type Run = typeof runs.$inferSelect;
+export type ApiToken = typeof apiTokens.$inferSelect;
+export type Invitation = typeof invitations.$inferSelect;
+
+// ───────────────────────────── Teams ─────────────────────────────
+
+// 'disconnected' is never written (nothing can take a ready team's members away); kept so the column's enum is unchanged.
+export const TEAM_STATUSES = ['creating', 'ready', 'disconnected'] as const;
+
+export const teams = sqliteTable(
+  'teams',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The client's request id: creating twice with the same id returns the same team. */
+    requestId: text('request_id').notNull(),
+    name: text('name').notNull(),
+    goal: text('goal').notNull(),
+    status: text('status', { enum: TEAM_STATUSES }).notNull().default('creating'),
+    disconnectReason: text('disconnect_reason'),
+    /** Bumped in the same transaction as every change the activity view shows. */
+    revision: integer('revision').notNull().default(1),
+    /** Bumped by every public-state write. */
+    stateRevision: integer('state_revision').notNull().default(0),
+    /** 1 while the team has unfinished jobs: the planner reads only these teams, through one index. */
+    hasPending: integer('has_pending').notNull().default(0),
+    /** The team this one was cloned from (same roster and goal, fresh request capacity). */
+    clonedFromTeamId: text('cloned_from_team_id'),
+    /** Tokens the team may spend in all (its runs and their delegated children); null = no team budget. */
+    tokenBudget: integer('token_budget'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('teams_owner_request_key').on(t.ownerId, t.requestId),
+    index('teams_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('teams_pending_idx').on(t.hasPending),
+  ],
+);
+
+export const teamMembers = sqliteTable(
+  'team_members',
+  {
+    id: id(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    /** The recorded agent binding; null if the agent was deleted later. */
+    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentName: text('agent_name').notNull(),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+    /** Null until the member conversation is ensured (creation or reconnect). */
+    conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('team_members_team_idx').on(t.teamId, t.position),
+    index('team_members_conversation_idx').on(t.conversationId),
+  ],
+);
+
+export const JOB_STATUSES = [
+  'queued',
+  'running',
+  'waiting_input',
+  'resuming',
+  'cancelling',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** A request to a member, or a receipt returning a finished request's result to its requester. */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    /** Insertion order: FIFO per owner and per conversation. */
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    kind: text('kind', { enum: ['request', 'receipt'] }).notNull(),
+    /** The member whose conversation runs the job (for a receipt: the requesting member, if any). */
+    memberId: text('member_id'),
+    /** The conversation the job runs in. */
+    conversationId: text('conversation_id').notNull(),
+    /** Who asked: a member (handoff), a conversation (mention from a chat), or neither (the person). */
+    sourceMemberId: text('source_member_id'),
+    sourceConversationId: text('source_conversation_id'),
+    parentId: text('parent_id'),
+    rootId: text('root_id').notNull(),
+    depth: integer('depth').notNull().default(1),
+    status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
+    text: text('text').notNull(),
+    /** Idempotency key of the request (draft key + member, or tool request id); unique per team. */
+    requestKey: text('request_key').notNull(),
+    /** The exact run input, frozen at admission; never changes afterwards. */
+    frozenInput: text('frozen_input', { mode: 'json' }).$type<unknown>(),
+    /** Run idempotency key for the current attempt (job id + step), so a retry is the same run. */
+    runKey: text('run_key'),
+    runId: text('run_id'),
+    /** What the job waits for while waiting_input, and the pending answer while resuming. */
+    waiting: text('waiting', { mode: 'json' }).$type<unknown>(),
+    answer: text('answer', { mode: 'json' }).$type<unknown>(),
+    answerKey: text('answer_key'),
+    result: text('result'),
+    resultTruncated: integer('result_truncated', { mode: 'boolean' }),
+    error: text('error'),
+    /** A retry (or a send to another member) of this earlier request: the new request links to the original. */
+    retryOfJobId: text('retry_of_job_id'),
+    /** For requests: whether its receipt was written (at most one). */
+    receiptJobId: text('receipt_job_id'),
+    createdAt: createdAt(),
+    admittedAt: integer('admitted_at', { mode: 'timestamp_ms' }),
+    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    /** The team revision of the job's latest change: `activity?since=REV` reads only jobs changed after REV. */
+    changedRevision: integer('changed_revision').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('jobs_team_request_key').on(t.teamId, t.kind, t.requestKey),
+    index('jobs_team_seq_idx').on(t.teamId, t.seq),
+    index('jobs_conversation_idx').on(t.conversationId, t.seq),
+    index('jobs_root_idx').on(t.rootId),
+    index('jobs_run_idx').on(t.runId),
+    index('jobs_team_changed_idx').on(t.teamId, t.changedRevision),
+  ],
+);
+
+/** The team's shared record: requests, results and notes, retained up to a bound. */
+export const sharedMessages = sqliteTable(
+  'shared_messages',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    jobId: text('job_id'),
+    kind: text('kind', { enum: ['request', 'result', 'error', 'cancelled', 'note'] }).notNull(),
+    /** Null = the person. */
+    senderMemberId: text('sender_member_id'),
+    senderLabel: text('sender_label').notNull(),
+    recipientMemberId: text('recipient_member_id'),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('shared_messages_team_seq_idx').on(t.teamId, t.seq)],
+);
+
+export const STATE_KINDS = ['objective', 'plan', 'finding', 'question', 'requirement'] as const;
+
+/** Team public state: durable entries members publish and update. */
+export const stateEntries = sqliteTable(
+  'state_entries',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    teamId: text('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    /** conversation id + ':' + the tool's request id: retries return the same entry. */
+    publicationKey: text('publication_key').notNull(),
+    kind: text('kind', { enum: STATE_KINDS }).notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    status: text('status', { enum: ['active', 'archived'] }).notNull().default('active'),
+    revision: integer('revision').notNull().default(1),
+    /** The original publication, to tell a retry from a conflicting reuse of the request id. */
+    original: text('original', { mode: 'json' }).$type<{ kind: string; title: string; content: string }>().notNull(),
+    /** The latest successful update's arguments, so its identical retry succeeds without a new revision. */
+    lastUpdate: text('last_update', { mode: 'json' }).$type<unknown>(),
+    /** The member who published / last updated the entry; null = the person (shown as "You"). */
+    createdByMemberId: text('created_by_member_id'),
+    updatedByMemberId: text('updated_by_member_id'),
+    sourceConversationId: text('source_conversation_id'),
+    sourceJobId: text('source_job_id'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [uniqueIndex('state_entries_publication_key').on(t.teamId, t.publicationKey)],
+);
+
+export type Team = typeof teams.$inferSelect;
+export type TeamMember = typeof teamMembers.$inferSelect;
+export type Job = typeof jobs.$inferSelect;
+export type SharedMessage = typeof sharedMessages.$inferSelect;
+export type StateEntry = typeof stateEntries.$inferSelect;
