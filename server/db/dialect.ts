@@ -7,17 +7,21 @@ import { databaseEngine } from './engine';
  */
 const postgres = () => databaseEngine() === 'postgres';
 
-const quotePath = (keys: readonly string[]) => keys.map((k) => `'${k.replace(/'/g, "''")}'`);
+/** A key (object member) or a whole number (array index); keys come from our code, never from a request. */
+type Key = string | number;
 
-/** A JSON column's member as text (null when absent): json_extract(col, '$.a.b') / col->'a'->>'b'. */
-export function jsonText(column: string, ...keys: string[]): string {
-  if (!postgres()) return `json_extract(${column}, '$.${keys.join('.')}')`;
+const quotePath = (keys: readonly Key[]) => keys.map((k) => (typeof k === 'number' ? String(k) : `'${k.replace(/'/g, "''")}'`));
+const sqlitePath = (keys: readonly Key[]) => '$' + keys.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k.replace(/'/g, "''")}`)).join('');
+
+/** A JSON column's member as text (null when absent): json_extract(col, '$.a[1]') / col->'a'->>1. */
+export function jsonText(column: string, ...keys: Key[]): string {
+  if (!postgres()) return `json_extract(${column}, '${sqlitePath(keys)}')`;
   const path = quotePath(keys);
   return `(${column}${path.slice(0, -1).map((k) => `->${k}`).join('')}->>${path.at(-1)})`;
 }
 
 /** A JSON column's member as a number (null when absent). */
-export function jsonNumber(column: string, ...keys: string[]): string {
+export function jsonNumber(column: string, ...keys: Key[]): string {
   return postgres() ? `(${jsonText(column, ...keys)})::double precision` : jsonText(column, ...keys);
 }
 

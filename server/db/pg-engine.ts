@@ -8,7 +8,7 @@ import type { Db } from './types';
 
 /**
  * Postgres (ADR 033): a pool; every `writeTx` is a SERIALIZABLE transaction on one pooled client, run again from
- * the start (up to five attempts, jittered backoff) when Postgres reports a serialization failure or a deadlock —
+ * the start (up to ten attempts, jittered backoff) when Postgres reports a serialization failure or a deadlock —
  * which is why a transaction body does database work only and leaves side effects to `afterCommit`.
  */
 export type PgEngine = { url: string; pool: pg.Pool; db: Db; byClient: WeakMap<pg.PoolClient, Db> };
@@ -18,8 +18,16 @@ export type PgEngine = { url: string; pool: pg.Pool; db: Db; byClient: WeakMap<p
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (text) => Number(text));
 
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 10;
 const RETRYABLE = new Set(['40001', '40P01']);
+
+/** A serialization failure or deadlock, whether drizzle wrapped the driver's error (as `cause`) or not. */
+function retryable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && RETRYABLE.has(e.code)) return true;
+  }
+  return false;
+}
 
 export function openPg(url: string): PgEngine {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -48,14 +56,13 @@ function dbFor(engine: PgEngine, client: pg.PoolClient): Db {
 
 export async function pgWriteTx<T>(engine: PgEngine, fn: (tx: Db) => Promise<T> | T): Promise<T> {
   const open = currentTx();
-  if (open) return savepoint(open, fn);
+  if (open && !open.readOnly) return savepoint(open, fn);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await transaction(engine, 'BEGIN ISOLATION LEVEL SERIALIZABLE', fn);
+      return await transaction(engine, 'BEGIN ISOLATION LEVEL SERIALIZABLE', false, fn);
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
+      if (!retryable(error) || attempt >= MAX_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(400, 5 * 2 ** attempt)));
     }
   }
 }
@@ -63,16 +70,16 @@ export async function pgWriteTx<T>(engine: PgEngine, fn: (tx: Db) => Promise<T> 
 export async function pgReadTx<T>(engine: PgEngine, fn: (db: Db) => Promise<T> | T): Promise<T> {
   const open = currentTx();
   if (open) return fn(open.db);
-  return transaction(engine, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn);
+  return transaction(engine, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', true, fn);
 }
 
-async function transaction<T>(engine: PgEngine, begin: string, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+async function transaction<T>(engine: PgEngine, begin: string, readOnly: boolean, fn: (tx: Db) => Promise<T> | T): Promise<T> {
   const client = await engine.pool.connect();
   let broken: Error | undefined;
   try {
     await client.query(begin);
     const db = dbFor(engine, client);
-    const scope = new TxScope(db, client);
+    const scope = new TxScope(db, client, readOnly);
     let result: T;
     try {
       result = await txContext.run(scope, () => fn(db));

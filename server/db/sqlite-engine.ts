@@ -53,21 +53,21 @@ export function closeSqlite(engine: SqliteEngine): void {
 /** BEGIN IMMEDIATE on the writer, after every earlier writeTx; a nested call is a savepoint of the open one. */
 export async function sqliteWriteTx<T>(engine: SqliteEngine, fn: (tx: Db) => Promise<T> | T): Promise<T> {
   const open = currentTx();
-  if (open) return savepoint(open, fn);
-  return engine.writes.run(() => transaction(engine.writer, 'BEGIN IMMEDIATE', fn));
+  if (open && !open.readOnly) return savepoint(open, fn);
+  return engine.writes.run(() => transaction(engine.writer, 'BEGIN IMMEDIATE', false, fn));
 }
 
 /** A consistent snapshot for several reads (deferred BEGIN on the reader); inside a writeTx, that transaction. */
 export async function sqliteReadTx<T>(engine: SqliteEngine, fn: (db: Db) => Promise<T> | T): Promise<T> {
   const open = currentTx();
   if (open) return fn(open.db);
-  return engine.reads.run(() => transaction(engine.reader, 'BEGIN', fn));
+  return engine.reads.run(() => transaction(engine.reader, 'BEGIN', true, fn));
 }
 
-async function transaction<T>(db: Db, begin: string, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+async function transaction<T>(db: Db, begin: string, readOnly: boolean, fn: (tx: Db) => Promise<T> | T): Promise<T> {
   const client = db.$client;
   client.exec(begin);
-  const scope = new TxScope(db, undefined);
+  const scope = new TxScope(db, undefined, readOnly);
   let result: T;
   try {
     result = await txContext.run(scope, () => fn(db));

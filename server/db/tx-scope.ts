@@ -17,12 +17,14 @@ export class TxScope {
     readonly db: Db,
     /** The engine's own handle for this transaction (Postgres: the pool client; SQLite: undefined). */
     readonly client: unknown,
+    /** A readTx's snapshot: a writeTx started inside it is a transaction of its own, not a savepoint of this. */
+    readonly readOnly: boolean,
     private readonly parent?: TxScope,
   ) {}
 
   /** A savepoint's scope: its callbacks join the parent's only if the savepoint is released, not rolled back. */
   child(): TxScope {
-    return new TxScope(this.db, this.client, this);
+    return new TxScope(this.db, this.client, this.readOnly, this);
   }
 
   afterCommit(callback: () => void): void {

@@ -11,8 +11,15 @@ process.env.MIGRATIONS_DIR = path.resolve(__dirname, '../../drizzle');
 process.env.SCRYPT_LOG_N = '10';
 process.env.AUTH_SECRET = 'test-secret-test-secret-test-secret';
 
+// Under `npm run test:pg` the same suites run on Postgres: each file gets a throw-away database of its own
+// (test-pg/run.mjs names the run and drops whatever is left when it ends).
+const postgres = process.env.PG_TEST_PREFIX ? await (await import('../../test-pg/support/database')).freshDatabase() : undefined;
+if (postgres) process.env.DATABASE_URL = postgres.url;
+else delete process.env.DATABASE_URL;
+
 afterAll(async () => {
   const { closeDb } = await import('@/server/db');
-  closeDb();
+  await closeDb();
+  await postgres?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
