@@ -25,6 +25,8 @@ const nextConfig = {
   // keeping the LangChain family external also keeps exactly one copy of @langchain/core.
   serverExternalPackages: [
     'better-sqlite3',
+    'pg',
+    '@langchain/langgraph-checkpoint-postgres',
     '@langchain/langgraph-checkpoint-sqlite',
     '@langchain/langgraph',
     '@langchain/core',
