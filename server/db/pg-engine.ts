@@ -5,13 +5,15 @@ import pg from 'pg';
 import { migrateUnderLock } from './pg-migrate';
 import { currentTx, TxScope, txContext } from './tx-scope';
 import type { Db } from './types';
+import { WriteQueue } from './write-queue';
 
 /**
- * Postgres (ADR 033): a pool; every `writeTx` is a SERIALIZABLE transaction on one pooled client, run again from
- * the start (up to ten attempts, jittered backoff) when Postgres reports a serialization failure or a deadlock —
- * which is why a transaction body does database work only and leaves side effects to `afterCommit`.
+ * Postgres (ADR 033): a pool; every `writeTx` is a SERIALIZABLE transaction on one pooled client, after every
+ * earlier writeTx of this process (a FIFO queue, as on SQLite), run again from the start (up to ten attempts,
+ * jittered backoff) when Postgres reports a serialization failure or a deadlock from another process — which is why
+ * a transaction body does database work only and leaves side effects to `afterCommit`.
  */
-export type PgEngine = { url: string; pool: pg.Pool; db: Db; byClient: WeakMap<pg.PoolClient, Db> };
+export type PgEngine = { url: string; pool: pg.Pool; db: Db; byClient: WeakMap<pg.PoolClient, Db>; writes: WriteQueue };
 
 // Whole numbers beyond 32 bits (bigint columns, count(*), sum()) arrive as JS numbers, as SQLite's do: every value
 // we keep in them (epoch ms, token totals, sequences) is below 2^53.
@@ -33,7 +35,7 @@ export function openPg(url: string): PgEngine {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', (error) => console.error('[db] idle Postgres connection failed:', error.message));
-  return { url, pool, db: drizzle(pool) as unknown as Db, byClient: new WeakMap() };
+  return { url, pool, db: drizzle(pool) as unknown as Db, byClient: new WeakMap(), writes: new WriteQueue() };
 }
 
 /** Apply drizzle/pg, one process at a time (an advisory lock; ADR 033 §8). */
@@ -57,6 +59,13 @@ function dbFor(engine: PgEngine, client: pg.PoolClient): Db {
 export async function pgWriteTx<T>(engine: PgEngine, fn: (tx: Db) => Promise<T> | T): Promise<T> {
   const open = currentTx();
   if (open && !open.readOnly) return savepoint(open, fn);
+  // One writer at a time within the process, as on SQLite: SERIALIZABLE would otherwise make writers of one hot
+  // row (a team's revision) fail each other round after round (30 concurrent state writes exhausted ten attempts).
+  // Retries remain for conflicts with other processes.
+  return engine.writes.run(() => retried(engine, fn));
+}
+
+async function retried<T>(engine: PgEngine, fn: (tx: Db) => Promise<T> | T): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await transaction(engine, 'BEGIN ISOLATION LEVEL SERIALIZABLE', false, fn);
