@@ -12,14 +12,17 @@ import { WriteQueue } from './write-queue';
  * The embedded engine (ADR 001, 033 §3): one file, two connections. The writer runs every `writeTx`, one at a time
  * through a FIFO queue — SQLite's single-writer rule made explicit, because with an async transaction body other
  * work interleaves at each await and on a shared connection it would land inside the open transaction. Everything
- * outside a transaction reads through the second, read-only connection, which (WAL) sees the last commit and never
+ * outside a transaction reads through a second, read-only connection, which (WAL) sees the last commit and never
  * a write in progress; a write attempted outside `writeTx` fails there at once instead of joining someone's
- * transaction.
+ * transaction. `readTx` snapshots run on a third (read-only) connection, so a snapshot held open across awaits never
+ * makes another request's plain read see rows older than its own commit.
  */
 export type SqliteEngine = {
   path: string;
   writer: Db;
   reader: Db;
+  /** readTx's own connection: a snapshot held open there never makes a plain read elsewhere see stale rows. */
+  snapshot: Db;
   writes: WriteQueue;
   reads: WriteQueue;
 };
@@ -42,10 +45,12 @@ export function openSqlite(): SqliteEngine {
   const writer = connection(path, { readonly: false });
   migrate(writer, { migrationsFolder: migrationsDir() });
   const reader = connection(path, { readonly: true });
-  return { path, writer, reader, writes: new WriteQueue(), reads: new WriteQueue() };
+  const snapshot = connection(path, { readonly: true });
+  return { path, writer, reader, snapshot, writes: new WriteQueue(), reads: new WriteQueue() };
 }
 
 export function closeSqlite(engine: SqliteEngine): void {
+  engine.snapshot.$client.close();
   engine.reader.$client.close();
   engine.writer.$client.close();
 }
@@ -57,11 +62,14 @@ export async function sqliteWriteTx<T>(engine: SqliteEngine, fn: (tx: Db) => Pro
   return engine.writes.run(() => transaction(engine.writer, 'BEGIN IMMEDIATE', false, fn));
 }
 
-/** A consistent snapshot for several reads (deferred BEGIN on the reader); inside a writeTx, that transaction. */
+/**
+ * A consistent snapshot for several reads (deferred BEGIN on the snapshot connection, one readTx at a time); inside a
+ * writeTx, that transaction.
+ */
 export async function sqliteReadTx<T>(engine: SqliteEngine, fn: (db: Db) => Promise<T> | T): Promise<T> {
   const open = currentTx();
   if (open) return fn(open.db);
-  return engine.reads.run(() => transaction(engine.reader, 'BEGIN', true, fn));
+  return engine.reads.run(() => transaction(engine.snapshot, 'BEGIN', true, fn));
 }
 
 async function transaction<T>(db: Db, begin: string, readOnly: boolean, fn: (tx: Db) => Promise<T> | T): Promise<T> {

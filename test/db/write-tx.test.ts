@@ -133,6 +133,24 @@ describe('writeTx', () => {
 });
 
 describe('readTx', () => {
+  it('a snapshot held open does not make plain reads elsewhere miss what was committed since', async () => {
+    const a = newUser('fresh');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let opened!: () => void;
+    const openedSignal = new Promise<void>((resolve) => (opened = resolve));
+    const snapshot = readTx(async (db) => {
+      await db.select({ id: schema.users.id }).from(schema.users).limit(1);
+      opened();
+      await held;
+    });
+    await openedSignal;
+    await writeTx((tx) => tx.insert(schema.users).values(a));
+    expect(await emailOf(a.id)).toBe(a.email); // read your own write, whatever snapshot another request holds
+    release();
+    await snapshot;
+  });
+
   it('sees one snapshot: a write committed while it runs is not seen by its later reads', async () => {
     const a = newUser('snapshot');
     const seen = await readTx(async (db) => {
