@@ -20,6 +20,14 @@ export type PgEngine = { url: string; pool: pg.Pool; db: Db; byClient: WeakMap<p
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (text) => Number(text));
 
+/** fn caught a failed statement and went on: Postgres rolled the whole transaction back at COMMIT. */
+export class AbortedTransactionError extends Error {
+  constructor() {
+    super('The transaction was rolled back at COMMIT: a statement in it failed and the error was caught inside writeTx (catch it around a nested writeTx instead)');
+    this.name = 'AbortedTransactionError';
+  }
+}
+
 const MAX_ATTEMPTS = 10;
 const RETRYABLE = new Set(['40001', '40P01']);
 
@@ -92,7 +100,10 @@ async function transaction<T>(engine: PgEngine, begin: string, readOnly: boolean
     let result: T;
     try {
       result = await txContext.run(scope, () => fn(db));
-      await client.query('COMMIT');
+      const commit = await client.query('COMMIT');
+      // A statement that failed inside fn and was caught there leaves the transaction aborted, and Postgres answers
+      // that COMMIT with ROLLBACK, not an error. Nothing was written: say so (catch inside a nested writeTx instead).
+      if (commit.command === 'ROLLBACK' && !readOnly) throw new AbortedTransactionError();
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
       throw error;

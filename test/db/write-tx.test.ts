@@ -163,3 +163,33 @@ describe('readTx', () => {
     expect(await emailOf(a.id)).toBe(a.email);
   });
 });
+
+describe('a failed statement caught inside writeTx', () => {
+  it('inside a nested writeTx, only the savepoint is undone and the rest commits (both engines)', async () => {
+    const a = newUser('kept');
+    await writeTx(async (tx) => {
+      await tx.insert(schema.users).values(a);
+      const duplicate = await writeTx((t) => t.insert(schema.users).values({ ...newUser('dup'), email: a.email })).then(
+        () => 'inserted',
+        () => 'refused',
+      );
+      expect(duplicate).toBe('refused');
+    });
+    expect(await emailOf(a.id)).toBe(a.email);
+  });
+
+  it.runIf(databaseEngine() === 'postgres')('Postgres: caught without a savepoint, the commit is refused loudly, never a silent rollback', async () => {
+    const a = newUser('lost');
+    await expect(
+      writeTx(async (tx) => {
+        await tx.insert(schema.users).values(a);
+        const duplicate = await tx.insert(schema.users).values({ ...newUser('dup'), email: a.email }).then(
+          () => 'inserted',
+          () => 'refused',
+        );
+        expect(duplicate).toBe('refused');
+      }),
+    ).rejects.toThrow(/rolled back at COMMIT/);
+    expect(await emailOf(a.id)).toBeUndefined();
+  });
+});
