@@ -171,6 +171,9 @@ export const runs = pgTable(
     index('runs_conversation_created_idx').on(t.conversationId, t.createdAt),
     index('runs_status_idx').on(t.status),
     index('runs_conversation_status_idx').on(t.conversationId, t.status),
+    // The conversation lock (server/agents/conversation-lock.ts) as a constraint: one pending or running run per
+    // conversation, whichever process writes (ADR 033 §3). The lock's own check stays, for the friendly 409.
+    uniqueIndex('runs_one_active_per_conversation').on(t.conversationId).where(sql`status in ('pending', 'running')`),
     index('runs_owner_created_idx').on(t.ownerId, t.createdAt),
     index('runs_team_idx').on(t.teamId),
     index('runs_parent_idx').on(t.parentRunId),

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `runs_one_active_per_conversation` ON `runs` (`conversation_id`) WHERE status in ('pending', 'running');
