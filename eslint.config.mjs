@@ -66,11 +66,12 @@ const config = [
   },
   {
     // The data layer is asynchronous (ADR 033): a query or writeTx that is not awaited runs after its caller moved
-    // on, and a promise in a condition is always true. Type-aware, so both are caught wherever they hide.
+    // on, and a promise in a condition is always true. Type-aware, so both are caught wherever they hide. A query
+    // builder is a thenable, not a Promise (drizzle's QueryPromise): checkThenables, or an unawaited query passes.
     files: ['app/**/*.{ts,tsx}', 'server/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'test-pg/**/*.ts', 'e2e/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-floating-promises': ['error', { checkThenables: true }],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       '@typescript-eslint/await-thenable': 'error',
     },

@@ -28,64 +28,67 @@ async function main() {
   const { createAgent } = await import('@/server/agents/catalog');
   const { createTeam, getTeam } = await import('@/server/teams/teams');
   const { sendRequest } = await import('@/server/teams/requests');
-  const { getDb, closeDb } = await import('@/server/db');
+  const { closeDb, writeTx } = await import('@/server/db');
+  const { execute, statement } = await import('@/server/db/statement');
+  const { sql } = await import('drizzle-orm');
   const { loadSchedulingView } = await import('@/server/scheduler/view');
 
   const owners: Array<{ id: string; teams: Array<{ id: string; conversationId: string }> }> = [];
   for (let o = 0; o < OWNERS; o++) {
     const user = await createUser({ email: `o${o}-${crypto.randomUUID().slice(0, 6)}@bench.test`, password: 'benchmark-password' });
-    const agents = ['Alpha', 'Beta'].map((n) => createAgent(user.id, agentCreateSchema.parse({ name: `${n} ${o}` })));
-    const teams = Array.from({ length: 5 }, (_, i) => {
-      const team = createTeam(user.id, { requestId: `t${i}`, name: `Team ${i}`, goal: 'Benchmark', agentIds: agents.map((a) => a.id) }).team;
-      sendRequest(user.id, team.id, { memberIds: [team.members[0]!.id], text: '/reply queued', draftKey: 'q' });
-      return { id: team.id, conversationId: team.members[1]!.conversationId! };
-    });
+    const agents = [];
+    for (const n of ['Alpha', 'Beta']) agents.push(await createAgent(user.id, agentCreateSchema.parse({ name: `${n} ${o}` })));
+    const teams = [];
+    for (let i = 0; i < 5; i++) {
+      const { team } = await createTeam(user.id, { requestId: `t${i}`, name: `Team ${i}`, goal: 'Benchmark', agentIds: agents.map((a) => a.id) });
+      await sendRequest(user.id, team.id, { memberIds: [team.members[0]!.id], text: '/reply queued', draftKey: 'q' });
+      teams.push({ id: team.id, conversationId: team.members[1]!.conversationId! });
+    }
     owners.push({ id: user.id, teams });
   }
-  const db = getDb();
   const teams = owners.flatMap((o) => o.teams.map((t) => ({ ...t, ownerId: o.id })));
-  const insert = db.$client.prepare(
+  const insert = statement(
     `insert into runs (id, conversation_id, owner_id, idempotency_key, kind, status, model, input, input_tokens, output_tokens, team_id, created_at)
      values (?, ?, ?, ?, 'start', 'success', 'scripted', '{}', 10, 10, ?, ?)`,
   );
   const now = Date.now();
-  db.$client.transaction(() => {
+  await writeTx(async () => {
     for (let i = 0; i < RUNS; i++) {
       const t = teams[i % teams.length]!;
       const id = crypto.randomUUID();
-      insert.run(id, t.conversationId, t.ownerId, `bench:${id}`, t.id, now - (i % 3_600) * 1_000);
+      await insert.run(id, t.conversationId, t.ownerId, `bench:${id}`, t.id, new Date(now - (i % 3_600) * 1_000));
     }
-  })();
+  });
 
-  const time = (fn: () => void, n: number) => {
-    fn(); // warm the statement caches
+  const time = async (fn: () => Promise<unknown>, n: number) => {
+    await fn(); // warm the statement caches
     const start = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) fn();
+    for (let i = 0; i < n; i++) await fn();
     return Number(process.hrtime.bigint() - start) / 1e6 / n;
   };
-  const pass = (options: { cap: number }) => () => loadSchedulingView(db, { now, cap: options.cap });
+  const pass = (options: { cap: number }) => () => loadSchedulingView({ now, cap: options.cap });
 
   const { usageChanged } = await import('@/server/budgets/usage-cache');
   /** Every sum read afresh, as after each team's run finished: the cost of a pass right after a finish. */
   const cold = (cap: number) => () => {
     for (const t of teams) usageChanged({ teamId: t.id, ownerId: t.ownerId });
-    loadSchedulingView(db, { now, cap });
+    return loadSchedulingView({ now, cap });
   };
   /** One team's and its account's sums read afresh, as after one run finished (the usual pass after a finish). */
   let turn = 0;
   const afterOne = (cap: number) => () => {
     const t = teams[turn++ % teams.length]!;
     usageChanged({ teamId: t.id, ownerId: t.ownerId });
-    loadSchedulingView(db, { now, cap });
+    return loadSchedulingView({ now, cap });
   };
-  const bare = time(pass({ cap: 0 }), PASSES);
-  db.$client.prepare('update teams set token_budget = 1000000000').run();
-  const budgetedCold = time(cold(0), 20);
-  const budgeted = time(pass({ cap: 0 }), PASSES);
-  const cappedCold = time(cold(1_000_000_000), 20);
-  const cappedOne = time(afterOne(1_000_000_000), PASSES);
-  const capped = time(pass({ cap: 1_000_000_000 }), PASSES);
-  const read = time(() => getTeam(owners[0]!.id, owners[0]!.teams[0]!.id), PASSES);
+  const bare = await time(pass({ cap: 0 }), PASSES);
+  await writeTx(() => execute(sql`update teams set token_budget = 1000000000`));
+  const budgetedCold = await time(cold(0), 20);
+  const budgeted = await time(pass({ cap: 0 }), PASSES);
+  const cappedCold = await time(cold(1_000_000_000), 20);
+  const cappedOne = await time(afterOne(1_000_000_000), PASSES);
+  const capped = await time(pass({ cap: 1_000_000_000 }), PASSES);
+  const read = await time(() => getTeam(owners[0]!.id, owners[0]!.teams[0]!.id), PASSES);
 
   const ms = (v: number) => `${v.toFixed(3)} ms`;
   const delta = (v: number) => `${v < 0 ? '−' : '+'}${ms(Math.abs(v))}`;
@@ -97,7 +100,7 @@ async function main() {
   console.log(`  … budgets + daily cap, one run just finished: ${ms(cappedOne)}`);
   console.log(`  … budgets + daily cap, every sum afresh:      ${ms(cappedCold)}`);
   console.log(`  getTeam with usage (memoized):                ${ms(read)}`);
-  closeDb();
+  await closeDb();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

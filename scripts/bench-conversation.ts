@@ -45,7 +45,7 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
   process.env.DATA_DIR = dataDir;
   process.env.SCRYPT_LOG_N = '10';
   const { createUser } = await import('@/server/auth/users');
-  const { getDb, closeDb, schema } = await import('@/server/db');
+  const { closeDb, schema, writeTx } = await import('@/server/db');
   const { createConversation } = await import('@/server/agents/conversations');
   const { start, wait } = await import('@/server/agents/runs');
   const { readThread } = await import('@/server/agents/thread');
@@ -81,22 +81,23 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
   }
 
   const user = await createUser({ email: `bench-${crypto.randomUUID().slice(0, 8)}@bench.test`, password: 'benchmark-password' });
-  const agent = getDb()
-    .insert(schema.agents)
-    .values({ id: crypto.randomUUID(), ownerId: user.id, name: 'Bench', nameKey: 'bench', description: '', instructions: '', model: 'scripted', toolGroups: ['utility'], approvalTools: [], maxTurns: 25, updatedAt: new Date() })
-    .returning()
-    .get();
+  const [agent] = await writeTx((tx) =>
+    tx
+      .insert(schema.agents)
+      .values({ id: crypto.randomUUID(), ownerId: user.id, name: 'Bench', nameKey: 'bench', description: '', instructions: '', model: 'scripted', toolGroups: ['utility'], approvalTools: [], maxTurns: 25, updatedAt: new Date() })
+      .returning(),
+  );
   const saverDb = (): InstanceType<typeof Database> => libraryDb ?? (getCheckpointer() as unknown as { db: InstanceType<typeof Database> }).db;
   // Warm up (JIT, prepared statements, module loading) on a throwaway conversation, so the first marks are steady state.
-  const warmup = createConversation(user.id, agent.id);
+  const warmup = await createConversation(user.id, agent!.id);
   for (let i = 1; i <= WARMUP_EXCHANGES; i++) {
-    const { run } = start(user.id, warmup.id, { text: requestText(i) }, { idempotencyKey: `warmup-${i}` });
+    const { run } = await start(user.id, warmup.id, { text: requestText(i) }, { idempotencyKey: `warmup-${i}` });
     await wait(run.id, 120_000);
   }
   await new Promise((resolve) => setImmediate(resolve));
   await (libraryDb ? (globalThis as unknown as { __ensembleCheckpointer: { saver: InstanceType<typeof SqliteSaver> } }).__ensembleCheckpointer.saver : getCheckpointer()).deleteThread(warmup.id);
   saverDb().exec('VACUUM');
-  const conversation = createConversation(user.id, agent.id);
+  const conversation = await createConversation(user.id, agent!.id);
   const serde = new JsonPlusSerializer();
   const cpu: number[] = [];
   const wall: number[] = [];
@@ -105,7 +106,7 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
   for (let i = 1; i <= maxExchanges; i++) {
     const before = process.cpuUsage();
     const t0 = performance.now();
-    const { run } = start(user.id, conversation.id, { text: requestText(i) }, { idempotencyKey: `bench-${i}` });
+    const { run } = await start(user.id, conversation.id, { text: requestText(i) }, { idempotencyKey: `bench-${i}` });
     const done = await wait(run.id, 120_000);
     const used = process.cpuUsage(before);
     wall.push(performance.now() - t0);
@@ -125,7 +126,7 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
   }
   closeCheckpointer();
   if (libraryDb?.open) libraryDb.close();
-  closeDb();
+  await closeDb();
   if (process.env.BENCH_KEEP) console.error(`[bench] ${variant} data directory kept: ${dataDir}`);
   else fs.rmSync(dataDir, { recursive: true, force: true });
   return points;

@@ -36,25 +36,26 @@ async function main() {
   process.env.DATA_DIR = dataDir;
   process.env.SCRYPT_LOG_N = '10';
   const { createUser } = await import('@/server/auth/users');
-  const { getDb, closeDb, schema } = await import('@/server/db');
+  const { closeDb, schema, writeTx } = await import('@/server/db');
   const { createConversation } = await import('@/server/agents/conversations');
   const { start, wait } = await import('@/server/agents/runs');
   const { closeCheckpointer, getCheckpointer } = await import('@/server/agents/checkpointer');
   const { setRunEventCapture } = await import('@/server/agents/observe/capture-switch');
 
   const user = await createUser({ email: `bench-${crypto.randomUUID().slice(0, 8)}@bench.test`, password: 'benchmark-password' });
-  const agent = getDb()
-    .insert(schema.agents)
-    .values({ id: crypto.randomUUID(), ownerId: user.id, name: 'Bench', nameKey: 'bench', description: '', instructions: '', model: 'scripted', toolGroups: ['utility'], approvalTools: [], maxTurns: 60, updatedAt: new Date() })
-    .returning()
-    .get();
+  const [agent] = await writeTx((tx) =>
+    tx
+      .insert(schema.agents)
+      .values({ id: crypto.randomUUID(), ownerId: user.id, name: 'Bench', nameKey: 'bench', description: '', instructions: '', model: 'scripted', toolGroups: ['utility'], approvalTools: [], maxTurns: 60, updatedAt: new Date() })
+      .returning(),
+  );
 
   /** One 50-turn run on a fresh conversation; its CPU milliseconds. */
   async function oneRun(mode: Mode): Promise<number> {
     setRunEventCapture(mode === 'on');
-    const conversation = createConversation(user.id, agent.id);
+    const conversation = await createConversation(user.id, agent!.id);
     const before = process.cpuUsage();
-    const { run } = start(user.id, conversation.id, { text: SCRIPT }, { idempotencyKey: crypto.randomUUID() });
+    const { run } = await start(user.id, conversation.id, { text: SCRIPT }, { idempotencyKey: crypto.randomUUID() });
     const done = await wait(run.id, 120_000);
     const used = process.cpuUsage(before);
     if (done?.status !== 'success') throw new Error(`run ended ${done?.status}: ${done?.error ?? ''}`);
@@ -77,7 +78,9 @@ async function main() {
   }
   setRunEventCapture(true);
 
+  // run_events lives on checkpoints.db, SQLite until ADR 033 step 4 moves it: its own driver, read directly.
   const db = getCheckpointer().db;
+  // eslint-disable-next-line no-restricted-syntax -- checkpoints.db (above), not the app database
   const perRun = db.prepare(`SELECT count(*) AS events, count(DISTINCT run_id) AS runs, sum(length(data)) AS bytes FROM run_events`).get() as { events: number; runs: number; bytes: number };
   console.log(`\n${TOOL_TURNS + 1} model turns per run; ${rounds} rounds × ${runsPerRound} runs per mode (after ${warmup} warm-up runs)`);
   console.log('mode   runs   mean CPU/run   p50 CPU/run   p99 CPU/run');
@@ -88,7 +91,7 @@ async function main() {
   console.log(`\nratio on/off: mean ${(mean(cpu.on) / mean(cpu.off)).toFixed(3)}, p50 ${(percentile(cpu.on, 50) / percentile(cpu.off, 50)).toFixed(3)} (target ≤ 1.10)`);
   console.log(`events per captured run: ${(perRun.events / perRun.runs).toFixed(0)} (${(perRun.bytes / perRun.runs / 1024).toFixed(1)} KiB of event data)`);
   closeCheckpointer();
-  closeDb();
+  await closeDb();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

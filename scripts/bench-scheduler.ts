@@ -36,66 +36,69 @@ async function main() {
   const { sendRequest } = await import('@/server/teams/requests');
   const { startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
   const { teamJobs } = await import('@/server/teams/scheduler-jobs');
-  const { getDb, closeDb, schema } = await import('@/server/db');
+  const { closeDb, databaseEngine, getDb, schema, writeTx } = await import('@/server/db');
+  const { execute, rows, statement } = await import('@/server/db/statement');
+  const { inList } = await import('@/server/db/dialect');
   const { closeCheckpointer } = await import('@/server/agents/checkpointer');
   const { jainIndex, busySlotTime, slotUtilization } = await import('@/server/scheduler/fairness');
   const { loadSchedulingView } = await import('@/server/scheduler/view');
   const { plan, emptyRound } = await import('@/server/scheduler/planner');
   const { LIMITS } = await import('@/lib/limits');
-  const { inArray } = await import('drizzle-orm');
+  const { inArray, sql } = await import('drizzle-orm');
 
   const slots = LIMITS.scheduler.maxActiveJobs;
 
   async function owner(label: string, teamCount: number) {
     const user = await createUser({ email: `${label}-${crypto.randomUUID().slice(0, 6)}@bench.test`, password: 'benchmark-password' });
-    const agents = ['Alpha', 'Beta'].map((n) => createAgent(user.id, agentCreateSchema.parse({ name: `${n} ${label}` })));
-    const teams = Array.from({ length: teamCount }, (_, i) =>
-      createTeam(user.id, { requestId: `${label}-${i}`, name: `${label} team ${i}`, goal: 'Benchmark', agentIds: agents.map((a) => a.id) }).team,
-    );
+    const agents = [];
+    for (const n of ['Alpha', 'Beta']) agents.push(await createAgent(user.id, agentCreateSchema.parse({ name: `${n} ${label}` })));
+    const teams = [];
+    for (let i = 0; i < teamCount; i++) {
+      teams.push((await createTeam(user.id, { requestId: `${label}-${i}`, name: `${label} team ${i}`, goal: 'Benchmark', agentIds: agents.map((a) => a.id) })).team);
+    }
     return { user, teams };
   }
 
   /** Send `count` requests for an owner, spread round-robin over its teams' members. */
-  function send(o: Awaited<ReturnType<typeof owner>>, count: number, tag: string, sleepMs = SLEEP_MS): string[] {
+  async function send(o: Awaited<ReturnType<typeof owner>>, count: number, tag: string, sleepMs = SLEEP_MS): Promise<string[]> {
     const members = o.teams.flatMap((t) => t.members.map((m) => ({ teamId: t.id, memberId: m.id })));
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const target = members[i % members.length]!;
-      const { jobs } = sendRequest(o.user.id, target.teamId, { memberIds: [target.memberId], text: `/sleep ${sleepMs}\n/reply ${tag} ${i}`, draftKey: `${tag}-${i}` });
+      const { jobs } = await sendRequest(o.user.id, target.teamId, { memberIds: [target.memberId], text: `/sleep ${sleepMs}\n/reply ${tag} ${i}`, draftKey: `${tag}-${i}` });
       ids.push(jobs[0]!.id);
     }
     return ids;
   }
 
-  const jobRow = (id: string) => getDb().select().from(schema.jobs).where(inArray(schema.jobs.id, [id])).get()!;
-  const heldBy = (ownerId: string) =>
-    (getDb().$client.prepare(`select count(*) as n from jobs where owner_id = ? and status in ('running','cancelling')`).get(ownerId) as { n: number }).n;
-  async function until(check: () => boolean, timeoutMs: number, what: string) {
+  const jobRow = async (id: string) => (await getDb().select().from(schema.jobs).where(inArray(schema.jobs.id, [id])))[0]!;
+  const held = statement(`select count(*) as n from jobs where owner_id = ? and status in ('running','cancelling')`);
+  const heldBy = async (ownerId: string) => Number((await held.get<{ n: number }>(ownerId))!.n);
+  async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
     const deadline = Date.now() + timeoutMs;
-    while (!check()) {
+    while (!(await check())) {
       if (Date.now() > deadline) throw new Error(`benchmark: ${what} did not happen within ${timeoutMs} ms`);
       await wait(5);
     }
   }
   /** Send one short job for the owner and return how long it waited for admission (ms). */
   async function newcomerWait(o: Awaited<ReturnType<typeof owner>>, tag: string): Promise<{ id: string; waitMs: number }> {
-    const [id] = send(o, 1, tag, SHORT_MS);
-    await until(() => jobRow(id!).admittedAt !== null, 120_000, `admission of ${tag}`);
-    const row = jobRow(id!);
+    const [id] = await send(o, 1, tag, SHORT_MS);
+    await until(async () => (await jobRow(id!)).admittedAt !== null, 120_000, `admission of ${tag}`);
+    const row = await jobRow(id!);
     return { id: id!, waitMs: row.admittedAt!.getTime() - row.createdAt.getTime() };
   }
 
   // Polled with one cheap count (the rows are read once, at the end): the benchmark's own polling must not take a
   // noticeable share of the CPU it measures.
+  const settledCount = statement(`select count(*) as n from jobs where status in ('completed','failed') and ${inList('id')}`);
   async function waitAll(ids: string[], timeoutMs: number) {
     const deadline = Date.now() + timeoutMs;
-    const settled = getDb().$client.prepare(`select count(*) as n from jobs where status in ('completed','failed') and id in (select value from json_each(?))`);
-    const list = JSON.stringify(ids);
-    while ((settled.get(list) as { n: number }).n < ids.length) {
+    while (Number((await settledCount.get<{ n: number }>(ids))!.n) < ids.length) {
       if (Date.now() > deadline) throw new Error(`benchmark jobs did not finish within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    return getDb().select().from(schema.jobs).where(inArray(schema.jobs.id, ids)).all();
+    return getDb().select().from(schema.jobs).where(inArray(schema.jobs.id, ids));
   }
   /** CPU time (user + system) of this process, in ms. */
   const cpuMs = () => {
@@ -109,13 +112,18 @@ async function main() {
   const scenarios = (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6').split(',').map((x) => x.trim());
   const selected = (n: number) => scenarios.includes(String(n));
   const owners: Awaited<ReturnType<typeof owner>>[] = [];
-  const scheduler = startScheduler(teamJobs, { tickMs: 250 });
+  // Started after scenario 1 has queued its requests: sending awaits each write, and a running scheduler would
+  // admit the first owners' work before the last owners had any queued.
+  let scheduler: ReturnType<typeof startScheduler> | undefined;
+  const ensureScheduler = () => (scheduler ??= startScheduler(teamJobs, { tickMs: 250 }));
 
   // ── 1. Utilization and fairness ──
   if (selected(1)) {
   for (let i = 0; i < 10; i++) owners.push(await owner(`owner${i}`, 5));
   const cpuBefore = cpuMs();
-  const ids = owners.flatMap((o, i) => send(o, 100, `u${i}`));
+  const ids: string[] = [];
+  for (const [i, o] of owners.entries()) ids.push(...(await send(o, 100, `u${i}`)));
+  ensureScheduler();
   const rows = await waitAll(ids, 600_000);
   const cpuPerJob = (cpuMs() - cpuBefore) / ids.length;
   const failed = rows.filter((r) => r.status !== 'completed').length;
@@ -146,10 +154,10 @@ async function main() {
   // ── 2. Flooding owner vs light owner ──
   const heavy = await owner('heavy', 5);
   const light = await owner('light', 3);
-  const heavyIds = send(heavy, 500, 'flood');
+  const heavyIds = await send(heavy, 500, 'flood');
   await new Promise((r) => setTimeout(r, 200)); // let the flood occupy every slot first
   const sentAt = Date.now();
-  const lightIds = send(light, 5, 'light');
+  const lightIds = await send(light, 5, 'light');
   const lightRows = await waitAll(lightIds, 300_000);
   const waits = lightRows.map((r) => r.admittedAt!.getTime() - r.createdAt.getTime());
   // When the light owner's requests share a conversation, each can only be admitted after the previous one finished.
@@ -165,6 +173,7 @@ async function main() {
   figures['light owner: worst wait from becoming admissible (target ≤ one job duration)'] = `${Math.max(...admissibleWaits)} ms`;
 
   }
+  ensureScheduler();
 
   // ── 4. A flood of long jobs vs a newcomer ──
   if (selected(4)) {
@@ -174,11 +183,16 @@ async function main() {
   const flooder = await owner('flooder', 5);
   const steady = await owner('steady', 2);
   const newcomer = await owner('newcomer', 1);
-  const floodIds = send(flooder, 24, 'long', LONG_MS);
-  const steadyIds = send(steady, 150, 'short', SHORT_MS);
-  await until(() => heldBy(flooder.user.id) >= cap, 30_000, 'the flood taking its slots');
+  const floodIds = await send(flooder, 24, 'long', LONG_MS);
+  const steadyIds = await send(steady, 150, 'short', SHORT_MS);
+  await until(async () => (await heldBy(flooder.user.id)) >= cap, 30_000, 'the flood taking its slots');
   let flooderMaxHeld = 0;
-  const sampler = setInterval(() => (flooderMaxHeld = Math.max(flooderMaxHeld, heldBy(flooder.user.id))), 10);
+  const sampler = setInterval(() => {
+    // A sample that fails (the database closing at the end) only loses that sample.
+    void heldBy(flooder.user.id)
+      .then((n) => (flooderMaxHeld = Math.max(flooderMaxHeld, n)))
+      .catch(() => {});
+  }, 10);
   const newcomerWaits: number[] = [];
   const newcomerIds: string[] = [];
   for (let i = 0; i < 20; i++) {
@@ -203,12 +217,12 @@ async function main() {
   // must wait for a long job to end: the price of never preempting.
   const graceMs = LIMITS.scheduler.sharedGraceMs;
   await waitAll([(await newcomerWait(newcomer, 'present')).id], 60_000);
-  const soloIds = send(flooder, 16, 'solo', LONG_MS);
-  await until(() => heldBy(flooder.user.id) >= cap, 30_000, 'the solo flood taking its slots');
-  const heldInGrace = heldBy(flooder.user.id);
+  const soloIds = await send(flooder, 16, 'solo', LONG_MS);
+  await until(async () => (await heldBy(flooder.user.id)) >= cap, 30_000, 'the solo flood taking its slots');
+  const heldInGrace = await heldBy(flooder.user.id);
   const inGrace = await newcomerWait(newcomer, 'in-grace');
   const [inGraceRow] = await waitAll([inGrace.id], 60_000);
-  await until(() => heldBy(flooder.user.id) === slots, graceMs + 2 * LONG_MS + 10_000, 'the flooder filling every slot past the grace window');
+  await until(async () => (await heldBy(flooder.user.id)) === slots, graceMs + 2 * LONG_MS + 10_000, 'the flooder filling every slot past the grace window');
   const filledAfter = Date.now() - inGraceRow!.completedAt!.getTime();
   const pastGrace = await newcomerWait(newcomer, 'past-grace');
   await waitAll([...soloIds, inGrace.id, pastGrace.id, ...newcomerIds], 300_000);
@@ -219,33 +233,41 @@ async function main() {
   }
 
   // ── 5. What synchronous=FULL costs ──
-  if (selected(5)) {
+  // A SQLite setting: on Postgres there is nothing to compare.
+  if (selected(5) && databaseEngine() === 'sqlite') {
   // Per commit: one small write transaction, the shape of an admission. End to end: 200 jobs of /sleep 0.
-  const { writeTx } = await import('@/server/db');
   const { getCheckpointer } = await import('@/server/agents/checkpointer');
+  const { activeEngine } = await import('@/server/db/active-engine');
   const syncOwners = [await owner('sync0', 5), await owner('sync1', 5)];
-  const probeJob = send(syncOwners[0]!, 1, 'probe', 0)[0]!;
+  const probeJob = (await send(syncOwners[0]!, 1, 'probe', 0))[0]!;
   await waitAll([probeJob], 60_000);
-  const commitMs = () => {
+  const touchJob = statement('update jobs set updated_at = ? where id = ?');
+  const commitMs = async () => {
     const n = 300;
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) writeTx((tx) => tx.$client.prepare('update jobs set updated_at = ? where id = ?').run(Date.now(), probeJob));
+    for (let i = 0; i < n; i++) await writeTx(() => touchJob.run(new Date(), probeJob));
     return (performance.now() - t0) / n;
   };
   const JOBS = 100;
   const throughput = async (tag: string) => {
     const t0 = Date.now();
-    await waitAll(syncOwners.flatMap((o, i) => send(o, JOBS / syncOwners.length, `${tag}-${i}`, 0)), 600_000);
+    const ids: string[] = [];
+    for (const [i, o] of syncOwners.entries()) ids.push(...(await send(o, JOBS / syncOwners.length, `${tag}-${i}`, 0)));
+    await waitAll(ids, 600_000);
     return JOBS / ((Date.now() - t0) / 1000);
   };
   const setSynchronous = (mode: 'FULL' | 'NORMAL') => {
-    getDb().$client.pragma(`synchronous = ${mode}`);
+    // The pragma is the writer connection's (commits are made there), set outside any transaction: the driver
+    // itself, which only this SQLite-only measurement reaches for.
+    const engine = activeEngine();
+    // eslint-disable-next-line no-restricted-syntax -- the SQLite writer's own setting (see above)
+    if (engine.kind === 'sqlite') engine.sqlite.writer.$client.pragma(`synchronous = ${mode}`);
     getCheckpointer().db.pragma(`synchronous = ${mode}`);
   };
   const syncFigures: Record<string, { commit: number; jobsPerSecond: number }> = {};
   for (const [run, mode] of (['FULL', 'NORMAL', 'FULL', 'NORMAL'] as const).entries()) {
     setSynchronous(mode);
-    const commit = commitMs();
+    const commit = await commitMs();
     const jobsPerSecond = await throughput(`sync-${run}-${mode}`);
     const best = syncFigures[mode];
     // The better of two runs each: other processes on the machine only ever slow a run down.
@@ -272,13 +294,16 @@ async function main() {
     return { o, conversations: o.teams.flatMap((t) => t.members.map((m) => ({ teamId: t.id, memberId: m.id, conversationId: m.conversationId! }))) };
   };
   let seq = 0;
-  const sendEach = ({ o, conversations }: LengthSet, perConversation: number) =>
-    conversations.flatMap((c) =>
-      Array.from({ length: perConversation }, () => {
+  const sendEach = async ({ o, conversations }: LengthSet, perConversation: number) => {
+    const ids: string[] = [];
+    for (const c of conversations) {
+      for (let i = 0; i < perConversation; i++) {
         const tag = `len-${seq++}`;
-        return sendRequest(o.user.id, c.teamId, { memberIds: [c.memberId], text: `/sleep 0\n/reply ${tag}`, draftKey: tag }).jobs[0]!.id;
-      }),
-    );
+        ids.push((await sendRequest(o.user.id, c.teamId, { memberIds: [c.memberId], text: `/sleep 0\n/reply ${tag}`, draftKey: tag })).jobs[0]!.id);
+      }
+    }
+    return ids;
+  };
   const lengthOf = async ({ conversations }: LengthSet) =>
     Math.min(...(await Promise.all(conversations.map(async (c) => (await readThread(c.conversationId)).messages.length))));
   // Grown with direct runs on the members' conversations (a team takes 100 requests in all), each adding 14
@@ -293,7 +318,7 @@ async function main() {
           const calls = Array.from({ length: 6 }, (_, i) => `/call calculator {"expression":"${seq} * ${i + 2}"}`);
           // The owner's own words (the scripted model acts only on a person's directives).
           const meta = { author: 'person', provenance: personMessage() };
-          const { run } = startRun(c.conversationId, { text: [...calls, `/reply ${tag}`].join('\n'), meta }, { idempotencyKey: tag });
+          const { run } = await startRun(c.conversationId, { text: [...calls, `/reply ${tag}`].join('\n'), meta }, { idempotencyKey: tag });
           await waitRun(run.id, 60_000);
         }),
       );
@@ -303,10 +328,10 @@ async function main() {
   const measure = async (set: LengthSet, messages: number) => {
     await growTo(set, messages);
     // One unmeasured job each first: a conversation's first job does once-only work (its team's first step).
-    await waitAll(sendEach(set, 1), 600_000);
+    await waitAll(await sendEach(set, 1), 600_000);
     const at = await lengthOf(set);
     const t0 = cpuMs();
-    const measured = await waitAll(sendEach(set, PER), 600_000);
+    const measured = await waitAll(await sendEach(set, PER), 600_000);
     return { at, perJob: (cpuMs() - t0) / measured.length };
   };
   const warm = await lengthSet('length-warm-up');
@@ -325,47 +350,51 @@ async function main() {
   if (selected(3)) {
   if (owners.length === 0) owners.push(await owner('history', 5));
   // The best of several rounds: garbage collection and other processes only ever add time.
-  const passMs = (iterations: number) => {
+  const passMs = async (iterations: number) => {
     let best = Infinity;
     for (let round = 0; round < 5; round++) {
       const t0 = performance.now();
-      for (let i = 0; i < iterations / 5; i++) plan({ ...loadSchedulingView(getDb()), maxActive: slots, round: emptyRound() });
+      for (let i = 0; i < iterations / 5; i++) plan({ ...(await loadSchedulingView()), maxActive: slots, round: emptyRound() });
       best = Math.min(best, (performance.now() - t0) / (iterations / 5));
     }
     return best;
   };
   // A fresh database with the same pending shape, then the same plus 10,000 finished jobs.
-  const finishedNow = getDb().$client.prepare(`select count(*) as n from jobs where status in ('completed','failed','cancelled')`).get() as { n: number };
-  getDb().$client.exec(`delete from jobs; update teams set has_pending = 0`);
+  const [finishedNow] = await rows<{ n: number }>(sql`select count(*) as n from jobs where status in ('completed','failed','cancelled')`);
+  await writeTx(async () => {
+    await execute(sql`delete from jobs`);
+    await execute(sql`update teams set has_pending = 0`);
+  });
   const pendingOwner = await owner('pending', 2);
-  send(pendingOwner, 40, 'pending'); // queued, never admitted (scheduler stopped)
-  passMs(200);
-  const baseline = passMs(5000);
-  const insert = getDb().$client.prepare(
+  await send(pendingOwner, 40, 'pending'); // queued, never admitted (scheduler stopped)
+  await passMs(200);
+  const baseline = await passMs(5000);
+  const insert = statement(
     `insert into jobs (id, team_id, owner_id, kind, member_id, conversation_id, root_id, status, text, request_key, result, updated_at, created_at, completed_at)
      values (?, ?, ?, 'request', ?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?)`,
   );
   const filler = owners.flatMap((o) => o.teams.map((t) => ({ o, t })));
-  getDb().$client.transaction(() => {
+  await writeTx(async () => {
     for (let i = 0; i < 10_000; i++) {
       const { o, t } = filler[i % filler.length]!;
       const id = crypto.randomUUID();
-      insert.run(id, t.id, o.user.id, t.members[0]!.id, t.members[0]!.conversationId, id, `history ${i}`, `h-${i}`, 'x'.repeat(2000), Date.now(), Date.now(), Date.now());
+      const now = new Date();
+      await insert.run(id, t.id, o.user.id, t.members[0]!.id, t.members[0]!.conversationId, id, `history ${i}`, `h-${i}`, 'x'.repeat(2000), now, now, now);
     }
-  })();
-  passMs(200);
-  const withHistory = passMs(5000);
-  figures['planning pass, no finished jobs'] = `${(baseline * 1000).toFixed(1)} µs (${finishedNow.n} finished jobs were cleared first)`;
+  });
+  await passMs(200);
+  const withHistory = await passMs(5000);
+  figures['planning pass, no finished jobs'] = `${(baseline * 1000).toFixed(1)} µs (${Number(finishedNow!.n)} finished jobs were cleared first)`;
   figures['planning pass, 10,000 finished jobs'] = `${(withHistory * 1000).toFixed(1)} µs`;
   figures['ratio (target ≤ 1.2)'] = (withHistory / baseline).toFixed(3);
   }
 
   void scheduler;
   closeCheckpointer();
-  closeDb();
+  await closeDb();
   fs.rmSync(dataDir, { recursive: true, force: true });
 
-  console.log('\nScheduler benchmark (scripted model, one process, SQLite WAL)\n');
+  console.log(`\nScheduler benchmark (scripted model, one process, ${databaseEngine() === 'sqlite' ? 'SQLite WAL' : 'Postgres'})\n`);
   const width = Math.max(...Object.keys(figures).map((k) => k.length));
   for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(width)}  ${v}`);
 }

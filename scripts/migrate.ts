@@ -1,7 +1,33 @@
-// npm run db:migrate — apply pending migrations to DATA_DIR/ensemble.db (the server also does this on start).
-import { closeDb, getDb } from '@/server/db';
+// npm run db:migrate — apply pending migrations to the database (the server also does this on start): Postgres when
+// DATABASE_URL is set (drizzle/pg, under the migration lock, ADR 033 §8), DATA_DIR/ensemble.db otherwise.
+import { closeDb, databaseEngine, openDatabase } from '@/server/db';
 import { appDbPath } from '@/server/db/paths';
+import { env } from '@/server/env';
 
-getDb();
-closeDb();
-console.log(`Migrations applied: ${appDbPath()}`);
+/** The database this run migrated, for the operator: the SQLite file, or the Postgres URL without its password. */
+function describeDatabase(): string {
+  if (databaseEngine() === 'sqlite') return appDbPath();
+  const url = env.databaseUrl!;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    // Not a URL (a key=value connection string): say which engine, never echo what may hold a password.
+    return 'the Postgres database of DATABASE_URL';
+  }
+}
+
+async function main(): Promise<void> {
+  try {
+    await openDatabase();
+  } finally {
+    await closeDb();
+  }
+  console.log(`Migrations applied: ${describeDatabase()}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 1;
+});

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { signUpSchema } from '@/lib/schemas/auth';
 import { createApiToken } from '@/server/auth/tokens';
 import { createUser } from '@/server/auth/users';
-import { closeDb, getDb } from '@/server/db';
+import { closeDb, openDatabase } from '@/server/db';
 import { AppError } from '@/server/http/errors';
 import { zodFields } from '@/server/http/validation';
 
@@ -48,21 +48,20 @@ async function main(argv: string[]): Promise<{ userId: string; token: string | n
     throw new UsageError(Object.entries(fields).map(([field, message]) => `--${field}: ${message}`).join('; '));
   }
 
-  getDb(); // opens DATA_DIR's database and applies pending migrations
+  await openDatabase(); // opens the database (DATA_DIR's, or DATABASE_URL's) and applies pending migrations
   const user = await createUser(input.data, admin ? { role: 'admin' } : {});
-  const created = token ? createApiToken(user.id, 'cli').token : null;
+  const created = token ? (await createApiToken(user.id, 'cli')).token : null;
   return { userId: user.id, token: created };
 }
 
 main(process.argv.slice(2))
   .then((result) => {
     process.stdout.write(`${JSON.stringify(result)}\n`);
-    closeDb();
   })
   .catch((err: unknown) => {
     if (err instanceof UsageError) process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
     else if (err instanceof AppError) process.stderr.write(`error: ${err.message}\n`);
     else process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    closeDb();
     process.exitCode = 1;
-  });
+  })
+  .finally(closeDb);

@@ -1,7 +1,7 @@
 import 'server-only';
 import { closeCheckpointer } from '@/server/agents/checkpointer';
 import { describeEnvProblem } from '@/lib/env-setting';
-import { closeDb, getDb } from '@/server/db';
+import { closeDb, openDatabase } from '@/server/db';
 import { acquireServiceLock, releaseServiceLock, ServiceLockError } from '@/server/db/service-lock';
 import { environmentProblems } from '@/server/env';
 import { onShutdown, runShutdownHooks } from '@/server/lifecycle';
@@ -45,8 +45,8 @@ export async function startServerProcess(): Promise<void> {
     process.exit(1);
   }
 
-  // Fails loudly (and stops the server) when the data directory or a migration is broken.
-  getDb();
+  // Fails loudly (and stops the server) when the data directory, the database server or a migration is broken.
+  await openDatabase();
 
   // Tool groups first: a run recovered below may call a team tool before the scheduler would register them.
   const { registerTeamTools } = await import('@/server/teams/tools/register');
@@ -58,7 +58,7 @@ export async function startServerProcess(): Promise<void> {
   const recovered = await recoverRuns();
   // Teams a crash left half-created get their member conversations before the scheduler looks at them.
   const { finishTeamCreations } = await import('@/server/teams/lifecycle');
-  const teams = finishTeamCreations();
+  const teams = await finishTeamCreations();
 
   const { startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
   // The scheduler owns its port and never imports the team domain: the team domain's implementation is wired in here.
@@ -79,8 +79,11 @@ export async function startServerProcess(): Promise<void> {
     `[ensemble] started in ${Math.round(performance.now() - startedAt)} ms: holding ${lockPath}; ${recovered.length} unfinished run(s), ${notes.length} note(s) and ${teams.length} team creation(s) recovered`,
   );
   // Whatever ends the process, leave the databases closed; the OS drops the service lock with the process.
+  // 'exit' listeners can't await: closing SQLite (both app connections, checkpoints.db) is synchronous and happens
+  // here; a Postgres pool's close can only be started — the OS drops its sockets with the process, and the server
+  // ends those sessions (an open transaction rolls back).
   process.once('exit', () => {
-    closeDatabases();
+    void closeDatabases();
     releaseServiceLock();
   });
 }
@@ -106,7 +109,7 @@ async function stop(signal: Signal, previous: SignalListener[]): Promise<void> {
   stopping = true;
   const startedAt = performance.now();
   await runShutdownHooks();
-  closeDatabases();
+  await closeDatabases();
   console.log(`[ensemble] ${signal}: scheduler drained and runs suspended in ${Math.round(performance.now() - startedAt)} ms; closing HTTP`);
   if (previous.length === 0) process.exit(EXIT_CODES[signal]);
   for (const listener of previous) listener(signal);
@@ -114,10 +117,14 @@ async function stop(signal: Signal, previous: SignalListener[]): Promise<void> {
   setTimeout(() => process.exit(EXIT_CODES[signal]), 5_000).unref();
 }
 
-function closeDatabases(): void {
+/**
+ * Close checkpoints.db, then the app database. On SQLite everything here closes synchronously, before the returned
+ * promise settles (closeDb's work runs before its first await), which the 'exit' listener relies on.
+ */
+async function closeDatabases(): Promise<void> {
   try {
     closeCheckpointer();
   } finally {
-    closeDb();
+    await closeDb();
   }
 }

@@ -27,7 +27,7 @@ export async function signInAction(_prev: AuthFormState, formData: FormData): Pr
   if (!parsed.success) return { fields: zodFields(parsed.error), values };
 
   const address = clientAddress(await headers());
-  const block = signInBlock(parsed.data.email, address);
+  const block = await signInBlock(parsed.data.email, address);
   if (block) return { message: tooManySignInsMessage(block.retryAfterSeconds), values };
 
   const destination = safeCallbackPath(formData.get('callbackUrl')) ?? AFTER_SIGN_IN;
@@ -67,7 +67,7 @@ export async function signOutAction(_formData?: FormData): Promise<void> {
 /** End every session of the signed-in user (all browsers) and revoke all their API tokens, then sign this one out. */
 export async function signOutEverywhereAction(_formData?: FormData): Promise<void> {
   const user = await requireUser();
-  signOutEverywhere(user.id);
+  await signOutEverywhere(user.id);
   await signOut({ redirectTo: '/sign-in' });
 }
 
@@ -82,7 +82,7 @@ async function credentialsSignIn(email: string, password: string, redirectTo: st
   } catch (err) {
     if (!(err instanceof AuthError) || err.type !== 'CredentialsSignin') throw err;
     const code = (err as AuthError & { code?: string }).code;
-    if (code === 'rate_limited') return tooManySignInsMessage(signInBlock(email, address)?.retryAfterSeconds ?? 60);
+    if (code === 'rate_limited') return tooManySignInsMessage((await signInBlock(email, address))?.retryAfterSeconds ?? 60);
     return AUTH_MESSAGES.invalidCredentials;
   }
 }

@@ -8,7 +8,7 @@
 import readline from 'node:readline';
 import { createApiToken } from '@/server/auth/tokens';
 import { createUser } from '@/server/auth/users';
-import { closeDb, getDb } from '@/server/db';
+import { closeDb, openDatabase } from '@/server/db';
 
 /**
  * `admin: true` makes an admin (like the CLI's --admin); every other fixture account is a member, even the data
@@ -16,22 +16,29 @@ import { closeDb, getDb } from '@/server/db';
  */
 type CreateRequest = { id: number; email: string; password: string; name?: string; admin?: boolean };
 
-getDb(); // applies migrations before the first request, like the CLI
 const reply = (message: object) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
-const lines = readline.createInterface({ input: process.stdin });
-lines.on('line', async (line) => {
-  let request: CreateRequest | undefined;
-  try {
-    request = JSON.parse(line) as CreateRequest;
-    const user = await createUser(
-      { email: request.email, password: request.password, name: request.name },
-      { role: request.admin ? 'admin' : 'member' },
-    );
-    reply({ id: request.id, userId: user.id, token: createApiToken(user.id, 'e2e').token });
-  } catch (error) {
-    reply({ id: request?.id ?? -1, error: error instanceof Error ? error.message : String(error) });
-  }
+async function main(): Promise<void> {
+  await openDatabase(); // applies migrations before the first request, like the CLI
+  const lines = readline.createInterface({ input: process.stdin });
+  lines.on('line', async (line) => {
+    let request: CreateRequest | undefined;
+    try {
+      request = JSON.parse(line) as CreateRequest;
+      const user = await createUser(
+        { email: request.email, password: request.password, name: request.name },
+        { role: request.admin ? 'admin' : 'member' },
+      );
+      reply({ id: request.id, userId: user.id, token: (await createApiToken(user.id, 'e2e')).token });
+    } catch (error) {
+      reply({ id: request?.id ?? -1, error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+  lines.on('close', () => void closeDb());
+  reply({ id: 0, ready: true });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
 });
-lines.on('close', () => closeDb());
-reply({ id: 0, ready: true });

@@ -6,12 +6,11 @@ import { getDb, schema } from '@/server/db';
 import { notFound } from '@/server/http/errors';
 
 /** Whether this account is an (enabled) admin of the instance, read from the database on every call. */
-export function isAdmin(userId: string): boolean {
-  const row = getDb()
+export async function isAdmin(userId: string): Promise<boolean> {
+  const [row] = await getDb()
     .select({ role: schema.users.role, disabledAt: schema.users.disabledAt })
     .from(schema.users)
-    .where(eq(schema.users.id, userId))
-    .get();
+    .where(eq(schema.users.id, userId));
   return row?.role === 'admin' && row.disabledAt === null;
 }
 
@@ -21,6 +20,6 @@ export function isAdmin(userId: string): boolean {
  */
 export async function requireAdmin(req?: Request): Promise<PublicUser> {
   const user = await requireUser(req);
-  if (!isAdmin(user.id)) throw notFound();
+  if (!(await isAdmin(user.id))) throw notFound();
   return user;
 }

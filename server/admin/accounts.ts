@@ -7,21 +7,18 @@ import { conflict, notFound } from '@/server/http/errors';
 import { noUsage, usageByAccount } from './usage';
 
 /** Every account of the instance, oldest first, with its usage. Only admins reach this (server/admin/access.ts). */
-export function listAccounts(): AdminAccountView[] {
-  const usage = usageByAccount();
-  return getDb()
-    .select()
-    .from(schema.users)
-    .orderBy(asc(schema.users.createdAt), asc(schema.users.id))
-    .all()
-    .map((user) => accountView(user, usage.get(user.id) ?? noUsage()));
+export async function listAccounts(): Promise<AdminAccountView[]> {
+  const usage = await usageByAccount();
+  const users = await getDb().select().from(schema.users).orderBy(asc(schema.users.createdAt), asc(schema.users.id));
+  return users.map((user) => accountView(user, usage.get(user.id) ?? noUsage()));
 }
 
 /** An admin creates an account with an initial password (a member unless the role says admin); sign-up being
  * closed doesn't matter here. */
 export async function createAccount(input: CreateAccountData): Promise<AdminAccountView> {
   const { id } = await createUser(input, { role: input.role ?? 'member' });
-  return accountView(getDb().select().from(schema.users).where(eq(schema.users.id, id)).get()!, noUsage());
+  const [user] = await getDb().select().from(schema.users).where(eq(schema.users.id, id));
+  return accountView(user!, noUsage());
 }
 
 function accountView(user: typeof schema.users.$inferSelect, usage: AccountUsage): AdminAccountView {
@@ -42,28 +39,27 @@ function accountView(user: typeof schema.users.$inferSelect, usage: AccountUsage
  * re-enabled account signs in afresh (its old sessions stay ended) and its tokens work again.
  * An admin can't disable themselves, nor the last enabled admin. An unknown id answers 404.
  */
-export function setAccountDisabled(actorId: string, targetId: string, disabled: boolean): AdminAccountView['disabledAt'] {
-  return writeTx((tx) => {
+export async function setAccountDisabled(actorId: string, targetId: string, disabled: boolean): Promise<AdminAccountView['disabledAt']> {
+  return writeTx(async (tx) => {
     const u = schema.users;
-    const target = tx.select().from(u).where(eq(u.id, targetId)).get();
+    const [target] = await tx.select().from(u).where(eq(u.id, targetId));
     if (!target) throw notFound('Account');
     if (!disabled) {
-      if (target.disabledAt) tx.update(u).set({ disabledAt: null }).where(eq(u.id, targetId)).run();
+      if (target.disabledAt) await tx.update(u).set({ disabledAt: null }).where(eq(u.id, targetId));
       return null;
     }
     if (target.disabledAt) return target.disabledAt.toISOString();
     if (targetId === actorId) throw conflict('cannot_disable_self', 'You cannot disable your own account');
     if (target.role === 'admin') {
-      const others = tx
+      const [others] = await tx
         .select({ n: count() })
         .from(u)
-        .where(and(eq(u.role, 'admin'), isNull(u.disabledAt), ne(u.id, targetId)))
-        .get();
+        .where(and(eq(u.role, 'admin'), isNull(u.disabledAt), ne(u.id, targetId)));
       if ((others?.n ?? 0) === 0) throw conflict('last_admin', 'The last admin cannot be disabled');
     }
     const at = new Date();
-    tx.update(u).set({ disabledAt: at }).where(eq(u.id, targetId)).run();
-    bumpSessionVersion(targetId, tx);
+    await tx.update(u).set({ disabledAt: at }).where(eq(u.id, targetId));
+    await bumpSessionVersion(targetId, tx);
     return at.toISOString();
   });
 }

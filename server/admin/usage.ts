@@ -11,37 +11,36 @@ const ZERO: AccountUsage = { runs: 0, modelTokens: 0, activeJobs: 0, agents: 0, 
  * notes), model tokens (input + output of those runs), team jobs not finished yet, agents and conversations.
  * One grouped query per table: the admin page lists every account at once.
  */
-export function usageByAccount(): Map<string, AccountUsage> {
-  const db = getDb();
+export async function usageByAccount(): Promise<Map<string, AccountUsage>> {
   const usage = new Map<string, AccountUsage>();
   const at = (ownerId: string) => {
     let entry = usage.get(ownerId);
     if (!entry) usage.set(ownerId, (entry = { ...ZERO }));
     return entry;
   };
+  // Separate reads, not one snapshot: a row written in between moves one figure of a page that is a glance.
+  const db = getDb();
   const r = schema.runs;
-  for (const row of db
+  for (const row of await db
     .select({ ownerId: r.ownerId, runs: count(), tokens: sum(sql`${r.inputTokens} + ${r.outputTokens}`) })
     .from(r)
     // Framework notes appended to a thread are run rows too, but no model ran.
     .where(inArray(r.kind, ['start', 'resume']))
-    .groupBy(r.ownerId)
-    .all()) {
+    .groupBy(r.ownerId)) {
     Object.assign(at(row.ownerId), { runs: row.runs, modelTokens: Number(row.tokens ?? 0) });
   }
   const j = schema.jobs;
-  for (const row of db
+  for (const row of await db
     .select({ ownerId: j.ownerId, n: count() })
     .from(j)
     .where(inArray(j.status, [...UNFINISHED]))
-    .groupBy(j.ownerId)
-    .all()) {
+    .groupBy(j.ownerId)) {
     at(row.ownerId).activeJobs = row.n;
   }
   const a = schema.agents;
-  for (const row of db.select({ ownerId: a.ownerId, n: count() }).from(a).groupBy(a.ownerId).all()) at(row.ownerId).agents = row.n;
+  for (const row of await db.select({ ownerId: a.ownerId, n: count() }).from(a).groupBy(a.ownerId)) at(row.ownerId).agents = row.n;
   const c = schema.conversations;
-  for (const row of db.select({ ownerId: c.ownerId, n: count() }).from(c).groupBy(c.ownerId).all()) {
+  for (const row of await db.select({ ownerId: c.ownerId, n: count() }).from(c).groupBy(c.ownerId)) {
     at(row.ownerId).conversations = row.n;
   }
   return usage;

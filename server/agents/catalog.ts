@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import { agentCreateSchema, agentPatchSchema, agentQuerySchema, type AgentCreateInput, type AgentPatchInput } from '@/lib/schemas/agent';
 import type { ApiAgent } from '@/lib/types/agent';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import type { Agent, AllowedSubagents } from '@/server/db/schema';
 import { AppError, badRequest, notFound, validationError } from '@/server/http/errors';
 import { parseOrThrow } from '@/server/http/validation';
@@ -22,6 +23,11 @@ export function agentNameKey(name: string): string {
   return name.trim().normalize('NFC').toLowerCase();
 }
 
+/** The teams (by name) that have the agent as a member. */
+const teamsUsingAgent = statement(
+  `select distinct t.name from team_members m join teams t on t.id = m.team_id where m.agent_id = ? order by t.name`,
+);
+
 const nameTaken = (name: string) => {
   const message = `You already have an agent named "${name}" (names are compared without case)`;
   return new AppError(409, 'name_taken', message, { name: message });
@@ -34,10 +40,10 @@ export function containsPattern(text: string): string {
 
 /**
  * The owner's agents ordered by name; with a query, only those whose name or description contains it.
- * Names match case-insensitively through the lower-cased name key; descriptions through SQLite's LIKE,
- * which folds ASCII letters only.
+ * Names match case-insensitively through the lower-cased name key; descriptions through lower() on both sides
+ * (SQLite's folds ASCII letters only, as its LIKE does; Postgres's LIKE folds nothing, its lower() every letter).
  */
-export function listAgents(ownerId: string, query?: string | null): Agent[] {
+export async function listAgents(ownerId: string, query?: string | null): Promise<Agent[]> {
   const parsed = agentQuerySchema.safeParse(query ?? '');
   if (!parsed.success) throw badRequest('invalid_query', parsed.error.issues[0]?.message ?? 'Invalid search text');
   const q = parsed.data;
@@ -47,35 +53,35 @@ export function listAgents(ownerId: string, query?: string | null): Agent[] {
         owned,
         or(
           sql`${agents.nameKey} like ${containsPattern(agentNameKey(q))} escape '\\'`,
-          sql`${agents.description} like ${containsPattern(q)} escape '\\'`,
+          sql`lower(${agents.description}) like lower(${containsPattern(q)}) escape '\\'`,
         ),
       )
     : owned;
-  return getDb().select().from(agents).where(where).orderBy(asc(agents.nameKey)).all();
+  return getDb().select().from(agents).where(where).orderBy(asc(agents.nameKey));
 }
 
 /** The owner's agent, or null when it does not exist or belongs to someone else. */
-export function findAgent(ownerId: string, id: string, db: Db = getDb()): Agent | null {
-  return db.select().from(agents).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId))).get() ?? null;
+export async function findAgent(ownerId: string, id: string, db: Db = getDb()): Promise<Agent | null> {
+  return (await db.select().from(agents).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId))))[0] ?? null;
 }
 
 /** The owner's agent, or a 404 AppError. */
-export function getAgent(ownerId: string, id: string): Agent {
-  const row = findAgent(ownerId, id);
+export async function getAgent(ownerId: string, id: string): Promise<Agent> {
+  const row = await findAgent(ownerId, id);
   if (!row) throw notFound('Agent');
   return row;
 }
 
 /** The owner's agent with this name (compared without case), or null. */
-export function findAgentByName(ownerId: string, name: string, db: Db = getDb()): Agent | null {
-  return db.select().from(agents).where(and(eq(agents.ownerId, ownerId), eq(agents.nameKey, agentNameKey(name)))).get() ?? null;
+export async function findAgentByName(ownerId: string, name: string, db: Db = getDb()): Promise<Agent | null> {
+  return (await db.select().from(agents).where(and(eq(agents.ownerId, ownerId), eq(agents.nameKey, agentNameKey(name)))).limit(1))[0] ?? null;
 }
 
 /**
  * Create an agent; 422 for invalid input, 409 `name_taken` when the owner already uses the name, 409 `agent_limit`
  * when the owner has LIMITS.quotas.agentsPerAccount agents.
  */
-export function createAgent(ownerId: string, input: AgentCreateInput): Agent {
+export async function createAgent(ownerId: string, input: AgentCreateInput): Promise<Agent> {
   const data = parseOrThrow(agentCreateSchema, input);
   const now = new Date();
   const row = {
@@ -87,39 +93,39 @@ export function createAgent(ownerId: string, input: AgentCreateInput): Agent {
     updatedAt: now,
   };
   return uniqueName(data.name, () =>
-    writeTx((tx) => {
-      if (findAgentByName(ownerId, data.name, tx)) throw nameTaken(data.name);
-      assertOwnSubagents(tx, ownerId, data.allowedSubagents);
-      assertAgentQuota(tx, ownerId);
-      tx.insert(agents).values(row).run();
-      return findAgent(ownerId, row.id, tx)!;
+    writeTx(async (tx) => {
+      if (await findAgentByName(ownerId, data.name, tx)) throw nameTaken(data.name);
+      await assertOwnSubagents(tx, ownerId, data.allowedSubagents);
+      await assertAgentQuota(tx, ownerId);
+      await tx.insert(agents).values(row);
+      return (await findAgent(ownerId, row.id, tx))!;
     }),
   );
 }
 
 /** Change some fields of the owner's agent; absent fields keep their value. An empty patch changes nothing. */
-export function updateAgent(ownerId: string, id: string, patch: AgentPatchInput): Agent {
+export async function updateAgent(ownerId: string, id: string, patch: AgentPatchInput): Promise<Agent> {
   const data = parseOrThrow(agentPatchSchema, patch);
   const changes = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as Partial<typeof agents.$inferInsert>;
   return uniqueName(data.name ?? '', () =>
-    writeTx((tx) => {
-      const current = findAgent(ownerId, id, tx);
+    writeTx(async (tx) => {
+      const current = await findAgent(ownerId, id, tx);
       if (!current) throw notFound('Agent');
       if (Object.keys(changes).length === 0) return current;
-      if (data.allowedSubagents !== undefined) assertOwnSubagents(tx, ownerId, data.allowedSubagents);
+      if (data.allowedSubagents !== undefined) await assertOwnSubagents(tx, ownerId, data.allowedSubagents);
       const set: Partial<typeof agents.$inferInsert> = { ...changes, updatedAt: new Date() };
       if (data.name !== undefined) {
         const key = agentNameKey(data.name);
-        const clash = tx
+        const [clash] = await tx
           .select({ id: agents.id })
           .from(agents)
           .where(and(eq(agents.ownerId, ownerId), eq(agents.nameKey, key), ne(agents.id, id)))
-          .get();
+          .limit(1);
         if (clash) throw nameTaken(data.name);
         set.nameKey = key;
       }
-      tx.update(agents).set(set).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId))).run();
-      return findAgent(ownerId, id, tx)!;
+      await tx.update(agents).set(set).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId)));
+      return (await findAgent(ownerId, id, tx))!;
     }),
   );
 }
@@ -128,20 +134,18 @@ export function updateAgent(ownerId: string, id: string, patch: AgentPatchInput)
  * Delete the owner's agent. Its conversations stay readable: the schema sets conversations.agent_id to null
  * and each conversation keeps the agent's name.
  */
-export function deleteAgent(ownerId: string, id: string): void {
-  writeTx((tx) => {
-    const current = findAgent(ownerId, id, tx);
+export async function deleteAgent(ownerId: string, id: string): Promise<void> {
+  await writeTx(async (tx) => {
+    const current = await findAgent(ownerId, id, tx);
     if (!current) throw notFound('Agent');
     // A team member is bound to its agent: refuse while a team uses it (checked in this transaction, so a team
     // can't adopt the agent between the check and the delete).
-    const teamsUsing = tx.$client
-      .prepare(`select distinct t.name from team_members m join teams t on t.id = m.team_id where m.agent_id = ? order by t.name`)
-      .all(id) as Array<{ name: string }>;
+    const teamsUsing = await teamsUsingAgent.all<{ name: string }>(id);
     if (teamsUsing.length) {
       const names = teamsUsing.map((t) => `"${t.name}"`).join(', ');
       throw new AppError(409, 'agent_in_team', `This agent is a member of ${names}; delete ${teamsUsing.length === 1 ? 'that team' : 'those teams'} first`);
     }
-    tx.delete(agents).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId))).run();
+    await tx.delete(agents).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId)));
   });
 }
 
@@ -150,15 +154,15 @@ export function deleteAgent(ownerId: string, id: string): void {
  * transaction). Another owner's agent answers exactly like a missing one: a field error naming the entry, never
  * whether it exists elsewhere.
  */
-function assertOwnSubagents(tx: Db, ownerId: string, allowed: AllowedSubagents): void {
+async function assertOwnSubagents(tx: Db, ownerId: string, allowed: AllowedSubagents): Promise<void> {
   if (!Array.isArray(allowed) || !allowed.length) return;
   const own = new Set(
-    tx
-      .select({ id: agents.id })
-      .from(agents)
-      .where(and(eq(agents.ownerId, ownerId), inArray(agents.id, allowed)))
-      .all()
-      .map((r) => r.id),
+    (
+      await tx
+        .select({ id: agents.id })
+        .from(agents)
+        .where(and(eq(agents.ownerId, ownerId), inArray(agents.id, allowed)))
+    ).map((r) => r.id),
   );
   const unknown = allowed.filter((id) => !own.has(id));
   if (unknown.length) throw validationError({ allowedSubagents: `Not one of your agents: ${unknown.slice(0, 3).join(', ')}` });
@@ -188,9 +192,9 @@ export function toApiAgent(row: Agent): ApiAgent {
 }
 
 /** The unique index is the last word on names: a write that loses a race still answers 409, not 500. */
-function uniqueName<T>(name: string, write: () => T): T {
+async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
   try {
-    return write();
+    return await write();
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(name);
     throw err;
@@ -201,7 +205,9 @@ function isUniqueViolation(err: unknown): boolean {
   // Drizzle may wrap the driver's error; look a few causes deep.
   let e: unknown = err;
   for (let depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') return true;
+    // SQLite's code, or Postgres's SQLSTATE for unique_violation.
+    const code = (e as { code?: unknown }).code;
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') return true;
   }
   return false;
 }

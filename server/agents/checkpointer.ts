@@ -48,11 +48,13 @@ export function closeCheckpointer(): void {
  * newest checkpoint, drop the superseded ones, hand a few free pages back. Deferred to its own macrotask so it
  * never runs inside finishRun's caller; any failure only costs space.
  */
-export function maintainSettledThread(conversationId: string): void {
+export async function maintainSettledThread(conversationId: string): Promise<void> {
   const state = g.__ensembleCheckpointer;
   // Closed, or its data directory is gone (a test's teardown): nothing to trim, and no database to reopen.
   if (!state || !state.saver.db.open || !fs.existsSync(state.path)) return;
-  if (conversationHasActiveRun(getDb(), conversationId)) return;
+  if (await conversationHasActiveRun(getDb(), conversationId)) return;
+  // Again: it may have closed while the run rows were read.
+  if (!state.saver.db.open || !fs.existsSync(state.path)) return;
   pruneThread(state.saver, conversationId);
   vacuumStep(state.saver);
 }
@@ -62,11 +64,10 @@ function watchSettledRuns(): void {
   g.__ensembleCheckpointMaintenance = true;
   runEvents().on('run:finished', ({ conversationId }) => {
     setImmediate(() => {
-      try {
-        maintainSettledThread(conversationId);
-      } catch (err) {
-        console.error(`[checkpoints] could not prune the thread of conversation ${conversationId}`, err);
-      }
+      // Fire and forget: pruning is housekeeping, and a failure only costs space.
+      void maintainSettledThread(conversationId).catch((err) =>
+        console.error(`[checkpoints] could not prune the thread of conversation ${conversationId}`, err),
+      );
     });
   });
 }

@@ -15,20 +15,21 @@ export class ConversationBusyError extends AppError {
 /**
  * A conversation's lock is its one active run row (pending or running). Whoever writes to the conversation's
  * LangGraph thread — a run of its agent, a resume, a framework note (thread-notes.ts) — checks for that row and
- * inserts its own inside one writeTx (BEGIN IMMEDIATE), so two writers can never both pass the check, and the
- * lock survives a crash: start-up recovery finishes the row before anything else may write to the thread.
+ * inserts its own inside one writeTx (serializable on both engines: SQLite's single writer, Postgres's
+ * SERIALIZABLE), so two writers can never both pass the check, and the lock survives a crash: start-up recovery
+ * finishes the row before anything else may write to the thread.
  * The team scheduler reads the same rows (a conversation with an active run admits no job).
  */
 /** Whether the conversation has a pending or running run (it is locked). */
-export function conversationHasActiveRun(tx: Db, conversationId: string): boolean {
-  const active = tx
+export async function conversationHasActiveRun(tx: Db, conversationId: string): Promise<boolean> {
+  const [active] = await tx
     .select({ id: schema.runs.id })
     .from(schema.runs)
     .where(and(eq(schema.runs.conversationId, conversationId), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))
-    .get();
+    .limit(1);
   return active !== undefined;
 }
 
-export function assertConversationIdle(tx: Db, conversationId: string): void {
-  if (conversationHasActiveRun(tx, conversationId)) throw new ConversationBusyError();
+export async function assertConversationIdle(tx: Db, conversationId: string): Promise<void> {
+  if (await conversationHasActiveRun(tx, conversationId)) throw new ConversationBusyError();
 }

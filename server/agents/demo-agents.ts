@@ -67,6 +67,9 @@ export const DEMO_AGENTS: readonly AgentCreate[] = [
  * Give the owner the demo agents. Idempotent by name: an agent the owner already has under that name
  * (compared without case) is kept as it is, so re-running the seed never duplicates or overwrites.
  */
-export function seedDemoAgents(ownerId: string): Agent[] {
-  return DEMO_AGENTS.map((def) => findAgentByName(ownerId, def.name) ?? createAgent(ownerId, def));
+export async function seedDemoAgents(ownerId: string): Promise<Agent[]> {
+  const seeded: Agent[] = [];
+  // One after another: each create checks the owner's names and quota in its own transaction.
+  for (const def of DEMO_AGENTS) seeded.push((await findAgentByName(ownerId, def.name)) ?? (await createAgent(ownerId, def)));
+  return seeded;
 }

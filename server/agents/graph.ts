@@ -139,7 +139,7 @@ export const GRAPH_GUARDS = [
  */
 export async function buildAgentGraph(agent: GraphAgent, context: RunContext, options: BuildOptions = {}) {
   ensureBuiltinToolGroups();
-  const tools = [...toolsForAgent(agent.toolGroups, context), ...(options.extraTools ?? [])];
+  const tools = [...(await toolsForAgent(agent.toolGroups, context)), ...(options.extraTools ?? [])];
   const finishTools = new Set<string>(options.finishTools ?? []);
   const model = options.model ?? (await createChatModel(options.modelAgent ?? agent));
   const bound = tools.length && model.bindTools ? model.bindTools(tools) : model;

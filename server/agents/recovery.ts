@@ -19,14 +19,14 @@ export type RecoveryReport = { runId: string; action: RecoveryAction; status?: s
  */
 export async function recoverRuns(): Promise<RecoveryReport> {
   const report: RecoveryReport = [];
-  for (const run of unfinishedRuns()) {
+  for (const run of await unfinishedRuns()) {
     // Framework notes are appended, never executed: recoverNotes() (thread-notes.ts) finishes them first.
     if (activeRuns().has(run.id) || run.kind === 'note') continue;
     try {
       report.push({ runId: run.id, ...(await recoverRun(run)) });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      finishRun(run.id, { status: 'error', error: `Could not recover the run: ${message}` });
+      await finishRun(run.id, { status: 'error', error: `Could not recover the run: ${message}` });
       report.push({ runId: run.id, action: 'failed' });
     }
   }
@@ -43,10 +43,10 @@ async function recoverRun(run: Run): Promise<{ action: RecoveryAction; status?: 
     launchRun(run.id, 'input');
     return { action: 'executed' };
   }
-  const conversation = getDb().select().from(schema.conversations).where(eq(schema.conversations.id, run.conversationId)).get();
-  const agent = conversation?.agentId ? getDb().select().from(schema.agents).where(eq(schema.agents.id, conversation.agentId)).get() : undefined;
+  const [conversation] = await getDb().select().from(schema.conversations).where(eq(schema.conversations.id, run.conversationId));
+  const [agent] = conversation?.agentId ? await getDb().select().from(schema.agents).where(eq(schema.agents.id, conversation.agentId)) : [];
   if (!agent) {
-    finishRun(run.id, { status: 'error', error: 'The agent of this conversation was deleted' });
+    await finishRun(run.id, { status: 'error', error: 'The agent of this conversation was deleted' });
     return { action: 'recorded', status: 'error' };
   }
   const graph = await inspectionGraph(agent, run);
@@ -55,6 +55,6 @@ async function recoverRun(run: Run): Promise<{ action: RecoveryAction; status?: 
     launchRun(run.id, 'continue');
     return { action: 'continued' };
   }
-  finishRun(run.id, outcome);
+  await finishRun(run.id, outcome);
   return { action: 'recorded', status: outcome.status };
 }

@@ -54,8 +54,8 @@ const conversationAgent = preparedPerConnection((db) =>
     .prepare(),
 );
 
-function loadAgent(conversationId: string): Agent | undefined {
-  return conversationAgent().get({ id: conversationId });
+async function loadAgent(conversationId: string): Promise<Agent | undefined> {
+  return (await conversationAgent().execute({ id: conversationId }))[0];
 }
 
 /** The server-owned context tools read; caller-supplied extras can't override the identity fields. */
@@ -85,15 +85,15 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
   const signal = controller.signal;
   // The run is marked running and its assembly recorded in one transaction. What fails in the second part is
   // thrown below, inside the try, so the run still gets its outcome.
-  const started = markRunning(runId, (run) => {
+  const started = await markRunning(runId, async (run) => {
     try {
-      const agent = loadAgent(run.conversationId);
+      const agent = await loadAgent(run.conversationId);
       // One context object for the whole run: the assembly record and the graph then share one build of its tools.
       const context = agent ? runContextFor(run, agent.id) : null;
       // A delegated child runs its agent with the delegation's persona, capture tool and time limit (delegation/child-run.ts).
       const delegated = agent && context ? delegatedRunSetup(agent, context) : null;
       // How the agent is assembled for this run (once per run: a continued run keeps its first record).
-      const fingerprint = agent && context ? recordAssembly(run, delegated?.agent ?? agent, context) : null;
+      const fingerprint = agent && context ? await recordAssembly(run, delegated?.agent ?? agent, context) : null;
       return { agent, context, delegated, fingerprint };
     } catch (failure) {
       return { failure };
@@ -108,7 +108,7 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
     const { agent, context, delegated, fingerprint } = setup;
     recordRunStarted(run, mode === 'continue' ? 'continue' : run.kind === 'resume' ? 'resume' : 'start', { model: run.model, fingerprint });
     if (!agent || !context) {
-      finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });
+      await finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });
       return;
     }
     clearTimeLimit = armTimeLimit(controller, Math.min(runTimeLimitMinutes(agent), delegated?.timeLimitMinutes ?? Infinity));
@@ -129,7 +129,7 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
     const outcome = outcomeOf(state, run.id);
     // Its job's finalize step reads the result from these instead of the checkpoint again.
     if (outcome.done) keepFinalMessages(run.id, (state.values?.messages as BaseMessage[] | undefined) ?? []);
-    finishRun(runId, outcome.done ? outcome : { status: 'error', error: 'The run stopped before it finished' });
+    await finishRun(runId, outcome.done ? outcome : { status: 'error', error: 'The run stopped before it finished' });
   } catch (err) {
     // Why it ended is decided now (a limit reached while waiting below does not turn a failure into a time cap).
     const aborted = signal.aborted;
@@ -137,9 +137,9 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
     // A shutdown leaves the row unfinished on purpose: the next start continues it from its checkpoint. The step in
     // flight was not saved and will be redone, so its queued events are dropped (it records them again).
     if (aborted && isSuspension(signal.reason)) return discardJournal(run.conversationId);
-    if (aborted && isTimeCap(signal.reason)) finishRun(runId, { status: 'error', error: signal.reason.message, stopReason: TIME_CAPPED_REASON });
-    else if (aborted) finishRun(runId, { status: 'cancelled' });
-    else finishRun(runId, { status: 'error', error: errorMessage(err) });
+    if (aborted && isTimeCap(signal.reason)) await finishRun(runId, { status: 'error', error: signal.reason.message, stopReason: TIME_CAPPED_REASON });
+    else if (aborted) await finishRun(runId, { status: 'cancelled' });
+    else await finishRun(runId, { status: 'error', error: errorMessage(err) });
   } finally {
     clearTimeLimit();
   }

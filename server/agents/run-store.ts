@@ -1,6 +1,7 @@
 import 'server-only';
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql, type AnyColumn } from 'drizzle-orm';
 import { getDb, schema, writeTx } from '@/server/db';
+import { tieBreak } from '@/server/db/dialect';
 import { preparedPerConnection } from '@/server/db/prepared';
 import type { Run } from '@/server/db/schema';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
@@ -27,12 +28,18 @@ export const isFinished = (status: RunStatus) => !ACTIVE_RUN_STATUSES.includes(s
 
 const ACTIVE = [...ACTIVE_RUN_STATUSES];
 
+/**
+ * A placeholder in set(), encoded as the column encodes its values (set() takes no bare placeholders): a Date is
+ * bound as epoch ms on SQLite and as a timestamp on Postgres.
+ */
+const placeholderFor = (name: string, column: AnyColumn) => sql`${sql.param(sql.placeholder(name), column)}`;
+
 /** The hot statements of a run's life (docs/performance.md, Scheduler): built once per connection. */
 const statements = preparedPerConnection((db) => ({
   byId: db.select().from(schema.runs).where(eq(schema.runs.id, sql.placeholder('id'))).prepare(),
   markRunning: db
     .update(schema.runs)
-    .set({ status: 'running', startedAt: sql`coalesce(${schema.runs.startedAt}, ${sql.placeholder('now')})` })
+    .set({ status: 'running', startedAt: sql`coalesce(${schema.runs.startedAt}, ${placeholderFor('now', schema.runs.startedAt)})` })
     .where(and(eq(schema.runs.id, sql.placeholder('id')), inArray(schema.runs.status, ACTIVE)))
     .returning()
     .prepare(),
@@ -42,47 +49,46 @@ const statements = preparedPerConnection((db) => ({
       status: sql`${sql.placeholder('status')}`,
       error: sql`${sql.placeholder('error')}`,
       stopReason: sql`${sql.placeholder('stopReason')}`,
-      // Placeholders in set() are bound as they are given: JSON text (or null) and epoch milliseconds below.
+      // Placeholders in set() are bound as they are given (JSON text or null), or encoded by their column (Dates).
       interrupt: sql`${sql.placeholder('interrupt')}`,
       // A run whose totals could not be read keeps the ones it has.
       inputTokens: sql`coalesce(${sql.placeholder('inputTokens')}, ${schema.runs.inputTokens})`,
       outputTokens: sql`coalesce(${sql.placeholder('outputTokens')}, ${schema.runs.outputTokens})`,
       modelCalls: sql`coalesce(${sql.placeholder('modelCalls')}, ${schema.runs.modelCalls})`,
       unreportedCalls: sql`coalesce(${sql.placeholder('unreportedCalls')}, ${schema.runs.unreportedCalls})`,
-      finishedAt: sql`${sql.placeholder('finishedAt')}`,
+      finishedAt: placeholderFor('finishedAt', schema.runs.finishedAt),
     })
     .where(and(eq(schema.runs.id, sql.placeholder('id')), inArray(schema.runs.status, ACTIVE)))
     .returning()
     .prepare(),
   touchConversation: db
     .update(schema.conversations)
-    .set({ updatedAt: sql`${sql.placeholder('updatedAt')}` })
+    .set({ updatedAt: placeholderFor('updatedAt', schema.conversations.updatedAt) })
     .where(eq(schema.conversations.id, sql.placeholder('id')))
     .prepare(),
 }));
 
-export function findRun(runId: string): Run | undefined {
-  return statements().byId.get({ id: runId });
+export async function findRun(runId: string): Promise<Run | undefined> {
+  return (await statements().byId.execute({ id: runId }))[0];
 }
 
 /** The conversation's newest run of its agent (framework notes, kind 'note', are not runs a person acts on). */
-export function latestRun(conversationId: string): Run | undefined {
-  return getDb()
+export async function latestRun(conversationId: string): Promise<Run | undefined> {
+  const [run] = await getDb()
     .select()
     .from(schema.runs)
     .where(and(eq(schema.runs.conversationId, conversationId), ne(schema.runs.kind, 'note')))
-    .orderBy(desc(schema.runs.createdAt), desc(sql`rowid`))
-    .limit(1)
-    .get();
+    .orderBy(desc(schema.runs.createdAt), desc(tieBreak(schema.runs.id)))
+    .limit(1);
+  return run;
 }
 
-export function unfinishedRuns(): Run[] {
+export async function unfinishedRuns(): Promise<Run[]> {
   return getDb()
     .select()
     .from(schema.runs)
     .where(inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES]))
-    .orderBy(schema.runs.createdAt)
-    .all();
+    .orderBy(schema.runs.createdAt);
 }
 
 /**
@@ -90,10 +96,13 @@ export function unfinishedRuns(): Run[] {
  * runs in the same transaction (the executor records the run's assembly there: one commit instead of two, and each
  * commit waits for the disk); 'run:started' is emitted once that transaction has committed.
  */
-export function markRunning<T = undefined>(runId: string, andThen?: (run: Run) => T): { run: Run; then: T } | undefined {
-  const started = writeTx((tx) => {
-    const run = statements(tx).markRunning.get({ id: runId, now: Date.now() });
-    return run ? { run, then: andThen ? andThen(run) : (undefined as T) } : undefined;
+export async function markRunning<T = undefined>(
+  runId: string,
+  andThen?: (run: Run) => T | Promise<T>,
+): Promise<{ run: Run; then: T } | undefined> {
+  const started = await writeTx(async (tx) => {
+    const [run] = await statements(tx).markRunning.execute({ id: runId, now: new Date() });
+    return run ? { run, then: andThen ? await andThen(run) : (undefined as T) } : undefined;
   });
   if (started) {
     const { run } = started;
@@ -115,15 +124,15 @@ export type Outcome =
  * recovered after a crash counts the calls made before it too (observe/run-lifecycle.ts recordRunEnd, which never
  * throws: a run always gets its outcome). Touches the conversation and emits 'run:finished'.
  */
-export function finishRun(runId: string, outcome: Outcome): Run | undefined {
-  const current = findRun(runId);
+export async function finishRun(runId: string, outcome: Outcome): Promise<Run | undefined> {
+  const current = await findRun(runId);
   if (!current || isFinished(current.status)) return undefined;
   const totals = recordRunEnd(current, outcome);
   const now = new Date();
   const interrupt = outcome.status === 'interrupted' ? (outcome.interrupt ?? null) : null;
-  const row = writeTx((tx) => {
+  const row = await writeTx(async (tx) => {
     const sql = statements(tx);
-    const updated = sql.finish.get({
+    const [updated] = await sql.finish.execute({
       id: runId,
       status: outcome.status,
       error: outcome.status === 'error' ? outcome.error : null,
@@ -133,9 +142,9 @@ export function finishRun(runId: string, outcome: Outcome): Run | undefined {
       outputTokens: totals?.outputTokens ?? null,
       modelCalls: totals?.modelCalls ?? null,
       unreportedCalls: totals?.unreportedCalls ?? null,
-      finishedAt: now.getTime(),
+      finishedAt: now,
     });
-    if (updated) sql.touchConversation.run({ id: updated.conversationId, updatedAt: now.getTime() });
+    if (updated) await sql.touchConversation.execute({ id: updated.conversationId, updatedAt: now });
     return updated;
   });
   // Its totals now count toward its team's budget and its account's day: the memoized sums are read afresh.

@@ -6,7 +6,9 @@ import { approvalDecisionSchema } from '@/lib/schemas/conversation';
 import { truncateText } from '@/lib/text';
 import type { Message, RunInterrupt } from '@/lib/types/conversation';
 import { schema, writeTx } from '@/server/db';
+import { jsonText } from '@/server/db/dialect';
 import { preparedPerConnection } from '@/server/db/prepared';
+import { statement } from '@/server/db/statement';
 import type { Conversation, Run } from '@/server/db/schema';
 import { LIMITS } from '@/lib/limits';
 import { AppError, conflict, notFound, validationError } from '@/server/http/errors';
@@ -53,9 +55,10 @@ export type StartOptions = {
   signal?: AbortSignal;
   /**
    * Runs inside the transaction that creates the run (or finds it, for a repeated key), so the caller's record of
-   * the run commits with it: a team job's run id, one commit (and fsync) fewer per job. Must not await.
+   * the run commits with it: a team job's run id, one commit (and fsync) fewer per job. Database work only: on
+   * Postgres the transaction may run again after a serialization conflict.
    */
-  inTransaction?: (tx: Tx, run: Run) => void;
+  inTransaction?: (tx: Tx, run: Run) => void | Promise<void>;
 };
 export type StartResult = { run: Run; created: boolean };
 
@@ -87,8 +90,11 @@ const statements = preparedPerConnection((db) => ({
     .prepare(),
   touchConversation: db
     .update(schema.conversations)
-    // Placeholders in set() are bound as given (updatedAt in epoch milliseconds).
-    .set({ title: sql`${sql.placeholder('title')}`, updatedAt: sql`${sql.placeholder('updatedAt')}` })
+    // A placeholder in set() is bound as given (title), or encoded by its column (updatedAt, a Date).
+    .set({
+      title: sql`${sql.placeholder('title')}`,
+      updatedAt: sql`${sql.param(sql.placeholder('updatedAt'), schema.conversations.updatedAt)}`,
+    })
     .where(eq(schema.conversations.id, sql.placeholder('id')))
     .prepare(),
 }));
@@ -96,15 +102,15 @@ const statements = preparedPerConnection((db) => ({
 // ---------- owner-scoped API (route handlers, server actions) ----------
 
 /** Send a message to the owner's conversation: a new run, or the same run for a repeated idempotency key. */
-export function start(ownerId: string, conversationId: string, input: StartInput, options: StartOptions): StartResult {
-  assertNotDelegated(getConversation(ownerId, conversationId));
+export async function start(ownerId: string, conversationId: string, input: StartInput, options: StartOptions): Promise<StartResult> {
+  assertNotDelegated(await getConversation(ownerId, conversationId));
   // The owner's own words: the scripted model may act on their directives (messages.ts MessageAuthor).
   return startRunAs(conversationId, { ...input, meta: { ...input.meta, author: 'person', provenance: personMessage() } }, options, 'direct');
 }
 
 /** The owner's run, or a 404 exactly like a missing id. */
-export function get(ownerId: string, runId: string): Run {
-  const run = findRun(runId);
+export async function get(ownerId: string, runId: string): Promise<Run> {
+  const run = await findRun(runId);
   if (!run || run.ownerId !== ownerId) throw notFound('Run');
   return run;
 }
@@ -122,9 +128,9 @@ export type ConversationState = {
 
 /** The conversation's messages (from its newest checkpoint), newest run and pending interrupt. */
 export async function getState(ownerId: string, conversationId: string): Promise<ConversationState> {
-  const conversation = getConversation(ownerId, conversationId);
+  const conversation = await getConversation(ownerId, conversationId);
   const { messages } = await readThread(conversationId);
-  const run = latestRun(conversationId) ?? null;
+  const run = (await latestRun(conversationId)) ?? null;
   return {
     conversation,
     // Each compaction's summary at its place (the thread keeps every message; compaction/conversation-view.ts).
@@ -137,7 +143,7 @@ export async function getState(ownerId: string, conversationId: string): Promise
 
 /** Answer the graph interrupt the newest run stopped at (e.g. an approval) with Command({ resume: value }). */
 export async function resume(ownerId: string, conversationId: string, value: unknown, options: StartOptions): Promise<StartResult> {
-  assertNotDelegated(getConversation(ownerId, conversationId));
+  assertNotDelegated(await getConversation(ownerId, conversationId));
   return resumeRunAs(conversationId, value, options, 'direct');
 }
 
@@ -146,25 +152,30 @@ export async function resume(ownerId: string, conversationId: string, value: unk
  * up to CANCEL_WAIT_MS for the run to stop; a run still stopping is returned as it is (running, conversation busy).
  */
 export async function cancel(ownerId: string, runId: string): Promise<Run> {
-  return cancelRun(get(ownerId, runId).id);
+  return cancelRun((await get(ownerId, runId)).id);
 }
 
 /** Resolve with the run once it has finished, or as it is when timeoutMs passes. Event-based, no polling. */
 export function wait(runId: string, timeoutMs = 30_000): Promise<Run | undefined> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const events = runEvents();
+    let settled = false;
     const done = () => {
+      // Once: the first look at the row below answers after the listener is on, so both may call.
+      if (settled) return;
+      settled = true;
       events.off('run:finished', onFinished);
       clearTimeout(timer);
-      resolve(findRun(runId));
+      findRun(runId).then(resolve, reject);
     };
     const onFinished = (event: { runId: string }) => {
       if (event.runId === runId) done();
     };
     events.on('run:finished', onFinished);
     const timer = setTimeout(done, timeoutMs);
-    const row = findRun(runId);
-    if (!row || isFinished(row.status)) done();
+    findRun(runId).then((row) => {
+      if (!row || isFinished(row.status)) done();
+    }, reject);
   });
 }
 
@@ -177,38 +188,38 @@ export function wait(runId: string, timeoutMs = 30_000): Promise<Run | undefined
 type Origin = 'direct' | 'scheduled';
 
 /** Start a run on a conversation without an owner check. Same key → same run; an active run → ConversationBusyError. */
-export function startRun(conversationId: string, input: StartInput, options: StartOptions): StartResult {
+export async function startRun(conversationId: string, input: StartInput, options: StartOptions): Promise<StartResult> {
   return startRunAs(conversationId, input, options, 'scheduled');
 }
 
-function startRunAs(conversationId: string, input: StartInput, options: StartOptions, origin: Origin): StartResult {
+async function startRunAs(conversationId: string, input: StartInput, options: StartOptions, origin: Origin): Promise<StartResult> {
   const stored: StartInput = {
     text: input.text,
     ...(input.meta ? { meta: input.meta } : {}),
     ...(input.messageContent !== undefined ? { messageContent: input.messageContent } : {}),
     ...(options.context ? { context: options.context } : {}),
   };
-  const result = writeTx((tx) => {
-    const conversation = statements(tx).conversation.get({ id: conversationId });
+  const result = await writeTx(async (tx) => {
+    const [conversation] = await statements(tx).conversation.execute({ id: conversationId });
     if (!conversation) throw notFound('Conversation');
-    const existing = findByKey(tx, conversationId, options.idempotencyKey);
+    const existing = await findByKey(tx, conversationId, options.idempotencyKey);
     if (existing) {
-      options.inTransaction?.(tx, existing);
+      await options.inTransaction?.(tx, existing);
       return { run: existing, created: false };
     }
-    assertConversationIdle(tx, conversationId);
+    await assertConversationIdle(tx, conversationId);
     if (origin === 'direct') {
-      assertRunQuota(tx, conversation.ownerId);
+      await assertRunQuota(tx, conversation.ownerId);
       // The operator's daily token cap: a new message is refused (429 daily_token_cap) until midnight UTC; team
       // work is held at admission instead (ADR 023).
-      assertDailyCap(tx, conversation.ownerId);
+      await assertDailyCap(conversation.ownerId);
     }
-    const agent = conversation.agentId ? statements(tx).agentModel.get({ id: conversation.agentId }) : undefined;
+    const [agent] = conversation.agentId ? await statements(tx).agentModel.execute({ id: conversation.agentId }) : [];
     if (!agent) throw conflict('agent_deleted', 'The agent of this conversation was deleted; start a new conversation');
-    const run = insertRun(tx, conversation, 'start', agent.model, stored, options.idempotencyKey);
+    const run = await insertRun(tx, conversation, 'start', agent.model, stored, options.idempotencyKey);
     const title = conversation.title || truncateText(input.text.trim().split(/\r?\n/, 1)[0] ?? '', 4 * TITLE_CHARS, TITLE_CHARS).text;
-    statements(tx).touchConversation.run({ id: conversationId, title, updatedAt: run.createdAt.getTime() });
-    options.inTransaction?.(tx, run);
+    await statements(tx).touchConversation.execute({ id: conversationId, title, updatedAt: run.createdAt });
+    await options.inTransaction?.(tx, run);
     return { run, created: true };
   });
   if (result.created) launchRun(result.run.id);
@@ -223,30 +234,31 @@ export async function resumeRun(conversationId: string, value: unknown, options:
 async function resumeRunAs(conversationId: string, value: unknown, options: StartOptions, origin: Origin): Promise<StartResult> {
   const { checkpointId } = await readThread(conversationId);
   options.signal?.throwIfAborted();
-  const result = writeTx((tx) => {
-    const conversation = tx.select().from(schema.conversations).where(eq(schema.conversations.id, conversationId)).get();
+  const result = await writeTx(async (tx) => {
+    const [conversation] = await tx.select().from(schema.conversations).where(eq(schema.conversations.id, conversationId));
     if (!conversation) throw notFound('Conversation');
-    const existing = findByKey(tx, conversationId, options.idempotencyKey);
+    const existing = await findByKey(tx, conversationId, options.idempotencyKey);
     if (existing) {
-      options.inTransaction?.(tx, existing);
+      await options.inTransaction?.(tx, existing);
       return { run: existing, created: false };
     }
-    assertConversationIdle(tx, conversationId);
-    const latest = latestRun(conversationId);
+    await assertConversationIdle(tx, conversationId);
+    // Read in this transaction (getDb() inside writeTx is the transaction).
+    const latest = await latestRun(conversationId);
     if (!latest || latest.status !== 'interrupted' || !isGraphInterrupt(latest.interrupt)) throw notWaiting();
-    if (origin === 'direct') assertRunQuota(tx, conversation.ownerId);
+    if (origin === 'direct') await assertRunQuota(tx, conversation.ownerId);
     if (isApproval(latest.interrupt)) {
       const parsed = approvalDecisionSchema.safeParse(value);
       if (!parsed.success) throw validationError(prefixFields('value', zodFields(parsed.error)));
     }
     const stored: ResumeInput = { value, ...(checkpointId ? { checkpointId } : {}), ...(options.context ? { context: options.context } : {}) };
-    const agent = conversation.agentId
-      ? tx.select({ model: schema.agents.model }).from(schema.agents).where(eq(schema.agents.id, conversation.agentId)).get()
-      : undefined;
+    const [agent] = conversation.agentId
+      ? await tx.select({ model: schema.agents.model }).from(schema.agents).where(eq(schema.agents.id, conversation.agentId))
+      : [];
     if (!agent) throw conflict('agent_deleted', 'The agent of this conversation was deleted; start a new conversation');
-    const run = insertRun(tx, conversation, 'resume', agent.model, stored, options.idempotencyKey);
-    tx.update(schema.conversations).set({ updatedAt: run.createdAt }).where(eq(schema.conversations.id, conversationId)).run();
-    options.inTransaction?.(tx, run);
+    const run = await insertRun(tx, conversation, 'resume', agent.model, stored, options.idempotencyKey);
+    await tx.update(schema.conversations).set({ updatedAt: run.createdAt }).where(eq(schema.conversations.id, conversationId));
+    await options.inTransaction?.(tx, run);
     return { run, created: true };
   });
   if (result.created) launchRun(result.run.id);
@@ -271,17 +283,17 @@ export type CancelOptions = {
  * is recorded cancelled here. Returns the run as it is after the wait.
  */
 export async function cancelRun(runId: string, options: CancelOptions = {}): Promise<Run> {
-  const run = findRun(runId);
+  const run = await findRun(runId);
   if (!run) throw notFound('Run');
   if (isFinished(run.status)) return run;
   const active = activeRuns().get(runId);
   if (!active) {
-    finishRun(runId, { status: 'cancelled' });
-    return findRun(runId)!;
+    await finishRun(runId, { status: 'cancelled' });
+    return (await findRun(runId))!;
   }
   if (!active.controller.signal.aborted) active.controller.abort(new RunCancelledError());
   await settleWithin(active.promise, options.waitMs ?? CANCEL_WAIT_MS, options.signal);
-  return findRun(runId)!;
+  return (await findRun(runId))!;
 }
 
 /** Whether an abort was already requested for a run executing in this process (it is on its way to stopping). */
@@ -299,28 +311,29 @@ function assertNotDelegated(conversation: Conversation): void {
 
 type Tx = Parameters<Parameters<typeof writeTx>[0]>[0];
 
-function findByKey(tx: Tx, conversationId: string, key: string): Run | undefined {
-  return statements(tx).byKey.get({ conversationId, key });
+async function findByKey(tx: Tx, conversationId: string, key: string): Promise<Run | undefined> {
+  return (await statements(tx).byKey.execute({ conversationId, key }))[0];
 }
+
+/** Direct conversation runs in flight (not team jobs: no context.jobId; not delegated children). */
+const directRunsInFlight = statement(
+  `select count(*) as n from runs where status in ('pending', 'running') and owner_id = ? and kind in ('start', 'resume') and ${jsonText('input', 'context', 'jobId')} is null and parent_run_id is null`,
+);
 
 /**
  * 429 when the owner already has the maximum of direct conversation runs pending or running (team job runs and
  * delegated children excluded: the scheduler bounds those).
  */
-function assertRunQuota(tx: Tx, ownerId: string): void {
+async function assertRunQuota(_tx: Tx, ownerId: string): Promise<void> {
   const limit = LIMITS.run.inFlightPerAccount;
-  const row = tx.$client
-    .prepare(
-      `select count(*) as n from runs where status in ('pending', 'running') and owner_id = ? and kind in ('start', 'resume') and json_extract(input, '$.context.jobId') is null and parent_run_id is null`,
-    )
-    .get(ownerId) as { n: number };
+  const row = (await directRunsInFlight.get<{ n: number }>(ownerId))!;
   if (row.n >= limit) throw new TooManyRunsError(limit);
 }
 
-function insertRun(tx: Tx, conversation: Conversation, kind: 'start' | 'resume', model: string, input: unknown, key: string): Run {
+async function insertRun(tx: Tx, conversation: Conversation, kind: 'start' | 'resume', model: string, input: unknown, key: string): Promise<Run> {
   // A team job's run (context.teamId, set by the team's execution) counts against that team's budget.
   const teamId = (input as { context?: { teamId?: unknown } }).context?.teamId;
-  return statements(tx).insertRun.get({
+  const [run] = await statements(tx).insertRun.execute({
     id: crypto.randomUUID(),
     conversationId: conversation.id,
     ownerId: conversation.ownerId,
@@ -329,7 +342,8 @@ function insertRun(tx: Tx, conversation: Conversation, kind: 'start' | 'resume',
     model,
     input,
     teamId: typeof teamId === 'string' ? teamId : null,
-  })!;
+  });
+  return run!;
 }
 
 const isClarification = (interrupt: unknown) => (interrupt as { type?: unknown } | null)?.type === 'clarification';

@@ -36,21 +36,21 @@ const humanIdOf = (exchange: Pick<Exchange, 'key'>) => `note:${exchange.key}:hum
  * until applyNote() has written it to the thread — or start-up recovery has, after a crash. Same key → the
  * existing row (whatever its status), so a resend never records twice. The caller checked ownership.
  */
-export function recordNote(tx: Db, conversation: Conversation, exchange: Exchange): { run: Run; created: boolean } {
+export async function recordNote(tx: Db, conversation: Conversation, exchange: Exchange): Promise<{ run: Run; created: boolean }> {
   const key = noteRunKey(exchange);
-  const existing = tx
+  const [existing] = await tx
     .select()
     .from(schema.runs)
     .where(and(eq(schema.runs.conversationId, conversation.id), eq(schema.runs.idempotencyKey, key)))
-    .get();
+    .limit(1);
   if (existing) return { run: existing, created: false };
-  assertConversationIdle(tx, conversation.id);
-  const agent = conversation.agentId
-    ? tx.select({ model: schema.agents.model }).from(schema.agents).where(eq(schema.agents.id, conversation.agentId)).get()
-    : undefined;
+  await assertConversationIdle(tx, conversation.id);
+  const [agent] = conversation.agentId
+    ? await tx.select({ model: schema.agents.model }).from(schema.agents).where(eq(schema.agents.id, conversation.agentId))
+    : [];
   // The thread can only be written through the agent's graph; without the agent there is no thread to add to.
   if (!agent) throw conflict('agent_deleted', 'The agent of this conversation was deleted; start a new conversation');
-  const run = tx
+  const [run] = await tx
     .insert(schema.runs)
     .values({
       id: crypto.randomUUID(),
@@ -62,10 +62,9 @@ export function recordNote(tx: Db, conversation: Conversation, exchange: Exchang
       model: agent.model,
       input: exchange,
     })
-    .returning()
-    .get();
-  tx.update(schema.conversations).set({ updatedAt: run.createdAt }).where(eq(schema.conversations.id, conversation.id)).run();
-  return { run, created: true };
+    .returning();
+  await tx.update(schema.conversations).set({ updatedAt: run!.createdAt }).where(eq(schema.conversations.id, conversation.id));
+  return { run: run!, created: true };
 }
 
 /**
@@ -87,14 +86,14 @@ export function applyNote(runId: string): Promise<void> {
 }
 
 async function appendAndFinish(runId: string): Promise<void> {
-  const run = findRun(runId);
+  const run = await findRun(runId);
   if (!run || run.kind !== 'note' || isFinished(run.status)) return;
   try {
     await appendExchange(run.conversationId, run.input as Exchange);
-    finishRun(runId, { status: 'success' });
+    await finishRun(runId, { status: 'success' });
   } catch (err) {
     // Release the conversation rather than leave it busy; the person sees the error and can resend.
-    finishRun(runId, { status: 'error', error: err instanceof Error ? err.message.slice(0, 2_000) : String(err) });
+    await finishRun(runId, { status: 'error', error: err instanceof Error ? err.message.slice(0, 2_000) : String(err) });
     throw err;
   }
 }
@@ -107,16 +106,15 @@ export type NoteRecoveryReport = { runId: string; status: string }[];
  * recovery and the scheduler, so nothing else writes to those threads first.
  */
 export async function recoverNotes(): Promise<NoteRecoveryReport> {
-  const pending = getDb()
+  const pending = await getDb()
     .select({ id: schema.runs.id })
     .from(schema.runs)
     .where(and(eq(schema.runs.kind, 'note'), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))
-    .orderBy(schema.runs.createdAt)
-    .all();
+    .orderBy(schema.runs.createdAt);
   const report: NoteRecoveryReport = [];
   for (const { id } of pending) {
     await applyNote(id).catch((err) => console.error(`[notes] could not append note ${id}`, err));
-    report.push({ runId: id, status: findRun(id)?.status ?? 'missing' });
+    report.push({ runId: id, status: (await findRun(id))?.status ?? 'missing' });
   }
   return report;
 }
@@ -130,8 +128,8 @@ async function appendExchange(conversationId: string, exchange: Exchange): Promi
   const { messages } = await readThread(conversationId);
   if (messages.some((m) => m.id === humanId)) return;
   const db = getDb();
-  const conversation = db.select().from(schema.conversations).where(eq(schema.conversations.id, conversationId)).get();
-  const agent = conversation?.agentId ? db.select().from(schema.agents).where(eq(schema.agents.id, conversation.agentId)).get() : undefined;
+  const [conversation] = await db.select().from(schema.conversations).where(eq(schema.conversations.id, conversationId));
+  const [agent] = conversation?.agentId ? await db.select().from(schema.agents).where(eq(schema.agents.id, conversation.agentId)) : [];
   if (!conversation || !agent) throw new Error('The agent of this conversation was deleted');
   const context = { ownerId: conversation.ownerId, conversationId, runId: noteRunKey(exchange), agentId: agent.id };
   const graph = await buildAgentGraph(agent, context, { model: new ScriptedChatModel({ agentName: agent.name }) });

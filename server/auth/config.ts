@@ -35,7 +35,7 @@ export async function checkCredentials(email: unknown, password: unknown) {
   if (typeof email !== 'string' || typeof password !== 'string' || !email || !password) return null;
   // No account has a longer password (the sign-up schema caps it), so don't spend a hash on one.
   if (password.length > 2 * LIMITS.user.password.maxChars || email.length > LIMITS.user.email.maxChars) return null;
-  const user = findUserByEmail(email);
+  const user = await findUserByEmail(email);
   if (!user) {
     await verifyPassword(password, await (dummyHash ??= hashPassword('no such account')));
     return null;
@@ -52,8 +52,8 @@ export async function checkCredentials(email: unknown, password: unknown) {
  * The user a session token still speaks for: null when the user is gone, disabled, or signed out everywhere since
  * the token was issued (its session version is older). Used by the jwt callback and by requireUser's cookie path.
  */
-export function sessionUser(token: Pick<JWT, 'sub'> & { sv?: unknown }) {
-  const user = token.sub ? findUserById(token.sub) : undefined;
+export async function sessionUser(token: Pick<JWT, 'sub'> & { sv?: unknown }) {
+  const user = token.sub ? await findUserById(token.sub) : undefined;
   if (!user || user.sessionVersion !== token.sv || user.disabledAt) return null;
   return user;
 }
@@ -76,24 +76,24 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       async authorize(credentials, request) {
         const email = typeof credentials?.email === 'string' ? credentials.email : null;
         // Counted before the hash (so concurrent guesses can't all pass the check) and taken back on success.
-        const attempt = takeLimit(signInRules(email, clientAddress(request.headers)));
+        const attempt = await takeLimit(signInRules(email, clientAddress(request.headers)));
         if (!attempt.ok) throw new SignInRateLimited();
         const user = await checkCredentials(credentials?.email, credentials?.password);
         if (!user) throw new InvalidCredentials();
-        attempt.release();
+        await attempt.release();
         return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
       },
     }),
   ],
   callbacks: {
-    jwt({ token, user }) {
+    async jwt({ token, user }) {
       if (user) {
         token.sub = user.id;
         token.sv = user.sessionVersion;
         return token;
       }
       // A session issued under an older version (signed out everywhere) or for a deleted user ends here.
-      return sessionUser(token) ? token : null;
+      return (await sessionUser(token)) ? token : null;
     },
     session({ session, token }) {
       if (token.sub) session.user.id = token.sub;

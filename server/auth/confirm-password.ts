@@ -14,9 +14,9 @@ import { findUserById } from './users';
  * which would tell the client its session or token is gone). Returns the user row as it is now stored.
  */
 export async function confirmPassword(userId: string, password: string, address: string, field: string) {
-  const user = findUserById(userId);
+  const user = await findUserById(userId);
   if (!user) throw unauthorized();
-  const attempt = takeLimit(signInRules(user.email, address));
+  const attempt = await takeLimit(signInRules(user.email, address));
   if (!attempt.ok) {
     throw new AppError(429, 'rate_limited', tooManySignInsMessage(attempt.retryAfterSeconds), undefined, {
       'retry-after': String(attempt.retryAfterSeconds),
@@ -25,7 +25,7 @@ export async function confirmPassword(userId: string, password: string, address:
   if (!(await verifyPassword(password, user.passwordHash))) {
     throw new AppError(403, 'wrong_password', 'The password is not correct', { [field]: 'Wrong password' });
   }
-  attempt.release();
+  await attempt.release();
   if (!needsRehash(user.passwordHash)) return user;
   const upgraded = await upgradePasswordHash(user.id, user.passwordHash, password);
   return upgraded ? { ...user, passwordHash: upgraded } : user;

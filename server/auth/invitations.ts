@@ -32,7 +32,7 @@ export function invitationStatus(row: Pick<Row, 'usedAt' | 'revokedAt' | 'expire
 }
 
 /** Create an invitation; the code is in this answer only. At most LIMITS.invitation.maxOpen open ones at a time. */
-export function createInvitation(createdById: string, input: { expiresInDays: number; note?: string }): CreatedInvitation {
+export async function createInvitation(createdById: string, input: { expiresInDays: number; note?: string }): Promise<CreatedInvitation> {
   const code = PREFIX + crypto.randomBytes(24).toString('base64url');
   const now = Date.now();
   const row = {
@@ -42,49 +42,47 @@ export function createInvitation(createdById: string, input: { expiresInDays: nu
     note: input.note?.trim() ?? '',
     expiresAt: new Date(now + input.expiresInDays * DAY_MS),
   };
-  const created = writeTx((tx) => {
-    const open = tx
+  const created = await writeTx(async (tx) => {
+    const [open] = await tx
       .select({ n: count() })
       .from(schema.invitations)
-      .where(and(isNull(schema.invitations.usedAt), isNull(schema.invitations.revokedAt), gt(schema.invitations.expiresAt, new Date(now))))
-      .get();
+      .where(and(isNull(schema.invitations.usedAt), isNull(schema.invitations.revokedAt), gt(schema.invitations.expiresAt, new Date(now))));
     if ((open?.n ?? 0) >= LIMITS.invitation.maxOpen) {
       throw conflict('invitation_limit', `At most ${LIMITS.invitation.maxOpen} invitations can be open at once; revoke one first`);
     }
-    tx.insert(schema.invitations).values(row).run();
-    return tx.select().from(schema.invitations).where(eq(schema.invitations.id, row.id)).get()!;
+    await tx.insert(schema.invitations).values(row);
+    return (await tx.select().from(schema.invitations).where(eq(schema.invitations.id, row.id)))[0]!;
   });
   return { ...toView(created, null), code, path: signUpPath(code) };
 }
 
 /** The newest invitations of the instance (every admin sees all of them), with who used each. */
-export function listInvitations(): InvitationView[] {
+export async function listInvitations(): Promise<InvitationView[]> {
   const usedBy = alias(schema.users, 'used_by');
-  return getDb()
+  const rows = await getDb()
     .select({ invitation: schema.invitations, usedBy: { id: usedBy.id, email: usedBy.email } })
     .from(schema.invitations)
     .leftJoin(usedBy, eq(usedBy.id, schema.invitations.usedById))
     .orderBy(desc(schema.invitations.createdAt), desc(schema.invitations.id))
-    .limit(LISTED)
-    .all()
-    .map(({ invitation, usedBy: user }) => toView(invitation, user?.id ? user : null));
+    .limit(LISTED);
+  return rows.map(({ invitation, usedBy: user }) => toView(invitation, user?.id ? user : null));
 }
 
 /** Revoke an unused invitation (again: no change). A used one answers 409; an unknown id 404. */
-export function revokeInvitation(id: string): void {
-  writeTx((tx) => {
-    const row = tx.select().from(schema.invitations).where(eq(schema.invitations.id, id)).get();
+export async function revokeInvitation(id: string): Promise<void> {
+  await writeTx(async (tx) => {
+    const [row] = await tx.select().from(schema.invitations).where(eq(schema.invitations.id, id));
     if (!row) throw notFound('Invitation');
     if (row.usedAt) throw conflict('invitation_used', 'This invitation was already used; disable the account instead');
     if (row.revokedAt) return;
-    tx.update(schema.invitations).set({ revokedAt: new Date() }).where(eq(schema.invitations.id, id)).run();
+    await tx.update(schema.invitations).set({ revokedAt: new Date() }).where(eq(schema.invitations.id, id));
   });
 }
 
 /** Whether a code would admit someone right now (the sign-up page's hint; the decision is consumeInvitation's). */
-export function invitationIsOpen(code: string): boolean {
+export async function invitationIsOpen(code: string): Promise<boolean> {
   if (!looksLikeCode(code)) return false;
-  const row = getDb().select().from(schema.invitations).where(eq(schema.invitations.codeHash, sha256(code))).get();
+  const [row] = await getDb().select().from(schema.invitations).where(eq(schema.invitations.codeHash, sha256(code))).limit(1);
   return row !== undefined && invitationStatus(row) === 'open';
 }
 
@@ -95,16 +93,16 @@ export const invitationInvalid = () => new AppError(403, 'invitation_invalid', A
  * transactions with the same code only the first changes a row. Throws invitation_invalid otherwise, which rolls
  * the caller's transaction (and its new account) back.
  */
-export function consumeInvitation(tx: Db, code: string, userId: string): void {
+export async function consumeInvitation(tx: Db, code: string, userId: string): Promise<void> {
   if (!looksLikeCode(code)) throw invitationInvalid();
   const now = new Date();
   const i = schema.invitations;
-  const res = tx
+  const used = await tx
     .update(i)
     .set({ usedAt: now, usedById: userId })
     .where(and(eq(i.codeHash, sha256(code)), isNull(i.usedAt), isNull(i.revokedAt), gt(i.expiresAt, now)))
-    .run();
-  if (res.changes !== 1) throw invitationInvalid();
+    .returning({ id: i.id });
+  if (used.length !== 1) throw invitationInvalid();
 }
 
 const looksLikeCode = (code: string) => code.startsWith(PREFIX) && code.length <= 100;

@@ -18,14 +18,13 @@ export async function changePassword(
 ): Promise<{ sessionVersion: number }> {
   const user = await confirmPassword(userId, input.currentPassword, address, 'currentPassword');
   const passwordHash = await hashPassword(input.newPassword);
-  return writeTx((tx) => {
+  return writeTx(async (tx) => {
     // Only over the hash that was just confirmed: when two changes race, the first wins and this one is refused.
-    const row = tx
+    const [row] = await tx
       .update(schema.users)
       .set({ passwordHash, sessionVersion: sql`${schema.users.sessionVersion} + 1` })
       .where(and(eq(schema.users.id, userId), eq(schema.users.passwordHash, user.passwordHash)))
-      .returning({ sessionVersion: schema.users.sessionVersion })
-      .get();
+      .returning({ sessionVersion: schema.users.sessionVersion });
     if (!row) throw conflict('password_changed', 'The password was changed at the same time; sign in again');
     return row;
   });

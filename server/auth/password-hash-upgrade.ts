@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import { hashPassword } from './passwords';
 
 /**
@@ -10,10 +10,12 @@ import { hashPassword } from './passwords';
  */
 export async function upgradePasswordHash(userId: string, checkedHash: string, password: string): Promise<string | null> {
   const passwordHash = await hashPassword(password);
-  const res = getDb()
-    .update(schema.users)
-    .set({ passwordHash })
-    .where(and(eq(schema.users.id, userId), eq(schema.users.passwordHash, checkedHash)))
-    .run();
-  return res.changes === 1 ? passwordHash : null;
+  const changed = await writeTx(async (tx) =>
+    tx
+      .update(schema.users)
+      .set({ passwordHash })
+      .where(and(eq(schema.users.id, userId), eq(schema.users.passwordHash, checkedHash)))
+      .returning({ id: schema.users.id }),
+  );
+  return changed.length === 1 ? passwordHash : null;
 }

@@ -1,31 +1,31 @@
 import 'server-only';
 import { and, asc, eq, gt, inArray, lt, or } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { clientAddress } from './client-address';
 import { normalizeEmail } from './users';
 
 export { clientAddress } from './client-address';
 
 /**
- * Sliding-window rate limits kept in SQLite (table sign_in_failures: one row per counted event), so they hold
- * across restarts and are shared by every door. A rule is a key, a maximum and a window: the next event under a
- * key is refused while the key already has `max` events in the last `windowMs`, until the oldest of those that
- * matter ages out (that is the Retry-After).
+ * Sliding-window rate limits kept in the database (table sign_in_failures: one row per counted event), so they
+ * hold across restarts and are shared by every door and every process. A rule is a key, a maximum and a window:
+ * the next event under a key is refused while the key already has `max` events in the last `windowMs`, until the
+ * oldest of those that matter ages out (that is the Retry-After).
  *
  * Sign-in uses three rules per attempt (LIMITS.signIn): the (account, address) pair, the address across all
  * accounts, and a much higher ceiling for the account across all addresses. A stranger's failures fill their own
  * pair and address counters, not the owner's, so the owner signing in from their own address is not locked out;
  * only a guesser spread over many addresses reaches the account ceiling. See docs/decisions/008.
  *
- * Attempts are counted *before* the password is checked (takeLimit, one immediate transaction), and the count is
+ * Attempts are counted *before* the password is checked (takeLimit, one write transaction), and the count is
  * taken back when the password was right: a flood of concurrent attempts can't all slip past the check while
  * their hashes are computed. Blocked attempts are never counted.
  */
 
 export type LimitRule = { key: string; max: number; windowMs: number };
 export type RateLimited = { retryAfterSeconds: number };
-export type LimitTaken = { ok: true; release: () => void } | ({ ok: false } & RateLimited);
+export type LimitTaken = { ok: true; release: () => Promise<void> } | ({ ok: false } & RateLimited);
 
 /** Rows older than this are dropped whatever their key; no window may be longer. */
 const RETENTION_MS = 24 * 60 * 60_000;
@@ -39,21 +39,30 @@ export function setSignInClock(clock?: Clock): void {
   g.__ensembleSignInClock = clock;
 }
 
-type Reader = Pick<ReturnType<typeof getDb>, 'select'>;
-
 /** Attempts under a key that are being checked right now (counted in this process only). */
 type Pending = (key: string) => number;
 const nonePending: Pending = () => 0;
 
-function blockFor(db: Reader, rules: LimitRule[], t: number, pendingFor: Pending = nonePending): RateLimited | null {
-  if (rules.length === 0) return null;
+type Event = { key: string; at: number };
+
+/** The events under these rules' keys that can still matter at time t, oldest first. */
+async function eventsFor(db: Db, rules: LimitRule[], t: number): Promise<Event[]> {
+  if (rules.length === 0) return [];
   const longest = Math.max(...rules.map((r) => r.windowMs));
-  const rows = db
+  return db
     .select({ key: schema.signInFailures.key, at: schema.signInFailures.at })
     .from(schema.signInFailures)
     .where(and(inArray(schema.signInFailures.key, rules.map((r) => r.key)), gt(schema.signInFailures.at, t - longest)))
-    .orderBy(asc(schema.signInFailures.at))
-    .all();
+    .orderBy(asc(schema.signInFailures.at));
+}
+
+async function blockFor(db: Db, rules: LimitRule[], t: number): Promise<RateLimited | null> {
+  return decide(await eventsFor(db, rules, t), rules, t, nonePending);
+}
+
+/** The block those events (and the attempts still pending) make, or null. Synchronous: see limitCredentialsSignIn. */
+function decide(rows: Event[], rules: LimitRule[], t: number, pendingFor: Pending): RateLimited | null {
+  if (rules.length === 0) return null;
   let untilMs = 0;
   for (const rule of rules) {
     const times = rows.filter((r) => r.key === rule.key && r.at > t - rule.windowMs).map((r) => r.at);
@@ -71,7 +80,7 @@ function blockFor(db: Reader, rules: LimitRule[], t: number, pendingFor: Pending
 }
 
 /** Null when every rule has room for one more event; otherwise how long until all of them do. Reads only. */
-export function limitBlock(rules: LimitRule[]): RateLimited | null {
+export function limitBlock(rules: LimitRule[]): Promise<RateLimited | null> {
   return blockFor(getDb(), rules, now());
 }
 
@@ -79,63 +88,57 @@ export function limitBlock(rules: LimitRule[]): RateLimited | null {
  * Check and count in one step: when every rule has room, count one event against each and return `release`,
  * which takes that event back (e.g. the password was right); otherwise count nothing and return the block.
  */
-export function takeLimit(rules: LimitRule[]): LimitTaken {
+export async function takeLimit(rules: LimitRule[]): Promise<LimitTaken> {
   const t = now();
-  const ids = getDb().transaction(
-    (tx) => {
-      const block = blockFor(tx, rules, t);
-      if (block) return block;
-      tx.delete(schema.signInFailures).where(lt(schema.signInFailures.at, t - RETENTION_MS)).run();
-      return tx
-        .insert(schema.signInFailures)
-        .values(rules.map((rule) => ({ key: rule.key, at: t })))
-        .returning({ id: schema.signInFailures.id })
-        .all()
-        .map((row) => row.id);
-    },
-    { behavior: 'immediate' },
-  );
+  const ids = await writeTx(async (tx) => {
+    const block = await blockFor(tx, rules, t);
+    if (block) return block;
+    await tx.delete(schema.signInFailures).where(lt(schema.signInFailures.at, t - RETENTION_MS));
+    const inserted = await tx
+      .insert(schema.signInFailures)
+      .values(rules.map((rule) => ({ key: rule.key, at: t })))
+      .returning({ id: schema.signInFailures.id });
+    return inserted.map((row) => row.id);
+  });
   if (!Array.isArray(ids)) return { ok: false, ...ids };
   let released = false;
   return {
     ok: true,
-    release: () => {
+    release: async () => {
       if (released || ids.length === 0) return;
       released = true;
-      getDb().delete(schema.signInFailures).where(inArray(schema.signInFailures.id, ids)).run();
+      await writeTx(async (tx) => {
+        await tx.delete(schema.signInFailures).where(inArray(schema.signInFailures.id, ids));
+      });
     },
   };
 }
 
 /** Count one event against every rule without checking (e.g. an event that already happened). */
-export function recordLimitEvent(rules: LimitRule[]): void {
+export async function recordLimitEvent(rules: LimitRule[]): Promise<void> {
   if (rules.length === 0) return;
   const t = now();
-  getDb().transaction(
-    (tx) => {
-      tx.delete(schema.signInFailures).where(lt(schema.signInFailures.at, t - RETENTION_MS)).run();
-      tx.insert(schema.signInFailures).values(rules.map((rule) => ({ key: rule.key, at: t }))).run();
-    },
-    { behavior: 'immediate' },
-  );
+  await writeTx(async (tx) => {
+    await tx.delete(schema.signInFailures).where(lt(schema.signInFailures.at, t - RETENTION_MS));
+    await tx.insert(schema.signInFailures).values(rules.map((rule) => ({ key: rule.key, at: t })));
+  });
 }
 
 /** How many events a key has in the last windowMs (diagnostics and tests). */
-export function eventsInWindow(key: string, windowMs: number): number {
-  return getDb()
+export async function eventsInWindow(key: string, windowMs: number): Promise<number> {
+  const rows = await getDb()
     .select({ at: schema.signInFailures.at })
     .from(schema.signInFailures)
-    .where(and(eq(schema.signInFailures.key, key), gt(schema.signInFailures.at, now() - windowMs)))
-    .all().length;
+    .where(and(eq(schema.signInFailures.key, key), gt(schema.signInFailures.at, now() - windowMs)));
+  return rows.length;
 }
 
 /** Forget every event under these keys (tests, and an operator unlocking an account by hand). */
-export function clearLimitKeys(keys: string[]): void {
+export async function clearLimitKeys(keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  getDb()
-    .delete(schema.signInFailures)
-    .where(or(...keys.map((key) => eq(schema.signInFailures.key, key))))
-    .run();
+  await writeTx(async (tx) => {
+    await tx.delete(schema.signInFailures).where(or(...keys.map((key) => eq(schema.signInFailures.key, key))));
+  });
 }
 
 // ——— Sign-in ———
@@ -175,7 +178,11 @@ export function limitCredentialsSignIn<R extends Request>(delegate: (req: R) => 
     if (req.method !== 'POST' || !new URL(req.url).pathname.endsWith('/callback/credentials')) return delegate(req);
     const email = await emailFromBody(req.clone());
     const rules = signInRules(email, clientAddress(req.headers));
-    const block = blockFor(getDb(), rules, now(), (key) => inFlight.get(key) ?? 0);
+    const t = now();
+    const events = await eventsFor(getDb(), rules, t);
+    // From here to the counting below nothing is awaited: each attempt's decision sees every attempt of this
+    // process admitted before it, so a burst arriving at once can't all pass on the same count.
+    const block = decide(events, rules, t, (key) => inFlight.get(key) ?? 0);
     if (block) {
       return Response.json(
         { error: { code: 'rate_limited', message: tooManySignInsMessage(block.retryAfterSeconds) } },

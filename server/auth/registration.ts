@@ -39,27 +39,27 @@ export const signUpRule = (address: string): LimitRule => ({
 });
 
 /** Who may sign up right now: 'open' (anyone), 'invited' (this code admits one person) or 'closed'. */
-export function signUpAccess(invite?: string | null): 'open' | 'invited' | 'closed' {
-  if (invite) return invitationIsOpen(invite) ? 'invited' : 'closed';
-  return signUpAllowedByEnv() || !hasAnyUser() ? 'open' : 'closed';
+export async function signUpAccess(invite?: string | null): Promise<'open' | 'invited' | 'closed'> {
+  if (invite) return (await invitationIsOpen(invite)) ? 'invited' : 'closed';
+  return signUpAllowedByEnv() || !(await hasAnyUser()) ? 'open' : 'closed';
 }
 
 /** Create an account through the sign-up form's rules (see the module comment); `address` is the client's. */
 export async function registerAccount(input: SignUp, address: string): Promise<CreatedUser> {
   const invite = input.invite || null;
   // Cheap refusals first: no hash, and nothing counted, for a sign-up that can't succeed.
-  if (signUpAccess(invite) === 'closed') throw invite ? invitationInvalid() : signUpClosed();
-  const limit = takeLimit([signUpRule(address)]);
+  if ((await signUpAccess(invite)) === 'closed') throw invite ? invitationInvalid() : signUpClosed();
+  const limit = await takeLimit([signUpRule(address)]);
   if (!limit.ok) throw tooManySignUps(limit.retryAfterSeconds);
 
   const passwordHash = await hashPassword(input.password);
-  // The decision that counts: in the transaction that writes the account (nothing awaited in between).
-  return writeTx((tx) => {
-    const first = !hasAnyUser(tx);
+  // The decision that counts: in the transaction that writes the account (database work only in between).
+  return writeTx(async (tx) => {
+    const first = !(await hasAnyUser(tx));
     if (!first && !invite && !signUpAllowedByEnv()) throw signUpClosed();
-    const user = insertUser(tx, { email: input.email, name: input.name, passwordHash, role: first ? 'admin' : 'member' });
+    const user = await insertUser(tx, { email: input.email, name: input.name, passwordHash, role: first ? 'admin' : 'member' });
     // After the insert because the invitation records who used it; a refused code rolls the account back.
-    if (invite && !first) consumeInvitation(tx, invite, user.id);
+    if (invite && !first) await consumeInvitation(tx, invite, user.id);
     return user;
   });
 }

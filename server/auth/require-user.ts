@@ -24,9 +24,9 @@ export async function currentUser(req?: Request): Promise<PublicUser | null> {
   const authorization = headers.get('authorization');
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-    const owner = match?.[1] ? userForToken(match[1]) : null;
+    const owner = match?.[1] ? await userForToken(match[1]) : null;
     // A disabled account's tokens stop working at once (and work again if it is re-enabled).
-    return owner && isActive(findUserById(owner.id)) ? owner : null;
+    return owner && isActive(await findUserById(owner.id)) ? owner : null;
   }
   // A write authenticated by the cookie must come from this app's own pages (server/http/cross-site.ts): checked
   // here, where the cookie is resolved, so no route handler can forget it. Server actions (no req) are checked by
@@ -56,7 +56,7 @@ async function userFromSessionCookie(headers: Headers) {
   const secureCookie = cookie.includes(SECURE_SESSION_COOKIE);
   // getToken falls back to a Bearer header, but callers only get here when there is none.
   const token = await getToken({ req: { headers }, secret: authSecret(), secureCookie, logger: quietLogger });
-  return token ? sessionUser(token) : null;
+  return token ? await sessionUser(token) : null;
 }
 
 /** Server components and actions: next-auth reads the cookie from the request scope and runs the jwt callback. */
@@ -64,5 +64,5 @@ async function userFromAuth() {
   const { auth } = await import('./config');
   const session = await auth();
   const id = session?.user?.id;
-  return id ? (findUserById(id) ?? null) : null;
+  return id ? ((await findUserById(id)) ?? null) : null;
 }

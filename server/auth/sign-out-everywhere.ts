@@ -7,17 +7,17 @@ import { schema, writeTx } from '@/server/db';
  * at their next request) and revoke every API token, in one write: after it, nothing issued before works.
  * Returns how many tokens were revoked.
  */
-export function signOutEverywhere(userId: string): { revokedTokens: number } {
-  return writeTx((tx) => {
-    tx.update(schema.users)
+export async function signOutEverywhere(userId: string): Promise<{ revokedTokens: number }> {
+  return writeTx(async (tx) => {
+    await tx
+      .update(schema.users)
       .set({ sessionVersion: sql`${schema.users.sessionVersion} + 1` })
-      .where(eq(schema.users.id, userId))
-      .run();
-    const res = tx
+      .where(eq(schema.users.id, userId));
+    const revoked = await tx
       .update(schema.apiTokens)
       .set({ revokedAt: new Date() })
       .where(and(eq(schema.apiTokens.userId, userId), isNull(schema.apiTokens.revokedAt)))
-      .run();
-    return { revokedTokens: res.changes };
+      .returning({ id: schema.apiTokens.id });
+    return { revokedTokens: revoked.length };
   });
 }

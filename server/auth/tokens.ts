@@ -34,11 +34,11 @@ const live = (at: Date) => or(isNull(schema.apiTokens.expiresAt), gt(schema.apiT
  * A user holds at most LIMITS.apiToken.perUser unrevoked, unexpired tokens (409 token_limit beyond that).
  * Callers that act for a person check their password first (the API route and the Settings form do).
  */
-export function createApiToken(
+export async function createApiToken(
   userId: string,
   name: string,
   options: { expiresAt?: Date | null } = {},
-): { token: string; info: TokenInfo } {
+): Promise<{ token: string; info: TokenInfo }> {
   const token = PREFIX + crypto.randomBytes(24).toString('base64url');
   const row = {
     id: crypto.randomUUID(),
@@ -48,47 +48,46 @@ export function createApiToken(
     prefix: token.slice(0, PREFIX.length + 6),
     expiresAt: options.expiresAt ?? null,
   };
-  const info = writeTx((tx) => {
-    const active = tx
+  const info = await writeTx(async (tx) => {
+    const [active] = await tx
       .select({ n: count() })
       .from(schema.apiTokens)
-      .where(and(eq(schema.apiTokens.userId, userId), isNull(schema.apiTokens.revokedAt), live(new Date())))
-      .get();
+      .where(and(eq(schema.apiTokens.userId, userId), isNull(schema.apiTokens.revokedAt), live(new Date())));
     if ((active?.n ?? 0) >= LIMITS.apiToken.perUser) {
       throw conflict('token_limit', `You can have at most ${LIMITS.apiToken.perUser} API tokens; revoke one first`);
     }
-    tx.insert(schema.apiTokens).values(row).run();
-    return tx.select().from(schema.apiTokens).where(eq(schema.apiTokens.id, row.id)).get()!;
+    await tx.insert(schema.apiTokens).values(row);
+    return (await tx.select().from(schema.apiTokens).where(eq(schema.apiTokens.id, row.id)))[0]!;
   });
   return { token, info: toInfo(info) };
 }
 
 /** The user's unrevoked tokens, newest first; expired ones are listed too (the view marks them). */
-export function listApiTokens(userId: string): TokenInfo[] {
-  return getDb()
+export async function listApiTokens(userId: string): Promise<TokenInfo[]> {
+  const rows = await getDb()
     .select()
     .from(schema.apiTokens)
     .where(and(eq(schema.apiTokens.userId, userId), isNull(schema.apiTokens.revokedAt)))
-    .orderBy(desc(schema.apiTokens.createdAt))
-    .all()
-    .map(toInfo);
+    .orderBy(desc(schema.apiTokens.createdAt));
+  return rows.map(toInfo);
 }
 
-export function revokeApiToken(userId: string, tokenId: string): void {
-  const res = getDb()
-    .update(schema.apiTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(schema.apiTokens.id, tokenId), eq(schema.apiTokens.userId, userId), isNull(schema.apiTokens.revokedAt)))
-    .run();
-  if (res.changes === 0) throw notFound('Token');
+export async function revokeApiToken(userId: string, tokenId: string): Promise<void> {
+  const revoked = await writeTx(async (tx) =>
+    tx
+      .update(schema.apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(schema.apiTokens.id, tokenId), eq(schema.apiTokens.userId, userId), isNull(schema.apiTokens.revokedAt)))
+      .returning({ id: schema.apiTokens.id }),
+  );
+  if (revoked.length === 0) throw notFound('Token');
 }
 
 /** The user a bearer token belongs to, or null when it is unknown, revoked or expired. */
-export function userForToken(token: string): PublicUser | null {
+export async function userForToken(token: string): Promise<PublicUser | null> {
   if (!token.startsWith(PREFIX)) return null;
   const now = new Date();
-  const db = getDb();
-  const row = db
+  const [row] = await getDb()
     .select({
       tokenId: schema.apiTokens.id,
       lastUsedAt: schema.apiTokens.lastUsedAt,
@@ -99,11 +98,13 @@ export function userForToken(token: string): PublicUser | null {
     .from(schema.apiTokens)
     .innerJoin(schema.users, eq(schema.users.id, schema.apiTokens.userId))
     .where(and(eq(schema.apiTokens.tokenHash, sha256(token)), isNull(schema.apiTokens.revokedAt), live(now)))
-    .get();
+    .limit(1);
   if (!row) return null;
   // "Last used" is for people, to the minute: skip the write when it is already that fresh.
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    db.update(schema.apiTokens).set({ lastUsedAt: now }).where(eq(schema.apiTokens.id, row.tokenId)).run();
+    await writeTx(async (tx) => {
+      await tx.update(schema.apiTokens).set({ lastUsedAt: now }).where(eq(schema.apiTokens.id, row.tokenId));
+    });
   }
   return { id: row.id, email: row.email, name: row.name };
 }

@@ -25,20 +25,20 @@ export async function createUser(input: NewUser, options: { role?: Role } = {}):
 }
 
 /**
- * Write a user row inside the caller's writeTx (which must not await). The role defaults as createUser says.
- * A taken email throws 409 email_taken.
+ * Write a user row inside the caller's writeTx (database work only: no hashing in there). The role defaults as
+ * createUser says. A taken email throws 409 email_taken.
  */
-export function insertUser(tx: Db, input: { email: string; name?: string; passwordHash: string; role?: Role }): CreatedUser {
+export async function insertUser(tx: Db, input: { email: string; name?: string; passwordHash: string; role?: Role }): Promise<CreatedUser> {
   const email = normalizeEmail(input.email);
-  const existing = tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).get();
+  const [existing] = await tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email)).limit(1);
   if (existing) throw emailTaken();
-  const role = input.role ?? (hasAnyUser(tx) ? 'member' : 'admin');
+  const role = input.role ?? ((await hasAnyUser(tx)) ? 'member' : 'admin');
   const row = { id: crypto.randomUUID(), email, name: input.name?.trim() ?? '', passwordHash: input.passwordHash, role };
   try {
-    tx.insert(schema.users).values(row).run();
+    await tx.insert(schema.users).values(row);
   } catch (err) {
     // Belt and braces: the unique index decides, and the loser hears the same answer.
-    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw emailTaken();
+    if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
   return { id: row.id, email: row.email, name: row.name, role };
@@ -46,25 +46,39 @@ export function insertUser(tx: Db, input: { email: string; name?: string; passwo
 
 const emailTaken = () => conflict('email_taken', 'An account with this email already exists');
 
+/** A unique index refused the write, on either engine (drizzle wraps the driver's error: look a few causes deep). */
+function isUniqueViolation(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') return true;
+  }
+  return false;
+}
+
 /** Whether the instance has any account yet (before the first one, sign-up is open so someone can become admin). */
-export function hasAnyUser(db: Db = getDb()): boolean {
-  return db.select({ id: schema.users.id }).from(schema.users).limit(1).get() !== undefined;
+export async function hasAnyUser(db: Db = getDb()): Promise<boolean> {
+  return (await db.select({ id: schema.users.id }).from(schema.users).limit(1)).length > 0;
 }
 
-export function findUserByEmail(email: string) {
-  return getDb().select().from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).get();
+export async function findUserByEmail(email: string) {
+  return (await getDb().select().from(schema.users).where(eq(schema.users.email, normalizeEmail(email))).limit(1))[0];
 }
 
-export function findUserById(id: string) {
-  return getDb().select().from(schema.users).where(eq(schema.users.id, id)).get();
+export async function findUserById(id: string) {
+  return (await getDb().select().from(schema.users).where(eq(schema.users.id, id)))[0];
 }
 
-/** Revoke every session of a user: JWTs issued under an older version stop working. */
-export function bumpSessionVersion(userId: string, db: Db = getDb()): void {
-  db.update(schema.users)
+/**
+ * Revoke every session of a user: JWTs issued under an older version stop working. In the caller's writeTx when
+ * given its handle, else in a write transaction of its own.
+ */
+export async function bumpSessionVersion(userId: string, tx?: Db): Promise<void> {
+  if (!tx) return writeTx((own) => bumpSessionVersion(userId, own));
+  await tx
+    .update(schema.users)
     .set({ sessionVersion: sql`${schema.users.sessionVersion} + 1` })
-    .where(eq(schema.users.id, userId))
-    .run();
+    .where(eq(schema.users.id, userId));
 }
 
 /** ALLOW_SIGNUP=true (or 1/yes/on) lets anyone create an account after the first; by default only invitations do. */
@@ -74,4 +88,4 @@ export const signUpAllowedByEnv = () => env.allowSignup;
  * Whether the sign-up form is open to anyone right now: before the first account exists (it becomes the admin),
  * or when ALLOW_SIGNUP=true. Otherwise only an invitation link opens it.
  */
-export const signUpEnabled = () => signUpAllowedByEnv() || !hasAnyUser();
+export const signUpEnabled = async () => signUpAllowedByEnv() || !(await hasAnyUser());

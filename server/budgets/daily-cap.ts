@@ -1,8 +1,9 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
-import type { Db } from '@/server/db';
+import { indexedBy } from '@/server/db/dialect';
+import { statement } from '@/server/db/statement';
 import { AppError } from '@/server/http/errors';
-import { cachedDayUsage, rememberDayUsage } from './usage-cache';
+import { cachedDayUsage, rememberDayUsage, usageGeneration } from './usage-cache';
 
 /**
  * The operator's daily token cap per account (DAILY_TOKEN_CAP_PER_ACCOUNT; 0 = none): an account's tokens today are
@@ -19,19 +20,24 @@ export const utcDayStart = (now: number) => Math.floor(now / DAY_MS) * DAY_MS;
 /** The next UTC midnight after `now`: when the day's usage starts again from 0. */
 export const nextUtcMidnight = (now: number) => utcDayStart(now) + DAY_MS;
 
-/** The account's tokens in the UTC day holding `now`. */
-export function accountTokensToday(db: Db, ownerId: string, now = Date.now()): number {
+const dayUsage = statement(
+  `select coalesce(sum(input_tokens + output_tokens), 0) as n from runs${indexedBy('runs_owner_created_idx')}
+    where owner_id = ? and created_at >= ? and created_at < ?`,
+);
+
+/**
+ * The account's tokens in the UTC day holding `now`. Like every function here it reads through the open
+ * transaction when called inside one (writeTx, readTx), committed rows otherwise.
+ */
+export async function accountTokensToday(ownerId: string, now = Date.now()): Promise<number> {
   const day = utcDayStart(now);
   const known = cachedDayUsage(ownerId, day);
   if (known !== undefined) return known;
-  const row = db.$client
-    .prepare(
-      `select coalesce(sum(input_tokens + output_tokens), 0) as n from runs indexed by runs_owner_created_idx
-        where owner_id = ? and created_at >= ? and created_at < ?`,
-    )
-    .get(ownerId, day, nextUtcMidnight(now)) as { n: number };
-  rememberDayUsage(ownerId, day, row.n);
-  return row.n;
+  const generation = usageGeneration();
+  const row = await dayUsage.get<{ n: number }>(ownerId, new Date(day), new Date(nextUtcMidnight(now)));
+  const used = Number(row?.n ?? 0);
+  rememberDayUsage(ownerId, day, used, generation);
+  return used;
 }
 
 /** 429 with Retry-After until the next UTC midnight. */
@@ -50,26 +56,26 @@ export class DailyTokenCapError extends AppError {
 }
 
 /** Throw DailyTokenCapError when a cap is set and the account's usage today has reached it. */
-export function assertDailyCap(db: Db, ownerId: string, options: CapOptions = {}): void {
+export async function assertDailyCap(ownerId: string, options: CapOptions = {}): Promise<void> {
   const cap = options.cap ?? LIMITS.budget.dailyPerAccount;
   if (cap <= 0) return;
   const now = options.now ?? Date.now();
-  const used = accountTokensToday(db, ownerId, now);
+  const used = await accountTokensToday(ownerId, now);
   if (used >= cap) throw new DailyTokenCapError(used, cap, now);
 }
 
 /** Whether the account is at its daily cap now (false when no cap is set). */
-export function atDailyCap(db: Db, ownerId: string, options: CapOptions = {}): boolean {
+export async function atDailyCap(ownerId: string, options: CapOptions = {}): Promise<boolean> {
   const cap = options.cap ?? LIMITS.budget.dailyPerAccount;
-  return cap > 0 && accountTokensToday(db, ownerId, options.now ?? Date.now()) >= cap;
+  return cap > 0 && (await accountTokensToday(ownerId, options.now ?? Date.now())) >= cap;
 }
 
 /** Of these accounts, those at their daily cap now: their queued team work is held. */
-export function ownersAtDailyCap(db: Db, ownerIds: Iterable<string>, options: CapOptions = {}): Set<string> {
+export async function ownersAtDailyCap(ownerIds: Iterable<string>, options: CapOptions = {}): Promise<Set<string>> {
   const cap = options.cap ?? LIMITS.budget.dailyPerAccount;
   const held = new Set<string>();
   if (cap <= 0) return held;
-  for (const ownerId of ownerIds) if (atDailyCap(db, ownerId, { ...options, cap })) held.add(ownerId);
+  for (const ownerId of ownerIds) if (await atDailyCap(ownerId, { ...options, cap })) held.add(ownerId);
   return held;
 }
 

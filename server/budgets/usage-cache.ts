@@ -1,4 +1,5 @@
 import 'server-only';
+import { afterCommit } from '@/server/db';
 
 /**
  * Memoized usage sums. A planning pass runs on every wake and every 500 ms; summing a team's (or an account's day
@@ -6,24 +7,39 @@ import 'server-only';
  * for 100 budgeted teams over 100,000 runs). A sum changes only when a run's token totals are written, which is
  * finishRun alone (server/agents/run-store.ts), and it calls usageChanged for that run; one process owns the data
  * directory (ADR 005), so nothing else can change them behind this cache. Cleared whole on start-up by being empty.
+ *
+ * Reads are asynchronous, so a sum read before a change may come back after it: every change bumps a generation,
+ * and a sum is remembered only if no change happened since its read began (`usageGeneration()` taken before the
+ * query). A change made inside a write transaction forgets the sums again once it commits, so a sum read from
+ * committed rows while that transaction was open is not kept either.
  */
-type Cache = { teams: Map<string, number>; days: Map<string, { day: number; used: number }> };
+type Cache = { teams: Map<string, number>; days: Map<string, { day: number; used: number }>; generation: number };
 
 const g = globalThis as unknown as { __ensembleBudgetUsage?: Cache };
-const cache = (): Cache => (g.__ensembleBudgetUsage ??= { teams: new Map(), days: new Map() });
+const cache = (): Cache => (g.__ensembleBudgetUsage ??= { teams: new Map(), days: new Map(), generation: 0 });
+
+function forget(run: { teamId: string | null; ownerId: string }): void {
+  if (run.teamId) cache().teams.delete(run.teamId);
+  cache().days.delete(run.ownerId);
+  cache().generation += 1;
+}
 
 /** A run's totals were written: its team's sum and its account's day are read afresh next time. */
 export function usageChanged(run: { teamId: string | null; ownerId: string }): void {
-  if (run.teamId) cache().teams.delete(run.teamId);
-  cache().days.delete(run.ownerId);
+  const { teamId, ownerId } = run;
+  forget({ teamId, ownerId });
+  afterCommit(() => forget({ teamId, ownerId }));
 }
+
+/** Take before reading a sum; pass to remember…Usage, which keeps the sum only if nothing changed meanwhile. */
+export const usageGeneration = (): number => cache().generation;
 
 export function cachedTeamUsage(teamId: string): number | undefined {
   return cache().teams.get(teamId);
 }
 
-export function rememberTeamUsage(teamId: string, used: number): void {
-  cache().teams.set(teamId, used);
+export function rememberTeamUsage(teamId: string, used: number, generation: number): void {
+  if (generation === cache().generation) cache().teams.set(teamId, used);
 }
 
 /** The account's usage in the UTC day starting at `day`, if known (one day per account is kept: the latest asked). */
@@ -32,6 +48,6 @@ export function cachedDayUsage(ownerId: string, day: number): number | undefined
   return entry?.day === day ? entry.used : undefined;
 }
 
-export function rememberDayUsage(ownerId: string, day: number, used: number): void {
-  cache().days.set(ownerId, { day, used });
+export function rememberDayUsage(ownerId: string, day: number, used: number, generation: number): void {
+  if (generation === cache().generation) cache().days.set(ownerId, { day, used });
 }

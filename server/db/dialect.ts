@@ -1,3 +1,4 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { databaseEngine } from './engine';
 
 /**
@@ -28,4 +29,24 @@ export function jsonNumber(column: string, ...keys: Key[]): string {
 /** `column` is one of the list passed as the next parameter (an array: statement() binds it per engine). */
 export function inList(column: string): string {
   return postgres() ? `${column} = any(?)` : `${column} in (select value from json_each(?))`;
+}
+
+/**
+ * A deterministic last resort for ordering rows created in the same millisecond: insertion order (rowid) on SQLite;
+ * the row's id on Postgres, which has no insertion order to read. The callers order runs of one conversation and
+ * conversations by activity, where such ties need two creations inside one millisecond (a conversation's runs are
+ * created one after another, each after the previous settled), so only the display order of exact ties differs.
+ */
+export function tieBreak(idColumn: AnyColumn): SQL {
+  return postgres() ? sql`${idColumn}` : sql`rowid`;
+}
+
+/** SQLite's `indexed by` hint (the planner needs it there, ADR 032); Postgres plans without hints. */
+export function indexedBy(index: string): string {
+  return postgres() ? '' : ` indexed by ${index}`;
+}
+
+/** tieBreak for hand-written statements: the SQL text naming the tie-breaking column. */
+export function tieBreakText(idColumn: string): string {
+  return postgres() ? idColumn : 'rowid';
 }

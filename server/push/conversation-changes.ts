@@ -1,5 +1,7 @@
 import 'server-only';
 import type { EventEmitter } from 'node:events';
+import { afterCommit } from '@/server/db';
+import { currentTx } from '@/server/db/tx-scope';
 import { pushBus } from './bus';
 
 /**
@@ -10,7 +12,9 @@ import { pushBus } from './bus';
  * answered with "re-read".
  */
 const MAX_REMEMBERED = 10_000;
-type State = { next: number; bootId: number; forgottenUpTo: number; last: Map<string, number>; pending: Map<string, Set<string>> | null };
+type Pending = Map<string, Set<string>>;
+type State = { next: number; bootId: number; forgottenUpTo: number; last: Map<string, number>; pending: Pending | null };
+const PENDING = Symbol('pending conversation changes');
 const g = globalThis as unknown as { __ensembleConversationChanges?: State };
 function state(): State {
   if (!g.__ensembleConversationChanges) {
@@ -32,25 +36,38 @@ export function changedSince(conversationId: string, seen: number): boolean {
 }
 
 /**
- * Note a change to one of the conversation's runs. Callers may be inside a write transaction (run events are
- * written in the step's): the message goes out in a microtask, after it, with the changes of one tick coalesced.
+ * Note a change to one of the conversation's runs. Inside a write transaction the message goes out once it commits
+ * (never after a rollback), the changes of one transaction coalesced; outside one (run events are written on
+ * checkpoints.db, not in a writeTx), in a microtask, the changes of one tick coalesced.
  */
 export function noteConversationChange(conversationId: string, runId: string): void {
-  const s = state();
-  if (!s.pending) {
-    s.pending = new Map();
-    queueMicrotask(flush);
-  }
-  const runs = s.pending.get(conversationId) ?? new Set<string>();
+  const pending = pendingChanges();
+  const runs = pending.get(conversationId) ?? new Set<string>();
   runs.add(runId);
-  s.pending.set(conversationId, runs);
+  pending.set(conversationId, runs);
 }
 
-function flush(): void {
+function pendingChanges(): Pending {
+  const scope = currentTx();
+  if (scope) {
+    const { value, created } = scope.local<Pending>(PENDING, () => new Map());
+    if (created) afterCommit(() => flush(value));
+    return value;
+  }
   const s = state();
-  const pending = s.pending;
-  s.pending = null;
-  for (const [conversationId, runs] of pending ?? []) {
+  if (!s.pending) {
+    const pending: Pending = (s.pending = new Map());
+    afterCommit(() => {
+      if (s.pending === pending) s.pending = null;
+      flush(pending);
+    });
+  }
+  return s.pending;
+}
+
+function flush(pending: Pending): void {
+  const s = state();
+  for (const [conversationId, runs] of pending) {
     const id = ++s.next;
     s.last.delete(conversationId);
     s.last.set(conversationId, id);

@@ -40,7 +40,7 @@ export function mergeConversationPush(a: PushMessage<ConversationPush>, b: PushM
  * The conversation's event stream. Ids rise monotonically (conversation-changes.ts); the first message carries the
  * newest id with `runIds: []` when the client's Last-Event-ID shows it missed nothing, null otherwise.
  */
-export function conversationEventStream(input: ConversationStreamInput): Response {
+export function conversationEventStream(input: ConversationStreamInput): Promise<Response> {
   const ofThis = (c: LiveOutputChange) => c.conversationId === input.conversationId;
   const output = (c: LiveOutputChange): PushMessage<ConversationOutputPush> => ({
     event: 'output',

@@ -16,8 +16,11 @@ export type EventStreamOptions<T> = {
   request?: Request;
   /** Start listening; `push` may be called any number of times; returns the unsubscribe function. */
   subscribe: (push: (message: PushMessage<T>) => void) => () => void;
-  /** Sent first (after subscribing, so nothing between the two is lost); several when where things stand takes more than one. */
-  first?: () => PushMessage<T> | readonly PushMessage<T>[];
+  /**
+   * Sent first (after subscribing, so nothing between the two is lost); several when where things stand takes more
+   * than one. May read the database: what arrives while it does is sent after it (merged, like any unsent message).
+   */
+  first?: () => PushMessage<T> | readonly PushMessage<T>[] | Promise<PushMessage<T> | readonly PushMessage<T>[]>;
   /**
    * Fold a new message into one not yet sent. A slow reader never makes messages pile up: each stream holds at
    * most one unsent message per key, the latest state with what changed merged in.
@@ -40,9 +43,10 @@ const HEARTBEAT = encoder.encode(': heartbeat\n\n');
  * A text/event-stream Response. Pull-based (highWaterMark 0): a message is formatted only when the reader asks,
  * so what waits is one merged message per key, never a queue. Ends on abort, on shutdown (streams.ts) or when
  * the reader cancels; every end unsubscribes, stops the heartbeat and gives the account's slot back.
- * Throws the 429 AppError when the account already has its maximum of open streams.
+ * Rejects with the 429 AppError when the account already has its maximum of open streams, and with what `first`
+ * threw (the stream is then closed).
  */
-export function eventStreamResponse<T>(opts: EventStreamOptions<T>): Response {
+export async function eventStreamResponse<T>(opts: EventStreamOptions<T>): Promise<Response> {
   // Insertion-ordered: the oldest key goes out first; a merged message keeps its place.
   const unsent = new Map<string, PushMessage<T>>();
   const keyOf = opts.key ?? (() => '');
@@ -80,13 +84,17 @@ export function eventStreamResponse<T>(opts: EventStreamOptions<T>): Response {
   };
   try {
     unsubscribe = opts.subscribe(push);
-    const first = opts.first?.() ?? [];
-    for (const message of Array.isArray(first) ? first : [first as PushMessage<T>]) push(message);
+    const first = (await opts.first?.()) ?? [];
+    // What arrived while `first` was read goes out after it, each merged into the first message of its key.
+    const early = [...unsent.values()];
+    unsent.clear();
+    for (const message of [...(Array.isArray(first) ? first : [first as PushMessage<T>]), ...early]) push(message);
   } catch (error) {
     end();
     throw error;
   }
-  if (opts.signal.aborted) end();
+  // Closed while `first` was read (shutdown) or aborted meanwhile: the body just ends.
+  if (opts.signal.aborted || closed) end();
   else opts.signal.addEventListener('abort', end);
 
   const body = new ReadableStream<Uint8Array>(

@@ -16,12 +16,14 @@ type RunStreamInput = {
   /** The run's conversation (its thread): run events and child changes are announced on it (conversation-changes.ts). */
   conversationId: string;
   /** The run's head as committed now (server/agents/observe/run-head.ts; push does not import agents). */
-  readHead: () => { seq: number; finished: boolean };
+  readHead: () => RunHead | Promise<RunHead>;
   signal: AbortSignal;
   /** Held while the stream is open (event-stream.ts). */
   request?: Request;
   heartbeatMs?: number;
 };
+
+type RunHead = { seq: number; finished: boolean };
 
 const message = (data: RunPush): PushMessage<RunPush> => ({ id: String(data.seq), event: 'run', data });
 
@@ -34,9 +36,28 @@ export function mergeRunPush(a: PushMessage<RunPush>, b: PushMessage<RunPush>): 
  * One run's event stream, for an open Steps panel. It listens to the run's conversation on the bus (each commit
  * of run events is one announcement, coalesced per tick) and keeps only those naming this run; each becomes the
  * run's head read after the commit. A slow reader holds one merged message, never a queue (event-stream.ts).
+ * Heads are read one at a time, so a message never reports an older head than the one before it; announcements
+ * during a read are answered by one more read after it.
  */
-export function runEventStream(input: RunStreamInput): Response {
-  const head = () => message({ runId: input.runId, ...input.readHead() });
+export function runEventStream(input: RunStreamInput): Promise<Response> {
+  const head = async () => message({ runId: input.runId, ...(await input.readHead()) });
+  let reading = false;
+  let again = false;
+  const readAndPush = async (push: (m: PushMessage<RunPush>) => void) => {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    try {
+      do {
+        again = false;
+        push(await head());
+      } while (again);
+    } finally {
+      reading = false;
+    }
+  };
   return eventStreamResponse<RunPush>({
     accountId: input.accountId,
     signal: input.signal,
@@ -45,13 +66,9 @@ export function runEventStream(input: RunStreamInput): Response {
     subscribe: (push) =>
       subscribeConversation(input.conversationId, (change) => {
         if (!change.runIds.includes(input.runId)) return;
-        // This runs in the bus's microtask: a failed read must not become an uncaught exception. The client's
-        // next message (or its fallback read) catches up.
-        try {
-          push(head());
-        } catch (error) {
-          console.error('[push] run head not read:', error);
-        }
+        // This runs after a commit, from the bus: a failed read must not become an unhandled rejection. The
+        // client's next message (or its fallback read) catches up.
+        void readAndPush(push).catch((error: unknown) => console.error('[push] run head not read:', error));
       }),
     first: head,
     merge: mergeRunPush,

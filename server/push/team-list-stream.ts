@@ -34,7 +34,7 @@ export function mergeTeamListPush(a: PushMessage<TeamListPush>, b: PushMessage<T
 }
 
 /** The account's teams-list stream: only its own teams' changes (the bus carries the owner), never another's. */
-export function teamListEventStream(input: TeamListStreamInput): Response {
+export function teamListEventStream(input: TeamListStreamInput): Promise<Response> {
   return eventStreamResponse<TeamListPush>({
     accountId: input.accountId,
     signal: input.signal,

@@ -22,7 +22,7 @@ type TeamStreamInput = {
   accountId: string;
   teamId: string;
   /** The team's revision as read (after the ownership check) when the stream opens. */
-  readRevision: () => number;
+  readRevision: () => number | Promise<number>;
   /** Last-Event-ID (a revision) the client reconnects with, if any. */
   lastEventId: number | null;
   signal: AbortSignal;
@@ -57,7 +57,7 @@ export function mergeTeamPush(a: PushMessage<TeamPush>, b: PushMessage<TeamPush>
  * client was. The first message is the revision now: with `jobIds: []` when the client is already there,
  * null otherwise (a fresh client, or one that missed changes, reads activity?since).
  */
-export function teamEventStream(input: TeamStreamInput): Response {
+export function teamEventStream(input: TeamStreamInput): Promise<Response> {
   const ofThisTeam = ofTeam(input.teamId);
   return eventStreamResponse<TeamPush | TeamOutputPush>({
     accountId: input.accountId,
@@ -75,8 +75,8 @@ export function teamEventStream(input: TeamStreamInput): Response {
         output();
       };
     },
-    first: () => {
-      const revision = input.readRevision();
+    first: async () => {
+      const revision = await input.readRevision();
       const live = currentLiveOutput(input.accountId, ofThisTeam).flatMap((c) => (ofThisTeam(c) ? [outputMessage(c)] : []));
       return [message({ teamId: input.teamId, revision, jobIds: input.lastEventId === revision ? [] : null }), ...live];
     },

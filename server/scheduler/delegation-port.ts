@@ -12,7 +12,7 @@ import 'server-only';
  */
 export interface DelegationPort {
   /** queued → running for a child whose parent is still active, in one transaction; false when no longer admissible. */
-  admitChild(delegationId: string): boolean;
+  admitChild(delegationId: string): Promise<boolean>;
   /** Start (or find, by its run key) the admitted child's run; safe to repeat after a crash or a timeout. */
   launchChild(delegationId: string, signal: AbortSignal): Promise<void>;
   /** Record the outcome of the child's finished run as the delegation's result (and wake its parent's waiters). */
@@ -20,5 +20,5 @@ export interface DelegationPort {
   /** The parent is gone (finished, cancelled): a queued child is cancelled, a running one's run is stopped. */
   stopChild(delegationId: string, signal: AbortSignal): Promise<void>;
   /** 'ready' → null for a parent whose children have all finished; false when it was not ready. */
-  readmitParent(runId: string): boolean;
+  readmitParent(runId: string): Promise<boolean>;
 }

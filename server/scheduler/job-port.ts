@@ -13,7 +13,7 @@ export interface JobPort {
   /** Called once when a runtime starts, before it launches anything (the team domain registers its tools). */
   prepare(): void;
   /** Take a slot for a queued job (or a pending answer), in one transaction; false when no longer admissible. */
-  admit(jobId: string): boolean;
+  admit(jobId: string): Promise<boolean>;
   /** Start (or find, by its run key) the admitted job's run; safe to repeat after a crash or a timeout. */
   launch(jobId: string, signal: AbortSignal): Promise<void>;
   /** Record the outcome of the job's finished run. */

@@ -3,7 +3,7 @@ import { LIMITS } from '@/lib/limits';
 import { runEvents, type RunEvent } from '@/server/agents/run-events';
 import { isStopping } from '@/server/agents/runs';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
-import { rawStatement } from '@/server/db/prepared';
+import { statement } from '@/server/db/statement';
 import type { DelegationPort } from './delegation-port';
 import type { JobPort } from './job-port';
 import { emptyRound, plan, type RoundState } from './planner';
@@ -12,10 +12,10 @@ import { delegationWorker, loadSchedulingView, type RunningDelegation, type Sche
 import { TeamWorker, type Step } from './worker';
 
 // Looked up on every run's end: compiled once per connection.
-const jobOfRun = rawStatement('select id, team_id as teamId from jobs where run_id = ?');
-const childOfRun = rawStatement('select id, parent_run_id as parentRunId from delegations where child_run_id = ?');
-const openChildrenOf = rawStatement(`select id from delegations where parent_run_id = ? and status in ('queued','running')`);
-const teamOfJob = rawStatement('select team_id as teamId from jobs where id = ?');
+const jobOfRun = statement('select id, team_id as "teamId" from jobs where run_id = ?');
+const childOfRun = statement('select id, parent_run_id as "parentRunId" from delegations where child_run_id = ?');
+const openChildrenOf = statement(`select id from delegations where parent_run_id = ? and status in ('queued','running')`);
+const teamOfJob = statement('select team_id as "teamId" from jobs where id = ?');
 
 export type RuntimeOptions = {
   tickMs?: number;
@@ -34,6 +34,10 @@ export type RuntimeOptions = {
 export class SchedulerRuntime {
   private round: RoundState = emptyRound();
   private planning = false;
+  /** The pass in progress (drain waits for it: a pass that has read the view may still admit and launch). */
+  private passing: Promise<void> | undefined;
+  /** Lookups that will queue a step when they settle (a run's end, a stop): drain waits for them too. */
+  private readonly lookups = new Set<Promise<void>>();
   private again = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
@@ -72,7 +76,11 @@ export class SchedulerRuntime {
     this.wake();
   }
 
-  /** Ask for a planning pass soon; passes never overlap (a wake during a pass runs one more after it). */
+  /**
+   * Ask for a planning pass soon; passes never overlap (a wake during a pass runs one more after it). A pass is
+   * asynchronous (it reads the view and admits through the database), and `planning` stays set until it has
+   * settled, so two passes never interleave.
+   */
   wake(): void {
     if (this.stopped) return;
     if (this.planning) {
@@ -83,24 +91,35 @@ export class SchedulerRuntime {
     // A microtask, not a timer phase: under load the event loop turn can take tens of milliseconds, and a freed
     // slot should be refilled as soon as the step that freed it returns.
     queueMicrotask(() => {
-      try {
-        this.pass();
-      } catch (err) {
-        console.error('[scheduler] planning pass failed', err);
-      } finally {
-        this.planning = false;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.wake();
-        }
-      }
+      this.passing = this.planOnce();
     });
   }
 
-  /** One planning pass: reconcile admitted jobs, then admit what capacity and fairness allow. */
-  pass(): void {
+  /** One pass, then the one a wake asked for meanwhile. Never rejects: a failed pass is logged, the next wake retries. */
+  private async planOnce(): Promise<void> {
+    try {
+      await this.pass();
+    } catch (err) {
+      console.error('[scheduler] planning pass failed', err);
+    } finally {
+      this.planning = false;
+      this.passing = undefined;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.wake();
+      }
+    }
+  }
+
+  /**
+   * One planning pass: reconcile admitted jobs, then admit what capacity and fairness allow. Only one runs at a
+   * time (wake); callers outside wake must not overlap it with another.
+   */
+  async pass(): Promise<void> {
     this.stats.passes += 1;
-    const view = loadSchedulingView();
+    const view = await loadSchedulingView();
+    // Stopped while the view was read: admit nothing more.
+    if (this.stopped) return;
     // Reconcile admitted jobs, touching only those that need a step: a launch whose outcome is unknown (no run
     // recorded, e.g. after a crash), a finished run whose event was missed, or a cancel not yet carried out.
     for (const job of view.running) {
@@ -127,24 +146,25 @@ export class SchedulerRuntime {
     });
     this.round = result.round;
     for (const admission of result.admissions) {
+      if (this.stopped) return;
       const candidate = admission.candidate;
       if (candidate.kind === 'child' || candidate.kind === 'parent') {
-        if (this.admitDelegation(candidate)) this.stats.admissions += 1;
+        if (await this.admitDelegation(candidate)) this.stats.admissions += 1;
         continue;
       }
-      if (!this.jobs.admit(admission.jobId)) continue;
+      if (!(await this.jobs.admit(admission.jobId))) continue;
       this.stats.admissions += 1;
       this.launch(admission.candidate.teamId, admission.jobId);
     }
   }
 
   /** A child takes a slot and is launched; a ready parent takes its slot back (its waiting `task` calls return). */
-  private admitDelegation(candidate: SchedulingCandidate): boolean {
+  private async admitDelegation(candidate: SchedulingCandidate): Promise<boolean> {
     const port = this.delegations;
     if (!port) return false;
     if (candidate.kind === 'parent') return port.readmitParent(candidate.runId!);
     const id = candidate.delegationId!;
-    if (!port.admitChild(id)) return false;
+    if (!(await port.admitChild(id))) return false;
     this.step(candidate.teamId, candidate.jobId, 'launch', (signal) => port.launchChild(id, signal));
     return true;
   }
@@ -182,10 +202,18 @@ export class SchedulerRuntime {
   }
 
   private runFinished(event: RunEvent): void {
-    if (this.delegations) this.delegationRunFinished(event.runId);
-    const job = jobOfRun().get(event.runId) as
-      | { id: string; teamId: string }
-      | undefined;
+    // An event listener can't await: a failed lookup is logged, and the next pass's reconciliation finds the run.
+    this.track(this.afterRunFinished(event.runId).catch((err) => console.error('[scheduler] run end not handled', err)));
+  }
+
+  private track(lookup: Promise<void>): void {
+    this.lookups.add(lookup);
+    void lookup.finally(() => this.lookups.delete(lookup));
+  }
+
+  private async afterRunFinished(runId: string): Promise<void> {
+    if (this.delegations) await this.delegationRunFinished(runId);
+    const job = await jobOfRun.get<{ id: string; teamId: string }>(runId);
     if (!job) return;
     void this.worker(job.teamId)
       .run(`finalize ${job.id}`, (signal) => this.jobs.finalize(job.id, signal))
@@ -193,17 +221,15 @@ export class SchedulerRuntime {
   }
 
   /** A child's run finished → record its result; a parent finished → its unfinished children are stopped. */
-  private delegationRunFinished(runId: string): void {
+  private async delegationRunFinished(runId: string): Promise<void> {
     const port = this.delegations!;
-    const child = childOfRun().get(runId) as
-      | { id: string; parentRunId: string }
-      | undefined;
+    const child = await childOfRun.get<{ id: string; parentRunId: string }>(runId);
+    const orphans = await openChildrenOf.all<{ id: string }>(runId);
     if (child) {
       void this.worker(delegationWorker(child.parentRunId))
         .run(`finalize d:${child.id}`, (signal) => port.finalizeChild(child.id, signal))
         .finally(() => this.wake());
     }
-    const orphans = openChildrenOf().all(runId) as Array<{ id: string }>;
     for (const orphan of orphans) {
       void this.worker(delegationWorker(runId))
         .run(`stop d:${orphan.id}`, (signal) => port.stopChild(orphan.id, signal))
@@ -212,7 +238,13 @@ export class SchedulerRuntime {
   }
 
   stopJob(jobId: string): void {
-    const job = teamOfJob().get(jobId) as { teamId: string } | undefined;
+    // Called by request handlers that don't wait for the stop: a failed lookup is logged, the next pass's
+    // reconciliation stops a cancelling job anyway.
+    this.track(this.queueStop(jobId).catch((err) => console.error(`[scheduler] stop ${jobId} not queued`, err)));
+  }
+
+  private async queueStop(jobId: string): Promise<void> {
+    const job = await teamOfJob.get<{ teamId: string }>(jobId);
     if (!job) return;
     void this.worker(job.teamId)
       .run(`stop ${jobId}`, (signal) => this.jobs.stop(jobId, signal))
@@ -240,6 +272,10 @@ export class SchedulerRuntime {
     clearInterval(this.timer);
     runEvents().off('run:finished', this.onRunFinished);
     setSchedulerHandle(undefined);
+    // A pass already past its view may still be admitting: let it finish (it admits nothing more once stopped), and
+    // let the lookups of run ends and stops queue their steps, as they did before the stop.
+    await this.passing;
+    await Promise.all([...this.lookups]);
     await Promise.all([...this.workers.values()].map((w) => w.drain()));
   }
 }

@@ -1,6 +1,7 @@
 import 'server-only';
-import { getDb, type Db } from '@/server/db';
-import { rawStatement } from '@/server/db/prepared';
+import { readTx } from '@/server/db';
+import { indexedBy, jsonNumber } from '@/server/db/dialect';
+import { statement, type Statement } from '@/server/db/statement';
 import { ownersAtDailyCap, type CapOptions } from '@/server/budgets/daily-cap';
 import { teamsAtBudget } from '@/server/budgets/team-budget';
 import type { OwnerQueue } from './types';
@@ -75,31 +76,37 @@ type DelegationRow = {
   childWait: string | null;
 };
 
-// A planning pass runs after every freed slot: its statements are compiled once per connection.
-const unfinishedRows = rawStatement(
-  `select j.id, j.team_id as teamId, j.owner_id as ownerId, j.conversation_id as conversationId, j.status, j.run_id as runId, r.status as runStatus, t.status as teamStatus, r.delegation_wait as runWait
-         from teams t indexed by teams_pending_idx
+// A planning pass runs after every freed slot: its statements are compiled once per connection. The index hints
+// are SQLite's (its planner otherwise may pick a worse index); Postgres plans without them.
+const unfinishedRows = statement(
+  `select j.id, j.team_id as "teamId", j.owner_id as "ownerId", j.conversation_id as "conversationId", j.status, j.run_id as "runId",
+          r.status as "runStatus", t.status as "teamStatus", r.delegation_wait as "runWait"
+         from teams t ${indexedBy('teams_pending_idx')}
          join jobs j on j.team_id = t.id
          left join runs r on r.id = j.run_id
         where t.has_pending = 1
           and j.status in ('queued','running','waiting_input','resuming','cancelling')
         order by j.seq`,
 );
-const directConversations = rawStatement(`select distinct conversation_id as c from runs where status in ('pending','running')`);
-const openDelegations = rawStatement(
-  `select d.id, d.owner_id as ownerId, d.parent_run_id as parentRunId, d.status,
-              json_extract(d.spec, '$.limits.concurrency') as concurrency,
-              p.status as parentStatus, d.child_run_id as childRunId, c.status as childStatus, c.delegation_wait as childWait
-         from delegations d indexed by delegations_status_idx
+const directConversations = statement(`select distinct conversation_id as c from runs where status in ('pending','running')`);
+const openDelegations = statement(
+  `select d.id, d.owner_id as "ownerId", d.parent_run_id as "parentRunId", d.status,
+              ${jsonNumber('d.spec', 'limits', 'concurrency')} as concurrency,
+              p.status as "parentStatus", d.child_run_id as "childRunId", c.status as "childStatus", c.delegation_wait as "childWait"
+         from delegations d ${indexedBy('delegations_status_idx')}
          left join runs p on p.id = d.parent_run_id
          left join runs c on c.id = d.child_run_id
         where d.status in ('queued','running')
         order by d.seq`,
 );
-const readyParents = rawStatement(
-  `select id, owner_id as ownerId from runs indexed by runs_status_idx
+const readyParents = statement(
+  `select id, owner_id as "ownerId" from runs ${indexedBy('runs_status_idx')}
         where status in ('pending','running') and delegation_wait = 'ready' order by created_at`,
 );
+
+/** Every row of a statement that takes no parameters. */
+// eslint-disable-next-line no-restricted-syntax -- statement().all(), not drizzle's SQLite-only .all(): the rule can't tell them apart.
+const allRows = <T>(query: Statement) => query.all<T>();
 
 /** The step worker of a parent run's children (their steps run one at a time, like a team's). */
 export const delegationWorker = (parentRunId: string) => `run:${parentRunId}`;
@@ -107,13 +114,20 @@ export const delegationWorker = (parentRunId: string) => `run:${parentRunId}`;
 /**
  * Everything one planning pass needs, from one indexed query over teams with unfinished jobs (finished
  * history is never read). Conversation head rule: only the first unfinished job of each conversation can
- * be admitted, and a conversation whose head is running or waiting for input admits nothing.
+ * be admitted, and a conversation whose head is running or waiting for input admits nothing. The jobs, runs and
+ * delegations are read in one snapshot (readTx), so slots are counted from one state of the database; the budgets
+ * are read after it (a threshold that only tightens as runs finish, memoized: server/budgets/usage-cache.ts).
  */
-export function loadSchedulingView(db: Db = getDb(), budgetOptions: CapOptions = {}): SchedulingView {
-  const rows = unfinishedRows(db).all() as SchedulingRow[];
+export async function loadSchedulingView(budgetOptions: CapOptions = {}): Promise<SchedulingView> {
+  const snapshot = await readTx(async () => ({
+    rows: await allRows<SchedulingRow>(unfinishedRows),
+    direct: await allRows<{ c: string }>(directConversations),
+    delegationRows: await allRows<DelegationRow>(openDelegations),
+    ready: await allRows<{ id: string; ownerId: string }>(readyParents),
+  }));
+  const { rows, direct } = snapshot;
   const heads = new Map<string, SchedulingRow>();
   for (const row of rows) if (!heads.has(row.conversationId)) heads.set(row.conversationId, row);
-  const direct = directConversations(db).all() as Array<{ c: string }>;
   const busy = new Set<string>();
   for (const { c } of direct) busy.add(c);
 
@@ -121,8 +135,8 @@ export function loadSchedulingView(db: Db = getDb(), budgetOptions: CapOptions =
   // new job; its queued jobs wait until the budget is raised or the UTC day turns. Running work finishes, and a
   // job resuming with a person's answer is running work. Only teams with a queued head are looked at.
   const queuedHeads = [...heads.values()].filter((h) => h.status === 'queued' && h.teamStatus === 'ready');
-  const heldTeams = teamsAtBudget(db, [...new Set(queuedHeads.map((h) => h.teamId))]);
-  const heldOwners = ownersAtDailyCap(db, new Set(queuedHeads.map((h) => h.ownerId)), budgetOptions);
+  const heldTeams = await teamsAtBudget([...new Set(queuedHeads.map((h) => h.teamId))]);
+  const heldOwners = await ownersAtDailyCap(new Set(queuedHeads.map((h) => h.ownerId)), budgetOptions);
 
   const byOwner = new Map<string, SchedulingCandidate[]>();
   for (const head of heads.values()) {
@@ -142,7 +156,7 @@ export function loadSchedulingView(db: Db = getDb(), budgetOptions: CapOptions =
   };
   // A job whose run waits on its delegated children lends its slot (no deadlock when parents fill every slot).
   for (const row of rows) if ((row.status === 'running' || row.status === 'cancelling') && !row.runWait) hold(row.ownerId);
-  const delegations = loadDelegations(db, byOwner, hold);
+  const delegations = loadDelegations(snapshot.delegationRows, snapshot.ready, byOwner, hold);
   return {
     queues: [...byOwner].map(([ownerId, candidates]) => ({ ownerId, candidates })),
     activeCount,
@@ -166,8 +180,12 @@ const ACTIVE_RUN = new Set(['pending', 'running']);
  * concurrency − running per parent, while their parent is active; parents whose children all finished ('ready') are
  * candidates to take their slot back. Each owner's order: ready parents (oldest work), then children, then jobs.
  */
-function loadDelegations(db: Db, byOwner: Map<string, SchedulingCandidate[]>, hold: (ownerId: string) => void): RunningDelegation[] {
-  const rows = openDelegations(db).all() as DelegationRow[];
+function loadDelegations(
+  rows: readonly DelegationRow[],
+  ready: readonly { id: string; ownerId: string }[],
+  byOwner: Map<string, SchedulingCandidate[]>,
+  hold: (ownerId: string) => void,
+): RunningDelegation[] {
   const reconcile: RunningDelegation[] = [];
   const runningPerParent = new Map<string, number>();
   for (const row of rows) {
@@ -191,7 +209,6 @@ function loadDelegations(db: Db, byOwner: Map<string, SchedulingCandidate[]>, ho
     list.push({ kind: 'child', jobId: `d:${row.id}`, conversationId: `d:${row.id}`, teamId: delegationWorker(row.parentRunId), status: 'queued', delegationId: row.id });
     children.set(row.ownerId, list);
   }
-  const ready = readyParents(db).all() as Array<{ id: string; ownerId: string }>;
   const parents = new Map<string, SchedulingCandidate[]>();
   for (const run of ready) {
     const list = parents.get(run.ownerId) ?? [];

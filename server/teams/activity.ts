@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { FEED_STATUS_GROUPS, asciiLower, type FeedFilter } from '@/lib/feed-filter';
 import { LIMITS } from '@/lib/limits';
 import type { ApiActivity, ApiActivityChanges, ApiJob } from '@/lib/types/team';
@@ -7,7 +7,7 @@ import { isStopReason } from '@/lib/types/stop-reason';
 import { checkCitations } from '@/server/agents/receipts/citations';
 import { receiptsOf } from '@/server/agents/receipts/ledger';
 import type { StoredAssembly } from '@/server/agents/views';
-import { getDb, schema, type Db } from '@/server/db';
+import { databaseEngine, getDb, schema, type Db } from '@/server/db';
 import { toApiJob } from './serialize';
 import { requireTeam } from './teams';
 
@@ -18,22 +18,21 @@ type Job = typeof schema.jobs.$inferSelect;
  * The team's jobs, newest first (with `before`, only those with a lower seq: scroll-back). When the caller already
  * has the current revision, the answer is a tiny `{ revision, unchanged: true }` and no job row is read.
  */
-export function getActivity(ownerId: string, teamId: string, q: ActivityQuery): ApiActivity {
+export async function getActivity(ownerId: string, teamId: string, q: ActivityQuery): Promise<ApiActivity> {
   const db = getDb();
-  const team = requireTeam(ownerId, teamId, db);
+  const team = await requireTeam(ownerId, teamId, db);
   if (q.revision !== undefined && q.revision === team.revision) return { revision: team.revision, unchanged: true };
   const filter = filterCondition(q);
   const inTeam = and(eq(schema.jobs.teamId, teamId), filter);
-  const total = db.select({ n: sql<number>`count(*)` }).from(schema.jobs).where(inTeam).get()!;
-  const rows = db
+  const [total] = await db.select({ n: count() }).from(schema.jobs).where(inTeam);
+  const rows = await db
     .select()
     .from(schema.jobs)
     .where(q.before === undefined ? inTeam : and(inTeam, lt(schema.jobs.seq, q.before)))
     .orderBy(desc(schema.jobs.seq))
     .limit(q.limit)
-    .offset(q.offset)
-    .all();
-  return { revision: team.revision, totalJobs: total.n, jobs: serialize(db, teamId, rows, q.details) };
+    .offset(q.offset);
+  return { revision: team.revision, totalJobs: total!.n, jobs: await serialize(db, teamId, rows, q.details) };
 }
 
 /**
@@ -44,47 +43,47 @@ export function getActivity(ownerId: string, teamId: string, q: ActivityQuery): 
  * (a job that just left the filter — a failed one no longer "in progress" — leaves the filtered feed), and
  * `totalJobs` is the filter's new count.
  */
-export function getActivityChanges(ownerId: string, teamId: string, since: number, filterBy: Partial<FeedFilter> = {}): ApiActivityChanges {
+export async function getActivityChanges(ownerId: string, teamId: string, since: number, filterBy: Partial<FeedFilter> = {}): Promise<ApiActivityChanges> {
   const db = getDb();
-  const team = requireTeam(ownerId, teamId, db);
+  const team = await requireTeam(ownerId, teamId, db);
   if (since > team.revision) return { revision: team.revision, since, changed: [], truncated: true };
   if (since === team.revision) return { revision: team.revision, since, changed: [], truncated: false };
   const max = LIMITS.activity.maxLimit;
-  const rows = db
+  const rows = await db
     .select()
     .from(schema.jobs)
     .where(and(eq(schema.jobs.teamId, teamId), gt(schema.jobs.changedRevision, since)))
     .orderBy(desc(schema.jobs.seq))
-    .limit(max + 1)
-    .all();
+    .limit(max + 1);
   const page = rows.slice(0, max);
   const filter = filterCondition(filterBy);
-  if (!filter) return { revision: team.revision, since, changed: serialize(db, teamId, page, true), truncated: rows.length > max };
+  if (!filter) return { revision: team.revision, since, changed: await serialize(db, teamId, page, true), truncated: rows.length > max };
   const matching = new Set(
     page.length
-      ? db
-          .select({ id: schema.jobs.id })
-          .from(schema.jobs)
-          .where(and(eq(schema.jobs.teamId, teamId), inArray(schema.jobs.id, page.map((r) => r.id)), filter))
-          .all()
-          .map((r) => r.id)
+      ? (
+          await db
+            .select({ id: schema.jobs.id })
+            .from(schema.jobs)
+            .where(and(eq(schema.jobs.teamId, teamId), inArray(schema.jobs.id, page.map((r) => r.id)), filter))
+        ).map((r) => r.id)
       : [],
   );
-  const total = db.select({ n: sql<number>`count(*)` }).from(schema.jobs).where(and(eq(schema.jobs.teamId, teamId), filter)).get()!;
+  const [total] = await db.select({ n: count() }).from(schema.jobs).where(and(eq(schema.jobs.teamId, teamId), filter));
   return {
     revision: team.revision,
     since,
-    changed: serialize(db, teamId, page.filter((r) => matching.has(r.id)), true),
+    changed: await serialize(db, teamId, page.filter((r) => matching.has(r.id)), true),
     unmatched: page.filter((r) => !matching.has(r.id)).map((r) => r.id),
-    totalJobs: total.n,
+    totalJobs: total!.n,
     truncated: rows.length > max,
   };
 }
 
 /**
  * The feed filter as one SQL condition (undefined: no filter). Member: jobs sent to the member or by it. Text: a
- * substring of the request text, result or error, ASCII letters without case (SQLite's lower() folds only those;
- * CJK and emoji match as written). instr() rather than LIKE, so % and _ in the text are plain characters.
+ * substring of the request text, result or error, ASCII letters without case (SQLite's lower() folds only those,
+ * and Postgres's lower() under the "C" collation; CJK and emoji match as written). instr() / strpos() rather than
+ * LIKE, so % and _ in the text are plain characters.
  */
 export function filterCondition(f: Partial<FeedFilter>): SQL | undefined {
   const parts: SQL[] = [];
@@ -93,29 +92,29 @@ export function filterCondition(f: Partial<FeedFilter>): SQL | undefined {
   const needle = f.text ? asciiLower(f.text.trim()) : '';
   if (needle) {
     const j = schema.jobs;
-    parts.push(
-      sql`(instr(lower(${j.text}), ${needle}) > 0 or instr(lower(coalesce(${j.result}, '')), ${needle}) > 0 or instr(lower(coalesce(${j.error}, '')), ${needle}) > 0)`,
-    );
+    const has = (column: SQL | typeof j.text) =>
+      databaseEngine() === 'postgres' ? sql`strpos(lower(${column} collate "C"), ${needle}) > 0` : sql`instr(lower(${column}), ${needle}) > 0`;
+    parts.push(sql`(${has(j.text)} or ${has(sql`coalesce(${j.result}, '')`)} or ${has(sql`coalesce(${j.error}, '')`)})`);
   }
   return parts.length ? and(...parts) : undefined;
 }
 
 /** Jobs as the API shows them: each with its receipt's status and, with details, its run. */
-function serialize(db: Db, teamId: string, rows: Job[], details: boolean): ApiJob[] {
+async function serialize(db: Db, teamId: string, rows: Job[], details: boolean): Promise<ApiJob[]> {
   const receiptIds = rows.map((r) => r.receiptJobId).filter((x): x is string => !!x);
   const receipts = new Map(
     receiptIds.length
-      ? db
-          .select({ id: schema.jobs.id, status: schema.jobs.status })
-          .from(schema.jobs)
-          .where(and(eq(schema.jobs.teamId, teamId), inArray(schema.jobs.id, receiptIds)))
-          .all()
-          .map((r) => [r.id, r])
+      ? (
+          await db
+            .select({ id: schema.jobs.id, status: schema.jobs.status })
+            .from(schema.jobs)
+            .where(and(eq(schema.jobs.teamId, teamId), inArray(schema.jobs.id, receiptIds)))
+        ).map((r) => [r.id, r])
       : [],
   );
   const runIds = rows.map((r) => r.runId).filter((x): x is string => !!x);
-  const runs = details ? jobRuns(db, runIds) : undefined;
-  const stops = details ? stopReasons(db, runIds) : undefined;
+  const runs = details ? await jobRuns(db, runIds) : undefined;
+  const stops = details ? await stopReasons(db, runIds) : undefined;
   return rows.map((r) => {
     const job = withCitations(toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)), r, details);
     // With details: why the job's run stopped early (a capped run completes or fails its job as the run did).
@@ -124,9 +123,9 @@ function serialize(db: Db, teamId: string, rows: Job[], details: boolean): ApiJo
 }
 
 /** The stop reason of each run that has one (runs.stop_reason, written by finishRun). */
-function stopReasons(db: Db, runIds: string[]): Map<string, NonNullable<ApiJob['stopReason']>> {
+async function stopReasons(db: Db, runIds: string[]): Promise<Map<string, NonNullable<ApiJob['stopReason']>>> {
   if (!runIds.length) return new Map();
-  const rows = db.select({ id: schema.runs.id, stopReason: schema.runs.stopReason }).from(schema.runs).where(inArray(schema.runs.id, runIds)).all();
+  const rows = await db.select({ id: schema.runs.id, stopReason: schema.runs.stopReason }).from(schema.runs).where(inArray(schema.runs.id, runIds));
   return new Map(rows.flatMap((r) => (isStopReason(r.stopReason) ? [[r.id, r.stopReason] as const] : [])));
 }
 
@@ -145,9 +144,9 @@ function withCitations(job: ApiJob, row: Job, details: boolean): ApiJob {
  * The page's runs with their setup changes, in one query: changes only when the run's assembly differs from the
  * member conversation's previous run (an empty list, or no previous run, is null).
  */
-function jobRuns(db: Db, runIds: string[]): Map<string, NonNullable<ApiJob['run']>> {
+async function jobRuns(db: Db, runIds: string[]): Promise<Map<string, NonNullable<ApiJob['run']>>> {
   if (!runIds.length) return new Map();
-  const rows = db.select({ id: schema.runs.id, assembly: schema.runs.assembly }).from(schema.runs).where(inArray(schema.runs.id, runIds)).all();
+  const rows = await db.select({ id: schema.runs.id, assembly: schema.runs.assembly }).from(schema.runs).where(inArray(schema.runs.id, runIds));
   return new Map(
     rows.map((r) => {
       const changes = (r.assembly as StoredAssembly | null)?.changes ?? null;

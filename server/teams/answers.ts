@@ -21,15 +21,15 @@ export const CLARIFICATION_CHANGED = 'Clarification changed; inspect the member 
  * slot like new work; the scheduler then continues the member conversation (a human message with
  * provenance for a clarification, Command({ resume }) for an interrupt). Idempotent by answerKey.
  */
-export function respondToJob(ownerId: string, teamId: string, jobId: string, input: RespondInput): ApiJob {
-  const job = writeTx((tx) => {
-    requireTeam(ownerId, teamId, tx);
-    const row = tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).get();
+export async function respondToJob(ownerId: string, teamId: string, jobId: string, input: RespondInput): Promise<ApiJob> {
+  const job = await writeTx(async (tx) => {
+    await requireTeam(ownerId, teamId, tx);
+    const [row] = await tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).limit(1);
     if (!row) throw notFound('Request');
     if (row.answerKey === input.answerKey) return row;
     if (row.status !== 'waiting_input') throw new AppError(409, 'not_waiting', NOT_WAITING);
     const waiting = row.waiting as ApiWaiting;
-    const latest = latestRun(row.conversationId);
+    const latest = await latestRun(row.conversationId);
     if (!latest || latest.id !== row.runId || latest.status !== 'interrupted') {
       throw new AppError(409, 'clarification_changed', CLARIFICATION_CHANGED);
     }
@@ -47,14 +47,13 @@ export function respondToJob(ownerId: string, teamId: string, jobId: string, inp
       }
       answer = { type: 'interrupt', response: input.response, answerKey: input.answerKey };
     }
-    const updated = tx
+    const [updated] = await tx
       .update(schema.jobs)
       .set({ status: 'resuming', answer, answerKey: input.answerKey, updatedAt: new Date() })
       .where(eq(schema.jobs.id, jobId))
-      .returning()
-      .get();
-    touchTeam(tx, teamId, [jobId]);
-    return updated;
+      .returning();
+    await touchTeam(tx, teamId, [jobId]);
+    return updated!;
   });
   wakeScheduler();
   return toApiJob(job, null, true);

@@ -1,6 +1,5 @@
 import 'server-only';
 import { teamBudgetState } from '@/lib/budget-state';
-import type { Db } from '@/server/db';
 import type { Team } from '@/server/db/schema';
 import { atDailyCap } from '@/server/budgets/daily-cap';
 import { teamsTokensUsed } from '@/server/budgets/team-usage';
@@ -8,18 +7,19 @@ import type { TeamBudgetView } from './serialize';
 
 /**
  * Each team's usage and admission hold for the team JSON: the same rules the scheduler's view applies (the team's
- * budget first, then the account's daily cap), so what the workspace says is what admission does.
+ * budget first, then the account's daily cap), so what the workspace says is what admission does. Inside readTx
+ * (or writeTx), read in the caller's snapshot.
  */
-export function teamBudgetViews(db: Db, ownerId: string, teams: readonly Team[]): Map<string, TeamBudgetView> {
-  const used = teamsTokensUsed(db, teams.map((t) => t.id));
+export async function teamBudgetViews(ownerId: string, teams: readonly Team[]): Promise<Map<string, TeamBudgetView>> {
+  const used = await teamsTokensUsed(teams.map((t) => t.id));
+  // The daily cap is read only when some team is under its own budget, and then once.
   let capped: boolean | undefined;
-  const dailyCapped = () => (capped ??= atDailyCap(db, ownerId));
-  return new Map(
-    teams.map((t) => {
-      const tokensUsed = used.get(t.id) ?? 0;
-      const admissionHeld =
-        teamBudgetState(tokensUsed, t.tokenBudget) === 'reached' ? 'team_budget' : dailyCapped() ? 'daily_token_cap' : null;
-      return [t.id, { tokensUsed, admissionHeld }];
-    }),
-  );
+  const views = new Map<string, TeamBudgetView>();
+  for (const t of teams) {
+    const tokensUsed = used.get(t.id) ?? 0;
+    const admissionHeld =
+      teamBudgetState(tokensUsed, t.tokenBudget) === 'reached' ? 'team_budget' : (capped ??= await atDailyCap(ownerId)) ? 'daily_token_cap' : null;
+    views.set(t.id, { tokensUsed, admissionHeld });
+  }
+  return views;
 }

@@ -17,18 +17,19 @@ const UNFINISHED = ['queued', 'running', 'waiting_input', 'resuming', 'cancellin
  * job as cancelling it alone would, in the feed's order. Work queued after the commit (a stopping run's last
  * handoff) is not swept up: it shows in the feed and can be cancelled again.
  */
-export function cancelAllJobs(ownerId: string, teamId: string): ApiCancelAllResult {
-  const outcome = writeTx((tx) => {
-    requireTeam(ownerId, teamId, tx);
-    const jobs = tx
+export async function cancelAllJobs(ownerId: string, teamId: string): Promise<ApiCancelAllResult> {
+  const outcome = await writeTx(async (tx) => {
+    await requireTeam(ownerId, teamId, tx);
+    const jobs = await tx
       .select()
       .from(schema.jobs)
       .where(and(eq(schema.jobs.teamId, teamId), inArray(schema.jobs.status, [...UNFINISHED])))
-      .orderBy(asc(schema.jobs.seq))
-      .all();
-    const results = jobs.map((job) => cancelInTx(tx, job));
+      .orderBy(asc(schema.jobs.seq));
+    // One at a time, in the feed's order (each writes its shared-record line).
+    const results: Awaited<ReturnType<typeof cancelInTx>>[] = [];
+    for (const job of jobs) results.push(await cancelInTx(tx, job));
     const changed = results.filter((r) => r.changed).map((r) => r.job.id);
-    if (changed.length) touchTeam(tx, teamId, changed);
+    if (changed.length) await touchTeam(tx, teamId, changed);
     return results;
   });
   for (const r of outcome) if (r.stopRun) stopJobRun(r.job.id);

@@ -15,13 +15,13 @@ import { stopJobRun, wakeScheduler } from '@/server/scheduler/signal';
  * running → cancelling, and the worker stops the run (checkpoints kept) and records cancelled.
  * Cancelling a finished job changes nothing.
  */
-export function cancelJob(ownerId: string, teamId: string, jobId: string): ApiJob {
-  const outcome = writeTx((tx) => {
-    requireTeam(ownerId, teamId, tx);
-    const job = tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).get();
+export async function cancelJob(ownerId: string, teamId: string, jobId: string): Promise<ApiJob> {
+  const outcome = await writeTx(async (tx) => {
+    await requireTeam(ownerId, teamId, tx);
+    const [job] = await tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId)));
     if (!job) throw notFound('Request');
-    const result = cancelInTx(tx, job);
-    if (result.changed) touchTeam(tx, teamId, [jobId]);
+    const result = await cancelInTx(tx, job);
+    if (result.changed) await touchTeam(tx, teamId, [jobId]);
     return result;
   });
   if (outcome.stopRun) stopJobRun(outcome.job.id);
@@ -33,18 +33,17 @@ export function cancelJob(ownerId: string, teamId: string, jobId: string): ApiJo
  * One job's cancel inside the caller's transaction, without the revision bump (the caller bumps once for all it
  * changed): cancelJob and cancel-all share it, so cancelling everything answers exactly as one by one.
  */
-export function cancelInTx(tx: Db, job: Job): { job: Job; stopRun: boolean; changed: boolean } {
+export async function cancelInTx(tx: Db, job: Job): Promise<{ job: Job; stopRun: boolean; changed: boolean }> {
   if (isTerminal(job.status) || job.status === 'cancelling') return { job, stopRun: false, changed: false };
   const now = new Date();
   const immediate = job.status === 'queued' || job.status === 'resuming' || job.status === 'waiting_input';
-  const updated = tx
+  const [updated] = await tx
     .update(schema.jobs)
     .set(immediate ? { status: 'cancelled', completedAt: now, updatedAt: now, answer: null } : { status: 'cancelling', updatedAt: now })
     .where(eq(schema.jobs.id, job.id))
-    .returning()
-    .get();
+    .returning();
   if (immediate) {
-    appendShared(tx, {
+    await appendShared(tx, {
       teamId: job.teamId,
       jobId: job.id,
       kind: 'cancelled',
@@ -54,12 +53,12 @@ export function cancelInTx(tx: Db, job: Job): { job: Job; stopRun: boolean; chan
       text: 'Request cancelled',
     });
   }
-  return { job: updated, stopRun: !immediate, changed: true };
+  return { job: updated!, stopRun: !immediate, changed: true };
 }
 
-export function getJob(ownerId: string, teamId: string, jobId: string) {
-  requireTeam(ownerId, teamId);
-  const job = getDb().select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).get();
+export async function getJob(ownerId: string, teamId: string, jobId: string): Promise<Job> {
+  await requireTeam(ownerId, teamId);
+  const [job] = await getDb().select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId)));
   if (!job) throw notFound('Request');
   return job;
 }

@@ -6,9 +6,12 @@ import type { CloneTeamInput } from '@/lib/schemas/team-settings';
 import { cloneName } from '@/lib/team-clone-name';
 import type { ApiTeam } from '@/lib/types/team';
 import { schema, writeTx } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { assertConversationQuota } from '@/server/agents/quotas';
 import { AppError } from '@/server/http/errors';
 import { ensureMemberConversations, getTeam, requireTeam, teamMembers } from './teams';
+
+const teamCount = statement('select count(*) as n from teams where owner_id = ?');
 
 /**
  * A new team with the source's roster (same agents, member names and order), goal and token budget, and none of
@@ -16,40 +19,38 @@ import { ensureMemberConversations, getTeam, requireTeam, teamMembers } from './
  * it to the source. Each member gets a fresh conversation, as at creation. Idempotent by requestId: the same id
  * again answers the same clone; an id already used for another team is refused. The source is left as it is.
  */
-export function cloneTeam(ownerId: string, sourceId: string, input: CloneTeamInput): { team: ApiTeam; created: boolean } {
-  const outcome = writeTx((tx) => {
-    const source = requireTeam(ownerId, sourceId, tx);
-    const existing = tx
+export async function cloneTeam(ownerId: string, sourceId: string, input: CloneTeamInput): Promise<{ team: ApiTeam; created: boolean }> {
+  const outcome = await writeTx(async (tx) => {
+    const source = await requireTeam(ownerId, sourceId, tx);
+    const [existing] = await tx
       .select()
       .from(schema.teams)
       .where(and(eq(schema.teams.ownerId, ownerId), eq(schema.teams.requestId, input.requestId)))
-      .get();
+      .limit(1);
     if (existing) {
       if (existing.clonedFromTeamId !== sourceId) throw new AppError(409, 'request_key_reused', 'This request id was already used for a different team');
       return { teamId: existing.id, created: false };
     }
-    const count = tx.$client.prepare('select count(*) as n from teams where owner_id = ?').get(ownerId) as { n: number };
+    const count = (await teamCount.get<{ n: number }>(ownerId))!;
     if (count.n >= LIMITS.team.perOwner) throw new AppError(409, 'team_limit', `Team limit reached (${LIMITS.team.perOwner})`);
 
-    const members = teamMembers(sourceId, tx);
+    const members = await teamMembers(sourceId, tx);
     // Agents in a team can't be deleted, but a member whose agent is gone has nothing to run: refuse, don't drop it.
     const agentIds = members.map((m) => m.agentId).filter((id): id is string => id !== null);
     const agents = agentIds.length
-      ? tx
+      ? await tx
           .select({ id: schema.agents.id, name: schema.agents.name })
           .from(schema.agents)
           .where(and(eq(schema.agents.ownerId, ownerId), inArray(schema.agents.id, agentIds)))
-          .all()
       : [];
     const agentName = new Map(agents.map((a) => [a.id, a.name]));
     if (members.some((m) => m.agentId === null || !agentName.has(m.agentId))) {
       throw new AppError(409, 'member_agent_missing', 'A member of this team has no agent any more; create a new team instead');
     }
-    assertConversationQuota(tx, ownerId, members.length);
+    await assertConversationQuota(tx, ownerId, members.length);
 
     const teamId = crypto.randomUUID();
-    tx.insert(schema.teams)
-      .values({
+    await tx.insert(schema.teams).values({
         id: teamId,
         ownerId,
         requestId: input.requestId,
@@ -59,10 +60,8 @@ export function cloneTeam(ownerId: string, sourceId: string, input: CloneTeamInp
         tokenBudget: source.tokenBudget,
         clonedFromTeamId: sourceId,
         updatedAt: new Date(),
-      })
-      .run();
-    tx.insert(schema.teamMembers)
-      .values(
+      });
+    await tx.insert(schema.teamMembers).values(
         members.map((m) => ({
           id: crypto.randomUUID(),
           teamId,
@@ -71,10 +70,9 @@ export function cloneTeam(ownerId: string, sourceId: string, input: CloneTeamInp
           name: m.name,
           position: m.position,
         })),
-      )
-      .run();
+    );
     return { teamId, created: true };
   });
-  ensureMemberConversations(ownerId, outcome.teamId);
-  return { team: getTeam(ownerId, outcome.teamId), created: outcome.created };
+  await ensureMemberConversations(ownerId, outcome.teamId);
+  return { team: await getTeam(ownerId, outcome.teamId), created: outcome.created };
 }

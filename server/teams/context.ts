@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { jsonBytes } from '@/lib/text-bounds';
-import { getDb, schema, type Db } from '@/server/db';
+import { readTx, schema, type Db } from '@/server/db';
 import { preparedPerConnection } from '@/server/db/prepared';
 
 export type SharedContext = {
@@ -42,17 +42,19 @@ const statements = preparedPerConnection((db) => ({
  * The team's shared context: goal, roster, active public state and up to 8 recent shared messages,
  * within 24,000 bytes of UTF-8 JSON. Oldest messages are dropped first so public state survives.
  */
-export function buildSharedContext(teamId: string, db: Db = getDb()): SharedContext {
+export async function buildSharedContext(teamId: string, db?: Db): Promise<SharedContext> {
+  // Four reads, one snapshot: the given handle (an open writeTx), or a read transaction.
+  return db ? readContext(teamId, db) : readTx((snapshot) => readContext(teamId, snapshot));
+}
+
+async function readContext(teamId: string, db: Db): Promise<SharedContext> {
   const q = statements(db);
-  const team = q.team.get({ teamId });
+  const [team] = await q.team.execute({ teamId });
   if (!team) throw new Error(`team ${teamId} not found`);
-  const members = q.members.all({ teamId });
+  const members = await q.members.execute({ teamId });
   const names = new Map(members.map((m) => [m.id, m.name]));
-  const state = q.state
-    .all({ teamId })
-    .map((e) => ({ id: e.id, kind: e.kind, title: e.title, content: e.content, revision: e.revision }));
-  const recent = q.recent
-    .all({ teamId })
+  const state = (await q.state.execute({ teamId })).map((e) => ({ id: e.id, kind: e.kind, title: e.title, content: e.content, revision: e.revision }));
+  const recent = (await q.recent.execute({ teamId }))
     .reverse()
     .map((m) => ({
       from: m.senderLabel,

@@ -10,7 +10,8 @@ import { isFinished } from '@/server/agents/run-store';
 import { readThread } from '@/server/agents/thread';
 import { takeFinalMessages } from '@/server/agents/final-state';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
-import { preparedPerConnection, rawStatement } from '@/server/db/prepared';
+import { preparedPerConnection } from '@/server/db/prepared';
+import { statement } from '@/server/db/statement';
 import type { Job, Team } from '@/server/db/schema';
 import { attributeResult } from './attribution';
 import { buildSharedContext } from './context';
@@ -25,7 +26,7 @@ export type PendingAnswer =
 
 // Read several times per job step: prepared once per connection (server/db/prepared.ts).
 const jobById = preparedPerConnection((db) => db.select().from(schema.jobs).where(eq(schema.jobs.id, sql.placeholder('id'))).prepare());
-const loadJob = (jobId: string, db: Db = getDb()) => jobById(db).get({ id: jobId });
+const loadJob = async (jobId: string, db: Db = getDb()): Promise<Job | undefined> => (await jobById(db).execute({ id: jobId }))[0];
 
 // The other reads on every job's admission and finish, prepared the same way.
 const statements = preparedPerConnection((db) => ({
@@ -43,23 +44,23 @@ const statements = preparedPerConnection((db) => ({
     .where(eq(schema.conversations.id, sql.placeholder('id')))
     .prepare(),
 }));
-const receiptCount = rawStatement(`select count(*) as n from jobs where team_id = ? and kind = 'receipt'`);
+const receiptCount = statement(`select count(*) as n from jobs where team_id = ? and kind = 'receipt'`);
 
-function memberName(tx: Db, memberId: string | null): string {
+async function memberName(tx: Db, memberId: string | null): Promise<string> {
   if (!memberId) return 'You';
-  return statements(tx).memberName.get({ id: memberId })?.name ?? 'A member';
+  return (await statements(tx).memberName.execute({ id: memberId }))[0]?.name ?? 'A member';
 }
 
-function agentToolGroups(tx: Db, conversationId: string): string[] {
-  return statements(tx).agentToolGroups.get({ id: conversationId })?.toolGroups ?? [];
+async function agentToolGroups(tx: Db, conversationId: string): Promise<string[]> {
+  return (await statements(tx).agentToolGroups.execute({ id: conversationId }))[0]?.toolGroups ?? [];
 }
 
 /** The exact run input of a job, built once at admission with the context as it is then. */
-function freezeInput(tx: Db, job: Job, team: Team): StartInput {
-  const context = buildSharedContext(team.id, tx);
+async function freezeInput(tx: Db, job: Job, team: Team): Promise<StartInput> {
+  const context = await buildSharedContext(team.id, tx);
   if (job.kind === 'request') {
-    const senderLabel = memberName(tx, job.sourceMemberId);
-    const name = memberName(tx, job.memberId);
+    const senderLabel = await memberName(tx, job.sourceMemberId);
+    const name = await memberName(tx, job.memberId);
     const acceptanceCriteria = requestCriteria(job.frozenInput);
     return {
       text: job.text,
@@ -69,7 +70,7 @@ function freezeInput(tx: Db, job: Job, team: Team): StartInput {
         senderLabel,
         jobId: job.id,
         text: job.text,
-        toolGroups: agentToolGroups(tx, job.conversationId),
+        toolGroups: await agentToolGroups(tx, job.conversationId),
         context,
         acceptanceCriteria,
       }),
@@ -86,9 +87,9 @@ function freezeInput(tx: Db, job: Job, team: Team): StartInput {
       },
     };
   }
-  const parent = job.parentId ? loadJob(job.parentId, tx) : undefined;
+  const parent = job.parentId ? await loadJob(job.parentId, tx) : undefined;
   const status = parent?.status === 'failed' ? 'failed' : 'completed';
-  const worker = memberName(tx, job.sourceMemberId);
+  const worker = await memberName(tx, job.sourceMemberId);
   return {
     text: job.text,
     messageContent: receiptMessage({ memberName: worker, requestText: parent?.text ?? '', status, resultText: job.text, jobId: job.parentId ?? job.id, context }),
@@ -100,28 +101,28 @@ function freezeInput(tx: Db, job: Job, team: Team): StartInput {
  * Admit a queued job (or a pending answer): it takes a slot, its input is frozen and its run key fixed,
  * in one transaction with the revision bump. False when it is no longer admissible.
  */
-export function admitJob(jobId: string): boolean {
-  return writeTx((tx) => {
-    const job = loadJob(jobId, tx);
+export async function admitJob(jobId: string): Promise<boolean> {
+  return writeTx(async (tx) => {
+    const job = await loadJob(jobId, tx);
     if (!job || (job.status !== 'queued' && job.status !== 'resuming')) return false;
-    const team = statements(tx).team.get({ id: job.teamId });
+    const team = (await statements(tx).team.execute({ id: job.teamId }))[0];
     if (!team) return false;
     const now = new Date();
     if (job.status === 'queued') {
       // A queued request may hold its acceptance criteria until now (member-input.ts QueuedInput).
-      const frozenInput = job.frozenInput && !isQueuedInput(job.frozenInput) ? job.frozenInput : freezeInput(tx, job, team);
-      tx.update(schema.jobs)
+      const frozenInput = job.frozenInput && !isQueuedInput(job.frozenInput) ? job.frozenInput : await freezeInput(tx, job, team);
+      await tx
+        .update(schema.jobs)
         .set({ status: 'running', frozenInput, runKey: `job:${job.id}:start`, runId: null, admittedAt: now, updatedAt: now })
-        .where(eq(schema.jobs.id, jobId))
-        .run();
+        .where(eq(schema.jobs.id, jobId));
     } else {
       const answer = job.answer as PendingAnswer;
-      tx.update(schema.jobs)
+      await tx
+        .update(schema.jobs)
         .set({ status: 'running', runKey: `job:${job.id}:answer:${answer.answerKey}`, runId: null, admittedAt: now, updatedAt: now })
-        .where(eq(schema.jobs.id, jobId))
-        .run();
+        .where(eq(schema.jobs.id, jobId));
     }
-    touchTeam(tx, job.teamId, [jobId]);
+    await touchTeam(tx, job.teamId, [jobId]);
     return true;
   });
 }
@@ -140,12 +141,12 @@ export function admitJob(jobId: string): boolean {
  * the same key returns the same run, never a second one.
  */
 export async function launchJob(jobId: string, signal?: AbortSignal): Promise<void> {
-  const job = loadJob(jobId);
+  const job = await loadJob(jobId);
   if (!job) return;
   if (job.status === 'cancelling') return stopJob(jobId, signal);
   if (job.status !== 'running' || !job.runKey) return;
   if (job.runId) {
-    const run = findRun(job.runId);
+    const run = await findRun(job.runId);
     if (run && isFinished(run.status)) return finalizeJob(jobId, signal);
     if (run) return;
   }
@@ -154,13 +155,13 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
   // The job's run id is written in the transaction that creates (or finds) the run: one commit fewer per job, and
   // the run is never running without its job knowing it.
   let stored = false;
-  const recordRun = (tx: Db, run: { id: string }) => {
-    const fresh = loadJob(jobId, tx);
+  const recordRun = async (tx: Db, run: { id: string }) => {
+    const fresh = await loadJob(jobId, tx);
     if (!fresh || fresh.runKey !== job.runKey) return;
-    tx.update(schema.jobs).set({ runId: run.id, updatedAt: new Date() }).where(eq(schema.jobs.id, jobId)).run();
+    await tx.update(schema.jobs).set({ runId: run.id, updatedAt: new Date() }).where(eq(schema.jobs.id, jobId));
     // The job now has a run to show (its card's Steps, its bar on the Runs page): announce it, or readers that
     // read at admission would not see the run until the job's next change.
-    if (fresh.runId !== run.id) touchTeam(tx, fresh.teamId, [jobId]);
+    if (fresh.runId !== run.id) await touchTeam(tx, fresh.teamId, [jobId]);
     stored = true;
   };
   try {
@@ -169,31 +170,31 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
     const { run } =
       isAnswer && answer?.type === 'interrupt'
         ? await resumeRun(job.conversationId, answer.response, { idempotencyKey: job.runKey, context, signal, inTransaction: recordRun })
-        : startRun(
+        : await startRun(
             job.conversationId,
             isAnswer && answer?.type === 'clarification'
               ? { text: answer.text, meta: { kind: 'clarification_answer', teamId: job.teamId, jobId: job.id, questionId: answer.questionId, author: 'person', provenance: clarificationAnswer() } }
               : (job.frozenInput as StartInput),
             { idempotencyKey: job.runKey, context, inTransaction: recordRun },
           );
-    if (stored && isFinished(findRun(run.id)?.status ?? 'pending')) await finalizeJob(jobId, signal);
+    if (stored && isFinished((await findRun(run.id))?.status ?? 'pending')) await finalizeJob(jobId, signal);
   } catch (err) {
     // Overran its bound: leave the job as it is (see above), never fail it for the scheduler's own slowness.
     if (signal?.aborted) return;
     if (err instanceof ConversationBusyError) {
       // Someone is running something in that conversation directly: give the slot back and wait.
-      writeTx((tx) => {
-        const fresh = loadJob(jobId, tx);
+      await writeTx(async (tx) => {
+        const fresh = await loadJob(jobId, tx);
         if (!fresh || fresh.status !== 'running' || fresh.runId) return;
-        tx.update(schema.jobs)
+        await tx
+          .update(schema.jobs)
           .set({ status: isAnswerKey(fresh.runKey) ? 'resuming' : 'queued', runKey: null, admittedAt: null, updatedAt: new Date() })
-          .where(eq(schema.jobs.id, jobId))
-          .run();
-        touchTeam(tx, fresh.teamId, [jobId]);
+          .where(eq(schema.jobs.id, jobId));
+        await touchTeam(tx, fresh.teamId, [jobId]);
       });
       return;
     }
-    failJob(jobId, err instanceof Error ? err.message : String(err));
+    await failJob(jobId, err instanceof Error ? err.message : String(err));
   }
 }
 
@@ -201,23 +202,23 @@ const isAnswerKey = (key: string | null) => !!key && key.includes(':answer:');
 
 /** Record the outcome of the job's finished run: completed, failed, waiting for input or cancelled. */
 export async function finalizeJob(jobId: string, signal?: AbortSignal): Promise<void> {
-  const job = loadJob(jobId);
+  const job = await loadJob(jobId);
   if (!job || (job.status !== 'running' && job.status !== 'cancelling') || !job.runId) return;
-  const run = findRun(job.runId);
+  const run = await findRun(job.runId);
   if (!run || !isFinished(run.status)) return;
   if (run.status === 'success') {
     // The run's final messages as its executor kept them; the checkpoint after a restart (or once evicted).
     const messages = takeFinalMessages(run.id) ?? (await readThread(job.conversationId)).messages;
     signal?.throwIfAborted();
     const attribution = attributeResult(messages, job.id);
-    if (attribution.ok) completeJob(job.id, run.id, attribution.text);
-    else failJob(job.id, attribution.error, run.id);
+    if (attribution.ok) await completeJob(job.id, run.id, attribution.text);
+    else await failJob(job.id, attribution.error, run.id);
   } else if (run.status === 'interrupted') {
-    waitForInput(job.id, run.id, toWaiting(run.interrupt));
+    await waitForInput(job.id, run.id, toWaiting(run.interrupt));
   } else if (run.status === 'error') {
-    failJob(job.id, run.error ?? 'The run failed', run.id);
+    await failJob(job.id, run.error ?? 'The run failed', run.id);
   } else {
-    markCancelled(job.id, run.id);
+    await markCancelled(job.id, run.id);
   }
 }
 
@@ -230,48 +231,48 @@ function toWaiting(interrupt: unknown): ApiWaiting {
 }
 
 /** Apply a final transition if the job is still running this run; returns the updated job. */
-function transition(tx: Db, jobId: string, runId: string | null, set: Partial<Job>): Job | undefined {
-  const job = loadJob(jobId, tx);
+async function transition(tx: Db, jobId: string, runId: string | null, set: Partial<Job>): Promise<Job | undefined> {
+  const job = await loadJob(jobId, tx);
   if (!job || (job.status !== 'running' && job.status !== 'cancelling')) return undefined;
   if (runId && job.runId !== runId) return undefined;
   const now = new Date();
-  return tx.update(schema.jobs).set({ ...set, updatedAt: now }).where(eq(schema.jobs.id, jobId)).returning().get();
+  return (await tx.update(schema.jobs).set({ ...set, updatedAt: now }).where(eq(schema.jobs.id, jobId)).returning())[0];
 }
 
-function completeJob(jobId: string, runId: string, answer: string): void {
+async function completeJob(jobId: string, runId: string, answer: string): Promise<void> {
   const { text, truncated } = truncateText(answer, LIMITS.result.maxBytes);
-  writeTx((tx) => {
-    const job = transition(tx, jobId, runId, { status: 'completed', result: text, resultTruncated: truncated, error: null, waiting: null, completedAt: new Date() });
+  await writeTx(async (tx) => {
+    const job = await transition(tx, jobId, runId, { status: 'completed', result: text, resultTruncated: truncated, error: null, waiting: null, completedAt: new Date() });
     if (!job) return;
-    appendShared(tx, { teamId: job.teamId, jobId, kind: 'result', senderMemberId: job.memberId, senderLabel: memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text });
-    const receiptId = job.kind === 'request' ? writeReceipt(tx, job, truncated ? `${text}\n[Result shortened; the full answer is in the member's conversation.]` : text) : null;
-    touchTeam(tx, job.teamId, receiptId ? [jobId, receiptId] : [jobId]);
+    await appendShared(tx, { teamId: job.teamId, jobId, kind: 'result', senderMemberId: job.memberId, senderLabel: await memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text });
+    const receiptId = job.kind === 'request' ? await writeReceipt(tx, job, truncated ? `${text}\n[Result shortened; the full answer is in the member's conversation.]` : text) : null;
+    await touchTeam(tx, job.teamId, receiptId ? [jobId, receiptId] : [jobId]);
   });
 }
 
-export function failJob(jobId: string, error: string, runId: string | null = null): void {
-  writeTx((tx) => {
-    const job = transition(tx, jobId, runId, { status: 'failed', error, waiting: null, completedAt: new Date() });
+export async function failJob(jobId: string, error: string, runId: string | null = null): Promise<void> {
+  await writeTx(async (tx) => {
+    const job = await transition(tx, jobId, runId, { status: 'failed', error, waiting: null, completedAt: new Date() });
     if (!job) return;
-    appendShared(tx, { teamId: job.teamId, jobId, kind: 'error', senderMemberId: job.memberId, senderLabel: memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text: error });
-    const receiptId = job.kind === 'request' ? writeReceipt(tx, job, `The request failed: ${error}`) : null;
-    touchTeam(tx, job.teamId, receiptId ? [jobId, receiptId] : [jobId]);
+    await appendShared(tx, { teamId: job.teamId, jobId, kind: 'error', senderMemberId: job.memberId, senderLabel: await memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text: error });
+    const receiptId = job.kind === 'request' ? await writeReceipt(tx, job, `The request failed: ${error}`) : null;
+    await touchTeam(tx, job.teamId, receiptId ? [jobId, receiptId] : [jobId]);
   });
 }
 
-function waitForInput(jobId: string, runId: string, waiting: ApiWaiting): void {
-  writeTx((tx) => {
-    const job = transition(tx, jobId, runId, { status: 'waiting_input', waiting, answer: null });
-    if (job) touchTeam(tx, job.teamId, [jobId]);
+async function waitForInput(jobId: string, runId: string, waiting: ApiWaiting): Promise<void> {
+  await writeTx(async (tx) => {
+    const job = await transition(tx, jobId, runId, { status: 'waiting_input', waiting, answer: null });
+    if (job) await touchTeam(tx, job.teamId, [jobId]);
   });
 }
 
-function markCancelled(jobId: string, runId: string | null): void {
-  writeTx((tx) => {
-    const job = transition(tx, jobId, runId, { status: 'cancelled', completedAt: new Date() });
+async function markCancelled(jobId: string, runId: string | null): Promise<void> {
+  await writeTx(async (tx) => {
+    const job = await transition(tx, jobId, runId, { status: 'cancelled', completedAt: new Date() });
     if (!job) return;
-    appendShared(tx, { teamId: job.teamId, jobId, kind: 'cancelled', senderMemberId: null, senderLabel: 'You', recipientMemberId: job.memberId, text: 'Request cancelled' });
-    touchTeam(tx, job.teamId, [jobId]);
+    await appendShared(tx, { teamId: job.teamId, jobId, kind: 'cancelled', senderMemberId: null, senderLabel: 'You', recipientMemberId: job.memberId, text: 'Request cancelled' });
+    await touchTeam(tx, job.teamId, [jobId]);
   });
 }
 
@@ -280,20 +281,20 @@ function markCancelled(jobId: string, runId: string | null): void {
  * transaction that recorded the result. At most one per request: its key is the request id.
  */
 /** Queue the requester's receipt for a finished request; returns the new receipt job's id, if one was written. */
-function writeReceipt(tx: Db, job: Job, text: string): string | null {
+async function writeReceipt(tx: Db, job: Job, text: string): Promise<string | null> {
   if (job.receiptJobId) return null;
   let conversationId = job.sourceConversationId;
   if (job.sourceMemberId) {
-    conversationId = statements(tx).memberConversation.get({ id: job.sourceMemberId })?.c ?? null;
+    conversationId = (await statements(tx).memberConversation.execute({ id: job.sourceMemberId }))[0]?.c ?? null;
   }
   if (!conversationId) return null;
-  const count = receiptCount(tx).get(job.teamId) as { n: number };
+  const count = (await receiptCount.get<{ n: number }>(job.teamId))!;
   if (count.n >= LIMITS.team.receipts) {
-    appendShared(tx, { teamId: job.teamId, jobId: job.id, kind: 'note', senderMemberId: null, senderLabel: 'Ensemble', recipientMemberId: job.sourceMemberId, text: 'Receipt capacity reached: this result was not returned to its requester.' });
+    await appendShared(tx, { teamId: job.teamId, jobId: job.id, kind: 'note', senderMemberId: null, senderLabel: 'Ensemble', recipientMemberId: job.sourceMemberId, text: 'Receipt capacity reached: this result was not returned to its requester.' });
     return null;
   }
   const id = crypto.randomUUID();
-  const inserted = tx
+  const [inserted] = await tx
     .insert(schema.jobs)
     .values({
       id,
@@ -313,10 +314,9 @@ function writeReceipt(tx: Db, job: Job, text: string): string | null {
       updatedAt: new Date(),
     })
     .onConflictDoNothing()
-    .returning()
-    .get();
+    .returning();
   if (!inserted) return null;
-  tx.update(schema.jobs).set({ receiptJobId: id }).where(eq(schema.jobs.id, job.id)).run();
+  await tx.update(schema.jobs).set({ receiptJobId: id }).where(eq(schema.jobs.id, job.id));
   return id;
 }
 
@@ -326,7 +326,7 @@ function writeReceipt(tx: Db, job: Job, text: string): string | null {
  * it. A run already asked to stop is not waited for again, so reconciliation passes don't hold the team's worker.
  */
 export async function stopJob(jobId: string, signal?: AbortSignal): Promise<void> {
-  const job = loadJob(jobId);
+  const job = await loadJob(jobId);
   if (!job || job.status !== 'cancelling') return;
   if (!job.runId) return markCancelled(jobId, null);
   const run = await cancelRun(job.runId, { signal, waitMs: isStopping(job.runId) ? 0 : LIMITS.scheduler.stepTimeoutMs });

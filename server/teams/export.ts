@@ -23,17 +23,17 @@ export type TeamExport = {
    * existed when the export began; each shows its state when its batch was read. A team deleted meanwhile ends the
    * stream with an error (404) rather than a document that looks complete.
    */
-  chunks: Generator<string, void, undefined>;
+  chunks: AsyncGenerator<string, void, undefined>;
 };
 
 /** Owner-scoped: another owner's team (or a missing one) is a 404 thrown here, before any byte is streamed. */
-export function exportTeam(ownerId: string, teamId: string, format: ExportFormat, now = new Date()): TeamExport {
+export async function exportTeam(ownerId: string, teamId: string, format: ExportFormat, now = new Date()): Promise<TeamExport> {
   const db = getDb();
-  const team = requireTeam(ownerId, teamId, db);
-  const members = teamMembers(teamId, db);
-  const lastSeq = db.select({ seq: max(schema.jobs.seq) }).from(schema.jobs).where(eq(schema.jobs.teamId, teamId)).get()?.seq ?? 0;
+  const team = await requireTeam(ownerId, teamId, db);
+  const members = await teamMembers(teamId, db);
+  const lastSeq = (await db.select({ seq: max(schema.jobs.seq) }).from(schema.jobs).where(eq(schema.jobs.teamId, teamId)))[0]?.seq ?? 0;
   const batches = jobBatches(db, ownerId, teamId, lastSeq);
-  const state = () => listStateForApi(ownerId, teamId).entries;
+  const state = async () => (await listStateForApi(ownerId, teamId)).entries;
   const filename = `${fileStem(team.name)}.${format}`;
   return {
     filename,
@@ -43,18 +43,17 @@ export function exportTeam(ownerId: string, teamId: string, format: ExportFormat
   };
 }
 
-function* jobBatches(db: Db, ownerId: string, teamId: string, lastSeq: number): Generator<Job[], void, undefined> {
+async function* jobBatches(db: Db, ownerId: string, teamId: string, lastSeq: number): AsyncGenerator<Job[], void, undefined> {
   let after = 0;
   for (;;) {
     // The team is checked again at every step: deleted mid-export, the download fails instead of ending early.
-    requireTeam(ownerId, teamId, db);
-    const rows = db
+    await requireTeam(ownerId, teamId, db);
+    const rows = await db
       .select()
       .from(schema.jobs)
       .where(and(eq(schema.jobs.teamId, teamId), eq(schema.jobs.ownerId, ownerId), gt(schema.jobs.seq, after), lte(schema.jobs.seq, lastSeq)))
       .orderBy(asc(schema.jobs.seq))
-      .limit(EXPORT_BATCH)
-      .all();
+      .limit(EXPORT_BATCH);
     if (!rows.length) return;
     yield rows;
     after = rows[rows.length - 1]!.seq;
@@ -95,7 +94,7 @@ function jobJson(j: Job) {
   };
 }
 
-function* json(team: Team, members: TeamMember[], batches: Iterable<Job[]>, state: () => ApiStateEntry[], now: Date) {
+async function* json(team: Team, members: TeamMember[], batches: AsyncIterable<Job[]>, state: () => Promise<ApiStateEntry[]>, now: Date) {
   const head = {
     format: 'ensemble.team-export',
     version: 1,
@@ -116,10 +115,10 @@ function* json(team: Team, members: TeamMember[], batches: Iterable<Job[]>, stat
   // The head object without its closing brace, then the jobs array streamed, then the state.
   yield `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "jobs": [`;
   let first = true;
-  for (const rows of batches) {
+  for await (const rows of batches) {
     yield rows.map((r) => `${first ? ((first = false), '\n    ') : ',\n    '}${JSON.stringify(jobJson(r))}`).join('');
   }
-  yield `${first ? '' : '\n  '}],\n  "state": ${JSON.stringify(state(), null, 2).replace(/\n/g, '\n  ')}\n}\n`;
+  yield `${first ? '' : '\n  '}],\n  "state": ${JSON.stringify(await state(), null, 2).replace(/\n/g, '\n  ')}\n}\n`;
 }
 
 // ─────────────────────────────── Markdown ───────────────────────────────
@@ -142,7 +141,7 @@ const KIND_HEADING: Record<ApiStateEntry['kind'], string> = {
   finding: 'Findings',
 };
 
-function* markdown(team: Team, members: TeamMember[], batches: Iterable<Job[]>, state: () => ApiStateEntry[], now: Date) {
+async function* markdown(team: Team, members: TeamMember[], batches: AsyncIterable<Job[]>, state: () => Promise<ApiStateEntry[]>, now: Date) {
   const names = new Map(members.map((m) => [m.id, m.name]));
   const who = (id: string | null) => (id ? `@${inline(names.get(id) ?? 'a former member')}` : 'You');
   yield [
@@ -155,7 +154,7 @@ function* markdown(team: Team, members: TeamMember[], batches: Iterable<Job[]>, 
     `\n## Requests\n`,
   ].join('\n');
   let count = 0;
-  for (const rows of batches) {
+  for await (const rows of batches) {
     const out: string[] = [];
     for (const j of rows) {
       // A receipt only carries a finished request's result back to its requester; the request's section says so.
@@ -170,7 +169,7 @@ function* markdown(team: Team, members: TeamMember[], batches: Iterable<Job[]>, 
     if (out.length) yield out.join('');
   }
   if (count === 0) yield '\nNo requests yet.\n';
-  const entries = state();
+  const entries = await state();
   const active = entries.filter((e) => e.status === 'active');
   const archived = entries.filter((e) => e.status === 'archived');
   const entry = (e: ApiStateEntry) =>

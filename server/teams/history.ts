@@ -79,7 +79,7 @@ function findMember(members: TeamMember[], ref: string): TeamMember | undefined 
   return members.find((m) => m.id === ref) ?? members.find((m) => m.name.toLowerCase() === lower);
 }
 
-function resolveFilters(teamId: string, input: HistoryFilterInput, members: TeamMember[], db: Db): Filters {
+async function resolveFilters(teamId: string, input: HistoryFilterInput, members: TeamMember[], db: Db): Promise<Filters> {
   const filters: Filters = {};
   if (input.memberId) {
     const member = findMember(members, input.memberId);
@@ -87,11 +87,11 @@ function resolveFilters(teamId: string, input: HistoryFilterInput, members: Team
     filters.memberId = member.id;
   }
   if (input.jobId) {
-    const job = db
+    const [job] = await db
       .select({ id: schema.jobs.id })
       .from(schema.jobs)
       .where(and(eq(schema.jobs.teamId, teamId), eq(schema.jobs.id, input.jobId)))
-      .get();
+      .limit(1);
     if (!job) throw new AppError(400, 'unknown_job', `No request or receipt "${input.jobId}" in this team`);
     filters.jobId = job.id;
   }
@@ -181,21 +181,21 @@ function requesterOf(job: Pick<Job, 'sourceMemberId' | 'sourceConversationId'>, 
  * Retained shared-record messages, newest first. Filters (member as sender or recipient, job, literal query)
  * apply before pagination. An anchor that was rotated out of the record answers an empty, expired page.
  */
-export function readHistory(teamId: string, input: HistoryFilterInput = {}, db: Db = getDb()): HistoryPage {
+export async function readHistory(teamId: string, input: HistoryFilterInput = {}, db: Db = getDb()): Promise<HistoryPage> {
   const limit = checkLimit(input.limit);
-  const members = teamMembers(teamId, db);
-  const filters = resolveFilters(teamId, input, members, db);
+  const members = await teamMembers(teamId, db);
+  const filters = await resolveFilters(teamId, input, members, db);
   const m = schema.sharedMessages;
   const where: SQL[] = [eq(m.teamId, teamId)];
   if (input.cursor) {
     const anchor = decodeCursor(input.cursor, 'history', teamId, filters);
-    const retained = db.select({ seq: m.seq }).from(m).where(and(eq(m.teamId, teamId), eq(m.seq, anchor))).get();
+    const [retained] = await db.select({ seq: m.seq }).from(m).where(and(eq(m.teamId, teamId), eq(m.seq, anchor))).limit(1);
     if (!retained) return { messages: [], ...expired };
     where.push(lt(m.seq, anchor));
   }
   if (filters.memberId) where.push(or(eq(m.senderMemberId, filters.memberId), eq(m.recipientMemberId, filters.memberId))!);
   if (filters.jobId) where.push(eq(m.jobId, filters.jobId));
-  const rows = db.select().from(m).where(and(...where)).orderBy(desc(m.seq)).all();
+  const rows = await db.select().from(m).where(and(...where)).orderBy(desc(m.seq));
   const matched = rows.filter((r) => contains([r.text], filters.query)).slice(0, limit + 1);
 
   const names = nameMap(members);
@@ -270,21 +270,21 @@ function answerExcerpt(job: JobRow, maxBytes: number): AnswerExcerpt {
  * `member_id` matches the member asked or the member who asked; `job_id` matches that request and the
  * handoffs it started; `query` searches the request text and the stored answer (result or error).
  */
-export function searchResults(teamId: string, input: HistoryFilterInput = {}, db: Db = getDb()): ResultsPage {
+export async function searchResults(teamId: string, input: HistoryFilterInput = {}, db: Db = getDb()): Promise<ResultsPage> {
   const limit = checkLimit(input.limit);
-  const members = teamMembers(teamId, db);
-  const filters = resolveFilters(teamId, input, members, db);
+  const members = await teamMembers(teamId, db);
+  const filters = await resolveFilters(teamId, input, members, db);
   const j = schema.jobs;
   const where: SQL[] = [eq(j.teamId, teamId), eq(j.kind, 'request'), inArray(j.status, [...FINISHED])];
   if (input.cursor) {
     const anchor = decodeCursor(input.cursor, 'results', teamId, filters);
-    const kept = db.select({ seq: j.seq }).from(j).where(and(eq(j.teamId, teamId), eq(j.seq, anchor))).get();
+    const [kept] = await db.select({ seq: j.seq }).from(j).where(and(eq(j.teamId, teamId), eq(j.seq, anchor))).limit(1);
     if (!kept) return { results: [], ...expired };
     where.push(lt(j.seq, anchor));
   }
   if (filters.memberId) where.push(or(eq(j.memberId, filters.memberId), eq(j.sourceMemberId, filters.memberId))!);
   if (filters.jobId) where.push(or(eq(j.id, filters.jobId), eq(j.parentId, filters.jobId))!);
-  const rows = db.select(jobColumns).from(j).where(and(...where)).orderBy(desc(j.seq)).all();
+  const rows = await db.select(jobColumns).from(j).where(and(...where)).orderBy(desc(j.seq));
   const matched = rows.filter((r) => contains([r.text, r.result, r.error], filters.query)).slice(0, limit + 1);
 
   const names = nameMap(members);
@@ -327,14 +327,14 @@ export function searchResults(teamId: string, input: HistoryFilterInput = {}, db
  * whole response would exceed 24,000 bytes). Null when the team has no such job. Readable after the shared
  * record rotated and after a restart: the job row keeps its own bounded answer.
  */
-export function readResult(teamId: string, jobId: string, db: Db = getDb()): TeamResult | null {
-  const job = db
+export async function readResult(teamId: string, jobId: string, db: Db = getDb()): Promise<TeamResult | null> {
+  const [job] = await db
     .select(jobColumns)
     .from(schema.jobs)
     .where(and(eq(schema.jobs.teamId, teamId), eq(schema.jobs.id, jobId)))
-    .get();
+    .limit(1);
   if (!job) return null;
-  const names = nameMap(teamMembers(teamId, db));
+  const names = nameMap(await teamMembers(teamId, db));
   const request = truncateText(job.text, H.excerptBytes);
   const answer = storedAnswer(job);
   const build = (text?: string): TeamResult => {

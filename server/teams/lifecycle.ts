@@ -2,6 +2,7 @@ import 'server-only';
 import { eq, ne } from 'drizzle-orm';
 import type { ApiTeam } from '@/lib/types/team';
 import { getDb, schema, writeTx } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { AppError } from '@/server/http/errors';
 import { noteTeamRemoved } from '@/server/push/team-changes';
 import { wakeScheduler } from '@/server/scheduler/signal';
@@ -9,18 +10,18 @@ import { ensureMemberConversations, getTeam, requireTeam } from './teams';
 
 export const PENDING_REFUSAL = 'Cancel or complete pending requests first';
 
+const pendingJobs = statement(`select count(*) as n from jobs where team_id = ? and status in ('queued','running','waiting_input','resuming','cancelling')`);
+
 /**
  * Delete a finished team: refused while any job is queued, running or waiting. The team's records go in one
  * transaction; member conversations stay available under Conversations.
  */
-export function deleteTeam(ownerId: string, teamId: string): void {
-  writeTx((tx) => {
-    requireTeam(ownerId, teamId, tx);
-    const pending = tx.$client
-      .prepare(`select count(*) as n from jobs where team_id = ? and status in ('queued','running','waiting_input','resuming','cancelling')`)
-      .get(teamId) as { n: number };
+export async function deleteTeam(ownerId: string, teamId: string): Promise<void> {
+  await writeTx(async (tx) => {
+    await requireTeam(ownerId, teamId, tx);
+    const pending = (await pendingJobs.get<{ n: number }>(teamId))!;
     if (pending.n > 0) throw new AppError(409, 'team_busy', PENDING_REFUSAL);
-    tx.delete(schema.teams).where(eq(schema.teams.id, teamId)).run();
+    await tx.delete(schema.teams).where(eq(schema.teams.id, teamId));
   });
   // The owner's open teams lists drop it (a deleted team has no revision to announce).
   noteTeamRemoved(ownerId, teamId);
@@ -31,11 +32,11 @@ export function deleteTeam(ownerId: string, teamId: string): void {
  * with their recorded agent binding (existing ones are never replaced); the team is ready only when every
  * member conversation exists.
  */
-export function reconnectTeam(ownerId: string, teamId: string): ApiTeam {
-  requireTeam(ownerId, teamId);
-  ensureMemberConversations(ownerId, teamId);
+export async function reconnectTeam(ownerId: string, teamId: string): Promise<ApiTeam> {
+  await requireTeam(ownerId, teamId);
+  await ensureMemberConversations(ownerId, teamId);
   wakeScheduler();
-  const team = getTeam(ownerId, teamId);
+  const team = await getTeam(ownerId, teamId);
   if (team.status !== 'ready') throw new AppError(409, 'team_not_ready', 'Some member conversations could not be created; try again');
   return team;
 }
@@ -47,17 +48,16 @@ export function reconnectTeam(ownerId: string, teamId: string): ApiTeam {
  * listed (and that a retry with the same requestId returns), and no job can exist yet to be lost either way.
  * Returns the teams that became ready.
  */
-export function finishTeamCreations(): string[] {
-  const unfinished = getDb()
+export async function finishTeamCreations(): Promise<string[]> {
+  const unfinished = await getDb()
     .select({ id: schema.teams.id, ownerId: schema.teams.ownerId })
     .from(schema.teams)
-    .where(ne(schema.teams.status, 'ready'))
-    .all();
+    .where(ne(schema.teams.status, 'ready'));
   const finished: string[] = [];
   for (const team of unfinished) {
     try {
-      ensureMemberConversations(team.ownerId, team.id);
-      if (getTeam(team.ownerId, team.id).status === 'ready') finished.push(team.id);
+      await ensureMemberConversations(team.ownerId, team.id);
+      if ((await getTeam(team.ownerId, team.id)).status === 'ready') finished.push(team.id);
     } catch (err) {
       // One broken team must not stop the server; it stays 'creating' and Reconnect can retry it.
       console.error(`[teams] could not finish creating team ${team.id}`, err);

@@ -5,10 +5,19 @@ import { assertConversationIdle } from '@/server/agents/conversation-lock';
 import { mentionMessage } from '@/server/agents/provenance';
 import { applyNote, recordNote } from '@/server/agents/thread-notes';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
+import { tieBreakText } from '@/server/db/dialect';
+import { statement } from '@/server/db/statement';
 import { AppError, notFound, validationError } from '@/server/http/errors';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { queueRequest } from './queue';
 import { touchTeam } from './revision';
+
+const noteRun = statement(`select 1 as found from runs where conversation_id = ? and idempotency_key = ? and kind = 'note'`);
+// The newest non-note run (a created_at tie broken by server/db/dialect.ts tieBreak).
+const newestInterrupt = statement(
+  `select interrupt from runs where conversation_id = ? and kind != 'note'
+    order by created_at desc, ${tieBreakText('id')} desc limit 1`,
+);
 
 export type MentionTarget = { teamId: string; teamName: string; memberId: string; memberName: string; label: string };
 
@@ -22,14 +31,13 @@ export function mentionLabel(teamName: string, memberName: string): string {
  * Members of the owner's ready teams that a conversation can mention. A member's own conversation is left
  * out (it can't mention itself). Routing always uses the ids, never the label.
  */
-export function mentionTargets(ownerId: string, conversationId?: string, db: Db = getDb()): MentionTarget[] {
-  const rows = db
+export async function mentionTargets(ownerId: string, conversationId?: string, db: Db = getDb()): Promise<MentionTarget[]> {
+  const rows = await db
     .select({ team: schema.teams, member: schema.teamMembers })
     .from(schema.teamMembers)
     .innerJoin(schema.teams, eq(schema.teams.id, schema.teamMembers.teamId))
     .where(and(eq(schema.teams.ownerId, ownerId), eq(schema.teams.status, 'ready')))
-    .orderBy(asc(schema.teams.name), asc(schema.teamMembers.position))
-    .all();
+    .orderBy(asc(schema.teams.name), asc(schema.teamMembers.position));
   return rows
     .filter((r) => r.member.conversationId && r.member.conversationId !== conversationId)
     .map((r) => ({ teamId: r.team.id, teamName: r.team.name, memberId: r.member.id, memberName: r.member.name, label: mentionLabel(r.team.name, r.member.name) }));
@@ -47,40 +55,36 @@ export type RecordedMentions = { jobs: QueuedMention[]; created: boolean; noteRu
  * and the person's message with its framework note is recorded as a note run. A crash after the commit loses
  * nothing: start-up appends the message (recoverNotes) before the scheduler can return a receipt here.
  */
-export function recordMentions(ownerId: string, conversationId: string, input: MentionInput): RecordedMentions {
+export async function recordMentions(ownerId: string, conversationId: string, input: MentionInput): Promise<RecordedMentions> {
   const noteKey = `mention:${input.messageKey}`;
-  const result = writeTx((tx) => {
-    const conversation = tx
+  const result = await writeTx(async (tx) => {
+    const [conversation] = await tx
       .select()
       .from(schema.conversations)
-      .where(and(eq(schema.conversations.id, conversationId), eq(schema.conversations.ownerId, ownerId)))
-      .get();
+      .where(and(eq(schema.conversations.id, conversationId), eq(schema.conversations.ownerId, ownerId)));
     if (!conversation) throw notFound('Conversation');
-    const resend = tx.$client
-      .prepare(`select 1 from runs where conversation_id = ? and idempotency_key = ? and kind = 'note'`)
-      .get(conversationId, `note:${noteKey}`);
+    const resend = await noteRun.get(conversationId, `note:${noteKey}`);
     if (!resend) {
-      assertConversationIdle(tx, conversationId);
+      await assertConversationIdle(tx, conversationId);
       // A graph paused at an interrupt (an approval) must be answered first: writing into its thread would drop it.
-      const paused = tx.$client
-        .prepare(`select interrupt from runs where conversation_id = ? and kind != 'note' order by created_at desc, rowid desc limit 1`)
-        .get(conversationId) as { interrupt: string | null } | undefined;
+      const paused = await newestInterrupt.get<{ interrupt: string | null }>(conversationId);
       const interrupt = paused?.interrupt ? (JSON.parse(paused.interrupt) as { type?: string }) : null;
       if (interrupt && interrupt.type !== 'clarification') {
         throw new AppError(409, 'interrupt_pending', 'Answer the pending approval in this conversation first');
       }
     }
-    const targets = new Map(mentionTargets(ownerId, undefined, tx).map((t) => [t.memberId, t]));
+    const targets = new Map((await mentionTargets(ownerId, undefined, tx)).map((t) => [t.memberId, t]));
     let created = false;
     const touched = new Map<string, string[]>();
-    const jobs = input.memberIds.map((memberId) => {
+    const jobs: QueuedMention[] = [];
+    for (const memberId of input.memberIds) {
       const target = targets.get(memberId);
       if (!target) throw validationError({ memberIds: `Not a member of one of your ready teams: ${memberId}` });
-      const member = tx.select().from(schema.teamMembers).where(eq(schema.teamMembers.id, memberId)).get()!;
+      const member = (await tx.select().from(schema.teamMembers).where(eq(schema.teamMembers.id, memberId)))[0]!;
       if (member.conversationId === conversationId) {
         throw new AppError(422, 'validation_error', 'A member’s own conversation can’t mention itself', { memberIds: 'A member’s own conversation can’t mention itself' });
       }
-      const outcome = queueRequest(tx, {
+      const outcome = await queueRequest(tx, {
         teamId: target.teamId,
         ownerId,
         member,
@@ -95,11 +99,11 @@ export function recordMentions(ownerId: string, conversationId: string, input: M
         created = true;
         touched.set(target.teamId, [...(touched.get(target.teamId) ?? []), outcome.job.id]);
       }
-      return { jobId: outcome.job.id, teamId: target.teamId, memberId, label: target.label, status: outcome.job.status };
-    });
-    for (const [teamId, jobIds] of touched) touchTeam(tx, teamId, jobIds);
+      jobs.push({ jobId: outcome.job.id, teamId: target.teamId, memberId, label: target.label, status: outcome.job.status });
+    }
+    for (const [teamId, jobIds] of touched) await touchTeam(tx, teamId, jobIds);
     const names = jobs.map((j) => j.label).join(', ');
-    const { run } = recordNote(tx, conversation, {
+    const { run } = await recordNote(tx, conversation, {
       key: noteKey,
       text: input.text,
       meta: { kind: 'mention', jobIds: jobs.map((j) => j.jobId), labels: jobs.map((j) => j.label), provenance: mentionMessage() },
@@ -117,7 +121,7 @@ export function recordMentions(ownerId: string, conversationId: string, input: M
  * agent). Idempotent by message key: a resend returns the same jobs and never appends twice.
  */
 export async function sendMentions(ownerId: string, conversationId: string, input: MentionInput): Promise<{ jobs: QueuedMention[]; created: boolean }> {
-  const { jobs, created, noteRunId } = recordMentions(ownerId, conversationId, input);
+  const { jobs, created, noteRunId } = await recordMentions(ownerId, conversationId, input);
   await applyNote(noteRunId);
   return { jobs, created };
 }

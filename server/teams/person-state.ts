@@ -45,19 +45,19 @@ function personError(err: unknown): unknown {
   }
 }
 
-function asPerson<T>(fn: () => T): T {
+async function asPerson<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
     throw personError(err);
   }
 }
 
 /** Add an entry; the same requestId again answers the entry it made (`created: false`), as it is now. */
-export function createPersonEntry(ownerId: string, teamId: string, input: CreateStateEntryInput): { entry: ApiStateEntry; created: boolean } {
-  requireTeam(ownerId, teamId);
-  return asPerson(() => {
-    const { entry, created } = publishEntry(personWriter(teamId), { requestId: input.requestId, kind: input.kind, title: input.title, content: input.content ?? '' });
+export async function createPersonEntry(ownerId: string, teamId: string, input: CreateStateEntryInput): Promise<{ entry: ApiStateEntry; created: boolean }> {
+  await requireTeam(ownerId, teamId);
+  return asPerson(async () => {
+    const { entry, created } = await publishEntry(personWriter(teamId), { requestId: input.requestId, kind: input.kind, title: input.title, content: input.content ?? '' });
     return { entry, created };
   });
 }
@@ -66,8 +66,8 @@ export function createPersonEntry(ownerId: string, teamId: string, input: Create
  * Edit, archive or restore an entry (the person's or a member's). A stale expectedRevision changes nothing and
  * answers the entry as it is now (`updated: false`), so the person can choose between both versions.
  */
-export function updatePersonEntry(ownerId: string, teamId: string, entryId: string, input: UpdateStateEntryInput): UpdateResult {
-  requireTeam(ownerId, teamId);
+export async function updatePersonEntry(ownerId: string, teamId: string, entryId: string, input: UpdateStateEntryInput): Promise<UpdateResult> {
+  await requireTeam(ownerId, teamId);
   return asPerson(() => updateEntry(personWriter(teamId), { entryId, ...input }));
 }
 

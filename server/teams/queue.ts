@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { schema, type Db } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import type { Job, TeamMember } from '@/server/db/schema';
 import { AppError } from '@/server/http/errors';
 import { queuedInput, requestCriteria } from './member-input';
@@ -29,17 +30,20 @@ type NewRequest = {
 
 export type QueueOutcome = { job: Job; created: boolean };
 
+const requestCount = statement(`select count(*) as n from jobs where team_id = ? and kind = 'request'`);
+const chainCount = statement(`select count(*) as n from jobs where root_id = ? and kind = 'request'`);
+
 /**
  * Queue one request job (and its shared-record line) inside the caller's transaction. Idempotent by
  * requestKey: the same key returns the existing job; the same key with another text or member is refused.
  * Enforces the team's request capacity and the handoff chain bound.
  */
-export function queueRequest(tx: Db, req: NewRequest): QueueOutcome {
-  const existing = tx
+export async function queueRequest(tx: Db, req: NewRequest): Promise<QueueOutcome> {
+  const [existing] = await tx
     .select()
     .from(schema.jobs)
     .where(and(eq(schema.jobs.teamId, req.teamId), eq(schema.jobs.kind, 'request'), eq(schema.jobs.requestKey, req.requestKey)))
-    .get();
+    .limit(1);
   if (existing) {
     const sameCriteria = JSON.stringify(requestCriteria(existing.frozenInput)) === JSON.stringify(req.acceptanceCriteria ?? []);
     if (existing.text !== req.text || existing.memberId !== req.member.id || !sameCriteria) {
@@ -49,23 +53,19 @@ export function queueRequest(tx: Db, req: NewRequest): QueueOutcome {
   }
   // The person's new request to a team at its budget is refused (409 team_budget_reached); a member's handoff is
   // queued and held with the rest of the team's work until the budget is raised (ADR 023).
-  if (req.sourceMemberId === null) assertTeamBudgetOpen(tx, req.teamId);
+  if (req.sourceMemberId === null) await assertTeamBudgetOpen(req.teamId);
   if (!req.member.conversationId) {
     throw new AppError(409, 'team_not_ready', 'The team is not ready; reconnect it from the Manage menu');
   }
-  const count = tx.$client
-    .prepare(`select count(*) as n from jobs where team_id = ? and kind = 'request'`)
-    .get(req.teamId) as { n: number };
+  const count = (await requestCount.get<{ n: number }>(req.teamId))!;
   if (count.n >= LIMITS.team.requests) throw new AppError(409, 'team_capacity', capacityMessage);
   if (req.parent) {
-    const chain = tx.$client
-      .prepare(`select count(*) as n from jobs where root_id = ? and kind = 'request'`)
-      .get(req.parent.rootId) as { n: number };
+    const chain = (await chainCount.get<{ n: number }>(req.parent.rootId))!;
     if (chain.n >= LIMITS.team.chain) throw new AppError(409, 'chain_limit', capacityMessage);
   }
   const id = crypto.randomUUID();
   const now = new Date();
-  const job = tx
+  const [job] = await tx
     .insert(schema.jobs)
     .values({
       id,
@@ -85,9 +85,8 @@ export function queueRequest(tx: Db, req: NewRequest): QueueOutcome {
       frozenInput: queuedInput(req.acceptanceCriteria ?? []),
       updatedAt: now,
     })
-    .returning()
-    .get();
-  appendShared(tx, {
+    .returning();
+  await appendShared(tx, {
     teamId: req.teamId,
     jobId: id,
     kind: 'request',
@@ -96,5 +95,5 @@ export function queueRequest(tx: Db, req: NewRequest): QueueOutcome {
     recipientMemberId: req.member.id,
     text: req.text,
   });
-  return { job, created: true };
+  return { job: job!, created: true };
 }

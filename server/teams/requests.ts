@@ -14,19 +14,20 @@ export type SentJob = { id: string; memberId: string; status: string };
  * shared-record lines and the revision bump in one transaction. No agent work happens here.
  * Each job's key is `<draftKey>:<memberId>`, so a retried send returns the same jobs.
  */
-export function sendRequest(ownerId: string, teamId: string, input: SendRequestInput): { jobs: SentJob[]; created: boolean } {
-  const result = writeTx((tx) => {
-    const team = requireTeam(ownerId, teamId, tx);
+export async function sendRequest(ownerId: string, teamId: string, input: SendRequestInput): Promise<{ jobs: SentJob[]; created: boolean }> {
+  const result = await writeTx(async (tx) => {
+    const team = await requireTeam(ownerId, teamId, tx);
     if (team.status !== 'ready') {
       throw new AppError(409, 'team_not_ready', 'The team is not ready; reconnect it from the Manage menu');
     }
-    const members = teamMembers(teamId, tx);
+    const members = await teamMembers(teamId, tx);
     const byId = new Map(members.map((m) => [m.id, m]));
     const unknown = input.memberIds.filter((id) => !byId.has(id));
     if (unknown.length) throw validationError({ memberIds: `Not a member of this team: ${unknown.join(', ')}` });
     const createdIds: string[] = [];
-    const jobs = input.memberIds.map((memberId) => {
-      const outcome = queueRequest(tx, {
+    const jobs: SentJob[] = [];
+    for (const memberId of input.memberIds) {
+      const outcome = await queueRequest(tx, {
         teamId,
         ownerId,
         member: byId.get(memberId)!,
@@ -38,9 +39,9 @@ export function sendRequest(ownerId: string, teamId: string, input: SendRequestI
         parent: null,
       });
       if (outcome.created) createdIds.push(outcome.job.id);
-      return { id: outcome.job.id, memberId, status: outcome.job.status };
-    });
-    if (createdIds.length) touchTeam(tx, teamId, createdIds);
+      jobs.push({ id: outcome.job.id, memberId, status: outcome.job.status });
+    }
+    if (createdIds.length) await touchTeam(tx, teamId, createdIds);
     return { jobs, created: createdIds.length > 0 };
   });
   if (result.created) wakeScheduler();

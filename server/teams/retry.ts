@@ -21,17 +21,17 @@ const RETRYABLE = new Set(['failed', 'cancelled']);
  * completed is refused (409 not_retryable). The new request meets every rule a send does: the team ready, its
  * budget open, its 100-request capacity.
  */
-export function retryJob(ownerId: string, teamId: string, jobId: string, input: RetryJobInput): { job: ApiJob; created: boolean } {
-  const result = writeTx((tx) => {
-    const team = requireTeam(ownerId, teamId, tx);
-    const original = tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).get();
+export async function retryJob(ownerId: string, teamId: string, jobId: string, input: RetryJobInput): Promise<{ job: ApiJob; created: boolean }> {
+  const result = await writeTx(async (tx) => {
+    const team = await requireTeam(ownerId, teamId, tx);
+    const [original] = await tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId)));
     if (!original) throw notFound('Request');
     const requestKey = `retry:${input.requestId}`;
-    const earlier = tx
+    const [earlier] = await tx
       .select()
       .from(schema.jobs)
       .where(and(eq(schema.jobs.teamId, teamId), eq(schema.jobs.kind, 'request'), eq(schema.jobs.requestKey, requestKey)))
-      .get();
+      .limit(1);
     if (earlier && earlier.retryOfJobId !== jobId) {
       throw new AppError(409, 'request_key_reused', 'This request id was already used for a different request');
     }
@@ -43,9 +43,9 @@ export function retryJob(ownerId: string, teamId: string, jobId: string, input: 
       if (team.status !== 'ready') throw new AppError(409, 'team_not_ready', 'The team is not ready; reconnect it from the Manage menu');
     }
     const memberId = input.memberId ?? original.memberId;
-    const member = teamMembers(teamId, tx).find((m) => m.id === memberId);
+    const member = (await teamMembers(teamId, tx)).find((m) => m.id === memberId);
     if (!member) throw validationError({ memberId: `Not a member of this team: ${memberId ?? '(none)'}` });
-    const outcome = queueRequest(tx, {
+    const outcome = await queueRequest(tx, {
       teamId,
       ownerId,
       member,
@@ -58,9 +58,9 @@ export function retryJob(ownerId: string, teamId: string, jobId: string, input: 
       acceptanceCriteria: requestCriteria(original.frozenInput),
     });
     if (!outcome.created) return { job: outcome.job, created: false };
-    const job = tx.update(schema.jobs).set({ retryOfJobId: original.id }).where(eq(schema.jobs.id, outcome.job.id)).returning().get();
-    touchTeam(tx, teamId, [job.id]);
-    return { job, created: true };
+    const [job] = await tx.update(schema.jobs).set({ retryOfJobId: original.id }).where(eq(schema.jobs.id, outcome.job.id)).returning();
+    await touchTeam(tx, teamId, [job!.id]);
+    return { job: job!, created: true };
   });
   if (result.created) wakeScheduler();
   return { job: toApiJob(result.job, null, true), created: result.created };

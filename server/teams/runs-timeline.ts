@@ -4,7 +4,9 @@ import { runOutcome } from '@/lib/run-outcome';
 import type { TokenTotals } from '@/lib/types/run-events';
 import type { ApiTeamHandoff, ApiTeamRun, ApiTeamRuns } from '@/lib/types/team-runs';
 import { runTokenTotals } from '@/server/agents/observe/run-lifecycle';
-import { getDb, type Db } from '@/server/db';
+import { databaseEngine, readTx } from '@/server/db';
+import { inList } from '@/server/db/dialect';
+import { statement } from '@/server/db/statement';
 import { validationError } from '@/server/http/errors';
 import { requireTeam, teamMembers } from './teams';
 
@@ -70,6 +72,28 @@ type JobRow = {
 const RUN_COLUMNS = `id, conversation_id, idempotency_key, status, stop_reason, input_tokens, output_tokens, model_calls,
   unreported_calls, fingerprint, created_at, started_at, finished_at`;
 const JOB_COLUMNS = 'id, kind, member_id, conversation_id, source_member_id, created_at';
+/** Jobs read per step of the walk back through a team's jobs (handoffs), newest first. */
+const WALK_PAGE = 200;
+
+// Per conversation, through runs_conversation_created_idx: created in [from − lookback, to), newest first.
+const recentRuns = statement(
+  `SELECT ${RUN_COLUMNS} FROM runs WHERE conversation_id = ? AND created_at >= ? AND created_at < ? AND kind != 'note'
+   ORDER BY created_at DESC LIMIT ?`,
+);
+// Its active runs through runs_conversation_status_idx (however long ago they were created). SQLite: INDEXED BY,
+// since without statistics it prefers the created_at index here, which walks the whole history.
+const activeRuns = statement(
+  `SELECT ${RUN_COLUMNS} FROM runs${databaseEngine() === 'sqlite' ? ' INDEXED BY runs_conversation_status_idx' : ''}
+   WHERE conversation_id = ? AND status IN ('pending', 'running') AND created_at < ? AND kind != 'note'`,
+);
+// jobs.id is unique (its own index); the ids are bound as one list parameter.
+const jobsById = statement(`SELECT ${JOB_COLUMNS} FROM jobs WHERE ${inList('id')} AND team_id = ?`);
+// The team's jobs newest first through jobs_team_seq_idx, one page at a time (below the seq of the last one read).
+const jobsNewestFirst = statement(`SELECT ${JOB_COLUMNS}, seq FROM jobs WHERE team_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`);
+const firstRunOf = statement(`SELECT id FROM runs WHERE conversation_id = ? AND idempotency_key = ?`);
+const runExecutingAt = statement(
+  `SELECT id, finished_at FROM runs WHERE conversation_id = ? AND created_at <= ? AND kind != 'note' ORDER BY created_at DESC LIMIT 1`,
+);
 const ACTIVE = new Set(['pending', 'running']);
 
 const zero = (): TokenTotals => ({ inputTokens: 0, outputTokens: 0, modelCalls: 0, unreportedCalls: 0 });
@@ -96,29 +120,27 @@ const startOf = (r: RunRow) => r.started_at ?? r.created_at;
  * LIMITS.teamRuns.maxRuns runs, the newest kept (`truncated`).
  *
  * Tokens: a finished run's are its recorded totals; a running run's are summed from its model.call events so far.
+ * Read in one snapshot.
  */
-export function teamRuns(ownerId: string, teamId: string, window: RunsWindow, db: Db = getDb()): ApiTeamRuns {
-  requireTeam(ownerId, teamId, db);
-  const members = teamMembers(teamId, db);
+export async function teamRuns(ownerId: string, teamId: string, window: RunsWindow): Promise<ApiTeamRuns> {
+  return readTx(() => readTeamRuns(ownerId, teamId, window));
+}
+
+async function readTeamRuns(ownerId: string, teamId: string, window: RunsWindow): Promise<ApiTeamRuns> {
+  await requireTeam(ownerId, teamId);
+  const members = await teamMembers(teamId);
   const memberOfConversation = new Map(members.filter((m) => m.conversationId).map((m) => [m.conversationId!, m.id]));
   const from = window.from.getTime();
   const to = window.to.getTime();
-  const client = db.$client;
 
-  // Per conversation, through runs_conversation_created_idx: created in [from − lookback, to), newest first;
-  // plus its active runs through runs_conversation_status_idx (however long ago they were created).
-  const recent = client.prepare(
-    `SELECT ${RUN_COLUMNS} FROM runs WHERE conversation_id = ? AND created_at >= ? AND created_at < ? AND kind != 'note'
-     ORDER BY created_at DESC LIMIT ?`,
-  );
-  const active = client.prepare(
-    // INDEXED BY: without statistics SQLite prefers the created_at index here, which walks the whole history.
-    `SELECT ${RUN_COLUMNS} FROM runs INDEXED BY runs_conversation_status_idx
-     WHERE conversation_id = ? AND status IN ('pending', 'running') AND created_at < ? AND kind != 'note'`,
-  );
+  // Per conversation: its runs created in [from − lookback, to), newest first, plus its active runs.
   const byId = new Map<string, RunRow>();
   for (const conversationId of memberOfConversation.keys()) {
-    const rows = [...(recent.all(conversationId, from - LOOKBACK_MS, to, maxRuns + 1) as RunRow[]), ...(active.all(conversationId, to) as RunRow[])];
+    const rows = [
+      // Times are bound as Dates (timestamps on Postgres, epoch ms on SQLite); rows answer epoch ms on both.
+      ...(await recentRuns.all<RunRow>(conversationId, new Date(from - LOOKBACK_MS), window.to, maxRuns + 1)),
+      ...(await activeRuns.all<RunRow>(conversationId, window.to)),
+    ];
     for (const r of rows) {
       if (startOf(r) >= to) continue;
       if (r.finished_at !== null && r.finished_at < from) continue;
@@ -129,7 +151,7 @@ export function teamRuns(ownerId: string, teamId: string, window: RunsWindow, db
   const truncated = all.length > maxRuns;
   const kept = all.slice(0, maxRuns).reverse();
 
-  const jobs = loadJobs(client, teamId, kept.map((r) => jobIdOfRunKey(r.idempotency_key)).filter((id): id is string => !!id));
+  const jobs = await loadJobs(teamId, kept.map((r) => jobIdOfRunKey(r.idempotency_key)).filter((id): id is string => !!id));
   const runs: ApiTeamRun[] = kept.map((r) => {
     const job = jobs.get(jobIdOfRunKey(r.idempotency_key) ?? '');
     const tokens = ACTIVE.has(r.status)
@@ -165,23 +187,17 @@ export function teamRuns(ownerId: string, teamId: string, window: RunsWindow, db
     to: window.to.toISOString(),
     members: members.map((m) => ({ id: m.id, name: m.name, tokens: memberTokens.get(m.id)! })),
     runs,
-    handoffs: handoffs(client, teamId, window, [...jobs.values()], members, memberOfConversation),
+    handoffs: await handoffs(teamId, window, [...jobs.values()], members, memberOfConversation),
     totals,
     truncated,
   };
 }
 
-function loadJobs(client: Db['$client'], teamId: string, ids: string[]): Map<string, JobRow> {
+async function loadJobs(teamId: string, ids: string[]): Promise<Map<string, JobRow>> {
   const out = new Map<string, JobRow>();
   const unique = [...new Set(ids)];
-  // jobs.id is unique (its own index); chunks keep each statement under SQLite's parameter limit.
-  for (let i = 0; i < unique.length; i += 500) {
-    const chunk = unique.slice(i, i + 500);
-    const rows = client
-      .prepare(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id IN (${chunk.map(() => '?').join(',')}) AND team_id = ?`)
-      .all(...chunk, teamId) as JobRow[];
-    for (const row of rows) out.set(row.id, row);
-  }
+  if (!unique.length) return out;
+  for (const row of await jobsById.all<JobRow>(unique, teamId)) out.set(row.id, row);
   return out;
 }
 
@@ -190,37 +206,37 @@ function loadJobs(client: Db['$client'], teamId: string, ids: string[]): Map<str
  * jobs_team_seq_idx and stopping at the first one made before `from`), and those whose run is in it. The sender's
  * run is the one executing in the sender's conversation when the request was made; the recipient's is its first.
  */
-function handoffs(
-  client: Db['$client'],
+async function handoffs(
   teamId: string,
   window: RunsWindow,
   runJobs: JobRow[],
   members: Array<{ id: string; conversationId: string | null }>,
   memberOfConversation: Map<string, string>,
-): ApiTeamHandoff[] {
+): Promise<ApiTeamHandoff[]> {
   const from = window.from.getTime();
   const to = window.to.getTime();
   const requests = new Map(runJobs.filter((j) => j.kind === 'request').map((j) => [j.id, j]));
-  const walk = client.prepare(`SELECT ${JOB_COLUMNS} FROM jobs WHERE team_id = ? ORDER BY seq DESC`);
-  for (const job of walk.iterate(teamId) as Iterable<JobRow>) {
-    if (job.created_at < from) break;
-    if (requests.size >= maxRuns) break;
-    if (job.kind === 'request' && job.created_at < to) requests.set(job.id, job);
+  let below = Number.MAX_SAFE_INTEGER;
+  walk: for (;;) {
+    const page = await jobsNewestFirst.all<JobRow & { seq: number }>(teamId, below, WALK_PAGE);
+    for (const job of page) {
+      if (job.created_at < from) break walk;
+      if (requests.size >= maxRuns) break walk;
+      if (job.kind === 'request' && job.created_at < to) requests.set(job.id, job);
+    }
+    if (page.length < WALK_PAGE) break;
+    below = page[page.length - 1]!.seq;
   }
 
   const conversationOf = new Map(members.map((m) => [m.id, m.conversationId]));
-  const firstRun = client.prepare(`SELECT id FROM runs WHERE conversation_id = ? AND idempotency_key = ?`);
-  const executingAt = client.prepare(
-    `SELECT id, finished_at FROM runs WHERE conversation_id = ? AND created_at <= ? AND kind != 'note' ORDER BY created_at DESC LIMIT 1`,
-  );
   const out: ApiTeamHandoff[] = [];
   for (const job of requests.values()) {
     const toMemberId = job.member_id ?? memberOfConversation.get(job.conversation_id);
     if (!toMemberId) continue;
     const fromMemberId = job.source_member_id && conversationOf.has(job.source_member_id) ? job.source_member_id : null;
     const senderConversation = fromMemberId ? conversationOf.get(fromMemberId) : null;
-    const sender = senderConversation ? (executingAt.get(senderConversation, job.created_at) as { id: string; finished_at: number | null } | undefined) : undefined;
-    const recipient = firstRun.get(job.conversation_id, `job:${job.id}:start`) as { id: string } | undefined;
+    const sender = senderConversation ? await runExecutingAt.get<{ id: string; finished_at: number | null }>(senderConversation, new Date(job.created_at)) : undefined;
+    const recipient = await firstRunOf.get<{ id: string }>(job.conversation_id, `job:${job.id}:start`);
     out.push({
       jobId: job.id,
       fromMemberId,

@@ -2,7 +2,7 @@ import 'server-only';
 import { LIMITS } from '@/lib/limits';
 import type { Db } from '@/server/db';
 import { schema } from '@/server/db';
-import { rawStatement } from '@/server/db/prepared';
+import { statement } from '@/server/db/statement';
 
 type Entry = {
   teamId: string;
@@ -14,14 +14,14 @@ type Entry = {
   text: string;
 };
 
-// Once or twice per job: compiled once per connection (server/db/prepared.ts).
-const pruneRetained = rawStatement(
+// Once or twice per job: compiled once per connection (server/db/statement.ts).
+const pruneRetained = statement(
   `delete from shared_messages where team_id = ? and seq <= (
      select seq from shared_messages where team_id = ? order by seq desc limit 1 offset ?)`,
 );
 
-/** Append to the team's shared record and drop what falls beyond the retained bound (oldest first). */
-export function appendShared(tx: Db, entry: Entry): void {
-  tx.insert(schema.sharedMessages).values(entry).run();
-  pruneRetained(tx).run(entry.teamId, entry.teamId, LIMITS.sharedRecord.retained);
+/** Append to the team's shared record (inside the open writeTx `tx`) and drop what falls beyond the retained bound (oldest first). */
+export async function appendShared(tx: Db, entry: Entry): Promise<void> {
+  await tx.insert(schema.sharedMessages).values(entry);
+  await pruneRetained.run(entry.teamId, entry.teamId, LIMITS.sharedRecord.retained);
 }

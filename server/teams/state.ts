@@ -4,7 +4,8 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { charCount, describeTextProblem, hasLoneSurrogate, jsonBytes, textProblem, type TextBound } from '@/lib/text-bounds';
 import type { ApiStateEntry } from '@/lib/types/team';
-import { getDb, schema, writeTx, type Db } from '@/server/db';
+import { getDb, readTx, schema, writeTx, type Db } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { STATE_KINDS, type StateEntry } from '@/server/db/schema';
 import { buildSharedContext, contextBytes } from './context';
 import { touchTeam } from './revision';
@@ -61,6 +62,7 @@ export class StateRefusal extends Error {
 const REQUEST_ID_MAX = 200;
 const QUERY_MAX_CHARS = 1_000;
 const fmt = (n: number) => n.toLocaleString('en-US');
+const countEntries = statement('select count(*) as n from state_entries where team_id = ?');
 
 // ─────────────────────────────── validation ───────────────────────────────
 
@@ -96,8 +98,8 @@ function checkRequestId(requestId: unknown): string {
 
 // ─────────────────────────────── reading ───────────────────────────────
 
-function memberNames(db: Db, teamId: string): Map<string, string> {
-  const rows = db.select({ id: schema.teamMembers.id, name: schema.teamMembers.name }).from(schema.teamMembers).where(eq(schema.teamMembers.teamId, teamId)).all();
+async function memberNames(db: Db, teamId: string): Promise<Map<string, string>> {
+  const rows = await db.select({ id: schema.teamMembers.id, name: schema.teamMembers.name }).from(schema.teamMembers).where(eq(schema.teamMembers.teamId, teamId));
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
@@ -118,55 +120,55 @@ function toApiEntry(row: StateEntry, names: ReadonlyMap<string, string>): ApiSta
   };
 }
 
-function entryRows(db: Db, teamId: string): StateEntry[] {
-  return db.select().from(schema.stateEntries).where(eq(schema.stateEntries.teamId, teamId)).orderBy(asc(schema.stateEntries.seq)).all();
+function entryRows(db: Db, teamId: string): Promise<StateEntry[]> {
+  return db.select().from(schema.stateEntries).where(eq(schema.stateEntries.teamId, teamId)).orderBy(asc(schema.stateEntries.seq));
 }
 
-function stateRevision(db: Db, teamId: string): number {
-  return db.select({ r: schema.teams.stateRevision }).from(schema.teams).where(eq(schema.teams.id, teamId)).get()?.r ?? 0;
+async function stateRevision(db: Db, teamId: string): Promise<number> {
+  return (await db.select({ r: schema.teams.stateRevision }).from(schema.teams).where(eq(schema.teams.id, teamId)))[0]?.r ?? 0;
 }
 
 /** Every entry of the team (archived included), oldest publication first, in the shape the tools and API return. */
-export function allEntries(teamId: string, db: Db = getDb()): ApiStateEntry[] {
-  const names = memberNames(db, teamId);
-  return entryRows(db, teamId).map((row) => toApiEntry(row, names));
+export async function allEntries(teamId: string, db: Db = getDb()): Promise<ApiStateEntry[]> {
+  const names = await memberNames(db, teamId);
+  return (await entryRows(db, teamId)).map((row) => toApiEntry(row, names));
 }
 
 /** The byte size the 16,000-byte budget measures: UTF-8 JSON of every entry as read_team_state returns it. */
 export const projectionBytes = (entries: readonly ApiStateEntry[]) => jsonBytes(entries);
 
 /** The shared context's size without recent messages: goal, roster and active state. */
-export function stateContextBytes(teamId: string, db: Db = getDb()): number {
-  return contextBytes({ ...buildSharedContext(teamId, db), recentMessages: [] });
+export async function stateContextBytes(teamId: string, db: Db = getDb()): Promise<number> {
+  return contextBytes({ ...(await buildSharedContext(teamId, db)), recentMessages: [] });
 }
 
 /**
  * read_team_state: every matching entry and the team-state revision (the collection is bounded, so no paging).
  * The query is a literal, case-insensitive substring of the title or content; archived entries only on request.
  */
-export function readState(teamId: string, filter: ReadFilter = {}, db: Db = getDb()): StateView {
+export async function readState(teamId: string, filter: ReadFilter = {}): Promise<StateView> {
   if (filter.kind !== undefined) checkKind(filter.kind);
   const query = filter.query ?? '';
   if (charCount(query) > QUERY_MAX_CHARS) throw new StateRefusal('invalid', `query must be at most ${fmt(QUERY_MAX_CHARS)} characters`);
   const needle = query.toLowerCase();
-  // One snapshot: the revision and the entries are read in the same read transaction.
-  return db.$client.transaction(() => {
-    const entries = allEntries(teamId, db).filter(
+  // One snapshot: the revision and the entries are read in the same read transaction (inside a write transaction,
+  // that transaction).
+  return readTx(async (db) => {
+    const entries = (await allEntries(teamId, db)).filter(
       (e) =>
         (filter.includeArchived || e.status === 'active') &&
         (filter.entryId === undefined || e.id === filter.entryId) &&
         (filter.kind === undefined || e.kind === filter.kind) &&
         (!needle || e.title.toLowerCase().includes(needle) || e.content.toLowerCase().includes(needle)),
     );
-    return { revision: stateRevision(db, teamId), entries };
-  })();
+    return { revision: await stateRevision(db, teamId), entries };
+  });
 }
 
 /** GET /api/v1/teams/:id/state: the owner's team state, archived entries included (404 across owners). */
-export function listStateForApi(ownerId: string, teamId: string): StateView {
-  const db = getDb();
-  requireTeam(ownerId, teamId, db);
-  return readState(teamId, { includeArchived: true }, db);
+export async function listStateForApi(ownerId: string, teamId: string): Promise<StateView> {
+  await requireTeam(ownerId, teamId);
+  return readState(teamId, { includeArchived: true });
 }
 
 // ─────────────────────────────── writing ───────────────────────────────
@@ -175,16 +177,15 @@ export function listStateForApi(ownerId: string, teamId: string): StateView {
  * Bump the state revision and the activity revision, then check every budget against the state as written.
  * Throwing here rolls the whole write transaction back, so a refused write leaves nothing behind.
  */
-function commitWrite(tx: Db, teamId: string): number {
-  const row = tx
+async function commitWrite(tx: Db, teamId: string): Promise<number> {
+  const [row] = await tx
     .update(schema.teams)
     .set({ stateRevision: sql`${schema.teams.stateRevision} + 1` })
     .where(eq(schema.teams.id, teamId))
-    .returning({ r: schema.teams.stateRevision })
-    .get();
-  touchTeam(tx, teamId, []);
+    .returning({ r: schema.teams.stateRevision });
+  await touchTeam(tx, teamId, []);
 
-  const projection = projectionBytes(allEntries(teamId, tx));
+  const projection = projectionBytes(await allEntries(teamId, tx));
   if (projection > LIMITS.publicState.projectionBytes) {
     throw new StateRefusal(
       'projection_limit',
@@ -193,7 +194,7 @@ function commitWrite(tx: Db, teamId: string): number {
       { value: projection, limit: LIMITS.publicState.projectionBytes },
     );
   }
-  const context = stateContextBytes(teamId, tx);
+  const context = await stateContextBytes(teamId, tx);
   if (context > LIMITS.sharedContext.maxBytes) {
     throw new StateRefusal(
       'context_limit',
@@ -209,8 +210,8 @@ function commitWrite(tx: Db, teamId: string): number {
  * publish_team_state. The publication key (calling conversation + request id) makes a retry return the same
  * entry — as it is now, even after later updates. The same key with different original content is refused.
  */
-export function publishState(actor: StateActor, input: PublishInput): PublishResult {
-  const { entry, revision } = publishEntry({ ...actor, keyScope: actor.conversationId }, input);
+export async function publishState(actor: StateActor, input: PublishInput): Promise<PublishResult> {
+  const { entry, revision } = await publishEntry({ ...actor, keyScope: actor.conversationId }, input);
   return { entry, revision };
 }
 
@@ -218,19 +219,19 @@ export function publishState(actor: StateActor, input: PublishInput): PublishRes
  * Publish as either side (see StateWriter). `created` is false when the key found the entry it made before.
  * The person's key scope ("person") can't collide with a member's (a conversation id).
  */
-export function publishEntry(actor: StateWriter, input: PublishInput): PublishResult & { created: boolean } {
+export async function publishEntry(actor: StateWriter, input: PublishInput): Promise<PublishResult & { created: boolean }> {
   const requestId = checkRequestId(input.requestId);
   const kind = checkKind(input.kind);
   const title = checkTitle(input.title);
   const content = checkContent(input.content);
   const publicationKey = `${actor.keyScope}:${requestId}`;
 
-  return writeTx((tx) => {
-    const existing = tx
+  return writeTx(async (tx) => {
+    const [existing] = await tx
       .select()
       .from(schema.stateEntries)
       .where(and(eq(schema.stateEntries.teamId, actor.teamId), eq(schema.stateEntries.publicationKey, publicationKey)))
-      .get();
+      .limit(1);
     if (existing) {
       const o = existing.original;
       if (o.kind !== kind || o.title !== title || o.content !== content) {
@@ -240,10 +241,10 @@ export function publishEntry(actor: StateWriter, input: PublishInput): PublishRe
             `something else, or update_team_state to change entry ${existing.id}.`,
         );
       }
-      return { entry: toApiEntry(existing, memberNames(tx, actor.teamId)), revision: stateRevision(tx, actor.teamId), created: false };
+      return { entry: toApiEntry(existing, await memberNames(tx, actor.teamId)), revision: await stateRevision(tx, actor.teamId), created: false };
     }
 
-    const count = tx.$client.prepare('select count(*) as n from state_entries where team_id = ?').get(actor.teamId) as { n: number };
+    const count = (await countEntries.get<{ n: number }>(actor.teamId))!;
     if (count.n >= LIMITS.publicState.entries) {
       throw new StateRefusal(
         'entry_limit',
@@ -253,7 +254,7 @@ export function publishEntry(actor: StateWriter, input: PublishInput): PublishRe
     }
 
     const now = new Date();
-    const row = tx
+    const [row] = await tx
       .insert(schema.stateEntries)
       .values({
         id: crypto.randomUUID(),
@@ -273,10 +274,9 @@ export function publishEntry(actor: StateWriter, input: PublishInput): PublishRe
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    const revision = commitWrite(tx, actor.teamId);
-    return { entry: toApiEntry(row, memberNames(tx, actor.teamId)), revision, created: true };
+      .returning();
+    const revision = await commitWrite(tx, actor.teamId);
+    return { entry: toApiEntry(row!, await memberNames(tx, actor.teamId)), revision, created: true };
   });
 }
 
@@ -293,7 +293,7 @@ const sameUpdate = (a: unknown, b: LastUpdate) => {
  * without a new revision; older retries conflict. Kind and creator never change; the editor, time and source
  * are stamped from the actor.
  */
-export function updateState(actor: StateActor, input: UpdateInput): UpdateResult {
+export async function updateState(actor: StateActor, input: UpdateInput): Promise<UpdateResult> {
   // A member states every field: checked here, so a missing one is refused rather than kept.
   checkTitle(input.title);
   checkContent(input.content);
@@ -302,7 +302,7 @@ export function updateState(actor: StateActor, input: UpdateInput): UpdateResult
 }
 
 /** Update as either side; an absent title, content or status keeps the entry's current value. */
-export function updateEntry(actor: StateWriter, input: PartialUpdateInput): UpdateResult {
+export async function updateEntry(actor: StateWriter, input: PartialUpdateInput): Promise<UpdateResult> {
   if (typeof input.entryId !== 'string' || !input.entryId) throw new StateRefusal('invalid', 'entry_id is required');
   if (!Number.isSafeInteger(input.expectedRevision) || input.expectedRevision < 1) {
     throw new StateRefusal('invalid', 'expected_revision must be a whole number of at least 1 (the entry revision you read)');
@@ -311,14 +311,14 @@ export function updateEntry(actor: StateWriter, input: PartialUpdateInput): Upda
   const content = input.content === undefined ? undefined : checkContent(input.content);
   const status = input.status === undefined ? undefined : checkStatus(input.status);
 
-  return writeTx((tx) => {
-    const row = tx
+  return writeTx(async (tx) => {
+    const [row] = await tx
       .select()
       .from(schema.stateEntries)
       .where(and(eq(schema.stateEntries.id, input.entryId), eq(schema.stateEntries.teamId, actor.teamId)))
-      .get();
+      .limit(1);
     if (!row) throw new StateRefusal('not_found', `No state entry "${input.entryId}" in this team. Use read_team_state to find entry ids.`);
-    const names = memberNames(tx, actor.teamId);
+    const names = await memberNames(tx, actor.teamId);
     const request: LastUpdate = {
       expectedRevision: input.expectedRevision,
       title: title ?? row.title,
@@ -333,7 +333,7 @@ export function updateEntry(actor: StateWriter, input: PartialUpdateInput): Upda
       return { updated: true, entry: toApiEntry(row, names) };
     }
 
-    const updated = tx
+    const [updated] = await tx
       .update(schema.stateEntries)
       .set({
         title: request.title,
@@ -347,9 +347,8 @@ export function updateEntry(actor: StateWriter, input: PartialUpdateInput): Upda
         updatedAt: new Date(),
       })
       .where(eq(schema.stateEntries.id, row.id))
-      .returning()
-      .get();
-    commitWrite(tx, actor.teamId);
-    return { updated: true, entry: toApiEntry(updated, names) };
+      .returning();
+    await commitWrite(tx, actor.teamId);
+    return { updated: true, entry: toApiEntry(updated!, names) };
   });
 }

@@ -8,6 +8,6 @@ import { updateTeamSettings } from './team-settings';
  * transaction that moves the revision, so open workspaces hear of it; a raise past the usage re-admits the team's
  * held work at the scheduler's next pass, asked for now.
  */
-export function updateTeamBudget(ownerId: string, teamId: string, input: UpdateTeamInput): ApiTeam {
+export async function updateTeamBudget(ownerId: string, teamId: string, input: UpdateTeamInput): Promise<ApiTeam> {
   return updateTeamSettings(ownerId, teamId, { tokenBudget: input.tokenBudget });
 }

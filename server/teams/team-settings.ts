@@ -22,29 +22,29 @@ export const memberConversationTitle = (teamName: string, memberName: string) =>
  * A goal that would push the shared context (goal, roster, active state) past its byte budget is refused as a
  * goal field error, the same bound public-state writes keep; nothing changes.
  */
-export function updateTeamSettings(ownerId: string, teamId: string, input: TeamSettingsInput): ApiTeam {
-  writeTx((tx) => {
-    const team = requireTeam(ownerId, teamId, tx);
+export async function updateTeamSettings(ownerId: string, teamId: string, input: TeamSettingsInput): Promise<ApiTeam> {
+  await writeTx(async (tx) => {
+    const team = await requireTeam(ownerId, teamId, tx);
     const name = input.name?.trim();
     const goal = input.goal?.trim();
-    tx.update(schema.teams)
+    await tx
+      .update(schema.teams)
       .set({
         ...(name !== undefined ? { name } : {}),
         ...(goal !== undefined ? { goal } : {}),
         ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
       })
-      .where(eq(schema.teams.id, teamId))
-      .run();
+      .where(eq(schema.teams.id, teamId));
     if (goal !== undefined) {
-      const bytes = stateContextBytes(teamId, tx);
+      const bytes = await stateContextBytes(teamId, tx);
       if (bytes > LIMITS.sharedContext.maxBytes) {
         throw validationError({
           goal: `With this goal the team's shared context (goal, roster and active state) would take ${fmt(bytes)} bytes, over its ${fmt(LIMITS.sharedContext.maxBytes)}-byte budget; shorten the goal or archive state entries`,
         });
       }
     }
-    if (name !== undefined && name !== team.name) renameMemberConversations(tx, teamId, team.name, name);
-    touchTeam(tx, teamId, []);
+    if (name !== undefined && name !== team.name) await renameMemberConversations(tx, teamId, team.name, name);
+    await touchTeam(tx, teamId, []);
   });
   // A raised (or removed) budget re-admits held work at the scheduler's next pass.
   if (input.tokenBudget !== undefined) wakeScheduler();
@@ -52,20 +52,19 @@ export function updateTeamSettings(ownerId: string, teamId: string, input: TeamS
 }
 
 /** Member conversations still titled after the old name follow the rename; a title that differs is left alone. */
-function renameMemberConversations(tx: Db, teamId: string, oldName: string, newName: string): void {
-  const members = teamMembers(teamId, tx).filter((m) => m.conversationId);
+async function renameMemberConversations(tx: Db, teamId: string, oldName: string, newName: string): Promise<void> {
+  const members = (await teamMembers(teamId, tx)).filter((m) => m.conversationId);
   if (!members.length) return;
-  const conversations = tx
+  const conversations = await tx
     .select({ id: schema.conversations.id, title: schema.conversations.title })
     .from(schema.conversations)
-    .where(inArray(schema.conversations.id, members.map((m) => m.conversationId!)))
-    .all();
+    .where(inArray(schema.conversations.id, members.map((m) => m.conversationId!)));
   const titles = new Map(conversations.map((c) => [c.id, c.title]));
   for (const m of members) {
     if (titles.get(m.conversationId!) !== memberConversationTitle(oldName, m.name)) continue;
-    tx.update(schema.conversations)
+    await tx
+      .update(schema.conversations)
       .set({ title: memberConversationTitle(newName, m.name) })
-      .where(and(eq(schema.conversations.id, m.conversationId!), eq(schema.conversations.title, memberConversationTitle(oldName, m.name))))
-      .run();
+      .where(and(eq(schema.conversations.id, m.conversationId!), eq(schema.conversations.title, memberConversationTitle(oldName, m.name))));
   }
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import type { ApiTeamWaits } from '@/lib/types/team';
 import { ownersAtDailyCap } from '@/server/budgets/daily-cap';
 import { teamsAtBudget } from '@/server/budgets/team-budget';
-import { getDb } from '@/server/db';
+import { readTx } from '@/server/db';
 import { currentScheduler } from '@/server/scheduler/runtime';
 import { loadSchedulingView } from '@/server/scheduler/view';
 import { whyWaiting } from '@/server/scheduler/why-waiting';
@@ -14,16 +14,15 @@ import { requireTeam } from './teams';
  * behind a running one in a team (or account) at its budget is told the budget too, since that is what will hold
  * it next. Another owner's team is a 404; "ahead" counts every account's admissible work (a number, nothing else).
  */
-export function teamWaitReasons(ownerId: string, teamId: string): ApiTeamWaits {
-  const db = getDb();
-  return db.$client.transaction(() => {
-    const team = requireTeam(ownerId, teamId, db);
-    const view = loadSchedulingView(db);
+export async function teamWaitReasons(ownerId: string, teamId: string): Promise<ApiTeamWaits> {
+  return readTx(async (db) => {
+    const team = await requireTeam(ownerId, teamId, db);
+    const view = await loadSchedulingView();
     const jobIds = new Set(view.unfinished.filter((r) => r.teamId === teamId).map((r) => r.id));
     if (jobIds.size === 0) return { revision: team.revision, reasons: {} };
-    const heldTeams = new Set([...view.heldTeams, ...teamsAtBudget(db, [teamId])]);
-    const heldOwners = new Set([...view.heldOwners, ...ownersAtDailyCap(db, [ownerId])]);
+    const heldTeams = new Set([...view.heldTeams, ...(await teamsAtBudget([teamId]))]);
+    const heldOwners = new Set([...view.heldOwners, ...(await ownersAtDailyCap([ownerId]))]);
     const reasons = whyWaiting({ ...view, heldTeams, heldOwners }, currentScheduler()?.currentRound, jobIds);
     return { revision: team.revision, reasons: Object.fromEntries(reasons) };
-  })();
+  });
 }

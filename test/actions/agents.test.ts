@@ -15,7 +15,7 @@ const signIn = (user: User) => {
   scope.headers = new Headers(user.auth);
 };
 const agentRows = () => rowsOf(schema.agents, schema.conversations);
-const agentRow = (id: string) => getDb().select().from(schema.agents).where(eq(schema.agents.id, id)).get();
+const agentRow = async (id: string) => (await getDb().select().from(schema.agents).where(eq(schema.agents.id, id)))[0];
 
 describe('agent actions, for the owner', () => {
   it('createAgentAction stores the agent the API would, with the same defaults, and answers its API shape', async () => {
@@ -26,7 +26,7 @@ describe('agent actions, for the owner', () => {
     expect(created.data).toMatchObject({ name: 'Writer', description: 'Drafts posts', model: 'scripted', toolGroups: [], maxTurns: LIMITS.agent.maxTurns.default });
     const got = await call(agentRoute.GET, { headers: alice.auth, params: { id: created.data.id } });
     expect(got.body).toEqual(JSON.parse(JSON.stringify(created.data)));
-    expect(agentRow(created.data.id)).toMatchObject({ ownerId: alice.id, name: 'Writer' });
+    expect(await agentRow(created.data.id)).toMatchObject({ ownerId: alice.id, name: 'Writer' });
     expect(await actions.createAgentAction({ name: 'WRITER' })).toMatchObject({ ok: false, error: { code: 'name_taken', fields: { name: expect.any(String) } } });
   });
 
@@ -42,9 +42,9 @@ describe('agent actions, for the owner', () => {
       for (const ch of ['a', '😀']) {
         n += 1;
         const input = (value: string) => (field === 'name' ? { name: value } : { name: `bounds ${n}`, [field]: value });
-        const before = rowsOf(schema.agents);
+        const before = await rowsOf(schema.agents);
         expect(await actions.createAgentAction(input(ch.repeat(max + 1))), `${field} ${max + 1} × ${ch}`).toMatchObject(fieldError(field));
-        expect(rowsOf(schema.agents)).toBe(before);
+        expect(await rowsOf(schema.agents)).toBe(before);
         expect(await actions.createAgentAction(input(ch.repeat(max))), `${field} ${max} × ${ch}`).toMatchObject({ ok: true, data: { [field]: ch.repeat(max) } });
       }
     }
@@ -53,25 +53,25 @@ describe('agent actions, for the owner', () => {
 
   it('updateAgentAction changes only the given fields; deleteAgentAction removes the agent', async () => {
     const alice = await makeUser('alice');
-    const [agent] = makeAgents(alice.id, ['Writer'], { description: 'old', instructions: 'keep me' });
+    const [agent] = await makeAgents(alice.id, ['Writer'], { description: 'old', instructions: 'keep me' });
     signIn(alice);
     expect(await actions.updateAgentAction(agent!.id, { description: 'new' })).toMatchObject({ ok: true, data: { description: 'new', instructions: 'keep me' } });
-    expect(agentRow(agent!.id)).toMatchObject({ description: 'new', instructions: 'keep me', name: 'Writer' });
+    expect(await agentRow(agent!.id)).toMatchObject({ description: 'new', instructions: 'keep me', name: 'Writer' });
     expect(await actions.updateAgentAction(agent!.id, { maxTurns: 0 })).toMatchObject(fieldError('maxTurns'));
-    expect(agentRow(agent!.id)!.maxTurns).toBe(LIMITS.agent.maxTurns.default);
+    expect((await agentRow(agent!.id))!.maxTurns).toBe(LIMITS.agent.maxTurns.default);
     expect(await actions.deleteAgentAction(agent!.id)).toEqual({ ok: true, data: null });
-    expect(agentRow(agent!.id)).toBeUndefined();
+    expect(await agentRow(agent!.id)).toBeUndefined();
     expect(await actions.deleteAgentAction(agent!.id)).toMatchObject(NOT_FOUND);
   });
 
   it('startConversationAction opens a conversation with the agent', async () => {
     const alice = await makeUser('alice');
-    const [agent] = makeAgents(alice.id, ['Writer']);
+    const [agent] = await makeAgents(alice.id, ['Writer']);
     signIn(alice);
     const started = await actions.startConversationAction(agent!.id);
     if (!started.ok) throw new Error(JSON.stringify(started.error));
     expect(started.data).toMatchObject({ agentId: agent!.id });
-    const row = getDb().select().from(schema.conversations).where(eq(schema.conversations.id, started.data.id)).get();
+    const [row] = await getDb().select().from(schema.conversations).where(eq(schema.conversations.id, started.data.id));
     expect(row).toMatchObject({ ownerId: alice.id, agentId: agent!.id });
   });
 });
@@ -81,7 +81,7 @@ describe('agent actions, for anyone else', () => {
   async function fixtures() {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const [agent] = makeAgents(alice.id, ['Writer']);
+    const [agent] = await makeAgents(alice.id, ['Writer']);
     return { alice, bob, agent: agent! };
   }
   const argsFor = (f: Awaited<ReturnType<typeof fixtures>>): Record<string, unknown[]> => ({
@@ -97,9 +97,9 @@ describe('agent actions, for anyone else', () => {
     expect(Object.keys(actions).sort()).toEqual(Object.keys(cases).sort());
     signIn(f.bob);
     for (const name of ['updateAgentAction', 'deleteAgentAction', 'startConversationAction']) {
-      const before = agentRows();
+      const before = await agentRows();
       expect(await (actions[name as keyof typeof actions] as Action)(...cases[name]!), name).toMatchObject(NOT_FOUND);
-      expect(agentRows(), `${name} changed state`).toBe(before);
+      expect(await agentRows(), `${name} changed state`).toBe(before);
     }
   });
 
@@ -107,9 +107,9 @@ describe('agent actions, for anyone else', () => {
     const f = await fixtures();
     const cases = argsFor(f);
     for (const [name, action] of Object.entries(actions) as [string, Action][]) {
-      const before = agentRows();
+      const before = await agentRows();
       expect(await action(...cases[name]!), name).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-      expect(agentRows(), `${name} changed state`).toBe(before);
+      expect(await agentRows(), `${name} changed state`).toBe(before);
     }
   });
 });

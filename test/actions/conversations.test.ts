@@ -20,7 +20,7 @@ const signIn = (user: User) => {
   scope.headers = new Headers(user.auth);
 };
 const conversationRows = () => rowsOf(schema.conversations, schema.runs, schema.jobs);
-const runsOf = (conversationId: string) => getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId)).all();
+const runsOf = (conversationId: string) => getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId));
 function dataOf<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.error)}`);
   return result.data;
@@ -29,7 +29,7 @@ function dataOf<T>(result: Result<T>): T {
 /** A conversation of `user` with a fresh agent (scripted model), created through the action. */
 async function conversationFor(user: User, agent: Parameters<typeof makeAgent>[1] = {}) {
   signIn(user);
-  return dataOf(await actions.createConversationAction({ agentId: makeAgent(user.id, agent).id }));
+  return dataOf(await actions.createConversationAction({ agentId: (await makeAgent(user.id, agent)).id }));
 }
 
 /** Send through the action and wait until the run has settled. */
@@ -43,7 +43,7 @@ async function sendAndSettle(conversationId: string, text: string, idempotencyKe
 describe('conversation actions, for the owner', () => {
   it('createConversationAction binds a conversation to the agent, as the API does', async () => {
     const alice = await makeUser('alice');
-    const agent = makeAgent(alice.id, {});
+    const agent = await makeAgent(alice.id, {});
     signIn(alice);
     const conversation = dataOf(await actions.createConversationAction({ agentId: agent.id }));
     expect(conversation).toMatchObject({ agentId: agent.id });
@@ -60,21 +60,21 @@ describe('conversation actions, for the owner', () => {
     const viaApi = await call(runRoute, { headers: alice.auth, params: { id: run.id } });
     expect(viaApi.body.run).toMatchObject({ id: run.id, conversationId: conversation.id, status: 'success' });
     expect(dataOf(await actions.sendMessageAction(conversation.id, { text: '/reply hello there', idempotencyKey: 'key-1' })).run.id).toBe(run.id);
-    expect(runsOf(conversation.id)).toHaveLength(1);
+    expect(await runsOf(conversation.id)).toHaveLength(1);
   });
 
   it('bounds the message at 4,000 characters and 8,000 bytes: at the limit it runs, one past is a field error', async () => {
     const alice = await makeUser('alice');
     const conversation = await conversationFor(alice);
     const max = LIMITS.message.maxChars;
-    const before = conversationRows();
+    const before = await conversationRows();
     expect(await actions.sendMessageAction(conversation.id, { text: 'a'.repeat(max + 1), idempotencyKey: 'k' })).toMatchObject(fieldError('text'));
     expect(await actions.sendMessageAction(conversation.id, { text: '研'.repeat(2667), idempotencyKey: 'k' })).toMatchObject(fieldError('text'));
     expect(await actions.sendMessageAction(conversation.id, { text: 'hi', idempotencyKey: 'k'.repeat(201) })).toMatchObject(fieldError('idempotencyKey'));
-    expect(conversationRows()).toBe(before);
+    expect(await conversationRows()).toBe(before);
     await sendAndSettle(conversation.id, 'a'.repeat(max));
     await sendAndSettle(conversation.id, '研'.repeat(2666) + 'ab');
-    expect(runsOf(conversation.id)).toHaveLength(2);
+    expect(await runsOf(conversation.id)).toHaveLength(2);
   });
 
   it('resumeConversationAction answers an approval; cancelRunAction returns a finished run unchanged', async () => {
@@ -102,18 +102,18 @@ describe('conversation actions, for the owner', () => {
 
   it('sendMentionsAction queues one request per member; the same messageKey answers the same jobs', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id, ['Research', 'Review']);
-    const [solo] = makeAgents(alice.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
+    const { team } = await makeTeam(alice.id, ['Research', 'Review']);
+    const [solo] = await makeAgents(alice.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
     signIn(alice);
     const conversation = dataOf(await actions.createConversationAction({ agentId: solo!.id }));
     const input = { memberIds: team.members.map((m) => m.id), text: 'look into it', messageKey: 'msg-1' };
     const sent = dataOf(await actions.sendMentionsAction(conversation.id, input));
     expect(sent.jobs.map((j) => j.memberId)).toEqual(input.memberIds);
-    const rows = getDb().select().from(schema.jobs).where(eq(schema.jobs.sourceConversationId, conversation.id)).all();
+    const rows = await getDb().select().from(schema.jobs).where(eq(schema.jobs.sourceConversationId, conversation.id));
     expect(rows.map((j) => [j.kind, j.status, j.text])).toEqual(input.memberIds.map(() => ['request', 'queued', 'look into it']));
     expect(dataOf(await actions.sendMentionsAction(conversation.id, input)).jobs).toEqual(sent.jobs);
     expect(await actions.sendMentionsAction(conversation.id, { ...input, messageKey: 'm2', text: 'a'.repeat(LIMITS.task.maxChars + 1) })).toMatchObject(fieldError('text'));
-    expect(getDb().select().from(schema.jobs).where(eq(schema.jobs.sourceConversationId, conversation.id)).all()).toHaveLength(2);
+    expect(await getDb().select().from(schema.jobs).where(eq(schema.jobs.sourceConversationId, conversation.id))).toHaveLength(2);
   });
 });
 
@@ -122,7 +122,7 @@ describe('conversation actions, for anyone else', () => {
   async function fixtures() {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const { team } = makeTeam(alice.id, ['Research', 'Review']);
+    const { team } = await makeTeam(alice.id, ['Research', 'Review']);
     const conversation = await conversationFor(alice);
     const { run } = await sendAndSettle(conversation.id, '/reply done');
     signIn(bob);
@@ -141,9 +141,9 @@ describe('conversation actions, for anyone else', () => {
     const cases = argsFor(f);
     expect(Object.keys(actions).sort()).toEqual(Object.keys(cases).sort());
     for (const [name, action] of Object.entries(actions) as [string, Action][]) {
-      const before = conversationRows();
+      const before = await conversationRows();
       expect(await action(...cases[name]!), name).toMatchObject(NOT_FOUND);
-      expect(conversationRows(), `${name} changed state`).toBe(before);
+      expect(await conversationRows(), `${name} changed state`).toBe(before);
     }
     // A bad body on someone else's conversation is still not_found, not a hint through a field error.
     expect(await actions.sendMessageAction(f.conversation.id, { nope: 1 })).toMatchObject(NOT_FOUND);
@@ -154,9 +154,9 @@ describe('conversation actions, for anyone else', () => {
     scope.headers = new Headers();
     const cases = argsFor(f);
     for (const [name, action] of Object.entries(actions) as [string, Action][]) {
-      const before = conversationRows();
+      const before = await conversationRows();
       expect(await action(...cases[name]!), name).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-      expect(conversationRows(), `${name} changed state`).toBe(before);
+      expect(await conversationRows(), `${name} changed state`).toBe(before);
     }
   });
 });

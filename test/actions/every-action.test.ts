@@ -27,12 +27,13 @@ const actionFiles = fs
   .map((entry) => entry.name);
 
 /** Every row the actions could write, to prove a refused call changed nothing. */
-const everything = () =>
-  JSON.stringify(
-    [schema.users, schema.apiTokens, schema.invitations, schema.agents, schema.conversations, schema.runs, schema.teams, schema.teamMembers, schema.jobs].map(
-      (table) => getDb().select().from(table).all(),
-    ),
-  );
+const everything = async () => {
+  const rows = [];
+  for (const table of [schema.users, schema.apiTokens, schema.invitations, schema.agents, schema.conversations, schema.runs, schema.teams, schema.teamMembers, schema.jobs]) {
+    rows.push(await getDb().select().from(table));
+  }
+  return JSON.stringify(rows);
+};
 
 describe('every signed-in section action', () => {
   it('finds the sections that have actions', () => {
@@ -41,7 +42,7 @@ describe('every signed-in section action', () => {
 
   it('refuses a signed-out caller and changes nothing, whatever the arguments', async () => {
     const owner = await makeUser('owner');
-    const { team } = makeTeam(owner.id);
+    const { team } = await makeTeam(owner.id);
     // Real ids of someone's things, and junk, so only the missing session can be what refuses.
     const argumentSets: unknown[][] = [[], [team.id, { text: 'x' }], [team.id, team.members[0]!.id, { answer: 'x', answerKey: 'k' }], [{ name: 'x' }]];
     let checked = 0;
@@ -50,7 +51,7 @@ describe('every signed-in section action', () => {
       for (const [name, action] of Object.entries(mod)) {
         if (typeof action !== 'function') continue;
         for (const args of argumentSets) {
-          const before = everything();
+          const before = await everything();
           const outcome = await (action as (...a: unknown[]) => Promise<unknown>)(...args).then(
             (value) => ({ value }),
             (error: unknown) => ({ error }),
@@ -58,7 +59,7 @@ describe('every signed-in section action', () => {
           const label = `${feature}/${name}(${args.length} args)`;
           if ('value' in outcome) expect(outcome.value, label).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
           else expect(outcome.error instanceof AppError && outcome.error.status === 401, `${label} threw ${String(outcome.error)}`).toBe(true);
-          expect(everything(), `${label} changed state`).toBe(before);
+          expect(await everything(), `${label} changed state`).toBe(before);
         }
         checked += 1;
       }

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 const { createTokenAction, revokeTokenAction } = await import('@/app/(app)/settings/actions');
 const { GET: me } = await import('@/app/api/v1/me/route');
 const { LIMITS } = await import('@/lib/limits');
-const { getDb, schema } = await import('@/server/db');
+const { getDb, schema, writeTx } = await import('@/server/db');
 const { makeUser } = await import('../support/users');
 const { NOT_FOUND, fieldError, rowsOf } = await import('./support');
 
@@ -15,18 +15,17 @@ const signIn = (user: User) => {
   scope.headers = new Headers({ ...user.auth, 'x-forwarded-for': '192.0.2.7' });
 };
 // Every token column but lastUsedAt, which the signed-in caller's own bearer token moves by being used.
-const tokenRows = () =>
+const tokenRows = async () =>
   JSON.stringify(
-    getDb()
+    await getDb()
       .select({ id: schema.apiTokens.id, userId: schema.apiTokens.userId, name: schema.apiTokens.name, hash: schema.apiTokens.tokenHash, expiresAt: schema.apiTokens.expiresAt, revokedAt: schema.apiTokens.revokedAt })
-      .from(schema.apiTokens)
-      .all(),
+      .from(schema.apiTokens),
   );
 const meStatus = async (token: string) =>
   (await me(new Request('http://localhost/api/v1/me', { headers: { authorization: `Bearer ${token}` } }), undefined)).status;
 
-beforeEach(() => {
-  getDb().delete(schema.signInFailures).run();
+beforeEach(async () => {
+  await writeTx((tx) => tx.delete(schema.signInFailures));
 });
 
 describe('token actions, for the owner', () => {
@@ -37,7 +36,7 @@ describe('token actions, for the owner', () => {
     if (!created.ok) throw new Error(JSON.stringify(created.error));
     expect(created.data).toMatchObject({ name: 'laptop script', token: expect.any(String), expiresAt: expect.any(String), expired: false });
     expect(await meStatus(created.data.token)).toBe(200);
-    const row = getDb().select().from(schema.apiTokens).where(eq(schema.apiTokens.id, created.data.id)).get();
+    const [row] = await getDb().select().from(schema.apiTokens).where(eq(schema.apiTokens.id, created.data.id));
     expect(row).toMatchObject({ userId: alice.id, name: 'laptop script', revokedAt: null });
     // Only the hash is stored.
     expect(JSON.stringify(row)).not.toContain(created.data.token);
@@ -46,14 +45,14 @@ describe('token actions, for the owner', () => {
   it('a wrong password is refused on the password field and mints nothing', async () => {
     const alice = await makeUser('alice');
     signIn(alice);
-    const before = tokenRows();
+    const before = await tokenRows();
     expect(await createTokenAction({ name: 'x', expiresInDays: null, password: 'not the password' })).toMatchObject({
       ok: false,
       error: { code: 'wrong_password', fields: { password: 'Wrong password' } },
     });
-    expect(tokenRows()).toBe(before);
+    expect(await tokenRows()).toBe(before);
     // It counts as a failed sign-in, as on the API.
-    expect(rowsOf(schema.signInFailures)).not.toBe('[[]]');
+    expect(await rowsOf(schema.signInFailures)).not.toBe('[[]]');
   });
 
   it('bounds the name: 64 characters pass, 65 is a field error; an unknown lifetime names expiresInDays', async () => {
@@ -82,19 +81,19 @@ describe('token actions, for anyone else', () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
     signIn(bob);
-    const aliceTokenId = getDb().select().from(schema.apiTokens).where(eq(schema.apiTokens.userId, alice.id)).get()!.id;
-    const before = tokenRows();
+    const aliceTokenId = (await getDb().select().from(schema.apiTokens).where(eq(schema.apiTokens.userId, alice.id)))[0]!.id;
+    const before = await tokenRows();
     expect(await revokeTokenAction(aliceTokenId)).toMatchObject(NOT_FOUND);
-    expect(tokenRows()).toBe(before);
+    expect(await tokenRows()).toBe(before);
     expect(await meStatus(alice.token)).toBe(200);
   });
 
   it('signed out, both actions answer unauthorized and nothing changes', async () => {
     const alice = await makeUser('alice');
-    const tokenId = getDb().select().from(schema.apiTokens).where(eq(schema.apiTokens.userId, alice.id)).get()!.id;
-    const before = tokenRows();
+    const tokenId = (await getDb().select().from(schema.apiTokens).where(eq(schema.apiTokens.userId, alice.id)))[0]!.id;
+    const before = await tokenRows();
     expect(await createTokenAction({ name: 'x', expiresInDays: 30, password: PASSWORD })).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
     expect(await revokeTokenAction(tokenId)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-    expect(tokenRows()).toBe(before);
+    expect(await tokenRows()).toBe(before);
   });
 });

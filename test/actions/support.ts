@@ -7,8 +7,10 @@ import { getDb } from '@/server/db';
  * Bearer token in the mocked next/headers (requireUser() reads those headers the same way for an action), as
  * test/admin/access.test.ts does; next-auth's cookie path is covered by test/auth/actions.test.ts.
  */
-export function rowsOf(...tables: SQLiteTable[]): string {
-  return JSON.stringify(tables.map((table) => getDb().select().from(table).all()));
+export async function rowsOf(...tables: SQLiteTable[]): Promise<string> {
+  const rows = [];
+  for (const table of tables) rows.push(await getDb().select().from(table));
+  return JSON.stringify(rows);
 }
 
 /** The answer a missing id (or another owner's) gets from every action. */

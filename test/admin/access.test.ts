@@ -44,7 +44,7 @@ async function fixtures() {
   const admin = await makeAccount('admin', 'admin');
   const member = await makeAccount('member', 'member');
   const victim = await makeAccount('victim', 'member');
-  const invitation = createInvitation(admin.id, { expiresInDays: 7 });
+  const invitation = await createInvitation(admin.id, { expiresInDays: 7 });
   const params = (pattern: string): Record<string, string> => {
     if (pattern.includes('/users/[id]')) return { id: victim.id };
     if (pattern.includes('/invitations/[id]')) return { id: invitation.id };
@@ -90,11 +90,11 @@ describe('admin API routes', () => {
   it('a member gets 404 not_found from every route and method, and nothing changes', async () => {
     const { member, params, bodies } = await fixtures();
     for (const { pattern, method, handler } of await routes()) {
-      const before = adminStateSnapshot();
+      const before = await adminStateSnapshot();
       const res = await call(handler, method, pattern, params(pattern), member.auth, bodies[`${method} ${pattern}`]);
       expect(res.status, `${method} ${pattern}`).toBe(404);
       expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'Resource not found' } });
-      expect(adminStateSnapshot(), `${method} ${pattern} changed state`).toBe(before);
+      expect(await adminStateSnapshot(), `${method} ${pattern} changed state`).toBe(before);
     }
   });
 
@@ -102,12 +102,12 @@ describe('admin API routes', () => {
     const { params, bodies } = await fixtures();
     const other = await makeAccount('admin2', 'admin');
     const disabled = await makeAccount('old-admin', 'admin');
-    setAccountDisabled(other.id, disabled.id, true);
+    await setAccountDisabled(other.id, disabled.id, true);
     for (const { pattern, method, handler } of await routes()) {
-      const before = adminStateSnapshot();
+      const before = await adminStateSnapshot();
       const res = await call(handler, method, pattern, params(pattern), disabled.auth, bodies[`${method} ${pattern}`]);
       expect(res.status, `${method} ${pattern}`).toBe(401);
-      expect(adminStateSnapshot()).toBe(before);
+      expect(await adminStateSnapshot()).toBe(before);
     }
   });
 
@@ -148,9 +148,9 @@ describe('admin server actions', () => {
     expect(Object.keys(actions).sort()).toEqual(Object.keys(cases).sort());
     scope.headers = new Headers(f.member.auth);
     for (const [name, action] of Object.entries(actions) as [string, Action][]) {
-      const before = adminStateSnapshot();
+      const before = await adminStateSnapshot();
       expect(await action(...cases[name]!), name).toEqual({ ok: false, error: { code: 'not_found', message: 'Resource not found' } });
-      expect(adminStateSnapshot(), `${name} changed state`).toBe(before);
+      expect(await adminStateSnapshot(), `${name} changed state`).toBe(before);
     }
   });
 

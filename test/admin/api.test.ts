@@ -5,14 +5,16 @@ import { GET as listInvitationsRoute, POST as createInvitationRoute } from '@/ap
 import { POST as createUserRoute } from '@/app/api/v1/admin/users/route';
 import { registerAccount } from '@/server/auth/registration';
 import { findUserByEmail } from '@/server/auth/users';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import { signInOverHttp } from '../auth/support/http-auth';
 import { call } from '../support/teams';
 import { PASSWORD, makeAccount } from './helpers';
 
-beforeEach(() => {
-  getDb().delete(schema.users).run();
-  getDb().delete(schema.signInFailures).run();
+beforeEach(async () => {
+  await writeTx(async (tx) => {
+    await tx.delete(schema.users);
+    await tx.delete(schema.signInFailures);
+  });
 });
 
 const newEmail = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}@example.test`;
@@ -58,7 +60,7 @@ describe('POST /api/v1/admin/users', () => {
     });
     const taken = await call(createUserRoute, { method: 'POST', headers: admin.auth, body: { email: admin.email, password: 'long enough' } });
     expect(taken).toMatchObject({ status: 409, body: { error: { code: 'email_taken' } } });
-    expect(getDb().select().from(schema.users).all()).toHaveLength(1);
+    expect(await getDb().select().from(schema.users)).toHaveLength(1);
   });
 });
 
@@ -78,7 +80,7 @@ describe('invitations over the API', () => {
     expect(listed.raw).not.toContain(code);
     expect((listed.body.invitations as unknown[])[0]).not.toHaveProperty('code');
     // Only a hash is stored.
-    expect(JSON.stringify(getDb().select().from(schema.invitations).all())).not.toContain(code);
+    expect(JSON.stringify(await getDb().select().from(schema.invitations))).not.toContain(code);
 
     const fay = await registerAccount({ email: newEmail('fay'), password: PASSWORD, invite: code }, 'test');
     const after = await call(listInvitationsRoute, { headers: admin.auth });
@@ -100,7 +102,7 @@ describe('invitations over the API', () => {
     await expect(registerAccount({ email, password: PASSWORD, invite: created.body.code as string }, 'test')).rejects.toMatchObject({
       code: 'invitation_invalid',
     });
-    expect(findUserByEmail(email)).toBeUndefined();
+    expect(await findUserByEmail(email)).toBeUndefined();
   });
 
   it('expiry is one of 1, 7 or 30 days (default 7); a note is bounded', async () => {

@@ -5,7 +5,7 @@ import { POST as disable } from '@/app/api/v1/admin/users/[id]/disable/route';
 import { POST as enable } from '@/app/api/v1/admin/users/[id]/enable/route';
 import { setAccountDisabled } from '@/server/admin/accounts';
 import { findUserById } from '@/server/auth/users';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import { call } from '../support/teams';
 import { postCredentials, sessionFor, signInOverHttp } from '../auth/support/http-auth';
 import { PASSWORD, makeAccount } from './helpers';
@@ -22,9 +22,11 @@ async function signInLocation(email: string, password = PASSWORD) {
 }
 
 // Each test counts admins from scratch.
-beforeEach(() => {
-  getDb().delete(schema.users).run();
-  getDb().delete(schema.signInFailures).run();
+beforeEach(async () => {
+  await writeTx(async (tx) => {
+    await tx.delete(schema.users);
+    await tx.delete(schema.signInFailures);
+  });
 });
 
 describe('disabling an account', () => {
@@ -78,7 +80,7 @@ describe('disabling an account', () => {
     const admin = await makeAccount('admin', 'admin');
     const res = await disableAs(admin, admin.id);
     expect(res).toMatchObject({ status: 409, body: { error: { code: 'cannot_disable_self' } } });
-    expect(findUserById(admin.id)!.disabledAt).toBeNull();
+    expect((await findUserById(admin.id))!.disabledAt).toBeNull();
     expect(await meWith(admin.auth)).toBe(200);
   });
 
@@ -86,9 +88,9 @@ describe('disabling an account', () => {
     const ann = await makeAccount('ann', 'admin');
     const cy = await makeAccount('cy', 'admin');
     // Both passed the role check; Cy's request commits first.
-    setAccountDisabled(cy.id, ann.id, true);
-    expect(() => setAccountDisabled(ann.id, cy.id, true)).toThrow(expect.objectContaining({ status: 409, code: 'last_admin' }));
-    expect(findUserById(cy.id)!.disabledAt).toBeNull();
+    await setAccountDisabled(cy.id, ann.id, true);
+    await expect(setAccountDisabled(ann.id, cy.id, true)).rejects.toThrow(expect.objectContaining({ status: 409, code: 'last_admin' }));
+    expect((await findUserById(cy.id))!.disabledAt).toBeNull();
   });
 
   it('an admin may disable another admin while one stays enabled', async () => {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { createApiToken } from '@/server/auth/tokens';
 import { createUser, type Role } from '@/server/auth/users';
+import { asc } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
 
 export const PASSWORD = 'correct horse battery';
@@ -9,16 +10,18 @@ export const PASSWORD = 'correct horse battery';
 export async function makeAccount(label: string, role: Role) {
   const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.test`;
   const user = await createUser({ email, password: PASSWORD, name: label }, { role });
-  const { token } = createApiToken(user.id, `${label} token`);
+  const { token } = await createApiToken(user.id, `${label} token`);
   return { ...user, token, auth: { authorization: `Bearer ${token}` } };
 }
 
-/** Everything an admin route or action could change, to prove a refused call changed nothing. */
-export function adminStateSnapshot(): string {
+/** Everything an admin route or action could change, to prove a refused call changed nothing. Ordered by id: an
+ * unordered select may list rows in another order after an unrelated update (Postgres). */
+export async function adminStateSnapshot(): Promise<string> {
   const db = getDb();
+  const t = schema.apiTokens;
   return JSON.stringify({
-    users: db.select().from(schema.users).all(),
-    invitations: db.select().from(schema.invitations).all(),
-    tokens: db.select({ id: schema.apiTokens.id, revokedAt: schema.apiTokens.revokedAt }).from(schema.apiTokens).all(),
+    users: await db.select().from(schema.users).orderBy(asc(schema.users.id)),
+    invitations: await db.select().from(schema.invitations).orderBy(asc(schema.invitations.id)),
+    tokens: await db.select({ id: t.id, revokedAt: t.revokedAt }).from(t).orderBy(asc(t.id)),
   });
 }

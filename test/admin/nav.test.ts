@@ -14,8 +14,8 @@ describe('the Admin section link', () => {
     const ann = await makeAccount('ann', 'admin');
     const cy = await makeAccount('cy', 'admin');
     const bo = await makeAccount('bo', 'member');
-    expect([isAdmin(ann.id), isAdmin(cy.id), isAdmin(bo.id), isAdmin('nobody')]).toEqual([true, true, false, false]);
-    setAccountDisabled(ann.id, cy.id, true);
-    expect(isAdmin(cy.id)).toBe(false);
+    expect(await Promise.all([isAdmin(ann.id), isAdmin(cy.id), isAdmin(bo.id), isAdmin('nobody')])).toEqual([true, true, false, false]);
+    await setAccountDisabled(ann.id, cy.id, true);
+    expect(await isAdmin(cy.id)).toBe(false);
   });
 });

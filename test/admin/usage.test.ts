@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as listUsers } from '@/app/api/v1/admin/users/route';
 import { createConversation } from '@/server/agents/conversations';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import type { JobStatus } from '@/server/db/schema';
 import { call, makeAgents, makeTeam } from '../support/teams';
 import { makeAccount } from './helpers';
@@ -13,35 +13,34 @@ import { makeAccount } from './helpers';
  * account counted for another.
  */
 
-beforeEach(() => {
-  getDb().delete(schema.users).run();
+beforeEach(async () => {
+  await writeTx((tx) => tx.delete(schema.users));
 });
 
 let runSeq = 0;
-function insertRun(ownerId: string, conversationId: string, kind: 'start' | 'resume', inputTokens: number, outputTokens: number) {
-  getDb()
-    .insert(schema.runs)
-    .values({
-      id: crypto.randomUUID(),
-      conversationId,
-      ownerId,
-      idempotencyKey: `k${++runSeq}`,
-      kind,
-      status: 'success',
-      model: 'scripted',
-      input: {},
-      inputTokens,
-      outputTokens,
-    })
-    .run();
+async function insertRun(ownerId: string, conversationId: string, kind: 'start' | 'resume', inputTokens: number, outputTokens: number) {
+  const row = {
+    id: crypto.randomUUID(),
+    conversationId,
+    ownerId,
+    idempotencyKey: `k${++runSeq}`,
+    kind,
+    status: 'success' as const,
+    model: 'scripted',
+    input: {},
+    inputTokens,
+    outputTokens,
+  };
+  await writeTx((tx) => tx.insert(schema.runs).values(row));
 }
 
-function insertJob(ownerId: string, teamId: string, conversationId: string, status: JobStatus) {
+async function insertJob(ownerId: string, teamId: string, conversationId: string, status: JobStatus) {
   const id = crypto.randomUUID();
-  getDb()
-    .insert(schema.jobs)
-    .values({ id, teamId, ownerId, kind: 'request', conversationId, rootId: id, status, text: 'do it', requestKey: id, updatedAt: new Date() })
-    .run();
+  await writeTx((tx) =>
+    tx
+      .insert(schema.jobs)
+      .values({ id, teamId, ownerId, kind: 'request', conversationId, rootId: id, status, text: 'do it', requestKey: id, updatedAt: new Date() }),
+  );
 }
 
 type Listed = { users: { id: string; usage: Record<string, number> }[] };
@@ -53,20 +52,20 @@ describe('account usage', () => {
     const idle = await makeAccount('idle', 'member');
 
     // Ann: a team of two (2 agents, 2 member conversations), one more agent with one conversation.
-    const { team, agents } = makeTeam(ann.id);
-    const [solo] = makeAgents(ann.id, ['Solo']);
-    const chat = createConversation(ann.id, solo!.id);
-    insertRun(ann.id, chat.id, 'start', 100, 20);
-    insertRun(ann.id, chat.id, 'resume', 5, 7);
-    insertRun(ann.id, chat.id, 'start', 0, 0);
-    const memberConversation = getDb().select().from(schema.teamMembers).all().find((m) => m.teamId === team.id)!.conversationId!;
+    const { team, agents } = await makeTeam(ann.id);
+    const [solo] = await makeAgents(ann.id, ['Solo']);
+    const chat = await createConversation(ann.id, solo!.id);
+    await insertRun(ann.id, chat.id, 'start', 100, 20);
+    await insertRun(ann.id, chat.id, 'resume', 5, 7);
+    await insertRun(ann.id, chat.id, 'start', 0, 0);
+    const memberConversation = (await getDb().select().from(schema.teamMembers)).find((m) => m.teamId === team.id)!.conversationId!;
     for (const status of ['queued', 'running', 'waiting_input', 'resuming', 'cancelling', 'completed', 'failed', 'cancelled'] as const) {
-      insertJob(ann.id, team.id, memberConversation, status);
+      await insertJob(ann.id, team.id, memberConversation, status);
     }
     // The admin: one agent, one conversation, one run.
-    const [own] = makeAgents(admin.id, ['Mine']);
-    const adminChat = createConversation(admin.id, own!.id);
-    insertRun(admin.id, adminChat.id, 'start', 1_000_000, 2_345);
+    const [own] = await makeAgents(admin.id, ['Mine']);
+    const adminChat = await createConversation(admin.id, own!.id);
+    await insertRun(admin.id, adminChat.id, 'start', 1_000_000, 2_345);
 
     const res = await call(listUsers, { headers: admin.auth });
     expect(res.status).toBe(200);

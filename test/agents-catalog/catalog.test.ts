@@ -10,14 +10,15 @@ import {
   toApiAgent,
   updateAgent,
 } from '@/server/agents/catalog';
-import { getDb } from '@/server/db';
+import { writeTx } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { AppError } from '@/server/http/errors';
 import { makeUser } from '../support/users';
 
 /** Run fn and return the AppError it throws (failing the test when it throws nothing or something else). */
-function appError(fn: () => unknown): AppError {
+async function appError(fn: () => Promise<unknown>): Promise<AppError> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     expect(err).toBeInstanceOf(AppError);
     return err as AppError;
@@ -26,20 +27,21 @@ function appError(fn: () => unknown): AppError {
 }
 
 /** Every agents row of an owner exactly as stored, to prove a failed call changed nothing. */
+const agentRows = statement('select * from agents where owner_id = ? order by id');
 function storedRows(ownerId: string) {
-  return getDb().$client.prepare('select * from agents where owner_id = ? order by id').all(ownerId);
+  return agentRows.all(ownerId);
 }
 
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers();
 });
 
-const names = (ownerId: string, query?: string) => listAgents(ownerId, query).map((a) => a.name);
+const names = async (ownerId: string, query?: string) => (await listAgents(ownerId, query)).map((a) => a.name);
 
 describe('agent catalog: create and read', () => {
   it('creates an agent with defaults and reads it back', async () => {
     const alice = await makeUser('alice');
-    const agent = createAgent(alice.id, { name: '  Planner ' });
+    const agent = await createAgent(alice.id, { name: '  Planner ' });
     expect(agent).toMatchObject({
       ownerId: alice.id,
       name: 'Planner',
@@ -51,7 +53,7 @@ describe('agent catalog: create and read', () => {
       approvalTools: [],
       maxTurns: 25,
     });
-    expect(getAgent(alice.id, agent.id)).toEqual(agent);
+    expect(await getAgent(alice.id, agent.id)).toEqual(agent);
     const api = toApiAgent(agent);
     expect(Object.keys(api).sort()).toEqual(
       [
@@ -80,7 +82,7 @@ describe('agent catalog: create and read', () => {
 
   it('stores every field it is given', async () => {
     const alice = await makeUser('alice');
-    const agent = createAgent(alice.id, {
+    const agent = await createAgent(alice.id, {
       name: '研究者 🔬',
       description: 'Finds things',
       instructions: 'Be thorough.',
@@ -89,7 +91,7 @@ describe('agent catalog: create and read', () => {
       approvalTools: ['calculator'],
       maxTurns: 150,
     });
-    expect(toApiAgent(getAgent(alice.id, agent.id))).toMatchObject({
+    expect(toApiAgent(await getAgent(alice.id, agent.id))).toMatchObject({
       name: '研究者 🔬',
       description: 'Finds things',
       instructions: 'Be thorough.',
@@ -102,57 +104,57 @@ describe('agent catalog: create and read', () => {
 
   it('refuses invalid input with 422 and stores nothing', async () => {
     const alice = await makeUser('alice');
-    const err = appError(() => createAgent(alice.id, { name: 'ok', model: 'nope', extra: 1 } as never));
+    const err = await appError(() => createAgent(alice.id, { name: 'ok', model: 'nope', extra: 1 } as never));
     expect(err.status).toBe(422);
     expect(Object.keys(err.fields ?? {}).sort()).toEqual(['extra', 'model']);
-    expect(storedRows(alice.id)).toEqual([]);
+    expect(await storedRows(alice.id)).toEqual([]);
   });
 
   it('answers 404 for ids that do not exist', async () => {
     const alice = await makeUser('alice');
-    expect(appError(() => getAgent(alice.id, crypto.randomUUID())).status).toBe(404);
-    expect(findAgent(alice.id, 'missing')).toBeNull();
+    expect((await appError(() => getAgent(alice.id, crypto.randomUUID()))).status).toBe(404);
+    expect(await findAgent(alice.id, 'missing')).toBeNull();
   });
 });
 
 describe('agent catalog: names are unique per owner without case', () => {
   it('refuses a name that differs only in case, with 409 name_taken on the name field', async () => {
     const alice = await makeUser('alice');
-    createAgent(alice.id, { name: 'Writer' });
-    const before = storedRows(alice.id);
+    await createAgent(alice.id, { name: 'Writer' });
+    const before = await storedRows(alice.id);
     for (const name of ['writer', 'WRITER', ' wRiTeR ']) {
-      const err = appError(() => createAgent(alice.id, { name }));
+      const err = await appError(() => createAgent(alice.id, { name }));
       expect(err.status).toBe(409);
       expect(err.code).toBe('name_taken');
       expect(Object.keys(err.fields ?? {})).toEqual(['name']);
     }
-    expect(storedRows(alice.id)).toEqual(before);
+    expect(await storedRows(alice.id)).toEqual(before);
   });
 
   it('folds non-ASCII case too', async () => {
     const alice = await makeUser('alice');
-    createAgent(alice.id, { name: 'Ärger' });
-    expect(appError(() => createAgent(alice.id, { name: 'ärger' })).status).toBe(409);
-    createAgent(alice.id, { name: 'Σοφια' });
-    expect(appError(() => createAgent(alice.id, { name: 'ΣΟΦΙΑ' })).code).toBe('name_taken');
+    await createAgent(alice.id, { name: 'Ärger' });
+    expect((await appError(() => createAgent(alice.id, { name: 'ärger' }))).status).toBe(409);
+    await createAgent(alice.id, { name: 'Σοφια' });
+    expect((await appError(() => createAgent(alice.id, { name: 'ΣΟΦΙΑ' }))).code).toBe('name_taken');
   });
 
   it('lets two owners use the same name', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    createAgent(alice.id, { name: 'Helper' });
-    expect(createAgent(bob.id, { name: 'helper' }).name).toBe('helper');
+    await createAgent(alice.id, { name: 'Helper' });
+    expect((await createAgent(bob.id, { name: 'helper' })).name).toBe('helper');
   });
 
   it('refuses renaming onto another agent’s name but allows changing the case of its own', async () => {
     const alice = await makeUser('alice');
-    createAgent(alice.id, { name: 'Alpha' });
-    const beta = createAgent(alice.id, { name: 'Beta' });
-    const before = storedRows(alice.id);
-    const err = appError(() => updateAgent(alice.id, beta.id, { name: 'ALPHA', description: 'changed' }));
+    await createAgent(alice.id, { name: 'Alpha' });
+    const beta = await createAgent(alice.id, { name: 'Beta' });
+    const before = await storedRows(alice.id);
+    const err = await appError(() => updateAgent(alice.id, beta.id, { name: 'ALPHA', description: 'changed' }));
     expect([err.status, err.code, Object.keys(err.fields ?? {})]).toEqual([409, 'name_taken', ['name']]);
-    expect(storedRows(alice.id)).toEqual(before);
-    expect(updateAgent(alice.id, beta.id, { name: 'BETA' })).toMatchObject({ name: 'BETA', nameKey: 'beta' });
+    expect(await storedRows(alice.id)).toEqual(before);
+    expect(await updateAgent(alice.id, beta.id, { name: 'BETA' })).toMatchObject({ name: 'BETA', nameKey: 'beta' });
   });
 });
 
@@ -160,45 +162,45 @@ describe('agent catalog: list and search', () => {
   it('lists only the owner’s agents, ordered by name without case', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    createAgent(alice.id, { name: 'charlie' });
-    createAgent(alice.id, { name: 'Alpha' });
-    createAgent(alice.id, { name: 'bravo' });
-    createAgent(bob.id, { name: 'Bob’s own' });
-    expect(names(alice.id)).toEqual(['Alpha', 'bravo', 'charlie']);
-    expect(names(alice.id, '')).toEqual(['Alpha', 'bravo', 'charlie']);
-    expect(names(alice.id, '   ')).toEqual(['Alpha', 'bravo', 'charlie']);
+    await createAgent(alice.id, { name: 'charlie' });
+    await createAgent(alice.id, { name: 'Alpha' });
+    await createAgent(alice.id, { name: 'bravo' });
+    await createAgent(bob.id, { name: 'Bob’s own' });
+    expect(await names(alice.id)).toEqual(['Alpha', 'bravo', 'charlie']);
+    expect(await names(alice.id, '')).toEqual(['Alpha', 'bravo', 'charlie']);
+    expect(await names(alice.id, '   ')).toEqual(['Alpha', 'bravo', 'charlie']);
   });
 
   it('searches name or description, case-insensitively', async () => {
     const alice = await makeUser('alice');
-    createAgent(alice.id, { name: 'Researcher', description: 'Finds sources' });
-    createAgent(alice.id, { name: 'Writer', description: 'Drafts RESEARCH summaries' });
-    createAgent(alice.id, { name: 'Reviewer', description: 'Checks drafts' });
-    createAgent(alice.id, { name: 'Éclair', description: 'pastry' });
-    expect(names(alice.id, 'research')).toEqual(['Researcher', 'Writer']);
-    expect(names(alice.id, 'DRAFTS')).toEqual(['Reviewer', 'Writer']);
-    expect(names(alice.id, 'sources')).toEqual(['Researcher']);
-    expect(names(alice.id, 'éCLAIR')).toEqual(['Éclair']);
-    expect(names(alice.id, 'nothing like this')).toEqual([]);
+    await createAgent(alice.id, { name: 'Researcher', description: 'Finds sources' });
+    await createAgent(alice.id, { name: 'Writer', description: 'Drafts RESEARCH summaries' });
+    await createAgent(alice.id, { name: 'Reviewer', description: 'Checks drafts' });
+    await createAgent(alice.id, { name: 'Éclair', description: 'pastry' });
+    expect(await names(alice.id, 'research')).toEqual(['Researcher', 'Writer']);
+    expect(await names(alice.id, 'DRAFTS')).toEqual(['Reviewer', 'Writer']);
+    expect(await names(alice.id, 'sources')).toEqual(['Researcher']);
+    expect(await names(alice.id, 'éCLAIR')).toEqual(['Éclair']);
+    expect(await names(alice.id, 'nothing like this')).toEqual([]);
   });
 
   it('treats % and _ (and the escape character) literally', async () => {
     const alice = await makeUser('alice');
-    createAgent(alice.id, { name: '100% sure', description: 'confident' });
-    createAgent(alice.id, { name: 'Plain', description: 'uses snake_case' });
-    createAgent(alice.id, { name: 'Back\\slash' });
-    createAgent(alice.id, { name: '1000 sure', description: 'snakeXcase and 100 percent' });
-    expect(names(alice.id, '%')).toEqual(['100% sure']);
-    expect(names(alice.id, '0%')).toEqual(['100% sure']);
-    expect(names(alice.id, '_')).toEqual(['Plain']);
-    expect(names(alice.id, 'snake_case')).toEqual(['Plain']);
-    expect(names(alice.id, '\\')).toEqual(['Back\\slash']);
+    await createAgent(alice.id, { name: '100% sure', description: 'confident' });
+    await createAgent(alice.id, { name: 'Plain', description: 'uses snake_case' });
+    await createAgent(alice.id, { name: 'Back\\slash' });
+    await createAgent(alice.id, { name: '1000 sure', description: 'snakeXcase and 100 percent' });
+    expect(await names(alice.id, '%')).toEqual(['100% sure']);
+    expect(await names(alice.id, '0%')).toEqual(['100% sure']);
+    expect(await names(alice.id, '_')).toEqual(['Plain']);
+    expect(await names(alice.id, 'snake_case')).toEqual(['Plain']);
+    expect(await names(alice.id, '\\')).toEqual(['Back\\slash']);
     expect(containsPattern('a%b_c\\d')).toBe('%a\\%b\\_c\\\\d%');
   });
 
   it('refuses over-long search text with 400', async () => {
     const alice = await makeUser('alice');
-    const err = appError(() => listAgents(alice.id, 'q'.repeat(201)));
+    const err = await appError(() => listAgents(alice.id, 'q'.repeat(201)));
     expect([err.status, err.code]).toEqual([400, 'invalid_query']);
   });
 });
@@ -208,9 +210,9 @@ describe('agent catalog: update', () => {
     const alice = await makeUser('alice');
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00.000Z'));
-    const agent = createAgent(alice.id, { name: 'Editor', description: 'old', instructions: 'keep me', maxTurns: 10 });
+    const agent = await createAgent(alice.id, { name: 'Editor', description: 'old', instructions: 'keep me', maxTurns: 10 });
     vi.setSystemTime(new Date('2030-01-01T00:05:00.000Z'));
-    const updated = updateAgent(alice.id, agent.id, { description: 'new', toolGroups: ['utility'] });
+    const updated = await updateAgent(alice.id, agent.id, { description: 'new', toolGroups: ['utility'] });
     vi.useRealTimers();
     expect(updated).toMatchObject({ name: 'Editor', description: 'new', instructions: 'keep me', maxTurns: 10, toolGroups: ['utility'] });
     expect(updated.createdAt).toEqual(agent.createdAt);
@@ -220,46 +222,52 @@ describe('agent catalog: update', () => {
 
   it('treats an empty patch as no change', async () => {
     const alice = await makeUser('alice');
-    const agent = createAgent(alice.id, { name: 'Still' });
-    expect(updateAgent(alice.id, agent.id, {})).toEqual(agent);
+    const agent = await createAgent(alice.id, { name: 'Still' });
+    expect(await updateAgent(alice.id, agent.id, {})).toEqual(agent);
   });
 
   it('refuses invalid patches with 422 and changes nothing', async () => {
     const alice = await makeUser('alice');
-    const agent = createAgent(alice.id, { name: 'Strict' });
-    const before = storedRows(alice.id);
-    const err = appError(() => updateAgent(alice.id, agent.id, { maxTurns: 151, description: 'fine' }));
+    const agent = await createAgent(alice.id, { name: 'Strict' });
+    const before = await storedRows(alice.id);
+    const err = await appError(() => updateAgent(alice.id, agent.id, { maxTurns: 151, description: 'fine' }));
     expect([err.status, Object.keys(err.fields ?? {})]).toEqual([422, ['maxTurns']]);
-    expect(appError(() => updateAgent(alice.id, agent.id, { name: '  ' })).status).toBe(422);
-    expect(storedRows(alice.id)).toEqual(before);
+    expect((await appError(() => updateAgent(alice.id, agent.id, { name: '  ' }))).status).toBe(422);
+    expect(await storedRows(alice.id)).toEqual(before);
   });
 
   it('answers 404 for a missing id', async () => {
     const alice = await makeUser('alice');
-    expect(appError(() => updateAgent(alice.id, 'missing', { description: 'x' })).status).toBe(404);
+    expect((await appError(() => updateAgent(alice.id, 'missing', { description: 'x' }))).status).toBe(404);
   });
 });
 
 describe('agent catalog: delete', () => {
   it('deletes the agent and keeps its conversations readable', async () => {
     const alice = await makeUser('alice');
-    const agent = createAgent(alice.id, { name: 'Gone soon' });
+    const agent = await createAgent(alice.id, { name: 'Gone soon' });
     const conversationId = crypto.randomUUID();
-    getDb()
-      .$client.prepare('insert into conversations (id, owner_id, agent_id, agent_name, updated_at) values (?, ?, ?, ?, ?)')
-      .run(conversationId, alice.id, agent.id, agent.name, Date.now());
-    deleteAgent(alice.id, agent.id);
-    expect(findAgent(alice.id, agent.id)).toBeNull();
-    expect(appError(() => deleteAgent(alice.id, agent.id)).status).toBe(404);
-    const conversation = getDb().$client.prepare('select agent_id, agent_name from conversations where id = ?').get(conversationId);
+    await writeTx(() =>
+      statement('insert into conversations (id, owner_id, agent_id, agent_name, updated_at) values (?, ?, ?, ?, ?)').run(
+        conversationId,
+        alice.id,
+        agent.id,
+        agent.name,
+        new Date(),
+      ),
+    );
+    await deleteAgent(alice.id, agent.id);
+    expect(await findAgent(alice.id, agent.id)).toBeNull();
+    expect((await appError(() => deleteAgent(alice.id, agent.id))).status).toBe(404);
+    const conversation = await statement('select agent_id, agent_name from conversations where id = ?').get(conversationId);
     expect(conversation).toEqual({ agent_id: null, agent_name: 'Gone soon' });
   });
 
   it('frees the name for reuse', async () => {
     const alice = await makeUser('alice');
-    const agent = createAgent(alice.id, { name: 'Reusable' });
-    deleteAgent(alice.id, agent.id);
-    expect(createAgent(alice.id, { name: 'REUSABLE' }).name).toBe('REUSABLE');
+    const agent = await createAgent(alice.id, { name: 'Reusable' });
+    await deleteAgent(alice.id, agent.id);
+    expect((await createAgent(alice.id, { name: 'REUSABLE' })).name).toBe('REUSABLE');
   });
 });
 
@@ -267,30 +275,30 @@ describe("agent catalog: doesn't touch other users' rows", () => {
   it('bob can neither get, list, search, update nor delete alice’s agents, and her rows stay unchanged', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const secret = createAgent(alice.id, { name: 'Secret', description: 'alice only', toolGroups: ['utility'] });
-    const before = storedRows(alice.id);
+    const secret = await createAgent(alice.id, { name: 'Secret', description: 'alice only', toolGroups: ['utility'] });
+    const before = await storedRows(alice.id);
 
-    expect(appError(() => getAgent(bob.id, secret.id)).status).toBe(404);
-    expect(findAgent(bob.id, secret.id)).toBeNull();
-    expect(listAgents(bob.id)).toEqual([]);
-    expect(listAgents(bob.id, 'secret')).toEqual([]);
-    expect(listAgents(bob.id, 'alice')).toEqual([]);
-    const updateErr = appError(() => updateAgent(bob.id, secret.id, { name: 'Stolen', description: 'bob was here' }));
+    expect((await appError(() => getAgent(bob.id, secret.id))).status).toBe(404);
+    expect(await findAgent(bob.id, secret.id)).toBeNull();
+    expect(await listAgents(bob.id)).toEqual([]);
+    expect(await listAgents(bob.id, 'secret')).toEqual([]);
+    expect(await listAgents(bob.id, 'alice')).toEqual([]);
+    const updateErr = await appError(() => updateAgent(bob.id, secret.id, { name: 'Stolen', description: 'bob was here' }));
     expect([updateErr.status, updateErr.message]).toEqual([404, 'Agent not found']);
-    expect(appError(() => updateAgent(bob.id, secret.id, {})).status).toBe(404);
-    const deleteErr = appError(() => deleteAgent(bob.id, secret.id));
+    expect((await appError(() => updateAgent(bob.id, secret.id, {}))).status).toBe(404);
+    const deleteErr = await appError(() => deleteAgent(bob.id, secret.id));
     expect([deleteErr.status, deleteErr.message]).toEqual([404, 'Agent not found']);
 
-    expect(storedRows(alice.id)).toEqual(before);
-    expect(names(alice.id)).toEqual(['Secret']);
+    expect(await storedRows(alice.id)).toEqual(before);
+    expect(await names(alice.id)).toEqual(['Secret']);
   });
 
   it('a 404 across owners is indistinguishable from a missing id', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const agent = createAgent(alice.id, { name: 'Hidden' });
-    const foreign = appError(() => getAgent(bob.id, agent.id));
-    const missing = appError(() => getAgent(bob.id, crypto.randomUUID()));
+    const agent = await createAgent(alice.id, { name: 'Hidden' });
+    const foreign = await appError(() => getAgent(bob.id, agent.id));
+    const missing = await appError(() => getAgent(bob.id, crypto.randomUUID()));
     expect(foreign.toBody()).toEqual(missing.toBody());
   });
 });

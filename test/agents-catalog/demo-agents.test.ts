@@ -5,7 +5,7 @@ import { DEMO_AGENTS, seedDemoAgents } from '@/server/agents/demo-agents';
 import { makeUser } from '../support/users';
 
 describe('demo agents', () => {
-  it('are three valid scripted agents: Researcher, Reviewer, Writer', () => {
+  it('are three valid scripted agents: Researcher, Reviewer, Writer', async () => {
     expect(DEMO_AGENTS.map((a) => a.name)).toEqual(['Researcher', 'Reviewer', 'Writer']);
     for (const def of DEMO_AGENTS) {
       expect(agentCreateSchema.parse(def)).toEqual(def);
@@ -17,31 +17,31 @@ describe('demo agents', () => {
 
   it('are seeded once per owner, even when the seed runs again', async () => {
     const demo = await makeUser('demo');
-    const first = seedDemoAgents(demo.id);
+    const first = await seedDemoAgents(demo.id);
     expect(first.map((a) => a.name)).toEqual(['Researcher', 'Reviewer', 'Writer']);
-    const second = seedDemoAgents(demo.id);
+    const second = await seedDemoAgents(demo.id);
     expect(second.map((a) => a.id)).toEqual(first.map((a) => a.id));
-    expect(listAgents(demo.id)).toHaveLength(3);
+    expect(await listAgents(demo.id)).toHaveLength(3);
   });
 
   it('keep an agent the owner already has under that name (any case) as it is', async () => {
     const demo = await makeUser('demo');
-    const mine = createAgent(demo.id, { name: 'writer', instructions: 'my own' });
-    const seeded = seedDemoAgents(demo.id);
+    const mine = await createAgent(demo.id, { name: 'writer', instructions: 'my own' });
+    const seeded = await seedDemoAgents(demo.id);
     expect(seeded.find((a) => a.nameKey === 'writer')).toEqual(mine);
-    const edited = updateAgent(demo.id, seeded[0]!.id, { description: 'edited by me' });
-    seedDemoAgents(demo.id);
-    expect(listAgents(demo.id).find((a) => a.id === edited.id)?.description).toBe('edited by me');
-    expect(listAgents(demo.id)).toHaveLength(3);
+    const edited = await updateAgent(demo.id, seeded[0]!.id, { description: 'edited by me' });
+    await seedDemoAgents(demo.id);
+    expect((await listAgents(demo.id)).find((a) => a.id === edited.id)?.description).toBe('edited by me');
+    expect(await listAgents(demo.id)).toHaveLength(3);
   });
 
   it('are seeded per owner', async () => {
     const a = await makeUser('a');
     const b = await makeUser('b');
-    seedDemoAgents(a.id);
-    expect(listAgents(b.id)).toEqual([]);
-    seedDemoAgents(b.id);
-    expect(listAgents(a.id)).toHaveLength(3);
-    expect(listAgents(b.id)).toHaveLength(3);
+    await seedDemoAgents(a.id);
+    expect(await listAgents(b.id)).toEqual([]);
+    await seedDemoAgents(b.id);
+    expect(await listAgents(a.id)).toHaveLength(3);
+    expect(await listAgents(b.id)).toHaveLength(3);
   });
 });

@@ -7,14 +7,15 @@ import * as conversationsRoute from '@/app/api/v1/conversations/route';
 import * as teamsRoute from '@/app/api/v1/teams/route';
 import { LIMITS } from '@/lib/limits';
 import { overrideQuotasForTests } from '@/server/agents/quotas';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { makeUser } from '../support/users';
 import { call, makeAgents } from '../support/teams';
 
 /** Per-account quotas: agents and conversations, with small limits set through the test override. */
 
-const count = (table: 'agents' | 'conversations' | 'teams', ownerId: string) =>
-  (getDb().$client.prepare(`select count(*) as n from ${table} where owner_id = ?`).get(ownerId) as { n: number }).n;
+const count = async (table: 'agents' | 'conversations' | 'teams', ownerId: string) =>
+  (await statement(`select count(*) as n from ${table} where owner_id = ?`).get<{ n: number }>(ownerId))!.n;
 const createAgent = (auth: Record<string, string>, name = `Agent ${crypto.randomUUID().slice(0, 8)}`) =>
   call(agentsRoute.POST, { method: 'POST', headers: auth, body: { name } });
 const createConversation = (auth: Record<string, string>, agentId: string) =>
@@ -22,10 +23,10 @@ const createConversation = (auth: Record<string, string>, agentId: string) =>
 const createTeam = (auth: Record<string, string>, agentIds: string[]) =>
   call(teamsRoute.POST, { method: 'POST', headers: auth, body: { requestId: crypto.randomUUID(), name: `Team ${crypto.randomUUID().slice(0, 6)}`, goal: 'g', agentIds } });
 
-afterEach(() => overrideQuotasForTests());
+afterEach(async () => overrideQuotasForTests());
 
 describe('quota defaults', () => {
-  it('are 200 agents and 5,000 conversations per account', () => {
+  it('are 200 agents and 5,000 conversations per account', async () => {
     expect(LIMITS.quotas).toEqual({ agentsPerAccount: 200, conversationsPerAccount: 5_000 });
   });
 
@@ -44,7 +45,7 @@ describe('quota defaults', () => {
 });
 
 describe('agents per account', () => {
-  beforeEach(() => overrideQuotasForTests({ agentsPerAccount: 3 }));
+  beforeEach(async () => overrideQuotasForTests({ agentsPerAccount: 3 }));
 
   it('allows the limit, refuses one past it with 409 agent_limit, and counts only the owner’s agents', async () => {
     const alice = await makeUser('alice');
@@ -52,15 +53,15 @@ describe('agents per account', () => {
     // Bob's agents must not use up alice's quota.
     for (let i = 0; i < 3; i++) expect((await createAgent(bob.auth)).status).toBe(201);
     for (let i = 0; i < 3; i++) expect((await createAgent(alice.auth)).status).toBe(201);
-    expect(count('agents', alice.id)).toBe(3);
+    expect(await count('agents', alice.id)).toBe(3);
 
     const past = await createAgent(alice.auth);
     expect(past.status).toBe(409);
     expect(past.body).toMatchObject({ error: { code: 'agent_limit' } });
-    expect(count('agents', alice.id)).toBe(3);
+    expect(await count('agents', alice.id)).toBe(3);
 
     // Deleting one frees its slot.
-    const [first] = getDb().select().from(schema.agents).where(eq(schema.agents.ownerId, alice.id)).all();
+    const [first] = await getDb().select().from(schema.agents).where(eq(schema.agents.ownerId, alice.id));
     expect((await call(agentRoute.DELETE, { method: 'DELETE', headers: alice.auth, params: { id: first!.id } })).status).toBe(204);
     expect((await createAgent(alice.auth)).status).toBe(201);
   });
@@ -70,63 +71,64 @@ describe('agents per account', () => {
     for (let i = 0; i < 2; i++) expect((await createAgent(alice.auth)).status).toBe(201);
     const both = await Promise.all([createAgent(alice.auth), createAgent(alice.auth)]);
     expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(count('agents', alice.id)).toBe(3);
+    expect(await count('agents', alice.id)).toBe(3);
   });
 });
 
 describe('conversations per account', () => {
-  beforeEach(() => overrideQuotasForTests({ conversationsPerAccount: 4 }));
+  beforeEach(async () => overrideQuotasForTests({ conversationsPerAccount: 4 }));
 
   it('allows the limit, refuses one past it with 409 conversation_limit, and counts only the owner’s conversations', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const [bobsAgent] = makeAgents(bob.id, ['Bobs']);
+    const [bobsAgent] = await makeAgents(bob.id, ['Bobs']);
     for (let i = 0; i < 4; i++) expect((await createConversation(bob.auth, bobsAgent!.id)).status).toBe(201);
-    const [agent] = makeAgents(alice.id, ['Solo']);
+    const [agent] = await makeAgents(alice.id, ['Solo']);
     for (let i = 0; i < 4; i++) expect((await createConversation(alice.auth, agent!.id)).status).toBe(201);
 
     const past = await createConversation(alice.auth, agent!.id);
     expect(past.status).toBe(409);
     expect(past.body).toMatchObject({ error: { code: 'conversation_limit' } });
-    expect(count('conversations', alice.id)).toBe(4);
+    expect(await count('conversations', alice.id)).toBe(4);
     // Another owner's agent is still a 404, not a quota answer.
     expect((await createConversation(alice.auth, bobsAgent!.id)).status).toBe(404);
   });
 
   it('counts a team’s member conversations: a team that would pass the limit is refused before anything is written', async () => {
     const alice = await makeUser('alice');
-    const agents = makeAgents(alice.id, ['A', 'B', 'C']);
+    const agents = await makeAgents(alice.id, ['A', 'B', 'C']);
     expect((await createConversation(alice.auth, agents[0]!.id)).status).toBe(201);
     expect((await createConversation(alice.auth, agents[0]!.id)).status).toBe(201);
     // 2 + 2 members = 4: exactly at the limit.
     const fits = await createTeam(alice.auth, [agents[0]!.id, agents[1]!.id]);
     expect(fits.status).toBe(201);
-    expect(count('conversations', alice.id)).toBe(4);
+    expect(await count('conversations', alice.id)).toBe(4);
 
     expect((await createConversation(alice.auth, agents[2]!.id)).status).toBe(409);
-    const teamsBefore = count('teams', alice.id);
+    const teamsBefore = await count('teams', alice.id);
     const tooBig = await createTeam(alice.auth, [agents[1]!.id, agents[2]!.id]);
     expect(tooBig.status).toBe(409);
     expect(tooBig.body).toMatchObject({ error: { code: 'conversation_limit' } });
     // Must not happen: a team row or any member conversation left behind by the refused creation.
-    expect(count('teams', alice.id)).toBe(teamsBefore);
-    expect(count('conversations', alice.id)).toBe(4);
+    expect(await count('teams', alice.id)).toBe(teamsBefore);
+    expect(await count('conversations', alice.id)).toBe(4);
   });
 
   it('holds the slots of a team creation a crash left unfinished', async () => {
     const alice = await makeUser('alice');
-    const agents = makeAgents(alice.id, ['A', 'B']);
+    const agents = await makeAgents(alice.id, ['A', 'B']);
     // Team row and roster committed, member conversations not yet (they will be created at start-up).
     const teamId = crypto.randomUUID();
-    getDb().insert(schema.teams).values({ id: teamId, ownerId: alice.id, requestId: 'r', name: 'Half', goal: 'g', status: 'creating', updatedAt: new Date() }).run();
-    getDb()
-      .insert(schema.teamMembers)
-      .values(agents.map((a, i) => ({ id: crypto.randomUUID(), teamId, agentId: a.id, agentName: a.name, name: a.name, position: i })))
-      .run();
+    await writeTx(async (tx) => {
+      await tx.insert(schema.teams).values({ id: teamId, ownerId: alice.id, requestId: 'r', name: 'Half', goal: 'g', status: 'creating', updatedAt: new Date() });
+      await tx
+        .insert(schema.teamMembers)
+        .values(agents.map((a, i) => ({ id: crypto.randomUUID(), teamId, agentId: a.id, agentName: a.name, name: a.name, position: i })));
+    });
     expect((await createConversation(alice.auth, agents[0]!.id)).status).toBe(201);
     expect((await createConversation(alice.auth, agents[0]!.id)).status).toBe(201);
     const past = await createConversation(alice.auth, agents[0]!.id);
     expect(past.status).toBe(409);
-    expect(count('conversations', alice.id)).toBe(2);
+    expect(await count('conversations', alice.id)).toBe(2);
   });
 });

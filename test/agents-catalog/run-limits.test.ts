@@ -5,16 +5,16 @@ import * as agentsRoute from '@/app/api/v1/agents/route';
 import { LIMITS } from '@/lib/limits';
 import { ALLOWED_SUBAGENTS_MAX, agentCreateSchema, agentPatchSchema } from '@/lib/schemas/agent';
 import { createAgent, getAgent, updateAgent } from '@/server/agents/catalog';
-import { getDb } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { AppError } from '@/server/http/errors';
 import { call } from '../support/teams';
 import { makeUser } from '../support/users';
 
-const stored = (ownerId: string) => getDb().$client.prepare('select * from agents where owner_id = ? order by id').all(ownerId);
+const stored = async (ownerId: string) => (await statement('select * from agents where owner_id = ? order by id').all(ownerId));
 
-function appError(fn: () => unknown): AppError {
+async function appError(fn: () => Promise<unknown>): Promise<AppError> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     expect(err).toBeInstanceOf(AppError);
     return err as AppError;
@@ -40,19 +40,19 @@ describe('agent run limits and delegation settings', () => {
   for (const [field, range] of ranges) {
     it(`${field}: ${range.min} and ${range.max} are accepted; ${range.min - 1} and ${range.max + 1} are field errors; fractions too`, async () => {
       const ann = await makeUser('ann');
-      const agent = createAgent(ann.id, { name: `Limits ${field}` });
+      const agent = await createAgent(ann.id, { name: `Limits ${field}` });
       for (const ok of [range.min, range.max]) {
         const res = await call(agentRoute.PATCH, { method: 'PATCH', headers: ann.auth, params: { id: agent.id }, body: { [field]: ok } });
         expect(res.status, `${field}=${ok}`).toBe(200);
         expect(res.body[field]).toBe(ok);
       }
-      const before = stored(ann.id);
+      const before = await stored(ann.id);
       for (const bad of [range.min - 1, range.max + 1, range.min + 0.5]) {
         const res = await call(agentRoute.PATCH, { method: 'PATCH', headers: ann.auth, params: { id: agent.id }, body: { [field]: bad } });
         expect(res.status, `${field}=${bad}`).toBe(422);
         expect((res.body.error as { fields: Record<string, string> }).fields[field]).toMatch(/^Must be a whole number/);
         // What must not happen: a refused value is stored.
-        expect(stored(ann.id)).toEqual(before);
+        expect(await stored(ann.id)).toEqual(before);
       }
       // The form and the API refuse the same values.
       expect(agentCreateSchema.safeParse({ name: 'x', [field]: range.max + 1 }).success).toBe(false);
@@ -61,27 +61,27 @@ describe('agent run limits and delegation settings', () => {
 
   it('tokenBudget null means the instance default again', async () => {
     const ann = await makeUser('ann');
-    const agent = createAgent(ann.id, { name: 'Budget', tokenBudget: 5_000 });
-    expect(updateAgent(ann.id, agent.id, { tokenBudget: null }).tokenBudget).toBeNull();
+    const agent = await createAgent(ann.id, { name: 'Budget', tokenBudget: 5_000 });
+    expect((await updateAgent(ann.id, agent.id, { tokenBudget: null })).tokenBudget).toBeNull();
   });
 
   it("allowedSubagents: 'all', 'none' or the owner's own agent ids", async () => {
     const ann = await makeUser('ann');
-    const helper = createAgent(ann.id, { name: 'Helper' });
-    const other = createAgent(ann.id, { name: 'Other' });
-    const lead = createAgent(ann.id, { name: 'Lead', allowedSubagents: [helper.id] });
-    expect(getAgent(ann.id, lead.id).allowedSubagents).toEqual([helper.id]);
+    const helper = await createAgent(ann.id, { name: 'Helper' });
+    const other = await createAgent(ann.id, { name: 'Other' });
+    const lead = await createAgent(ann.id, { name: 'Lead', allowedSubagents: [helper.id] });
+    expect((await getAgent(ann.id, lead.id)).allowedSubagents).toEqual([helper.id]);
     const res = await call(agentRoute.PATCH, { method: 'PATCH', headers: ann.auth, params: { id: lead.id }, body: { allowedSubagents: [helper.id, other.id] } });
     expect(res.status).toBe(200);
     expect(res.body.allowedSubagents).toEqual([helper.id, other.id]);
-    expect(updateAgent(ann.id, lead.id, { allowedSubagents: 'none' }).allowedSubagents).toBe('none');
-    expect(updateAgent(ann.id, lead.id, { allowedSubagents: [] }).allowedSubagents).toEqual([]);
+    expect((await updateAgent(ann.id, lead.id, { allowedSubagents: 'none' })).allowedSubagents).toBe('none');
+    expect((await updateAgent(ann.id, lead.id, { allowedSubagents: [] })).allowedSubagents).toEqual([]);
     for (const bad of ['some', 42, [helper.id, helper.id], ['not-an-id'], [null]]) {
       expect(agentPatchSchema.safeParse({ allowedSubagents: bad }).success, JSON.stringify(bad)).toBe(false);
     }
   });
 
-  it(`allowedSubagents lists at most ${ALLOWED_SUBAGENTS_MAX} agents`, () => {
+  it(`allowedSubagents lists at most ${ALLOWED_SUBAGENTS_MAX} agents`, async () => {
     const ids = (n: number) => Array.from({ length: n }, () => crypto.randomUUID());
     expect(agentPatchSchema.safeParse({ allowedSubagents: ids(ALLOWED_SUBAGENTS_MAX) }).success).toBe(true);
     expect(agentPatchSchema.safeParse({ allowedSubagents: ids(ALLOWED_SUBAGENTS_MAX + 1) }).success).toBe(false);
@@ -90,9 +90,9 @@ describe('agent run limits and delegation settings', () => {
   it("another owner's agent id is refused as a field error, like a missing one, and nothing is stored", async () => {
     const ann = await makeUser('ann');
     const bob = await makeUser('bob');
-    const bobs = createAgent(bob.id, { name: 'Bob helper' });
-    const lead = createAgent(ann.id, { name: 'Lead' });
-    const before = stored(ann.id);
+    const bobs = await createAgent(bob.id, { name: 'Bob helper' });
+    const lead = await createAgent(ann.id, { name: 'Lead' });
+    const before = await stored(ann.id);
     const missing = crypto.randomUUID();
     for (const id of [bobs.id, missing]) {
       const res = await call(agentRoute.PATCH, { method: 'PATCH', headers: ann.auth, params: { id: lead.id }, body: { allowedSubagents: [id] } });
@@ -100,10 +100,10 @@ describe('agent run limits and delegation settings', () => {
       expect(res.body.error).toMatchObject({ code: 'validation_error', fields: { allowedSubagents: `Not one of your agents: ${id}` } });
     }
     // What must not happen: Ann's agent lists Bob's, or a create with it goes through.
-    expect(stored(ann.id)).toEqual(before);
-    const created = appError(() => createAgent(ann.id, { name: 'Sneaky', allowedSubagents: [bobs.id] }));
+    expect(await stored(ann.id)).toEqual(before);
+    const created = await appError(() => createAgent(ann.id, { name: 'Sneaky', allowedSubagents: [bobs.id] }));
     expect(created.status).toBe(422);
-    expect(stored(ann.id)).toEqual(before);
+    expect(await stored(ann.id)).toEqual(before);
     // Bob's own agent is untouched and Ann can't read it either.
     expect((await call(agentRoute.GET, { headers: ann.auth, params: { id: bobs.id } })).status).toBe(404);
   });

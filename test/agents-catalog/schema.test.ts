@@ -22,7 +22,7 @@ describe('agent schema: text bounds at the limit and one past it', () => {
 
   for (const { field, max } of cases) {
     for (const [script, ch] of Object.entries(SAMPLES)) {
-      it(`${field}: ${max} ${script} characters pass, ${max + 1} fail`, () => {
+      it(`${field}: ${max} ${script} characters pass, ${max + 1} fail`, async () => {
         const base = { name: 'Agent' };
         const atLimit = agentCreateSchema.safeParse({ ...base, [field]: ch.repeat(max) });
         expect(atLimit.success).toBe(true);
@@ -35,14 +35,14 @@ describe('agent schema: text bounds at the limit and one past it', () => {
     }
   }
 
-  it('says how long the text is when it is too long', () => {
+  it('says how long the text is when it is too long', async () => {
     const r = agentCreateSchema.safeParse({ name: 'a'.repeat(65) });
     expect(r.error?.issues[0]?.message).toBe('Must be at most 64 characters (now 65)');
   });
 });
 
 describe('agent schema: name', () => {
-  it('refuses an empty or whitespace-only name', () => {
+  it('refuses an empty or whitespace-only name', async () => {
     expect(errorPaths({ name: '' })).toEqual(['name']);
     expect(errorPaths({ name: '   \t ' })).toEqual(['name']);
     expect(errorPaths({ name: '\u3000' })).toEqual(['name']);
@@ -50,23 +50,23 @@ describe('agent schema: name', () => {
     expect(errorPaths({ name: '' }, agentPatchSchema)).toEqual(['name']);
   });
 
-  it('trims the name before measuring it', () => {
+  it('trims the name before measuring it', async () => {
     const r = agentCreateSchema.safeParse({ name: `  ${'a'.repeat(64)}  ` });
     expect(r.data?.name).toBe('a'.repeat(64));
   });
 
-  it('refuses line breaks and control characters', () => {
+  it('refuses line breaks and control characters', async () => {
     expect(errorPaths({ name: 'two\nlines' })).toEqual(['name']);
     expect(errorPaths({ name: 'bell\u0007' })).toEqual(['name']);
   });
 
-  it('refuses unpaired surrogates in any text field', () => {
+  it('refuses unpaired surrogates in any text field', async () => {
     expect(errorPaths({ name: 'bad \uD800 name' })).toEqual(['name']);
     expect(errorPaths({ name: 'ok', description: 'x\uDC00' })).toEqual(['description']);
     expect(errorPaths({ name: 'ok', instructions: '\uD83D' })).toEqual(['instructions']);
   });
 
-  it('refuses wrong types', () => {
+  it('refuses wrong types', async () => {
     expect(errorPaths({ name: 42 })).toEqual(['name']);
     expect(errorPaths({ name: 'ok', description: null })).toEqual(['description']);
     expect(errorPaths({ name: 'ok', toolGroups: 'utility' })).toEqual(['toolGroups']);
@@ -75,7 +75,7 @@ describe('agent schema: name', () => {
 });
 
 describe('agent schema: defaults and unknown fields', () => {
-  it('fills every optional field with its default', () => {
+  it('fills every optional field with its default', async () => {
     expect(agentCreateSchema.parse({ name: 'Solo' })).toEqual({
       name: 'Solo',
       description: '',
@@ -94,12 +94,12 @@ describe('agent schema: defaults and unknown fields', () => {
     });
   });
 
-  it('refuses unknown fields by name, on create and on patch', () => {
+  it('refuses unknown fields by name, on create and on patch', async () => {
     expect(errorPaths({ name: 'ok', temperature: 1 })).toEqual(['temperature']);
     expect(errorPaths({ ownerId: 'someone-else' }, agentPatchSchema)).toEqual(['ownerId']);
   });
 
-  it('accepts an empty patch and sets no defaults on patch', () => {
+  it('accepts an empty patch and sets no defaults on patch', async () => {
     expect(agentPatchSchema.parse({})).toEqual({});
     expect(agentPatchSchema.parse({ maxTurns: 7 })).toEqual({ maxTurns: 7 });
   });
@@ -138,36 +138,36 @@ describe('agent schema: model', () => {
     },
   );
 
-  it('stores the model trimmed', () => {
+  it('stores the model trimmed', async () => {
     expect(agentCreateSchema.parse({ name: 'ok', model: ' ollama:llama3.2 ' }).model).toBe('ollama:llama3.2');
   });
 });
 
 describe('agent schema: tool groups and approval tools', () => {
-  it('accepts known groups and tools', () => {
+  it('accepts known groups and tools', async () => {
     expect(errorPaths({ name: 'ok', toolGroups: [...TOOL_GROUP_NAMES], approvalTools: ALL_TOOL_NAMES.slice(0, 3) })).toEqual([]);
   });
 
-  it('refuses unknown groups and tools, naming them', () => {
+  it('refuses unknown groups and tools, naming them', async () => {
     const groups = agentCreateSchema.safeParse({ name: 'ok', toolGroups: ['utility', 'shell'] });
     expect(groups.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['toolGroups', 'Unknown tool group: shell']]);
     const tools = agentCreateSchema.safeParse({ name: 'ok', approvalTools: ['calculator', 'rm_rf'] });
     expect(tools.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['approvalTools', 'Unknown tool: rm_rf']]);
   });
 
-  it('refuses repeats and non-string entries', () => {
+  it('refuses repeats and non-string entries', async () => {
     expect(errorPaths({ name: 'ok', toolGroups: ['utility', 'utility'] })).toEqual(['toolGroups']);
     expect(errorPaths({ name: 'ok', approvalTools: ['calculator', 'calculator'] })).toEqual(['approvalTools']);
     expect(errorPaths({ name: 'ok', toolGroups: [1] })).toEqual(['toolGroups.0']);
   });
 
-  it('is case-sensitive about names (no near misses slip through)', () => {
+  it('is case-sensitive about names (no near misses slip through)', async () => {
     expect(errorPaths({ name: 'ok', toolGroups: ['Utility'] })).toEqual(['toolGroups']);
   });
 });
 
 describe('agent search text', () => {
-  it('is trimmed and bounded', () => {
+  it('is trimmed and bounded', async () => {
     expect(agentQuerySchema.parse('  re  ')).toBe('re');
     expect(agentQuerySchema.safeParse('q'.repeat(200)).success).toBe(true);
     expect(agentQuerySchema.safeParse('q'.repeat(201)).success).toBe(false);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { splitFieldErrors } from '@/components/agents/server-errors';
 
 describe('agent form: server field errors', () => {
-  it('puts each field error on its top-level form field and the rest above the form', () => {
+  it('puts each field error on its top-level form field and the rest above the form', async () => {
     expect(
       splitFieldErrors({
         name: 'You already have an agent named "X"',
@@ -21,7 +21,7 @@ describe('agent form: server field errors', () => {
     });
   });
 
-  it('keeps the first message when a field has several', () => {
+  it('keeps the first message when a field has several', async () => {
     expect(splitFieldErrors({ 'approvalTools.0': 'first', 'approvalTools.1': 'second' }).byField).toEqual({ approvalTools: 'first' });
   });
 });

@@ -55,15 +55,15 @@ describe('a data directory written by the library saver', () => {
   it('is converted at the first open: every checkpoint reads the same, and waiting runs continue', async () => {
     const library = installLibrarySaver();
     const alice = await makeUser('alice');
-    const chat = conversationWith(alice.id, { name: 'Chatty', toolGroups: ['utility'] }).conversation;
+    const chat = (await conversationWith(alice.id, { name: 'Chatty', toolGroups: ['utility'] })).conversation;
     for (let i = 1; i <= 6; i++) {
       const line = i % 2 ? `/call calculator {"expression":"${i} + ${i}"}` : `plain message ${i} ${'ü€ '.repeat(30)}`;
       expect((await send(alice.id, chat.id, line)).status).toBe('success');
     }
-    const gate = conversationWith(alice.id, { name: 'Gate', toolGroups: ['utility'], approvalTools: ['calculator'] }).conversation;
+    const gate = (await conversationWith(alice.id, { name: 'Gate', toolGroups: ['utility'], approvalTools: ['calculator'] })).conversation;
     await send(alice.id, gate.id, 'hello first');
     expect((await send(alice.id, gate.id, '/call calculator {"expression":"6*7"}')).status).toBe('interrupted');
-    const asks = conversationWith(alice.id, { name: 'Asks', toolGroups: ['clarify'] }).conversation;
+    const asks = (await conversationWith(alice.id, { name: 'Asks', toolGroups: ['clarify'] })).conversation;
     expect((await send(alice.id, asks.id, '/ask Morning or evening?')).status).toBe('interrupted');
 
     const threads = [chat.id, gate.id, asks.id];
@@ -78,7 +78,7 @@ describe('a data directory written by the library saver', () => {
 
     // "Upgrade": close everything, reopen with today's code.
     closeCheckpointer();
-    closeDb();
+    await closeDb();
     setRunEventCapture(true);
     const saver = getCheckpointer();
     expect(saver).toBeInstanceOf(ThreadSaver);

@@ -10,7 +10,7 @@ import { recoverRuns } from '@/server/agents/recovery';
 import { activeRuns } from '@/server/agents/run-events';
 import { findRun, resume, start, wait } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
-import { closeDb, getDb, schema } from '@/server/db';
+import { closeDb, schema, writeTx } from '@/server/db';
 import { makeUser } from '../support/users';
 import { until } from '../support/wait';
 import { conversationWith, finished, send } from './helpers';
@@ -22,24 +22,24 @@ const serde = new JsonPlusSerializer();
 const serialized = async (messages: BaseMessage[]) => new TextDecoder().decode((await serde.dumpsTyped(messages))[1]);
 const saver = () => getCheckpointer() as ThreadSaver;
 const rows = (table: string, thread: string) => (saver().db.prepare(`SELECT count(*) AS n FROM ${table} WHERE thread_id = ?`).get(thread) as { n: number }).n;
-const crashAsRunning = (runId: string) =>
-  getDb().update(schema.runs).set({ status: 'running', error: null, finishedAt: null }).where(eq(schema.runs.id, runId)).run();
+const crashAsRunning = async (runId: string) =>
+  await writeTx((tx) => tx.update(schema.runs).set({ status: 'running', error: null, finishedAt: null }).where(eq(schema.runs.id, runId)));
 
 describe('conversations on the thread saver', () => {
   it('a long conversation with tool calls reloads identically after a restart, each message stored once', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Ledger', toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(alice.id, { name: 'Ledger', toolGroups: ['utility'] });
     const sent: string[] = [];
     for (let i = 1; i <= 30; i++) {
       const text = i % 3 === 0 ? `Exchange ${i}: add it up\n/call calculator {"expression":"${i} * 3"}` : `Exchange ${i}: ${'words '.repeat(40)}`;
       sent.push(text);
       expect((await send(alice.id, conversation.id, text)).status).toBe('success');
     }
-    await until(() => rows('thread_checkpoints', conversation.id) === 1, 5_000, 'the settled thread to be pruned');
+    await until(async () => rows('thread_checkpoints', conversation.id) === 1, 5_000, 'the settled thread to be pruned');
     const before = (await readThread(conversation.id)).messages;
 
     closeCheckpointer();
-    closeDb();
+    await closeDb();
     const after = (await readThread(conversation.id)).messages;
     expect(await serialized(after)).toBe(await serialized(before));
     expect(after.filter((m) => m.getType() === 'human').map((m) => m.content)).toEqual(sent);
@@ -56,17 +56,17 @@ describe('conversations on the thread saver', () => {
 
   it('an approval interrupt survives pruning and a restart, and the resumed run keeps the history', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Careful', toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { conversation } = await conversationWith(alice.id, { name: 'Careful', toolGroups: ['utility'], approvalTools: ['calculator'] });
     await send(alice.id, conversation.id, 'first, no tools');
     await send(alice.id, conversation.id, 'second, no tools');
     const waiting = await send(alice.id, conversation.id, '/call calculator {"expression":"6*7"}');
     expect(waiting.status).toBe('interrupted');
     // The interrupted run is settled: its thread is trimmed to the one checkpoint the interrupt waits in.
-    await until(() => rows('thread_checkpoints', conversation.id) === 1, 5_000, 'the interrupted thread to be pruned');
+    await until(async () => rows('thread_checkpoints', conversation.id) === 1, 5_000, 'the interrupted thread to be pruned');
     expect(rows('thread_writes', conversation.id)).toBeGreaterThan(0);
 
     closeCheckpointer();
-    closeDb();
+    await closeDb();
     const { run } = await resume(alice.id, conversation.id, { approved: true }, { idempotencyKey: crypto.randomUUID() });
     expect((await finished(run.id)).status).toBe('success');
     const { messages } = await readThread(conversation.id);
@@ -84,33 +84,33 @@ describe('conversations on the thread saver', () => {
 
   it('never prunes while a run of the conversation is running or left running by a crash', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Slow' });
+    const { conversation } = await conversationWith(alice.id, { name: 'Slow' });
     await send(alice.id, conversation.id, 'settled one');
-    await until(() => rows('thread_checkpoints', conversation.id) === 1, 5_000, 'the settled thread to be pruned');
+    await until(async () => rows('thread_checkpoints', conversation.id) === 1, 5_000, 'the settled thread to be pruned');
 
-    const { run } = start(alice.id, conversation.id, { text: '/sleep 500\n/reply slow answer' }, { idempotencyKey: crypto.randomUUID() });
+    const { run } = await start(alice.id, conversation.id, { text: '/sleep 500\n/reply slow answer' }, { idempotencyKey: crypto.randomUUID() });
     await until(async () => (await readThread(conversation.id)).messages.length === 3, 5_000, 'the run’s input to be checkpointed');
     const during = rows('thread_checkpoints', conversation.id);
     expect(during).toBeGreaterThan(1);
-    maintainSettledThread(conversation.id);
+    await maintainSettledThread(conversation.id);
     expect(rows('thread_checkpoints', conversation.id)).toBe(during);
     expect((await finished(run.id)).status).toBe('success');
-    await until(() => rows('thread_checkpoints', conversation.id) === 1, 5_000, 'the thread to be pruned once the run settled');
+    await until(async () => rows('thread_checkpoints', conversation.id) === 1, 5_000, 'the thread to be pruned once the run settled');
 
     // A row a dead process left running, with a step it checkpointed: nothing is trimmed until recovery decided it.
-    crashAsRunning(run.id);
+    await crashAsRunning(run.id);
     const latest = (await saver().getTuple({ configurable: { thread_id: conversation.id } }))!;
     await saver().put(latest.config, { ...latest.checkpoint, id: '1fffffff-0000-6000-8000-000000000000' }, { source: 'loop', step: 100, parents: {} }, {});
-    maintainSettledThread(conversation.id);
+    await maintainSettledThread(conversation.id);
     expect(rows('thread_checkpoints', conversation.id)).toBe(2);
-    getDb().update(schema.runs).set({ status: 'success' }).where(eq(schema.runs.id, run.id)).run();
-    maintainSettledThread(conversation.id);
+    await writeTx((tx) => tx.update(schema.runs).set({ status: 'success' }).where(eq(schema.runs.id, run.id)));
+    await maintainSettledThread(conversation.id);
     expect(rows('thread_checkpoints', conversation.id)).toBe(1);
   });
 
   it('a crash after a step’s writes but before its checkpoint recovers once the thread was pruned in between', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Scribe' });
+    const { conversation } = await conversationWith(alice.id, { name: 'Scribe' });
     await send(alice.id, conversation.id, 'earlier exchange');
     const s = saver();
     const put = s.put.bind(s);
@@ -120,18 +120,18 @@ describe('conversations on the thread saver', () => {
       if (config.configurable?.thread_id === conversation.id && ++puts === 3) return Promise.reject(new Error('killed before the checkpoint'));
       return put(config, ...rest);
     };
-    const { run } = start(alice.id, conversation.id, { text: '/reply written once' }, { idempotencyKey: crypto.randomUUID() });
+    const { run } = await start(alice.id, conversation.id, { text: '/reply written once' }, { idempotencyKey: crypto.randomUUID() });
     expect((await wait(run.id, 10_000))?.status).toBe('error');
     s.put = put;
-    await until(() => !activeRuns().has(run.id), 5_000, 'the execution to settle');
+    await until(async () => !activeRuns().has(run.id), 5_000, 'the execution to settle');
     // The error settled the run, so the thread was trimmed: only the checkpoint holding the saved model answer is left.
-    await until(() => rows('thread_checkpoints', conversation.id) === 1, 5_000, 'the thread to be pruned');
+    await until(async () => rows('thread_checkpoints', conversation.id) === 1, 5_000, 'the thread to be pruned');
     const pending = (await s.getTuple({ configurable: { thread_id: conversation.id } }))!.pendingWrites!;
     expect(pending.some(([, channel]) => channel === 'messages')).toBe(true);
 
-    crashAsRunning(run.id);
+    await crashAsRunning(run.id);
     closeCheckpointer();
-    closeDb();
+    await closeDb();
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'continued' }]);
     expect((await wait(run.id, 10_000))?.status).toBe('success');
     const { messages } = await readThread(conversation.id);
@@ -141,12 +141,12 @@ describe('conversations on the thread saver', () => {
       ['human', '/reply written once'],
       ['ai', 'written once'],
     ]);
-    expect(findRun(run.id)!.error).toBeNull();
+    expect((await findRun(run.id))!.error).toBeNull();
   });
 
   it('a crash after a checkpoint but before the step’s writes redoes the step: one answer, consistent thread', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Redo' });
+    const { conversation } = await conversationWith(alice.id, { name: 'Redo' });
     const s = saver();
     const putWrites = s.putWrites.bind(s);
     let failed = false;
@@ -157,16 +157,16 @@ describe('conversations on the thread saver', () => {
       }
       return putWrites(config, writes, taskId, taskPath);
     };
-    const { run } = start(alice.id, conversation.id, { text: '/reply only once' }, { idempotencyKey: crypto.randomUUID() });
+    const { run } = await start(alice.id, conversation.id, { text: '/reply only once' }, { idempotencyKey: crypto.randomUUID() });
     expect((await wait(run.id, 10_000))?.status).toBe('error');
     s.putWrites = putWrites;
     expect(failed).toBe(true);
-    await until(() => !activeRuns().has(run.id), 5_000, 'the execution to settle');
+    await until(async () => !activeRuns().has(run.id), 5_000, 'the execution to settle');
     expect((await readThread(conversation.id)).messages.map((m) => m.getType())).toEqual(['human']);
 
-    crashAsRunning(run.id);
+    await crashAsRunning(run.id);
     closeCheckpointer();
-    closeDb();
+    await closeDb();
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'continued' }]);
     expect((await wait(run.id, 10_000))?.status).toBe('success');
     const { messages } = await readThread(conversation.id);

@@ -14,7 +14,7 @@ import { pruneThread } from '@/server/agents/checkpoint/prune';
 // the same message list in every checkpoint, read back by a fresh saver (a new process) for any checkpoint id.
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-saver-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => fs.rmSync(dir, { recursive: true, force: true }));
 const serde = new JsonPlusSerializer();
 const text = async (value: unknown) => new TextDecoder().decode((await serde.dumpsTyped(value))[1]);
 

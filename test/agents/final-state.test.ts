@@ -4,7 +4,7 @@ import { keepFinalMessages, takeFinalMessages } from '@/server/agents/final-stat
 
 // server/agents/final-state.ts: a finished run's final messages wait for its job's finalize step, once, bounded.
 describe("a run's kept final messages", () => {
-  it('are taken once: a second take (a finalize step run again) finds none and reads the checkpoint', () => {
+  it('are taken once: a second take (a finalize step run again) finds none and reads the checkpoint', async () => {
     const messages = [new HumanMessage('ask'), new AIMessage('answer')];
     keepFinalMessages('run-a', messages);
     expect(takeFinalMessages('run-a')).toBe(messages);
@@ -12,7 +12,7 @@ describe("a run's kept final messages", () => {
     expect(takeFinalMessages('never-kept')).toBeUndefined();
   });
 
-  it('keep the newest 256 runs: the 257th evicts the oldest, and keeping a run again makes it the newest', () => {
+  it('keep the newest 256 runs: the 257th evicts the oldest, and keeping a run again makes it the newest', async () => {
     const list = [new AIMessage('x')];
     for (let i = 0; i < 256; i++) keepFinalMessages(`run-${i}`, list);
     keepFinalMessages('run-0', list); // kept again: now the newest

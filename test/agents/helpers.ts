@@ -1,42 +1,44 @@
 import crypto from 'node:crypto';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import type { Agent } from '@/server/db/schema';
 import { createConversation } from '@/server/agents/conversations';
 import { start, wait } from '@/server/agents/runs';
 import type { Run } from '@/server/db/schema';
 
 /** An agent row written straight to the database (the catalog module is another area's). */
-export function makeAgent(ownerId: string, overrides: Partial<Agent> = {}): Agent {
+export async function makeAgent(ownerId: string, overrides: Partial<Agent> = {}): Promise<Agent> {
   const name = overrides.name ?? `Agent ${crypto.randomUUID().slice(0, 6)}`;
-  return getDb()
-    .insert(schema.agents)
-    .values({
-      id: crypto.randomUUID(),
-      ownerId,
-      name,
-      nameKey: name.toLowerCase(),
-      description: '',
-      instructions: '',
-      model: 'scripted',
-      toolGroups: [],
-      approvalTools: [],
-      maxTurns: 25,
-      updatedAt: new Date(),
-      ...overrides,
-    })
-    .returning()
-    .get();
+  const [agent] = await writeTx((tx) =>
+    tx
+      .insert(schema.agents)
+      .values({
+        id: crypto.randomUUID(),
+        ownerId,
+        name,
+        nameKey: name.toLowerCase(),
+        description: '',
+        instructions: '',
+        model: 'scripted',
+        toolGroups: [],
+        approvalTools: [],
+        maxTurns: 25,
+        updatedAt: new Date(),
+        ...overrides,
+      })
+      .returning(),
+  );
+  return agent!;
 }
 
-export function conversationWith(ownerId: string, agentOverrides: Partial<Agent> = {}) {
-  const agent = makeAgent(ownerId, agentOverrides);
-  const conversation = createConversation(ownerId, agent.id);
+export async function conversationWith(ownerId: string, agentOverrides: Partial<Agent> = {}) {
+  const agent = await makeAgent(ownerId, agentOverrides);
+  const conversation = await createConversation(ownerId, agent.id);
   return { agent, conversation };
 }
 
 /** Send text and wait for the run to finish (bounded; fails the test if it does not). */
 export async function send(ownerId: string, conversationId: string, text: string, key = crypto.randomUUID()): Promise<Run> {
-  const { run } = start(ownerId, conversationId, { text }, { idempotencyKey: key });
+  const { run } = await start(ownerId, conversationId, { text }, { idempotencyKey: key });
   return finished(run.id);
 }
 

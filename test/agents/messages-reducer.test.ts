@@ -127,7 +127,7 @@ function run(reducer: Reducer, initial: Item[], steps: Step[], given: Set<string
 }
 
 describe('appendingMessagesReducer', () => {
-  it('gives the same lists as messagesStateReducer for any sequence of appends, replacements and removals', () => {
+  it('gives the same lists as messagesStateReducer for any sequence of appends, replacements and removals', async () => {
     fc.assert(
       fc.property(fc.array(newItem.map((i): Item => ({ op: 'new', item: i })), { maxLength: 6 }), fc.array(step, { minLength: 1, maxLength: 25 }), (initial, steps) => {
         const givenOurs = new Set<string>();
@@ -146,7 +146,7 @@ describe('appendingMessagesReducer', () => {
     );
   });
 
-  it('appends new messages as the very same objects, giving id-less ones an id like the library does', () => {
+  it('appends new messages as the very same objects, giving id-less ones an id like the library does', async () => {
     const a = new HumanMessage({ content: 'a', id: 'a' });
     const first = appendingMessagesReducer([], [a]);
     const tool = new ToolMessage({ content: 'r', tool_call_id: 'c' });
@@ -158,7 +158,7 @@ describe('appendingMessagesReducer', () => {
     expect(first).toEqual([a]); // the earlier list is not changed
   });
 
-  it('replaces by id and removes by id after appends (the index follows the newest list)', () => {
+  it('replaces by id and removes by id after appends (the index follows the newest list)', async () => {
     let list = appendingMessagesReducer([], [new HumanMessage({ content: 'a', id: 'a' })]);
     list = appendingMessagesReducer(list, [new AIMessage({ content: 'b', id: 'b' })]);
     list = appendingMessagesReducer(list, [new AIMessage({ content: 'b2', id: 'b' })]);
@@ -171,7 +171,7 @@ describe('appendingMessagesReducer', () => {
     expect(() => appendingMessagesReducer(list, [new RemoveMessage({ id: 'a' })])).toThrow(/doesn't exist/);
   });
 
-  it('sees an id appended to a later list when an earlier list is reduced again (no shared index)', () => {
+  it('sees an id appended to a later list when an earlier list is reduced again (no shared index)', async () => {
     const base = appendingMessagesReducer([], [new HumanMessage({ content: 'a', id: 'a' })]);
     const later = appendingMessagesReducer(base, [new AIMessage({ content: 'x', id: 'x' })]);
     // Replaying from `base`: x is new there, so it is appended, not treated as a replacement.
@@ -186,7 +186,7 @@ describe('appendingMessagesReducer', () => {
     expect(replaced.map((m) => m.content)).toEqual(['a', 'x3']);
   });
 
-  it('keeps each list right when sibling lists append the same id at different positions', () => {
+  it('keeps each list right when sibling lists append the same id at different positions', async () => {
     const base = appendingMessagesReducer([], [new HumanMessage({ content: 'a', id: 'a' })]);
     const withX = appendingMessagesReducer(base, [new AIMessage({ content: 'x', id: 'x' })]);
     const withY = appendingMessagesReducer(base, [new AIMessage({ content: 'y', id: 'y' })]);
@@ -205,7 +205,7 @@ describe('appendingMessagesReducer on lists read back from a checkpoint (a new a
   const ids = (list: BaseMessage[]) => list.map((m) => `${m.id}:${String(m.content)}`);
   const expectLikeLibrary = (left: BaseMessage[], right: BaseMessage[]) => expect(ids(appendingMessagesReducer(left, right))).toEqual(ids(messagesStateReducer(left, right)));
 
-  it('still replaces an id in an older list after a reloaded sibling list holds that id at another position', () => {
+  it('still replaces an id in an older list after a reloaded sibling list holds that id at another position', async () => {
     const older = appendingMessagesReducer([], [h('a'), h('b'), h('x')]); // x at 2
     const removed = appendingMessagesReducer(older, [new RemoveMessage({ id: 'b' })]); // library: [a, x], x at 1
     const reloaded = [removed[0]!, h('x', 'x decoded')]; // same first message, x decoded again, at 1
@@ -216,7 +216,7 @@ describe('appendingMessagesReducer on lists read back from a checkpoint (a new a
     expect(appendingMessagesReducer(older, [h('x', 'again')]).map((m) => m.id)).toEqual(['a', 'b', 'x']);
   });
 
-  it('finds an id the reloaded list holds twice (its index is not reused as if ids were unique)', () => {
+  it('finds an id the reloaded list holds twice (its index is not reused as if ids were unique)', async () => {
     const prev = appendingMessagesReducer([], [h('a'), h('b')]);
     const withTwice = [...prev, h('y', 'first y'), h('y', 'second y')];
     expectLikeLibrary(withTwice, [h('z')]);

@@ -22,7 +22,7 @@ describe('real provider path (initChatModel against a local OpenAI-compatible st
     process.env.OPENAI_API_KEY = 'sk-test-stub';
     process.env.OPENAI_BASE_URL = stub.baseURL;
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, {
+    const { conversation } = await conversationWith(alice.id, {
       name: 'Real',
       model: 'openai:gpt-4.1-mini',
       toolGroups: ['utility'],
@@ -61,17 +61,17 @@ describe('real provider path (initChatModel against a local OpenAI-compatible st
     delete process.env.OPENAI_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     const alice = await makeUser('alice');
-    const openai = conversationWith(alice.id, { model: 'openai:gpt-4.1-mini' });
+    const openai = await conversationWith(alice.id, { model: 'openai:gpt-4.1-mini' });
     const failed = await send(alice.id, openai.conversation.id, 'hello');
     expect(failed).toMatchObject({ status: 'error', error: 'Model openai:gpt-4.1-mini is not configured: set OPENAI_API_KEY' });
 
-    const anthropic = conversationWith(alice.id, { model: 'anthropic:claude-sonnet-4-5' });
+    const anthropic = await conversationWith(alice.id, { model: 'anthropic:claude-sonnet-4-5' });
     expect(await send(alice.id, anthropic.conversation.id, 'hello')).toMatchObject({
       status: 'error',
       error: 'Model anthropic:claude-sonnet-4-5 is not configured: set ANTHROPIC_API_KEY',
     });
 
-    const scripted = conversationWith(alice.id, { name: 'Still here' });
+    const scripted = await conversationWith(alice.id, { name: 'Still here' });
     expect((await send(alice.id, scripted.conversation.id, 'ping')).status).toBe('success');
     // The failed conversation takes a new message once configured.
     process.env.OPENAI_API_KEY = 'sk-test-stub';

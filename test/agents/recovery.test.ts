@@ -10,33 +10,32 @@ import { resumeRunLaunches, suspendActiveRuns } from '@/server/agents/suspend';
 import { getState, runEvents, start } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { registerToolGroup } from '@/server/agents/tools/registry';
-import { closeDb, getDb, schema } from '@/server/db';
+import { closeDb, getDb, schema, writeTx } from '@/server/db';
 import type { Run } from '@/server/db/schema';
 import { makeUser } from '../support/users';
 import { conversationWith, finished, send, until } from './helpers';
 
 /** What a crash leaves behind: the row says 'running' whatever the thread holds. */
-function crashAsRunning(runId: string) {
-  getDb().update(schema.runs).set({ status: 'running', finishedAt: null, error: null, interrupt: null }).where(eq(schema.runs.id, runId)).run();
+async function crashAsRunning(runId: string) {
+  await writeTx((tx) => tx.update(schema.runs).set({ status: 'running', finishedAt: null, error: null, interrupt: null }).where(eq(schema.runs.id, runId)));
   closeCheckpointer();
-  closeDb();
+  await closeDb();
 }
 
-function insertRun(values: Pick<Run, 'conversationId' | 'ownerId' | 'kind' | 'input'> & Partial<Run>): Run {
-  return getDb()
+async function insertRun(values: Pick<Run, 'conversationId' | 'ownerId' | 'kind' | 'input'> & Partial<Run>): Promise<Run> {
+  return (await writeTx((tx) => tx
     .insert(schema.runs)
     .values({ id: crypto.randomUUID(), idempotencyKey: crypto.randomUUID(), status: 'pending', model: 'scripted', ...values })
-    .returning()
-    .get();
+    .returning()))[0]!;
 }
 
-const runCount = (conversationId: string) => getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId)).all().length;
+const runCount = async (conversationId: string) => (await getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId))).length;
 
 describe('recoverRuns at start-up', () => {
   it('executes a run whose input never reached the thread, with the stored input and no second row', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Late' });
-    const run = insertRun({ conversationId: conversation.id, ownerId: alice.id, kind: 'start', status: 'running', input: { text: 'left behind' } });
+    const { conversation } = await conversationWith(alice.id, { name: 'Late' });
+    const run = await insertRun({ conversationId: conversation.id, ownerId: alice.id, kind: 'start', status: 'running', input: { text: 'left behind' } });
     expect((await readThread(conversation.id)).messages).toEqual([]);
 
     const report = await recoverRuns();
@@ -46,15 +45,15 @@ describe('recoverRuns at start-up', () => {
     const { messages, threadMessages } = await getState(alice.id, conversation.id);
     expect(messages.map((m) => m.text)).toEqual(['left behind', 'Late received: left behind']);
     expect(threadMessages[0]!.id).toBe(`run:${run.id}`);
-    expect(runCount(conversation.id)).toBe(1);
+    expect(await runCount(conversation.id)).toBe(1);
   });
 
   it('records a run that had finished but whose row still says running, without running anything again', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(alice.id, { toolGroups: ['utility'] });
     const run = await send(alice.id, conversation.id, '/call calculator {"expression":"3*3"}');
     const before = (await readThread(conversation.id)).checkpointId;
-    crashAsRunning(run.id);
+    await crashAsRunning(run.id);
 
     const finishedEvents: string[] = [];
     const listener = (e: { runId: string; status: string }) => finishedEvents.push(`${e.runId}:${e.status}`);
@@ -72,10 +71,10 @@ describe('recoverRuns at start-up', () => {
 
   it('records an approval interrupt that was checkpointed before the crash', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { conversation } = await conversationWith(alice.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
     const run = await send(alice.id, conversation.id, '/call calculator {"expression":"5"}');
     expect(run.status).toBe('interrupted');
-    crashAsRunning(run.id);
+    await crashAsRunning(run.id);
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'recorded', status: 'interrupted' }]);
     expect((await getState(alice.id, conversation.id)).run).toMatchObject({
       status: 'interrupted',
@@ -85,9 +84,9 @@ describe('recoverRuns at start-up', () => {
 
   it('records a clarification that ended the turn before the crash', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { toolGroups: ['clarify'] });
+    const { conversation } = await conversationWith(alice.id, { toolGroups: ['clarify'] });
     const run = await send(alice.id, conversation.id, '/ask Morning or evening?');
-    crashAsRunning(run.id);
+    await crashAsRunning(run.id);
     await recoverRuns();
     expect((await getState(alice.id, conversation.id)).run).toMatchObject({
       status: 'interrupted',
@@ -110,9 +109,9 @@ describe('recoverRuns at start-up', () => {
       ),
     ]);
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Worker', toolGroups: ['test_slow'] });
-    const { run } = start(alice.id, conversation.id, { text: '/call slow_tool {}' }, { idempotencyKey: crypto.randomUUID() });
-    await until(() => calls === 1);
+    const { conversation } = await conversationWith(alice.id, { name: 'Worker', toolGroups: ['test_slow'] });
+    const { run } = await start(alice.id, conversation.id, { text: '/call slow_tool {}' }, { idempotencyKey: crypto.randomUUID() });
+    await until(async () => calls === 1);
     // Stop the process's work mid-tool as a shutdown does: aborted, nothing recorded. The tool holds on, so the
     // execution settles only after it returns; then the row is left as a dead process would leave it.
     const report = await suspendActiveRuns(50);
@@ -121,9 +120,9 @@ describe('recoverRuns at start-up', () => {
     expect(stuck.messages.map((m) => m.getType())).toEqual(['human', 'ai']);
 
     release();
-    await until(() => !activeRuns().has(run.id));
+    await until(async () => !activeRuns().has(run.id));
     resumeRunLaunches();
-    crashAsRunning(run.id);
+    await crashAsRunning(run.id);
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'continued' }]);
     expect((await finished(run.id)).status).toBe('success');
     const { messages } = await getState(alice.id, conversation.id);
@@ -133,17 +132,17 @@ describe('recoverRuns at start-up', () => {
       ['tool', 'slow done'],
       ['assistant', 'Worker: done\n[slow_tool] slow done'],
     ]);
-    expect(runCount(conversation.id)).toBe(1);
+    expect(await runCount(conversation.id)).toBe(1);
   });
 
   it('executes a resume whose answer never reached the thread', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Gate', toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { conversation } = await conversationWith(alice.id, { name: 'Gate', toolGroups: ['utility'], approvalTools: ['calculator'] });
     await send(alice.id, conversation.id, '/call calculator {"expression":"8*8"}');
     const { checkpointId } = await readThread(conversation.id);
-    const resumeRow = insertRun({ conversationId: conversation.id, ownerId: alice.id, kind: 'resume', input: { value: { approved: true }, checkpointId } });
+    const resumeRow = await insertRun({ conversationId: conversation.id, ownerId: alice.id, kind: 'resume', input: { value: { approved: true }, checkpointId } });
     closeCheckpointer();
-    closeDb();
+    await closeDb();
     expect(await recoverRuns()).toEqual([{ runId: resumeRow.id, action: 'executed' }]);
     expect((await finished(resumeRow.id)).status).toBe('success');
     const { messages } = await getState(alice.id, conversation.id);
@@ -153,9 +152,9 @@ describe('recoverRuns at start-up', () => {
 
   it('fails a leftover run whose agent is gone, with a message', async () => {
     const alice = await makeUser('alice');
-    const { agent, conversation } = conversationWith(alice.id);
-    const run = insertRun({ conversationId: conversation.id, ownerId: alice.id, kind: 'start', input: { text: 'orphan' } });
-    getDb().delete(schema.agents).where(eq(schema.agents.id, agent.id)).run();
+    const { agent, conversation } = await conversationWith(alice.id);
+    const run = await insertRun({ conversationId: conversation.id, ownerId: alice.id, kind: 'start', input: { text: 'orphan' } });
+    await writeTx((tx) => tx.delete(schema.agents).where(eq(schema.agents.id, agent.id)));
     await recoverRuns();
     expect(await finished(run.id)).toMatchObject({ status: 'error', error: 'The agent of this conversation was deleted' });
   });

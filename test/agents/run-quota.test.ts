@@ -18,7 +18,8 @@ describe('conversation runs in flight per account', () => {
   it('allows 4 at once, answers the 5th with 429 too_many_runs and Retry-After, and frees a slot when one ends', async () => {
     expect(LIMITS.run.inFlightPerAccount).toBe(4);
     const alice = await makeUser('alice');
-    const conversations = Array.from({ length: 5 }, (_, i) => conversationWith(alice.id, { name: `Q${i}` }).conversation);
+    const conversations = [];
+    for (let i = 0; i < 5; i++) conversations.push((await conversationWith(alice.id, { name: `Q${i}` })).conversation);
     const keys = conversations.map(() => key());
     const accepted = [];
     for (let i = 0; i < 4; i++) {
@@ -33,7 +34,7 @@ describe('conversation runs in flight per account', () => {
     expect(fifth.headers.get('retry-after')).toBe(String(LIMITS.run.retryAfterSeconds));
     expect(fifth.body).toMatchObject({ error: { code: 'too_many_runs' } });
     expect((fifth.body.error as { message: string }).message).toMatch(/4 conversation runs in progress/);
-    expect(() => start(alice.id, conversations[4]!.id, { text: SLOW }, { idempotencyKey: key() })).toThrow(TooManyRunsError);
+    await expect(start(alice.id, conversations[4]!.id, { text: SLOW }, { idempotencyKey: key() })).rejects.toThrow(TooManyRunsError);
 
     // A retry of an accepted message is the same run, not a 429.
     const retry = await send(alice.auth, conversations[0]!.id, SLOW, keys[0]);
@@ -53,10 +54,10 @@ describe('conversation runs in flight per account', () => {
     const dan = await makeUser('dan');
     const carolRuns = [];
     for (let i = 0; i < 4; i++) {
-      const { conversation } = conversationWith(carol.id, { name: `C${i}` });
-      carolRuns.push(start(carol.id, conversation.id, { text: SLOW }, { idempotencyKey: key() }).run);
+      const { conversation } = await conversationWith(carol.id, { name: `C${i}` });
+      carolRuns.push((await start(carol.id, conversation.id, { text: SLOW }, { idempotencyKey: key() })).run);
     }
-    const { conversation } = conversationWith(dan.id, { name: 'Dan' });
+    const { conversation } = await conversationWith(dan.id, { name: 'Dan' });
     const res = await send(dan.auth, conversation.id, '/reply mine');
     expect(res.status).toBe(202);
     expect((await finished((res.body.run as { id: string }).id)).status).toBe('success');
@@ -67,18 +68,18 @@ describe('conversation runs in flight per account', () => {
     const erin = await makeUser('erin');
     const jobRuns = [];
     for (let i = 0; i < 4; i++) {
-      const { conversation } = conversationWith(erin.id, { name: `Job${i}` });
+      const { conversation } = await conversationWith(erin.id, { name: `Job${i}` });
       // Exactly what the scheduler does for an admitted job (server/teams/execution.ts launchJob).
-      jobRuns.push(startRun(conversation.id, { text: SLOW }, { idempotencyKey: `job:${key()}:start`, context: { teamId: 't', jobId: key(), memberId: 'm' } }).run);
+      jobRuns.push((await startRun(conversation.id, { text: SLOW }, { idempotencyKey: `job:${key()}:start`, context: { teamId: 't', jobId: key(), memberId: 'm' } })).run);
     }
     const direct = [];
     for (let i = 0; i < 4; i++) {
-      const { conversation } = conversationWith(erin.id, { name: `Direct${i}` });
+      const { conversation } = await conversationWith(erin.id, { name: `Direct${i}` });
       const res = await send(erin.auth, conversation.id, SLOW);
       expect(res.status).toBe(202);
       direct.push(res.body.run as { id: string });
     }
-    const { conversation } = conversationWith(erin.id, { name: 'One too many' });
+    const { conversation } = await conversationWith(erin.id, { name: 'One too many' });
     expect((await send(erin.auth, conversation.id, SLOW)).status).toBe(429);
     for (const run of [...jobRuns, ...direct]) await cancel(erin.id, run.id);
   });

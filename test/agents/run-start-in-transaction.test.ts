@@ -11,14 +11,16 @@ import { conversationWith, finished } from './helpers';
 describe('startRun inTransaction', () => {
   it('sees the new run inside its transaction, and the same run again for a repeated key', async () => {
     const owner = await makeUser('intx');
-    const { conversation } = conversationWith(owner.id);
+    const { conversation } = await conversationWith(owner.id);
     const idempotencyKey = crypto.randomUUID();
     const seen: Array<{ id: string; visible: boolean }> = [];
-    const record = (_tx: unknown, run: Run) => seen.push({ id: run.id, visible: findRun(run.id)?.id === run.id });
+    const record = async (_tx: unknown, run: Run) => {
+      seen.push({ id: run.id, visible: (await findRun(run.id))?.id === run.id });
+    };
 
-    const first = startRun(conversation.id, { text: '/reply one' }, { idempotencyKey, inTransaction: record });
+    const first = await startRun(conversation.id, { text: '/reply one' }, { idempotencyKey, inTransaction: record });
     expect(first.created).toBe(true);
-    const again = startRun(conversation.id, { text: '/reply one' }, { idempotencyKey, inTransaction: record });
+    const again = await startRun(conversation.id, { text: '/reply one' }, { idempotencyKey, inTransaction: record });
     expect(again.created).toBe(false);
     expect(seen).toEqual([
       { id: first.run.id, visible: true },
@@ -29,9 +31,9 @@ describe('startRun inTransaction', () => {
 
   it('a throw inside it undoes the run: no row, nothing launched', async () => {
     const owner = await makeUser('intx-throw');
-    const { conversation } = conversationWith(owner.id);
+    const { conversation } = await conversationWith(owner.id);
     let created: string | undefined;
-    expect(() =>
+    await expect(
       startRun(
         conversation.id,
         { text: '/reply never' },
@@ -43,9 +45,9 @@ describe('startRun inTransaction', () => {
           },
         },
       ),
-    ).toThrow('record failed');
+    ).rejects.toThrow('record failed');
     expect(created).toBeDefined();
-    expect(findRun(created!)).toBeUndefined();
-    expect(latestRun(conversation.id)).toBeUndefined();
+    expect(await findRun(created!)).toBeUndefined();
+    expect(await latestRun(conversation.id)).toBeUndefined();
   });
 });

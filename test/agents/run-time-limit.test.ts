@@ -8,7 +8,7 @@ import { LIMITS } from '@/lib/limits';
 import { agentCreateSchema, agentPatchSchema } from '@/lib/schemas/agent';
 import { start } from '@/server/agents/runs';
 import { setRunMinuteMsForTests } from '@/server/agents/run-time-limit';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import { sendRequest } from '@/server/teams/requests';
 import { GATE_GROUP, registerGateTool } from '../support/gate-tool';
 import { settled, withScheduler } from '../support/scheduler';
@@ -21,31 +21,31 @@ const gate = registerGateTool();
 withScheduler({ tickMs: 50 });
 const key = () => crypto.randomUUID();
 
-afterEach(() => setRunMinuteMsForTests(undefined));
+afterEach(async () => setRunMinuteMsForTests(undefined));
 
 describe('wall-clock limit per run', () => {
   it('stops a run at the default limit with a stated reason (status error, stopReason time_capped)', async () => {
     setRunMinuteMsForTests(10); // the default 15 "minutes" last 150 ms
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Slow' });
-    const { run } = start(alice.id, conversation.id, { text: '/sleep 20000\n/reply never' }, { idempotencyKey: key() });
+    const { conversation } = await conversationWith(alice.id, { name: 'Slow' });
+    const { run } = await start(alice.id, conversation.id, { text: '/sleep 20000\n/reply never' }, { idempotencyKey: key() });
     const capped = await finished(run.id);
     expect(LIMITS.run.defaultTimeLimitMinutes).toBe(15);
     expect(capped).toMatchObject({ status: 'error', stopReason: 'time_capped', error: "Stopped after 15 minutes (the run's time limit)" });
     const view = await call(runRoute.GET, { headers: alice.auth, params: { id: run.id } });
     expect(view.body).toMatchObject({ run: { status: 'error', stopReason: 'time_capped' } });
     // The conversation continues after a capped run.
-    const next = start(alice.id, conversation.id, { text: '/reply back' }, { idempotencyKey: key() });
+    const next = await start(alice.id, conversation.id, { text: '/reply back' }, { idempotencyKey: key() });
     expect(await finished(next.run.id)).toMatchObject({ status: 'success', stopReason: null });
   });
 
   it("uses the agent's own limit: a run inside it finishes, one past it is stopped", async () => {
     setRunMinuteMsForTests(1_000);
     const alice = await makeUser('bea');
-    const { conversation } = conversationWith(alice.id, { name: 'Own limit', timeLimitMinutes: 2 }); // 2 s
-    const inside = start(alice.id, conversation.id, { text: '/sleep 20\n/reply in time' }, { idempotencyKey: key() });
+    const { conversation } = await conversationWith(alice.id, { name: 'Own limit', timeLimitMinutes: 2 }); // 2 s
+    const inside = await start(alice.id, conversation.id, { text: '/sleep 20\n/reply in time' }, { idempotencyKey: key() });
     expect(await finished(inside.run.id)).toMatchObject({ status: 'success', stopReason: null });
-    const past = start(alice.id, conversation.id, { text: '/sleep 20000' }, { idempotencyKey: key() });
+    const past = await start(alice.id, conversation.id, { text: '/sleep 20000' }, { idempotencyKey: key() });
     const startedAt = Date.now();
     expect(await finished(past.run.id)).toMatchObject({ status: 'error', stopReason: 'time_capped', error: "Stopped after 2 minutes (the run's time limit)" });
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1_990);
@@ -55,13 +55,13 @@ describe('wall-clock limit per run', () => {
     setRunMinuteMsForTests(50);
     gate.close();
     const alice = await makeUser('cyd');
-    const { conversation } = conversationWith(alice.id, { name: 'Held', timeLimitMinutes: 1, toolGroups: [GATE_GROUP] });
-    const { run } = start(alice.id, conversation.id, { text: '/call hold {}' }, { idempotencyKey: key() });
-    await until(() => gate.executing === 1, 5_000, 'the tool call');
-    const row = () => getDb().select().from(schema.runs).where(eq(schema.runs.id, run.id)).get()!;
+    const { conversation } = await conversationWith(alice.id, { name: 'Held', timeLimitMinutes: 1, toolGroups: [GATE_GROUP] });
+    const { run } = await start(alice.id, conversation.id, { text: '/call hold {}' }, { idempotencyKey: key() });
+    await until(async () => gate.executing === 1, 5_000, 'the tool call');
+    const row = async () => (await getDb().select().from(schema.runs).where(eq(schema.runs.id, run.id)))[0]!;
     // Well past the 50 ms limit, the run is still running because its tool is.
-    await until(() => row().startedAt && Date.now() - row().startedAt!.getTime() > 200, 5_000, 'the limit to pass');
-    expect(row().status).toBe('running');
+    await until(async () => (await row()).startedAt && Date.now() - (await row()).startedAt!.getTime() > 200, 5_000, 'the limit to pass');
+    expect((await row()).status).toBe('running');
     gate.open();
     expect(await finished(run.id)).toMatchObject({ status: 'error', stopReason: 'time_capped', error: "Stopped after 1 minute (the run's time limit)" });
   });
@@ -69,18 +69,18 @@ describe('wall-clock limit per run', () => {
   it('a team job whose run was time-capped fails with that reason', async () => {
     setRunMinuteMsForTests(100);
     const alice = await makeUser('dee');
-    const { team, agents } = makeTeam(alice.id, ['Capped', 'Other']);
-    getDb().update(schema.agents).set({ timeLimitMinutes: 1 }).where(eq(schema.agents.id, agents[0]!.id)).run();
-    const job = sendRequest(alice.id, team.id, { memberIds: [team.members[0]!.id], text: '/sleep 20000\n/reply never', draftKey: key() }).jobs[0]!;
+    const { team, agents } = await makeTeam(alice.id, ['Capped', 'Other']);
+    await writeTx((tx) => tx.update(schema.agents).set({ timeLimitMinutes: 1 }).where(eq(schema.agents.id, agents[0]!.id)));
+    const job = (await sendRequest(alice.id, team.id, { memberIds: [team.members[0]!.id], text: '/sleep 20000\n/reply never', draftKey: key() })).jobs[0]!;
     const failed = await settled(job.id);
     expect(failed).toMatchObject({ status: 'failed', error: "Stopped after 1 minute (the run's time limit)" });
-    const run = getDb().select().from(schema.runs).where(eq(schema.runs.id, failed.runId!)).get()!;
+    const run = (await getDb().select().from(schema.runs).where(eq(schema.runs.id, failed.runId!)))[0]!;
     expect(run.stopReason).toBe('time_capped');
   });
 });
 
 describe('agent time limit field', () => {
-  it('accepts 1 and 120 minutes or null, refuses 0, 121, fractions and text', () => {
+  it('accepts 1 and 120 minutes or null, refuses 0, 121, fractions and text', async () => {
     for (const ok of [1, 120, null]) expect(agentCreateSchema.parse({ name: 'A', timeLimitMinutes: ok }).timeLimitMinutes).toBe(ok);
     expect(agentCreateSchema.parse({ name: 'A' }).timeLimitMinutes).toBeNull();
     for (const bad of [0, 121, 1.5, '10', -1]) {
@@ -104,6 +104,6 @@ describe('agent time limit field', () => {
     expect(foreign.status).toBe(404);
     const cleared = await call(agentRoute.PATCH, { method: 'PATCH', headers: alice.auth, params: { id }, body: { timeLimitMinutes: null } });
     expect(cleared.body).toMatchObject({ timeLimitMinutes: null });
-    expect(getDb().select().from(schema.agents).where(eq(schema.agents.id, id)).get()!.timeLimitMinutes).toBeNull();
+    expect((await getDb().select().from(schema.agents).where(eq(schema.agents.id, id)))[0]!.timeLimitMinutes).toBeNull();
   });
 });

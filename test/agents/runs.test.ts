@@ -15,14 +15,14 @@ import {
   wait,
   type RunEvent,
 } from '@/server/agents/runs';
-import { closeDb, getDb, schema } from '@/server/db';
+import { closeDb, getDb, schema, writeTx } from '@/server/db';
 import { makeUser } from '../support/users';
 import { conversationWith, finished, makeAgent, send, until } from './helpers';
 
 const key = () => crypto.randomUUID();
 
-function runRows(conversationId: string) {
-  return getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId)).all();
+async function runRows(conversationId: string) {
+  return (await getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId)));
 }
 
 /** Resolves when the conversation's next run starts executing (its status is 'running'). */
@@ -40,17 +40,17 @@ function nextStart(conversationId: string): Promise<void> {
 describe('runs service', () => {
   it('start is idempotent: the same key gives the same run and one human message', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Once' });
+    const { conversation } = await conversationWith(alice.id, { name: 'Once' });
     const k = key();
-    const first = start(alice.id, conversation.id, { text: 'hello' }, { idempotencyKey: k });
-    const again = start(alice.id, conversation.id, { text: 'hello' }, { idempotencyKey: k });
+    const first = await start(alice.id, conversation.id, { text: 'hello' }, { idempotencyKey: k });
+    const again = await start(alice.id, conversation.id, { text: 'hello' }, { idempotencyKey: k });
     expect(first.created).toBe(true);
     expect(again).toMatchObject({ created: false, run: { id: first.run.id } });
     await finished(first.run.id);
-    const afterFinish = start(alice.id, conversation.id, { text: 'a different text' }, { idempotencyKey: k });
+    const afterFinish = await start(alice.id, conversation.id, { text: 'a different text' }, { idempotencyKey: k });
     expect(afterFinish).toMatchObject({ created: false, run: { id: first.run.id, status: 'success' } });
 
-    expect(runRows(conversation.id)).toHaveLength(1);
+    expect(await runRows(conversation.id)).toHaveLength(1);
     const { threadMessages, messages } = await getState(alice.id, conversation.id);
     expect(threadMessages.filter((m) => m.getType() === 'human').map((m) => m.id)).toEqual([`run:${first.run.id}`]);
     expect(messages.map((m) => m.text)).toEqual(['hello', 'Once received: hello']);
@@ -59,29 +59,29 @@ describe('runs service', () => {
 
   it('refuses a second run while one is active (ConversationBusyError, 409)', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id);
-    const slow = start(alice.id, conversation.id, { text: '/sleep 5000' }, { idempotencyKey: key() });
+    const { conversation } = await conversationWith(alice.id);
+    const slow = await start(alice.id, conversation.id, { text: '/sleep 5000' }, { idempotencyKey: key() });
     let error: unknown;
     try {
-      start(alice.id, conversation.id, { text: 'me too' }, { idempotencyKey: key() });
+      await start(alice.id, conversation.id, { text: 'me too' }, { idempotencyKey: key() });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(ConversationBusyError);
     expect(error).toMatchObject({ status: 409, code: 'conversation_busy' });
     // The same key as the active run is not "busy": it finds the run.
-    expect(start(alice.id, conversation.id, { text: '/sleep 5000' }, { idempotencyKey: slow.run.idempotencyKey }).run.id).toBe(slow.run.id);
+    expect((await start(alice.id, conversation.id, { text: '/sleep 5000' }, { idempotencyKey: slow.run.idempotencyKey })).run.id).toBe(slow.run.id);
     await cancel(alice.id, slow.run.id);
-    expect(runRows(conversation.id)).toHaveLength(1);
+    expect(await runRows(conversation.id)).toHaveLength(1);
   });
 
   it('cancel stops a /sleep 5000 run promptly, keeps its checkpoints, and the conversation continues', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Sleeper' });
+    const { conversation } = await conversationWith(alice.id, { name: 'Sleeper' });
     const running = nextStart(conversation.id);
-    const { run } = start(alice.id, conversation.id, { text: 'wait\n/sleep 5000' }, { idempotencyKey: key() });
+    const { run } = await start(alice.id, conversation.id, { text: 'wait\n/sleep 5000' }, { idempotencyKey: key() });
     await running;
-    expect(get(alice.id, run.id).status).toBe('running');
+    expect((await get(alice.id, run.id)).status).toBe('running');
     // The model is asleep once the input checkpoint exists.
     await until(async () => (await readThread(conversation.id)).messages.length === 1);
     const began = Date.now();
@@ -110,7 +110,7 @@ describe('runs service', () => {
 
   it('cancel on a finished run returns it unchanged', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const done = await send(alice.id, conversation.id, 'hi');
     const after = await cancel(alice.id, done.id);
     expect(after).toEqual(done);
@@ -118,12 +118,12 @@ describe('runs service', () => {
 
   it('emits run:started and run:finished, and wait() returns the unfinished run on timeout', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const seen: RunEvent[] = [];
     const listener = (e: RunEvent) => seen.push(e);
     runEvents().on('run:finished', listener);
     try {
-      const { run } = start(alice.id, conversation.id, { text: '/sleep 3000' }, { idempotencyKey: key() });
+      const { run } = await start(alice.id, conversation.id, { text: '/sleep 3000' }, { idempotencyKey: key() });
       const early = await wait(run.id, 50);
       expect(early!.status).toMatch(/^(pending|running)$/);
       await cancel(alice.id, run.id);
@@ -139,7 +139,7 @@ describe('runs service', () => {
 
   it('touches conversations.updatedAt when a run ends and sets the title from the first message', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const run = await send(alice.id, conversation.id, 'Quarterly report\nwith details');
     const { conversation: after } = await getState(alice.id, conversation.id);
     expect(after.updatedAt.getTime()).toBe(run.finishedAt!.getTime());
@@ -148,10 +148,10 @@ describe('runs service', () => {
 
   it('a conversation whose agent was deleted stays readable but takes no new runs', async () => {
     const alice = await makeUser('alice');
-    const { agent, conversation } = conversationWith(alice.id);
+    const { agent, conversation } = await conversationWith(alice.id);
     await send(alice.id, conversation.id, 'before');
-    getDb().delete(schema.agents).where(eq(schema.agents.id, agent.id)).run();
-    expect(() => start(alice.id, conversation.id, { text: 'after' }, { idempotencyKey: key() })).toThrow(
+    await writeTx((tx) => tx.delete(schema.agents).where(eq(schema.agents.id, agent.id)));
+    await expect(start(alice.id, conversation.id, { text: 'after' }, { idempotencyKey: key() })).rejects.toThrow(
       expect.objectContaining({ status: 409, code: 'agent_deleted' }),
     );
     const state = await getState(alice.id, conversation.id);
@@ -163,7 +163,7 @@ describe('runs service', () => {
 describe('approval interrupts', () => {
   it('interrupt before the tool, resume after a process-like reopen, approved → the tool runs', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Careful', toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { conversation } = await conversationWith(alice.id, { name: 'Careful', toolGroups: ['utility'], approvalTools: ['calculator'] });
     const waiting = await send(alice.id, conversation.id, '/call calculator {"expression":"6*7"}');
     expect(waiting.status).toBe('interrupted');
     expect(waiting.interrupt).toEqual({ type: 'approval', tool: 'calculator', args: { expression: '6*7' } });
@@ -173,7 +173,7 @@ describe('approval interrupts', () => {
 
     // A new process: every singleton closed and reopened from disk.
     closeCheckpointer();
-    closeDb();
+    await closeDb();
 
     const resumeKey = key();
     const resumed = await resume(alice.id, conversation.id, { approved: true }, { idempotencyKey: resumeKey });
@@ -192,15 +192,15 @@ describe('approval interrupts', () => {
     // Same key again: the same run, nothing new executes.
     const again = await resume(alice.id, conversation.id, { approved: true }, { idempotencyKey: resumeKey });
     expect(again).toMatchObject({ created: false, run: { id: resumed.run.id } });
-    expect(runRows(conversation.id)).toHaveLength(2);
+    expect(await runRows(conversation.id)).toHaveLength(2);
   });
 
   it('declined → a tool message says so (with the note) and the tool never runs', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Careful', toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { conversation } = await conversationWith(alice.id, { name: 'Careful', toolGroups: ['utility'], approvalTools: ['calculator'] });
     await send(alice.id, conversation.id, '/call calculator {"expression":"6*7"}');
     closeCheckpointer();
-    closeDb();
+    await closeDb();
     const { run } = await resume(alice.id, conversation.id, { approved: false, note: 'not today' }, { idempotencyKey: key() });
     expect((await finished(run.id)).status).toBe('success');
     const { messages } = await getState(alice.id, conversation.id);
@@ -212,7 +212,7 @@ describe('approval interrupts', () => {
 
   it('two guarded calls interrupt one after the other', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { toolGroups: ['utility'], approvalTools: ['calculator', 'current_time'] });
+    const { conversation } = await conversationWith(alice.id, { toolGroups: ['utility'], approvalTools: ['calculator', 'current_time'] });
     await send(alice.id, conversation.id, '/call calculator {"expression":"1+2"}\n/call current_time {}');
     const first = await resume(alice.id, conversation.id, { approved: true }, { idempotencyKey: key() });
     const second = await finished(first.run.id);
@@ -225,7 +225,7 @@ describe('approval interrupts', () => {
 
   it('resume answers 409 when nothing waits, and 422 naming value fields for a malformed approval', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { toolGroups: ['utility', 'clarify'], approvalTools: ['calculator'] });
+    const { conversation } = await conversationWith(alice.id, { toolGroups: ['utility', 'clarify'], approvalTools: ['calculator'] });
     await expect(resume(alice.id, conversation.id, { approved: true }, { idempotencyKey: key() })).rejects.toMatchObject({ status: 409, code: 'not_waiting' });
     // A clarification is answered with a message, not a resume.
     await send(alice.id, conversation.id, '/ask Which one?');
@@ -237,7 +237,7 @@ describe('approval interrupts', () => {
       fields: { 'value.approved': expect.any(String), 'value.yes': 'Unknown field' },
     });
     await expect(resume(alice.id, conversation.id, 'yes', { idempotencyKey: key() })).rejects.toMatchObject({ status: 422, fields: { value: expect.any(String) } });
-    expect(runRows(conversation.id).filter((r) => r.kind === 'resume')).toHaveLength(0);
+    expect((await runRows(conversation.id)).filter((r) => r.kind === 'resume')).toHaveLength(0);
   });
 });
 
@@ -245,24 +245,24 @@ describe('owner isolation', () => {
   it("another user can't create on, list, read, message, resume or cancel someone else's conversations and runs", async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const { agent, conversation } = conversationWith(alice.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { agent, conversation } = await conversationWith(alice.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
     const waiting = await send(alice.id, conversation.id, '/call calculator {"expression":"2"}');
     expect(waiting.status).toBe('interrupted');
 
-    expect(() => createConversation(bob.id, agent.id)).toThrow(expect.objectContaining({ status: 404 }));
-    expect(listConversations(bob.id)).toEqual([]);
-    expect(listConversations(alice.id).map((c) => c.id)).toEqual([conversation.id]);
-    expect(() => get(bob.id, waiting.id)).toThrow(expect.objectContaining({ status: 404, message: 'Run not found' }));
+    await expect(createConversation(bob.id, agent.id)).rejects.toThrow(expect.objectContaining({ status: 404 }));
+    expect(await listConversations(bob.id)).toEqual([]);
+    expect((await listConversations(alice.id)).map((c) => c.id)).toEqual([conversation.id]);
+    await expect(get(bob.id, waiting.id)).rejects.toThrow(expect.objectContaining({ status: 404, message: 'Run not found' }));
     await expect(getState(bob.id, conversation.id)).rejects.toMatchObject({ status: 404, message: 'Conversation not found' });
-    expect(() => start(bob.id, conversation.id, { text: 'hi' }, { idempotencyKey: key() })).toThrow(expect.objectContaining({ status: 404 }));
+    await expect(start(bob.id, conversation.id, { text: 'hi' }, { idempotencyKey: key() })).rejects.toThrow(expect.objectContaining({ status: 404 }));
     await expect(resume(bob.id, conversation.id, { approved: true }, { idempotencyKey: key() })).rejects.toMatchObject({ status: 404 });
     await expect(cancel(bob.id, waiting.id)).rejects.toMatchObject({ status: 404 });
 
     // Nothing of Alice's changed.
-    expect(runRows(conversation.id)).toHaveLength(1);
-    expect(get(alice.id, waiting.id)).toEqual(waiting);
-    const bobAgent = makeAgent(bob.id);
-    expect(createConversation(bob.id, bobAgent.id).ownerId).toBe(bob.id);
-    expect(listConversations(alice.id).map((c) => c.id)).toEqual([conversation.id]);
+    expect(await runRows(conversation.id)).toHaveLength(1);
+    expect(await get(alice.id, waiting.id)).toEqual(waiting);
+    const bobAgent = await makeAgent(bob.id);
+    expect((await createConversation(bob.id, bobAgent.id)).ownerId).toBe(bob.id);
+    expect((await listConversations(alice.id)).map((c) => c.id)).toEqual([conversation.id]);
   });
 });

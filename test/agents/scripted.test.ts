@@ -11,7 +11,7 @@ async function owner() {
 describe('scripted model through the real graph and ToolNode', () => {
   it('answers plain text with "<name> received: <first line>" and reports usage as characters ÷ 4', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id, { name: 'Echo' });
+    const { conversation } = await conversationWith(alice.id, { name: 'Echo' });
     const run = await send(alice.id, conversation.id, 'Hello there\nsecond line');
     expect(run.status).toBe('success');
     const state = await getState(alice.id, conversation.id);
@@ -25,7 +25,7 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('cuts the received line at 200 characters (code points)', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id, { name: 'Echo' });
+    const { conversation } = await conversationWith(alice.id, { name: 'Echo' });
     const line = '😀'.repeat(250);
     await send(alice.id, conversation.id, line);
     const { messages } = await getState(alice.id, conversation.id);
@@ -34,7 +34,7 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('runs /call directives one per model turn through the ToolNode and lists each result', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id, { name: 'Calc', toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(alice.id, { name: 'Calc', toolGroups: ['utility'] });
     const run = await send(alice.id, conversation.id, 'Please compute\n/call calculator {"expression":"(2+3)*4"}\n  /call current_time {}');
     expect(run.status).toBe('success');
     const { messages } = await getState(alice.id, conversation.id);
@@ -48,7 +48,7 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('gives the /reply text as the final answer after the calls', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(alice.id, { toolGroups: ['utility'] });
     await send(alice.id, conversation.id, '/call calculator {"expression":"1+1"}\n/reply All set.\n/reply Second line.');
     const { messages } = await getState(alice.id, conversation.id);
     expect(messages.at(-1)).toMatchObject({ role: 'assistant', text: 'All set.\nSecond line.' });
@@ -57,7 +57,7 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('reports a tool outside the allowlist as a tool error, not a crash', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id, { name: 'Narrow', toolGroups: ['clarify'] });
+    const { conversation } = await conversationWith(alice.id, { name: 'Narrow', toolGroups: ['clarify'] });
     const run = await send(alice.id, conversation.id, '/call calculator {"expression":"1+1"}');
     expect(run.status).toBe('success');
     const { messages } = await getState(alice.id, conversation.id);
@@ -67,7 +67,7 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('/fail makes the model call throw: a handled failure, the run errors with that message', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const run = await send(alice.id, conversation.id, 'try\n/fail Provider exploded (503)');
     expect(run).toMatchObject({ status: 'error', error: 'Provider exploded (503)', stopReason: null });
     const { messages } = await getState(alice.id, conversation.id);
@@ -79,7 +79,7 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('refuses unreadable directives with a clear error', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const run = await send(alice.id, conversation.id, '/call calculator {not json}');
     expect(run.status).toBe('error');
     expect(run.error).toContain('/call calculator {not json}: the arguments are not valid JSON');
@@ -87,7 +87,7 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('/sleep delays each response', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id, { name: 'Slow' });
+    const { conversation } = await conversationWith(alice.id, { name: 'Slow' });
     const began = Date.now();
     const run = await send(alice.id, conversation.id, 'nap\n/sleep 300');
     expect(run.status).toBe('success');
@@ -97,7 +97,7 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('/ask ends the turn with a clarification; the answer as a new message is accepted', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id, { name: 'Asker', toolGroups: ['clarify'] });
+    const { conversation } = await conversationWith(alice.id, { name: 'Asker', toolGroups: ['clarify'] });
     const asked = await send(alice.id, conversation.id, 'Plan the trip\n/ask Which city?');
     expect(asked.status).toBe('interrupted');
     const { messages } = await getState(alice.id, conversation.id);
@@ -106,7 +106,7 @@ describe('scripted model through the real graph and ToolNode', () => {
     expect(asked.interrupt).toEqual({ type: 'clarification', question: 'Which city?', questionId: call.id });
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
 
-    const { run } = start(
+    const { run } = await start(
       alice.id,
       conversation.id,
       { text: 'Lisbon', meta: { kind: 'clarification_answer', questionId: call.id } },
@@ -122,8 +122,8 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('reads directives from ensemble.taskText, not from the framework content around it', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id, { name: 'Member', toolGroups: ['utility'] });
-    const { run } = start(
+    const { conversation } = await conversationWith(alice.id, { name: 'Member', toolGroups: ['utility'] });
+    const { run } = await start(
       alice.id,
       conversation.id,
       {
@@ -142,9 +142,9 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('answers a result receipt with its status, member and the first 200 characters', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const resultText = 'R'.repeat(300);
-    const { run } = start(
+    const { run } = await start(
       alice.id,
       conversation.id,
       { text: resultText, messageContent: 'receipt wrapper', meta: { kind: 'receipt', status: 'completed', memberName: 'Writer', resultText } },
@@ -157,7 +157,7 @@ describe('scripted model through the real graph and ToolNode', () => {
 
   it('/loop repeats the same call until max turns stops the run (no partial answer: failed, turn_capped)', async () => {
     const alice = await owner();
-    const { conversation } = conversationWith(alice.id, { toolGroups: ['utility'], maxTurns: 3 });
+    const { conversation } = await conversationWith(alice.id, { toolGroups: ['utility'], maxTurns: 3 });
     const run = await send(alice.id, conversation.id, '/loop calculator {"expression":"1+1"}');
     expect(run).toMatchObject({ status: 'error', stopReason: 'turn_capped', error: 'Stopped after 3 model turns (max turns)' });
     const { messages } = await getState(alice.id, conversation.id);

@@ -3,7 +3,7 @@ import { GET as listRoute, POST as createRoute } from '@/app/api/v1/agents/route
 import { DELETE as deleteRoute, GET as getRoute, PATCH as patchRoute } from '@/app/api/v1/agents/[id]/route';
 import { LIMITS } from '@/lib/limits';
 import type { ApiAgent, ApiAgentList } from '@/lib/types/agent';
-import { getDb } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { makeUser } from '../support/users';
 
 type TestUser = Awaited<ReturnType<typeof makeUser>>;
@@ -37,7 +37,8 @@ async function errorOf(res: Response, status: number): Promise<ErrorBody['error'
   return ((await res.json()) as ErrorBody).error;
 }
 
-const rowsOf = (ownerId: string) => getDb().$client.prepare('select * from agents where owner_id = ? order by id').all(ownerId);
+const agentRows = statement('select * from agents where owner_id = ? order by id');
+const rowsOf = (ownerId: string) => agentRows.all(ownerId);
 
 let alice: TestUser;
 let bob: TestUser;
@@ -102,7 +103,7 @@ describe('agents API: create', () => {
     expect(Object.keys(err.fields ?? {}).sort()).toEqual(['approvalTools', 'maxTurns', 'model', 'name', 'owner', 'toolGroups']);
     expect(err.fields?.owner).toBe('Unknown field');
     expect(err.fields?.model).toMatch(/provider:model/);
-    expect(rowsOf(user.id)).toEqual([]);
+    expect(await rowsOf(user.id)).toEqual([]);
   });
 
   it('checks the bounds at exactly the limit and one past it in ASCII, CJK and emoji', async () => {
@@ -123,7 +124,7 @@ describe('agents API: create', () => {
         expect(Object.keys((await errorOf(over, 422)).fields ?? {}), `${field} ${max + 1} × ${ch}`).toEqual([field]);
       }
     }
-    expect(rowsOf(user.id)).toHaveLength(9);
+    expect(await rowsOf(user.id)).toHaveLength(9);
   });
 
   it('answers 409 name_taken on the name field for a name that differs only in case', async () => {
@@ -132,7 +133,7 @@ describe('agents API: create', () => {
     const err = await errorOf(await create(user, { name: 'dUPLICATE' }), 409);
     expect(err.code).toBe('name_taken');
     expect(Object.keys(err.fields ?? {})).toEqual(['name']);
-    expect(rowsOf(user.id)).toHaveLength(1);
+    expect(await rowsOf(user.id)).toHaveLength(1);
   });
 
   it('answers 400 for malformed JSON, an empty body and a non-object body', async () => {
@@ -145,14 +146,14 @@ describe('agents API: create', () => {
     const user = await makeUser('frank');
     const res = await create(user, '{"name": "bad \\ud800 name"}');
     expect((await errorOf(res, 422)).code).toBe('validation_error');
-    expect(rowsOf(user.id)).toEqual([]);
+    expect(await rowsOf(user.id)).toEqual([]);
   });
 
   it('answers 413 for a body over the limit and stores nothing', async () => {
     const user = await makeUser('gina');
     const body = JSON.stringify({ name: 'Huge', instructions: 'x'.repeat(LIMITS.requestBodyBytes) });
     expect((await errorOf(await create(user, body), 413)).code).toBe('payload_too_large');
-    expect(rowsOf(user.id)).toEqual([]);
+    expect(await rowsOf(user.id)).toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@ import { POST as cancelRoute } from '@/app/api/v1/runs/[id]/cancel/route';
 import { LIMITS } from '@/lib/limits';
 import type { Conversation, ConversationDetail, ConversationList, Run, RunResponse } from '@/lib/types/conversation';
 import { wait } from '@/server/agents/runs';
-import { getDb } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { makeAgent } from '../agents/helpers';
 import { makeUser } from '../support/users';
 
@@ -39,7 +39,7 @@ async function errorOf(res: Response, status: number): Promise<ErrorBody['error'
 }
 
 async function newConversation(user: TestUser, agent: Partial<Parameters<typeof makeAgent>[1]> = {}): Promise<Conversation> {
-  const a = makeAgent(user.id, agent);
+  const a = await makeAgent(user.id, agent);
   const res = await create(user, { agentId: a.id });
   expect(res.status).toBe(201);
   return (await res.json()) as Conversation;
@@ -54,8 +54,8 @@ async function sendAndWait(user: TestUser, conversationId: string, text: string)
   return ((await (await getRun(user, run.id)).json()) as RunResponse).run;
 }
 
-const runCount = (conversationId: string) =>
-  (getDb().$client.prepare('select count(*) as n from runs where conversation_id = ?').get(conversationId) as { n: number }).n;
+const runsOf = statement('select count(*) as n from runs where conversation_id = ?');
+const runCount = async (conversationId: string) => Number((await runsOf.get<{ n: number }>(conversationId))!.n);
 
 let alice: TestUser;
 let bob: TestUser;
@@ -83,7 +83,7 @@ describe('conversations API: authentication and ownership', () => {
         expect((await errorOf(res, 401)).code).toBe('unauthorized');
       }
     }
-    expect(runCount(conversation.id)).toBe(1);
+    expect(await runCount(conversation.id)).toBe(1);
   });
 
   it("answers 404 for another owner's agent, conversation and run — exactly like a missing id", async () => {
@@ -113,7 +113,7 @@ describe('conversations API: authentication and ownership', () => {
     const bobList = (await (await list(bob)).json()) as ConversationList;
     expect(bobList.conversations.map((c) => c.id)).not.toContain(conversation.id);
     // Nothing of Alice's moved.
-    expect(runCount(conversation.id)).toBe(1);
+    expect(await runCount(conversation.id)).toBe(1);
     const still = ((await (await getRun(alice, run.id)).json()) as RunResponse).run;
     expect(still).toEqual(run);
   });
@@ -171,7 +171,7 @@ describe('conversations API: create, list, read', () => {
   it('refuses bad create bodies: 422 naming fields, 400 malformed JSON, 413 oversized', async () => {
     expect((await errorOf(await create(alice, {}), 422)).fields).toHaveProperty('agentId');
     expect((await errorOf(await create(alice, { agentId: 7 }), 422)).fields).toHaveProperty('agentId');
-    const agent = makeAgent(alice.id);
+    const agent = await makeAgent(alice.id);
     expect((await errorOf(await create(alice, { agentId: agent.id, title: 'x' }), 422)).fields).toEqual({ title: 'Unknown field' });
     expect((await errorOf(await create(alice, '{"agentId":'), 400)).code).toBe('invalid_json');
     expect((await errorOf(await create(alice, JSON.stringify({ agentId: 'x'.repeat(LIMITS.requestBodyBytes) })), 413)).code).toBe('payload_too_large');
@@ -208,7 +208,7 @@ describe('conversations API: messages', () => {
     expect(again.status).toBe(200);
     expect(((await again.json()) as RunResponse).run.id).toBe(run.id);
     await wait(run.id, 10_000);
-    expect(runCount(conversation.id)).toBe(1);
+    expect(await runCount(conversation.id)).toBe(1);
     const body = (await (await detail(alice, conversation.id)).json()) as ConversationDetail;
     expect(body.messages.map((m) => m.text)).toEqual(['once', 'Echo received: once']);
   });
@@ -249,7 +249,7 @@ describe('conversations API: messages', () => {
     expect((await errorOf(lone, 422)).code).toBe('validation_error');
     expect((await errorOf(await message(alice, conversation.id, '{"text": "unterminated'), 400)).code).toBe('invalid_json');
     expect((await errorOf(await message(alice, conversation.id, { text: 'x'.repeat(LIMITS.requestBodyBytes) }), 413)).code).toBe('payload_too_large');
-    expect(runCount(conversation.id)).toBe(0);
+    expect(await runCount(conversation.id)).toBe(0);
   });
 
   it('accepts text at exactly 4,000 characters / 8,000 bytes and refuses one past, in ASCII, CJK and emoji', async () => {
@@ -266,7 +266,7 @@ describe('conversations API: messages', () => {
       const conversation = await newConversation(alice);
       const refused = await errorOf(await message(alice, conversation.id, { text: c.tooLong }), 422);
       expect(refused.fields?.text, c.label).toMatch(c.field);
-      expect(runCount(conversation.id)).toBe(0);
+      expect(await runCount(conversation.id)).toBe(0);
       const accepted = await message(alice, conversation.id, { text: c.ok });
       expect(accepted.status, c.label).toBe(202);
       await wait(((await accepted.json()) as RunResponse).run.id, 10_000);

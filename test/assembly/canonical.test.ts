@@ -24,7 +24,7 @@ function reversedKeys(value: unknown): unknown {
 }
 
 describe('canonical form and fingerprint', () => {
-  it('sorts keys recursively, so key order never changes the text or the fingerprint', () => {
+  it('sorts keys recursively, so key order never changes the text or the fingerprint', async () => {
     expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');
     const d = descriptor();
     const reordered = reversedKeys(d) as AssemblyDescriptor;
@@ -35,18 +35,18 @@ describe('canonical form and fingerprint', () => {
     expect(fingerprintOf(d)).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('keeps array order (the order of the guards is part of the assembly)', () => {
+  it('keeps array order (the order of the guards is part of the assembly)', async () => {
     const d = descriptor();
     expect(fingerprintOf({ ...d, middleware: [...d.middleware].reverse() })).not.toBe(fingerprintOf(d));
   });
 });
 
 describe('assemblyChanges', () => {
-  it('is empty for equal descriptors, whatever their key order', () => {
+  it('is empty for equal descriptors, whatever their key order', async () => {
     expect(assemblyChanges(descriptor(), reversedKeys(descriptor()) as AssemblyDescriptor)).toEqual([]);
   });
 
-  it('lists exactly the changed fields, nested ones by dotted path, arrays as one field', () => {
+  it('lists exactly the changed fields, nested ones by dotted path, arrays as one field', async () => {
     const before = descriptor();
     const after: AssemblyDescriptor = {
       ...before,

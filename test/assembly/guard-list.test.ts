@@ -3,7 +3,7 @@ import { GRAPH_GUARDS } from '@/server/agents/graph';
 import { RESPONSE_GUARDS } from '@/server/agents/guards';
 
 describe('the guard list recorded in every assembly', () => {
-  it('names each response guard the graph applies, in the order it applies them, once', () => {
+  it('names each response guard the graph applies, in the order it applies them, once', async () => {
     const names = RESPONSE_GUARDS.map((g) => g.name);
     expect(names.length).toBeGreaterThan(0);
     const positions = names.map((n) => GRAPH_GUARDS.indexOf(n as (typeof GRAPH_GUARDS)[number]));

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import * as runRoute from '@/app/api/v1/runs/[id]/route';
@@ -9,7 +10,7 @@ import { canonicalJson, sha256Hex } from '@/server/agents/assembly/fingerprint';
 import { recordAssembly } from '@/server/agents/assembly/record';
 import { GRAPH_GUARDS, systemPrompt } from '@/server/agents/graph';
 import { runContextFor } from '@/server/agents/run-executor';
-import { getDb, schema } from '@/server/db';
+import { databaseEngine, getDb, schema, writeTx } from '@/server/db';
 import type { Agent, Run } from '@/server/db/schema';
 import { getActivity } from '@/server/teams/activity';
 import { sendRequest } from '@/server/teams/requests';
@@ -22,19 +23,19 @@ import { makeUser } from '../support/users';
 
 withScheduler();
 
-afterEach(() => setAppVersionForTests(undefined));
+afterEach(async () => setAppVersionForTests(undefined));
 
 type Stored = { descriptor: AssemblyDescriptor; changes: AssemblyChange[] | null };
-const stored = (run: Run) => getDb().select().from(schema.runs).where(eq(schema.runs.id, run.id)).get()!;
-const assemblyOf = (run: Run) => stored(run).assembly as Stored;
-const updateAgent = (id: string, set: Partial<Agent>) => getDb().update(schema.agents).set(set).where(eq(schema.agents.id, id)).run();
-const agentRow = (id: string) => getDb().select().from(schema.agents).where(eq(schema.agents.id, id)).get()!;
+const stored = async (run: Run) => (await getDb().select().from(schema.runs).where(eq(schema.runs.id, run.id)))[0]!;
+const assemblyOf = async (run: Run) => (await stored(run)).assembly as Stored;
+const updateAgent = async (id: string, set: Partial<Agent>) => await writeTx((tx) => tx.update(schema.agents).set(set).where(eq(schema.agents.id, id)));
+const agentRow = async (id: string) => (await getDb().select().from(schema.agents).where(eq(schema.agents.id, id)))[0]!;
 
 describe('assembly descriptor and fingerprint, recorded at each run start', () => {
   it('describes the agent as it runs; the fingerprint is the hash of its canonical form and run.started carries it', async () => {
     const ann = await makeUser('ann');
-    const { agent, conversation } = conversationWith(ann.id, { toolGroups: ['utility', 'clarify'], approvalTools: ['calculator'], instructions: 'Be brief.' });
-    const run = stored(await send(ann.id, conversation.id, 'hello'));
+    const { agent, conversation } = await conversationWith(ann.id, { toolGroups: ['utility', 'clarify'], approvalTools: ['calculator'], instructions: 'Be brief.' });
+    const run = await stored(await send(ann.id, conversation.id, 'hello'));
     const { descriptor, changes } = run.assembly as Stored;
     expect(descriptor).toEqual({
       model: 'scripted',
@@ -56,11 +57,11 @@ describe('assembly descriptor and fingerprint, recorded at each run start', () =
 
   it('is stable for an unchanged agent, and each field change changes it and is listed exactly', async () => {
     const ann = await makeUser('ann');
-    const { agent, conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
-    const first = stored(await send(ann.id, conversation.id, 'one'));
-    const second = stored(await send(ann.id, conversation.id, 'two'));
+    const { agent, conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
+    const first = await stored(await send(ann.id, conversation.id, 'one'));
+    const second = await stored(await send(ann.id, conversation.id, 'two'));
     expect(second.fingerprint).toBe(first.fingerprint);
-    expect(assemblyOf(second).changes).toEqual([]);
+    expect((await assemblyOf(second)).changes).toEqual([]);
 
     const otherMinutes = LIMITS.run.defaultTimeLimitMinutes === 7 ? 8 : 7;
     const steps: Array<{ field: string; change: () => void }> = [
@@ -82,10 +83,10 @@ describe('assembly descriptor and fingerprint, recorded at each run start', () =
     const seen = new Set([second.fingerprint]);
     try {
       for (const step of steps) {
-        const before = assemblyOf(previous).descriptor;
+        const before = (await assemblyOf(previous)).descriptor;
         step.change();
-        const run = stored(await send(ann.id, conversation.id, `after ${step.field}`));
-        const { descriptor, changes } = assemblyOf(run);
+        const run = await stored(await send(ann.id, conversation.id, `after ${step.field}`));
+        const { descriptor, changes } = await assemblyOf(run);
         expect(run.fingerprint).not.toBe(previous.fingerprint);
         expect(seen.has(run.fingerprint)).toBe(false);
         seen.add(run.fingerprint);
@@ -101,29 +102,29 @@ describe('assembly descriptor and fingerprint, recorded at each run start', () =
       const guards = GRAPH_GUARDS as unknown as string[];
       if (guards.at(-1) === 'test-guard') guards.pop();
     }
-    expect(assemblyOf(previous).descriptor.appVersion).toBe('99.0.0');
+    expect((await assemblyOf(previous)).descriptor.appVersion).toBe('99.0.0');
   });
 
   it('a framework text change changes the instructions hash (it is the hash of the exact system prompt)', async () => {
     const ann = await makeUser('ann');
-    const { agent, conversation } = conversationWith(ann.id, { instructions: 'Same' });
-    const run = stored(await send(ann.id, conversation.id, 'hi'));
-    expect(assemblyOf(run).descriptor.instructionsHash).toBe(sha256Hex(systemPrompt(agent)));
+    const { agent, conversation } = await conversationWith(ann.id, { instructions: 'Same' });
+    const run = await stored(await send(ann.id, conversation.id, 'hi'));
+    expect((await assemblyOf(run)).descriptor.instructionsHash).toBe(sha256Hex(systemPrompt(agent)));
     // Renaming changes only framework text ("You are …"), not the owner's instructions.
-    updateAgent(agent.id, { name: `${agent.name} renamed`, nameKey: `${agent.nameKey} renamed` });
-    const next = stored(await send(ann.id, conversation.id, 'again'));
-    expect(assemblyOf(next).changes).toEqual([
-      { field: 'instructionsHash', before: sha256Hex(systemPrompt(agent)), after: sha256Hex(systemPrompt(agentRow(agent.id))) },
+    await updateAgent(agent.id, { name: `${agent.name} renamed`, nameKey: `${agent.nameKey} renamed` });
+    const next = await stored(await send(ann.id, conversation.id, 'again'));
+    expect((await assemblyOf(next)).changes).toEqual([
+      { field: 'instructionsHash', before: sha256Hex(systemPrompt(agent)), after: sha256Hex(systemPrompt(await agentRow(agent.id))) },
     ]);
   });
 
   it('is recorded once per run: recording again (a continued run) keeps the first record', async () => {
     const ann = await makeUser('ann');
-    const { agent, conversation } = conversationWith(ann.id);
-    const run = stored(await send(ann.id, conversation.id, 'hi'));
-    updateAgent(agent.id, { maxTurns: 3 });
-    expect(recordAssembly(run, agentRow(agent.id), runContextFor(run, agent.id))).toBe(run.fingerprint);
-    expect(stored(run)).toMatchObject({ fingerprint: run.fingerprint, assembly: run.assembly });
+    const { agent, conversation } = await conversationWith(ann.id);
+    const run = await stored(await send(ann.id, conversation.id, 'hi'));
+    await updateAgent(agent.id, { maxTurns: 3 });
+    expect(await recordAssembly(run, await agentRow(agent.id), runContextFor(run, agent.id))).toBe(run.fingerprint);
+    expect(await stored(run)).toMatchObject({ fingerprint: run.fingerprint, assembly: run.assembly });
   });
 });
 
@@ -131,55 +132,64 @@ describe('the run API and the team feed', () => {
   it('GET /runs/:id carries fingerprint, assembly and assemblyChanges; another owner gets 404', async () => {
     const ann = await makeUser('ann');
     const bob = await makeUser('bob');
-    const { agent, conversation } = conversationWith(ann.id);
+    const { agent, conversation } = await conversationWith(ann.id);
     await send(ann.id, conversation.id, 'one');
-    updateAgent(agent.id, { maxTurns: 7 });
-    const run = stored(await send(ann.id, conversation.id, 'two'));
+    await updateAgent(agent.id, { maxTurns: 7 });
+    const run = await stored(await send(ann.id, conversation.id, 'two'));
     const res = await call(runRoute.GET, { headers: ann.auth, params: { id: run.id } });
     expect(res.status).toBe(200);
     const body = res.body.run as ApiRun;
     expect(body.fingerprint).toBe(run.fingerprint);
-    expect(body.assembly).toEqual(assemblyOf(run).descriptor);
+    expect(body.assembly).toEqual((await assemblyOf(run)).descriptor);
     expect(body.assemblyChanges).toEqual([{ field: 'limits.maxTurns', before: 25, after: 7 }]);
 
     const other = await call(runRoute.GET, { headers: bob.auth, params: { id: run.id } });
     expect(other.status).toBe(404);
     expect(other.raw).not.toContain(run.fingerprint!);
-    expect(stored(run)).toEqual(run);
+    expect(await stored(run)).toEqual(run);
   });
 
   it('activity with details gives each job its run and the setup changes (only when something changed)', async () => {
     const ann = await makeUser('ann');
-    const { team, agents } = makeTeam(ann.id, ['Research']);
+    const { team, agents } = await makeTeam(ann.id, ['Research']);
     const member = team.members[0]!;
-    const first = sendRequest(ann.id, team.id, { memberIds: [member.id], text: 'first', draftKey: 'a' }).jobs[0]!;
+    const first = (await sendRequest(ann.id, team.id, { memberIds: [member.id], text: 'first', draftKey: 'a' })).jobs[0]!;
     await settled(first.id);
-    const same = sendRequest(ann.id, team.id, { memberIds: [member.id], text: 'same setup', draftKey: 'b' }).jobs[0]!;
+    const same = (await sendRequest(ann.id, team.id, { memberIds: [member.id], text: 'same setup', draftKey: 'b' })).jobs[0]!;
     await settled(same.id);
-    updateAgent(agents[0]!.id, { maxTurns: 4 });
-    const changed = sendRequest(ann.id, team.id, { memberIds: [member.id], text: 'changed', draftKey: 'c' }).jobs[0]!;
+    await updateAgent(agents[0]!.id, { maxTurns: 4 });
+    const changed = (await sendRequest(ann.id, team.id, { memberIds: [member.id], text: 'changed', draftKey: 'c' })).jobs[0]!;
     const done = await settled(changed.id);
 
-    const feed = getActivity(ann.id, team.id, { limit: 20, offset: 0, details: true });
+    const feed = await getActivity(ann.id, team.id, { limit: 20, offset: 0, details: true });
     if (!('jobs' in feed)) throw new Error('expected jobs');
     const card = (id: string) => feed.jobs.find((j) => j.id === id)!;
     expect(card(first.id).run).toEqual({ id: expect.any(String), setupChanges: null });
     expect(card(same.id).run).toEqual({ id: expect.any(String), setupChanges: null });
     expect(card(changed.id).run).toEqual({ id: done.runId, setupChanges: [{ field: 'limits.maxTurns', before: 25, after: 4 }] });
-    // The page's runs are read in one query: a page of one job and a page of three cost the same.
-    const prepare = vi.spyOn(getDb().$client, 'prepare');
+    // The page's runs are read in one query: a page of one job and a page of three cost the same. Counted: the
+    // statements the feed sends (SQLite: prepared on the reader; Postgres: queries on the pool), not the scheduler's.
+    const client = getDb().$client as unknown as Record<'prepare' | 'query', (...args: unknown[]) => unknown>;
+    const method = databaseEngine() === 'postgres' ? 'query' : 'prepare';
+    const original = client[method];
+    const feed = new AsyncLocalStorage<true>();
+    let sent = 0;
+    const spy = vi.spyOn(client, method).mockImplementation(function (this: unknown, ...args: unknown[]) {
+      if (feed.getStore()) sent += 1;
+      return original.apply(this, args);
+    });
     try {
-      getActivity(ann.id, team.id, { limit: 1, offset: 0, details: true });
-      const one = prepare.mock.calls.length;
+      await feed.run(true, () => getActivity(ann.id, team.id, { limit: 1, offset: 0, details: true }));
+      const one = sent;
       expect(one).toBeGreaterThanOrEqual(4); // team, count, jobs, runs (receipts only when a page has one)
-      prepare.mockClear();
-      getActivity(ann.id, team.id, { limit: 20, offset: 0, details: true });
-      expect(prepare.mock.calls.length).toBe(one);
+      sent = 0;
+      await feed.run(true, () => getActivity(ann.id, team.id, { limit: 20, offset: 0, details: true }));
+      expect(sent).toBe(one);
     } finally {
-      prepare.mockRestore();
+      spy.mockRestore();
     }
     // Without details the feed stays small: no run.
-    const plain = getActivity(ann.id, team.id, { limit: 20, offset: 0, details: false });
+    const plain = await getActivity(ann.id, team.id, { limit: 20, offset: 0, details: false });
     if (!('jobs' in plain)) throw new Error('expected jobs');
     expect(plain.jobs.every((j) => !('run' in j))).toBe(true);
   });

@@ -59,17 +59,17 @@ const { changePasswordAction } = await import('@/app/(app)/settings/actions');
 const { GET: me } = await import('@/app/api/v1/me/route');
 const { setSignInClock } = await import('@/server/auth/rate-limit');
 const { findUserByEmail } = await import('@/server/auth/users');
-const { getDb, schema } = await import('@/server/db');
+const { getDb, schema, writeTx } = await import('@/server/db');
 const { makeUser } = await import('../support/users');
 
 const PASSWORD = 'correct horse battery';
 const T0 = Date.parse('2031-01-01T00:00:00Z');
 let now = T0;
 
-beforeEach(() => {
+beforeEach(async () => {
   scope.headers = new Headers({ 'x-forwarded-for': '192.0.2.50' });
   scope.jar.clear();
-  getDb().delete(schema.signInFailures).run();
+  await writeTx((tx) => tx.delete(schema.signInFailures));
   now = T0;
   setSignInClock(() => now);
 });
@@ -130,7 +130,7 @@ describe('signInAction', () => {
       fields: { email: 'Enter a valid email address', password: 'Enter your password' },
       values: { email: 'not an email' },
     });
-    expect(getDb().select().from(schema.signInFailures).all()).toHaveLength(0);
+    expect(await getDb().select().from(schema.signInFailures)).toHaveLength(0);
   });
 
   it('after five failures says how many seconds to wait, even for the right password', async () => {
@@ -170,7 +170,7 @@ describe('signUpAction', () => {
   it('creates the account, signs it in and lands on /agents', async () => {
     const email = `new-${crypto.randomUUID().slice(0, 8)}@example.test`;
     expect(await redirectOf(signUpAction({}, form({ email: `  ${email.toUpperCase()} `, password: 'twelve chars', name: ' Ann ' })))).toBe('/agents');
-    const user = findUserByEmail(email);
+    const user = await findUserByEmail(email);
     expect(user).toMatchObject({ email, name: 'Ann' });
     const res = await me(new Request('http://localhost/api/v1/me', { headers: { cookie: sessionCookie() } }), undefined);
     expect(await res.json()).toEqual({ user: { id: user!.id, email, name: 'Ann' } });
@@ -188,7 +188,7 @@ describe('signUpAction', () => {
   it('shows field errors for a short password and a bad email', async () => {
     const state = await signUpAction({}, form({ email: 'nope', password: '1234567', name: '' }));
     expect(state.fields).toEqual({ email: 'Enter a valid email address', password: 'Must be at least 8 characters' });
-    expect(findUserByEmail('nope')).toBeUndefined();
+    expect(await findUserByEmail('nope')).toBeUndefined();
   });
 
   it('refuses when ALLOW_SIGNUP=false', async () => {
@@ -196,7 +196,7 @@ describe('signUpAction', () => {
     const email = `blocked-${crypto.randomUUID().slice(0, 8)}@example.test`;
     const state = await signUpAction({}, form({ email, password: 'long enough', name: '' }));
     expect(state.message).toBe('Sign-up is closed on this server. Ask its admin for an invitation link.');
-    expect(findUserByEmail(email)).toBeUndefined();
+    expect(await findUserByEmail(email)).toBeUndefined();
     expect(scope.jar.size).toBe(0);
   });
 });
@@ -253,14 +253,14 @@ describe('changePasswordAction (Settings)', () => {
   it('answers field errors: wrong current password (counted), new passwords that differ, a short one', async () => {
     const ann = await makeUser('ann');
     await redirectOf(signInAction({}, form({ email: ann.email, password: PASSWORD })));
-    const hash = findUserByEmail(ann.email)!.passwordHash;
+    const hash = (await findUserByEmail(ann.email))!.passwordHash;
     expect(await change({ currentPassword: 'guess' })).toEqual({ fields: { currentPassword: 'Wrong password' } });
-    expect(getDb().select().from(schema.signInFailures).all().map((r) => r.key)).toContain(`signin:account:${ann.email}`);
+    expect((await getDb().select().from(schema.signInFailures)).map((r) => r.key)).toContain(`signin:account:${ann.email}`);
     expect(await change({ confirmPassword: `${NEW_PASSWORD}!` })).toEqual({ fields: { confirmPassword: 'The two new passwords differ' } });
     expect(await change({ newPassword: 'short', confirmPassword: 'short' })).toEqual({
       fields: { newPassword: 'Must be at least 8 characters' },
     });
-    expect(findUserByEmail(ann.email)!.passwordHash).toBe(hash);
+    expect((await findUserByEmail(ann.email))!.passwordHash).toBe(hash);
     expect(await meStatus(sessionCookie())).toBe(200);
   });
 

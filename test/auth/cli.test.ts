@@ -8,6 +8,11 @@ import Database from 'better-sqlite3';
 import { verifyPassword } from '@/server/auth/passwords';
 import { userForToken } from '@/server/auth/tokens';
 import { findUserByEmail } from '@/server/auth/users';
+import { databaseEngine } from '@/server/db';
+
+// A fresh DATA_DIR means a fresh database only on SQLite (DATA_DIR/ensemble.db); on Postgres DATABASE_URL names the
+// database, shared with the rest of this file, so the tests that start from an empty data directory run on SQLite only.
+const sqliteOnly = it.skipIf(databaseEngine() === 'postgres');
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
@@ -42,15 +47,15 @@ describe('npm run user -- create', { timeout: 120_000 }, () => {
     expect(out.code).toBe(0);
     const printed = JSON.parse(out.stdout) as { userId: string; token: string };
     expect(Object.keys(printed).sort()).toEqual(['token', 'userId']);
-    expect(findUserByEmail(address)).toMatchObject({ id: printed.userId, email: address, name: 'Cli User' });
-    expect(userForToken(printed.token)).toEqual({ id: printed.userId, email: address, name: 'Cli User' });
+    expect(await findUserByEmail(address)).toMatchObject({ id: printed.userId, email: address, name: 'Cli User' });
+    expect(await userForToken(printed.token)).toEqual({ id: printed.userId, email: address, name: 'Cli User' });
   });
 
   it('prints token null without --token, and refuses a duplicate email with exit 1', async () => {
     const address = email('dup');
     const first = await userCli(['create', '--email', address, '--password', 'long enough']);
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual({ userId: findUserByEmail(address)!.id, token: null });
+    expect(JSON.parse(first.stdout)).toEqual({ userId: (await findUserByEmail(address))!.id, token: null });
 
     const again = await userCli(['create', '--email', address, '--password', 'another one']);
     expect(again.code).toBe(1);
@@ -69,7 +74,7 @@ describe('npm run user -- create', { timeout: 120_000 }, () => {
     expect(unknownOption.stderr).toContain("Unknown option '--root'");
   });
 
-  it('creates and migrates the database in an empty DATA_DIR', async () => {
+  sqliteOnly('creates and migrates the database in an empty DATA_DIR', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-cli-'));
     try {
       const out = await userCli(['create', '--email', email('fresh'), '--password', 'long enough', '--token'], { dataDir: dir });
@@ -104,11 +109,11 @@ describe('npm run user -- create: roles', { timeout: 120_000 }, () => {
     } finally {
       process.env.ALLOW_SIGNUP = env;
     }
-    expect(findUserByEmail(admin)?.role).toBe('admin');
-    expect(findUserByEmail(member)?.role).toBe('member');
+    expect((await findUserByEmail(admin))?.role).toBe('admin');
+    expect((await findUserByEmail(member))?.role).toBe('member');
   });
 
-  it('in an empty data directory the first account becomes the admin, the next a member', async () => {
+  sqliteOnly('in an empty data directory the first account becomes the admin, the next a member', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-cli-'));
     try {
       const first = email('first');
@@ -126,7 +131,7 @@ describe('npm run user -- create: roles', { timeout: 120_000 }, () => {
 });
 
 describe('the demo seed (npm run demo)', { timeout: 120_000 }, () => {
-  it('on a fresh data directory makes the demo account the admin, with the printed password; a rerun keeps it', async () => {
+  sqliteOnly('on a fresh data directory makes the demo account the admin, with the printed password; a rerun keeps it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-demo-'));
     const seed = () =>
       run(path.join(ROOT, 'node_modules/.bin/tsx'), ['--conditions=react-server', 'scripts/seed-demo.ts'], {

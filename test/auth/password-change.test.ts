@@ -6,15 +6,15 @@ import { GET as meRoute } from '@/app/api/v1/me/route';
 import { LIMITS } from '@/lib/limits';
 import { eventsInWindow, setSignInClock } from '@/server/auth/rate-limit';
 import { findUserById } from '@/server/auth/users';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import { makeUser } from '../support/users';
 import { postCredentials, sessionCookieFrom, signInOverHttp } from './support/http-auth';
 
 const PASSWORD = 'correct horse battery'; // makeUser's password
 const NEW_PASSWORD = 'a brand new passphrase';
 
-beforeEach(() => {
-  getDb().delete(schema.signInFailures).run();
+beforeEach(async () => {
+  await writeTx((tx) => tx.delete(schema.signInFailures));
 });
 afterEach(() => setSignInClock());
 
@@ -30,7 +30,7 @@ const change = (headers: Record<string, string>, body: unknown) =>
   );
 const meStatus = async (headers: Record<string, string>) =>
   (await meRoute(new Request('http://localhost/api/v1/me', { headers }), undefined)).status;
-const storedHash = (userId: string) => findUserById(userId)!.passwordHash;
+const storedHash = async (userId: string) => (await findUserById(userId))!.passwordHash;
 const signsIn = async (email: string, password: string) => sessionCookieFrom(await postCredentials({ email, password })) !== null;
 
 describe('POST /api/v1/me/password', () => {
@@ -38,30 +38,30 @@ describe('POST /api/v1/me/password', () => {
     const ann = await makeUser('ann');
     const cookie = await signInOverHttp({ email: ann.email, password: PASSWORD });
     const otherCookie = await signInOverHttp({ email: ann.email, password: PASSWORD });
-    const version = findUserById(ann.id)!.sessionVersion;
+    const version = (await findUserById(ann.id))!.sessionVersion;
 
     const res = await change({ cookie }, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(res.status).toBe(204);
-    expect(findUserById(ann.id)!.sessionVersion).toBe(version + 1);
+    expect((await findUserById(ann.id))!.sessionVersion).toBe(version + 1);
     expect(await meStatus({ cookie })).toBe(401);
     expect(await meStatus({ cookie: otherCookie })).toBe(401);
     expect(await meStatus(ann.auth)).toBe(200);
     expect(await signsIn(ann.email, PASSWORD)).toBe(false);
     expect(await signsIn(ann.email, NEW_PASSWORD)).toBe(true);
-    expect(storedHash(ann.id)).toMatch(/^scrypt\$/);
+    expect(await storedHash(ann.id)).toMatch(/^scrypt\$/);
   });
 
   it('a wrong current password answers 403 naming the field, changes nothing, and counts as a failed sign-in', async () => {
     const ann = await makeUser('ann');
-    const hash = storedHash(ann.id);
+    const hash = await storedHash(ann.id);
     const res = await change(ann.auth, { currentPassword: 'guess', newPassword: NEW_PASSWORD });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({
       error: { code: 'wrong_password', message: 'The password is not correct', fields: { currentPassword: 'Wrong password' } },
     });
-    expect(storedHash(ann.id)).toBe(hash);
-    expect(findUserById(ann.id)!.sessionVersion).toBe(1);
-    expect(eventsInWindow(`signin:account:${ann.email}`, LIMITS.signIn.account.windowMs)).toBe(1);
+    expect(await storedHash(ann.id)).toBe(hash);
+    expect((await findUserById(ann.id))!.sessionVersion).toBe(1);
+    expect(await eventsInWindow(`signin:account:${ann.email}`, LIMITS.signIn.account.windowMs)).toBe(1);
   });
 
   it('is limited like sign-in: the fifth wrong password is a 403, the sixth attempt a 429 even when right', async () => {
@@ -93,12 +93,12 @@ describe('POST /api/v1/me/password', () => {
   it('needs a signed-in caller, and only ever changes the caller’s own password', async () => {
     const ann = await makeUser('ann');
     const bob = await makeUser('bob');
-    const annHash = storedHash(ann.id);
+    const annHash = await storedHash(ann.id);
     expect((await change({}, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(401);
     // Bob knows the shared test password, so this changes Bob's; Ann's hash and sessions are untouched.
     expect((await change(bob.auth, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(204);
-    expect(storedHash(ann.id)).toBe(annHash);
-    expect(findUserById(ann.id)!.sessionVersion).toBe(1);
+    expect(await storedHash(ann.id)).toBe(annHash);
+    expect((await findUserById(ann.id))!.sessionVersion).toBe(1);
     expect(await signsIn(ann.email, PASSWORD)).toBe(true);
   });
 
@@ -113,7 +113,7 @@ describe('POST /api/v1/me/password', () => {
     const loser = winner === 'first new password' ? 'second new password' : 'first new password';
     expect(await signsIn(ann.email, winner)).toBe(true);
     expect(await signsIn(ann.email, loser)).toBe(false);
-    expect(findUserById(ann.id)!.sessionVersion).toBe(2);
+    expect((await findUserById(ann.id))!.sessionVersion).toBe(2);
   });
 
   it('upgrades nothing it should not: a bcrypt user changing their password ends up with one scrypt hash', async () => {
@@ -121,9 +121,9 @@ describe('POST /api/v1/me/password', () => {
     const bcrypt = (await import('bcryptjs')).default;
     const crypto = await import('node:crypto');
     const old = await bcrypt.hash(crypto.createHash('sha256').update(PASSWORD).digest('base64'), 4);
-    getDb().update(schema.users).set({ passwordHash: old }).where(eq(schema.users.id, ann.id)).run();
+    await writeTx((tx) => tx.update(schema.users).set({ passwordHash: old }).where(eq(schema.users.id, ann.id)));
     expect((await change(ann.auth, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(204);
-    expect(storedHash(ann.id)).toMatch(/^scrypt\$/);
+    expect(await storedHash(ann.id)).toMatch(/^scrypt\$/);
     expect(await signsIn(ann.email, NEW_PASSWORD)).toBe(true);
     expect(await signsIn(ann.email, PASSWORD)).toBe(false);
   });

@@ -4,7 +4,7 @@ import bcrypt from 'bcryptjs';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from '@/server/auth/passwords';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import { makeUser } from '../support/users';
 import { postCredentials, sessionCookieFrom } from './support/http-auth';
 
@@ -71,14 +71,11 @@ describe('signing in with an old bcrypt hash', () => {
   it('works, and replaces the hash with scrypt; the new hash then works too', async () => {
     const ann = await makeUser('ann');
     const users = schema.users;
-    getDb()
-      .update(users)
-      .set({ passwordHash: await legacyBcrypt('correct horse battery') })
-      .where(eq(users.id, ann.id))
-      .run();
+    const legacy = await legacyBcrypt('correct horse battery');
+    await writeTx((tx) => tx.update(users).set({ passwordHash: legacy }).where(eq(users.id, ann.id)));
     const res = await postCredentials({ email: ann.email, password: 'correct horse battery' });
     expect(sessionCookieFrom(res)).toMatch(/^authjs\.session-token=/);
-    const stored = getDb().select({ h: users.passwordHash }).from(users).where(eq(users.id, ann.id)).get()!.h;
+    const stored = (await getDb().select({ h: users.passwordHash }).from(users).where(eq(users.id, ann.id)))[0]!.h;
     expect(stored).toMatch(/^scrypt\$/);
     expect(needsRehash(stored)).toBe(false);
     expect(sessionCookieFrom(await postCredentials({ email: ann.email, password: 'correct horse battery' }))).toMatch(
@@ -89,8 +86,8 @@ describe('signing in with an old bcrypt hash', () => {
   it('a wrong password leaves the old hash in place', async () => {
     const ann = await makeUser('ann');
     const old = await legacyBcrypt('correct horse battery');
-    getDb().update(schema.users).set({ passwordHash: old }).where(eq(schema.users.id, ann.id)).run();
+    await writeTx((tx) => tx.update(schema.users).set({ passwordHash: old }).where(eq(schema.users.id, ann.id)));
     expect(sessionCookieFrom(await postCredentials({ email: ann.email, password: 'wrong' }))).toBeNull();
-    expect(getDb().select({ h: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, ann.id)).get()!.h).toBe(old);
+    expect((await getDb().select({ h: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, ann.id)))[0]!.h).toBe(old);
   });
 });

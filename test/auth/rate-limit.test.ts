@@ -1,7 +1,7 @@
 import './support/next-auth';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '@/lib/limits';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import {
   clientAddress,
   eventsInWindow,
@@ -22,8 +22,8 @@ const at = (ms: number) => {
   now = T0 + ms;
 };
 
-beforeEach(() => {
-  getDb().delete(schema.signInFailures).run();
+beforeEach(async () => {
+  await writeTx((tx) => tx.delete(schema.signInFailures));
   now = T0;
   setSignInClock(() => now);
   // Most tests name the client's address with X-Forwarded-For, as a single reverse proxy would.
@@ -40,51 +40,51 @@ const { pair, address: perAddress, account } = LIMITS.signIn;
 describe('generic limiter (takeLimit, limitBlock)', () => {
   const rule: LimitRule = { key: 'test:a', max: 3, windowMs: 10_000 };
 
-  it('admits max events in the window, refuses the next until the decisive one ages out (limit, one past)', () => {
+  it('admits max events in the window, refuses the next until the decisive one ages out (limit, one past)', async () => {
     for (let i = 0; i < 3; i++) {
       at(i * 1_000);
-      expect(takeLimit([rule]).ok).toBe(true);
+      expect((await takeLimit([rule])).ok).toBe(true);
     }
     at(2_500);
-    const refused = takeLimit([rule]);
+    const refused = await takeLimit([rule]);
     expect(refused).toEqual({ ok: false, retryAfterSeconds: 8 }); // the first (at 0 s) leaves at 10 s
-    expect(eventsInWindow(rule.key, rule.windowMs)).toBe(3); // a refused event is not counted
+    expect(await eventsInWindow(rule.key, rule.windowMs)).toBe(3); // a refused event is not counted
     at(9_999);
-    expect(limitBlock([rule])).toEqual({ retryAfterSeconds: 1 });
+    expect(await limitBlock([rule])).toEqual({ retryAfterSeconds: 1 });
     at(10_000);
-    expect(limitBlock([rule])).toBeNull();
-    expect(takeLimit([rule]).ok).toBe(true);
+    expect(await limitBlock([rule])).toBeNull();
+    expect((await takeLimit([rule])).ok).toBe(true);
   });
 
-  it('release takes the event back (once), so a success does not count', () => {
+  it('release takes the event back (once), so a success does not count', async () => {
     for (let i = 0; i < 3; i++) {
-      const taken = takeLimit([rule]);
+      const taken = await takeLimit([rule]);
       if (!taken.ok) throw new Error('expected room');
-      taken.release();
-      taken.release();
+      await taken.release();
+      await taken.release();
     }
-    expect(eventsInWindow(rule.key, rule.windowMs)).toBe(0);
-    expect(limitBlock([rule])).toBeNull();
+    expect(await eventsInWindow(rule.key, rule.windowMs)).toBe(0);
+    expect(await limitBlock([rule])).toBeNull();
   });
 
-  it('blocks when any rule is full and answers the longest wait', () => {
+  it('blocks when any rule is full and answers the longest wait', async () => {
     const short: LimitRule = { key: 'test:short', max: 1, windowMs: 5_000 };
     const long: LimitRule = { key: 'test:long', max: 2, windowMs: 60_000 };
-    recordLimitEvent([short, long]);
+    await recordLimitEvent([short, long]);
     at(1_000);
-    recordLimitEvent([long]);
+    await recordLimitEvent([long]);
     at(2_000);
-    expect(limitBlock([short])).toEqual({ retryAfterSeconds: 3 });
-    expect(limitBlock([short, long])).toEqual({ retryAfterSeconds: 58 });
-    expect(takeLimit([{ key: 'test:other', max: 1, windowMs: 5_000 }, long]).ok).toBe(false);
-    expect(eventsInWindow('test:other', 5_000)).toBe(0);
+    expect(await limitBlock([short])).toEqual({ retryAfterSeconds: 3 });
+    expect(await limitBlock([short, long])).toEqual({ retryAfterSeconds: 58 });
+    expect((await takeLimit([{ key: 'test:other', max: 1, windowMs: 5_000 }, long])).ok).toBe(false);
+    expect(await eventsInWindow('test:other', 5_000)).toBe(0);
   });
 
-  it('drops rows older than a day whatever their key', () => {
-    recordLimitEvent([{ key: 'test:stale', max: 1, windowMs: 1_000 }]);
+  it('drops rows older than a day whatever their key', async () => {
+    await recordLimitEvent([{ key: 'test:stale', max: 1, windowMs: 1_000 }]);
     at(24 * 60 * 60_000 + 1);
-    recordLimitEvent([rule]);
-    expect(getDb().select().from(schema.signInFailures).all().map((r) => r.key)).toEqual(['test:a']);
+    await recordLimitEvent([rule]);
+    expect((await getDb().select().from(schema.signInFailures)).map((r) => r.key)).toEqual(['test:a']);
   });
 });
 
@@ -127,8 +127,8 @@ describe('clientAddress', () => {
 });
 
 describe('limitCredentialsSignIn (wrapper around next-auth POST)', () => {
-  const fillAddress = (address: string) => {
-    for (let i = 0; i < perAddress.max; i++) recordLimitEvent([{ key: `signin:address:${address}`, ...perAddress }]);
+  const fillAddress = async (address: string) => {
+    for (let i = 0; i < perAddress.max; i++) await recordLimitEvent([{ key: `signin:address:${address}`, ...perAddress }]);
   };
   const credentialsPost = (address: string, email = 'c@example.test') =>
     new Request('http://localhost/api/auth/callback/credentials', {
@@ -146,7 +146,7 @@ describe('limitCredentialsSignIn (wrapper around next-auth POST)', () => {
   });
 
   it('answers 429 with Retry-After without calling next-auth while blocked', async () => {
-    fillAddress('192.0.2.11');
+    await fillAddress('192.0.2.11');
     at(12_000);
     const delegate = vi.fn(async () => new Response(null, { status: 302 }));
     const res = await limitCredentialsSignIn(delegate)(credentialsPost('192.0.2.11'));
@@ -167,9 +167,13 @@ describe('limitCredentialsSignIn (wrapper around next-auth POST)', () => {
       return new Response(null, { status: 302 });
     });
     const limited = limitCredentialsSignIn(delegate);
-    const burst = Array.from({ length: pair.max + 3 }, () => limited(credentialsPost('192.0.2.14', 'burst@example.test')));
-    // Must not happen: more than pair.max attempts handed to next-auth before any of them answered.
-    await vi.waitFor(() => expect(delegate).toHaveBeenCalledTimes(pair.max), { timeout: 2_000 });
+    let answered = 0;
+    const burst = Array.from({ length: pair.max + 3 }, () =>
+      limited(credentialsPost('192.0.2.14', 'burst@example.test')).finally(() => answered++),
+    );
+    // Must not happen: more than pair.max attempts handed to next-auth before any of them answered. Each attempt is
+    // decided once its read of the counters returns (an await): hold next-auth until all of them were decided.
+    await vi.waitFor(() => expect([delegate.mock.calls.length, answered]).toEqual([pair.max, 3]), { timeout: 2_000 });
     release();
     const statuses = (await Promise.all(burst)).map((res) => res.status);
     expect(statuses.filter((s) => s === 302)).toHaveLength(pair.max);
@@ -180,7 +184,7 @@ describe('limitCredentialsSignIn (wrapper around next-auth POST)', () => {
   });
 
   it('reads the email from a JSON body too', async () => {
-    for (let i = 0; i < pair.max; i++) recordLimitEvent(signInRules('json@example.test', '192.0.2.12'));
+    for (let i = 0; i < pair.max; i++) await recordLimitEvent(signInRules('json@example.test', '192.0.2.12'));
     const delegate = vi.fn(async () => new Response(null, { status: 302 }));
     const req = new Request('http://localhost/api/auth/callback/credentials', {
       method: 'POST',
@@ -191,7 +195,7 @@ describe('limitCredentialsSignIn (wrapper around next-auth POST)', () => {
   });
 
   it('leaves other next-auth endpoints alone, even for a blocked address', async () => {
-    fillAddress('192.0.2.13');
+    await fillAddress('192.0.2.13');
     const delegate = vi.fn(async () => new Response('ok'));
     const limited = limitCredentialsSignIn(delegate);
     const signout = new Request('http://localhost/api/auth/signout', { method: 'POST', headers: { 'x-forwarded-for': '192.0.2.13' } });
@@ -244,7 +248,7 @@ describe('POST /api/auth/callback/credentials', () => {
       const res = await postCredentials({ email: ann.email, password: 'guess', address: `198.51.100.${i}` });
       expect(res.status).toBe(429);
     }
-    expect(eventsInWindow('signin:address:direct', perAddress.windowMs)).toBe(pair.max);
+    expect(await eventsInWindow('signin:address:direct', perAddress.windowMs)).toBe(pair.max);
   });
 
   it('with TRUST_PROXY=1 uses the hop the proxy appended, not what the client put before it', async () => {
@@ -253,7 +257,7 @@ describe('POST /api/auth/callback/credentials', () => {
     await failTimes(ann.email, (i) => `10.0.0.${i}, 192.0.2.77`, pair.max);
     at(5_000);
     expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '10.0.0.200, 192.0.2.77' })).status).toBe(429);
-    expect(eventsInWindow(`signin:pair:${ann.email}|192.0.2.77`, pair.windowMs)).toBe(pair.max);
+    expect(await eventsInWindow(`signin:pair:${ann.email}|192.0.2.77`, pair.windowMs)).toBe(pair.max);
     expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '192.0.2.77, 192.0.2.78' }));
   });
 
@@ -269,10 +273,10 @@ describe('POST /api/auth/callback/credentials', () => {
   });
 
   /** `count` failures against the account, one from each of as many addresses (counted directly: fast). */
-  const spreadFailures = (email: string, count: number, stepMs = 100) => {
+  const spreadFailures = async (email: string, count: number, stepMs = 100) => {
     for (let i = 0; i < count; i++) {
       at(i * stepMs);
-      recordLimitEvent(signInRules(email, `10.1.${Math.floor(i / 250)}.${i % 250}`));
+      await recordLimitEvent(signInRules(email, `10.1.${Math.floor(i / 250)}.${i % 250}`));
     }
   };
 
@@ -280,7 +284,7 @@ describe('POST /api/auth/callback/credentials', () => {
     const ann = await makeUser('ann');
     // One failure from each of `account.max` addresses: no pair or address counter fills up. The last one goes
     // through the real door.
-    spreadFailures(ann.email, account.max - 1);
+    await spreadFailures(ann.email, account.max - 1);
     at((account.max - 1) * 100);
     expectInvalid(await postCredentials({ email: ann.email, password: 'guess', address: '10.9.9.9' }));
     at(account.max * 100);
@@ -296,7 +300,7 @@ describe('POST /api/auth/callback/credentials', () => {
 
   it('at one below the account ceiling a new address still gets in', async () => {
     const ann = await makeUser('ann');
-    spreadFailures(ann.email, account.max - 1);
+    await spreadFailures(ann.email, account.max - 1);
     at(account.max * 100);
     expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.201' }));
   });
@@ -308,7 +312,7 @@ describe('POST /api/auth/callback/credentials', () => {
     );
     const limited = results.filter((r) => r.status === 429 || r.headers.get('location')?.includes('code=rate_limited'));
     expect(results.length - limited.length).toBe(pair.max);
-    expect(eventsInWindow(`signin:pair:${ann.email}|198.51.100.30`, pair.windowMs)).toBe(pair.max);
+    expect(await eventsInWindow(`signin:pair:${ann.email}|198.51.100.30`, pair.windowMs)).toBe(pair.max);
   });
 
   it('a successful sign-in is not counted and resets nothing', async () => {
@@ -316,7 +320,7 @@ describe('POST /api/auth/callback/credentials', () => {
     await failTimes(ann.email, () => '198.51.100.5', pair.max - 1);
     at(4_000);
     expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.5' }));
-    expect(eventsInWindow(`signin:pair:${ann.email}|198.51.100.5`, pair.windowMs)).toBe(pair.max - 1);
+    expect(await eventsInWindow(`signin:pair:${ann.email}|198.51.100.5`, pair.windowMs)).toBe(pair.max - 1);
     at(5_000);
     expectInvalid(await postCredentials({ email: ann.email, password: 'guess', address: '198.51.100.5' }));
     at(6_000);
@@ -325,12 +329,12 @@ describe('POST /api/auth/callback/credentials', () => {
 
   it('refuses inside authorize too when a request gets past the wrapper (a race), without counting it', async () => {
     const ann = await makeUser('ann');
-    for (let i = 0; i < pair.max; i++) recordLimitEvent(signInRules(ann.email, '198.51.100.6'));
+    for (let i = 0; i < pair.max; i++) await recordLimitEvent(signInRules(ann.email, '198.51.100.6'));
     const { handlers } = await import('@/server/auth/config');
     const res = await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.6' }, handlers.POST);
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toContain('error=CredentialsSignin&code=rate_limited');
     expect(sessionCookieFrom(res)).toBeNull();
-    expect(eventsInWindow(`signin:pair:${ann.email}|198.51.100.6`, pair.windowMs)).toBe(pair.max);
+    expect(await eventsInWindow(`signin:pair:${ann.email}|198.51.100.6`, pair.windowMs)).toBe(pair.max);
   });
 });

@@ -50,7 +50,7 @@ const { registerAccount, signUpAccess } = await import('@/server/auth/registrati
 const { createInvitation, revokeInvitation } = await import('@/server/auth/invitations');
 const { eventsInWindow, setSignInClock } = await import('@/server/auth/rate-limit');
 const { createUser, findUserByEmail, signUpEnabled } = await import('@/server/auth/users');
-const { getDb, schema } = await import('@/server/db');
+const { getDb, schema, writeTx } = await import('@/server/db');
 
 const PASSWORD = 'correct horse battery';
 const T0 = Date.parse('2031-06-01T00:00:00Z');
@@ -59,10 +59,12 @@ let seq = 0;
 const email = (label: string) => `${label}-${++seq}-${crypto.randomUUID().slice(0, 6)}@example.test`;
 const ADDRESS = '203.0.113.10';
 
-beforeEach(() => {
+beforeEach(async () => {
   // Every test starts from an instance without accounts (cascades to invitations, tokens, …).
-  getDb().delete(schema.users).run();
-  getDb().delete(schema.signInFailures).run();
+  await writeTx(async (tx) => {
+    await tx.delete(schema.users);
+    await tx.delete(schema.signInFailures);
+  });
   scope.headers = new Headers({ 'x-forwarded-for': ADDRESS });
   scope.jar.clear();
   now = T0;
@@ -76,9 +78,9 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-const users = () => getDb().select().from(schema.users).all();
-const admins = () => users().filter((u) => u.role === 'admin');
-const invitationRow = (id: string) => getDb().select().from(schema.invitations).where(eq(schema.invitations.id, id)).get()!;
+const users = async () => await getDb().select().from(schema.users);
+const admins = async () => (await users()).filter((u) => u.role === 'admin');
+const invitationRow = async (id: string) => (await getDb().select().from(schema.invitations).where(eq(schema.invitations.id, id)))[0]!;
 
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
@@ -104,15 +106,15 @@ describe('the first account', () => {
     const second = await registerAccount({ email: email('second'), password: PASSWORD }, '203.0.113.11');
     expect(first.role).toBe('admin');
     expect(second.role).toBe('member');
-    expect(admins().map((u) => u.id)).toEqual([first.id]);
+    expect((await admins()).map((u) => u.id)).toEqual([first.id]);
   });
 
   it('is open to sign up while the instance has no account, even with ALLOW_SIGNUP unset', async () => {
-    expect(signUpEnabled()).toBe(true);
-    expect(signUpAccess()).toBe('open');
+    expect(await signUpEnabled()).toBe(true);
+    expect(await signUpAccess()).toBe('open');
     await registerAccount({ email: email('first'), password: PASSWORD }, ADDRESS);
-    expect(signUpEnabled()).toBe(false);
-    expect(signUpAccess()).toBe('closed');
+    expect(await signUpEnabled()).toBe(false);
+    expect(await signUpAccess()).toBe('closed');
   });
 
   it('two concurrent first sign-ups make exactly one admin; the other is refused as closed', async () => {
@@ -126,8 +128,8 @@ describe('the first account', () => {
       expect.objectContaining({ status: 403, code: 'signup_closed' }),
       expect.objectContaining({ status: 403, code: 'signup_closed' }),
     ]);
-    expect(users()).toHaveLength(1);
-    expect(admins()).toHaveLength(1);
+    expect(await users()).toHaveLength(1);
+    expect(await admins()).toHaveLength(1);
   });
 
   it('with ALLOW_SIGNUP=true, concurrent first sign-ups all succeed and exactly one is admin', async () => {
@@ -136,14 +138,14 @@ describe('the first account', () => {
       ['a', 'b', 'c', 'd'].map((label, i) => registerAccount({ email: email(label), password: PASSWORD }, `198.51.100.${i}`)),
     );
     expect(made.filter((u) => u.role === 'admin')).toHaveLength(1);
-    expect(admins()).toHaveLength(1);
-    expect(users()).toHaveLength(4);
+    expect(await admins()).toHaveLength(1);
+    expect(await users()).toHaveLength(4);
   });
 
   it('the operator tools (createUser) follow the same rule: first is admin, concurrent firsts make one admin', async () => {
     const made = await Promise.all([1, 2, 3].map((i) => createUser({ email: email(`cli${i}`), password: PASSWORD })));
     expect(made.filter((u) => u.role === 'admin')).toHaveLength(1);
-    expect(admins()).toHaveLength(1);
+    expect(await admins()).toHaveLength(1);
     // An explicit role wins (the CLI's --admin, the admin page's choice).
     const extra = await createUser({ email: email('extra'), password: PASSWORD }, { role: 'admin' });
     expect(extra.role).toBe('admin');
@@ -159,21 +161,21 @@ describe('after the first account', () => {
       code: 'signup_closed',
       message: 'Sign-up is closed on this server. Ask its admin for an invitation link.',
     });
-    expect(findUserByEmail(address)).toBeUndefined();
-    expect(eventsInWindow(`signup:address:${ADDRESS}`, LIMITS.signUp.windowMs)).toBe(0);
+    expect(await findUserByEmail(address)).toBeUndefined();
+    expect(await eventsInWindow(`signup:address:${ADDRESS}`, LIMITS.signUp.windowMs)).toBe(0);
   });
 
   it.each(['false', '0', 'no', 'off', '', 'maybe'])('ALLOW_SIGNUP=%j keeps it closed', async (value) => {
     await createUser({ email: email('admin'), password: PASSWORD });
     vi.stubEnv('ALLOW_SIGNUP', value);
-    expect(signUpEnabled()).toBe(false);
+    expect(await signUpEnabled()).toBe(false);
     await expect(registerAccount({ email: email('late'), password: PASSWORD }, ADDRESS)).rejects.toMatchObject({ code: 'signup_closed' });
   });
 
   it.each(['true', 'TRUE', '1', 'yes', 'on'])('ALLOW_SIGNUP=%j opens it to anyone (as members)', async (value) => {
     await createUser({ email: email('admin'), password: PASSWORD });
     vi.stubEnv('ALLOW_SIGNUP', value);
-    expect(signUpEnabled()).toBe(true);
+    expect(await signUpEnabled()).toBe(true);
     const user = await registerAccount({ email: email('open'), password: PASSWORD }, ADDRESS);
     expect(user.role).toBe('member');
   });
@@ -186,7 +188,7 @@ describe('after the first account', () => {
     // The early check passed synchronously; the operator closes sign-up while the password is being hashed.
     vi.stubEnv('ALLOW_SIGNUP', 'false');
     await expect(pending).rejects.toMatchObject({ code: 'signup_closed' });
-    expect(findUserByEmail(address)).toBeUndefined();
+    expect(await findUserByEmail(address)).toBeUndefined();
   });
 });
 
@@ -199,67 +201,68 @@ describe('invitations', () => {
 
   it('admit one person while sign-up is closed, once; the invitation records who used it', async () => {
     const admin = await withAdmin();
-    const invitation = createInvitation(admin.id, { expiresInDays: 7 });
-    expect(signUpAccess(invitation.code)).toBe('invited');
+    const invitation = await createInvitation(admin.id, { expiresInDays: 7 });
+    expect(await signUpAccess(invitation.code)).toBe('invited');
     const user = await registerAccount({ email: email('invited'), password: PASSWORD, invite: invitation.code }, ADDRESS);
     expect(user.role).toBe('member');
-    expect(invitationRow(invitation.id)).toMatchObject({ usedById: user.id, usedAt: expect.any(Date) });
+    expect(await invitationRow(invitation.id)).toMatchObject({ usedById: user.id, usedAt: expect.any(Date) });
 
     const again = email('again');
     await expect(registerAccount({ email: again, password: PASSWORD, invite: invitation.code }, ADDRESS)).rejects.toMatchObject({
       status: 403,
       code: 'invitation_invalid',
     });
-    expect(findUserByEmail(again)).toBeUndefined();
-    expect(signUpAccess(invitation.code)).toBe('closed');
+    expect(await findUserByEmail(again)).toBeUndefined();
+    expect(await signUpAccess(invitation.code)).toBe('closed');
   });
 
   it('an expired invitation admits no one (expiry is exclusive: expiresAt itself is too late)', async () => {
     const admin = await withAdmin();
-    const invitation = createInvitation(admin.id, { expiresInDays: 1 });
-    getDb()
-      .update(schema.invitations)
-      .set({ expiresAt: new Date(Date.now() - 1) })
-      .where(eq(schema.invitations.id, invitation.id))
-      .run();
+    const invitation = await createInvitation(admin.id, { expiresInDays: 1 });
+    await writeTx((tx) =>
+      tx
+        .update(schema.invitations)
+        .set({ expiresAt: new Date(Date.now() - 1) })
+        .where(eq(schema.invitations.id, invitation.id)),
+    );
     const address = email('late');
     await expect(registerAccount({ email: address, password: PASSWORD, invite: invitation.code }, ADDRESS)).rejects.toMatchObject({
       code: 'invitation_invalid',
     });
-    expect(findUserByEmail(address)).toBeUndefined();
-    expect(invitationRow(invitation.id).usedAt).toBeNull();
+    expect(await findUserByEmail(address)).toBeUndefined();
+    expect((await invitationRow(invitation.id)).usedAt).toBeNull();
   });
 
   it('a revoked invitation admits no one; a used one cannot be revoked (409); revoking twice is harmless', async () => {
     const admin = await withAdmin();
-    const revoked = createInvitation(admin.id, { expiresInDays: 7 });
-    revokeInvitation(revoked.id);
-    revokeInvitation(revoked.id);
+    const revoked = await createInvitation(admin.id, { expiresInDays: 7 });
+    await revokeInvitation(revoked.id);
+    await revokeInvitation(revoked.id);
     await expect(registerAccount({ email: email('x'), password: PASSWORD, invite: revoked.code }, ADDRESS)).rejects.toMatchObject({
       code: 'invitation_invalid',
     });
 
-    const used = createInvitation(admin.id, { expiresInDays: 7 });
+    const used = await createInvitation(admin.id, { expiresInDays: 7 });
     await registerAccount({ email: email('y'), password: PASSWORD, invite: used.code }, ADDRESS);
-    expect(() => revokeInvitation(used.id)).toThrow(expect.objectContaining({ status: 409, code: 'invitation_used' }));
-    expect(invitationRow(used.id).revokedAt).toBeNull();
-    expect(() => revokeInvitation('no-such-id')).toThrow(expect.objectContaining({ status: 404 }));
+    await expect(revokeInvitation(used.id)).rejects.toThrow(expect.objectContaining({ status: 409, code: 'invitation_used' }));
+    expect((await invitationRow(used.id)).revokedAt).toBeNull();
+    await expect(revokeInvitation('no-such-id')).rejects.toThrow(expect.objectContaining({ status: 404 }));
   });
 
   it('an unknown or malformed code admits no one and the page says the link is not valid', async () => {
     await withAdmin();
     for (const code of ['inv_not-a-real-code', 'garbage', `inv_${'x'.repeat(500)}`]) {
-      expect(signUpAccess(code)).toBe('closed');
+      expect(await signUpAccess(code)).toBe('closed');
       await expect(registerAccount({ email: email('guess'), password: PASSWORD, invite: code }, ADDRESS)).rejects.toMatchObject({
         code: 'invitation_invalid',
       });
     }
-    expect(users()).toHaveLength(1);
+    expect(await users()).toHaveLength(1);
   });
 
   it('two concurrent sign-ups with one code make one account; the invitation names the winner', async () => {
     const admin = await withAdmin();
-    const invitation = createInvitation(admin.id, { expiresInDays: 7 });
+    const invitation = await createInvitation(admin.id, { expiresInDays: 7 });
     const emails = [email('one'), email('two'), email('three')];
     const results = await Promise.allSettled(
       emails.map((address, i) => registerAccount({ email: address, password: PASSWORD, invite: invitation.code }, `192.0.2.${i}`)),
@@ -267,27 +270,29 @@ describe('invitations', () => {
     const made = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     expect(made).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'invitation_invalid' });
-    expect(users()).toHaveLength(2); // the admin and the winner; the losers' accounts were rolled back
-    expect(invitationRow(invitation.id).usedById).toBe(made[0]!.id);
+    expect(await users()).toHaveLength(2); // the admin and the winner; the losers' accounts were rolled back
+    expect((await invitationRow(invitation.id)).usedById).toBe(made[0]!.id);
   });
 
   it('a taken email does not use up the invitation', async () => {
     const admin = await withAdmin();
-    const invitation = createInvitation(admin.id, { expiresInDays: 7 });
+    const invitation = await createInvitation(admin.id, { expiresInDays: 7 });
     await expect(
-      registerAccount({ email: findUserByEmail(admin.email)!.email, password: PASSWORD, invite: invitation.code }, ADDRESS),
+      registerAccount({ email: (await findUserByEmail(admin.email))!.email, password: PASSWORD, invite: invitation.code }, ADDRESS),
     ).rejects.toMatchObject({ status: 409, code: 'email_taken' });
-    expect(invitationRow(invitation.id).usedAt).toBeNull();
-    expect(signUpAccess(invitation.code)).toBe('invited');
+    expect((await invitationRow(invitation.id)).usedAt).toBeNull();
+    expect(await signUpAccess(invitation.code)).toBe('invited');
   });
 
   it('at most LIMITS.invitation.maxOpen are open at once (limit, one past); used ones do not count', async () => {
     const admin = await withAdmin();
-    const first = createInvitation(admin.id, { expiresInDays: 1 });
-    for (let i = 1; i < LIMITS.invitation.maxOpen; i++) createInvitation(admin.id, { expiresInDays: 1 });
-    expect(() => createInvitation(admin.id, { expiresInDays: 1 })).toThrow(expect.objectContaining({ status: 409, code: 'invitation_limit' }));
+    const first = await createInvitation(admin.id, { expiresInDays: 1 });
+    for (let i = 1; i < LIMITS.invitation.maxOpen; i++) await createInvitation(admin.id, { expiresInDays: 1 });
+    await expect(createInvitation(admin.id, { expiresInDays: 1 })).rejects.toThrow(
+      expect.objectContaining({ status: 409, code: 'invitation_limit' }),
+    );
     await registerAccount({ email: email('frees'), password: PASSWORD, invite: first.code }, ADDRESS);
-    expect(createInvitation(admin.id, { expiresInDays: 1 }).status).toBe('open');
+    expect((await createInvitation(admin.id, { expiresInDays: 1 })).status).toBe('open');
   });
 });
 
@@ -304,7 +309,7 @@ describe('sign-up rate limit per client address', () => {
     const refusedEmail = email('one-too-many');
     const refused = await registerAccount({ email: refusedEmail, password: PASSWORD }, ADDRESS).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 429, code: 'rate_limited', headers: { 'retry-after': String(30 * 60) } });
-    expect(findUserByEmail(refusedEmail)).toBeUndefined();
+    expect(await findUserByEmail(refusedEmail)).toBeUndefined();
     // Another address still signs up.
     await registerAccount({ email: email('elsewhere'), password: PASSWORD }, '203.0.113.99');
     // When the oldest counted sign-up leaves the window, one more fits.
@@ -326,7 +331,7 @@ describe('signUpAction (the sign-up form)', () => {
   it('the first account signs up with the form, becomes admin and is signed in', async () => {
     const address = email('first');
     expect(await redirectOf(signUpAction({}, form({ email: address, password: PASSWORD, name: 'Ada' })))).toBe('/agents');
-    expect(findUserByEmail(address)).toMatchObject({ role: 'admin', name: 'Ada' });
+    expect(await findUserByEmail(address)).toMatchObject({ role: 'admin', name: 'Ada' });
     expect(scope.jar.size).toBe(1);
   });
 
@@ -337,18 +342,18 @@ describe('signUpAction (the sign-up form)', () => {
       message: 'Sign-up is closed on this server. Ask its admin for an invitation link.',
       values: { email: address, name: 'Bo' },
     });
-    expect(findUserByEmail(address)).toBeUndefined();
+    expect(await findUserByEmail(address)).toBeUndefined();
     expect(scope.jar.size).toBe(0);
   });
 
   it('an invitation code in the hidden field admits the person and signs them in; a second use says the link is spent', async () => {
     const admin = await createUser({ email: email('admin'), password: PASSWORD });
-    const invitation = createInvitation(admin.id, { expiresInDays: 7 });
+    const invitation = await createInvitation(admin.id, { expiresInDays: 7 });
     const address = email('invited');
     expect(await redirectOf(signUpAction({}, form({ email: address, password: PASSWORD, name: '', invite: invitation.code })))).toBe(
       '/agents',
     );
-    expect(findUserByEmail(address)).toMatchObject({ role: 'member' });
+    expect(await findUserByEmail(address)).toMatchObject({ role: 'member' });
 
     scope.jar.clear();
     const second = email('second');
@@ -356,7 +361,7 @@ describe('signUpAction (the sign-up form)', () => {
       message: 'This invitation link is not valid any more (it was used, revoked or has expired). Ask the admin for a new one.',
       values: { email: second, name: '' },
     });
-    expect(findUserByEmail(second)).toBeUndefined();
+    expect(await findUserByEmail(second)).toBeUndefined();
   });
 
   it('one past the per-address limit, the form says how long to wait', async () => {
@@ -370,7 +375,7 @@ describe('signUpAction (the sign-up form)', () => {
       message: 'Too many sign-ups from your address. Try again in 60 minutes.',
       values: { email: address, name: '' },
     });
-    expect(findUserByEmail(address)).toBeUndefined();
+    expect(await findUserByEmail(address)).toBeUndefined();
   });
 });
 

@@ -24,9 +24,9 @@ describe('GET /api/v1/me', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ user: { id: ann.id, email: ann.email, name: 'ann' } });
 
-    const { token, info } = createApiToken(ann.id, 'second');
+    const { token, info } = await createApiToken(ann.id, 'second');
     expect((await meWith({ authorization: `Bearer ${token}` })).status).toBe(200);
-    revokeApiToken(ann.id, info.id);
+    await revokeApiToken(ann.id, info.id);
     expect((await meWith({ authorization: `Bearer ${token}` })).status).toBe(401);
     // Other tokens are untouched.
     expect((await meWith(ann.auth)).status).toBe(200);
@@ -80,7 +80,7 @@ describe('sign out everywhere (session version)', () => {
     expect((await meWith({ cookie: laptop })).status).toBe(200);
     expect(await sessionFor(phone)).toMatchObject({ user: { id: ann.id } });
 
-    bumpSessionVersion(ann.id);
+    await bumpSessionVersion(ann.id);
 
     expect((await meWith({ cookie: laptop })).status).toBe(401);
     expect((await meWith({ cookie: phone })).status).toBe(401);
@@ -97,7 +97,7 @@ describe('sign out everywhere (session version)', () => {
     const ann = await makeUser('ann');
     const bob = await makeUser('bob');
     const bobCookie = await signInOverHttp({ email: bob.email, password: PASSWORD });
-    bumpSessionVersion(ann.id);
+    await bumpSessionVersion(ann.id);
     expect((await meWith({ cookie: bobCookie })).status).toBe(200);
   });
 });

@@ -3,7 +3,8 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const actions = await import('@/app/(app)/conversations/actions');
-const { getDb } = await import('@/server/db');
+const { getDb, schema } = await import('@/server/db');
+const { eq } = await import('drizzle-orm');
 const { makeUser } = await import('../support/users');
 const { conversationWith, finished } = await import('../agents/helpers');
 const { seedRun } = await import('./support');
@@ -20,16 +21,16 @@ afterAll(() => {
   budget.dailyPerAccount = unset;
 });
 
-const runsIn = (conversationId: string) =>
-  (getDb().$client.prepare('select count(*) as n from runs where conversation_id = ?').get(conversationId) as { n: number }).n;
+const runsIn = async (conversationId: string) =>
+  (await getDb().select({ id: schema.runs.id }).from(schema.runs).where(eq(schema.runs.conversationId, conversationId))).length;
 
 describe('the conversation composer’s send at the daily cap', () => {
   it('answers daily_token_cap with the message the composer shows, for a flood of sends too, and starts no run', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id);
-    seedRun({ ownerId: alice.id, conversationId: conversation.id, tokens: 2_000, createdAt: Date.now() });
+    const { conversation } = await conversationWith(alice.id);
+    await seedRun({ ownerId: alice.id, conversationId: conversation.id, tokens: 2_000, createdAt: Date.now() });
     scope.headers = new Headers(alice.auth);
-    // A flood, one after another: each send's check and insert are one synchronous transaction, so interleaving
+    // A flood, one after another: each send's check and insert are one write transaction, so interleaving
     // adds nothing (and vitest's next/headers mock can't be loaded by concurrent first calls).
     const results = [];
     for (let i = 0; i < 20; i++) results.push(await actions.sendMessageAction(conversation.id, { text: '/reply no', idempotencyKey: crypto.randomUUID() }));
@@ -40,11 +41,11 @@ describe('the conversation composer’s send at the daily cap', () => {
       });
     }
     // What must not happen: any of them starting a run past the cap.
-    expect(runsIn(conversation.id)).toBe(1);
+    expect(await runsIn(conversation.id)).toBe(1);
 
     // Another account is not capped by alice's usage.
     const bob = await makeUser('bob');
-    const { conversation: bobs } = conversationWith(bob.id);
+    const { conversation: bobs } = await conversationWith(bob.id);
     scope.headers = new Headers(bob.auth);
     const sent = await actions.sendMessageAction(bobs.id, { text: '/reply yes', idempotencyKey: crypto.randomUUID() });
     if (!sent.ok) throw new Error(`bob's send was refused: ${JSON.stringify(sent.error)}`);

@@ -9,7 +9,8 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as messagesRoute from '@/app/api/v1/conversations/[id]/messages/route';
 import { LIMITS } from '@/lib/limits';
-import { getDb } from '@/server/db';
+import { eq } from 'drizzle-orm';
+import { getDb, schema } from '@/server/db';
 import { assertDailyCap, DailyTokenCapError, nextUtcMidnight, utcDayStart } from '@/server/budgets/daily-cap';
 import { start, startRun } from '@/server/agents/runs';
 import { loadSchedulingView } from '@/server/scheduler/view';
@@ -27,8 +28,8 @@ const key = () => crypto.randomUUID();
 /** An account with `used` tokens spent today (real time: the route reads the real clock). */
 async function accountAt(used: number) {
   const user = await makeUser('capped');
-  const { conversation } = conversationWith(user.id);
-  if (used > 0) seedRun({ ownerId: user.id, conversationId: conversation.id, tokens: used, createdAt: Date.now() });
+  const { conversation } = await conversationWith(user.id);
+  if (used > 0) await seedRun({ ownerId: user.id, conversationId: conversation.id, tokens: used, createdAt: Date.now() });
   return { user, conversation };
 }
 
@@ -57,29 +58,29 @@ describe('the daily token cap per account', () => {
       expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((nextUtcMidnight(after) - after) / 1000));
       expect(retryAfter).toBeLessThanOrEqual(Math.ceil((nextUtcMidnight(before) - before) / 1000));
       // What must not happen: a run created (and spending) past the cap.
-      const runs = getDb().$client.prepare(`select count(*) as n from runs where conversation_id = ?`).get(conversation.id) as { n: number };
-      expect(runs.n).toBe(1); // the seeded one
-      expect(() => start(user.id, conversation.id, { text: '/reply no' }, { idempotencyKey: key() })).toThrow(DailyTokenCapError);
+      const runs = await getDb().select({ id: schema.runs.id }).from(schema.runs).where(eq(schema.runs.conversationId, conversation.id));
+      expect(runs).toHaveLength(1); // the seeded one
+      await expect(start(user.id, conversation.id, { text: '/reply no' }, { idempotencyKey: key() })).rejects.toThrow(DailyTokenCapError);
     }
   });
 
   it('resets at UTC midnight: refused at the last millisecond of the day, allowed at midnight (injected clock)', async () => {
     const user = await makeUser('clock');
-    const { conversation } = conversationWith(user.id);
+    const { conversation } = await conversationWith(user.id);
     const midnight = Date.UTC(2020, 0, 2);
-    seedRun({ ownerId: user.id, conversationId: conversation.id, tokens: CAP, createdAt: midnight - 60_000 });
+    await seedRun({ ownerId: user.id, conversationId: conversation.id, tokens: CAP, createdAt: midnight - 60_000 });
     let error: unknown;
     try {
-      assertDailyCap(getDb(), user.id, { now: midnight - 1, cap: CAP });
+      await assertDailyCap(user.id, { now: midnight - 1, cap: CAP });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(DailyTokenCapError);
     expect((error as DailyTokenCapError).headers).toEqual({ 'Retry-After': '1' });
-    expect(() => assertDailyCap(getDb(), user.id, { now: midnight, cap: CAP })).not.toThrow();
+    await expect(assertDailyCap(user.id, { now: midnight, cap: CAP })).resolves.toBeUndefined();
     // One hour before midnight, Retry-After is that hour and the message says so.
     try {
-      assertDailyCap(getDb(), user.id, { now: midnight - 3_600_000, cap: CAP });
+      await assertDailyCap(user.id, { now: midnight - 3_600_000, cap: CAP });
     } catch (e) {
       error = e;
     }
@@ -87,13 +88,13 @@ describe('the daily token cap per account', () => {
     expect((error as Error).message).toMatch(/in 1 h 0 min\./);
     expect(utcDayStart(midnight + DAY - 1)).toBe(midnight);
     // A cap of 0 is no cap.
-    expect(() => assertDailyCap(getDb(), user.id, { now: midnight - 1, cap: 0 })).not.toThrow();
+    await expect(assertDailyCap(user.id, { now: midnight - 1, cap: 0 })).resolves.toBeUndefined();
   });
 
   it('a team job’s run is not refused by the cap (admission holds team work instead)', async () => {
     const { user } = await accountAt(CAP);
-    const { team } = makeTeam(user.id);
-    const { run } = startRun(team.members[0]!.conversationId!, { text: '/reply scheduled' }, { idempotencyKey: key(), context: { teamId: team.id } });
+    const { team } = await makeTeam(user.id);
+    const { run } = await startRun(team.members[0]!.conversationId!, { text: '/reply scheduled' }, { idempotencyKey: key(), context: { teamId: team.id } });
     expect(run.teamId).toBe(team.id);
     await finished(run.id);
   });
@@ -101,23 +102,23 @@ describe('the daily token cap per account', () => {
   it('holds the account’s queued team work at the cap (and one past), until UTC midnight; another account is not held', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const { team } = makeTeam(alice.id);
-    const { team: bobs } = makeTeam(bob.id);
+    const { team } = await makeTeam(alice.id);
+    const { team: bobs } = await makeTeam(bob.id);
     const midnight = Date.UTC(2020, 0, 3);
-    const aliceJob = sendRequest(alice.id, team.id, { memberIds: [team.members[0]!.id], text: '/reply later', draftKey: 'a' }).jobs[0]!.id;
-    const bobJob = sendRequest(bob.id, bobs.id, { memberIds: [bobs.members[0]!.id], text: '/reply now', draftKey: 'b' }).jobs[0]!.id;
-    const offered = (now: number) => loadSchedulingView(getDb(), { now, cap: CAP }).queues.flatMap((q) => q.candidates.map((c) => c.jobId));
+    const aliceJob = (await sendRequest(alice.id, team.id, { memberIds: [team.members[0]!.id], text: '/reply later', draftKey: 'a' })).jobs[0]!.id;
+    const bobJob = (await sendRequest(bob.id, bobs.id, { memberIds: [bobs.members[0]!.id], text: '/reply now', draftKey: 'b' })).jobs[0]!.id;
+    const offered = async (now: number) => (await loadSchedulingView({ now, cap: CAP })).queues.flatMap((q) => q.candidates.map((c) => c.jobId));
 
-    seedRun({ ownerId: alice.id, conversationId: team.members[1]!.conversationId!, tokens: CAP - 1, createdAt: midnight - 120_000 });
-    expect(offered(midnight - 1)).toEqual(expect.arrayContaining([aliceJob, bobJob]));
-    seedRun({ ownerId: alice.id, conversationId: team.members[1]!.conversationId!, tokens: 1, createdAt: midnight - 60_000 });
-    expect(offered(midnight - 1)).toEqual([bobJob]);
-    seedRun({ ownerId: alice.id, conversationId: team.members[1]!.conversationId!, tokens: 1, createdAt: midnight - 30_000 });
-    expect(offered(midnight - 1)).toEqual([bobJob]);
-    expect(offered(midnight)).toEqual(expect.arrayContaining([aliceJob, bobJob]));
+    await seedRun({ ownerId: alice.id, conversationId: team.members[1]!.conversationId!, tokens: CAP - 1, createdAt: midnight - 120_000 });
+    expect(await offered(midnight - 1)).toEqual(expect.arrayContaining([aliceJob, bobJob]));
+    await seedRun({ ownerId: alice.id, conversationId: team.members[1]!.conversationId!, tokens: 1, createdAt: midnight - 60_000 });
+    expect(await offered(midnight - 1)).toEqual([bobJob]);
+    await seedRun({ ownerId: alice.id, conversationId: team.members[1]!.conversationId!, tokens: 1, createdAt: midnight - 30_000 });
+    expect(await offered(midnight - 1)).toEqual([bobJob]);
+    expect(await offered(midnight)).toEqual(expect.arrayContaining([aliceJob, bobJob]));
     // The workspace says why (real clock: the runs above are from 2020, so only a run of today holds it now).
-    seedRun({ ownerId: alice.id, conversationId: team.members[1]!.conversationId!, tokens: CAP, createdAt: Date.now() });
-    expect(getTeam(alice.id, team.id).admissionHeld).toBe('daily_token_cap');
-    expect(getTeam(bob.id, bobs.id).admissionHeld).toBeNull();
+    await seedRun({ ownerId: alice.id, conversationId: team.members[1]!.conversationId!, tokens: CAP, createdAt: Date.now() });
+    expect((await getTeam(alice.id, team.id)).admissionHeld).toBe('daily_token_cap');
+    expect((await getTeam(bob.id, bobs.id)).admissionHeld).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import { usageChanged } from '@/server/budgets/usage-cache';
 
 /**
@@ -7,28 +7,29 @@ import { usageChanged } from '@/server/budgets/usage-cache';
  * chosen usage without running the model thousands of times. `teamId` is what a team job's run (or a delegated
  * child of one) carries; `createdAt` places it in a UTC day.
  */
-export function seedRun(opts: { ownerId: string; conversationId: string; tokens: number; teamId?: string | null; createdAt?: number; parentRunId?: string }) {
+export async function seedRun(opts: { ownerId: string; conversationId: string; tokens: number; teamId?: string | null; createdAt?: number; parentRunId?: string }) {
   const id = crypto.randomUUID();
   const input = Math.floor(opts.tokens / 2);
-  getDb()
-    .insert(schema.runs)
-    .values({
-      id,
-      conversationId: opts.conversationId,
-      ownerId: opts.ownerId,
-      idempotencyKey: `seed:${id}`,
-      kind: 'start',
-      status: 'success',
-      model: 'scripted',
-      input: {},
-      inputTokens: input,
-      outputTokens: opts.tokens - input,
-      teamId: opts.teamId ?? null,
-      parentRunId: opts.parentRunId ?? null,
-      depth: opts.parentRunId ? 1 : 0,
-      ...(opts.createdAt !== undefined ? { createdAt: new Date(opts.createdAt) } : {}),
-    })
-    .run();
+  await writeTx(async (tx) => {
+    await tx
+      .insert(schema.runs)
+      .values({
+        id,
+        conversationId: opts.conversationId,
+        ownerId: opts.ownerId,
+        idempotencyKey: `seed:${id}`,
+        kind: 'start',
+        status: 'success',
+        model: 'scripted',
+        input: {},
+        inputTokens: input,
+        outputTokens: opts.tokens - input,
+        teamId: opts.teamId ?? null,
+        parentRunId: opts.parentRunId ?? null,
+        depth: opts.parentRunId ? 1 : 0,
+        ...(opts.createdAt !== undefined ? { createdAt: new Date(opts.createdAt) } : {}),
+      });
+  });
   // What finishRun does after writing a run's totals: the memoized sums are read afresh.
   usageChanged({ teamId: opts.teamId ?? null, ownerId: opts.ownerId });
   return id;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { POST as createRoute } from '@/app/api/v1/agents/route';
 import { GET as getRoute, PATCH as patchRoute } from '@/app/api/v1/agents/[id]/route';
 import type { ApiAgent } from '@/lib/types/agent';
-import { getDb } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { makeUser } from '../support/users';
 
 type TestUser = Awaited<ReturnType<typeof makeUser>>;
@@ -15,7 +15,7 @@ const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
 const create = (user: TestUser, body: unknown) => createRoute(request(BASE, 'POST', user, body), undefined as never);
 const patch = (user: TestUser, id: string, body: unknown) => patchRoute(request(`${BASE}/${id}`, 'PATCH', user, body), ctx(id));
 const read = async (user: TestUser, id: string) => (await (await getRoute(request(`${BASE}/${id}`, 'GET', user), ctx(id))).json()) as ApiAgent;
-const storedThreshold = (id: string) => (getDb().$client.prepare('select compact_at_tokens as t from agents where id = ?').get(id) as { t: number | null }).t;
+const storedThreshold = async (id: string) => ((await statement('select compact_at_tokens as t from agents where id = ?').get(id)) as { t: number | null }).t;
 
 describe('the agent setting compactAtTokens', () => {
   it('defaults to null (the instance default) and accepts 1,000 and 1,000,000 on create', async () => {
@@ -27,7 +27,7 @@ describe('the agent setting compactAtTokens', () => {
       expect(res.status).toBe(201);
       const agent = (await res.json()) as ApiAgent;
       expect(agent.compactAtTokens).toBe(value);
-      expect(storedThreshold(agent.id)).toBe(value);
+      expect(await storedThreshold(agent.id)).toBe(value);
     }
   });
 
@@ -39,7 +39,7 @@ describe('the agent setting compactAtTokens', () => {
       const body = (await res.json()) as ErrorBody;
       expect(body.error.fields?.compactAtTokens).toContain('1,000 to 1,000,000');
     }
-    expect(getDb().$client.prepare('select count(*) as n from agents where owner_id = ?').get(bob.id)).toEqual({ n: 0 });
+    expect((await statement('select count(*) as n from agents where owner_id = ?').get(bob.id))).toEqual({ n: 0 });
   });
 
   it('PATCH changes it at the bounds, clears it with null, refuses one past each bound', async () => {
@@ -65,7 +65,7 @@ describe('the agent setting compactAtTokens', () => {
     const agent = (await (await create(dee, { name: 'Mine', compactAtTokens: 2_000 })).json()) as ApiAgent;
     const res = await patch(eve, agent.id, { compactAtTokens: 1_000 });
     expect(res.status).toBe(404);
-    expect(storedThreshold(agent.id)).toBe(2_000);
+    expect(await storedThreshold(agent.id)).toBe(2_000);
     expect((await read(dee, agent.id)).compactAtTokens).toBe(2_000);
   });
 });

@@ -14,7 +14,7 @@ import { ECHO_GROUP, filler, recordModelCalls, registerEchoTool } from './helper
 
 registerEchoTool();
 let recorder: ReturnType<typeof recordModelCalls> | undefined;
-afterEach(() => recorder?.restore());
+afterEach(async () => recorder?.restore());
 
 /** Every tool result in a model input comes after the assistant message that made its call. */
 function everyResultHasItsCall(input: readonly BaseMessage[]): boolean {
@@ -29,7 +29,7 @@ function everyResultHasItsCall(input: readonly BaseMessage[]): boolean {
 describe('compaction through real graphs', () => {
   it('a cut that lands on a tool result moves back to its call: the model never receives a result without its call', async () => {
     const dee = await makeUser('dee');
-    const { conversation } = conversationWith(dee.id, { name: 'Pairs', compactAtTokens: 1_000, toolGroups: [ECHO_GROUP] });
+    const { conversation } = await conversationWith(dee.id, { name: 'Pairs', compactAtTokens: 1_000, toolGroups: [ECHO_GROUP] });
     await send(dee.id, conversation.id, 'hi');
     recorder = recordModelCalls();
     const run = await send(dee.id, conversation.id, `/call echo {"text":"${filler(700)}"}`);
@@ -54,12 +54,12 @@ describe('compaction through real graphs', () => {
 
   it('a compaction record is saved with its step: lost with a step that never finished, made once when it is redone', async () => {
     const eve = await makeUser('eve');
-    const { conversation } = conversationWith(eve.id, { name: 'Durable', compactAtTokens: 1_000 });
+    const { conversation } = await conversationWith(eve.id, { name: 'Durable', compactAtTokens: 1_000 });
     await send(eve.id, conversation.id, filler(400));
     recorder = recordModelCalls();
     // The model call after the compaction sleeps: the process is stopped in the middle of that step.
-    const { run } = start(eve.id, conversation.id, { text: `${filler(500)}\n/sleep 1500\n/reply ok` }, { idempotencyKey: crypto.randomUUID() });
-    await until(() => recorder!.agentCalls().length === 1, 10_000);
+    const { run } = await start(eve.id, conversation.id, { text: `${filler(500)}\n/sleep 1500\n/reply ok` }, { idempotencyKey: crypto.randomUUID() });
+    await until(async () => recorder!.agentCalls().length === 1, 10_000);
     expect(recorder.calls.map((c) => c.system)).toEqual(['summary', undefined]);
     // Summarized and queued with the step, not written before it.
     expect(compactionsOf(conversation.id)).toEqual([]);

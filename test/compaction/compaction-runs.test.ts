@@ -15,7 +15,7 @@ import { eventsOf, ofType, typesOf } from '../observe/helpers';
 import { estimate, filler, recordModelCalls } from './helpers';
 
 let recorder: ReturnType<typeof recordModelCalls> | undefined;
-afterEach(() => recorder?.restore());
+afterEach(async () => recorder?.restore());
 
 const tokensOf = (m: BaseMessage) => {
   let text = contentText(m.content);
@@ -29,8 +29,8 @@ const ids = (messages: readonly BaseMessage[]) => messages.map((m) => m.id);
 describe('compaction at the threshold (estimate counter, scripted model)', () => {
   it('an input of exactly the threshold is sent whole; one token more is compacted: system + summary + the kept tail', async () => {
     const ann = await makeUser('ann');
-    const { agent, conversation: atLimit } = conversationWith(ann.id, { name: 'Boundary', compactAtTokens: 1_000 });
-    const overLimit = createConversation(ann.id, agent.id);
+    const { agent, conversation: atLimit } = await conversationWith(ann.id, { name: 'Boundary', compactAtTokens: 1_000 });
+    const overLimit = await createConversation(ann.id, agent.id);
     const opening = filler(400, 'hello');
     for (const c of [atLimit, overLimit]) expect((await send(ann.id, c.id, opening)).status).toBe('success');
     const history = await threadOf(atLimit.id);
@@ -93,7 +93,7 @@ describe('compaction at the threshold (estimate counter, scripted model)', () =>
 describe('a compaction record persists', () => {
   it('later runs reuse the summary (also after a restart) until the threshold is passed again; the next summary covers the previous one', async () => {
     const bob = await makeUser('bob');
-    const { conversation } = conversationWith(bob.id, { name: 'Keeper', compactAtTokens: 1_000 });
+    const { conversation } = await conversationWith(bob.id, { name: 'Keeper', compactAtTokens: 1_000 });
     await send(bob.id, conversation.id, filler(700, 'aaaa'));
     recorder = recordModelCalls();
     const first = await send(bob.id, conversation.id, filler(600, 'bbbb'));
@@ -136,7 +136,7 @@ describe('a compaction record persists', () => {
 
   it('the conversation shows every message and each summary at its place, with provenance compaction', async () => {
     const cy = await makeUser('cy');
-    const { conversation } = conversationWith(cy.id, { name: 'Shown', compactAtTokens: 1_000 });
+    const { conversation } = await conversationWith(cy.id, { name: 'Shown', compactAtTokens: 1_000 });
     await send(cy.id, conversation.id, filler(700));
     await send(cy.id, conversation.id, filler(600));
     const [record] = compactionsOf(conversation.id);

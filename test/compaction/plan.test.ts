@@ -68,7 +68,7 @@ function oracle(p: PlanInput): number | null {
 }
 
 describe('planCompaction', () => {
-  it('agrees with the brute-force oracle', () => {
+  it('agrees with the brute-force oracle', async () => {
     fc.assert(
       fc.property(input, (p) => {
         expect(planCompaction(p)).toBe(oracle(p));
@@ -77,7 +77,7 @@ describe('planCompaction', () => {
     );
   });
 
-  it('never sends a tool result without its call, keeps at least `keep` tokens, and cuts only past the threshold', () => {
+  it('never sends a tool result without its call, keeps at least `keep` tokens, and cuts only past the threshold', async () => {
     let cuts = 0;
     fc.assert(
       fc.property(input, (p) => {
@@ -95,7 +95,7 @@ describe('planCompaction', () => {
     expect(cuts).toBeGreaterThan(200);
   });
 
-  it('at the threshold nothing is cut; one token over, the latest cut that keeps `keep` tokens', () => {
+  it('at the threshold nothing is cut; one token over, the latest cut that keeps `keep` tokens', async () => {
     const items: PlanItem[] = [{ tokens: 300 }, { tokens: 200 }, { tokens: 400 }];
     expect(planCompaction({ items, from: 0, fixed: 100, threshold: 1_000, keep: 400 })).toBeNull();
     expect(planCompaction({ items, from: 0, fixed: 101, threshold: 1_000, keep: 400 })).toBe(2);
@@ -105,12 +105,12 @@ describe('planCompaction', () => {
     expect(planCompaction({ items, from: 2, fixed: 700, threshold: 1_000, keep: 100 })).toBeNull();
   });
 
-  it('moves the cut back to the assistant message whose calls the kept results answer', () => {
+  it('moves the cut back to the assistant message whose calls the kept results answer', async () => {
     const items: PlanItem[] = [{ tokens: 500 }, { tokens: 10, calls: ['a', 'b'] }, { tokens: 300, resultOf: 'b' }, { tokens: 300, resultOf: 'a' }];
     expect(planCompaction({ items, from: 0, fixed: 0, threshold: 1_000, keep: 300 })).toBe(1);
   });
 
-  it('keeps min(keepTokens, half the threshold)', () => {
+  it('keeps min(keepTokens, half the threshold)', async () => {
     expect(keepTokensFor(1_000, 4_000)).toBe(500);
     expect(keepTokensFor(1_001, 4_000)).toBe(500);
     expect(keepTokensFor(24_000, 4_000)).toBe(4_000);

@@ -66,8 +66,8 @@ describe('compaction on a real provider path (initChatModel against a local Open
     process.env.OPENAI_API_KEY = 'sk-test-stub';
     process.env.OPENAI_BASE_URL = stub.baseURL;
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { model: 'openai:gpt-4.1-mini', compactAtTokens: 1_000, toolGroups: ['utility'] });
-    const send = async (message: string) => finished(start(ann.id, conversation.id, { text: message }, { idempotencyKey: crypto.randomUUID() }).run.id, 40_000);
+    const { conversation } = await conversationWith(ann.id, { model: 'openai:gpt-4.1-mini', compactAtTokens: 1_000, toolGroups: ['utility'] });
+    const send = async (message: string) => finished((await start(ann.id, conversation.id, { text: message }, { idempotencyKey: crypto.randomUUID() })).run.id, 40_000);
 
     expect((await send('word '.repeat(500))).status).toBe('success');
     const run = await send('more '.repeat(600));

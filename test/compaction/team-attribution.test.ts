@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compactionsOf } from '@/server/agents/compaction/store';
 import { contentText, ensembleMeta } from '@/server/agents/messages';
 import { readThread } from '@/server/agents/thread';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import { sendRequest } from '@/server/teams/requests';
 import { eventsOf, ofType } from '../observe/helpers';
 import { settled, withScheduler } from '../support/scheduler';
@@ -17,12 +17,12 @@ withScheduler();
 describe('team job attribution with a compacted member conversation', () => {
   it('a job whose own request is summarized between the request and its result still gets its member’s answer; the next job too', async () => {
     const alice = await makeUser('alice');
-    const { team, agents } = makeTeam(alice.id, ['Lead', 'Worker']);
+    const { team, agents } = await makeTeam(alice.id, ['Lead', 'Worker']);
     const worker = team.members[1]!;
     // A low threshold, and a tool whose result is as long as the request asks.
-    getDb().update(schema.agents).set({ compactAtTokens: 1_000, toolGroups: [ECHO_GROUP] }).where(eq(schema.agents.id, agents[1]!.id)).run();
+    await writeTx((tx) => tx.update(schema.agents).set({ compactAtTokens: 1_000, toolGroups: [ECHO_GROUP] }).where(eq(schema.agents.id, agents[1]!.id)));
 
-    const [first] = sendRequest(alice.id, team.id, { memberIds: [worker.id], text: `/call echo {"text":"${filler(700)}"}`, draftKey: 'first' }).jobs;
+    const [first] = (await sendRequest(alice.id, team.id, { memberIds: [worker.id], text: `/call echo {"text":"${filler(700)}"}`, draftKey: 'first' })).jobs;
     const done = await settled(first!.id);
     expect(done.status).toBe('completed');
     const thread = (await readThread(worker.conversationId!)).messages;
@@ -37,7 +37,7 @@ describe('team job attribution with a compacted member conversation', () => {
     expect(done.result).toBe(`${agents[1]!.name} received: Summary of 1 earlier message:`);
 
     // The next request is read by the model after the summary; its answer is attributed to it, not to the first.
-    const [second] = sendRequest(alice.id, team.id, { memberIds: [worker.id], text: '/reply Second done', draftKey: 'second' }).jobs;
+    const [second] = (await sendRequest(alice.id, team.id, { memberIds: [worker.id], text: '/reply Second done', draftKey: 'second' })).jobs;
     const next = await settled(second!.id);
     expect(next).toMatchObject({ status: 'completed', result: 'Second done' });
     expect(compactionsOf(worker.conversationId!).length).toBeGreaterThanOrEqual(1);

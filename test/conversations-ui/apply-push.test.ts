@@ -29,19 +29,19 @@ function cache() {
 const msg = (data: unknown) => JSON.stringify(data);
 
 describe('applyConversationPush', () => {
-  it('runs that changed: the state (exactly) and those runs with their events, nothing else', () => {
+  it('runs that changed: the state (exactly) and those runs with their events, nothing else', async () => {
     const { client, invalid } = cache();
     expect(applyConversationPush(client, 'c1', msg({ conversationId: 'c1', runIds: ['r1'] }))).toBe(true);
     expect(invalid()).toEqual([conversationKeys.state('c1'), runKeys.detail('r1'), runKeys.events('r1')]);
   });
 
-  it('"re-read" (null): the state only', () => {
+  it('"re-read" (null): the state only', async () => {
     const { client, invalid } = cache();
     expect(applyConversationPush(client, 'c1', msg({ conversationId: 'c1', runIds: null }))).toBe(true);
     expect(invalid()).toEqual([conversationKeys.state('c1')]);
   });
 
-  it('what must not happen: "you missed nothing", another conversation or a malformed message touch the cache', () => {
+  it('what must not happen: "you missed nothing", another conversation or a malformed message touch the cache', async () => {
     const { client, invalid } = cache();
     for (const raw of [msg({ conversationId: 'c1', runIds: [] }), msg({ conversationId: 'c2', runIds: ['r2'] }), 'garbage', msg({ runIds: ['r1'] })]) {
       expect(applyConversationPush(client, 'c1', raw), raw).toBe(false);
@@ -49,7 +49,7 @@ describe('applyConversationPush', () => {
     expect(invalid()).toEqual([]);
   });
 
-  it('a flood of messages marks each entry once and never another conversation', () => {
+  it('a flood of messages marks each entry once and never another conversation', async () => {
     const { client, invalid } = cache();
     for (let i = 0; i < 500; i++) applyConversationPush(client, 'c1', msg({ conversationId: 'c1', runIds: [i % 2 ? 'r1' : 'r2'] }));
     expect(invalid()).toEqual([conversationKeys.state('c1'), runKeys.detail('r1'), runKeys.events('r1'), runKeys.detail('r2')]);

@@ -7,7 +7,7 @@ import { checkDraft, counterLabel, NEAR_LIMIT_RATIO } from '@/components/convers
 const { maxChars, maxBytes } = LIMITS.message;
 
 describe('checkDraft', () => {
-  it('accepts ASCII at exactly the character limit and refuses one more', () => {
+  it('accepts ASCII at exactly the character limit and refuses one more', async () => {
     const at = checkDraft('a'.repeat(maxChars));
     expect(at).toMatchObject({ chars: 4000, bytes: 4000, tooLong: false, error: null, nearLimit: true });
     const over = checkDraft('a'.repeat(maxChars + 1));
@@ -15,7 +15,7 @@ describe('checkDraft', () => {
     expect(over.error).toBe('Message is too long: 4,001 characters, the limit is 4,000.');
   });
 
-  it('measures CJK in UTF-8 bytes: 2,666 characters fit, 2,667 are over 8,000 bytes', () => {
+  it('measures CJK in UTF-8 bytes: 2,666 characters fit, 2,667 are over 8,000 bytes', async () => {
     const at = checkDraft('漢'.repeat(2666));
     expect(at).toMatchObject({ chars: 2666, bytes: 7998, tooLong: false, error: null });
     const over = checkDraft('漢'.repeat(2667));
@@ -23,7 +23,7 @@ describe('checkDraft', () => {
     expect(over.error).toMatch(/8,001 bytes, the limit is 8,000 bytes/);
   });
 
-  it('counts an emoji as one character and four bytes: 2,000 fit, 2,001 do not', () => {
+  it('counts an emoji as one character and four bytes: 2,000 fit, 2,001 do not', async () => {
     const at = checkDraft('😀'.repeat(maxBytes / 4));
     expect(at).toMatchObject({ chars: 2000, bytes: 8000, tooLong: false, error: null });
     const over = checkDraft('😀'.repeat(maxBytes / 4 + 1));
@@ -31,7 +31,7 @@ describe('checkDraft', () => {
     expect(over.error).not.toBeNull();
   });
 
-  it('shows the counter from 80% of either bound', () => {
+  it('shows the counter from 80% of either bound', async () => {
     const threshold = maxChars * NEAR_LIMIT_RATIO;
     expect(checkDraft('a'.repeat(threshold - 1)).nearLimit).toBe(false);
     expect(checkDraft('a'.repeat(threshold)).nearLimit).toBe(true);
@@ -40,7 +40,7 @@ describe('checkDraft', () => {
     expect(checkDraft('hello').nearLimit).toBe(false);
   });
 
-  it('flags blank drafts without an error, and lone surrogates with one', () => {
+  it('flags blank drafts without an error, and lone surrogates with one', async () => {
     expect(checkDraft('  \n\t ')).toMatchObject({ blank: true, error: null });
     expect(checkDraft('').blank).toBe(true);
     expect(checkDraft('x').blank).toBe(false);
@@ -48,13 +48,13 @@ describe('checkDraft', () => {
     expect(checkDraft('good 😀 pair').error).toBeNull();
   });
 
-  it('labels the counter with characters and bytes', () => {
+  it('labels the counter with characters and bytes', async () => {
     expect(counterLabel(checkDraft('漢'.repeat(3000)))).toBe('3,000 / 4,000 characters · 9,000 / 8,000 bytes');
   });
 });
 
 describe('checkDraft agrees with the server schema', () => {
-  it('accepts exactly what messageTextSchema accepts', () => {
+  it('accepts exactly what messageTextSchema accepts', async () => {
     const piece = fc.constantFrom('a', ' ', '\n', '漢', '😀', '\uD800', 'é');
     const sizes = fc.constantFrom(0, 1, 2000, 2666, 2667, 3999, 4000, 4001);
     fc.assert(

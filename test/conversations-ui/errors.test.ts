@@ -8,23 +8,23 @@ import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } fr
 const refused = (code: string, message: string, fields?: Record<string, string>) => new ActionFailure({ code, message, fields });
 
 describe('sendErrorMessage', () => {
-  it('says the agent is still working when the conversation is busy', () => {
+  it('says the agent is still working when the conversation is busy', async () => {
     expect(sendErrorMessage(refused('conversation_busy', 'busy'))).toBe(BUSY_MESSAGE);
     expect(BUSY_MESSAGE).toMatch(/^The agent is still working on the previous message/);
   });
 
-  it("uses the server's field message for validation errors", () => {
+  it("uses the server's field message for validation errors", async () => {
     expect(sendErrorMessage(refused('validation_error', 'Invalid', { text: 'Too long' }))).toBe('Too long');
     expect(sendErrorMessage(refused('validation_error', 'Invalid', { 'value.note': 'Bad note' }))).toBe('Bad note');
     expect(sendErrorMessage(refused('payload_too_large', 'Body too large'))).toBe('Body too large');
   });
 
-  it('shows the daily token cap refusal as the server words it (used, cap, when it resets)', () => {
+  it('shows the daily token cap refusal as the server words it (used, cap, when it resets)', async () => {
     const message = 'Your account has used its daily token allowance (5,000 of 5,000 tokens today). It resets at midnight UTC, in 3 h 12 min.';
     expect(sendErrorMessage(refused('daily_token_cap', message))).toBe(message);
   });
 
-  it('explains sign-out, missing conversations, and anything else', () => {
+  it('explains sign-out, missing conversations, and anything else', async () => {
     expect(sendErrorMessage(refused('unauthorized', 'x'))).toMatch(/session has ended/);
     expect(sendErrorMessage(refused('not_found', 'x'))).toMatch(/no longer exists/);
     expect(sendErrorMessage(refused('network_error', 'Could not reach the server.'))).toBe('Could not reach the server.');
@@ -34,7 +34,7 @@ describe('sendErrorMessage', () => {
 });
 
 describe('load errors', () => {
-  it('treats 401/403/404 as permanent and says what is missing', () => {
+  it('treats 401/403/404 as permanent and says what is missing', async () => {
     expect(isPermanentError(new ApiError(404, 'not_found', 'x'))).toBe(true);
     expect(isPermanentError(new ApiError(401, 'unauthorized', 'x'))).toBe(true);
     expect(isPermanentError(new ApiError(500, 'internal_error', 'x'))).toBe(false);

@@ -23,7 +23,7 @@ const receipt = (id: string, parentJobId: string, memberName: string, status: st
 });
 
 describe('userMessageView', () => {
-  it('reads each kind, checking every field', () => {
+  it('reads each kind, checking every field', async () => {
     expect(userMessageView({})).toEqual({ kind: 'plain' });
     expect(userMessageView({ meta: { kind: 'clarification_answer' } })).toEqual({ kind: 'plain' });
     expect(userMessageView({ meta: { kind: 'mention', jobIds: ['a', 3, 'b'] } })).toEqual({ kind: 'mention', jobIds: ['a', 'b'], labels: null });
@@ -39,7 +39,7 @@ describe('userMessageView', () => {
     expect(userMessageView({ meta: { kind: 'receipt' } })).toMatchObject({ memberName: 'a team member', status: 'completed', resultText: '' });
   });
 
-  it('treats only framework-written assistant messages as notes', () => {
+  it('treats only framework-written assistant messages as notes', async () => {
     expect(isFrameworkNote(note('n', 'x'))).toBe(true);
     expect(isFrameworkNote({ role: 'assistant' })).toBe(false);
     expect(isFrameworkNote({ role: 'user', meta: { kind: 'framework_note' } })).toBe(false);
@@ -49,7 +49,7 @@ describe('userMessageView', () => {
 describe('sentToLine', () => {
   const view = (jobIds: string[], labels: string[] | null = null) => ({ kind: 'mention' as const, jobIds, labels });
 
-  it('prefers labels in the meta, then the framework note, then a count', () => {
+  it('prefers labels in the meta, then the framework note, then a count', async () => {
     expect(sentToLine(view(['j'], ['A / B']), null)).toBe('Sent to: A / B');
     expect(sentToLine(view(['j']), { text: 'Queued a request to Launch, Inc / Writer. Each result will be returned to this conversation.' })).toBe(
       'Sent to: Launch, Inc / Writer',
@@ -72,7 +72,7 @@ describe('buildTimeline with team messages', () => {
     { id: 'a2', role: 'assistant', text: 'Received completed result from Writer: Done by member' },
   ];
 
-  it('renders the mention with its recipients, the note as a note, and the receipt as a result', () => {
+  it('renders the mention with its recipients, the note as a note, and the receipt as a result', async () => {
     expect(buildTimeline(thread)).toEqual([
       { kind: 'user', id: 'u0', text: 'plain question' },
       { kind: 'assistant', id: 'a0', text: 'plain answer', toolCalls: [] },
@@ -84,17 +84,17 @@ describe('buildTimeline with team messages', () => {
     ]);
   });
 
-  it('shows a receipt’s result text from its meta, not the message text', () => {
+  it('shows a receipt’s result text from its meta, not the message text', async () => {
     const [item] = buildTimeline([receipt('r', 'j', 'Writer', 'failed', 'The result', '<ensemble-result>preamble</ensemble-result>')]);
     expect(item).toEqual({ kind: 'receipt', id: 'r', memberName: 'Writer', status: 'failed', text: 'The result', runId: 'run' });
   });
 
-  it('shows a request in a member conversation with its sender', () => {
+  it('shows a request in a member conversation with its sender', async () => {
     const [item] = buildTimeline([{ id: 'q', role: 'user', text: 'Draft the note', meta: { kind: 'team_request', from: 'You', jobId: 'j' } }]);
     expect(item).toEqual({ kind: 'request', id: 'q', from: 'You', text: 'Draft the note' });
   });
 
-  it('renders all of it as text: markup in untrusted fields stays inert', () => {
+  it('renders all of it as text: markup in untrusted fields stays inert', async () => {
     const xss = '<img src=x onerror=alert(1)>';
     const html = renderToStaticMarkup(
       createElement(MessageList, {
@@ -118,7 +118,7 @@ describe('buildTimeline with team messages', () => {
 });
 
 describe('toApiMessages', () => {
-  it('exposes framework meta on assistant messages the framework wrote, and nothing on the agent’s own', () => {
+  it('exposes framework meta on assistant messages the framework wrote, and nothing on the agent’s own', async () => {
     const [human, framework, agent] = toApiMessages([
       new HumanMessage({ id: 'h', content: 'hi', additional_kwargs: { ensemble: { kind: 'mention', jobIds: ['j'], taskText: 'hi' } } }),
       new AIMessage({ id: 'n', content: 'Queued a request to A / B.', additional_kwargs: { ensemble: { kind: 'framework_note' } } }),

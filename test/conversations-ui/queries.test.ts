@@ -22,7 +22,7 @@ function stubFetch(status: number, body: unknown) {
   return calls;
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => vi.unstubAllGlobals());
 
 /** A client holding one settled entry per key, so invalidation can be observed entry by entry. */
 function clientWith(keys: readonly (readonly unknown[])[]) {
@@ -74,7 +74,7 @@ describe('agent and token query keys', () => {
     expect(invalid()).toHaveLength(3);
   });
 
-  it('one shape per resource: the factories name the keys the mutations invalidate', () => {
+  it('one shape per resource: the factories name the keys the mutations invalidate', async () => {
     expect(agentListQuery('x').queryKey).toEqual(agentKeys.list('x'));
     expect(agentQuery('a1').queryKey).toEqual(agentKeys.detail('a1'));
     expect(tokenListQuery().queryKey).toEqual(tokenKeys.list);

@@ -25,7 +25,7 @@ const run = (status: RunStatus, over: Partial<Run> = {}): Run => ({
 });
 
 describe('isRunActive', () => {
-  it('is true while a run is pending or running, false otherwise', () => {
+  it('is true while a run is pending or running, false otherwise', async () => {
     expect(isRunActive(run('pending'))).toBe(true);
     expect(isRunActive(run('running'))).toBe(true);
     for (const s of ['success', 'error', 'interrupted', 'cancelled'] as const) expect(isRunActive(run(s))).toBe(false);
@@ -35,7 +35,7 @@ describe('isRunActive', () => {
 });
 
 describe('readInterrupt', () => {
-  it('reads an approval and a clarification', () => {
+  it('reads an approval and a clarification', async () => {
     expect(readInterrupt(run('interrupted', { interrupt: { type: 'approval', tool: 'calculator', args: { expression: '1+1' } } }))).toEqual({
       type: 'approval',
       tool: 'calculator',
@@ -48,7 +48,7 @@ describe('readInterrupt', () => {
     });
   });
 
-  it('ignores interrupts on runs that are not interrupted, and malformed payloads', () => {
+  it('ignores interrupts on runs that are not interrupted, and malformed payloads', async () => {
     const approval = { type: 'approval', tool: 'calculator', args: {} };
     expect(readInterrupt(run('success', { interrupt: approval }))).toBeNull();
     expect(readInterrupt(run('interrupted', { interrupt: { type: 'approval', tool: 42 } }))).toBeNull();
@@ -60,7 +60,7 @@ describe('readInterrupt', () => {
 });
 
 describe('runView', () => {
-  it('maps each state of the latest run to what the screen shows', () => {
+  it('maps each state of the latest run to what the screen shows', async () => {
     expect(runView(null)).toEqual({ kind: 'none' });
     expect(runView(run('pending'))).toEqual({ kind: 'active', label: 'Running…' });
     expect(runView(run('running'))).toEqual({ kind: 'active', label: 'Running…' });
@@ -78,12 +78,12 @@ describe('runView', () => {
 });
 
 describe('laterRun', () => {
-  it("prefers the POST's run when it is a different (newer) run", () => {
+  it("prefers the POST's run when it is a different (newer) run", async () => {
     expect(laterRun(run('success', { id: 'old' }), run('pending', { id: 'new' })).id).toBe('new');
     expect(laterRun(null, run('pending')).status).toBe('pending');
   });
 
-  it('for the same run keeps the reading further along its lifecycle', () => {
+  it('for the same run keeps the reading further along its lifecycle', async () => {
     // A poll read it running after the POST said pending: keep running.
     expect(laterRun(run('running'), run('pending')).status).toBe('running');
     expect(laterRun(run('success'), run('pending')).status).toBe('success');

@@ -118,7 +118,7 @@ describe('sendMentionDraft', () => {
 });
 
 describe('mentionConfirmation', () => {
-  it('names every recipient', () => {
+  it('names every recipient', async () => {
     expect(mentionConfirmation([{ label: 'A / B' }])).toBe('Sent to A / B. Each result will appear here.');
     expect(mentionConfirmation([{ label: 'A / B' }, { label: 'A / C' }, { label: 'D' }])).toBe('Sent to A / B, A / C and D. Each result will appear here.');
   });

@@ -13,7 +13,7 @@ const assistant = (id: string, text: string, calls: Array<[string, string, Recor
 const tool = (id: string, toolCallId: string, text: string, toolName = 'calculator'): Message => ({ id, role: 'tool', text, toolCallId, toolName });
 
 describe('buildTimeline', () => {
-  it('puts each tool result under the call it answers', () => {
+  it('puts each tool result under the call it answers', async () => {
     const items = buildTimeline([
       user('u1', 'add please'),
       assistant('a1', '', [
@@ -33,14 +33,14 @@ describe('buildTimeline', () => {
     expect(a1.toolCalls[0]?.args).toEqual({ expression: '1+1' });
   });
 
-  it('leaves a call without a result open (a tool awaiting approval)', () => {
+  it('leaves a call without a result open (a tool awaiting approval)', async () => {
     const items = buildTimeline([user('u1', 'go'), assistant('a1', 'Let me check.', [['c1', 'calculator', { expression: '2*3' }]])]);
     const a1 = items[1] as Extract<TimelineItem, { kind: 'assistant' }>;
     expect(a1.text).toBe('Let me check.');
     expect(a1.toolCalls[0]?.result).toBeNull();
   });
 
-  it('keeps tool results whose call is unknown, and a second result for the same call, as their own entries', () => {
+  it('keeps tool results whose call is unknown, and a second result for the same call, as their own entries', async () => {
     const items = buildTimeline([
       tool('t0', 'missing', 'orphan'),
       assistant('a1', '', [['c1', 'calculator', {}]]),
@@ -51,7 +51,7 @@ describe('buildTimeline', () => {
     expect(items.map((i) => `${i.kind}:${i.id}`)).toEqual(['tool:t0', 'assistant:a1', 'tool:t1b', 'tool:t3']);
   });
 
-  it('never drops or duplicates a message', () => {
+  it('never drops or duplicates a message', async () => {
     const message = fc.oneof(
       fc.record({ id: fc.uuid(), role: fc.constant('user' as const), text: fc.string() }),
       fc.record({
@@ -78,7 +78,7 @@ describe('buildTimeline', () => {
 });
 
 describe('timelineSignature', () => {
-  it('changes when a message is added or the last one grows, not otherwise', () => {
+  it('changes when a message is added or the last one grows, not otherwise', async () => {
     const a = [user('u1', 'hi')];
     const b = [user('u1', 'hi'), assistant('a1', 'Hel')];
     const c = [user('u1', 'hi'), assistant('a1', 'Hello')];
@@ -89,7 +89,7 @@ describe('timelineSignature', () => {
 });
 
 describe('awaitingApprovalCallId', () => {
-  it('finds the newest unanswered call of the tool the approval names', () => {
+  it('finds the newest unanswered call of the tool the approval names', async () => {
     const items = buildTimeline([
       assistant('a1', '', [['c1', 'calculator', {}]]),
       tool('t1', 'c1', '2'),

@@ -12,12 +12,12 @@ withDelegationScheduler();
 describe('the task tool: a child run on a hidden conversation, its result back to the parent', () => {
   it('runs a spawned child through the scheduler and returns its answer as the task result', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id, { name: 'Lead' });
+    const { conversation } = await conversationWith(alice.id, { name: 'Lead' });
     const run = await send(alice.id, conversation.id, taskCall({ description: 'Say hi', prompt: '/reply hi from the child' }));
     expect(run.status).toBe('success');
-    const [row] = delegationsOf(run.id);
+    const [row] = await delegationsOf(run.id);
     expect(row).toMatchObject({ status: 'completed', provider: 'spawn', depth: 1 });
-    const child = runRow(row!.childRunId!);
+    const child = await runRow(row!.childRunId!);
     expect(child).toMatchObject({ parentRunId: run.id, parentToolCallId: row!.parentToolCallId, depth: 1, status: 'success' });
     const result = row!.result as DelegationResult;
     expect(result).toMatchObject({ status: 'completed', output: 'hi from the child', childRunId: child.id, model: 'scripted' });
@@ -32,9 +32,9 @@ describe('the task tool: a child run on a hidden conversation, its result back t
 
   it('the result carries the child’s receipts and its answer’s citations checked against them', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const run = await send(alice.id, conversation.id, taskCall({ description: 'Sum', prompt: '/call calculator {"expression":"1+1"}\n/cite' }));
-    const result = delegationsOf(run.id)[0]!.result as DelegationResult;
+    const result = (await delegationsOf(run.id))[0]!.result as DelegationResult;
     expect(result.receipts).toEqual([{ id: 'r1', tool: 'calculator', status: 'ok' }]);
     expect(result.citations).toEqual([{ id: 'r1', tool: 'calculator', resolved: true }]);
     expect(result.usage.modelCalls).toBe(2);

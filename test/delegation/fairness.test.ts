@@ -23,24 +23,24 @@ describe('children count against their owner’s share of the slots', () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
     // No scheduler yet: alice's run asks for eight children, which wait queued; bob's request waits too.
-    const { conversation } = conversationWith(alice.id, { maxConcurrentChildren: 8, maxChildren: 8 });
+    const { conversation } = await conversationWith(alice.id, { maxConcurrentChildren: 8, maxChildren: 8 });
     const lines = Array.from({ length: 8 }, (_, i) => `${i === 0 ? '/call' : '/also'} task ${JSON.stringify({ description: `c${i}`, prompt: `/sleep 800\n/reply c${i}` })}`);
-    const { run } = start(alice.id, conversation.id, { text: lines.join('\n') }, { idempotencyKey: 'fair' });
-    await until(() => delegationsOf(run.id).length === 8, 10_000, 'eight children queued');
-    const { team } = makeTeam(bob.id, ['Solo', 'Pair']);
-    const bobs = sendRequest(bob.id, team.id, { memberIds: [team.members[0]!.id], text: '/reply bob served', draftKey: 'b' }).jobs[0]!;
+    const { run } = await start(alice.id, conversation.id, { text: lines.join('\n') }, { idempotencyKey: 'fair' });
+    await until(async () => (await delegationsOf(run.id)).length === 8, 10_000, 'eight children queued');
+    const { team } = await makeTeam(bob.id, ['Solo', 'Pair']);
+    const bobs = (await sendRequest(bob.id, team.id, { memberIds: [team.members[0]!.id], text: '/reply bob served', draftKey: 'b' })).jobs[0]!;
 
     startScheduler(teamJobs, { tickMs: 50, maxActive: 8, delegations: delegationPort });
     // What must not happen: alice's children filling every slot while bob waits.
     let aliceMax = 0;
-    await until(() => {
-      aliceMax = Math.max(aliceMax, loadSchedulingView(getDb()).heldSlots.get(alice.id) ?? 0);
-      return job(bobs.id).status === 'completed';
+    await until(async () => {
+      aliceMax = Math.max(aliceMax, (await loadSchedulingView()).heldSlots.get(alice.id) ?? 0);
+      return (await job(bobs.id)).status === 'completed';
     }, 15_000, 'bob served');
     expect(aliceMax).toBeLessThanOrEqual(6);
     // Bob was served while some of alice's children were still unfinished.
-    expect(getDb().select().from(schema.delegations).where(eq(schema.delegations.parentRunId, run.id)).all().some((d) => d.status !== 'completed')).toBe(true);
+    expect((await getDb().select().from(schema.delegations).where(eq(schema.delegations.parentRunId, run.id))).some((d) => d.status !== 'completed')).toBe(true);
     expect((await finished(run.id, 20_000)).status).toBe('success');
-    expect(delegationsOf(run.id).every((d) => d.status === 'completed')).toBe(true);
+    expect((await delegationsOf(run.id)).every((d) => d.status === 'completed')).toBe(true);
   }, 40_000);
 });

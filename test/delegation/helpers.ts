@@ -16,10 +16,10 @@ export function withDelegationScheduler(options: RuntimeOptions = {}): void {
   });
 }
 
-export const delegationsOf = (parentRunId: string): Delegation[] =>
-  getDb().select().from(schema.delegations).where(eq(schema.delegations.parentRunId, parentRunId)).orderBy(schema.delegations.seq).all();
+export const delegationsOf = async (parentRunId: string): Promise<Delegation[]> =>
+  getDb().select().from(schema.delegations).where(eq(schema.delegations.parentRunId, parentRunId)).orderBy(schema.delegations.seq);
 
-export const runRow = (id: string): Run => getDb().select().from(schema.runs).where(eq(schema.runs.id, id)).get()!;
+export const runRow = async (id: string): Promise<Run> => (await getDb().select().from(schema.runs).where(eq(schema.runs.id, id)))[0]!;
 
 /** A `/call task {...}` directive line. */
 export const taskCall = (args: Record<string, unknown>) => `/call task ${JSON.stringify(args)}`;

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createConversation } from '@/server/agents/conversations';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import type { DelegationSpec } from '@/server/agents/delegation/spec';
 import { loadSchedulingView } from '@/server/scheduler/view';
 import { makeAgent } from '../agents/helpers';
@@ -9,43 +9,48 @@ import { makeUser } from '../support/users';
 
 type RunStatus = 'pending' | 'running' | 'success' | 'cancelled';
 
-function insertRun(ownerId: string, conversationId: string, status: RunStatus, delegationWait: 'waiting' | 'ready' | null = null) {
-  return getDb()
-    .insert(schema.runs)
-    .values({ id: crypto.randomUUID(), conversationId, ownerId, idempotencyKey: crypto.randomUUID(), kind: 'start', status, model: 'scripted', input: { text: 'x' }, delegationWait })
-    .returning()
-    .get();
+async function insertRun(ownerId: string, conversationId: string, status: RunStatus, delegationWait: 'waiting' | 'ready' | null = null) {
+  const [row] = await writeTx(async (tx) =>
+    tx
+      .insert(schema.runs)
+      .values({ id: crypto.randomUUID(), conversationId, ownerId, idempotencyKey: crypto.randomUUID(), kind: 'start', status, model: 'scripted', input: { text: 'x' }, delegationWait })
+      .returning(),
+  );
+  return row!;
 }
 
-function insertChild(ownerId: string, parent: { id: string; conversationId: string }, status: 'queued' | 'running', childRunId: string | null = null, concurrency = 2) {
+async function insertChild(ownerId: string, parent: { id: string; conversationId: string }, status: 'queued' | 'running', childRunId: string | null = null, concurrency = 2) {
   const spec = { request: { description: 'd', prompt: 'p' }, trusted: false, limits: { concurrency, maxDepth: 2 } } as unknown as DelegationSpec;
-  return getDb()
-    .insert(schema.delegations)
-    .values({ id: crypto.randomUUID(), ownerId, parentRunId: parent.id, parentConversationId: parent.conversationId, parentToolCallId: crypto.randomUUID(), provider: 'spawn', spec, depth: 1, status, childRunId })
-    .returning()
-    .get();
+  const [row] = await writeTx(async (tx) =>
+    tx
+      .insert(schema.delegations)
+      .values({ id: crypto.randomUUID(), ownerId, parentRunId: parent.id, parentConversationId: parent.conversationId, parentToolCallId: crypto.randomUUID(), provider: 'spawn', spec, depth: 1, status, childRunId })
+      .returning(),
+  );
+  return row!;
 }
 
 describe('the scheduling view of delegation', () => {
   it('counts running children as slots (not one that waits on its own children), offers queued ones up to the concurrency, ready parents first, and flags orphans', async () => {
     const alice = await makeUser('alice');
-    const agent = makeAgent(alice.id);
-    const conversation = () => createConversation(alice.id, agent.id).id;
-    const parent = insertRun(alice.id, conversation(), 'running');
-    const runningChild = insertRun(alice.id, conversation(), 'running');
-    insertChild(alice.id, parent, 'running', runningChild.id);
-    const queued = Array.from({ length: 5 }, () => insertChild(alice.id, parent, 'queued'));
+    const agent = await makeAgent(alice.id);
+    const conversation = async () => (await createConversation(alice.id, agent.id)).id;
+    const parent = await insertRun(alice.id, await conversation(), 'running');
+    const runningChild = await insertRun(alice.id, await conversation(), 'running');
+    await insertChild(alice.id, parent, 'running', runningChild.id);
+    const queued = [];
+    for (let i = 0; i < 5; i++) queued.push(await insertChild(alice.id, parent, 'queued'));
     // A child that itself waits on its children lends its slot.
-    const lender = insertRun(alice.id, conversation(), 'running', 'waiting');
-    const other = insertRun(alice.id, conversation(), 'running');
-    insertChild(alice.id, other, 'running', lender.id, 1);
+    const lender = await insertRun(alice.id, await conversation(), 'running', 'waiting');
+    const other = await insertRun(alice.id, await conversation(), 'running');
+    await insertChild(alice.id, other, 'running', lender.id, 1);
     // A run whose children all finished, waiting to take its slot back.
-    const ready = insertRun(alice.id, conversation(), 'running', 'ready');
+    const ready = await insertRun(alice.id, await conversation(), 'running', 'ready');
     // A parent that finished with a child still queued: that child is stopped, never offered.
-    const gone = insertRun(alice.id, conversation(), 'cancelled');
-    const orphan = insertChild(alice.id, gone, 'queued');
+    const gone = await insertRun(alice.id, await conversation(), 'cancelled');
+    const orphan = await insertChild(alice.id, gone, 'queued');
 
-    const view = loadSchedulingView(getDb());
+    const view = await loadSchedulingView();
     expect(view.activeCount).toBe(1);
     expect(Object.fromEntries(view.heldSlots)).toEqual({ [alice.id]: 1 });
     const candidates = view.queues.find((q) => q.ownerId === alice.id)!.candidates;

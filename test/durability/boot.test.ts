@@ -19,7 +19,7 @@ type Listener = (...args: unknown[]) => void;
 const SIGNALS = ['SIGTERM', 'SIGINT', 'exit'];
 const listenersOf = (event: string) => process.listeners(event as NodeJS.Signals) as Listener[];
 const listenersBefore = new Map(SIGNALS.map((event) => [event, listenersOf(event)]));
-const job = (id: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
+const job = async (id: string) => (await getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)))[0]!;
 
 afterAll(async () => {
   await stopScheduler();
@@ -33,32 +33,40 @@ afterAll(async () => {
 describe('server start-up', () => {
   it('continues a run left by a dead process with the team tools available, without anyone opening a page', async () => {
     const alice = await makeUser('alice');
-    const { team, agents } = makeTeam(alice.id, ['Lead', 'Helper']);
+    const { team, agents } = await makeTeam(alice.id, ['Lead', 'Helper']);
     const [lead, helper] = team.members;
-    scriptAgent(agents[1]!.id, '/reply helped'); // the owner scripts Helper; a peer's directives are never obeyed
+    await scriptAgent(agents[1]!.id, '/reply helped'); // the owner scripts Helper; a peer's directives are never obeyed
     const args = JSON.stringify({ member: helper!.name, text: 'help please', request_id: 'boot-1' });
-    const sent = sendRequest(alice.id, team.id, { memberIds: [lead!.id], text: `/call send_member ${args}\n/reply asked`, draftKey: 'boot' }).jobs[0]!;
+    const sent = (await sendRequest(alice.id, team.id, { memberIds: [lead!.id], text: `/call send_member ${args}\n/reply asked`, draftKey: 'boot' })).jobs[0]!;
 
     // The previous process admitted the job and created its run row, then died before executing it.
-    expect(admitJob(sent.id)).toBe(true);
+    expect(await admitJob(sent.id)).toBe(true);
     await suspendActiveRuns();
-    const admitted = job(sent.id);
-    startRun(admitted.conversationId, admitted.frozenInput as StartInput, { idempotencyKey: admitted.runKey!, context: { teamId: team.id, memberId: lead!.id, jobId: sent.id } });
+    const admitted = await job(sent.id);
+    await startRun(admitted.conversationId, admitted.frozenInput as StartInput, { idempotencyKey: admitted.runKey!, context: { teamId: team.id, memberId: lead!.id, jobId: sent.id } });
     closeCheckpointer();
-    closeDb();
+    await closeDb();
     resumeRunLaunches();
 
     await startServerProcess();
 
-    await until(() => job(sent.id).status === 'completed', 15_000, 'the request completes');
-    expect(job(sent.id).result).toBe('asked');
+    await until(async () => (await job(sent.id)).status === 'completed', 15_000, 'the request completes');
+    expect((await job(sent.id)).result).toBe('asked');
     const handoff = await until(
-      () => getDb().select().from(schema.jobs).where(eq(schema.jobs.parentId, sent.id)).get(),
+      async () => (await getDb().select().from(schema.jobs).where(eq(schema.jobs.parentId, sent.id)))[0],
       5_000,
       'the handoff is queued',
     );
-    await until(() => job(handoff.id).status === 'completed' && job(handoff.receiptJobId ?? '')?.status === 'completed', 15_000, 'handoff and receipt complete');
-    expect(job(handoff.id).result).toBe('helped');
+    // Read again each time: the receipt is linked when the handoff finishes, after the row above was read.
+    await until(
+      async () => {
+        const current = await job(handoff.id);
+        return current.status === 'completed' && !!current.receiptJobId && (await job(current.receiptJobId))?.status === 'completed';
+      },
+      15_000,
+      'handoff and receipt complete',
+    );
+    expect((await job(handoff.id)).result).toBe('helped');
     const { messages } = await readThread(lead!.conversationId!);
     const toolResult = messages.find((m) => m.getType() === 'tool');
     expect(JSON.parse(String(toolResult?.content))).toMatchObject({ id: handoff.id, status: 'queued' });

@@ -4,13 +4,15 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeCheckpointer, getCheckpointer } from '@/server/agents/checkpointer';
 import { AuthSecretError, authSecret, loadOrCreateSecret, publishSecret } from '@/server/auth/secret';
-import { closeDb, getDb } from '@/server/db';
+import { closeDb, databaseEngine, getDb, writeTx } from '@/server/db';
 
 const root = path.resolve(__dirname, '../..');
 const children = new Set<ChildProcess>();
 const originalDataDir = process.env.DATA_DIR!;
 const originalSecret = process.env.AUTH_SECRET;
 
+// On Postgres the app's tables are not in DATA_DIR: its SQLite files there are the checkpoints and the lock.
+const onPostgres = databaseEngine() === 'postgres';
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 const freshDir = (label: string) => fs.mkdtempSync(path.join(originalDataDir, `${label}-`));
 /** Every regular file directly in dir with its mode, e.g. { 'ensemble.db': 0o600 }. */
@@ -63,23 +65,24 @@ afterEach(async () => {
     await gone;
   }
   closeCheckpointer();
-  closeDb();
+  await closeDb();
   process.env.DATA_DIR = originalDataDir;
   process.env.AUTH_SECRET = originalSecret;
   vi.restoreAllMocks();
 });
 
 describe('power loss', () => {
-  it('commits with synchronous=FULL on the app and checkpoint databases (fsync before a write is acknowledged)', () => {
+  it('commits with synchronous=FULL on the app and checkpoint databases (fsync before a write is acknowledged)', async () => {
     process.env.DATA_DIR = freshDir('sync');
     // 2 = FULL (1 = NORMAL, which in WAL mode can lose the last commits to an OS crash).
-    expect(getDb().$client.pragma('synchronous', { simple: true })).toBe(2);
+    // The writer connection (writeTx's): the read-only connection never commits anything.
+    if (!onPostgres) expect(await writeTx((tx) => tx.$client.pragma('synchronous', { simple: true }))).toBe(2);
     expect(getCheckpointer().db.pragma('synchronous', { simple: true })).toBe(2);
   });
 });
 
 describe('data directory modes', () => {
-  it('creates DATA_DIR 0700 and its databases, journals and secret 0600 whatever the umask', () => {
+  it('creates DATA_DIR 0700 and its databases, journals and secret 0600 whatever the umask', async () => {
     const dir = path.join(freshDir('modes'), 'nested', 'data');
     process.env.DATA_DIR = dir;
     delete process.env.AUTH_SECRET;
@@ -94,7 +97,8 @@ describe('data directory modes', () => {
     expect(mode(dir)).toBe(0o700);
     const modes = fileModes(dir);
     // The write-ahead logs exist (SQLite made them), so their modes were really checked.
-    expect(Object.keys(modes)).toEqual(expect.arrayContaining(['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm', 'checkpoints.db', 'auth-secret']));
+    const appFiles = onPostgres ? ['checkpoints.db-wal', 'checkpoints.db-shm'] : ['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm'];
+    expect(Object.keys(modes)).toEqual(expect.arrayContaining([...appFiles, 'checkpoints.db', 'auth-secret']));
     for (const [name, fileMode] of Object.entries(modes)) expect(fileMode, name).toBe(0o600);
   });
 
@@ -110,7 +114,8 @@ describe('data directory modes', () => {
     await server.printed('ready\n');
     expect(mode(dir)).toBe(0o700);
     const modes = fileModes(dir);
-    expect(Object.keys(modes)).toEqual(expect.arrayContaining(['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm', 'server.lock.db', 'auth-secret', 'leftover.txt']));
+    const appFiles = onPostgres ? ['checkpoints.db'] : ['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm'];
+    expect(Object.keys(modes)).toEqual(expect.arrayContaining([...appFiles, 'server.lock.db', 'auth-secret', 'leftover.txt']));
     for (const [name, fileMode] of Object.entries(modes)) expect(fileMode, name).toBe(0o600);
   }, 120_000);
 });
@@ -135,7 +140,7 @@ describe('the generated auth secret', () => {
     expect(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   }, 120_000);
 
-  it('keeps the secret another process published first (the lost race) and removes its own attempt', () => {
+  it('keeps the secret another process published first (the lost race) and removes its own attempt', async () => {
     const dir = freshDir('lost');
     const file = path.join(dir, 'auth-secret');
     const theirs = 'T'.repeat(43);
@@ -145,7 +150,7 @@ describe('the generated auth secret', () => {
     expect(fs.readdirSync(dir)).toEqual(['auth-secret']);
   });
 
-  it('replaces an empty secret file left by a crash, with a warning', () => {
+  it('replaces an empty secret file left by a crash, with a warning', async () => {
     const dir = freshDir('empty');
     const file = path.join(dir, 'auth-secret');
     fs.writeFileSync(file, '\n');
@@ -158,7 +163,7 @@ describe('the generated auth secret', () => {
     expect(fs.readdirSync(dir)).toEqual(['auth-secret']);
   });
 
-  it('refuses a secret shorter than 32 characters with a message that says what to do, and leaves it alone', () => {
+  it('refuses a secret shorter than 32 characters with a message that says what to do, and leaves it alone', async () => {
     const dir = freshDir('short');
     const file = path.join(dir, 'auth-secret');
     fs.writeFileSync(file, 's'.repeat(31));
@@ -170,7 +175,7 @@ describe('the generated auth secret', () => {
     expect(loadOrCreateSecret(file)).toBe('s'.repeat(32));
   });
 
-  it('keeps an existing secret across calls, and AUTH_SECRET wins over the file', () => {
+  it('keeps an existing secret across calls, and AUTH_SECRET wins over the file', async () => {
     const dir = freshDir('keep');
     process.env.DATA_DIR = dir;
     delete process.env.AUTH_SECRET;

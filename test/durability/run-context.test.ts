@@ -15,18 +15,18 @@ describe('a run started from inside another run', () => {
   // tool's subgraph namespace, so the conversation's own thread would never see them.
   it('keeps its checkpoints in its own conversation thread, not in a subgraph namespace of the caller', async () => {
     const alice = await makeUser('alice');
-    const target = conversationWith(alice.id, { name: 'Target' }).conversation;
+    const target = (await conversationWith(alice.id, { name: 'Target' })).conversation;
     let spawned: StartResult | undefined;
     registerToolGroup('test_spawn', () => [
       tool(
-        () => {
-          spawned = startRun(target.id, { text: 'hello from inside a tool' }, { idempotencyKey: crypto.randomUUID() });
+        async () => {
+          spawned = await startRun(target.id, { text: 'hello from inside a tool' }, { idempotencyKey: crypto.randomUUID() });
           return 'spawned';
         },
         { name: 'spawn_run', description: 'starts a run in another conversation', schema: z.object({}) },
       ),
     ]);
-    const caller = conversationWith(alice.id, { name: 'Caller', toolGroups: ['test_spawn'] }).conversation;
+    const caller = (await conversationWith(alice.id, { name: 'Caller', toolGroups: ['test_spawn'] })).conversation;
     expect((await send(alice.id, caller.id, '/call spawn_run {}')).status).toBe('success');
 
     const inner = await wait(spawned!.run.id, 10_000);

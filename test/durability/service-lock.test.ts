@@ -96,7 +96,7 @@ describe('one server per data directory', () => {
     await next.exited;
   }, 150_000);
 
-  it('in one process: taking the lock twice is a no-op, and it can be taken again after release', () => {
+  it('in one process: taking the lock twice is a no-op, and it can be taken again after release', async () => {
     expect(acquireServiceLock()).toBe(serviceLockPath());
     expect(acquireServiceLock()).toBe(serviceLockPath());
     expect(holdsServiceLock()).toBe(true);

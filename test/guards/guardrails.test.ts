@@ -17,12 +17,12 @@ async function thread(ownerId: string, conversationId: string) {
 
 const notesOf = (messages: Awaited<ReturnType<typeof thread>>) => messages.filter((m) => m.provenance?.contentKind === 'note' && m.role === 'user');
 
-afterEach(() => setRunMinuteMsForTests(undefined));
+afterEach(async () => setRunMinuteMsForTests(undefined));
 
 describe('max turns (turn_capped)', () => {
   it('a run inside its turns ends normally; one turn more is capped and, without a partial answer, fails', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: 3 });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: 3 });
     // Exactly 3 turns: two tool turns and the answer.
     const inside = await send(ann.id, conversation.id, `${calls(2)}\n/reply Sum done`);
     expect(inside).toMatchObject({ status: 'success', stopReason: null, error: null });
@@ -39,7 +39,7 @@ describe('max turns (turn_capped)', () => {
 
   it('with a usable partial answer (text beside the removed calls) the run completes, capped', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: 2 });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: 2 });
     const run = await send(ann.id, conversation.id, '/say Partial: 1+1 is 2 so far\n/loop calculator {"expression":"1+1"}');
     expect(run).toMatchObject({ status: 'success', stopReason: 'turn_capped', error: null });
     const messages = await thread(ann.id, conversation.id);
@@ -61,7 +61,7 @@ describe('token budget (token_capped)', () => {
 
   it('warns once at exactly 70 %, stops at 100 %: calls removed, one answer-now call without tools', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], tokenBudget: min });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], tokenBudget: min });
     // 350 tokens per response: 350, 700 (= 70 %: warning), 1,050 (≥ 100 %: stop).
     const run = await send(ann.id, conversation.id, `/tokens 350\n${calls(5)}\n/reply Best effort answer`);
     expect(run).toMatchObject({ status: 'success', stopReason: 'token_capped', error: null });
@@ -85,7 +85,7 @@ describe('token budget (token_capped)', () => {
 
   it('one token under 70 % gives no warning; one under 100 % goes on; exactly 100 % stops at once', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], tokenBudget: min });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], tokenBudget: min });
     const under = await send(ann.id, conversation.id, `/tokens 699\n${calls(2)}\n/reply ok`);
     // 699 then 1,398: never warned (the first was under 70 %), stopped at the second.
     expect(under).toMatchObject({ status: 'success', stopReason: 'token_capped' });
@@ -108,7 +108,7 @@ describe('token budget (token_capped)', () => {
 
   it('uses the instance default when the agent has no budget of its own', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     // One under: its call runs (with a warning); the answer that follows is not stopped, whatever it cost.
     const under = await send(ann.id, conversation.id, `/tokens ${LIMITS.run.defaultTokenBudget - 1}\n${calls(1)}\n/reply fine`);
     expect(under).toMatchObject({ status: 'success', stopReason: null });
@@ -119,7 +119,7 @@ describe('token budget (token_capped)', () => {
 
   it('an answer-now call that still has nothing to say fails the run, capped (nothing claims success)', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], tokenBudget: min });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], tokenBudget: min });
     const run = await send(ann.id, conversation.id, `/tokens 1000\n${calls(1)}\n/reply  `);
     expect(run).toMatchObject({ status: 'error', stopReason: 'token_capped' });
     expect(run.error).toMatch(/^Token budget reached/);
@@ -129,7 +129,7 @@ describe('token budget (token_capped)', () => {
 describe('loops (loop_capped)', () => {
   it('/loop: the same call three times in a row is removed and the agent answers with what it has', async () => {
     const ann = await makeUser('ann');
-    const { agent, conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { agent, conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const run = await send(ann.id, conversation.id, '/loop calculator {"expression":"1+1"}');
     expect(run).toMatchObject({ status: 'success', stopReason: 'loop_capped' });
     const messages = await thread(ann.id, conversation.id);
@@ -143,7 +143,7 @@ describe('loops (loop_capped)', () => {
 
   it('the same call twice, then another, is not a loop', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const same = '/call calculator {"expression":"1+1"}';
     const run = await send(ann.id, conversation.id, `${same}\n${same}\n/call calculator {"expression":"2+2"}\n${same}\n/reply fine`);
     expect(run).toMatchObject({ status: 'success', stopReason: null });
@@ -152,7 +152,7 @@ describe('loops (loop_capped)', () => {
   it(`one tool called ${LIMITS.guards.loop.sameTool} times in a row with varying arguments trips; ${LIMITS.guards.loop.sameTool - 1} does not`, async () => {
     const ann = await makeUser('ann');
     const n = LIMITS.guards.loop.sameTool;
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: 50 });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: 50 });
     const below = await send(ann.id, conversation.id, `${calls(n - 1)}\n/reply all ${n - 1}`);
     expect(below).toMatchObject({ status: 'success', stopReason: null });
     const at = await send(ann.id, conversation.id, `${calls(n)}\n/reply never`);
@@ -168,8 +168,8 @@ describe('time limit (time_capped) flows through the same outcome', () => {
   it('fails with stopReason time_capped in the run JSON and run.finished', async () => {
     setRunMinuteMsForTests(5);
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { timeLimitMinutes: 1 });
-    const { run } = start(ann.id, conversation.id, { text: '/sleep 20000' }, { idempotencyKey: crypto.randomUUID() });
+    const { conversation } = await conversationWith(ann.id, { timeLimitMinutes: 1 });
+    const { run } = await start(ann.id, conversation.id, { text: '/sleep 20000' }, { idempotencyKey: crypto.randomUUID() });
     const capped = await finished(run.id);
     expect(capped).toMatchObject({ status: 'error', stopReason: 'time_capped' });
     const view = await call(runRoute.GET, { headers: ann.auth, params: { id: run.id } });
@@ -181,7 +181,7 @@ describe('time limit (time_capped) flows through the same outcome', () => {
 describe('handled model failures', () => {
   it('a provider error is a marked message (framework flag, not prose): the graph ends cleanly, the run fails with it', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const run = await send(ann.id, conversation.id, '/fail Upstream returned 503');
     expect(run).toMatchObject({ status: 'error', error: 'Upstream returned 503', stopReason: null });
     const messages = await thread(ann.id, conversation.id);
@@ -193,7 +193,7 @@ describe('handled model failures', () => {
 
   it('assistant prose that merely looks like an error is a normal completed answer', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id);
+    const { conversation } = await conversationWith(ann.id);
     const run = await send(ann.id, conversation.id, '/reply Error: provider exploded (503)');
     expect(run).toMatchObject({ status: 'success', error: null, stopReason: null });
     const messages = await thread(ann.id, conversation.id);

@@ -33,7 +33,7 @@ afterAll(async () => {
 describe('a real provider error is a handled failure', () => {
   it('401 from the provider: the graph ends on a marked message (kind auth), the run fails with the provider message', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { model: 'openai:gpt-4.1-mini' });
+    const { conversation } = await conversationWith(ann.id, { model: 'openai:gpt-4.1-mini' });
     const run = await send(ann.id, conversation.id, 'Hello?');
     expect(hits).toBeGreaterThanOrEqual(1);
     expect(run.status).toBe('error');

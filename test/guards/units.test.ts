@@ -19,7 +19,7 @@ const ai = (calls: Array<{ name: string; args: Record<string, unknown> }>, conte
 const agent = { id: 'a', name: 'A', instructions: '', model: 'scripted', toolGroups: [], approvalTools: [], maxTurns: 25 };
 
 describe('loop detection', () => {
-  it('a set of calls is order-insensitive, key-order-insensitive and ignores a repeat within one response', () => {
+  it('a set of calls is order-insensitive, key-order-insensitive and ignores a repeat within one response', async () => {
     expect(stableJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}');
     const one = [
       { name: 'search', args: { q: 'x', page: 1 } },
@@ -38,7 +38,7 @@ describe('loop detection', () => {
     expect(loopOf([ai(one), ai([{ name: 'fetch', args: { url: 'v' } }]), ai(other)], one)).toBeNull();
   });
 
-  it(`one tool in ${LIMITS.guards.loop.sameTool} responses in a row trips it; many calls side by side in one response count once`, () => {
+  it(`one tool in ${LIMITS.guards.loop.sameTool} responses in a row trips it; many calls side by side in one response count once`, async () => {
     const n = LIMITS.guards.loop.sameTool;
     const previous = Array.from({ length: n - 1 }, (_, i) => ai([{ name: 'read', args: { i } }]));
     const current = [0, 1, 2].map((i) => ({ name: 'read', args: { j: i } }));
@@ -60,7 +60,7 @@ describe('loop detection', () => {
 });
 
 describe('turns and notes', () => {
-  it('a guard note does not start a new turn; a failure marker is not a model turn', () => {
+  it('a guard note does not start a new turn; a failure marker is not a model turn', async () => {
     const human = new HumanMessage({ content: 'go' });
     const note = guardNoteMessage({ text: 'Token budget warning', guard: 'token-budget' }, 'n1', 'run-1');
     expect(modelTurnsSinceHuman([human, ai([{ name: 't', args: {} }]), note, ai([{ name: 't', args: {} }])])).toBe(2);
@@ -69,7 +69,7 @@ describe('turns and notes', () => {
 });
 
 describe('token budget', () => {
-  it('an agent budget within LIMITS.run.tokenBudget is used; outside it, the instance default', () => {
+  it('an agent budget within LIMITS.run.tokenBudget is used; outside it, the instance default', async () => {
     const { min, max } = LIMITS.run.tokenBudget;
     expect(tokenBudgetOf({ tokenBudget: min })).toBe(min);
     expect(tokenBudgetOf({ tokenBudget: max })).toBe(max);
@@ -124,7 +124,7 @@ describe('token budget', () => {
 });
 
 describe('handled model failures', () => {
-  it('classifies provider errors by status, never by wording', () => {
+  it('classifies provider errors by status, never by wording', async () => {
     expect(modelErrorKind(Object.assign(new Error('slow down'), { status: 429 }))).toBe('rate_limit');
     expect(modelErrorKind(Object.assign(new Error('nope'), { status: 401 }))).toBe('auth');
     expect(modelErrorKind(Object.assign(new Error('x'), { name: 'TimeoutError' }))).toBe('timeout');
@@ -135,7 +135,7 @@ describe('handled model failures', () => {
 });
 
 describe('scripted directives', () => {
-  it('/tokens N takes 1 to LIMITS.scripted.maxTokens; /say needs its text', () => {
+  it('/tokens N takes 1 to LIMITS.scripted.maxTokens; /say needs its text', async () => {
     expect(parseScript('/tokens 1').tokens).toBe(1);
     expect(parseScript(`/tokens ${LIMITS.scripted.maxTokens}`).tokens).toBe(LIMITS.scripted.maxTokens);
     expect(parseScript(`/tokens ${LIMITS.scripted.maxTokens + 1}`).errors).toEqual([`/tokens ${LIMITS.scripted.maxTokens + 1}: expected 1 to ${LIMITS.scripted.maxTokens} tokens`]);
@@ -147,7 +147,7 @@ describe('scripted directives', () => {
 });
 
 describe('stop reason label (one formatter for every surface)', () => {
-  it('names every stop reason and keeps an unknown one readable', () => {
+  it('names every stop reason and keeps an unknown one readable', async () => {
     expect(STOP_REASONS.map((r) => stopReasonLabel('completed', r))).toEqual([
       'Completed (capped: turns)',
       'Completed (capped: tokens)',

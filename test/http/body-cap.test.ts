@@ -77,13 +77,13 @@ describe('readJson reads at most the cap (plus one chunk) of a streamed body', (
 describe('routes', () => {
   it('POST /api/v1/agents with a huge chunked body: 413, nothing read past the cap, nothing written', async () => {
     const ann = await makeUser('ann');
-    const before = databaseFingerprint();
+    const before = await databaseFingerprint();
     const { stream, state } = hugeStream();
     const res = await createAgentRoute(post('http://localhost/api/v1/agents', stream, { ...ann.auth, 'content-type': 'application/json' }), undefined);
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
     expect(state.pulled).toBeLessThanOrEqual(CAP + CHUNK);
-    expect(databaseFingerprint()).toBe(before);
+    expect(await databaseFingerprint()).toBe(before);
   });
 
   it("next-auth's POST endpoints: a huge chunked body is 413 before next-auth or the limiter read it", async () => {

@@ -11,9 +11,31 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const root = path.resolve(__dirname, '../..');
 let eslint: ESLint;
 
-beforeAll(() => {
-  eslint = new ESLint({ cwd: root });
-});
+/**
+ * The type-aware rules (ADR 033) need each linted file in a TypeScript project; the probes exist only in memory, so
+ * they go to a default project with the repository's own compiler options (paths, strict). Only where the probes
+ * are found changes: the rules and their settings are the real config's.
+ */
+const PROBES = ['app/*/probe.tsx', 'app/*/probe.ts', 'server/probe.ts', 'server/*/probe.ts', 'scripts/probe.ts', 'test/*/probe.test.ts'];
+const findProbes = {
+  files: ['app/**/*.{ts,tsx}', 'server/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts'],
+  languageOptions: {
+    parserOptions: {
+      projectService: {
+        allowDefaultProject: PROBES,
+        defaultProject: 'tsconfig.json',
+        // Every probe path is one more file in the default project (a dozen here; the default bound is 8).
+        maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 32,
+      },
+    },
+  },
+};
+
+beforeAll(async () => {
+  eslint = new ESLint({ cwd: root, overrideConfig: [findProbes] });
+  // Loading the TypeScript program for the first type-aware probe takes a while on a busy machine: do it once here.
+  await eslint.lintText('export const x = 1;\n', { filePath: path.join(root, 'server/probe.ts') });
+}, 180_000);
 
 /** The rule ids reported for `code` as if it were the file at `file` (relative to the project root). */
 async function reported(file: string, code: string): Promise<string[]> {
@@ -81,6 +103,57 @@ describe('settings come from the env module', () => {
     ['server/auth/probe.ts', "import { env } from '@/server/env';\nexport const x = env.trustProxy;\n"],
     ['test/env/probe.test.ts', 'export const x = process.env.DATA_DIR;\n'],
   ])('allows %s', async (file, code) => {
+    expect(await reported(file, code)).toEqual([]);
+  });
+});
+
+const FLOATING = '@typescript-eslint/no-floating-promises';
+const MISUSED = '@typescript-eslint/no-misused-promises';
+const SQLITE_ONLY = 'no-restricted-syntax';
+
+// A tiny async function of the snippet's own, so these cases don't depend on a domain module's signature.
+const ASYNC = 'async function load(): Promise<number> { return 1; }\n';
+
+describe('the data layer is asynchronous and engine-neutral (ADR 033)', { timeout: 60_000 }, () => {
+  it.each([
+    ['a query not awaited', 'server/auth/probe.ts', "import { getDb, schema } from '@/server/db';\nexport async function f() {\n  getDb().select().from(schema.users);\n}\n", [FLOATING]],
+    ['a write inside writeTx not awaited', 'server/teams/probe.ts', "import { schema, writeTx } from '@/server/db';\nexport async function f() {\n  await writeTx(async (tx) => {\n    tx.delete(schema.users);\n  });\n}\n", [FLOATING]],
+    ['a writeTx not awaited', 'app/(app)/probe.ts', "import { schema, writeTx } from '@/server/db';\nexport function f() {\n  writeTx((tx) => tx.delete(schema.users));\n}\n", [FLOATING]],
+    ['a call of an async function not awaited', 'scripts/probe.ts', `${ASYNC}export function f() {\n  load();\n}\n`, [FLOATING]],
+    ['a test not awaiting', 'test/env/probe.test.ts', `${ASYNC}export function f() {\n  load();\n}\n`, [FLOATING]],
+    ['a promise in a condition', 'server/auth/probe.ts', `${ASYNC}export function f() {\n  return load() ? 'yes' : 'no';\n}\n`, [MISUSED]],
+    ['a query in an if', 'server/agents/probe.ts', "import { getDb, schema } from '@/server/db';\nexport function f() {\n  if (getDb().select().from(schema.users)) return 1;\n  return 0;\n}\n", [MISUSED]],
+    ['.get() outside server/db', 'server/auth/probe.ts', "import { getDb, schema } from '@/server/db';\nexport const f = () => getDb().select().from(schema.users).get();\n", [SQLITE_ONLY]],
+    ['.all() in a script', 'scripts/probe.ts', "import { getDb, schema } from '@/server/db';\nexport const f = () => getDb().select().from(schema.users).all();\n", [SQLITE_ONLY]],
+    ['.run() in app/', 'app/(app)/probe.ts', "import { getDb, schema } from '@/server/db';\nexport const f = () => getDb().delete(schema.users).run();\n", [SQLITE_ONLY]],
+    ['$client outside server/db', 'app/(app)/probe.ts', "import { getDb } from '@/server/db';\nexport const f = () => getDb().$client;\n", [SQLITE_ONLY]],
+  ])('reports %s (%s)', async (_what, file, code, rules) => {
+    expect(await reported(file, code)).toEqual(rules);
+  });
+
+  it.each([
+    [
+      'awaited queries, writes in writeTx and an awaited condition',
+      'server/auth/probe.ts',
+      "import { getDb, schema, writeTx } from '@/server/db';\n" +
+        ASYNC +
+        'export async function f() {\n' +
+        '  const first = (await getDb().select().from(schema.users).limit(1))[0];\n' +
+        '  await writeTx(async (tx) => {\n    await tx.delete(schema.users);\n  });\n' +
+        "  return (await load()) ? first : undefined;\n}\n",
+    ],
+    ['a fire-and-forget with its rejection handled', 'server/teams/probe.ts', `${ASYNC}export function f() {\n  void load().catch(() => {});\n}\n`],
+    [
+      'hand-written SQL with its parameters',
+      'scripts/probe.ts',
+      "import { statement } from '@/server/db/statement';\nconst q = statement('select id from users where id = ?');\nexport const f = (id: string) => q.get<{ id: string }>(id);\n",
+    ],
+    [
+      'SQLite-only calls inside server/db',
+      'server/db/probe.ts',
+      "import { getDb } from './index';\nimport * as schema from './sqlite-schema';\nexport const f = () => getDb().select().from(schema.users).get();\nexport const g = () => getDb().$client;\n",
+    ],
+  ])('allows %s (%s)', async (_what, file, code) => {
     expect(await reported(file, code)).toEqual([]);
   });
 });

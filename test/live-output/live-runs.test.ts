@@ -36,13 +36,13 @@ const WORDS = 'one two three four five six seven eight nine ten eleven twelve';
 describe('live output of a run (the graph streams its model calls)', () => {
   it('arrives in order, growing, while the run runs; the stored answer, its usage and model.call are as before', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { name: 'Paced' });
+    const { conversation } = await conversationWith(ann.id, { name: 'Paced' });
     const { heard, follow } = listen();
-    const { run } = start(ann.id, conversation.id, { text: `/pace 60\n/reply ${WORDS}` }, { idempotencyKey: crypto.randomUUID() });
+    const { run } = await start(ann.id, conversation.id, { text: `/pace 60\n/reply ${WORDS}` }, { idempotencyKey: crypto.randomUUID() });
     follow(run.id);
     // Text arrives before the run is over.
-    await until(() => heard.length > 0, 5_000, 'first live output');
-    expect(findRun(run.id)?.status).toBe('running');
+    await until(async () => heard.length > 0, 5_000, 'first live output');
+    expect((await findRun(run.id))?.status).toBe('running');
     expect(heard[0]).toMatchObject({ ownerId: ann.id, conversationId: conversation.id, runId: run.id, teamId: null, jobId: null, done: false, truncated: false });
     expect(WORDS.startsWith(heard[0]!.text) && heard[0]!.text.length < WORDS.length).toBe(true);
 
@@ -69,12 +69,12 @@ describe('live output of a run (the graph streams its model calls)', () => {
 
   it('a run cancelled mid-stream stops writing, says done once, and keeps nothing', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { name: 'Slow' });
+    const { conversation } = await conversationWith(ann.id, { name: 'Slow' });
     const { heard, follow } = listen();
     const long = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
-    const { run } = start(ann.id, conversation.id, { text: `/pace 100\n/reply ${long}` }, { idempotencyKey: crypto.randomUUID() });
+    const { run } = await start(ann.id, conversation.id, { text: `/pace 100\n/reply ${long}` }, { idempotencyKey: crypto.randomUUID() });
     follow(run.id);
-    await until(() => heard.length > 0, 5_000, 'first live output');
+    await until(async () => heard.length > 0, 5_000, 'first live output');
     const stopped = await cancel(ann.id, run.id);
     expect(stopped.status).toBe('cancelled');
     // The run is recorded only once the streaming call has stopped (NodeWork), so nothing follows its done.
@@ -95,13 +95,13 @@ describe('live output of a run (the graph streams its model calls)', () => {
     process.env.OPENAI_API_KEY = 'sk-test-stub';
     process.env.OPENAI_BASE_URL = stub.baseURL;
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { model: 'openai:gpt-4.1-mini', toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { model: 'openai:gpt-4.1-mini', toolGroups: ['utility'] });
     const { heard, follow } = listen();
-    const { run } = start(ann.id, conversation.id, { text: 'What is six times seven?' }, { idempotencyKey: crypto.randomUUID() });
+    const { run } = await start(ann.id, conversation.id, { text: 'What is six times seven?' }, { idempotencyKey: crypto.randomUUID() });
     follow(run.id);
     // The second call answers in words and is held after two of them: they are live before the rest is written.
-    await until(() => heard.some((h) => h.text === 'The answer '), 20_000, 'the first two words');
-    expect(findRun(run.id)?.status).toBe('running');
+    await until(async () => heard.some((h) => h.text === 'The answer '), 20_000, 'the first two words');
+    expect((await findRun(run.id))?.status).toBe('running');
     stub.release();
     const done = await finished(run.id, 20_000);
     expect(done).toMatchObject({ status: 'success', inputTokens: 22, outputTokens: 14 });

@@ -7,7 +7,7 @@ import { currentLiveOutput } from '@/server/push/live-output';
 
 const scope = (n: number | string, ownerId = 'owner-a'): LiveScope => ({ ownerId, conversationId: `c-${n}`, runId: `run-${n}`, teamId: 't-1', jobId: `job-${n}` });
 const stops: Array<() => void> = [];
-afterEach(() => {
+afterEach(async () => {
   for (const stop of stops.splice(0)) stop();
   setLiveOutputClock(systemClock);
 });
@@ -45,7 +45,7 @@ function frozenClock() {
 }
 
 describe('live output registry (per running run, bounded, throttled)', () => {
-  it('publishes the first words at once, coalesces a burst, flushes at the end of a response and says done once', () => {
+  it('publishes the first words at once, coalesces a burst, flushes at the end of a response and says done once', async () => {
     const { clock, advance } = frozenClock();
     setLiveOutputClock(clock);
     const messages = heard();
@@ -71,7 +71,7 @@ describe('live output registry (per running run, bounded, throttled)', () => {
     expect(currentLiveOutput('owner-a', () => true)).toEqual([]);
   });
 
-  it("the next response's first words replace the text; a response without text leaves it", () => {
+  it("the next response's first words replace the text; a response without text leaves it", async () => {
     const { clock, advance } = frozenClock();
     setLiveOutputClock(clock);
     const messages = heard();
@@ -87,7 +87,7 @@ describe('live output registry (per running run, bounded, throttled)', () => {
     finishLiveOutput('run-t2');
   });
 
-  it(`keeps at most ${LIMITS.liveOutput.maxRuns} runs: one more ends the oldest (with done), for viewers too`, () => {
+  it(`keeps at most ${LIMITS.liveOutput.maxRuns} runs: one more ends the oldest (with done), for viewers too`, async () => {
     const messages = heard();
     const before = liveRunCount();
     const runs = Array.from({ length: LIMITS.liveOutput.maxRuns - before }, (_, i) => `cap-${i}`);
@@ -104,7 +104,7 @@ describe('live output registry (per running run, bounded, throttled)', () => {
     expect(liveRunCount()).toBe(0);
   });
 
-  it("a viewer's catch-up read holds only the owner's runs", () => {
+  it("a viewer's catch-up read holds only the owner's runs", async () => {
     beginLiveResponse(scope('mine', 'owner-a')).append('mine');
     beginLiveResponse(scope('theirs', 'owner-b')).append('theirs');
     expect(currentLiveOutput('owner-a', () => true).map((c) => c.text)).toEqual(['mine']);
@@ -113,7 +113,7 @@ describe('live output registry (per running run, bounded, throttled)', () => {
     finishLiveOutput('run-theirs');
   });
 
-  it('outside a run (no run context) nothing is kept or published', () => {
+  it('outside a run (no run context) nothing is kept or published', async () => {
     const messages = heard();
     const live = beginLiveResponse(null);
     live.append('text');

@@ -7,7 +7,7 @@ import { ScriptedChatModel } from '@/server/agents/scripted-model';
 import { startProviderStub, type StubTurn } from '../observe/provider-stub';
 
 const saved = { ...process.env };
-afterEach(() => {
+afterEach(async () => {
   process.env = { ...saved };
   vi.restoreAllMocks();
 });

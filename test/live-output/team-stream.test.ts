@@ -13,7 +13,7 @@ import { makeTeam } from '../support/teams';
 import { makeUser } from '../support/users';
 
 withScheduler();
-afterEach(() => closeAllStreams());
+afterEach(async () => closeAllStreams());
 
 type TestUser = Awaited<ReturnType<typeof makeUser>>;
 const BASE = 'http://localhost/api/v1';
@@ -32,15 +32,15 @@ describe('live output on the team stream (owner-scoped, ephemeral)', () => {
   it("reaches the owner's viewers (also one who connects mid-run) and never another owner's stream", { timeout: 30_000 }, async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const { team } = makeTeam(alice.id);
-    const { team: bobTeam } = makeTeam(bob.id);
+    const { team } = await makeTeam(alice.id);
+    const { team: bobTeam } = await makeTeam(bob.id);
     const aliceStream = await openTeam(alice, team.id);
     const bobStream = await openTeam(bob, bobTeam.id);
     expect((await aliceStream.next())?.event).toBe('team');
     expect((await bobStream.next())?.event).toBe('team');
 
     const member = team.members[0]!;
-    const { jobs } = sendRequest(alice.id, team.id, { memberIds: [member.id], text: `/pace 80\n/reply ${WORDS}`, draftKey: 'live-1' });
+    const { jobs } = await sendRequest(alice.id, team.id, { memberIds: [member.id], text: `/pace 80\n/reply ${WORDS}`, draftKey: 'live-1' });
     const jobId = jobs[0]!.id;
     const first = await aliceStream.until(isOutput(jobId), 100);
     // No id: live output does not move Last-Event-ID (it is not replayed; a new connection gets the text so far).
@@ -48,7 +48,7 @@ describe('live output on the team stream (owner-scoped, ephemeral)', () => {
     const data = first.data as TeamOutputPush;
     expect(data).toMatchObject({ teamId: team.id, jobId, done: false, truncated: false });
     expect(WORDS.startsWith(data.text)).toBe(true);
-    expect(job(jobId).status).toBe('running');
+    expect((await job(jobId)).status).toBe('running');
 
     // A viewer who opens the workspace now: the revision, then the text written so far.
     const late = await openTeam(alice, team.id);
@@ -64,7 +64,7 @@ describe('live output on the team stream (owner-scoped, ephemeral)', () => {
     expect((await settled(jobId)).status).toBe('completed');
 
     // Bob's stream: a change of his own team is the next thing it says; alice's output never came before it.
-    const revision = writeTx((tx) => touchTeam(tx, bobTeam.id, []));
+    const revision = await writeTx((tx) => touchTeam(tx, bobTeam.id, []));
     const seen: SseMessage[] = [];
     await bobStream.until((m) => {
       seen.push(m);
@@ -75,7 +75,7 @@ describe('live output on the team stream (owner-scoped, ephemeral)', () => {
 
   it("reaches the member's conversation stream too, with the run it belongs to", { timeout: 30_000 }, async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
+    const { team } = await makeTeam(alice.id);
     const member = team.members[0]!;
     const conversationId = member.conversationId!;
     const res = await conversationEventsRoute(
@@ -85,7 +85,7 @@ describe('live output on the team stream (owner-scoped, ephemeral)', () => {
     expect(res.status).toBe(200);
     const stream = sseReader(res);
     expect((await stream.next())?.event).toBe('conversation');
-    const { jobs } = sendRequest(alice.id, team.id, { memberIds: [member.id], text: `/pace 20\n/reply ${WORDS}`, draftKey: 'live-2' });
+    const { jobs } = await sendRequest(alice.id, team.id, { memberIds: [member.id], text: `/pace 20\n/reply ${WORDS}`, draftKey: 'live-2' });
     const end = await stream.until((m) => m.event === 'output' && (m.data as { done: boolean }).done, 200);
     expect(end.id).toBeUndefined();
     expect(end.data).toMatchObject({ conversationId, text: WORDS, truncated: false });

@@ -15,14 +15,14 @@ function kept(tail: TextTail) {
 const codePoints = (text: string) => Array.from(text).length;
 
 describe('live output tail: the newest text within LIMITS.liveOutput', () => {
-  it(`ASCII: ${maxChars} characters are kept whole; one more drops the oldest`, () => {
+  it(`ASCII: ${maxChars} characters are kept whole; one more drops the oldest`, async () => {
     const at = 'a'.repeat(maxChars - 1) + 'z';
     expect(kept(appendTail(EMPTY_TAIL, at))).toEqual({ text: at, truncated: false });
     const past = appendTail(EMPTY_TAIL, `X${at}`);
     expect(kept(past)).toEqual({ text: at, truncated: true });
   });
 
-  it(`CJK: ${Math.floor(maxBytes / 3)} characters fit ${maxBytes} bytes; one more drops the oldest`, () => {
+  it(`CJK: ${Math.floor(maxBytes / 3)} characters fit ${maxBytes} bytes; one more drops the oldest`, async () => {
     const n = Math.floor(maxBytes / 3);
     const at = CJK.repeat(n);
     expect(kept(appendTail(EMPTY_TAIL, at))).toEqual({ text: at, truncated: false });
@@ -31,7 +31,7 @@ describe('live output tail: the newest text within LIMITS.liveOutput', () => {
     expect(utf8Bytes(past.text)).toBeLessThanOrEqual(maxBytes);
   });
 
-  it(`emoji: ${maxBytes / 4} fit exactly; one more drops a whole emoji, never half a surrogate pair`, () => {
+  it(`emoji: ${maxBytes / 4} fit exactly; one more drops a whole emoji, never half a surrogate pair`, async () => {
     const at = EMOJI.repeat(maxBytes / 4);
     expect(utf8Bytes(at)).toBe(maxBytes);
     expect(kept(appendTail(EMPTY_TAIL, at))).toEqual({ text: at, truncated: false });
@@ -45,7 +45,7 @@ describe('live output tail: the newest text within LIMITS.liveOutput', () => {
     expect(kept(appendTail(EMPTY_TAIL, `x${EMOJI}${rest}`))).toEqual({ text: `${EMOJI}${rest}`, truncated: true });
   });
 
-  it('is the same fed in chunks as in one piece, and stays within both bounds at every step', () => {
+  it('is the same fed in chunks as in one piece, and stays within both bounds at every step', async () => {
     const words = Array.from({ length: 3_000 }, (_, i) => [`word${i} `, `${CJK}${CJK} `, `${EMOJI} `][i % 3]!);
     let tail = EMPTY_TAIL;
     for (const word of words) {
@@ -59,7 +59,7 @@ describe('live output tail: the newest text within LIMITS.liveOutput', () => {
     expect(words.join('').endsWith(tail.text)).toBe(true);
   });
 
-  it('a pair split across two chunks is held back until its second half arrives, then shown whole', () => {
+  it('a pair split across two chunks is held back until its second half arrives, then shown whole', async () => {
     const first = feed(['Hi ', '\ud83d']);
     expect(shownText(first)).toBe('Hi ');
     const second = appendTail(first, '\ude00!');
@@ -71,7 +71,7 @@ describe('live output tail: the newest text within LIMITS.liveOutput', () => {
     expect(kept(joined)).toEqual({ text: `${CJK.repeat((maxBytes - 4) / 3 - 1)}${EMOJI}z`, truncated: true });
   });
 
-  it('an empty chunk changes nothing', () => {
+  it('an empty chunk changes nothing', async () => {
     const tail = feed(['abc']);
     expect(appendTail(tail, '')).toBe(tail);
   });

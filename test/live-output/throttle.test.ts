@@ -30,7 +30,7 @@ function manualClock() {
 describe('live output throttle (leading and trailing edge)', () => {
   const INTERVAL = 250;
 
-  it('publishes the first change at once and a change exactly one interval later at once too', () => {
+  it('publishes the first change at once and a change exactly one interval later at once too', async () => {
     const { clock, advanceTo } = manualClock();
     const published: number[] = [];
     const throttle = createThrottle(INTERVAL, () => published.push(clock.now()), clock);
@@ -41,7 +41,7 @@ describe('live output throttle (leading and trailing edge)', () => {
     expect(published).toEqual([0, INTERVAL]);
   });
 
-  it('a change one millisecond inside the interval waits for its end; a burst costs one message', () => {
+  it('a change one millisecond inside the interval waits for its end; a burst costs one message', async () => {
     const { clock, advanceTo, pending } = manualClock();
     const published: number[] = [];
     const throttle = createThrottle(INTERVAL, () => published.push(clock.now()), clock);
@@ -61,7 +61,7 @@ describe('live output throttle (leading and trailing edge)', () => {
     expect(published).toEqual([0, INTERVAL, 2 * INTERVAL]);
   });
 
-  it('flush publishes what is pending now; cancel drops it; neither publishes when nothing is pending', () => {
+  it('flush publishes what is pending now; cancel drops it; neither publishes when nothing is pending', async () => {
     const { clock, advanceTo, pending } = manualClock();
     let count = 0;
     const throttle = createThrottle(INTERVAL, () => count++, clock);

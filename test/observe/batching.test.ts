@@ -59,7 +59,7 @@ function watchEventWrites() {
 }
 
 let watch: ReturnType<typeof watchEventWrites> | undefined;
-afterEach(() => {
+afterEach(async () => {
   watch?.restore();
   watch = undefined;
 });
@@ -67,7 +67,7 @@ afterEach(() => {
 describe('run event writes are batched: one transaction per graph step', () => {
   it('each step’s events are written together, inside the transaction that saves the step, never one per event', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     watch = watchEventWrites();
     const run = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/call current_time {}\n/reply done');
     expect(run.status).toBe('success');
@@ -90,7 +90,7 @@ describe('run event writes are batched: one transaction per graph step', () => {
 
   it('a multi-tool turn (scripted /also): one step.assistant with both calls, then every result in the order asked, in one transaction', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     watch = watchEventWrites();
     const run = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/also current_time {}\n/also calculator {"expression":"1/0"}\n/reply all three');
     expect(run.status).toBe('success');
@@ -118,7 +118,7 @@ describe('run event writes are batched: one transaction per graph step', () => {
 describe('events are kept as long as the run', () => {
   it('pruning the thread’s superseded checkpoints after later runs leaves every earlier run’s events as they were', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const first = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/reply 42');
     const before = eventsOf(first.id);
     expect(before.length).toBeGreaterThan(4);

@@ -4,12 +4,12 @@ import { readThread } from '@/server/agents/thread';
 import { makeUser } from '../support/users';
 import { conversationWith, send } from '../agents/helpers';
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(async () => vi.restoreAllMocks());
 
 describe('when run events cannot be written', () => {
   it('the run still runs, saves its steps and gets its outcome; the failure is logged', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     // A damaged checkpoint database: its run_events table is gone (this file's data directory only).
     getCheckpointer().db.exec('DROP TABLE run_events');
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -44,7 +44,7 @@ describe('GET /api/v1/runs/:id/events', () => {
   beforeAll(async () => {
     ann = await makeUser('ann');
     bob = await makeUser('bob');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: CALLS + 5 });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: CALLS + 5 });
     const run = await send(ann.id, conversation.id, script);
     expect(run.status).toBe('success');
     runId = run.id;
@@ -89,7 +89,7 @@ describe('GET /api/v1/runs/:id/events', () => {
   });
 
   it("another owner gets 404 exactly like a missing run, sees no event, and nothing changes", async () => {
-    const before = databaseFingerprint();
+    const before = await databaseFingerprint();
     const res = await events(bob, runId, '?after=0&limit=200');
     expect(res.status).toBe(404);
     const text = await res.text();
@@ -97,14 +97,14 @@ describe('GET /api/v1/runs/:id/events', () => {
     expect(text).not.toContain('run.started');
     const missing = await events(bob, crypto.randomUUID());
     expect(missing.status).toBe(404);
-    expect(databaseFingerprint()).toBe(before);
+    expect(await databaseFingerprint()).toBe(before);
   });
 
   it('follows a live run: a page during the run says not finished, the next page from nextAfter brings the rest once', async () => {
-    const { conversation } = conversationWith(ann.id, { toolGroups: [GATE_GROUP] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: [GATE_GROUP] });
     gate.close();
-    const { run } = start(ann.id, conversation.id, { text: '/call hold {}\n/reply after the hold' }, { idempotencyKey: crypto.randomUUID() });
-    await until(() => gate.entered === 1);
+    const { run } = await start(ann.id, conversation.id, { text: '/call hold {}\n/reply after the hold' }, { idempotencyKey: crypto.randomUUID() });
+    await until(async () => gate.entered === 1);
     // The model step is saved before the tool step starts: its events are visible while the tool holds.
     const live = await page(ann, run.id, '');
     expect(live.events.map((e) => e.type)).toEqual(['run.started', 'model.call', 'step.assistant']);

@@ -19,7 +19,7 @@ afterEach(async () => {
 
 /** Send and wait, with room for the first call of a real provider model (its tokenizer is loaded then). */
 async function send(ownerId: string, conversationId: string, text: string) {
-  const { run } = start(ownerId, conversationId, { text }, { idempotencyKey: crypto.randomUUID() });
+  const { run } = await start(ownerId, conversationId, { text }, { idempotencyKey: crypto.randomUUID() });
   return finished(run.id, 30_000);
 }
 
@@ -44,7 +44,7 @@ describe('run events from a real provider path (initChatModel against a local Op
       { text: 'Both done.', finish: 'stop' },
     ]);
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { model: 'openai:gpt-4.1-mini', toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { model: 'openai:gpt-4.1-mini', toolGroups: ['utility'] });
     const run = await send(ann.id, conversation.id, 'Two sums, please');
     expect(run.status).toBe('success');
 
@@ -71,7 +71,7 @@ describe('run events from a real provider path (initChatModel against a local Op
   it('reported usage is recorded exactly and summed into the run', async () => {
     await withStub([{ text: 'Hello.', finish: 'stop', usage: { prompt_tokens: 123, completion_tokens: 45 } }]);
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { model: 'openai:gpt-4.1-mini' });
+    const { conversation } = await conversationWith(ann.id, { model: 'openai:gpt-4.1-mini' });
     const run = await send(ann.id, conversation.id, 'Hi');
     expect(ofType(eventsOf(run.id), 'model.call')).toEqual([expect.objectContaining({ inputTokens: 123, outputTokens: 45, finishReason: 'stop' })]);
     expect(run).toMatchObject({ modelCalls: 1, unreportedCalls: 0, inputTokens: 123, outputTokens: 45 });

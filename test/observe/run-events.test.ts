@@ -5,12 +5,12 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { recoverRuns } from '@/server/agents/recovery';
-import { cancel, findRun, resume, start } from '@/server/agents/runs';
+import { cancel, findRun, isStopping, resume, start } from '@/server/agents/runs';
 import { setRunMinuteMsForTests } from '@/server/agents/run-time-limit';
 import { resumeRunLaunches, suspendActiveRuns } from '@/server/agents/suspend';
 import { readThread } from '@/server/agents/thread';
 import { registerToolGroup } from '@/server/agents/tools/registry';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import type { Run } from '@/server/db/schema';
 import { GATE_GROUP, registerGateTool } from '../support/gate-tool';
 import { makeUser } from '../support/users';
@@ -25,7 +25,7 @@ registerToolGroup('test_echo', () => [
   tool(({ text }) => text, { name: 'echo', description: 'Returns the text.', schema: z.object({ text: z.string() }) }),
 ]);
 
-afterEach(() => setRunMinuteMsForTests(undefined));
+afterEach(async () => setRunMinuteMsForTests(undefined));
 
 /** The token totals a run row holds equal the sums of its model.call events. */
 function expectTotalsFromEvents(run: Run): void {
@@ -41,7 +41,7 @@ function expectTotalsFromEvents(run: Run): void {
 describe('run events through real graphs (scripted model)', () => {
   it('a tool turn and a reply: every step in order with dense seq, tokens as reported, totals from the events', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const run = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/reply The answer is 42');
     expect(run.status).toBe('success');
     const events = eventsOf(run.id);
@@ -67,7 +67,7 @@ describe('run events through real graphs (scripted model)', () => {
 
   it('approval: the run ends with interrupt and run.finished(interrupted); the resume run records resume, the tool and the reply', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
     const first = await send(ann.id, conversation.id, '/call calculator {"expression":"2+2"}\n/reply four');
     expect(first.status).toBe('interrupted');
     const asked = eventsOf(first.id);
@@ -90,7 +90,7 @@ describe('run events through real graphs (scripted model)', () => {
 
   it('a declined call: its result (written by the approval step, no tool ran) is a step.tool with status error and duration 0', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
     await send(ann.id, conversation.id, '/call calculator {"expression":"2+2"}\n/reply fine');
     const { run } = await resume(ann.id, conversation.id, { approved: false, note: 'no' }, { idempotencyKey: key() });
     const events = eventsOf((await finished(run.id)).id);
@@ -103,7 +103,7 @@ describe('run events through real graphs (scripted model)', () => {
 
   it('clarification: the ask is a tool step, then interrupt with the question and run.finished(interrupted)', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['clarify'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['clarify'] });
     const run = await send(ann.id, conversation.id, '/ask Which colour?');
     expect(run.status).toBe('interrupted');
     const events = eventsOf(run.id);
@@ -116,7 +116,7 @@ describe('run events through real graphs (scripted model)', () => {
 
   it('a failing model call: model.call carries the error and no tokens; run.finished(failed) carries it too', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id);
+    const { conversation } = await conversationWith(ann.id);
     const run = await send(ann.id, conversation.id, '/fail provider exploded');
     expect(run.status).toBe('error');
     const events = eventsOf(run.id);
@@ -131,11 +131,13 @@ describe('run events through real graphs (scripted model)', () => {
 
   it('cancel mid-tool: the step in flight finishes under NodeWork and its events are kept (it ran; it is not redone), then run.finished(cancelled)', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: [GATE_GROUP] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: [GATE_GROUP] });
     gate.close();
-    const { run } = start(ann.id, conversation.id, { text: '/call hold {}\n/reply never' }, { idempotencyKey: key() });
-    await until(() => gate.entered === 1);
+    const { run } = await start(ann.id, conversation.id, { text: '/call hold {}\n/reply never' }, { idempotencyKey: key() });
+    await until(async () => gate.entered === 1);
     const stopping = cancel(ann.id, run.id);
+    // The tool returns once the cancel has reached the run (else it may return first and the run succeed).
+    await until(async () => isStopping(run.id));
     gate.open();
     expect((await stopping).status).toBe('cancelled');
     const events = eventsOf(run.id);
@@ -151,7 +153,7 @@ describe('run events through real graphs (scripted model)', () => {
   it('time cap: run.finished(failed) with stopReason time_capped', async () => {
     setRunMinuteMsForTests(10); // the default 15 "minutes" last 150 ms
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id);
+    const { conversation } = await conversationWith(ann.id);
     const run = await send(ann.id, conversation.id, '/sleep 20000\n/reply never');
     const events = eventsOf(run.id);
     expectDense(events);
@@ -160,7 +162,7 @@ describe('run events through real graphs (scripted model)', () => {
 
   it('a run stopped by max turns records every turn it took, then the failure', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: 2 });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: 2 });
     const run = await send(ann.id, conversation.id, '/loop calculator {"expression":"1"}');
     expect(run.status).toBe('error');
     const events = eventsOf(run.id);
@@ -178,7 +180,7 @@ describe('caps: 2,000 characters (code points), flagged truncated past them', ()
   for (const [name, ch] of Object.entries(samples)) {
     it(`${name}: 2,000 kept whole, 2,001 cut to 2,000 with truncated (reply text, tool args, tool result)`, async () => {
       const ann = await makeUser('ann');
-      const { conversation } = conversationWith(ann.id, { toolGroups: ['test_echo'] });
+      const { conversation } = await conversationWith(ann.id, { toolGroups: ['test_echo'] });
       for (const [length, cut] of [
         [2_000, false],
         [2_001, true],
@@ -206,7 +208,7 @@ describe('caps: 2,000 characters (code points), flagged truncated past them', ()
 
   it('tool arguments at the cap are kept whole', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['test_echo'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['test_echo'] });
     const text = '🦊'.repeat(2_000 - '{"text":""}'.length);
     const run = await send(ann.id, conversation.id, `/call echo ${JSON.stringify({ text })}\n/reply ok`);
     const [asked] = ofType(eventsOf(run.id), 'step.assistant');
@@ -219,7 +221,7 @@ describe('caps: 2,000 characters (code points), flagged truncated past them', ()
 describe('caps on interrupt and resume values', () => {
   it('an interrupt payload and a resume answer longer than the cap are kept as their JSON text, cut and flagged', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['test_echo'], approvalTools: ['echo'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['test_echo'], approvalTools: ['echo'] });
     const text = '漢'.repeat(2_500);
     const asked = await send(ann.id, conversation.id, `/call echo ${JSON.stringify({ text })}\n/reply ok`);
     const [interrupt] = ofType(eventsOf(asked.id), 'interrupt');
@@ -241,11 +243,11 @@ describe('caps on interrupt and resume values', () => {
 describe('a crash between steps', () => {
   it('after suspension and recovery every AI and tool message of the thread has exactly one step event; seq stays dense', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const script = [1, 2, 3, 4, 5].map((n) => `/call calculator {"expression":"${n}*10"}`).concat('/sleep 100', '/reply all done').join('\n');
-    const { run } = start(ann.id, conversation.id, { text: script }, { idempotencyKey: key() });
+    const { run } = await start(ann.id, conversation.id, { text: script }, { idempotencyKey: key() });
     // Two tool steps saved, the third model call sleeping: stop the process's work as a shutdown does.
-    await until(() => ofType(eventsOf(run.id), 'step.tool').length >= 2, 10_000);
+    await until(async () => ofType(eventsOf(run.id), 'step.tool').length >= 2, 10_000);
     const report = await suspendActiveRuns(5_000);
     expect(report).toEqual({ suspended: [run.id], settled: true });
     const before = eventsOf(run.id);
@@ -283,27 +285,26 @@ describe('a crash between steps', () => {
 describe('runs finished outside an execution', () => {
   it('a crash after the last step: recovery records the run from its checkpoint without a second run.finished', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id);
+    const { conversation } = await conversationWith(ann.id);
     const run = await send(ann.id, conversation.id, '/reply hi');
     const before = eventsOf(run.id);
     // What a crash between the events and the row update leaves: the row still running.
-    getDb().update(schema.runs).set({ status: 'running', finishedAt: null }).where(eq(schema.runs.id, run.id)).run();
+    await writeTx((tx) => tx.update(schema.runs).set({ status: 'running', finishedAt: null }).where(eq(schema.runs.id, run.id)));
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'recorded', status: 'success' }]);
     expect(eventsOf(run.id)).toEqual(before);
-    expect(findRun(run.id)).toMatchObject({ status: 'success', modelCalls: 1 });
+    expect(await findRun(run.id)).toMatchObject({ status: 'success', modelCalls: 1 });
   });
 
   it('a run cancelled before it executed records run.finished(cancelled) and no model calls', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id);
-    const row = getDb()
+    const { conversation } = await conversationWith(ann.id);
+    const row = (await writeTx((tx) => tx
       .insert(schema.runs)
       .values({ id: key(), conversationId: conversation.id, ownerId: ann.id, idempotencyKey: key(), kind: 'start', status: 'pending', model: 'scripted', input: { text: 'hi' } })
-      .returning()
-      .get();
+      .returning()))[0]!;
     expect((await cancel(ann.id, row.id)).status).toBe('cancelled');
     const events = eventsOf(row.id);
     expect(events.map((e) => [e.seq, e.type, (e as { outcome?: string }).outcome])).toEqual([[1, 'run.finished', 'cancelled']]);
-    expect(findRun(row.id)).toMatchObject({ modelCalls: 0, unreportedCalls: 0, inputTokens: 0 });
+    expect(await findRun(row.id)).toMatchObject({ modelCalls: 0, unreportedCalls: 0, inputTokens: 0 });
   });
 });

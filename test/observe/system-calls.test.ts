@@ -7,7 +7,7 @@ import { eventsOf, expectDense, ofType, typesOf } from './helpers';
 describe('system model calls are observed and marked', () => {
   it('a compaction summary is a model.call with system "summary", before the agent’s own call, and counts in the run’s totals', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { compactAtTokens: 1_000 });
+    const { conversation } = await conversationWith(ann.id, { compactAtTokens: 1_000 });
     expect((await send(ann.id, conversation.id, filler(700, 'aaaa'))).status).toBe('success');
     const run = await send(ann.id, conversation.id, filler(600, 'bbbb'));
     expect(run.status).toBe('success');

@@ -11,11 +11,11 @@ withScheduler();
 describe('run events of team job runs', () => {
   it("a member's job run records its steps like a conversation run, and its totals come from them", async () => {
     const ann = await makeUser('ann');
-    const { team } = makeTeam(ann.id, ['Writer', 'Critic']);
+    const { team } = await makeTeam(ann.id, ['Writer', 'Critic']);
     const member = team.members[0]!;
-    const { jobs } = sendRequest(ann.id, team.id, { memberIds: [member.id], text: 'Draft it\n/call calculator {"expression":"2*21"}\n/reply Drafted', draftKey: 'd1' });
+    const { jobs } = await sendRequest(ann.id, team.id, { memberIds: [member.id], text: 'Draft it\n/call calculator {"expression":"2*21"}\n/reply Drafted', draftKey: 'd1' });
     expect((await settled(jobs[0]!.id)).status).toBe('completed');
-    const run = latestRun(member.conversationId!)!;
+    const run = (await latestRun(member.conversationId!))!;
     const events = eventsOf(run.id);
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'step.assistant', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);

@@ -10,11 +10,11 @@ withDelegationScheduler();
 describe('provenance of a delegated task, through a real task call', () => {
   it('the child’s task message is the parent agent’s, names it, and is labelled so — also when the person’s turn made it trusted', async () => {
     const ann = await makeUser('ann');
-    const { agent, conversation } = conversationWith(ann.id, { name: 'Lead' });
+    const { agent, conversation } = await conversationWith(ann.id, { name: 'Lead' });
     // The person's own turn: the child may act on the task's directives (ADR 024), but an agent still wrote it.
     const run = await send(ann.id, conversation.id, taskCall({ description: 'check', prompt: '/reply checked' }));
     expect(run.status).toBe('success');
-    const [row] = delegationsOf(run.id);
+    const [row] = await delegationsOf(run.id);
     expect(row).toMatchObject({ status: 'completed' });
 
     const { messages } = await getState(ann.id, row!.childConversationId!);

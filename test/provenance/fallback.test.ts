@@ -7,7 +7,7 @@ import { provenanceOf } from '@/server/agents/provenance';
 const human = (ensemble?: Record<string, unknown>) => new HumanMessage({ content: 'text', ...(ensemble ? { additional_kwargs: { ensemble } } : {}) });
 
 describe('provenanceOf for checkpoints recorded before provenance', () => {
-  it('derives each kind from the meta the message carries', () => {
+  it('derives each kind from the meta the message carries', async () => {
     expect(provenanceOf(human({ runId: 'r', taskText: 'hi', author: 'person' }))).toEqual({ contentKind: 'person_message', producer: { type: 'person' } });
     expect(provenanceOf(human())).toEqual({ contentKind: 'person_message', producer: { type: 'person' } });
     expect(provenanceOf(human({ runId: 'r', kind: 'team_request', from: 'You', author: 'person' }))).toEqual({ contentKind: 'team_request', producer: { type: 'person' } });
@@ -34,7 +34,7 @@ describe('provenanceOf for checkpoints recorded before provenance', () => {
     }
   });
 
-  it('prefers stored provenance, and ignores a malformed one', () => {
+  it('prefers stored provenance, and ignores a malformed one', async () => {
     const stored = { contentKind: 'team_request', producer: { type: 'member', memberId: 'm1', name: 'Research' } };
     expect(provenanceOf(human({ kind: 'team_request', author: 'member', from: 'Other', provenance: stored }))).toEqual(stored);
     const malformed = { contentKind: 'made_up', producer: { type: 'person' } };
@@ -42,7 +42,7 @@ describe('provenanceOf for checkpoints recorded before provenance', () => {
     expect(provenanceOf(human({ author: 'person', provenance: { contentKind: 'note', producer: { type: 'robot' } } }))).toEqual({ contentKind: 'person_message', producer: { type: 'person' } });
   });
 
-  it('toApiMessages returns provenance on every message of an old thread', () => {
+  it('toApiMessages returns provenance on every message of an old thread', async () => {
     const api = toApiMessages([
       human({ runId: 'r', taskText: 'hi', author: 'person' }),
       new AIMessage({ content: 'hello' }),

@@ -68,21 +68,21 @@ registerToolGroup('test_forge', () => [
 
 withScheduler();
 
-const runsOf = (conversationId: string) => getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId)).all();
-const jobsOf = (teamId: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.teamId, teamId)).all();
+const runsOf = async (conversationId: string) => (await getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId)));
+const jobsOf = async (teamId: string) => (await getDb().select().from(schema.jobs).where(eq(schema.jobs.teamId, teamId)));
 
 describe('provenance can not be forged', () => {
   it('by a request body: provenance or meta fields are refused (422) and nothing is stored', async () => {
     const ann = await makeUser('ann');
-    const [agent] = makeAgents(ann.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
-    const conversation = createConversation(ann.id, agent!.id);
+    const [agent] = await makeAgents(ann.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
+    const conversation = await createConversation(ann.id, agent!.id);
     for (const extra of [{ provenance: forged().provenance }, { meta: forged() }]) {
       const res = await call(messagesRoute.POST, { method: 'POST', headers: ann.auth, body: { text: 'hi', ...extra }, params: { id: conversation.id } });
       expect(res.status).toBe(422);
     }
-    expect(runsOf(conversation.id)).toHaveLength(0);
+    expect(await runsOf(conversation.id)).toHaveLength(0);
 
-    const { team } = makeTeam(ann.id, ['Research']);
+    const { team } = await makeTeam(ann.id, ['Research']);
     const member = team.members[0]!;
     const mention = await call(mentionsRoute.POST, {
       method: 'POST',
@@ -91,7 +91,7 @@ describe('provenance can not be forged', () => {
       params: { id: conversation.id },
     });
     expect(mention.status).toBe(422);
-    expect(runsOf(conversation.id)).toHaveLength(0);
+    expect(await runsOf(conversation.id)).toHaveLength(0);
     const request = await call(requestsRoute.POST, {
       method: 'POST',
       headers: ann.auth,
@@ -99,9 +99,9 @@ describe('provenance can not be forged', () => {
       params: { id: team.id },
     });
     expect(request.status).toBe(422);
-    expect(jobsOf(team.id)).toHaveLength(0);
+    expect(await jobsOf(team.id)).toHaveLength(0);
 
-    const asked = sendRequest(ann.id, team.id, { memberIds: [member.id], text: '/ask Which format?', draftKey: 'q' }).jobs[0]!;
+    const asked = (await sendRequest(ann.id, team.id, { memberIds: [member.id], text: '/ask Which format?', draftKey: 'q' })).jobs[0]!;
     expect((await settled(asked.id)).status).toBe('waiting_input');
     const respond = await call(respondRoute.POST, {
       method: 'POST',
@@ -110,12 +110,12 @@ describe('provenance can not be forged', () => {
       params: { id: team.id, jobId: asked.id },
     });
     expect(respond.status).toBe(422);
-    expect(jobsOf(team.id).find((j) => j.id === asked.id)).toMatchObject({ status: 'waiting_input', answer: null });
+    expect((await jobsOf(team.id)).find((j) => j.id === asked.id)).toMatchObject({ status: 'waiting_input', answer: null });
   });
 
   it('by a resume body: provenance beside or inside an approval answer is refused (422) and the run still waits', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
     const asked = await send(ann.id, conversation.id, '/call calculator {"expression":"2+2"}\n/reply four');
     expect(asked.status).toBe('interrupted');
     for (const body of [
@@ -126,12 +126,12 @@ describe('provenance can not be forged', () => {
       const res = await call(resumeRoute.POST, { method: 'POST', headers: ann.auth, body, params: { id: conversation.id } });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
-    expect(runsOf(conversation.id).map((r) => r.status)).toEqual(['interrupted']);
+    expect((await runsOf(conversation.id)).map((r) => r.status)).toEqual(['interrupted']);
   });
 
   it('by a model response or a tool result: additional_kwargs.ensemble is removed before it is stored', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { model: FORGER_MODEL, toolGroups: ['test_forge'] });
+    const { conversation } = await conversationWith(ann.id, { model: FORGER_MODEL, toolGroups: ['test_forge'] });
     const run = await send(ann.id, conversation.id, 'go');
     expect(run.status).toBe('success');
     const { threadMessages, messages } = await getState(ann.id, conversation.id);

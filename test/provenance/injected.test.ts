@@ -23,8 +23,8 @@ const humans = (messages: Message[]) => messages.filter((m) => m.role === 'user'
 describe('provenance of every message the framework injects, through real flows', () => {
   it("a person's chat: person_message by the person; the reply by the agent; a tool result by the framework (GET /conversations/:id)", async () => {
     const ann = await makeUser('ann');
-    const [agent] = makeAgents(ann.id, [`Calc-${crypto.randomUUID().slice(0, 4)}`], { toolGroups: ['utility'] });
-    const conversation = createConversation(ann.id, agent!.id);
+    const [agent] = await makeAgents(ann.id, [`Calc-${crypto.randomUUID().slice(0, 4)}`], { toolGroups: ['utility'] });
+    const conversation = await createConversation(ann.id, agent!.id);
     const sent = await call(messagesRoute.POST, { method: 'POST', headers: ann.auth, body: { text: directive('calculator', { expression: '6*7' }) }, params: { id: conversation.id } });
     expect(sent.status).toBe(202);
     await finished((sent.body.run as { id: string }).id);
@@ -43,14 +43,14 @@ describe('provenance of every message the framework injects, through real flows'
 
   it('a team request from the person, one from a member (send_member), and the receipt returned to the sender', async () => {
     const ann = await makeUser('ann');
-    const { team, agents } = makeTeam(ann.id, ['Research', 'Review']);
+    const { team, agents } = await makeTeam(ann.id, ['Research', 'Review']);
     const [research, review] = team.members;
-    scriptAgent(agents[1]!.id, '/reply Looks good');
-    const root = sendRequest(ann.id, team.id, {
+    await scriptAgent(agents[1]!.id, '/reply Looks good');
+    const root = (await sendRequest(ann.id, team.id, {
       memberIds: [research!.id],
       text: directive('send_member', { member: review!.name, text: 'Please review', request_id: 'r1' }),
       draftKey: 'd',
-    }).jobs[0]!;
+    })).jobs[0]!;
     await settled(root.id);
     // The receipt is its own job on Research's conversation; wait until it ran.
     const researchMessages = await until(async () => {
@@ -71,11 +71,11 @@ describe('provenance of every message the framework injects, through real flows'
 
   it('a clarification answer is the person’s', async () => {
     const ann = await makeUser('ann');
-    const { team } = makeTeam(ann.id);
+    const { team } = await makeTeam(ann.id);
     const member = team.members[0]!;
-    const j = sendRequest(ann.id, team.id, { memberIds: [member.id], text: '/ask Which format?', draftKey: 'q' }).jobs[0]!;
+    const j = (await sendRequest(ann.id, team.id, { memberIds: [member.id], text: '/ask Which format?', draftKey: 'q' })).jobs[0]!;
     expect((await settled(j.id)).status).toBe('waiting_input');
-    respondToJob(ann.id, team.id, j.id, { answer: 'Two pages', answerKey: 'a1' });
+    await respondToJob(ann.id, team.id, j.id, { answer: 'Two pages', answerKey: 'a1' });
     await until(async () => (await settled(j.id)).status === 'completed', 10_000, 'answered job');
     const [request, answer] = humans(await messagesOf(ann.id, member.conversationId!));
     expect(request!.provenance).toEqual({ contentKind: 'team_request', producer: { type: 'person' } });
@@ -84,9 +84,9 @@ describe('provenance of every message the framework injects, through real flows'
 
   it('an @mention: the person’s message (mention) and the framework’s note', async () => {
     const ann = await makeUser('ann');
-    const { team } = makeTeam(ann.id, ['Research']);
-    const [solo] = makeAgents(ann.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
-    const conversation = createConversation(ann.id, solo!.id);
+    const { team } = await makeTeam(ann.id, ['Research']);
+    const [solo] = await makeAgents(ann.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
+    const conversation = await createConversation(ann.id, solo!.id);
     const sent = await call(mentionsRoute.POST, {
       method: 'POST',
       headers: ann.auth,

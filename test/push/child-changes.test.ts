@@ -1,29 +1,35 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createConversation } from '@/server/agents/conversations';
-import { bridgeChildChanges } from '@/server/agents/delegation/announce-children';
+import { bridgeChildChanges, childChangesAnnounced } from '@/server/agents/delegation/announce-children';
 import { delegationEvents } from '@/server/agents/delegation/events';
 import { acceptChild } from '@/server/agents/delegation/ledger';
 import type { DelegationSpec } from '@/server/agents/delegation/spec';
 import { runEvents } from '@/server/agents/run-events';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import { subscribeConversation, type ConversationChange } from '@/server/push/bus';
 import { makeAgent } from '../agents/helpers';
 import { makeUser } from '../support/users';
 
-function insertRun(ownerId: string, conversationId: string, parentRunId: string | null = null) {
-  return getDb()
-    .insert(schema.runs)
-    .values({ id: crypto.randomUUID(), conversationId, ownerId, idempotencyKey: crypto.randomUUID(), kind: 'start', status: 'running', model: 'scripted', input: { text: 'x' }, parentRunId })
-    .returning()
-    .get();
+async function insertRun(ownerId: string, conversationId: string, parentRunId: string | null = null) {
+  const [row] = await writeTx(async (tx) =>
+    tx
+      .insert(schema.runs)
+      .values({ id: crypto.randomUUID(), conversationId, ownerId, idempotencyKey: crypto.randomUUID(), kind: 'start', status: 'running', model: 'scripted', input: { text: 'x' }, parentRunId })
+      .returning(),
+  );
+  return row!;
 }
 
-/** Everything announced on a conversation until the microtasks of the current tick have run. */
-async function heardOn(conversationId: string, act: () => void): Promise<string[][]> {
+/**
+ * Everything announced on a conversation by `act`: once its parent lookups are done (childChangesAnnounced) and the
+ * microtasks that flush the notes have run.
+ */
+async function heardOn(conversationId: string, act: () => unknown): Promise<string[][]> {
   const heard: ConversationChange[] = [];
   const off = subscribeConversation(conversationId, (c) => heard.push(c));
-  act();
+  await act();
+  await childChangesAnnounced();
   await Promise.resolve();
   await Promise.resolve();
   off();
@@ -35,11 +41,11 @@ describe("a delegated child's progress is announced as a change of its parent ru
     bridgeChildChanges();
     bridgeChildChanges(); // once per process: a second call adds no second listener
     const alice = await makeUser('alice');
-    const agent = makeAgent(alice.id);
-    const parentConversation = createConversation(alice.id, agent.id).id;
-    const childConversation = createConversation(alice.id, agent.id).id;
-    const parent = insertRun(alice.id, parentConversation);
-    const child = insertRun(alice.id, childConversation, parent.id);
+    const agent = await makeAgent(alice.id);
+    const parentConversation = (await createConversation(alice.id, agent.id)).id;
+    const childConversation = (await createConversation(alice.id, agent.id)).id;
+    const parent = await insertRun(alice.id, parentConversation);
+    const child = await insertRun(alice.id, childConversation, parent.id);
     const lifecycle = (runId: string, conversationId: string) => ({ runId, conversationId, ownerId: alice.id, status: 'running' as const });
 
     expect(await heardOn(parentConversation, () => runEvents().emit('run:started', lifecycle(child.id, childConversation)))).toEqual([[parent.id]]);
@@ -53,13 +59,13 @@ describe("a delegated child's progress is announced as a change of its parent ru
 
   it('announces a child accepted into the ledger (queued) after the inserting transaction', async () => {
     const alice = await makeUser('alice');
-    const agent = makeAgent(alice.id);
-    const conversationId = createConversation(alice.id, agent.id).id;
-    const parent = insertRun(alice.id, conversationId);
+    const agent = await makeAgent(alice.id);
+    const conversationId = (await createConversation(alice.id, agent.id)).id;
+    const parent = await insertRun(alice.id, conversationId);
     const spec = { request: { description: 'd', prompt: 'p' }, trusted: false, limits: { concurrency: 2, maxDepth: 2 } } as unknown as DelegationSpec;
     const ref = { runId: parent.id, ownerId: alice.id, conversationId, toolCallId: 'call-1', teamId: null, depth: 0, holdsSlot: false };
-    const heard = await heardOn(conversationId, () => {
-      expect(acceptChild(ref, { agentId: agent.id, provider: 'spawn', spec }, 5)).toMatchObject({ status: 'queued' });
+    const heard = await heardOn(conversationId, async () => {
+      expect(await acceptChild(ref, { agentId: agent.id, provider: 'spawn', spec }, 5)).toMatchObject({ status: 'queued' });
     });
     expect(heard).toEqual([[parent.id]]);
   });

@@ -24,7 +24,7 @@ afterEach(() => closeAllStreams());
 describe('conversation event stream', () => {
   it('announces a run (start, events, finish) with rising ids, and resumes from Last-Event-ID', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const { abort, res } = open(alice, conversation.id);
     const r = await res;
     expect(r.status).toBe(200);
@@ -54,7 +54,7 @@ describe('conversation event stream', () => {
   it('answers 404 to another owner, exactly like a missing conversation, and opens no stream', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const listeners = conversationListenerCount();
     const foreign = await open(bob, conversation.id).res;
     const missing = await open(bob, 'no-such-conversation').res;
@@ -66,7 +66,7 @@ describe('conversation event stream', () => {
 
   it('leaves no listener behind when the client goes away', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const listeners = conversationListenerCount();
     const { abort, res } = open(alice, conversation.id);
     const stream = sseReader(await res);

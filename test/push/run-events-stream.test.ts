@@ -31,9 +31,9 @@ const data = (m: SseMessage | null) => m?.data as RunPush | undefined;
 
 /** A run held inside its `hold` tool call: its first model step is stored, the rest waits for gate.open(). */
 async function heldRun(user: TestUser) {
-  const { conversation } = conversationWith(user.id, { toolGroups: [GATE_GROUP] });
+  const { conversation } = await conversationWith(user.id, { toolGroups: [GATE_GROUP] });
   gate.close();
-  const { run } = start(user.id, conversation.id, { text: '/call hold {}\n/reply after the hold' }, { idempotencyKey: crypto.randomUUID() });
+  const { run } = await start(user.id, conversation.id, { text: '/call hold {}\n/reply after the hold' }, { idempotencyKey: crypto.randomUUID() });
   await until(() => gate.entered > 0);
   gate.entered = 0;
   return { run, conversation };
@@ -88,7 +88,7 @@ describe('run event stream', () => {
   it('answers 404 to another owner, exactly like a missing run, and opens no stream (no listener, no slot)', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const run = await send(alice.id, conversation.id, 'hello');
     const listeners = conversationListenerCount();
     const foreign = await open(bob, run.id).res;
@@ -98,7 +98,7 @@ describe('run event stream', () => {
     expect(conversationListenerCount()).toBe(listeners);
     expect(openStreamCount(bob.id)).toBe(0);
     // Bob's stream on his own run hears nothing of alice's runs.
-    const bobRun = await send(bob.id, conversationWith(bob.id).conversation.id, 'mine');
+    const bobRun = await send(bob.id, (await conversationWith(bob.id)).conversation.id, 'mine');
     const bobs = open(bob, bobRun.id);
     const bobStream = sseReader(await bobs.res);
     expect(data(await bobStream.next())).toMatchObject({ runId: bobRun.id, finished: true });
@@ -114,10 +114,10 @@ describe('run event stream', () => {
 
   it(`shares the per-account cap of ${LIMITS.push.maxStreamsPerAccount} open streams; one more is 429 with Retry-After`, async () => {
     const alice = await makeUser('alice');
-    const run = await send(alice.id, conversationWith(alice.id).conversation.id, 'hello');
+    const run = await send(alice.id, (await conversationWith(alice.id)).conversation.id, 'hello');
     const opened = [];
     for (let i = 0; i < LIMITS.push.maxStreamsPerAccount; i++) opened.push(open(alice, run.id));
-    expect((await Promise.all(opened.map((o) => o.res))).map((r) => r.status)).toEqual(opened.map(() => 200));
+    expect((await Promise.all(opened.map(async (o) => o.res))).map((r) => r.status)).toEqual(opened.map(() => 200));
     const refused = await open(alice, run.id).res;
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe(String(LIMITS.push.retryAfterSeconds));
@@ -129,7 +129,7 @@ describe('run event stream', () => {
 
   it('leaves no listener and no slot behind when the client goes away', async () => {
     const alice = await makeUser('alice');
-    const run = await send(alice.id, conversationWith(alice.id).conversation.id, 'hello');
+    const run = await send(alice.id, (await conversationWith(alice.id)).conversation.id, 'hello');
     const listeners = conversationListenerCount();
     const { abort, res } = open(alice, run.id);
     const stream = sseReader(await res);
@@ -143,12 +143,12 @@ describe('run event stream', () => {
 
   it('coalesces a flood of 1,000 event writes an idle reader has not read into one message at the latest seq', async () => {
     const alice = await makeUser('alice');
-    const { conversation } = conversationWith(alice.id);
+    const { conversation } = await conversationWith(alice.id);
     const run = await send(alice.id, conversation.id, 'hello');
     const abort = new AbortController();
     let reads = 0;
     const stream = sseReader(
-      runEventStream({
+      await runEventStream({
         accountId: alice.id,
         runId: run.id,
         conversationId: conversation.id,
@@ -164,6 +164,9 @@ describe('run event stream', () => {
       await Promise.resolve();
       await Promise.resolve();
     }
+    // Heads are read asynchronously, one at a time: let the read the last announcement began finish (no timer: the
+    // queued promise jobs run before the next event-loop turn).
+    await new Promise((resolve) => setImmediate(resolve));
     const next = await stream.next();
     // What must not happen: a backlog of 1,000 messages. One message waits, at the latest head.
     expect(next).toEqual({ id: String(reads), event: 'run', data: { runId: run.id, seq: reads, finished: false } });

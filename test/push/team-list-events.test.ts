@@ -18,7 +18,7 @@ function open(user: TestUser) {
   const res = listEventsRoute(requestWithSignal('http://localhost/api/v1/teams/events', user.auth, abort.signal), { params: Promise.resolve({}) });
   return { abort, res };
 }
-const send = (user: TestUser, team: ReturnType<typeof makeTeam>['team'], key: string) =>
+const send = (user: TestUser, team: Awaited<ReturnType<typeof makeTeam>>['team'], key: string) =>
   sendRequest(user.id, team.id, { memberIds: [team.members[0]!.id], text: 'hello', draftKey: key });
 
 afterEach(() => closeAllStreams());
@@ -27,8 +27,8 @@ describe('teams list event stream', () => {
   it("says re-read first, then names each of the owner's changed teams — and never another owner's", async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const { team: alices } = makeTeam(alice.id);
-    const { team: bobs } = makeTeam(bob.id);
+    const { team: alices } = await makeTeam(alice.id);
+    const { team: bobs } = await makeTeam(bob.id);
     const a = open(alice);
     const b = open(bob);
     const [ra, rb] = [await a.res, await b.res];
@@ -38,10 +38,10 @@ describe('teams list event stream', () => {
     expect((await sa.next())?.data).toEqual({ teamIds: null });
     expect((await sb.next())?.data).toEqual({ teamIds: null });
 
-    send(alice, alices, 'k1');
+    await send(alice, alices, 'k1');
     expect((await sa.next())?.data).toEqual({ teamIds: [alices.id] });
     // What must not happen: bob hearing of alice's team. His next message is his own change only.
-    send(bob, bobs, 'k2');
+    await send(bob, bobs, 'k2');
     expect((await sb.next())?.data).toEqual({ teamIds: [bobs.id] });
     a.abort.abort();
     b.abort.abort();
@@ -49,11 +49,11 @@ describe('teams list event stream', () => {
 
   it('announces a deleted team (its row is gone, so the owner comes from the caller)', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
+    const { team } = await makeTeam(alice.id);
     const { abort, res } = open(alice);
     const stream = sseReader(await res);
     await stream.next();
-    deleteTeam(alice.id, team.id);
+    await deleteTeam(alice.id, team.id);
     expect((await stream.next())?.data).toEqual({ teamIds: [team.id] });
     abort.abort();
   });
@@ -68,7 +68,7 @@ describe('teams list event stream', () => {
     const listeners = accountTeamsListenerCount();
     const opened = [];
     for (let i = 0; i < LIMITS.push.maxStreamsPerAccount; i++) opened.push(open(alice));
-    expect((await Promise.all(opened.map((o) => o.res))).map((r) => r.status)).toEqual(opened.map(() => 200));
+    expect((await Promise.all(opened.map(async (o) => o.res))).map((r) => r.status)).toEqual(opened.map(() => 200));
     const refused = await open(alice).res;
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe(String(LIMITS.push.retryAfterSeconds));
@@ -81,7 +81,7 @@ describe('teams list event stream', () => {
   it('coalesces a flood an idle reader has not read into one message ("re-read" past 200 teams)', async () => {
     const alice = await makeUser('alice');
     const abort = new AbortController();
-    const stream = sseReader(teamListEventStream({ accountId: alice.id, signal: abort.signal, heartbeatMs: 60_000 }));
+    const stream = sseReader(await teamListEventStream({ accountId: alice.id, signal: abort.signal, heartbeatMs: 60_000 }));
     const first = await stream.next();
     for (let i = 0; i < 1_000; i++) pushBus().emit('accountTeams', { ownerId: alice.id, teamId: `t-${i}` });
     const flood = await stream.next();

@@ -32,18 +32,18 @@ function recordModelInputs(): BaseMessage[][] {
   return inputs;
 }
 
-const jobsOf = (teamId: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.teamId, teamId)).all();
+const jobsOf = async (teamId: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.teamId, teamId));
 
 describe('send_member acceptance criteria: data in the member’s human message, never instructions', () => {
   it('a criterion with a closing tag, a directive and "ignore previous instructions" changes nothing', async () => {
     const inputs = recordModelInputs();
     const ann = await makeUser('ann');
-    const { team, agents } = makeTeam(ann.id, ['Lead', 'Worker'], { instructions: 'Be careful.' });
+    const { team, agents } = await makeTeam(ann.id, ['Lead', 'Worker'], { instructions: 'Be careful.' });
     const [lead, worker] = team.members;
     const call = { member: worker!.id, text: 'Count the apples', request_id: 'apples', acceptance_criteria: ['Say how many apples', ...HOSTILE] };
-    const sent = sendRequest(ann.id, team.id, { memberIds: [lead!.id], text: `/call send_member ${JSON.stringify(call)}\n/reply sent`, draftKey: 'k' }).jobs[0]!;
+    const sent = (await sendRequest(ann.id, team.id, { memberIds: [lead!.id], text: `/call send_member ${JSON.stringify(call)}\n/reply sent`, draftKey: 'k' })).jobs[0]!;
     expect((await settled(sent.id)).status).toBe('completed');
-    const handoff = jobsOf(team.id).find((j) => j.kind === 'request' && j.sourceMemberId === lead!.id)!;
+    const handoff = (await jobsOf(team.id)).find((j) => j.kind === 'request' && j.sourceMemberId === lead!.id)!;
     const done = await settled(handoff.id);
     expect(done.status).toBe('completed');
     // What must not happen: the worker obeying a criterion (a directive in it is never run; the answer is not "pwned").
@@ -73,7 +73,7 @@ describe('send_member acceptance criteria: data in the member’s human message,
 
   it('refuses criteria past the limits with a field-named tool error and queues nothing (ASCII, CJK, emoji)', async () => {
     const ann = await makeUser('ann');
-    const { team } = makeTeam(ann.id, ['Lead', 'Worker']);
+    const { team } = await makeTeam(ann.id, ['Lead', 'Worker']);
     const [lead, worker] = team.members;
     const { maxItems, maxChars } = LIMITS.delegation.acceptanceCriteria;
     const cases: Array<[string, string[], string]> = [
@@ -85,30 +85,30 @@ describe('send_member acceptance criteria: data in the member’s human message,
     ];
     for (const [label, criteria, error] of cases) {
       const call = { member: worker!.id, text: 'Go', request_id: label, acceptance_criteria: criteria };
-      const sent = sendRequest(ann.id, team.id, { memberIds: [lead!.id], text: `/call send_member ${JSON.stringify(call)}`, draftKey: label }).jobs[0]!;
+      const sent = (await sendRequest(ann.id, team.id, { memberIds: [lead!.id], text: `/call send_member ${JSON.stringify(call)}`, draftKey: label })).jobs[0]!;
       const done = await settled(sent.id);
       expect(done.result, label).toContain(error);
     }
-    expect(jobsOf(team.id).filter((j) => j.sourceMemberId === lead!.id)).toEqual([]);
+    expect((await jobsOf(team.id)).filter((j) => j.sourceMemberId === lead!.id)).toEqual([]);
 
     // At the limit: accepted (maxItems items of maxChars characters each, in emoji).
     const full = { member: worker!.id, text: 'Go', request_id: 'full', acceptance_criteria: Array.from({ length: maxItems }, () => '🧪'.repeat(maxChars)) };
-    const ok = sendRequest(ann.id, team.id, { memberIds: [lead!.id], text: `/call send_member ${JSON.stringify(full)}\n/reply sent`, draftKey: 'full' }).jobs[0]!;
+    const ok = (await sendRequest(ann.id, team.id, { memberIds: [lead!.id], text: `/call send_member ${JSON.stringify(full)}\n/reply sent`, draftKey: 'full' })).jobs[0]!;
     expect((await settled(ok.id)).status).toBe('completed');
-    const queued = jobsOf(team.id).filter((j) => j.sourceMemberId === lead!.id);
+    const queued = (await jobsOf(team.id)).filter((j) => j.sourceMemberId === lead!.id);
     expect(queued).toHaveLength(1);
     expect((await settled(queued[0]!.id)).status).toBe('completed');
   }, 30_000);
 
   it('a request id reused with other criteria is refused like one reused with another text; the same criteria return the same request', async () => {
     const ann = await makeUser('ann');
-    const { team } = makeTeam(ann.id, ['Lead', 'Worker']);
+    const { team } = await makeTeam(ann.id, ['Lead', 'Worker']);
     const [lead, worker] = team.members;
     const call = (criteria: string[]) => `/call send_member ${JSON.stringify({ member: worker!.id, text: 'Go', request_id: 'same', acceptance_criteria: criteria })}`;
     const script = [call(['first']), call(['second']), call(['first'])].join('\n');
-    const sent = sendRequest(ann.id, team.id, { memberIds: [lead!.id], text: script, draftKey: 'k' }).jobs[0]!;
+    const sent = (await sendRequest(ann.id, team.id, { memberIds: [lead!.id], text: script, draftKey: 'k' })).jobs[0]!;
     const done = await settled(sent.id);
-    const handoffs = jobsOf(team.id).filter((j) => j.sourceMemberId === lead!.id);
+    const handoffs = (await jobsOf(team.id)).filter((j) => j.sourceMemberId === lead!.id);
     // What must not happen: a second request, or the first one's criteria silently replaced.
     expect(handoffs).toHaveLength(1);
     // The lead's answer lists its three results in order: the request, the refusal, the same request again.

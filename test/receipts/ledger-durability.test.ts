@@ -3,7 +3,7 @@ import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { closeCheckpointer, getCheckpointer } from '@/server/agents/checkpointer';
-import { closeDb, getDb, schema } from '@/server/db';
+import { closeDb, schema, writeTx } from '@/server/db';
 import { receiptsOf } from '@/server/agents/receipts/ledger';
 import { receiptStampOf } from '@/server/agents/receipts/stamp';
 import { recoverRuns } from '@/server/agents/recovery';
@@ -17,9 +17,9 @@ import { eventsOf, ofType } from '../observe/helpers';
 describe('receipts survive a crash and a redo', () => {
   it('a run stopped mid-way and continued after recovery numbers r1…r5 with no gap and no double', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const script = [1, 2, 3, 4, 5].map((n) => `/call calculator {"expression":"${n}*10"}`).concat('/sleep 100', '/reply all done').join('\n');
-    const { run } = start(ann.id, conversation.id, { text: script }, { idempotencyKey: crypto.randomUUID() });
+    const { run } = await start(ann.id, conversation.id, { text: script }, { idempotencyKey: crypto.randomUUID() });
     // Two tool steps saved, the third model call sleeping: stop the process's work as a shutdown does.
     await until(() => ofType(eventsOf(run.id), 'step.tool').length >= 2, 10_000);
     await suspendActiveRuns(5_000);
@@ -45,7 +45,7 @@ describe('receipts survive a crash and a redo', () => {
 describe('a tool step lost in a crash is redone with the same receipts', () => {
   it('the process dies after the second tool ran but before its step was saved: after recovery r1, r2, r3 — none doubled or skipped', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const saver = getCheckpointer();
     const putWrites = saver.putWrites.bind(saver);
     const put = saver.put.bind(saver);
@@ -61,7 +61,7 @@ describe('a tool step lost in a crash is redone with the same receipts', () => {
     };
     saver.put = (config, ...rest) => (dead && config.configurable?.thread_id === conversation.id ? never : put(config, ...rest));
     const script = ['1+1', '2+2', '3+3'].map((e) => `/call calculator {"expression":"${e}"}`).concat('/reply done').join('\n');
-    const { run } = start(ann.id, conversation.id, { text: script }, { idempotencyKey: crypto.randomUUID() });
+    const { run } = await start(ann.id, conversation.id, { text: script }, { idempotencyKey: crypto.randomUUID() });
     await until(() => dead, 10_000);
     // The process stops: its in-memory step journal is dropped with the unsaved step (suspension does exactly this).
     await suspendActiveRuns(2_000);
@@ -69,9 +69,11 @@ describe('a tool step lost in a crash is redone with the same receipts', () => {
     saver.put = put;
     expect(receiptsOf(run.id).map((r) => r.id)).toEqual(['r1']);
 
-    getDb().update(schema.runs).set({ status: 'running', error: null, finishedAt: null }).where(eq(schema.runs.id, run.id)).run();
+    await writeTx(async (tx) => {
+      await tx.update(schema.runs).set({ status: 'running', error: null, finishedAt: null }).where(eq(schema.runs.id, run.id));
+    });
     closeCheckpointer();
-    closeDb();
+    await closeDb();
     resumeRunLaunches();
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'continued' }]);
     expect((await wait(run.id, 10_000))?.status).toBe('success');

@@ -15,7 +15,7 @@ const toolMessages = async (conversationId: string) => (await readThread(convers
 describe('receipts ledger through real graphs (scripted model)', () => {
   it('numbers a run’s tool results r1, r2, r3 across turns: on the step.tool events, on the messages, in receiptsOf', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const run = await send(ann.id, conversation.id, ['/call calculator {"expression":"6*7"}', '/call calculator {"expression":"1/0"}', '/call current_time {}', '/reply done'].join('\n'));
     expect(run.status).toBe('success');
 
@@ -37,7 +37,7 @@ describe('receipts ledger through real graphs (scripted model)', () => {
 
   it('each run starts its own ledger at r1; the earlier run’s ledger is unchanged; a run without tools has none', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const first = await send(ann.id, conversation.id, '/call calculator {"expression":"1+1"}\n/call calculator {"expression":"2+2"}\n/reply a');
     const second = await send(ann.id, conversation.id, '/call current_time {}\n/reply b');
     const third = await send(ann.id, conversation.id, '/reply nothing to do');
@@ -72,8 +72,8 @@ describe('a turn with several tool calls (a real provider path against a local s
     process.env.OPENAI_API_KEY = 'sk-test-stub';
     process.env.OPENAI_BASE_URL = stub.baseURL;
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { model: 'openai:gpt-4.1-mini', toolGroups: ['utility'] });
-    const { run } = start(ann.id, conversation.id, { text: 'Three things' }, { idempotencyKey: crypto.randomUUID() });
+    const { conversation } = await conversationWith(ann.id, { model: 'openai:gpt-4.1-mini', toolGroups: ['utility'] });
+    const { run } = await start(ann.id, conversation.id, { text: 'Three things' }, { idempotencyKey: crypto.randomUUID() });
     expect((await finished(run.id, 30_000)).status).toBe('success');
     const messages = await toolMessages(conversation.id);
     expect(messages.map((m) => [receiptStampOf(m)?.id, m.name])).toEqual([
@@ -88,7 +88,7 @@ describe('a turn with several tool calls (a real provider path against a local s
 describe('what the model sees, and declined calls', () => {
   it('the model receives each of this run’s results with its label and can cite them (/cite); an earlier run’s are not citable', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const first = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/call current_time {}\n/cite\n/reply Done');
     const answer = async () => {
       const { messages } = await readThread(conversation.id);
@@ -109,7 +109,7 @@ describe('what the model sees, and declined calls', () => {
 
   it('a declined call gets a receipt with status error (the ledger says the call did not succeed)', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
     await send(ann.id, conversation.id, '/call calculator {"expression":"2+2"}\n/reply fine');
     const { run } = await resume(ann.id, conversation.id, { approved: false, note: 'no' }, { idempotencyKey: crypto.randomUUID() });
     expect((await finished(run.id)).status).toBe('success');

@@ -14,7 +14,7 @@ const receipts = (user: TestUser, runId: string) =>
 describe('GET /api/v1/runs/:id/receipts', () => {
   it('answers the owner with the run’s ledger in order', async () => {
     const ann = await makeUser('ann');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const run = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/call current_time {}\n/reply done');
     const res = await receipts(ann, run.id);
     expect(res.status).toBe(200);
@@ -31,16 +31,16 @@ describe('GET /api/v1/runs/:id/receipts', () => {
   it('another owner gets the same 404 as a run that does not exist, and nothing changes; no session → 401', async () => {
     const ann = await makeUser('ann');
     const bob = await makeUser('bob');
-    const { conversation } = conversationWith(ann.id, { toolGroups: ['utility'] });
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const run = await send(ann.id, conversation.id, '/call calculator {"expression":"1+1"}\n/reply done');
-    const before = databaseFingerprint();
+    const before = await databaseFingerprint();
     // What must not happen: bob learning that ann's run exists or what it called.
     const foreign = await receipts(bob, run.id);
     const missing = await receipts(bob, crypto.randomUUID());
     expect(foreign.status).toBe(404);
     expect(missing.status).toBe(404);
     expect(await foreign.json()).toEqual(await missing.json());
-    expect(databaseFingerprint()).toEqual(before);
+    expect(await databaseFingerprint()).toEqual(before);
     const anonymous = await receiptsRoute(new Request(`http://localhost/api/v1/runs/${run.id}/receipts`), { params: Promise.resolve({ id: run.id }) });
     expect(anonymous.status).toBe(401);
   });

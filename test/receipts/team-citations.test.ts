@@ -8,23 +8,23 @@ import { makeUser } from '../support/users';
 
 withScheduler();
 
-const jobOf = (ownerId: string, teamId: string, jobId: string, details = true) =>
-  (getActivity(ownerId, teamId, { limit: 50, offset: 0, details }) as { jobs: ApiJob[] }).jobs.find((j) => j.id === jobId)!;
+const jobOf = async (ownerId: string, teamId: string, jobId: string, details = true) =>
+  ((await getActivity(ownerId, teamId, { limit: 50, offset: 0, details })) as { jobs: ApiJob[] }).jobs.find((j) => j.id === jobId)!;
 
 describe('a team card’s result: each citation marked resolved or not against the member run’s receipts', () => {
   it('resolved: the right id and tool; not resolved: a wrong id, a wrong tool, an id only another run has', async () => {
     const ann = await makeUser('ann');
-    const { team } = makeTeam(ann.id, ['Calc', 'Clock'], { toolGroups: ['utility'] });
+    const { team } = await makeTeam(ann.id, ['Calc', 'Clock'], { toolGroups: ['utility'] });
     const [calc, clock] = team.members;
     // Another run (the Clock member's) has r1 current_time and r2 current_time.
-    const other = sendRequest(ann.id, team.id, { memberIds: [clock!.id], text: '/call current_time {}\n/call current_time {}\n/reply ok', draftKey: 'other' }).jobs[0]!;
+    const other = (await sendRequest(ann.id, team.id, { memberIds: [clock!.id], text: '/call current_time {}\n/call current_time {}\n/reply ok', draftKey: 'other' })).jobs[0]!;
     expect((await settled(other.id)).status).toBe('completed');
 
     const text = ['/call calculator {"expression":"6*7"}', '/reply 42 [r1 calculator], also [r3 calculator], [r1 current_time] and [r2 current_time]'].join('\n');
-    const asked = sendRequest(ann.id, team.id, { memberIds: [calc!.id], text, draftKey: 'calc' }).jobs[0]!;
+    const asked = (await sendRequest(ann.id, team.id, { memberIds: [calc!.id], text, draftKey: 'calc' })).jobs[0]!;
     expect((await settled(asked.id)).status).toBe('completed');
 
-    const card = jobOf(ann.id, team.id, asked.id);
+    const card = await jobOf(ann.id, team.id, asked.id);
     expect(card.result).toContain('[r1 calculator]');
     expect(card.citations).toEqual([
       { id: 'r1', tool: 'calculator', resolved: true },
@@ -33,9 +33,9 @@ describe('a team card’s result: each citation marked resolved or not against t
       { id: 'r2', tool: 'current_time', resolved: false },
     ]);
     // The other member's own card resolves nothing: its result cites nothing.
-    expect(jobOf(ann.id, team.id, other.id).citations).toEqual([]);
+    expect((await jobOf(ann.id, team.id, other.id)).citations).toEqual([]);
     // Without details no result is sent, so no citations either.
-    expect(jobOf(ann.id, team.id, asked.id, false)).not.toHaveProperty('citations');
+    expect(await jobOf(ann.id, team.id, asked.id, false)).not.toHaveProperty('citations');
   });
 
   it('the member run is told the report contract; a plain conversation run is not', async () => {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConversationBusyError, findRun, startRun } from '@/server/agents/runs';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import { StepTimeoutError, TeamWorker } from '@/server/scheduler/worker';
 import { cancelJob } from '@/server/teams/cancel';
 import { sendRequest } from '@/server/teams/requests';
@@ -105,32 +105,34 @@ describe('scheduler: a stop step held past its bound', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     gate.close();
     const alice = await makeUser('alice');
-    const { team, agents } = makeTeam(alice.id, ['Holder', 'Other']);
-    getDb().update(schema.agents).set({ toolGroups: [GATE_GROUP] }).where(eq(schema.agents.id, agents[0]!.id)).run();
+    const { team, agents } = await makeTeam(alice.id, ['Holder', 'Other']);
+    await writeTx(async (tx) => {
+      await tx.update(schema.agents).set({ toolGroups: [GATE_GROUP] }).where(eq(schema.agents.id, agents[0]!.id));
+    });
     const member = team.members[0]!;
 
-    const first = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/call hold {}\n/reply first', draftKey: crypto.randomUUID() }).jobs[0]!;
+    const first = (await sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/call hold {}\n/reply first', draftKey: crypto.randomUUID() })).jobs[0]!;
     await until(() => gate.executing === 1, 5_000, 'the first job to call hold');
-    const second = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/call hold {}\n/reply second', draftKey: crypto.randomUUID() }).jobs[0]!;
+    const second = (await sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/call hold {}\n/reply second', draftKey: crypto.randomUUID() })).jobs[0]!;
 
-    expect(cancelJob(alice.id, team.id, first.id).status).toBe('cancelling');
+    expect((await cancelJob(alice.id, team.id, first.id)).status).toBe('cancelling');
     // The stop step waits for the run to stop, which the held tool prevents: the step overruns and is aborted.
     await until(() => warn.mock.calls.some((c) => String(c[0]).includes(`stop ${first.id} overran`)), 5_000, 'the stop step to overrun');
 
     // The defined state: the job is still cancelling, its run still running, the conversation still busy, and the
     // member's next job has not started.
-    const firstRunId = job(first.id).runId!;
-    expect(job(first.id).status).toBe('cancelling');
-    expect(findRun(firstRunId)?.status).toBe('running');
-    expect(job(second.id)).toMatchObject({ status: 'queued', runId: null });
-    expect(() => startRun(member.conversationId!, { text: 'direct' }, { idempotencyKey: crypto.randomUUID() })).toThrow(ConversationBusyError);
+    const firstRunId = (await job(first.id)).runId!;
+    expect((await job(first.id)).status).toBe('cancelling');
+    expect((await findRun(firstRunId))?.status).toBe('running');
+    expect(await job(second.id)).toMatchObject({ status: 'queued', runId: null });
+    await expect(startRun(member.conversationId!, { text: 'direct' }, { idempotencyKey: crypto.randomUUID() })).rejects.toThrow(ConversationBusyError);
 
     gate.open();
     expect((await settled(first.id)).status).toBe('cancelled');
-    expect(findRun(firstRunId)?.status).toBe('cancelled');
+    expect((await findRun(firstRunId))?.status).toBe('cancelled');
     expect((await settled(second.id)).result).toBe('second');
     // What must not happen: two tool calls of one member (two steps' runs of one team) executing at once.
     expect(gate.maxExecuting).toBe(1);
-    expect(job(second.id).admittedAt!.getTime()).toBeGreaterThanOrEqual(job(first.id).completedAt!.getTime());
+    expect((await job(second.id)).admittedAt!.getTime()).toBeGreaterThanOrEqual((await job(first.id)).completedAt!.getTime());
   });
 });

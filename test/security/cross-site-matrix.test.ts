@@ -35,21 +35,21 @@ const key = () => crypto.randomUUID();
 
 const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   'POST /admin/invitations': () => ({ body: { expiresInDays: 7 }, ok: [201] }),
-  'DELETE /admin/invitations/[id]': (c) => ({ params: { id: createInvitation(c.ann.id, { expiresInDays: 7 }).id }, ok: [204] }),
+  'DELETE /admin/invitations/[id]': async (c) => ({ params: { id: (await createInvitation(c.ann.id, { expiresInDays: 7 })).id }, ok: [204] }),
   'POST /admin/users': () => ({ body: { email: `new-${key().slice(0, 8)}@example.test`, password: 'long enough pw' }, ok: [201] }),
   'POST /admin/users/[id]/disable': async () => ({ params: { id: (await makeUser('member')).id }, ok: [200] }),
   'POST /admin/users/[id]/enable': async () => ({ params: { id: (await makeUser('member')).id }, ok: [200] }),
   'POST /agents': () => ({ body: { name: 'Made here' }, ok: [201] }),
-  'PATCH /agents/[id]': (c) => ({ params: { id: agentFor(c.ann.id).id }, body: { name: 'Renamed' }, ok: [200] }),
-  'DELETE /agents/[id]': (c) => ({ params: { id: agentFor(c.ann.id).id }, ok: [204] }),
-  'POST /conversations': (c) => ({ body: { agentId: agentFor(c.ann.id).id }, ok: [201] }),
-  'POST /conversations/[id]/mentions': (c) => {
-    const { team } = makeTeam(c.ann.id);
-    const conversation = createConversation(c.ann.id, agentFor(c.ann.id).id);
+  'PATCH /agents/[id]': async (c) => ({ params: { id: (await agentFor(c.ann.id)).id }, body: { name: 'Renamed' }, ok: [200] }),
+  'DELETE /agents/[id]': async (c) => ({ params: { id: (await agentFor(c.ann.id)).id }, ok: [204] }),
+  'POST /conversations': async (c) => ({ body: { agentId: (await agentFor(c.ann.id)).id }, ok: [201] }),
+  'POST /conversations/[id]/mentions': async (c) => {
+    const { team } = await makeTeam(c.ann.id);
+    const conversation = await createConversation(c.ann.id, (await agentFor(c.ann.id)).id);
     return { params: { id: conversation.id }, body: { memberIds: [team.members[0]!.id], text: 'hi', messageKey: key() }, ok: [201] };
   },
-  'POST /conversations/[id]/messages': (c) => ({
-    params: { id: createConversation(c.ann.id, agentFor(c.ann.id).id).id },
+  'POST /conversations/[id]/messages': async (c) => ({
+    params: { id: (await createConversation(c.ann.id, (await agentFor(c.ann.id)).id)).id },
     body: { text: 'hello' },
     ok: [202],
   }),
@@ -64,45 +64,49 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
     return { cookie: await cookieFor(owner), body: { currentPassword: PASSWORD, newPassword: 'another long passphrase' }, ok: [204] };
   },
   'POST /runs/[id]/cancel': async (c) => ({ params: { id: (await conversationWithRun(c.ann.id)).run.id }, ok: [200] }),
-  'POST /teams': (c) => ({
-    body: { requestId: key(), name: 'New team', goal: 'g', agentIds: [agentFor(c.ann.id).id, agentFor(c.ann.id).id] },
+  'POST /teams': async (c) => ({
+    body: { requestId: key(), name: 'New team', goal: 'g', agentIds: [(await agentFor(c.ann.id)).id, (await agentFor(c.ann.id)).id] },
     ok: [201],
   }),
-  'DELETE /teams/[id]': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, ok: [204] }),
-  'PATCH /teams/[id]': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, body: { tokenBudget: 5_000, name: 'Renamed', goal: 'New goal' }, ok: [200] }),
-  'POST /teams/[id]/clone': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, body: { requestId: key() }, ok: [201] }),
-  'POST /teams/[id]/jobs/[jobId]/cancel': (c) => {
-    const { team, jobId } = teamWithJob(c.ann.id);
+  'DELETE /teams/[id]': async (c) => ({ params: { id: (await makeTeam(c.ann.id)).team.id }, ok: [204] }),
+  'PATCH /teams/[id]': async (c) => ({
+    params: { id: (await makeTeam(c.ann.id)).team.id },
+    body: { tokenBudget: 5_000, name: 'Renamed', goal: 'New goal' },
+    ok: [200],
+  }),
+  'POST /teams/[id]/clone': async (c) => ({ params: { id: (await makeTeam(c.ann.id)).team.id }, body: { requestId: key() }, ok: [201] }),
+  'POST /teams/[id]/jobs/[jobId]/cancel': async (c) => {
+    const { team, jobId } = await teamWithJob(c.ann.id);
     return { params: { id: team.id, jobId }, ok: [200] };
   },
   // The queued job is not waiting for input, so the normal answer is 409.
-  'POST /teams/[id]/jobs/[jobId]/respond': (c) => {
-    const { team, jobId } = teamWithJob(c.ann.id);
+  'POST /teams/[id]/jobs/[jobId]/respond': async (c) => {
+    const { team, jobId } = await teamWithJob(c.ann.id);
     return { params: { id: team.id, jobId }, body: { answer: 'yes', answerKey: key() }, ok: [409] };
   },
   // The queued job is not failed or cancelled, so the normal answer is 409 not_retryable.
-  'POST /teams/[id]/jobs/[jobId]/retry': (c) => {
-    const { team, jobId } = teamWithJob(c.ann.id);
+  'POST /teams/[id]/jobs/[jobId]/retry': async (c) => {
+    const { team, jobId } = await teamWithJob(c.ann.id);
     return { params: { id: team.id, jobId }, body: { requestId: key() }, ok: [409] };
   },
-  'POST /teams/[id]/cancel-all': (c) => ({ params: { id: teamWithJob(c.ann.id).team.id }, ok: [200] }),
-  'POST /teams/[id]/reconnect': (c) => ({ params: { id: makeTeam(c.ann.id).team.id }, ok: [200] }),
-  'POST /teams/[id]/requests': (c) => {
-    const { team } = makeTeam(c.ann.id);
+  'POST /teams/[id]/cancel-all': async (c) => ({ params: { id: (await teamWithJob(c.ann.id)).team.id }, ok: [200] }),
+  'POST /teams/[id]/reconnect': async (c) => ({ params: { id: (await makeTeam(c.ann.id)).team.id }, ok: [200] }),
+  'POST /teams/[id]/requests': async (c) => {
+    const { team } = await makeTeam(c.ann.id);
     return { params: { id: team.id }, body: { memberIds: [team.members[0]!.id], text: 'do it', draftKey: key() }, ok: [201] };
   },
-  'POST /teams/[id]/state': (c) => ({
-    params: { id: makeTeam(c.ann.id).team.id },
+  'POST /teams/[id]/state': async (c) => ({
+    params: { id: (await makeTeam(c.ann.id)).team.id },
     body: { requestId: key(), kind: 'plan', title: 'From the browser', content: '' },
     ok: [201],
   }),
-  'PATCH /teams/[id]/state/[entryId]': (c) => {
-    const { team } = makeTeam(c.ann.id);
-    const { entry } = createPersonEntry(c.ann.id, team.id, { requestId: key(), kind: 'plan', title: 'Mine', content: '' });
+  'PATCH /teams/[id]/state/[entryId]': async (c) => {
+    const { team } = await makeTeam(c.ann.id);
+    const { entry } = await createPersonEntry(c.ann.id, team.id, { requestId: key(), kind: 'plan', title: 'Mine', content: '' });
     return { params: { id: team.id, entryId: entry.id }, body: { expectedRevision: 1, status: 'archived' }, ok: [200] };
   },
   'POST /tokens': () => ({ body: { name: 'from the browser', password: PASSWORD }, ok: [201] }),
-  'DELETE /tokens/[id]': (c) => ({ params: { id: createApiToken(c.ann.id, 'old').info.id }, ok: [204] }),
+  'DELETE /tokens/[id]': async (c) => ({ params: { id: (await createApiToken(c.ann.id, 'old')).info.id }, ok: [204] }),
 };
 
 const WRITE_METHODS: Method[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
@@ -141,13 +145,13 @@ describe('cross-site matrix over every cookie-authenticated write in app/api/v1'
         ['text/plain from the same origin', { origin: ORIGIN, 'content-type': 'text/plain;charset=UTF-8' }],
         ['form-encoded from the same origin', { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }],
       ];
-      const before = databaseFingerprint();
+      const before = await databaseFingerprint();
       for (const [what, headers] of attacks) {
         const res = await call(headers);
         expect(res.status, what).toBe(403);
         expect(res.body.error?.code, what).toBe('cross_site');
       }
-      expect(databaseFingerprint()).toBe(before);
+      expect(await databaseFingerprint()).toBe(before);
 
       const sameOrigin = await call({ origin: ORIGIN, ...json });
       expect(prepared.ok, JSON.stringify(sameOrigin.body)).toContain(sameOrigin.status);

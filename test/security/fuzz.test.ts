@@ -65,7 +65,8 @@ describe('fuzzed bodies on every route that reads one', () => {
   let stateEntryId = '';
   beforeAll(async () => {
     world = await makeWorld();
-    stateEntryId = createPersonEntry(world.ann.id, world.team.id, { requestId: 'fuzz', kind: 'plan', title: 'Fuzzed', content: '' }).entry.id;
+    stateEntryId = (await createPersonEntry(world.ann.id, world.team.id, { requestId: 'fuzz', kind: 'plan', title: 'Fuzzed', content: '' })).entry
+      .id;
   });
 
   const paramsFor = (w: World): Record<string, string> => ({ id: w.agent.id, jobId: w.jobId });
@@ -89,7 +90,7 @@ describe('fuzzed bodies on every route that reads one', () => {
       const passwordRoute = /\/(tokens|me\/password)$/.test(route);
       await fc.assert(
         fc.asyncProperty(bodyText, async (text) => {
-          const before = databaseFingerprint({ ignoreLimiter: passwordRoute });
+          const before = await databaseFingerprint({ ignoreLimiter: passwordRoute });
           const res = await callRoute({
             method,
             route,
@@ -99,7 +100,7 @@ describe('fuzzed bodies on every route that reads one', () => {
             headers: { ...world.ann.auth, 'content-type': 'application/json' },
           });
           expect(res.status, `${text.slice(0, 200)} → ${JSON.stringify(res.body).slice(0, 300)}`).toBeLessThan(500);
-          if (res.status >= 400) expect(databaseFingerprint({ ignoreLimiter: passwordRoute })).toBe(before);
+          if (res.status >= 400) expect(await databaseFingerprint({ ignoreLimiter: passwordRoute })).toBe(before);
           else await settleRuns();
         }),
         { numRuns: 8 },

@@ -105,8 +105,9 @@ describe('ownership matrix over app/api/v1', () => {
 
   beforeAll(async () => {
     const base = await makeWorld();
-    const stateEntryId = createPersonEntry(base.ann.id, base.team.id, { requestId: key(), kind: 'plan', title: 'Ann plan', content: '' }).entry.id;
-    world = { ...base, teamAgentIds: [agentFor(base.ann.id).id], stateEntryId };
+    const stateEntryId = (await createPersonEntry(base.ann.id, base.team.id, { requestId: key(), kind: 'plan', title: 'Ann plan', content: '' }))
+      .entry.id;
+    world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId };
   });
 
   it('has a case for every route and method in the tree, and no case for a route that is gone', () => {
@@ -142,7 +143,7 @@ describe('ownership matrix over app/api/v1', () => {
       });
     const expected = spec.likeMissing ? 'the answer a missing id gets' : '404';
     it(`${routeKey}: bob with ann's ids → ${expected}, and nothing changes`, async () => {
-      const before = databaseFingerprint();
+      const before = await databaseFingerprint();
       const res = await asBob(spec.foreign(world));
       if (spec.likeMissing) {
         const missing = await asBob(spec.likeMissing(world));
@@ -152,7 +153,7 @@ describe('ownership matrix over app/api/v1', () => {
         expect(res.status, JSON.stringify(res.body)).toBe(404);
         expect(res.body.error?.code).toBe('not_found');
       }
-      expect(databaseFingerprint()).toBe(before);
+      expect(await databaseFingerprint()).toBe(before);
     });
   }
 

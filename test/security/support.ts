@@ -9,7 +9,8 @@ import { createConversation } from '@/server/agents/conversations';
 import { start, wait } from '@/server/agents/runs';
 import { createInvitation } from '@/server/auth/invitations';
 import { createApiToken } from '@/server/auth/tokens';
-import { getDb } from '@/server/db';
+import { databaseEngine } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { sendRequest } from '@/server/teams/requests';
 import { signInOverHttp } from '../auth/support/http-auth';
 import { makeTeam } from '../support/teams';
@@ -95,26 +96,30 @@ export async function callRoute(call: Call): Promise<{ status: number; body: { e
 /**
  * A fingerprint of every row of every table in both databases (app and checkpoints). Columns that change on
  * *reads* by design (a token's last use) are left out, and so are the sign-in limiter's tables when asked: a wrong
- * password is counted on purpose.
+ * password is counted on purpose. The app database is read through server/db (either engine: rows in SQLite's
+ * shapes); the checkpoints file, when there is one, straight from SQLite.
  */
-export function databaseFingerprint(options: { ignoreLimiter?: boolean } = {}): string {
+export async function databaseFingerprint(options: { ignoreLimiter?: boolean } = {}): Promise<string> {
   const hash = crypto.createHash('sha256');
+  const add = (name: string, all: Array<Record<string, unknown>>) => {
+    if (options.ignoreLimiter && /limit|sign_in_failures/i.test(name)) return;
+    // Sorted in JS: some tables are WITHOUT ROWID, and row order is not what is compared.
+    const rows = all.map((row) => {
+      if (name === 'api_tokens') delete row.last_used_at;
+      return JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v));
+    });
+    hash.update(name);
+    for (const row of rows.sort()) hash.update(row);
+  };
+  for (const { name } of await appTables.all<{ name: string }>()) {
+    add(name, await statement(`SELECT * FROM "${name}"`).all<Record<string, unknown>>());
+  }
   const dump = (db: Database.Database) => {
     const tables = db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name")
       .all() as Array<{ name: string }>;
-    for (const { name } of tables) {
-      if (options.ignoreLimiter && /limit|sign_in_failures/i.test(name)) continue;
-      // Sorted in JS: some tables are WITHOUT ROWID, and row order is not what is compared.
-      const rows = (db.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>).map((row) => {
-        if (name === 'api_tokens') delete row.last_used_at;
-        return JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v));
-      });
-      hash.update(name);
-      for (const row of rows.sort()) hash.update(row);
-    }
+    for (const { name } of tables) add(name, db.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>);
   };
-  dump(getDb().$client);
   const checkpoints = path.join(process.env.DATA_DIR!, 'checkpoints.db');
   if (fs.existsSync(checkpoints)) {
     const db = new Database(checkpoints, { readonly: true });
@@ -127,8 +132,14 @@ export function databaseFingerprint(options: { ignoreLimiter?: boolean } = {}): 
   return hash.digest('hex');
 }
 
-const activeRuns = () =>
-  (getDb().$client.prepare("SELECT count(*) AS n FROM runs WHERE status IN ('pending', 'running')").get() as { n: number }).n;
+/** The app database's tables (migration bookkeeping left out), by name. */
+const appTables = statement(
+  databaseEngine() === 'postgres'
+    ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT LIKE '\\_\\_drizzle%' ORDER BY table_name"
+    : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
+);
+const activeRunCount = statement("SELECT count(*) AS n FROM runs WHERE status IN ('pending', 'running')");
+const activeRuns = async () => Number((await activeRunCount.get<{ n: number | string }>())!.n);
 const nextImmediate = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -136,7 +147,7 @@ const nextImmediate = () => new Promise<void>((resolve) => setImmediate(resolve)
  * maintenance a finished run schedules (server/agents/checkpointer.ts: pruning on the next setImmediate) has run.
  */
 export async function settleRuns(): Promise<void> {
-  await until(() => activeRuns() === 0, 15_000, 'runs to settle');
+  await until(async () => (await activeRuns()) === 0, 15_000, 'runs to settle');
   await nextImmediate();
   await nextImmediate();
 }
@@ -149,19 +160,19 @@ export function agentFor(ownerId: string, name = `Agent ${crypto.randomUUID().sl
 
 /** A conversation with one finished run. */
 export async function conversationWithRun(ownerId: string) {
-  const agent = agentFor(ownerId);
-  const conversation = createConversation(ownerId, agent.id);
-  const { run } = start(ownerId, conversation.id, { text: 'hello' }, { idempotencyKey: crypto.randomUUID() });
+  const agent = await agentFor(ownerId);
+  const conversation = await createConversation(ownerId, agent.id);
+  const { run } = await start(ownerId, conversation.id, { text: 'hello' }, { idempotencyKey: crypto.randomUUID() });
   await wait(run.id, 10_000);
   await settleRuns();
   return { agent, conversation, run };
 }
 
 /** A ready team and one queued request (the scheduler is not running in unit tests, so it stays queued). */
-export function teamWithJob(ownerId: string) {
-  const { team, agents } = makeTeam(ownerId);
+export async function teamWithJob(ownerId: string) {
+  const { team, agents } = await makeTeam(ownerId);
   const memberId = team.members[0]!.id;
-  const { jobs } = sendRequest(ownerId, team.id, { memberIds: [memberId], text: 'do it', draftKey: crypto.randomUUID() });
+  const { jobs } = await sendRequest(ownerId, team.id, { memberIds: [memberId], text: 'do it', draftKey: crypto.randomUUID() });
   return { team, agents, memberId, jobId: jobs[0]!.id };
 }
 
@@ -172,9 +183,9 @@ export async function makeWorld() {
   const ann = await makeUser('ann');
   const bob = await makeUser('bob');
   const { agent, conversation, run } = await conversationWithRun(ann.id);
-  const { team, memberId, jobId } = teamWithJob(ann.id);
-  const { info: token } = createApiToken(ann.id, 'second');
-  const invitation = createInvitation(ann.id, { expiresInDays: 7 });
+  const { team, memberId, jobId } = await teamWithJob(ann.id);
+  const { info: token } = await createApiToken(ann.id, 'second');
+  const invitation = await createInvitation(ann.id, { expiresInDays: 7 });
   return { ann, bob, agent, conversation, run, team, memberId, jobId, tokenId: token.id, invitationId: invitation.id };
 }
 export type World = Awaited<ReturnType<typeof makeWorld>>;

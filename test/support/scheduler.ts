@@ -15,9 +15,16 @@ export function withScheduler(options: RuntimeOptions = { tickMs: 50 }): void {
   });
 }
 
-/** A job row as stored now. */
-export const job = (id: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
+/** A job row as stored now (committed). */
+export const job = async (id: string) => (await getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)))[0]!;
 
 /** Wait (bounded) until a job is finished or waiting for the person, and return it. */
 export const settled = (id: string) =>
-  until(() => ['completed', 'failed', 'cancelled', 'waiting_input'].includes(job(id).status) && job(id), 10_000, `job ${id}`);
+  until(
+    async () => {
+      const row = await job(id);
+      return ['completed', 'failed', 'cancelled', 'waiting_input'].includes(row.status) && row;
+    },
+    10_000,
+    `job ${id}`,
+  );

@@ -3,15 +3,17 @@ import { agentCreateSchema } from '@/lib/schemas/agent';
 import { createAgent } from '@/server/agents/catalog';
 import { createTeam } from '@/server/teams/teams';
 
-/** Create agents for an owner (scripted model by default). */
-export function makeAgents(ownerId: string, names: string[], extra: Record<string, unknown> = {}) {
-  return names.map((name) => createAgent(ownerId, agentCreateSchema.parse({ name, ...extra })));
+/** Create agents for an owner (scripted model by default), one after another in the order given. */
+export async function makeAgents(ownerId: string, names: string[], extra: Record<string, unknown> = {}) {
+  const agents = [];
+  for (const name of names) agents.push(await createAgent(ownerId, agentCreateSchema.parse({ name, ...extra })));
+  return agents;
 }
 
 /** A ready team of agents with the given names. */
-export function makeTeam(ownerId: string, names = ['Research', 'Review'], extra: Record<string, unknown> = {}) {
-  const agents = makeAgents(ownerId, names.map((n) => `${n}-${crypto.randomUUID().slice(0, 6)}`), extra);
-  const { team } = createTeam(ownerId, {
+export async function makeTeam(ownerId: string, names = ['Research', 'Review'], extra: Record<string, unknown> = {}) {
+  const agents = await makeAgents(ownerId, names.map((n) => `${n}-${crypto.randomUUID().slice(0, 6)}`), extra);
+  const { team } = await createTeam(ownerId, {
     requestId: crypto.randomUUID(),
     name: `Team ${crypto.randomUUID().slice(0, 6)}`,
     goal: 'Ship the thing',

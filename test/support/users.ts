@@ -6,6 +6,6 @@ import { createApiToken } from '@/server/auth/tokens';
 export async function makeUser(label = 'user') {
   const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.test`;
   const user = await createUser({ email, password: 'correct horse battery', name: label });
-  const { token } = createApiToken(user.id, `${label} token`);
+  const { token } = await createApiToken(user.id, `${label} token`);
   return { ...user, token, auth: { authorization: `Bearer ${token}` } };
 }

@@ -5,22 +5,22 @@ import * as respondRoute from '@/app/api/v1/teams/[id]/jobs/[jobId]/respond/rout
 import * as teamRoute from '@/app/api/v1/teams/[id]/route';
 import * as reconnectRoute from '@/app/api/v1/teams/[id]/reconnect/route';
 import * as cancelRoute from '@/app/api/v1/teams/[id]/jobs/[jobId]/cancel/route';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import { sendRequest } from '@/server/teams/requests';
 import { makeUser } from '../support/users';
 import { call, makeTeam } from '../support/teams';
 
 const db = () => getDb();
-const job = (id: string) => db().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
+const job = async (id: string) => (await db().select().from(schema.jobs).where(eq(schema.jobs.id, id)))[0]!;
 
 /** A job parked in waiting_input behind an interrupted run, as the scheduler leaves it (no scheduler here). */
-function seedWaiting(ownerId: string, waiting: unknown) {
-  const { team } = makeTeam(ownerId);
+async function seedWaiting(ownerId: string, waiting: unknown) {
+  const { team } = await makeTeam(ownerId);
   const member = team.members[0]!;
-  const { jobs } = sendRequest(ownerId, team.id, { memberIds: [member.id], text: 'work', draftKey: crypto.randomUUID() });
+  const { jobs } = await sendRequest(ownerId, team.id, { memberIds: [member.id], text: 'work', draftKey: crypto.randomUUID() });
   const runId = crypto.randomUUID();
-  db().insert(schema.runs).values({ id: runId, conversationId: member.conversationId!, ownerId, idempotencyKey: `job:${jobs[0]!.id}:start`, kind: 'start', status: 'interrupted', model: 'scripted', input: {}, interrupt: waiting }).run();
-  db().update(schema.jobs).set({ status: 'waiting_input', runId, runKey: `job:${jobs[0]!.id}:start`, waiting }).where(eq(schema.jobs.id, jobs[0]!.id)).run();
+  await writeTx((tx) => tx.insert(schema.runs).values({ id: runId, conversationId: member.conversationId!, ownerId, idempotencyKey: `job:${jobs[0]!.id}:start`, kind: 'start', status: 'interrupted', model: 'scripted', input: {}, interrupt: waiting }));
+  await writeTx((tx) => tx.update(schema.jobs).set({ status: 'waiting_input', runId, runKey: `job:${jobs[0]!.id}:start`, waiting }).where(eq(schema.jobs.id, jobs[0]!.id)));
   return { team, member, jobId: jobs[0]!.id };
 }
 
@@ -43,11 +43,11 @@ describe('respond API', () => {
       ['a'.repeat(4001), 422], // characters bound first
     ];
     for (const [answer, status] of cases) {
-      const { team, jobId } = seedWaiting(alice.id, clarification);
+      const { team, jobId } = await seedWaiting(alice.id, clarification);
       const res = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { answer, answerKey: 'k' }, params: { id: team.id, jobId } });
       expect(res.status, `${answer.slice(0, 3)}… (${answer.length})`).toBe(status);
-      expect(job(jobId).status).toBe(status === 200 ? 'resuming' : 'waiting_input');
-      if (status === 422) expect(job(jobId).answer).toBeNull();
+      expect((await job(jobId)).status).toBe(status === 200 ? 'resuming' : 'waiting_input');
+      if (status === 422) expect((await job(jobId)).answer).toBeNull();
     }
   });
 
@@ -66,7 +66,7 @@ describe('respond API', () => {
       [{ text: '🤖'.repeat(Math.floor((8000 - overhead) / 4)) + 'a'.repeat(((8000 - overhead) % 4) + 1) }, 422],
     ];
     for (const [response, status] of cases) {
-      const { team, jobId } = seedWaiting(alice.id, custom);
+      const { team, jobId } = await seedWaiting(alice.id, custom);
       const bytes = Buffer.byteLength(JSON.stringify(response));
       const res = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { response, answerKey: 'k' }, params: { id: team.id, jobId } });
       expect(res.status, `${bytes} bytes`).toBe(bytes <= 8000 ? 200 : 422);
@@ -82,25 +82,25 @@ describe('respond API', () => {
       ['{"\\udc00":true}', custom, 'response'],
     ] as const;
     for (const [raw, waiting, field] of bodies) {
-      const { team, jobId } = seedWaiting(alice.id, waiting);
+      const { team, jobId } = await seedWaiting(alice.id, waiting);
       const res = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: `{"${field}":${raw},"answerKey":"k"}`, params: { id: team.id, jobId } });
       expect(res.status).toBe(422);
-      expect(job(jobId)).toMatchObject({ status: 'waiting_input', answer: null, answerKey: null });
+      expect(await job(jobId)).toMatchObject({ status: 'waiting_input', answer: null, answerKey: null });
     }
   });
 
   it('refuses a text answer to an interrupt, JSON to a clarification, and a job that is not waiting', async () => {
     const alice = await makeUser('alice');
-    const a = seedWaiting(alice.id, clarification);
+    const a = await seedWaiting(alice.id, clarification);
     const wrongKind = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { response: { ok: true }, answerKey: 'k' }, params: { id: a.team.id, jobId: a.jobId } });
     expect(wrongKind.body).toMatchObject({ error: { code: 'validation_error', fields: { answer: expect.any(String) } } });
-    const b = seedWaiting(alice.id, custom);
+    const b = await seedWaiting(alice.id, custom);
     const wrongText = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { answer: 'yes', answerKey: 'k' }, params: { id: b.team.id, jobId: b.jobId } });
     expect(wrongText.body).toMatchObject({ error: { fields: { response: expect.any(String) } } });
     const both = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { answer: 'x', response: 1, answerKey: 'k' }, params: { id: b.team.id, jobId: b.jobId } });
     expect(both.status).toBe(422);
-    const { team } = makeTeam(alice.id);
-    const queued = sendRequest(alice.id, team.id, { memberIds: [team.members[0]!.id], text: 'x', draftKey: 'q' }).jobs[0]!;
+    const { team } = await makeTeam(alice.id);
+    const queued = (await sendRequest(alice.id, team.id, { memberIds: [team.members[0]!.id], text: 'x', draftKey: 'q' })).jobs[0]!;
     const notWaiting = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { answer: 'x', answerKey: 'k' }, params: { id: team.id, jobId: queued.id } });
     expect(notWaiting.status).toBe(409);
     expect(notWaiting.body).toEqual({ error: { code: 'not_waiting', message: 'Request is not waiting for input' } });
@@ -108,24 +108,24 @@ describe('respond API', () => {
 
   it('validates an approval response as { approved, note? }', async () => {
     const alice = await makeUser('alice');
-    const w = seedWaiting(alice.id, { type: 'interrupt', payload: { type: 'approval', tool: 'calculator', args: { expression: '1+1' } } });
+    const w = await seedWaiting(alice.id, { type: 'interrupt', payload: { type: 'approval', tool: 'calculator', args: { expression: '1+1' } } });
     const bad = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { response: { approved: 'yes' }, answerKey: 'k' }, params: { id: w.team.id, jobId: w.jobId } });
     expect(bad.body).toMatchObject({ error: { fields: { 'response.approved': expect.any(String) } } });
     const ok = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { response: { approved: false, note: 'not now' }, answerKey: 'k' }, params: { id: w.team.id, jobId: w.jobId } });
     expect(ok.status).toBe(200);
-    expect(job(w.jobId).answer).toEqual({ type: 'interrupt', response: { approved: false, note: 'not now' }, answerKey: 'k' });
+    expect((await job(w.jobId)).answer).toEqual({ type: 'interrupt', response: { approved: false, note: 'not now' }, answerKey: 'k' });
   });
 
   it('is idempotent by answer key and refuses when the conversation moved on', async () => {
     const alice = await makeUser('alice');
-    const w = seedWaiting(alice.id, clarification);
+    const w = await seedWaiting(alice.id, clarification);
     const first = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { answer: 'PDF', answerKey: 'ans-1' }, params: { id: w.team.id, jobId: w.jobId } });
     const retry = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { answer: 'PDF', answerKey: 'ans-1' }, params: { id: w.team.id, jobId: w.jobId } });
     expect([first.status, retry.status]).toEqual([200, 200]);
-    expect(job(w.jobId).answer).toMatchObject({ type: 'clarification', text: 'PDF', questionId: 'call-1', answerKey: 'ans-1' });
+    expect((await job(w.jobId)).answer).toMatchObject({ type: 'clarification', text: 'PDF', questionId: 'call-1', answerKey: 'ans-1' });
 
-    const moved = seedWaiting(alice.id, clarification);
-    db().insert(schema.runs).values({ id: crypto.randomUUID(), conversationId: moved.member.conversationId!, ownerId: alice.id, idempotencyKey: 'direct', kind: 'start', status: 'success', model: 'scripted', input: {}, createdAt: new Date(Date.now() + 1000) }).run();
+    const moved = await seedWaiting(alice.id, clarification);
+    await writeTx((tx) => tx.insert(schema.runs).values({ id: crypto.randomUUID(), conversationId: moved.member.conversationId!, ownerId: alice.id, idempotencyKey: 'direct', kind: 'start', status: 'success', model: 'scripted', input: {}, createdAt: new Date(Date.now() + 1000) }));
     const refused = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { answer: 'PDF', answerKey: 'k' }, params: { id: moved.team.id, jobId: moved.jobId } });
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({ error: { code: 'clarification_changed', message: 'Clarification changed; inspect the member conversation' } });
@@ -133,52 +133,52 @@ describe('respond API', () => {
 
   it('cancels in each waiting state, keeping the conversation', async () => {
     const alice = await makeUser('alice');
-    const waiting = seedWaiting(alice.id, clarification);
+    const waiting = await seedWaiting(alice.id, clarification);
     expect((await call(cancelRoute.POST, { method: 'POST', headers: alice.auth, params: { id: waiting.team.id, jobId: waiting.jobId } })).body).toMatchObject({ job: { status: 'cancelled' } });
-    const resuming = seedWaiting(alice.id, clarification);
+    const resuming = await seedWaiting(alice.id, clarification);
     await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { answer: 'x', answerKey: 'k' }, params: { id: resuming.team.id, jobId: resuming.jobId } });
-    expect(job(resuming.jobId).status).toBe('resuming');
+    expect((await job(resuming.jobId)).status).toBe('resuming');
     expect((await call(cancelRoute.POST, { method: 'POST', headers: alice.auth, params: { id: resuming.team.id, jobId: resuming.jobId } })).body).toMatchObject({ job: { status: 'cancelled' } });
-    expect(db().select().from(schema.conversations).where(eq(schema.conversations.id, resuming.member.conversationId!)).get()).toBeDefined();
+    expect((await db().select().from(schema.conversations).where(eq(schema.conversations.id, resuming.member.conversationId!)))[0]).toBeDefined();
   });
 
   it('answers 404 to another owner on respond, delete and reconnect', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const w = seedWaiting(alice.id, clarification);
+    const w = await seedWaiting(alice.id, clarification);
     const res = [
       await call(respondRoute.POST, { method: 'POST', headers: bob.auth, body: { answer: 'x', answerKey: 'k' }, params: { id: w.team.id, jobId: w.jobId } }),
       await call(teamRoute.DELETE, { method: 'DELETE', headers: bob.auth, params: { id: w.team.id } }),
       await call(reconnectRoute.POST, { method: 'POST', headers: bob.auth, params: { id: w.team.id } }),
     ];
     expect(res.map((r) => r.status)).toEqual([404, 404, 404]);
-    expect(job(w.jobId)).toMatchObject({ status: 'waiting_input', answer: null });
+    expect(await job(w.jobId)).toMatchObject({ status: 'waiting_input', answer: null });
   });
 });
 
 describe('delete and reconnect', () => {
   it('refuses to delete while anything is pending, deletes after cancel, keeps conversations', async () => {
     const alice = await makeUser('alice');
-    const w = seedWaiting(alice.id, clarification);
+    const w = await seedWaiting(alice.id, clarification);
     const refused = await call(teamRoute.DELETE, { method: 'DELETE', headers: alice.auth, params: { id: w.team.id } });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ error: { message: 'Cancel or complete pending requests first' } });
     await call(cancelRoute.POST, { method: 'POST', headers: alice.auth, params: { id: w.team.id, jobId: w.jobId } });
     expect((await call(teamRoute.DELETE, { method: 'DELETE', headers: alice.auth, params: { id: w.team.id } })).status).toBe(204);
     expect((await call(teamRoute.GET, { headers: alice.auth, params: { id: w.team.id } })).status).toBe(404);
-    expect(db().select().from(schema.jobs).where(eq(schema.jobs.teamId, w.team.id)).all()).toEqual([]);
-    const conversations = w.team.members.map((m) => db().select().from(schema.conversations).where(eq(schema.conversations.id, m.conversationId!)).get());
+    expect((await db().select().from(schema.jobs).where(eq(schema.jobs.teamId, w.team.id)))).toEqual([]);
+    const conversations = await Promise.all(w.team.members.map(async (m) => (await db().select().from(schema.conversations).where(eq(schema.conversations.id, m.conversationId!)))[0]));
     expect(conversations.every(Boolean)).toBe(true);
   });
 
   it('finishes an interrupted creation on reconnect without replacing existing conversations', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id, ['A', 'B', 'C']);
+    const { team } = await makeTeam(alice.id, ['A', 'B', 'C']);
     const kept = team.members[0]!.conversationId;
     // Simulate a crash after the roster was written but before two member conversations existed.
-    db().update(schema.teamMembers).set({ conversationId: null }).where(eq(schema.teamMembers.id, team.members[1]!.id)).run();
-    db().update(schema.teamMembers).set({ conversationId: null }).where(eq(schema.teamMembers.id, team.members[2]!.id)).run();
-    db().update(schema.teams).set({ status: 'creating' }).where(eq(schema.teams.id, team.id)).run();
+    await writeTx((tx) => tx.update(schema.teamMembers).set({ conversationId: null }).where(eq(schema.teamMembers.id, team.members[1]!.id)));
+    await writeTx((tx) => tx.update(schema.teamMembers).set({ conversationId: null }).where(eq(schema.teamMembers.id, team.members[2]!.id)));
+    await writeTx((tx) => tx.update(schema.teams).set({ status: 'creating' }).where(eq(schema.teams.id, team.id)));
     const before = await call(teamRoute.GET, { headers: alice.auth, params: { id: team.id } });
     expect(before.body.status).toBe('creating');
     const res = await call(reconnectRoute.POST, { method: 'POST', headers: alice.auth, params: { id: team.id } });
@@ -188,7 +188,7 @@ describe('delete and reconnect', () => {
     expect(members[0]!.conversationId).toBe(kept);
     expect(members.every((m) => m.conversationId)).toBe(true);
     expect(members.map((m) => m.agentId)).toEqual(team.members.map((m) => m.agentId));
-    const conv = db().select().from(schema.conversations).where(eq(schema.conversations.id, members[1]!.conversationId)).get()!;
+    const conv = (await db().select().from(schema.conversations).where(eq(schema.conversations.id, members[1]!.conversationId)))[0]!;
     expect(conv.agentId).toBe(team.members[1]!.agentId);
   });
 });

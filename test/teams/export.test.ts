@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import * as exportRoute from '@/app/api/v1/teams/[id]/export/route';
 import type { JobStatus } from '@/lib/types/team';
-import { getDb, schema, writeTx } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import { EXPORT_BATCH, fileStem } from '@/server/teams/export';
 import { sendRequest } from '@/server/teams/requests';
 import { touchTeam } from '@/server/teams/revision';
@@ -17,15 +17,16 @@ import { makeUser } from '../support/users';
  */
 type Finish = { status?: JobStatus; result?: string | null; error?: string | null };
 
-function send(ownerId: string, teamId: string, memberId: string, text: string, finish: Finish = {}): string {
-  const job = sendRequest(ownerId, teamId, { memberIds: [memberId], text, draftKey: `k-${Math.random()}` }).jobs[0]!;
-  if (finish.status || finish.result !== undefined || finish.error !== undefined) setJob(teamId, job.id, finish);
+async function send(ownerId: string, teamId: string, memberId: string, text: string, finish: Finish = {}): Promise<string> {
+  const job = (await sendRequest(ownerId, teamId, { memberIds: [memberId], text, draftKey: `k-${Math.random()}` })).jobs[0]!;
+  if (finish.status || finish.result !== undefined || finish.error !== undefined) await setJob(teamId, job.id, finish);
   return job.id;
 }
 
-function setJob(teamId: string, jobId: string, finish: Finish) {
-  writeTx((tx) => {
-    tx.update(schema.jobs)
+async function setJob(teamId: string, jobId: string, finish: Finish) {
+  await writeTx(async (tx) => {
+    await tx
+      .update(schema.jobs)
       .set({
         ...(finish.status ? { status: finish.status } : {}),
         ...(finish.result !== undefined ? { result: finish.result } : {}),
@@ -33,9 +34,8 @@ function setJob(teamId: string, jobId: string, finish: Finish) {
         ...(finish.status === 'completed' || finish.status === 'failed' ? { completedAt: new Date() } : {}),
         updatedAt: new Date(),
       })
-      .where(eq(schema.jobs.id, jobId))
-      .run();
-    touchTeam(tx, teamId, [jobId]);
+      .where(eq(schema.jobs.id, jobId));
+    await touchTeam(tx, teamId, [jobId]);
   });
 }
 
@@ -65,7 +65,7 @@ const textOf = (n: MdNode): string => n.value ?? (n.children ?? []).map(textOf).
 
 async function world() {
   const alice = await makeUser('alice');
-  const { team } = makeTeam(alice.id, ['Research', 'Review']);
+  const { team } = await makeTeam(alice.id, ['Research', 'Review']);
   const [research, review] = team.members;
   return { alice, team, research: research!, review: review! };
 }
@@ -73,14 +73,14 @@ async function world() {
 describe('team export: Markdown', () => {
   it('is a readable transcript: name, goal, members, each request with its result or error, and the state', async () => {
     const { alice, team, research, review } = await world();
-    send(alice.id, team.id, research.id, 'Find the Q3 numbers', { status: 'completed', result: 'Revenue rose 12 %.' });
-    send(alice.id, team.id, review.id, 'Check the maths', { status: 'failed', error: 'Provider timed out' });
-    send(alice.id, team.id, review.id, 'Still waiting');
+    await send(alice.id, team.id, research.id, 'Find the Q3 numbers', { status: 'completed', result: 'Revenue rose 12 %.' });
+    await send(alice.id, team.id, review.id, 'Check the maths', { status: 'failed', error: 'Provider timed out' });
+    await send(alice.id, team.id, review.id, 'Still waiting');
     const actor = { teamId: team.id, memberId: research.id, conversationId: research.conversationId!, jobId: null };
-    publishState(actor, { requestId: 'f1', kind: 'finding', title: 'Q3 revenue', content: '+12 % year on year' });
-    const old = publishState(actor, { requestId: 'p1', kind: 'plan', title: 'Old plan', content: 'Abandoned' });
-    updateState(actor, { entryId: old.entry.id, expectedRevision: old.entry.revision, title: 'Old plan', content: 'Abandoned', status: 'archived' });
-    publishEntry({ teamId: team.id, memberId: null, conversationId: null, jobId: null, keyScope: 'person' }, { requestId: 'o1', kind: 'objective', title: 'Ship by Friday', content: 'Hard deadline' });
+    await publishState(actor, { requestId: 'f1', kind: 'finding', title: 'Q3 revenue', content: '+12 % year on year' });
+    const old = await publishState(actor, { requestId: 'p1', kind: 'plan', title: 'Old plan', content: 'Abandoned' });
+    await updateState(actor, { entryId: old.entry.id, expectedRevision: old.entry.revision, title: 'Old plan', content: 'Abandoned', status: 'archived' });
+    await publishEntry({ teamId: team.id, memberId: null, conversationId: null, jobId: null, keyScope: 'person' }, { requestId: 'o1', kind: 'objective', title: 'Ship by Friday', content: 'Hard deadline' });
 
     const res = await get(alice.auth, team.id, 'format=md');
     expect(res.status).toBe(200);
@@ -116,13 +116,13 @@ describe('team export: Markdown', () => {
   it('must not let untrusted text restructure it: headings, fences, HTML and links in results, names and titles stay text', async () => {
     const { alice, team, research } = await world();
     const nasty = ['# Injected heading', '```', '````js', 'alert(1)', '````', '<script>alert(1)</script>', '[click](javascript:alert(1))', '~~~', '- [ ] item'].join('\n');
-    send(alice.id, team.id, research.id, nasty, { status: 'completed', result: `${nasty}\n\`\`\`\`\`\`` });
-    writeTx((tx) => {
-      tx.update(schema.teamMembers).set({ name: '# Evil *name* [x](y) <b>' }).where(eq(schema.teamMembers.id, research.id)).run();
-      tx.update(schema.teams).set({ name: 'Team\n# Second heading `x`' }).where(eq(schema.teams.id, team.id)).run();
+    await send(alice.id, team.id, research.id, nasty, { status: 'completed', result: `${nasty}\n\`\`\`\`\`\`` });
+    await writeTx(async (tx) => {
+      await tx.update(schema.teamMembers).set({ name: '# Evil *name* [x](y) <b>' }).where(eq(schema.teamMembers.id, research.id));
+      await tx.update(schema.teams).set({ name: 'Team\n# Second heading `x`' }).where(eq(schema.teams.id, team.id));
     });
     const actor = { teamId: team.id, memberId: research.id, conversationId: research.conversationId!, jobId: null };
-    publishState(actor, { requestId: 'n1', kind: 'finding', title: '## Not a heading', content: nasty });
+    await publishState(actor, { requestId: 'n1', kind: 'finding', title: '## Not a heading', content: nasty });
 
     const md = (await chunksOf(await get(alice.auth, team.id, 'format=md'))).join('');
     const nodes = walk(fromMarkdown(md) as MdNode);
@@ -146,10 +146,10 @@ describe('team export: Markdown', () => {
 describe('team export: JSON', () => {
   it('holds everything with ids and times: team, members, every job (receipts too), every state entry', async () => {
     const { alice, team, research, review } = await world();
-    const a = send(alice.id, team.id, research.id, '研究して 🤖', { status: 'completed', result: '結果 ✅' });
-    const b = send(alice.id, team.id, review.id, 'Review', { status: 'cancelled' });
+    const a = await send(alice.id, team.id, research.id, '研究して 🤖', { status: 'completed', result: '結果 ✅' });
+    const b = await send(alice.id, team.id, review.id, 'Review', { status: 'cancelled' });
     const actor = { teamId: team.id, memberId: review.id, conversationId: review.conversationId!, jobId: null };
-    publishState(actor, { requestId: 'q1', kind: 'question', title: 'Which market?', content: 'EU or US' });
+    await publishState(actor, { requestId: 'q1', kind: 'question', title: 'Which market?', content: 'EU or US' });
 
     const res = await get(alice.auth, team.id, 'format=json');
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -185,7 +185,7 @@ describe('team export: streaming', () => {
     const { alice, team, research, review } = await world();
     const ids: string[] = [];
     for (let i = 0; i < 100; i++) {
-      ids.push(send(alice.id, team.id, i % 2 ? research.id : review.id, `${i} ${'研'.repeat(2_600)}`, { status: 'completed', result: `r${i} ${'🤖'.repeat(1_490)}` }));
+      ids.push(await send(alice.id, team.id, i % 2 ? research.id : review.id, `${i} ${'研'.repeat(2_600)}`, { status: 'completed', result: `r${i} ${'🤖'.repeat(1_490)}` }));
     }
     const res = await get(alice.auth, team.id, 'format=json');
     const reader = res.body!.getReader();
@@ -193,7 +193,7 @@ describe('team export: streaming', () => {
     const first = await reader.read();
     // A change made after the stream started but before the last batch is read shows in the export: the batches
     // are read on demand, not gathered up front.
-    setJob(team.id, ids[99]!, { result: 'changed after the export began' });
+    await setJob(team.id, ids[99]!, { result: 'changed after the export began' });
     const sizes = [first.value!.byteLength];
     let text = decoder.decode(first.value, { stream: true });
     for (;;) {
@@ -212,14 +212,14 @@ describe('team export: streaming', () => {
 
   it('a job added after the export began is not in it; a team deleted mid-export fails the download instead of ending it early', async () => {
     const { alice, team, research } = await world();
-    for (let i = 0; i < EXPORT_BATCH + 1; i++) send(alice.id, team.id, research.id, `job ${i}`);
+    for (let i = 0; i < EXPORT_BATCH + 1; i++) await send(alice.id, team.id, research.id, `job ${i}`);
     const res = await get(alice.auth, team.id, 'format=md');
     const reader = res.body!.getReader();
     await reader.read(); // the head
-    send(alice.id, team.id, research.id, 'too late');
+    await send(alice.id, team.id, research.id, 'too late');
     const batch = new TextDecoder().decode((await reader.read()).value);
     expect(batch).toContain('job 0');
-    getDb().delete(schema.teams).where(eq(schema.teams.id, team.id)).run();
+    await writeTx((tx) => tx.delete(schema.teams).where(eq(schema.teams.id, team.id)));
     await expect(reader.read()).rejects.toMatchObject({ status: 404 });
   });
 });
@@ -227,7 +227,7 @@ describe('team export: streaming', () => {
 describe('team export: access', () => {
   it('must not export another owner’s team: 404 with no body streamed, like a team that never existed', async () => {
     const { alice, team, research } = await world();
-    send(alice.id, team.id, research.id, 'alice secret', { status: 'completed', result: 'secret result' });
+    await send(alice.id, team.id, research.id, 'alice secret', { status: 'completed', result: 'secret result' });
     const bob = await makeUser('bob');
     const foreign = await get(bob.auth, team.id, 'format=md');
     const missing = await get(bob.auth, 'no-such-team', 'format=md');
@@ -249,7 +249,7 @@ describe('team export: access', () => {
 
   it('names the file in ASCII and keeps a CJK or emoji team name in filename*', async () => {
     const { alice, team } = await world();
-    writeTx((tx) => tx.update(schema.teams).set({ name: '売上 Q3 🚀 "launch"' }).where(eq(schema.teams.id, team.id)).run());
+    await writeTx((tx) => tx.update(schema.teams).set({ name: '売上 Q3 🚀 "launch"' }).where(eq(schema.teams.id, team.id)));
     const res = await get(alice.auth, team.id, 'format=json');
     const header = res.headers.get('content-disposition')!;
     expect(header).toBe(`attachment; filename="q3-launch-team.json"; filename*=UTF-8''${encodeURIComponent('売上 Q3 🚀 "launch" team.json')}`);

@@ -22,7 +22,7 @@ import { until } from '../support/wait';
  * scripted model, whose `/call` lines become tool calls that ToolNode dispatches.
  */
 
-const jobRow = (id: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
+const jobRow = async (id: string) => (await getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)))[0]!;
 const call = (tool: string, args: object) => `/call ${tool} ${JSON.stringify(args)}`;
 
 type ToolResult = { name: string; status: string; content: string };
@@ -42,8 +42,8 @@ async function toolResultsOf(conversationId: string, match: (kwargs: Record<stri
 
 /** Send one request to a member and wait for it to finish; returns the job and its tool results in order. */
 async function run(ownerId: string, teamId: string, member: Member, lines: string[]): Promise<{ job: Job; results: ToolResult[] }> {
-  const sent = sendRequest(ownerId, teamId, { memberIds: [member.id], text: lines.join('\n'), draftKey: crypto.randomUUID() }).jobs[0]!;
-  const job = await until(() => ['completed', 'failed', 'cancelled', 'waiting_input'].includes(jobRow(sent.id).status) && jobRow(sent.id), 15_000, `job ${sent.id}`);
+  const sent = (await sendRequest(ownerId, teamId, { memberIds: [member.id], text: lines.join('\n'), draftKey: crypto.randomUUID() })).jobs[0]!;
+  const job = await until(async () => ['completed', 'failed', 'cancelled', 'waiting_input'].includes((await jobRow(sent.id)).status) && await jobRow(sent.id), 15_000, `job ${sent.id}`);
   expect(job.status).toBe('completed');
   return { job, results: await toolResultsOf(member.conversationId!, (k) => k.jobId === job.id) };
 }
@@ -67,7 +67,7 @@ afterAll(async () => {
 
 async function setup(answer = 'The vendor quote is 42 "EUR"') {
   const user = await makeUser('owner');
-  const { team, agents } = makeTeam(user.id, ['Research', 'Review']);
+  const { team, agents } = await makeTeam(user.id, ['Research', 'Review']);
   const members = team.members as Member[];
   // Evidence: a finished request whose answer mentions the quote.
   const evidence = await run(user.id, team.id, members[1]!, [`Price check\n/reply ${answer}`]);
@@ -112,9 +112,9 @@ describe('history tools through ToolNode', () => {
 
   it('pages with next_cursor across requests, rejects changed filters and bad limits, and ignores a team_id argument', async () => {
     const { user, team, members } = await setup();
-    writeTx((tx) => {
+    await writeTx(async (tx) => {
       for (let i = 0; i < 6; i++) {
-        appendShared(tx, { teamId: team.id, jobId: null, kind: 'note', senderMemberId: null, senderLabel: 'Ensemble', recipientMemberId: null, text: `marker ${i}` });
+        await appendShared(tx, { teamId: team.id, jobId: null, kind: 'note', senderMemberId: null, senderLabel: 'Ensemble', recipientMemberId: null, text: `marker ${i}` });
       }
     });
     const first = ok<HistoryPage>((await run(user.id, team.id, members[0]!, [call('read_team_history', { query: 'marker', limit: 4 })])).results[0]);
@@ -141,9 +141,9 @@ describe('history tools through ToolNode', () => {
 
   it('reads a result after the shared record rotated', async () => {
     const { user, team, members, evidence } = await setup();
-    writeTx((tx) => {
+    await writeTx(async (tx) => {
       for (let i = 0; i < 110; i++) {
-        appendShared(tx, { teamId: team.id, jobId: null, kind: 'note', senderMemberId: null, senderLabel: 'Ensemble', recipientMemberId: null, text: `chatter ${i}` });
+        await appendShared(tx, { teamId: team.id, jobId: null, kind: 'note', senderMemberId: null, senderLabel: 'Ensemble', recipientMemberId: null, text: `chatter ${i}` });
       }
     });
     const { results } = await run(user.id, team.id, members[0]!, [
@@ -156,9 +156,9 @@ describe('history tools through ToolNode', () => {
 
   it('refuses a plain conversation of the same owner and reads nothing', async () => {
     const { user, agents, evidence } = await setup();
-    const conversation = createConversation(user.id, agents[0]!.id);
+    const conversation = await createConversation(user.id, agents[0]!.id);
     // The owner's own chat message (start): its directives are trusted.
-    const { run: plain } = start(
+    const { run: plain } = await start(
       user.id,
       conversation.id,
       {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getDb } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { sendRequest } from '@/server/teams/requests';
 import { respondToJob } from '@/server/teams/answers';
 import { cancelJob } from '@/server/teams/cancel';
@@ -14,15 +14,15 @@ withScheduler();
 describe('clarifications and approvals through the team', () => {
   it('continues the member conversation with the answer as a human message with provenance; repeated questions work', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
+    const { team } = await makeTeam(alice.id);
     const member = team.members[0]!;
-    const j = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/ask Which format?', draftKey: 'q' }).jobs[0]!;
+    const j = (await sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/ask Which format?', draftKey: 'q' })).jobs[0]!;
     const first = await settled(j.id);
     expect(first.waiting).toMatchObject({ type: 'clarification', question: 'Which format?' });
     expect(first.result).toBeNull();
-    respondToJob(alice.id, team.id, j.id, { answer: '/ask And the length?', answerKey: 'a1' });
-    await until(() => job(j.id).status === 'waiting_input' && (job(j.id).waiting as { question: string }).question === 'And the length?' && job(j.id), 10_000, 'second question');
-    respondToJob(alice.id, team.id, j.id, { answer: 'Two pages', answerKey: 'a2' });
+    await respondToJob(alice.id, team.id, j.id, { answer: '/ask And the length?', answerKey: 'a1' });
+    await until(async () => (await job(j.id)).status === 'waiting_input' && ((await job(j.id)).waiting as { question: string }).question === 'And the length?' && await job(j.id), 10_000, 'second question');
+    await respondToJob(alice.id, team.id, j.id, { answer: 'Two pages', answerKey: 'a2' });
     const done = await settled(j.id);
     expect(done.status).toBe('completed');
     expect(done.result).toBe('Clarification accepted: Two pages.');
@@ -34,12 +34,12 @@ describe('clarifications and approvals through the team', () => {
 
   it('gates an approval tool until the person responds with JSON', async () => {
     const alice = await makeUser('alice');
-    const { team, agents } = makeTeam(alice.id, ['Calc', 'Other'], { approvalTools: ['calculator'] });
+    const { team, agents } = await makeTeam(alice.id, ['Calc', 'Other'], { approvalTools: ['calculator'] });
     const member = team.members[0]!;
-    const j = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/call calculator {"expression":"6*7"}', draftKey: 'c' }).jobs[0]!;
+    const j = (await sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/call calculator {"expression":"6*7"}', draftKey: 'c' })).jobs[0]!;
     const waiting = await settled(j.id);
     expect(waiting.waiting).toEqual({ type: 'interrupt', payload: { type: 'approval', tool: 'calculator', args: { expression: '6*7' } } });
-    respondToJob(alice.id, team.id, j.id, { response: { approved: true }, answerKey: 'ok' });
+    await respondToJob(alice.id, team.id, j.id, { response: { approved: true }, answerKey: 'ok' });
     const done = await settled(j.id);
     expect(done.status).toBe('completed');
     expect(done.result).toContain(`${agents[0]!.name}: done`);
@@ -48,18 +48,18 @@ describe('clarifications and approvals through the team', () => {
 
   it('a waiting job releases its slot but keeps its conversation: later requests to that member wait', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
+    const { team } = await makeTeam(alice.id);
     const member = team.members[0]!;
-    const asking = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/ask Ready?', draftKey: 'a' }).jobs[0]!;
+    const asking = (await sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/ask Ready?', draftKey: 'a' })).jobs[0]!;
     await settled(asking.id);
-    const later = sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/reply later', draftKey: 'b' }).jobs[0]!;
-    const other = sendRequest(alice.id, team.id, { memberIds: [team.members[1]!.id], text: '/reply other member', draftKey: 'c' }).jobs[0]!;
+    const later = (await sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/reply later', draftKey: 'b' })).jobs[0]!;
+    const other = (await sendRequest(alice.id, team.id, { memberIds: [team.members[1]!.id], text: '/reply other member', draftKey: 'c' })).jobs[0]!;
     expect((await settled(other.id)).status).toBe('completed');
-    expect(job(later.id).status).toBe('queued');
-    const active = getDb().$client.prepare(`select count(*) as n from jobs where status in ('running','cancelling')`).get() as { n: number };
+    expect((await job(later.id)).status).toBe('queued');
+    const active = await statement(`select count(*) as n from jobs where status in ('running','cancelling')`).get() as { n: number };
     expect(active.n).toBe(0);
-    cancelJob(alice.id, team.id, asking.id);
+    await cancelJob(alice.id, team.id, asking.id);
     expect((await settled(later.id)).result).toBe('later');
-    expect(job(asking.id)).toMatchObject({ status: 'cancelled', result: null });
+    expect(await job(asking.id)).toMatchObject({ status: 'cancelled', result: null });
   });
 });

@@ -12,7 +12,7 @@ import { makeUser } from '../support/users';
 import { call, makeAgents, makeTeam } from '../support/teams';
 import { until } from '../support/wait';
 
-const jobsOf = (teamId: string) => getDb().select().from(schema.jobs).where(eq(schema.jobs.teamId, teamId)).orderBy(schema.jobs.seq).all();
+const jobsOf = async (teamId: string) => await getDb().select().from(schema.jobs).where(eq(schema.jobs.teamId, teamId)).orderBy(schema.jobs.seq);
 
 beforeAll(() => {
   startScheduler(teamJobs, { tickMs: 30 });
@@ -35,9 +35,9 @@ describe('mention labels', () => {
 describe('@mentions from an ordinary conversation', () => {
   it('queue one request per member and return each result to the conversation as a receipt', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id, ['Research', 'Review']);
-    const [solo] = makeAgents(alice.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
-    const conversation = createConversation(alice.id, solo!.id);
+    const { team } = await makeTeam(alice.id, ['Research', 'Review']);
+    const [solo] = await makeAgents(alice.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
+    const conversation = await createConversation(alice.id, solo!.id);
     const targets = await call(mentionsRoute.GET, { headers: alice.auth, params: { id: conversation.id } });
     expect((targets.body.targets as Array<{ memberId: string; label: string }>).map((t) => t.label)).toEqual(team.members.map((m) => `${team.name} / ${m.name}`));
 
@@ -49,8 +49,8 @@ describe('@mentions from an ordinary conversation', () => {
     const ids = (r: typeof sent) => (r.body.jobs as Array<{ jobId: string }>).map((j) => j.jobId);
     expect(ids(again)).toEqual(ids(sent));
 
-    const all = await until(() => {
-      const jobs = jobsOf(team.id);
+    const all = await until(async () => {
+      const jobs = await jobsOf(team.id);
       return jobs.length === 4 && jobs.every((j) => j.status === 'completed') && jobs;
     }, 10_000, 'requests and receipts');
     const requests = all.filter((j) => j.kind === 'request');
@@ -69,38 +69,38 @@ describe('@mentions from an ordinary conversation', () => {
   it('never lets a member conversation mention itself, and hides other owners', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const { team } = makeTeam(alice.id, ['A', 'B']);
+    const { team } = await makeTeam(alice.id, ['A', 'B']);
     const [a, b] = team.members;
     const fromA = await call(mentionsRoute.GET, { headers: alice.auth, params: { id: a!.conversationId! } });
     expect((fromA.body.targets as Array<{ memberId: string }>).map((t) => t.memberId)).toEqual([b!.id]);
     const self = await call(mentionsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [a!.id], text: 'hi', messageKey: 'k' }, params: { id: a!.conversationId! } });
     expect(self.status).toBe(422);
-    expect(jobsOf(team.id)).toHaveLength(0);
+    expect(await jobsOf(team.id)).toHaveLength(0);
     const asBob = await call(mentionsRoute.GET, { headers: bob.auth, params: { id: a!.conversationId! } });
     expect(asBob.status).toBe(404);
-    const [bobsAgent] = makeAgents(bob.id, ['Bobs']);
-    const bobsConversation = createConversation(bob.id, bobsAgent!.id);
+    const [bobsAgent] = await makeAgents(bob.id, ['Bobs']);
+    const bobsConversation = await createConversation(bob.id, bobsAgent!.id);
     const foreign = await call(mentionsRoute.POST, { method: 'POST', headers: bob.auth, body: { memberIds: [b!.id], text: 'hi', messageKey: 'k' }, params: { id: bobsConversation.id } });
     expect(foreign.status).toBe(422);
-    expect(jobsOf(team.id)).toHaveLength(0);
+    expect(await jobsOf(team.id)).toHaveLength(0);
     expect((await call(mentionsRoute.GET, { params: { id: a!.conversationId! } })).status).toBe(401);
   });
 
   it('refuses while the conversation waits on an approval, and records the mentioned labels', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id, ['A', 'B']);
-    const [gated] = makeAgents(alice.id, [`Gated-${crypto.randomUUID().slice(0, 4)}`], { approvalTools: ['calculator'] });
-    const conversation = createConversation(alice.id, gated!.id);
+    const { team } = await makeTeam(alice.id, ['A', 'B']);
+    const [gated] = await makeAgents(alice.id, [`Gated-${crypto.randomUUID().slice(0, 4)}`], { approvalTools: ['calculator'] });
+    const conversation = await createConversation(alice.id, gated!.id);
     const { start, wait } = await import('@/server/agents/runs');
-    const { run } = start(alice.id, conversation.id, { text: '/call calculator {"expression":"1+1"}' }, { idempotencyKey: 'gate' });
+    const { run } = await start(alice.id, conversation.id, { text: '/call calculator {"expression":"1+1"}' }, { idempotencyKey: 'gate' });
     expect((await wait(run.id, 10_000))?.status).toBe('interrupted');
     const refused = await call(mentionsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [team.members[0]!.id], text: 'hi', messageKey: 'm' }, params: { id: conversation.id } });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ error: { code: 'interrupt_pending' } });
-    expect(jobsOf(team.id)).toHaveLength(0);
+    expect(await jobsOf(team.id)).toHaveLength(0);
 
-    const [plain] = makeAgents(alice.id, [`Plain-${crypto.randomUUID().slice(0, 4)}`]);
-    const other = createConversation(alice.id, plain!.id);
+    const [plain] = await makeAgents(alice.id, [`Plain-${crypto.randomUUID().slice(0, 4)}`]);
+    const other = await createConversation(alice.id, plain!.id);
     await call(mentionsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [team.members[1]!.id], text: 'hi', messageKey: 'm2' }, params: { id: other.id } });
     const { messages } = await readThread(other.id);
     const human = messages.find((m) => m.getType() === 'human')!;

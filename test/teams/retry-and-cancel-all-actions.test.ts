@@ -13,18 +13,18 @@ type User = Awaited<ReturnType<typeof makeUser>>;
 const signIn = (user: User) => {
   scope.headers = new Headers(user.auth);
 };
-const send = (ownerId: string, teamId: string, memberId: string) =>
-  sendRequest(ownerId, teamId, { memberIds: [memberId], text: 'Draft the notes', draftKey: crypto.randomUUID() }).jobs[0]!.id;
+const send = async (ownerId: string, teamId: string, memberId: string) =>
+  (await sendRequest(ownerId, teamId, { memberIds: [memberId], text: 'Draft the notes', draftKey: crypto.randomUUID() })).jobs[0]!.id;
 
 describe('the steer actions: the same doors as the API', () => {
   it('retryJobAction retries (or sends to another member) idempotently; refusals come back as the API words them', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
-    const original = send(alice.id, team.id, team.members[0]!.id);
+    const { team } = await makeTeam(alice.id);
+    const original = await send(alice.id, team.id, team.members[0]!.id);
     signIn(alice);
     // Still queued: refused with the API's code, nothing made.
     expect(await actions.retryJobAction(team.id, original, { requestId: 'a' })).toMatchObject({ ok: false, error: { code: 'not_retryable' } });
-    cancelJob(alice.id, team.id, original);
+    await cancelJob(alice.id, team.id, original);
     const first = await actions.retryJobAction(team.id, original, { requestId: 'a', memberId: team.members[1]!.id });
     expect(first).toMatchObject({ ok: true, data: { job: { retryOf: original, memberId: team.members[1]!.id, status: 'queued' } } });
     const again = await actions.retryJobAction(team.id, original, { requestId: 'a', memberId: team.members[1]!.id });
@@ -35,25 +35,25 @@ describe('the steer actions: the same doors as the API', () => {
 
   it('cancelAllJobsAction cancels every pending job of the team and answers each', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
-    const ids = [send(alice.id, team.id, team.members[0]!.id), send(alice.id, team.id, team.members[1]!.id)];
+    const { team } = await makeTeam(alice.id);
+    const ids = [await send(alice.id, team.id, team.members[0]!.id), await send(alice.id, team.id, team.members[1]!.id)];
     signIn(alice);
     const result = await actions.cancelAllJobsAction(team.id);
     expect(result).toMatchObject({ ok: true, data: { jobs: ids.map((id) => ({ id, status: 'cancelled' })) } });
-    expect(ids.map((id) => job(id).status)).toEqual(['cancelled', 'cancelled']);
+    expect((await Promise.all(ids.map(job))).map((j) => j.status)).toEqual(['cancelled', 'cancelled']);
   });
 
   it('another owner: not_found from both, and nothing of alice\'s changes', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const { team } = makeTeam(alice.id);
-    const queued = send(alice.id, team.id, team.members[0]!.id);
-    const cancelled = send(alice.id, team.id, team.members[1]!.id);
-    cancelJob(alice.id, team.id, cancelled);
+    const { team } = await makeTeam(alice.id);
+    const queued = await send(alice.id, team.id, team.members[0]!.id);
+    const cancelled = await send(alice.id, team.id, team.members[1]!.id);
+    await cancelJob(alice.id, team.id, cancelled);
     signIn(bob);
     expect(await actions.cancelAllJobsAction(team.id)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await actions.retryJobAction(team.id, cancelled, { requestId: 'x' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(job(queued).status).toBe('queued');
-    expect(job(cancelled).status).toBe('cancelled');
+    expect((await job(queued)).status).toBe('queued');
+    expect((await job(cancelled)).status).toBe('cancelled');
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { getDb, schema } from '@/server/db';
+import { statement } from '@/server/db/statement';
 import { SchedulerRuntime } from '@/server/scheduler/runtime';
 import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { sendRequest } from '@/server/teams/requests';
@@ -12,10 +13,10 @@ import { makeAgents, makeTeam } from '../support/teams';
 import { until } from '../support/wait';
 
 const db = () => getDb();
-const job = (id: string) => db().select().from(schema.jobs).where(eq(schema.jobs.id, id)).get()!;
+const job = async (id: string) => (await db().select().from(schema.jobs).where(eq(schema.jobs.id, id)))[0]!;
 const done = (ids: string[]) =>
-  until(() => {
-    const rows = db().select().from(schema.jobs).where(inArray(schema.jobs.id, ids)).all();
+  until(async () => {
+    const rows = await db().select().from(schema.jobs).where(inArray(schema.jobs.id, ids));
     return rows.length === ids.length && rows.every((r) => ['completed', 'failed', 'cancelled'].includes(r.status)) && rows;
   }, 15_000, 'jobs to finish');
 
@@ -28,26 +29,26 @@ afterEach(async () => {
 describe('scheduler runtime', () => {
   it('a blocked step in team A never delays team B, nor A’s own send, cancel and feed', async () => {
     const alice = await makeUser('alice');
-    const a = makeTeam(alice.id).team;
-    const b = makeTeam(alice.id).team;
+    const a = (await makeTeam(alice.id)).team;
+    const b = (await makeTeam(alice.id)).team;
     runtime = new SchedulerRuntime(teamJobs, { tickMs: 20 });
     runtime.start();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     void runtime.worker(a.id).run('held by a slow call', () => gate);
 
-    const aJob = sendRequest(alice.id, a.id, { memberIds: [a.members[0]!.id], text: '/reply from A', draftKey: 'a1' }).jobs[0]!;
-    const bJob = sendRequest(alice.id, b.id, { memberIds: [b.members[0]!.id], text: '/reply from B', draftKey: 'b1' }).jobs[0]!;
+    const aJob = (await sendRequest(alice.id, a.id, { memberIds: [a.members[0]!.id], text: '/reply from A', draftKey: 'a1' })).jobs[0]!;
+    const bJob = (await sendRequest(alice.id, b.id, { memberIds: [b.members[0]!.id], text: '/reply from B', draftKey: 'b1' })).jobs[0]!;
     const [finishedB] = await done([bJob.id]);
     expect(finishedB!.result).toBe('from B');
     // Team A is admitted but its worker is still held: its launch has not run.
-    expect(job(aJob.id)).toMatchObject({ status: 'running', runId: null });
+    expect(await job(aJob.id)).toMatchObject({ status: 'running', runId: null });
     // Creating, sending, reading and cancelling in team A answer at once (they never wait for its worker).
-    const more = sendRequest(alice.id, a.id, { memberIds: [a.members[1]!.id], text: '/reply second', draftKey: 'a2' }).jobs[0]!;
-    expect(getActivity(alice.id, a.id, { limit: 20, offset: 0, details: false })).toMatchObject({ totalJobs: 2 });
-    expect(cancelJob(alice.id, a.id, more.id).status).toMatch(/cancelled|cancelling/);
-    const agents = makeAgents(alice.id, ['New1', 'New2']);
-    expect(createTeam(alice.id, { requestId: 'r-new', name: 'New', goal: 'g', agentIds: agents.map((x) => x.id) }).team.status).toBe('ready');
+    const more = (await sendRequest(alice.id, a.id, { memberIds: [a.members[1]!.id], text: '/reply second', draftKey: 'a2' })).jobs[0]!;
+    expect(await getActivity(alice.id, a.id, { limit: 20, offset: 0, details: false })).toMatchObject({ totalJobs: 2 });
+    expect((await cancelJob(alice.id, a.id, more.id)).status).toMatch(/cancelled|cancelling/);
+    const agents = await makeAgents(alice.id, ['New1', 'New2']);
+    expect((await createTeam(alice.id, { requestId: 'r-new', name: 'New', goal: 'g', agentIds: agents.map((x) => x.id) })).team.status).toBe('ready');
     release();
     const [finishedA] = await done([aJob.id]);
     expect(finishedA!.result).toBe('from A');
@@ -55,11 +56,15 @@ describe('scheduler runtime', () => {
 
   it('rotates owners one admission each as a single slot frees up', async () => {
     const owners = await Promise.all(['ann', 'ben', 'cat'].map((n) => makeUser(n)));
-    const teams = owners.map((o) => makeTeam(o.id, ['A', 'B', 'C']).team);
+    const teams = [];
+    for (const o of owners) teams.push((await makeTeam(o.id, ['A', 'B', 'C'])).team);
     // Queue everything before the runtime starts: ann's three jobs first, then ben's, then cat's.
-    const ids = owners.flatMap((o, i) =>
-      teams[i]!.members.map((m, k) => sendRequest(o.id, teams[i]!.id, { memberIds: [m.id], text: `/reply ${o.name}${k}`, draftKey: `k${k}` }).jobs[0]!.id),
-    );
+    const ids: string[] = [];
+    for (const [i, o] of owners.entries()) {
+      for (const [k, m] of teams[i]!.members.entries()) {
+        ids.push((await sendRequest(o.id, teams[i]!.id, { memberIds: [m.id], text: `/reply ${o.name}${k}`, draftKey: `k${k}` })).jobs[0]!.id);
+      }
+    }
     runtime = new SchedulerRuntime(teamJobs, { tickMs: 20, maxActive: 1 });
     runtime.start();
     const rows = await done(ids);
@@ -70,14 +75,15 @@ describe('scheduler runtime', () => {
 
   it('never admits more than the capacity however many wakes overlap', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id, ['A', 'B', 'C', 'D', 'E', 'F']);
-    const ids = team.members.map((m, i) => sendRequest(alice.id, team.id, { memberIds: [m.id], text: '/sleep 150\n/reply ok', draftKey: `w${i}` }).jobs[0]!.id);
+    const { team } = await makeTeam(alice.id, ['A', 'B', 'C', 'D', 'E', 'F']);
+    const ids: string[] = [];
+    for (const [i, m] of team.members.entries()) ids.push((await sendRequest(alice.id, team.id, { memberIds: [m.id], text: '/sleep 150\n/reply ok', draftKey: `w${i}` })).jobs[0]!.id);
     runtime = new SchedulerRuntime(teamJobs, { tickMs: 5, maxActive: 2 });
     runtime.start();
     let peak = 0;
-    const sample = setInterval(() => {
+    const sample = setInterval(async () => {
       for (let i = 0; i < 20; i++) runtime?.wake();
-      const n = db().$client.prepare(`select count(*) as n from jobs where status in ('running','cancelling')`).get() as { n: number };
+      const n = await statement(`select count(*) as n from jobs where status in ('running','cancelling')`).get() as { n: number };
       peak = Math.max(peak, n.n);
     }, 2);
     try {
@@ -91,11 +97,12 @@ describe('scheduler runtime', () => {
 
   it('caps a result at 6,000 UTF-8 bytes without splitting a character', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id, ['A', 'B', 'C', 'D']);
+    const { team } = await makeTeam(alice.id, ['A', 'B', 'C', 'D']);
     runtime = new SchedulerRuntime(teamJobs, { tickMs: 20 });
     runtime.start();
     const cases = ['🤖'.repeat(1500), '🤖'.repeat(1500) + 'a', '研'.repeat(2000), '研'.repeat(2000) + 'a'];
-    const ids = cases.map((reply, i) => sendRequest(alice.id, team.id, { memberIds: [team.members[i]!.id], text: `/reply ${reply}`, draftKey: `c${i}` }).jobs[0]!.id);
+    const ids: string[] = [];
+    for (const [i, reply] of cases.entries()) ids.push((await sendRequest(alice.id, team.id, { memberIds: [team.members[i]!.id], text: `/reply ${reply}`, draftKey: `c${i}` })).jobs[0]!.id);
     const rows = await done(ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const [exactEmoji, overEmoji, exactCjk, overCjk] = ids.map((id) => byId.get(id)!);

@@ -13,7 +13,7 @@ const rid = () => crypto.randomUUID();
 describe('team creation API', () => {
   it('creates a ready team with one conversation per member, idempotent by request id', async () => {
     const alice = await makeUser('alice');
-    const agents = makeAgents(alice.id, ['Writer', 'writer-2', 'Critic']);
+    const agents = await makeAgents(alice.id, ['Writer', 'writer-2', 'Critic']);
     const body = { requestId: rid(), name: 'Launch', goal: 'Write the launch post', agentIds: agents.map((a) => a.id) };
     const first = await call(teamsRoute.POST, { method: 'POST', headers: alice.auth, body });
     expect(first.status).toBe(201);
@@ -31,7 +31,7 @@ describe('team creation API', () => {
   it('derives unique member names from duplicate agent names', async () => {
     const alice = await makeUser('alice');
     // Agent names are unique, but CJK names longer than 160 bytes cut to the same member name.
-    const [a, b] = makeAgents(alice.id, ['研'.repeat(60) + 'A', '研'.repeat(60) + 'B']);
+    const [a, b] = await makeAgents(alice.id, ['研'.repeat(60) + 'A', '研'.repeat(60) + 'B']);
     const res = await call(teamsRoute.POST, { method: 'POST', headers: alice.auth, body: { requestId: rid(), name: 'T', goal: 'G', agentIds: [a!.id, b!.id] } });
     expect((res.body.members as Array<{ name: string }>).map((m) => m.name)).toEqual(['研'.repeat(53), '研'.repeat(52) + ' (2)']);
   });
@@ -39,8 +39,8 @@ describe('team creation API', () => {
   it('refuses 1 or 9 agents, duplicates, unknown fields, and another owner’s agents', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const mine = makeAgents(alice.id, ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A8', 'A9']);
-    const [bobs] = makeAgents(bob.id, ['B1']);
+    const mine = await makeAgents(alice.id, ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A8', 'A9']);
+    const [bobs] = await makeAgents(bob.id, ['B1']);
     const post = (body: object) => call(teamsRoute.POST, { method: 'POST', headers: alice.auth, body: { requestId: rid(), name: 'T', goal: 'G', ...body } });
     expect((await post({ agentIds: [mine[0]!.id] })).body).toMatchObject({ error: { code: 'validation_error', fields: { agentIds: expect.any(String) } } });
     expect((await post({ agentIds: mine.map((a) => a.id) })).status).toBe(422);
@@ -54,7 +54,7 @@ describe('team creation API', () => {
 
   it('bounds name (80 chars / 160 bytes) and goal (2,000 / 4,000) in ASCII, CJK and emoji', async () => {
     const alice = await makeUser('alice');
-    const ids = makeAgents(alice.id, ['X', 'Y']).map((a) => a.id);
+    const ids = (await makeAgents(alice.id, ['X', 'Y'])).map((a) => a.id);
     const post = (name: string, goal = 'g') => call(teamsRoute.POST, { method: 'POST', headers: alice.auth, body: { requestId: rid(), name, goal, agentIds: ids } });
     expect((await post('a'.repeat(80))).status).toBe(201);
     expect((await post('a'.repeat(81))).body).toMatchObject({ error: { fields: { name: expect.stringContaining('80 characters') } } });
@@ -72,7 +72,7 @@ describe('team creation API', () => {
 
   it('allows 20 teams per owner and refuses the 21st', async () => {
     const alice = await makeUser('alice');
-    const ids = makeAgents(alice.id, ['X', 'Y']).map((a) => a.id);
+    const ids = (await makeAgents(alice.id, ['X', 'Y'])).map((a) => a.id);
     for (let i = 0; i < 20; i++) {
       const res = await call(teamsRoute.POST, { method: 'POST', headers: alice.auth, body: { requestId: `r${i}`, name: `T${i}`, goal: 'G', agentIds: ids } });
       expect(res.status).toBe(201);
@@ -88,7 +88,7 @@ describe('team creation API', () => {
 describe('requests, activity and cancel API', () => {
   it('queues one job per recipient; a repeated draft key returns the same jobs', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
+    const { team } = await makeTeam(alice.id);
     const memberIds = team.members.map((m) => m.id);
     const body = { memberIds, text: 'Summarise the plan', draftKey: 'draft-1' };
     const sent = await call(requestsRoute.POST, { method: 'POST', headers: alice.auth, body, params: { id: team.id } });
@@ -117,7 +117,7 @@ describe('requests, activity and cancel API', () => {
 
   it('bounds task text at 4,000 characters and 8,000 bytes in ASCII, CJK and emoji', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
+    const { team } = await makeTeam(alice.id);
     const memberIds = [team.members[0]!.id];
     const send = (text: string) => call(requestsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds, text, draftKey: rid() }, params: { id: team.id } });
     expect((await send('a'.repeat(4000))).status).toBe(201);
@@ -132,7 +132,7 @@ describe('requests, activity and cancel API', () => {
 
   it('refuses the 101st request of a team', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
+    const { team } = await makeTeam(alice.id);
     const memberIds = team.members.map((m) => m.id);
     for (let i = 0; i < 50; i++) {
       const res = await call(requestsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds, text: `t${i}`, draftKey: `k${i}` }, params: { id: team.id } });
@@ -145,7 +145,7 @@ describe('requests, activity and cancel API', () => {
 
   it('cancels a queued job at once and leaves finished jobs unchanged', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
+    const { team } = await makeTeam(alice.id);
     const sent = await call(requestsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [team.members[0]!.id], text: 'x', draftKey: 'k' }, params: { id: team.id } });
     const jobId = (sent.body.jobs as Array<{ id: string }>)[0]!.id;
     const cancelled = await call(cancelRoute.POST, { method: 'POST', headers: alice.auth, params: { id: team.id, jobId } });
@@ -159,7 +159,7 @@ describe('requests, activity and cancel API', () => {
   it('answers 401 without credentials and 404 for another owner’s team on every route', async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    const { team } = makeTeam(alice.id);
+    const { team } = await makeTeam(alice.id);
     const sent = await call(requestsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [team.members[0]!.id], text: 'x', draftKey: 'k' }, params: { id: team.id } });
     const jobId = (sent.body.jobs as Array<{ id: string }>)[0]!.id;
     expect((await call(teamsRoute.GET)).status).toBe(401);
@@ -179,7 +179,7 @@ describe('requests, activity and cancel API', () => {
 
   it('rejects bad activity query parameters with a 422 naming the field', async () => {
     const alice = await makeUser('alice');
-    const { team } = makeTeam(alice.id);
+    const { team } = await makeTeam(alice.id);
     for (const q of ['limit=0', 'limit=201', 'offset=-1', 'limit=abc', 'bogus=1']) {
       const res = await call(activityRoute.GET, { url: `http://localhost/x?${q}`, headers: alice.auth, params: { id: team.id } });
       expect(res.status, q).toBe(422);
@@ -192,11 +192,11 @@ describe('requests, activity and cancel API', () => {
 describe('agents bound to teams', () => {
   it('cannot be deleted while a team uses them; can after the team is deleted', async () => {
     const alice = await makeUser('alice');
-    const { team, agents } = makeTeam(alice.id);
+    const { team, agents } = await makeTeam(alice.id);
     const { deleteAgent } = await import('@/server/agents/catalog');
     const { deleteTeam } = await import('@/server/teams/lifecycle');
-    expect(() => deleteAgent(alice.id, agents[0]!.id)).toThrow(`This agent is a member of "${team.name}"; delete that team first`);
-    deleteTeam(alice.id, team.id);
-    expect(() => deleteAgent(alice.id, agents[0]!.id)).not.toThrow();
+    await expect(deleteAgent(alice.id, agents[0]!.id)).rejects.toThrow(`This agent is a member of "${team.name}"; delete that team first`);
+    await deleteTeam(alice.id, team.id);
+    await expect(deleteAgent(alice.id, agents[0]!.id)).resolves.toBeUndefined();
   });
 });

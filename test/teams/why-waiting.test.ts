@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getDb, schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
+import { statement, type Param } from '@/server/db/statement';
 import { SchedulerRuntime } from '@/server/scheduler/runtime';
 import { loadSchedulingView } from '@/server/scheduler/view';
 import { whyWaiting } from '@/server/scheduler/why-waiting';
@@ -17,36 +18,36 @@ import { call, makeTeam } from '../support/teams';
 import { makeUser } from '../support/users';
 import { until } from '../support/wait';
 
-function request(ownerId: string, teamId: string, memberId: string, text = '/reply ok') {
-  return sendRequest(ownerId, teamId, { memberIds: [memberId], text, draftKey: crypto.randomUUID() }).jobs[0]!.id;
+async function request(ownerId: string, teamId: string, memberId: string, text = '/reply ok') {
+  return (await sendRequest(ownerId, teamId, { memberIds: [memberId], text, draftKey: crypto.randomUUID() })).jobs[0]!.id;
 }
-const sql = (statement: string, ...args: unknown[]) => getDb().$client.prepare(statement).run(...args);
+const sql = (text: string, ...args: Param[]) => writeTx(() => statement(text).run(...args));
 
 let runtime: SchedulerRuntime | undefined;
 afterEach(async () => {
   await runtime?.drain();
   runtime = undefined;
   // Other files' work never leaks into "ahead" counts: each test starts from no unfinished jobs.
-  sql(`update jobs set status = 'cancelled' where status in ('queued','running','waiting_input','resuming','cancelling')`);
+  await sql(`update jobs set status = 'cancelled' where status in ('queued','running','waiting_input','resuming','cancelling')`);
 });
 
 describe('why a queued job waits, from real scheduler states', () => {
   it('waiting for a free slot: n ahead follows the owner-fair rotation, not the seq order', async () => {
     const a = await makeUser('a');
     const b = await makeUser('b');
-    const { team: teamA } = makeTeam(a.id, ['One', 'Two', 'Three']);
-    const { team: teamB } = makeTeam(b.id);
-    const a1 = request(a.id, teamA.id, teamA.members[0]!.id);
-    const a2 = request(a.id, teamA.id, teamA.members[1]!.id);
-    const b1 = request(b.id, teamB.id, teamB.members[0]!.id);
-    const a3 = request(a.id, teamA.id, teamA.members[2]!.id);
+    const { team: teamA } = await makeTeam(a.id, ['One', 'Two', 'Three']);
+    const { team: teamB } = await makeTeam(b.id);
+    const a1 = await request(a.id, teamA.id, teamA.members[0]!.id);
+    const a2 = await request(a.id, teamA.id, teamA.members[1]!.id);
+    const b1 = await request(b.id, teamB.id, teamB.members[0]!.id);
+    const a3 = await request(a.id, teamA.id, teamA.members[2]!.id);
 
-    const forA = teamWaitReasons(a.id, teamA.id).reasons;
+    const forA = (await teamWaitReasons(a.id, teamA.id)).reasons;
     // A's first, then B's first (a new owner takes its turn), then A's second and third.
     expect(forA[a1]).toEqual({ kind: 'slot', ahead: 0 });
     expect(forA[a2]).toEqual({ kind: 'slot', ahead: 2 });
     expect(forA[a3]).toEqual({ kind: 'slot', ahead: 3 });
-    expect(teamWaitReasons(b.id, teamB.id).reasons).toEqual({ [b1]: { kind: 'slot', ahead: 1 } });
+    expect((await teamWaitReasons(b.id, teamB.id)).reasons).toEqual({ [b1]: { kind: 'slot', ahead: 1 } });
     // What must not happen: another owner's job ids appear in A's answer.
     expect(Object.keys(forA).sort()).toEqual([a1, a2, a3].sort());
     expect(waitReasonLabel(forA[a2]!)).toBe('Waiting for a free slot (2 ahead of it)');
@@ -54,8 +55,8 @@ describe('why a queued job waits, from real scheduler states', () => {
 
     // Admitting the head: it no longer waits. Read with the rotation the runtime holds after serving A (A had its
     // turn this round), B's job goes first and A's wait one more.
-    expect(admitJob(a1)).toBe(true);
-    const view = loadSchedulingView(getDb());
+    expect(await admitJob(a1)).toBe(true);
+    const view = await loadSchedulingView();
     const after = whyWaiting(view, { due: [], served: [a.id] }, new Set([a1, a2, a3, b1]));
     expect(after.get(a1)).toBeUndefined();
     expect(after.get(b1)).toEqual({ kind: 'slot', ahead: 0 });
@@ -65,28 +66,28 @@ describe('why a queued job waits, from real scheduler states', () => {
 
   it('behind an earlier request to this member (running or queued head), and the label says so', async () => {
     const owner = await makeUser('owner');
-    const { team } = makeTeam(owner.id);
+    const { team } = await makeTeam(owner.id);
     const member = team.members[0]!.id;
-    const head = request(owner.id, team.id, member);
-    const second = request(owner.id, team.id, member);
-    expect(teamWaitReasons(owner.id, team.id).reasons[second]).toEqual({ kind: 'behind', jobId: head });
-    expect(admitJob(head)).toBe(true);
-    expect(teamWaitReasons(owner.id, team.id).reasons[second]).toEqual({ kind: 'behind', jobId: head });
+    const head = await request(owner.id, team.id, member);
+    const second = await request(owner.id, team.id, member);
+    expect((await teamWaitReasons(owner.id, team.id)).reasons[second]).toEqual({ kind: 'behind', jobId: head });
+    expect(await admitJob(head)).toBe(true);
+    expect((await teamWaitReasons(owner.id, team.id)).reasons[second]).toEqual({ kind: 'behind', jobId: head });
     expect(waitReasonLabel({ kind: 'behind', jobId: head })).toBe('Behind an earlier request to this member');
   });
 
   it('waiting for your answer: the member asked the person something on an earlier request', async () => {
     const owner = await makeUser('owner');
-    const { team } = makeTeam(owner.id);
+    const { team } = await makeTeam(owner.id);
     const member = team.members[0]!.id;
-    const asking = request(owner.id, team.id, member, '/ask Which colour?');
+    const asking = await request(owner.id, team.id, member, '/ask Which colour?');
     runtime = new SchedulerRuntime(teamJobs, { tickMs: 50 });
     runtime.start();
-    await until(() => job(asking).status === 'waiting_input', 10_000, 'the question');
+    await until(async () => (await job(asking)).status === 'waiting_input', 10_000, 'the question');
     await runtime.drain();
     runtime = undefined;
-    const later = request(owner.id, team.id, member);
-    const reasons = teamWaitReasons(owner.id, team.id).reasons;
+    const later = await request(owner.id, team.id, member);
+    const reasons = (await teamWaitReasons(owner.id, team.id)).reasons;
     expect(reasons[later]).toEqual({ kind: 'your_answer', jobId: asking });
     // The waiting job itself is not queued: it needs an answer, not a slot.
     expect(reasons[asking]).toBeUndefined();
@@ -94,52 +95,52 @@ describe('why a queued job waits, from real scheduler states', () => {
 
   it('team budget reached: the head and the jobs behind it say so (they would be held next)', async () => {
     const owner = await makeUser('owner');
-    const { team } = makeTeam(owner.id);
-    const head = request(owner.id, team.id, team.members[0]!.id);
-    const behind = request(owner.id, team.id, team.members[0]!.id);
-    expect(admitJob(head)).toBe(true);
-    const other = request(owner.id, team.id, team.members[1]!.id);
-    seedRun({ ownerId: owner.id, conversationId: team.members[1]!.conversationId!, tokens: 1_000, teamId: team.id });
-    getDb().update(schema.teams).set({ tokenBudget: 1_000 }).where(eq(schema.teams.id, team.id)).run();
-    const reasons = teamWaitReasons(owner.id, team.id).reasons;
+    const { team } = await makeTeam(owner.id);
+    const head = await request(owner.id, team.id, team.members[0]!.id);
+    const behind = await request(owner.id, team.id, team.members[0]!.id);
+    expect(await admitJob(head)).toBe(true);
+    const other = await request(owner.id, team.id, team.members[1]!.id);
+    await seedRun({ ownerId: owner.id, conversationId: team.members[1]!.conversationId!, tokens: 1_000, teamId: team.id });
+    await writeTx((tx) => tx.update(schema.teams).set({ tokenBudget: 1_000 }).where(eq(schema.teams.id, team.id)));
+    const reasons = (await teamWaitReasons(owner.id, team.id)).reasons;
     expect(reasons[other]).toEqual({ kind: 'team_budget' });
     expect(reasons[behind]).toEqual({ kind: 'team_budget' });
     // The scheduler's own view agrees: the held head is not a candidate.
-    expect(loadSchedulingView(getDb()).queues.flatMap((q) => q.candidates.map((c) => c.jobId))).not.toContain(other);
-    getDb().update(schema.teams).set({ tokenBudget: null }).where(eq(schema.teams.id, team.id)).run();
-    expect(teamWaitReasons(owner.id, team.id).reasons[other]).toEqual({ kind: 'slot', ahead: 0 });
+    expect((await loadSchedulingView()).queues.flatMap((q) => q.candidates.map((c) => c.jobId))).not.toContain(other);
+    await writeTx((tx) => tx.update(schema.teams).set({ tokenBudget: null }).where(eq(schema.teams.id, team.id)));
+    expect((await teamWaitReasons(owner.id, team.id)).reasons[other]).toEqual({ kind: 'slot', ahead: 0 });
   });
 
   it('team not ready: a team left half-created admits nothing and every queued job says why', async () => {
     const owner = await makeUser('owner');
-    const { team } = makeTeam(owner.id);
-    const queued = request(owner.id, team.id, team.members[0]!.id);
-    sql(`update teams set status = 'creating' where id = ?`, team.id);
-    expect(teamWaitReasons(owner.id, team.id).reasons[queued]).toEqual({ kind: 'team_not_ready' });
+    const { team } = await makeTeam(owner.id);
+    const queued = await request(owner.id, team.id, team.members[0]!.id);
+    await sql(`update teams set status = 'creating' where id = ?`, team.id);
+    expect((await teamWaitReasons(owner.id, team.id)).reasons[queued]).toEqual({ kind: 'team_not_ready' });
     expect(waitReasonLabel({ kind: 'team_not_ready' })).toMatch(/^Team not ready/);
   });
 
   it('a member busy in its own conversation (a direct run) holds its queued head', async () => {
     const owner = await makeUser('owner');
-    const { team } = makeTeam(owner.id);
-    const queued = request(owner.id, team.id, team.members[0]!.id);
-    const runId = seedRun({ ownerId: owner.id, conversationId: team.members[0]!.conversationId!, tokens: 0 });
-    sql(`update runs set status = 'running' where id = ?`, runId);
-    expect(teamWaitReasons(owner.id, team.id).reasons[queued]).toEqual({ kind: 'member_busy' });
-    sql(`update runs set status = 'success' where id = ?`, runId);
-    expect(teamWaitReasons(owner.id, team.id).reasons[queued]).toEqual({ kind: 'slot', ahead: 0 });
+    const { team } = await makeTeam(owner.id);
+    const queued = await request(owner.id, team.id, team.members[0]!.id);
+    const runId = await seedRun({ ownerId: owner.id, conversationId: team.members[0]!.conversationId!, tokens: 0 });
+    await sql(`update runs set status = 'running' where id = ?`, runId);
+    expect((await teamWaitReasons(owner.id, team.id)).reasons[queued]).toEqual({ kind: 'member_busy' });
+    await sql(`update runs set status = 'success' where id = ?`, runId);
+    expect((await teamWaitReasons(owner.id, team.id)).reasons[queued]).toEqual({ kind: 'slot', ahead: 0 });
   });
 
   it('a resuming answer waits for a slot (budgets never hold an answer)', async () => {
     const owner = await makeUser('owner');
-    const { team } = makeTeam(owner.id);
-    const id = request(owner.id, team.id, team.members[0]!.id);
-    sql(`update jobs set status = 'resuming' where id = ?`, id);
-    getDb().update(schema.teams).set({ tokenBudget: 1 }).where(eq(schema.teams.id, team.id)).run();
-    seedRun({ ownerId: owner.id, conversationId: team.members[1]!.conversationId!, tokens: 10, teamId: team.id });
-    const view = loadSchedulingView(getDb());
+    const { team } = await makeTeam(owner.id);
+    const id = await request(owner.id, team.id, team.members[0]!.id);
+    await sql(`update jobs set status = 'resuming' where id = ?`, id);
+    await writeTx((tx) => tx.update(schema.teams).set({ tokenBudget: 1 }).where(eq(schema.teams.id, team.id)));
+    await seedRun({ ownerId: owner.id, conversationId: team.members[1]!.conversationId!, tokens: 10, teamId: team.id });
+    const view = await loadSchedulingView();
     expect(whyWaiting(view, null, new Set([id])).get(id)).toEqual({ kind: 'slot', ahead: 0 });
-    getDb().update(schema.teams).set({ tokenBudget: null }).where(eq(schema.teams.id, team.id)).run();
+    await writeTx((tx) => tx.update(schema.teams).set({ tokenBudget: null }).where(eq(schema.teams.id, team.id)));
   });
 });
 
@@ -147,8 +148,8 @@ describe('GET /teams/:id/waiting', () => {
   it('answers the owner with the team revision; another owner gets 404 and learns nothing', async () => {
     const owner = await makeUser('owner');
     const stranger = await makeUser('stranger');
-    const { team } = makeTeam(owner.id);
-    const queued = request(owner.id, team.id, team.members[0]!.id);
+    const { team } = await makeTeam(owner.id);
+    const queued = await request(owner.id, team.id, team.members[0]!.id);
     const mine = await call(waitingRoute, { headers: owner.auth, params: { id: team.id } });
     expect(mine.status).toBe(200);
     expect(mine.body).toMatchObject({ reasons: { [queued]: { kind: 'slot', ahead: 0 } } });

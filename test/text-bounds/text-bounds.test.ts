@@ -126,9 +126,9 @@ describe('schemas, counters and the server agree', () => {
   });
 
   const { title, content } = LIMITS.publicState;
-  const refusedByServer = (actor: StateActor, requestId: string, input: { title: string; content: string }) => {
+  const refusedByServer = async (actor: StateActor, requestId: string, input: { title: string; content: string }) => {
     try {
-      publishState(actor, { requestId, kind: 'plan', ...input });
+      await publishState(actor, { requestId, kind: 'plan', ...input });
       return false;
     } catch (error) {
       if (error instanceof StateRefusal && error.code === 'invalid') return true;
@@ -141,7 +141,7 @@ describe('schemas, counters and the server agree', () => {
     ...cases(content).map(([label, a, p]) => [`content in ${label}`, 'content', a, p] as const),
   ])('team state %s (schema, counter, server state check)', async (_label, field, atLimit, past) => {
     const user = await makeUser('bounds');
-    const { team } = makeTeam(user.id, ['Research', 'Review']);
+    const { team } = await makeTeam(user.id, ['Research', 'Review']);
     const member = team.members[0]!;
     const actor: StateActor = { teamId: team.id, memberId: member.id, conversationId: member.conversationId!, jobId: null };
     const bound = LIMITS.publicState[field];
@@ -153,18 +153,18 @@ describe('schemas, counters and the server agree', () => {
       const input = field === 'title' ? { title: text, content: 'c' } : { title: 'T', content: text };
       expect(boundedText(bound).safeParse(text).success).toBe(fits);
       expect(measureText(text, bound).over).toBe(!fits);
-      expect(refusedByServer(actor, `r${++n}`, input)).toBe(!fits);
+      expect(await refusedByServer(actor, `r${++n}`, input)).toBe(!fits);
     }
   });
 
   it('agrees on a lone surrogate: schema, composer and server all refuse it', async () => {
     const user = await makeUser('bounds');
-    const { team } = makeTeam(user.id, ['Research', 'Review']);
+    const { team } = await makeTeam(user.id, ['Research', 'Review']);
     const member = team.members[0]!;
     const actor: StateActor = { teamId: team.id, memberId: member.id, conversationId: member.conversationId!, jobId: null };
     const bad = 'plan \uD800';
     expect(taskText.safeParse(bad).success).toBe(false);
     expect(checkDraft(bad).error).toMatch(/invalid character/);
-    expect(refusedByServer(actor, 'r', { title: bad, content: 'c' })).toBe(true);
+    expect(await refusedByServer(actor, 'r', { title: bad, content: 'c' })).toBe(true);
   });
 });

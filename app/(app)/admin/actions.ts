@@ -24,8 +24,8 @@ export async function createInvitationAction(input: unknown): Promise<AdminActio
 }
 
 export async function revokeInvitationAction(id: unknown): Promise<AdminActionResult<null>> {
-  return asAdmin(() => {
-    revokeInvitation(typeof id === 'string' ? id : '');
+  return asAdmin(async () => {
+    await revokeInvitation(typeof id === 'string' ? id : '');
     return null;
   });
 }
@@ -34,10 +34,10 @@ type DisabledState = Pick<AdminAccountView, 'id' | 'disabledAt'>;
 
 /** Disable an account: its sessions and tokens stop working at once (not your own, not the last admin). */
 export async function disableAccountAction(id: unknown): Promise<AdminActionResult<DisabledState>> {
-  return asAdmin((adminId) => ({ id: String(id), disabledAt: setAccountDisabled(adminId, typeof id === 'string' ? id : '', true) }));
+  return asAdmin(async (adminId) => ({ id: String(id), disabledAt: await setAccountDisabled(adminId, typeof id === 'string' ? id : '', true) }));
 }
 
 /** Re-enable an account: it can sign in again and its tokens work again (its old sessions stay ended). */
 export async function enableAccountAction(id: unknown): Promise<AdminActionResult<DisabledState>> {
-  return asAdmin((adminId) => ({ id: String(id), disabledAt: setAccountDisabled(adminId, typeof id === 'string' ? id : '', false) }));
+  return asAdmin(async (adminId) => ({ id: String(id), disabledAt: await setAccountDisabled(adminId, typeof id === 'string' ? id : '', false) }));
 }

@@ -24,9 +24,9 @@ export const dynamic = 'force-dynamic';
 export default async function AdminPage() {
   const user = await currentUser();
   if (!user) redirect('/sign-in?callbackUrl=%2Fadmin');
-  if (!isAdmin(user.id)) notFound();
-  const accounts = listAccounts();
-  const invitations = listInvitations();
+  if (!(await isAdmin(user.id))) notFound();
+  const accounts = await listAccounts();
+  const invitations = await listInvitations();
   return (
     <div className="mx-auto w-full max-w-4xl space-y-10">
       <PageHeader title="Admin" />

@@ -20,7 +20,7 @@ import { toActionResult } from '@/server/http/action-result';
 export async function createAgentAction(input: unknown): Promise<ActionResult<ApiAgent>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return toApiAgent(createAgent(user.id, actionInput(agentCreateSchema, input)));
+    return toApiAgent(await createAgent(user.id, actionInput(agentCreateSchema, input)));
   });
 }
 
@@ -28,7 +28,7 @@ export async function createAgentAction(input: unknown): Promise<ActionResult<Ap
 export async function updateAgentAction(id: unknown, patch: unknown): Promise<ActionResult<ApiAgent>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return toApiAgent(updateAgent(user.id, actionId(id), actionInput(agentPatchSchema, patch)));
+    return toApiAgent(await updateAgent(user.id, actionId(id), actionInput(agentPatchSchema, patch)));
   });
 }
 
@@ -36,7 +36,7 @@ export async function updateAgentAction(id: unknown, patch: unknown): Promise<Ac
 export async function deleteAgentAction(id: unknown): Promise<ActionResult<null>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    deleteAgent(user.id, actionId(id));
+    await deleteAgent(user.id, actionId(id));
     return null;
   });
 }
@@ -46,6 +46,6 @@ export async function startConversationAction(agentId: unknown): Promise<ActionR
   return toActionResult(async () => {
     const user = await requireUser();
     const input = actionInput(createConversationSchema, { agentId });
-    return conversationView(createConversation(user.id, input.agentId));
+    return conversationView(await createConversation(user.id, input.agentId));
   });
 }

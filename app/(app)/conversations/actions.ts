@@ -25,7 +25,7 @@ export async function createConversationAction(input: unknown): Promise<ActionRe
   return toActionResult(async () => {
     const user = await requireUser();
     const { agentId } = actionInput(createConversationSchema, input);
-    return conversationView(createConversation(user.id, agentId));
+    return conversationView(await createConversation(user.id, agentId));
   });
 }
 
@@ -34,9 +34,9 @@ export async function sendMessageAction(conversationId: unknown, input: unknown)
   return toActionResult(async () => {
     const user = await requireUser();
     const id = actionId(conversationId);
-    getConversation(user.id, id);
+    await getConversation(user.id, id);
     const { text, idempotencyKey } = actionInput(sendMessageSchema, input);
-    const { run } = start(user.id, id, { text }, { idempotencyKey: idempotencyKey ?? crypto.randomUUID() });
+    const { run } = await start(user.id, id, { text }, { idempotencyKey: idempotencyKey ?? crypto.randomUUID() });
     return { run: runView(run) };
   });
 }
@@ -46,7 +46,7 @@ export async function resumeConversationAction(conversationId: unknown, input: u
   return toActionResult(async () => {
     const user = await requireUser();
     const id = actionId(conversationId);
-    getConversation(user.id, id);
+    await getConversation(user.id, id);
     const { value, idempotencyKey } = actionInput(resumeSchema, input);
     const { run } = await resume(user.id, id, value, { idempotencyKey });
     return { run: runView(run) };

@@ -23,8 +23,8 @@ export default async function ConversationsPage() {
   const user = await currentUser();
   if (!user) redirect('/sign-in');
   const queryClient = new QueryClient();
-  queryClient.setQueryData<ConversationListReply>(conversationKeys.list(), { conversations: listConversations(user.id).map(conversationView) });
-  queryClient.setQueryData<ApiAgentList>(agentKeys.list(''), { agents: listAgents(user.id).map(toApiAgent) });
+  queryClient.setQueryData<ConversationListReply>(conversationKeys.list(), { conversations: (await listConversations(user.id)).map(conversationView) });
+  queryClient.setQueryData<ApiAgentList>(agentKeys.list(''), { agents: (await listAgents(user.id)).map(toApiAgent) });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <div className="space-y-4">

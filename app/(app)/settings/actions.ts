@@ -65,7 +65,7 @@ export async function createTokenAction(input: unknown): Promise<ActionResult<Cr
     const user = await requireUser();
     const { name, expiresInDays, password } = actionInput(createTokenSchema, input);
     await confirmPassword(user.id, password, clientAddress(await headers()), 'password');
-    const { token, info } = createApiToken(user.id, name, { expiresAt: tokenExpiry(expiresInDays) });
+    const { token, info } = await createApiToken(user.id, name, { expiresAt: tokenExpiry(expiresInDays) });
     return { ...tokenView(info), token };
   });
 }
@@ -74,7 +74,7 @@ export async function createTokenAction(input: unknown): Promise<ActionResult<Cr
 export async function revokeTokenAction(id: unknown): Promise<ActionResult<null>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    revokeApiToken(user.id, actionId(id));
+    await revokeApiToken(user.id, actionId(id));
     return null;
   });
 }

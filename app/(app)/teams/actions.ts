@@ -31,7 +31,7 @@ import { createStateEntrySchema, updateStateEntrySchema } from '@/lib/schemas/te
 export async function createTeamAction(input: unknown): Promise<ActionResult<ApiTeam>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return createTeam(user.id, actionInput(createTeamSchema, input)).team;
+    return (await createTeam(user.id, actionInput(createTeamSchema, input))).team;
   });
 }
 
@@ -39,14 +39,14 @@ export async function createTeamAction(input: unknown): Promise<ActionResult<Api
 export async function sendTeamRequestAction(teamId: unknown, input: unknown): Promise<ActionResult<{ jobs: SentJob[] }>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return { jobs: sendRequest(user.id, actionId(teamId), actionInput(sendRequestSchema, input)).jobs };
+    return { jobs: (await sendRequest(user.id, actionId(teamId), actionInput(sendRequestSchema, input))).jobs };
   });
 }
 
 export async function cancelJobAction(teamId: unknown, jobId: unknown): Promise<ActionResult<{ job: ApiJob }>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return { job: cancelJob(user.id, actionId(teamId), actionId(jobId)) };
+    return { job: await cancelJob(user.id, actionId(teamId), actionId(jobId)) };
   });
 }
 
@@ -54,7 +54,7 @@ export async function cancelJobAction(teamId: unknown, jobId: unknown): Promise<
 export async function respondToJobAction(teamId: unknown, jobId: unknown, input: unknown): Promise<ActionResult<{ job: ApiJob }>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return { job: respondToJob(user.id, actionId(teamId), actionId(jobId), actionInput(respondSchema, input)) };
+    return { job: await respondToJob(user.id, actionId(teamId), actionId(jobId), actionInput(respondSchema, input)) };
   });
 }
 
@@ -69,14 +69,14 @@ export async function updateTeamBudgetAction(teamId: unknown, input: unknown): P
 export async function reconnectTeamAction(teamId: unknown): Promise<ActionResult<ApiTeam>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return reconnectTeam(user.id, actionId(teamId));
+    return await reconnectTeam(user.id, actionId(teamId));
   });
 }
 
 export async function deleteTeamAction(teamId: unknown): Promise<ActionResult<null>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    deleteTeam(user.id, actionId(teamId));
+    await deleteTeam(user.id, actionId(teamId));
     return null;
   });
 }
@@ -85,7 +85,7 @@ export async function deleteTeamAction(teamId: unknown): Promise<ActionResult<nu
 export async function createStateEntryAction(teamId: unknown, input: unknown): Promise<ActionResult<{ entry: ApiStateEntry }>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return { entry: createPersonEntry(user.id, actionId(teamId), actionInput(createStateEntrySchema, input)).entry };
+    return { entry: (await createPersonEntry(user.id, actionId(teamId), actionInput(createStateEntrySchema, input))).entry };
   });
 }
 
@@ -100,7 +100,7 @@ export async function updateStateEntryAction(
 ): Promise<ActionResult<{ updated: boolean; entry: ApiStateEntry }>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    const result = updatePersonEntry(user.id, actionId(teamId), actionId(entryId), actionInput(updateStateEntrySchema, input));
+    const result = await updatePersonEntry(user.id, actionId(teamId), actionId(entryId), actionInput(updateStateEntrySchema, input));
     return { updated: result.updated, entry: result.entry };
   });
 }
@@ -117,7 +117,7 @@ export async function updateTeamSettingsAction(teamId: unknown, input: unknown):
 export async function cloneTeamAction(teamId: unknown, input: unknown): Promise<ActionResult<ApiTeam>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return cloneTeam(user.id, actionId(teamId), actionInput(cloneTeamSchema, input)).team;
+    return (await cloneTeam(user.id, actionId(teamId), actionInput(cloneTeamSchema, input))).team;
   });
 }
 
@@ -125,7 +125,7 @@ export async function cloneTeamAction(teamId: unknown, input: unknown): Promise<
 export async function retryJobAction(teamId: unknown, jobId: unknown, input: unknown): Promise<ActionResult<{ job: ApiJob }>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return { job: retryJob(user.id, actionId(teamId), actionId(jobId), actionInput(retryJobSchema, input)).job };
+    return { job: (await retryJob(user.id, actionId(teamId), actionId(jobId), actionInput(retryJobSchema, input))).job };
   });
 }
 
@@ -133,6 +133,6 @@ export async function retryJobAction(teamId: unknown, jobId: unknown, input: unk
 export async function cancelAllJobsAction(teamId: unknown): Promise<ActionResult<ApiCancelAllResult>> {
   return toActionResult(async () => {
     const user = await requireUser();
-    return cancelAllJobs(user.id, actionId(teamId));
+    return await cancelAllJobs(user.id, actionId(teamId));
   });
 }

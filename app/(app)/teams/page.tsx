@@ -13,7 +13,7 @@ export default async function TeamsPage() {
   const user = await currentUser();
   if (!user) redirect('/sign-in');
   const queryClient = new QueryClient();
-  queryClient.setQueryData(teamKeys.list(), { teams: listTeams(user.id) });
+  queryClient.setQueryData(teamKeys.list(), { teams: await listTeams(user.id) });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TeamList />

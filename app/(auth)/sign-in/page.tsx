@@ -27,5 +27,5 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         : AUTH_MESSAGES.invalidCredentials
       : undefined;
 
-  return <SignInForm action={signInAction} callbackPath={callbackPath} initialMessage={initialMessage} signUpLink={signUpEnabled()} />;
+  return <SignInForm action={signInAction} callbackPath={callbackPath} initialMessage={initialMessage} signUpLink={await signUpEnabled()} />;
 }

@@ -26,9 +26,9 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 export default async function SignUpPage({ searchParams }: { searchParams: SearchParams }) {
   if (await currentUser()) redirect('/agents');
   const invite = first((await searchParams).invite)?.trim() || null;
-  const access = signUpAccess(invite);
+  const access = await signUpAccess(invite);
   // A spent link while sign-up is open anyway: say so, and offer the ordinary form.
-  if (access === 'closed' && invite && signUpAccess(null) === 'open') {
+  if (access === 'closed' && invite && (await signUpAccess(null)) === 'open') {
     return <SignUpForm action={signUpAction} notice={SPENT_LINK_BUT_OPEN} />;
   }
   if (access === 'closed') {
@@ -48,7 +48,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Searc
   const notice =
     access === 'invited'
       ? 'You were invited to this server. The link works once: it is used up when you create your account.'
-      : hasAnyUser()
+      : (await hasAnyUser())
         ? undefined
         : 'This server has no accounts yet: the first one becomes its admin.';
   return <SignUpForm action={signUpAction} invite={access === 'invited' ? invite : null} notice={notice} />;

@@ -1,11 +1,12 @@
+import { sql } from 'drizzle-orm';
 import { NextResponse } from 'next/server';
-import { getDb } from '@/server/db';
+import { rows } from '@/server/db/statement';
 
 export const dynamic = 'force-dynamic';
 
 /** Liveness and database check; no authentication. */
-export function GET() {
+export async function GET() {
   const started = performance.now();
-  getDb().$client.prepare('select 1').get();
+  await rows(sql`select 1 as "one"`);
   return NextResponse.json({ ok: true, db: 'ok', dbMs: Math.round((performance.now() - started) * 100) / 100 });
 }

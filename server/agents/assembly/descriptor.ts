@@ -25,9 +25,13 @@ const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * the ones the registry binds for this run's context (with their groups), the instructions hash is of the exact
  * system prompt text (framework text included, so a framework change shows too), the limits are the effective ones.
  */
-export function assemblyDescriptor(agent: AssemblyAgent, context: RunContext, options: { model?: string } = {}): AssemblyDescriptor {
+export async function assemblyDescriptor(
+  agent: AssemblyAgent,
+  context: RunContext,
+  options: { model?: string } = {},
+): Promise<AssemblyDescriptor> {
   ensureBuiltinToolGroups();
-  const tools = groupedToolsForAgent(agent.toolGroups, context)
+  const tools = (await groupedToolsForAgent(agent.toolGroups, context))
     .map(({ tool, group }) => ({ name: tool.name, group }))
     .sort((a, b) => byCodeUnit(a.name, b.name));
   return {

@@ -4,6 +4,14 @@ import { runEvents } from '../run-events';
 import { findRun } from '../run-store';
 import { delegationEvents } from './events';
 
+const g = globalThis as unknown as { __ensembleChildChangesBridged?: true; __ensembleChildChangeLookups?: Set<Promise<void>> };
+const lookups = () => (g.__ensembleChildChangeLookups ??= new Set());
+
+/** Resolves once every announcement whose parent lookup has begun has been made (or failed and been logged). */
+export async function childChangesAnnounced(): Promise<void> {
+  await Promise.all([...lookups()]);
+}
+
 /**
  * A parent run's delegated children live in conversations of their own, so their progress is not an event of the
  * parent's. Steps panels follow the parent (its run stream, its conversation stream) and show the children under
@@ -12,22 +20,20 @@ import { delegationEvents } from './events';
  * announced by ledger.ts itself: it knows the parent's conversation.)
  */
 export function bridgeChildChanges(): void {
-  const g = globalThis as unknown as { __ensembleChildChangesBridged?: true };
   if (g.__ensembleChildChangesBridged) return;
   g.__ensembleChildChangesBridged = true;
-  const announceParent = (parentRunId: string | null | undefined) => {
-    const parent = parentRunId ? findRun(parentRunId) : undefined;
+  const announceParent = async (parentRunId: string | null | undefined) => {
+    const parent = parentRunId ? await findRun(parentRunId) : undefined;
     if (parent) noteConversationChange(parent.conversationId, parent.id);
   };
-  // Listeners run inside the emitter's caller: a failed lookup is logged, never thrown into the run's lifecycle.
-  const safely = (f: () => void) => {
-    try {
-      f();
-    } catch (error) {
-      console.error('[push] child change not announced:', error);
-    }
+  // Listeners run inside the emitter's caller and can't await it: a failed lookup is logged, never thrown into the
+  // run's lifecycle.
+  const safely = (f: () => Promise<void>) => {
+    const announcing = f().catch((error: unknown) => console.error('[push] child change not announced:', error));
+    lookups().add(announcing);
+    void announcing.finally(() => lookups().delete(announcing));
   };
-  const onRun = (e: { runId: string }) => safely(() => announceParent(findRun(e.runId)?.parentRunId));
+  const onRun = (e: { runId: string }) => safely(async () => announceParent((await findRun(e.runId))?.parentRunId));
   runEvents().on('run:started', onRun);
   runEvents().on('run:finished', onRun);
   delegationEvents().on('finished', (e) => safely(() => announceParent(e.parentRunId)));

@@ -11,7 +11,7 @@ import { childrenOf, finishChild, isUnfinished } from './ledger';
 export async function stopChildRow(row: Delegation): Promise<void> {
   if (!isUnfinished(row.status)) return;
   if (!row.childRunId) {
-    finishChild(row.id, 'cancelled', cancelledResult(row, null), 'The delegating run stopped before this child started');
+    await finishChild(row.id, 'cancelled', cancelledResult(row, null), 'The delegating run stopped before this child started');
     return;
   }
   await cancelRun(row.childRunId, { waitMs: 0 });
@@ -19,5 +19,5 @@ export async function stopChildRow(row: Delegation): Promise<void> {
 
 /** Cancelling a parent cancels its children (each child's own children follow when its run ends the same way). */
 export async function cancelChildrenOf(parentRunId: string): Promise<void> {
-  for (const row of childrenOf(parentRunId)) if (isUnfinished(row.status)) await stopChildRow(row);
+  for (const row of await childrenOf(parentRunId)) if (isUnfinished(row.status)) await stopChildRow(row);
 }

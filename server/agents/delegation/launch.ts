@@ -30,55 +30,58 @@ export const childRunKey = (delegationId: string) => `delegation:${delegationId}
  * the parent's completed turns), then its run on the normal executor, keyed by the delegation so it starts once.
  */
 export async function launchChild(id: string, signal: AbortSignal): Promise<void> {
-  const row = findDelegation(id);
+  const row = await findDelegation(id);
   if (!row || row.status !== 'running') return;
-  const parent = findRun(row.parentRunId);
+  const parent = await findRun(row.parentRunId);
   // A parent that has finished stops its children instead (the scheduler's stop step).
   if (!parent || !isRunActive(parent.status)) return;
   const agent = row.agentId
-    ? getDb().select().from(schema.agents).where(and(eq(schema.agents.id, row.agentId), eq(schema.agents.ownerId, row.ownerId))).get()
+    ? (await getDb().select().from(schema.agents).where(and(eq(schema.agents.id, row.agentId), eq(schema.agents.ownerId, row.ownerId))).limit(1))[0]
     : undefined;
   if (!agent) {
-    finishChild(id, 'failed', failedResult(row, 'The subagent was deleted before the child started'), 'The subagent was deleted before the child started');
+    await finishChild(id, 'failed', failedResult(row, 'The subagent was deleted before the child started'), 'The subagent was deleted before the child started');
     return;
   }
   const provider = delegationProvider(row.provider);
   if (!provider) {
     const error = `The delegation provider "${row.provider}" is no longer registered`;
-    finishChild(id, 'failed', failedResult(row, error), error);
+    await finishChild(id, 'failed', failedResult(row, error), error);
     return;
   }
-  const conversationId = childConversation(row, agent);
+  const conversationId = await childConversation(row, agent);
   const { messages } = await readThread(conversationId);
   signal.throwIfAborted();
-  if (!messages.length && !findRun(row.childRunId ?? '')) {
+  if (!messages.length && !(await findRun(row.childRunId ?? ''))) {
     const parentThread = await readThread(row.parentConversationId);
     const initial = provider.initialMessages(parentThread.messages, row.parentToolCallId);
     signal.throwIfAborted();
     if (initial.length) await seedThread(conversationId, agent, row, initial);
   }
-  signal.throwIfAborted();
   const spec = row.spec as DelegationSpec;
-  const { run } = startRun(conversationId, childInput(row, spec, delegatorName(row)), { idempotencyKey: childRunKey(row.id), context: childContext(row, spec, agent, parent) });
-  getDb()
-    .update(schema.runs)
-    .set({ parentRunId: row.parentRunId, parentToolCallId: row.parentToolCallId, depth: row.depth, teamId: row.teamId })
-    .where(eq(schema.runs.id, run.id))
-    .run();
-  setChildRun(row.id, { childRunId: run.id });
+  const input = childInput(row, spec, await delegatorName(row));
+  const context = await childContext(row, spec, agent, parent);
+  signal.throwIfAborted();
+  const { run } = await startRun(conversationId, input, { idempotencyKey: childRunKey(row.id), context });
+  await writeTx(async (tx) => {
+    await tx
+      .update(schema.runs)
+      .set({ parentRunId: row.parentRunId, parentToolCallId: row.parentToolCallId, depth: row.depth, teamId: row.teamId })
+      .where(eq(schema.runs.id, run.id));
+    await setChildRun(row.id, { childRunId: run.id });
+  });
 }
 
 /** The child's own conversation, created once (the row remembers it in the same transaction). */
-function childConversation(row: Delegation, agent: Agent): string {
+async function childConversation(row: Delegation, agent: Agent): Promise<string> {
   if (row.childConversationId) return row.childConversationId;
-  return writeTx((tx) => {
-    const current = tx.select({ c: schema.delegations.childConversationId }).from(schema.delegations).where(eq(schema.delegations.id, row.id)).get();
+  return writeTx(async (tx) => {
+    const [current] = await tx.select({ c: schema.delegations.childConversationId }).from(schema.delegations).where(eq(schema.delegations.id, row.id));
     if (current?.c) return current.c;
     const now = new Date();
     const id = crypto.randomUUID();
     const title = Array.from((row.spec as DelegationSpec).request.description).slice(0, 80).join('');
-    tx.insert(schema.conversations).values({ id, ownerId: row.ownerId, agentId: agent.id, agentName: agent.name, title, parentRunId: row.parentRunId, createdAt: now, updatedAt: now }).run();
-    tx.update(schema.delegations).set({ childConversationId: id }).where(and(eq(schema.delegations.id, row.id), isNull(schema.delegations.childConversationId))).run();
+    await tx.insert(schema.conversations).values({ id, ownerId: row.ownerId, agentId: agent.id, agentName: agent.name, title, parentRunId: row.parentRunId, createdAt: now, updatedAt: now });
+    await tx.update(schema.delegations).set({ childConversationId: id }).where(and(eq(schema.delegations.id, row.id), isNull(schema.delegations.childConversationId)));
     return id;
   });
 }
@@ -113,12 +116,11 @@ function childInput(row: Delegation, spec: DelegationSpec, delegator: string | n
 }
 
 /** The name of the agent whose `task` call made this child (its conversation's agent), for the task's label. */
-function delegatorName(row: Delegation): string | null {
-  const parent = getDb()
+async function delegatorName(row: Delegation): Promise<string | null> {
+  const [parent] = await getDb()
     .select({ agentName: schema.conversations.agentName })
     .from(schema.conversations)
-    .where(eq(schema.conversations.id, row.parentConversationId))
-    .get();
+    .where(eq(schema.conversations.id, row.parentConversationId));
   return parent?.agentName || null;
 }
 
@@ -138,14 +140,14 @@ function personaBlock(persona: string): string {
   ].join('\n');
 }
 
-function childContext(row: Delegation, spec: DelegationSpec, agent: Agent, parent: Run): Record<string, unknown> {
+async function childContext(row: Delegation, spec: DelegationSpec, agent: Agent, parent: Run): Promise<Record<string, unknown>> {
   const { request } = spec;
   const delegation: ChildContext['delegation'] = {
     maxDepth: spec.limits.maxDepth,
     ...(request.persona ? { persona: request.persona } : {}),
     ...(request.tools ? { tools: request.tools } : {}),
     ...(request.output_schema ? { outputSchema: request.output_schema } : {}),
-    timeLimitMinutes: childTimeLimitMinutes(parent),
+    timeLimitMinutes: await childTimeLimitMinutes(parent),
   };
   return {
     delegationId: row.id,
@@ -159,15 +161,14 @@ function childContext(row: Delegation, spec: DelegationSpec, agent: Agent, paren
 }
 
 /** min(LIMITS.delegation.childTimeLimitMinutes, what the parent has left of its own limit), at least one second. */
-export function childTimeLimitMinutes(parent: Run): number {
+export async function childTimeLimitMinutes(parent: Run): Promise<number> {
   const parentContext = (parent.input as { context?: Record<string, unknown> }).context ?? {};
   const inherited = childContextOf({ ...parentContext, ownerId: parent.ownerId, conversationId: parent.conversationId, runId: parent.id, agentId: null })?.delegation.timeLimitMinutes;
-  const parentAgent = getDb()
+  const [parentAgent] = await getDb()
     .select({ timeLimitMinutes: schema.agents.timeLimitMinutes })
     .from(schema.conversations)
     .leftJoin(schema.agents, eq(schema.agents.id, schema.conversations.agentId))
-    .where(eq(schema.conversations.id, parent.conversationId))
-    .get();
+    .where(eq(schema.conversations.id, parent.conversationId));
   const parentLimit = inherited ?? runTimeLimitMinutes({ timeLimitMinutes: parentAgent?.timeLimitMinutes ?? null });
   const elapsed = parent.startedAt ? (Date.now() - parent.startedAt.getTime()) / runMinuteMs() : 0;
   const remaining = parentLimit - elapsed;

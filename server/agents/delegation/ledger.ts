@@ -2,8 +2,9 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DelegationResult, DelegationStatus } from '@/lib/types/delegation';
-import { getDb, schema, writeTx, type Db } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import type { Delegation } from '@/server/db/schema';
+import { statement } from '@/server/db/statement';
 import type { DelegationSpec, TaskRefusal } from './spec';
 import { noteConversationChange } from '@/server/push/conversation-changes';
 import { delegationEvents } from './events';
@@ -17,33 +18,41 @@ import { delegationEvents } from './events';
 export const UNFINISHED: DelegationStatus[] = ['queued', 'running'];
 export const isUnfinished = (status: DelegationStatus) => UNFINISHED.includes(status);
 
-export function findDelegation(id: string): Delegation | undefined {
-  return getDb().select().from(schema.delegations).where(eq(schema.delegations.id, id)).get();
+export async function findDelegation(id: string): Promise<Delegation | undefined> {
+  return (await getDb().select().from(schema.delegations).where(eq(schema.delegations.id, id)))[0];
 }
 
-export function findByCall(parentRunId: string, toolCallId: string, db: Db = getDb()): Delegation | undefined {
-  return db
+/** The row of one `task` call (inside a transaction, as that transaction sees it). */
+export async function findByCall(parentRunId: string, toolCallId: string): Promise<Delegation | undefined> {
+  const rows = await getDb()
     .select()
     .from(schema.delegations)
     .where(and(eq(schema.delegations.parentRunId, parentRunId), eq(schema.delegations.parentToolCallId, toolCallId)))
-    .get();
+    .limit(1);
+  return rows[0];
 }
 
-export function childrenOf(parentRunId: string): Delegation[] {
-  return getDb().select().from(schema.delegations).where(eq(schema.delegations.parentRunId, parentRunId)).orderBy(asc(schema.delegations.seq)).all();
+export async function childrenOf(parentRunId: string): Promise<Delegation[]> {
+  return getDb().select().from(schema.delegations).where(eq(schema.delegations.parentRunId, parentRunId)).orderBy(asc(schema.delegations.seq));
 }
+
+const acceptedChildren = statement(`select count(*) as n from delegations where parent_run_id = ? and not (status = 'failed' and admitted_at is null)`);
+const openChildren = statement(`select count(*) as n from delegations where parent_run_id = ? and status in ('queued','running')`);
+const admitChild = statement(
+  `update delegations set status = 'running', admitted_at = ?
+    where id = ? and status = 'queued'
+      and exists (select 1 from runs p where p.id = delegations.parent_run_id and p.status in ('pending','running'))`,
+);
 
 /** Children a run has started in all (a refused call is never admitted and does not count). */
-function acceptedCount(db: Db, parentRunId: string): number {
-  const row = db.$client
-    .prepare(`select count(*) as n from delegations where parent_run_id = ? and not (status = 'failed' and admitted_at is null)`)
-    .get(parentRunId) as { n: number };
-  return row.n;
+async function acceptedCount(parentRunId: string): Promise<number> {
+  const row = await acceptedChildren.get<{ n: number }>(parentRunId);
+  return row?.n ?? 0;
 }
 
 /** Children the run may still start (its settings' total minus those it started). */
-export function remainingChildren(parentRunId: string, maxChildren: number): number {
-  return Math.max(0, maxChildren - acceptedCount(getDb(), parentRunId));
+export async function remainingChildren(parentRunId: string, maxChildren: number): Promise<number> {
+  return Math.max(0, maxChildren - (await acceptedCount(parentRunId)));
 }
 
 export type ParentRef = {
@@ -60,34 +69,34 @@ export type ParentRef = {
 export type NewChild = { agentId: string; provider: string; spec: DelegationSpec };
 
 /**
- * Accept a child: the total is checked in the inserting transaction (BEGIN IMMEDIATE), so parallel `task` calls of
- * one turn can't pass the cap together. A parent that holds a slot lends it from now on ('waiting'). The same call
- * again returns its existing row. Returns null when the run has no children left.
+ * Accept a child: the total is checked in the inserting transaction (a write transaction: no other writer runs in
+ * between), so parallel `task` calls of one turn can't pass the cap together. A parent that holds a slot lends it
+ * from now on ('waiting'). The same call again returns its existing row. Returns null when the run has no children
+ * left.
  */
-export function acceptChild(parent: ParentRef, child: NewChild, maxChildren: number): Delegation | null {
-  return writeTx((tx) => {
-    const existing = findByCall(parent.runId, parent.toolCallId, tx);
+export async function acceptChild(parent: ParentRef, child: NewChild, maxChildren: number): Promise<Delegation | null> {
+  return writeTx(async (tx) => {
+    const existing = await findByCall(parent.runId, parent.toolCallId);
     if (existing) return existing;
-    if (acceptedCount(tx, parent.runId) >= maxChildren) return null;
-    const row = tx
+    if ((await acceptedCount(parent.runId)) >= maxChildren) return null;
+    const [row] = await tx
       .insert(schema.delegations)
       .values({ ...rowOfCall(parent), agentId: child.agentId, provider: child.provider, spec: child.spec, status: 'queued' })
-      .returning()
-      .get();
-    if (parent.holdsSlot) tx.update(schema.runs).set({ delegationWait: 'waiting' }).where(eq(schema.runs.id, parent.runId)).run();
-    // The parent's open Steps panels show the queued child (announced after this transaction, announce-children.ts).
+      .returning();
+    if (parent.holdsSlot) await tx.update(schema.runs).set({ delegationWait: 'waiting' }).where(eq(schema.runs.id, parent.runId));
+    // The parent's open Steps panels show the queued child (announced after this transaction commits).
     noteConversationChange(parent.conversationId, parent.runId);
-    return row;
+    return row!;
   });
 }
 
 /** Record a refused call (never run), so a redone step gives the same answer. */
-export function recordRefusal(parent: ParentRef, refusal: TaskRefusal, provider: string, agentId: string | null, request: unknown): Delegation {
-  return writeTx((tx) => {
-    const existing = findByCall(parent.runId, parent.toolCallId, tx);
+export async function recordRefusal(parent: ParentRef, refusal: TaskRefusal, provider: string, agentId: string | null, request: unknown): Promise<Delegation> {
+  return writeTx(async (tx) => {
+    const existing = await findByCall(parent.runId, parent.toolCallId);
     if (existing) return existing;
     noteConversationChange(parent.conversationId, parent.runId);
-    return tx
+    const [row] = await tx
       .insert(schema.delegations)
       .values({
         ...rowOfCall(parent),
@@ -98,8 +107,8 @@ export function recordRefusal(parent: ParentRef, refusal: TaskRefusal, provider:
         error: refusal.message,
         finishedAt: new Date(),
       })
-      .returning()
-      .get();
+      .returning();
+    return row!;
   });
 }
 
@@ -126,23 +135,25 @@ function boundedRequest(request: unknown): string {
  * Finish a child once (only an unfinished row changes) and store what its parent receives. When it was the parent's
  * last unfinished child and the parent lent its slot, the parent becomes 'ready' (a scheduler candidate again).
  */
-export function finishChild(id: string, status: Extract<DelegationStatus, 'completed' | 'failed' | 'cancelled'>, result: DelegationResult | null, error: string | null): Delegation | undefined {
-  const row = writeTx((tx) => {
-    const updated = tx
+export async function finishChild(
+  id: string,
+  status: Extract<DelegationStatus, 'completed' | 'failed' | 'cancelled'>,
+  result: DelegationResult | null,
+  error: string | null,
+): Promise<Delegation | undefined> {
+  const row = await writeTx(async (tx) => {
+    const [updated] = await tx
       .update(schema.delegations)
       .set({ status, result, error, finishedAt: new Date() })
       .where(and(eq(schema.delegations.id, id), inArray(schema.delegations.status, UNFINISHED)))
-      .returning()
-      .get();
+      .returning();
     if (!updated) return undefined;
-    const open = tx.$client
-      .prepare(`select count(*) as n from delegations where parent_run_id = ? and status in ('queued','running')`)
-      .get(updated.parentRunId) as { n: number };
-    if (open.n === 0) {
-      tx.update(schema.runs)
+    const open = await openChildren.get<{ n: number }>(updated.parentRunId);
+    if (!open?.n) {
+      await tx
+        .update(schema.runs)
         .set({ delegationWait: 'ready' })
-        .where(and(eq(schema.runs.id, updated.parentRunId), eq(schema.runs.delegationWait, 'waiting')))
-        .run();
+        .where(and(eq(schema.runs.id, updated.parentRunId), eq(schema.runs.delegationWait, 'waiting')));
     }
     return updated;
   });
@@ -151,31 +162,33 @@ export function finishChild(id: string, status: Extract<DelegationStatus, 'compl
 }
 
 /** queued → running (the scheduler admitted it) while its parent is still active. */
-export function admitChildRow(id: string): boolean {
-  const changed = getDb().$client
-    .prepare(
-      `update delegations set status = 'running', admitted_at = ?
-        where id = ? and status = 'queued'
-          and exists (select 1 from runs p where p.id = delegations.parent_run_id and p.status in ('pending','running'))`,
-    )
-    .run(Date.now(), id);
-  return changed.changes === 1;
+export async function admitChildRow(id: string): Promise<boolean> {
+  const changed = await writeTx(async () => admitChild.run(new Date(), id));
+  return changed === 1;
 }
 
 /** 'ready' → null: the parent took its slot back; its waiting `task` calls may return. */
-export function readmitParentRun(runId: string): boolean {
-  const changed = getDb().update(schema.runs).set({ delegationWait: null }).where(and(eq(schema.runs.id, runId), eq(schema.runs.delegationWait, 'ready'))).run();
-  if (changed.changes !== 1) return false;
+export async function readmitParentRun(runId: string): Promise<boolean> {
+  const changed = await writeTx(async (tx) =>
+    tx
+      .update(schema.runs)
+      .set({ delegationWait: null })
+      .where(and(eq(schema.runs.id, runId), eq(schema.runs.delegationWait, 'ready')))
+      .returning({ id: schema.runs.id }),
+  );
+  if (changed.length !== 1) return false;
   delegationEvents().emit('resumed', { runId });
   return true;
 }
 
-export function setChildRun(id: string, fields: { childConversationId?: string; childRunId?: string }): void {
-  getDb().update(schema.delegations).set(fields).where(eq(schema.delegations.id, id)).run();
+export async function setChildRun(id: string, fields: { childConversationId?: string; childRunId?: string }): Promise<void> {
+  await writeTx(async (tx) => {
+    await tx.update(schema.delegations).set(fields).where(eq(schema.delegations.id, id));
+  });
 }
 
 /** The parent's lending state now (null: it holds its slot, or never lent one). */
-export function parentWait(runId: string): 'waiting' | 'ready' | null {
-  const row = getDb().select({ wait: schema.runs.delegationWait }).from(schema.runs).where(eq(schema.runs.id, runId)).get();
+export async function parentWait(runId: string): Promise<'waiting' | 'ready' | null> {
+  const [row] = await getDb().select({ wait: schema.runs.delegationWait }).from(schema.runs).where(eq(schema.runs.id, runId));
   return row?.wait ?? null;
 }

@@ -12,20 +12,20 @@ export const delegationPort: DelegationPort = {
   admitChild: admitChildRow,
   launchChild,
   async finalizeChild(id, signal) {
-    const row = findDelegation(id);
+    const row = await findDelegation(id);
     if (!row || !isUnfinished(row.status) || !row.childRunId) return;
-    const run = findRun(row.childRunId);
+    const run = await findRun(row.childRunId);
     if (!run) {
-      finishChild(id, 'cancelled', cancelledResult(row, null), 'The child run is missing');
+      await finishChild(id, 'cancelled', cancelledResult(row, null), 'The child run is missing');
       return;
     }
     if (isRunActive(run.status)) return;
     const outcome = await childOutcome(row, run);
     signal.throwIfAborted();
-    finishChild(id, outcome.status, outcome.result, outcome.error);
+    await finishChild(id, outcome.status, outcome.result, outcome.error);
   },
   async stopChild(id) {
-    const row = findDelegation(id);
+    const row = await findDelegation(id);
     if (row) await stopChildRow(row);
   },
   readmitParent: readmitParentRun,

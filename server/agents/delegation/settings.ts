@@ -2,6 +2,8 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { getDb, schema } from '@/server/db';
+import { jsonText } from '@/server/db/dialect';
+import { statement } from '@/server/db/statement';
 import type { Agent } from '@/server/db/schema';
 import type { RunContext } from '../tools/registry';
 import type { DelegationSettings, DelegationSpec } from './spec';
@@ -54,18 +56,20 @@ const g = globalThis as unknown as { __ensembleDelegationSettings?: Map<string, 
 const cache = (g.__ensembleDelegationSettings ??= new Map());
 const CACHE_MAX = 2_000;
 
+const pinnedSettings = statement(
+  `select ${jsonText('spec', 'settings')} as settings from delegations where parent_run_id = ? and ${jsonText('spec', 'settings')} is not null order by seq limit 1`,
+);
+
 /**
  * The run's delegation settings, snapshotted: from this process's cache, else its ledger's first child, else its
  * agent now (which is when the run's graph is first built, i.e. when it starts).
  */
-export function delegationSettingsFor(context: RunContext): DelegationSettings {
+export async function delegationSettingsFor(context: RunContext): Promise<DelegationSettings> {
   const cached = cache.get(context.runId);
   if (cached) return cached;
-  const first = getDb()
-    .$client.prepare(`select json_extract(spec, '$.settings') as settings from delegations where parent_run_id = ? and json_extract(spec, '$.settings') is not null order by seq limit 1`)
-    .get(context.runId) as { settings: string } | undefined;
+  const first = await pinnedSettings.get<{ settings: string }>(context.runId);
   const pinned = first ? (JSON.parse(first.settings) as DelegationSpec['settings']) : undefined;
-  const agent = context.agentId ? getDb().select().from(schema.agents).where(eq(schema.agents.id, context.agentId)).get() : undefined;
+  const agent = context.agentId ? (await getDb().select().from(schema.agents).where(eq(schema.agents.id, context.agentId)))[0] : undefined;
   const settings = pinned ?? (agent ? settingsOfAgent(agent, childContextOf(context)?.delegation.maxDepth) : NO_DELEGATION);
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(context.runId, settings);

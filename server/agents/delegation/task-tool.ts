@@ -38,11 +38,11 @@ const OFFER_LIST_MAX = 20;
  * The `delegate` group: `task`, for a run that may still delegate (a run already at its depth cap is offered
  * nothing). Its description lists the subagents it accepts, from the run's settings snapshot.
  */
-export function delegateTools(context: RunContext): StructuredToolInterface[] {
+export async function delegateTools(context: RunContext): Promise<StructuredToolInterface[]> {
   if (!context.agentId || !context.runId) return [];
-  const settings = delegationSettingsFor(context);
+  const settings = await delegationSettingsFor(context);
   if (depthOf(context) >= settings.maxDepth) return [];
-  const offered = offeredSubagents(context, settings);
+  const offered = await offeredSubagents(context, settings);
   const names = offered.slice(0, OFFER_LIST_MAX).map((a) => (a.id === context.agentId ? `"${a.name}" (yourself)` : `"${a.name}"`));
   const description = [
     'Hand a self-contained piece of work to a helper agent (a child run) and get its result back.',
@@ -59,21 +59,20 @@ export function delegateTools(context: RunContext): StructuredToolInterface[] {
 }
 
 /** Yourself first, then the allowed agents of the same owner (for 'all', the first OFFER_LIST_MAX + 1 by name). */
-function offeredSubagents(context: RunContext, settings: DelegationSettings): Array<Pick<Agent, 'id' | 'name'>> {
-  const self = context.agentId ? findAgent(context.ownerId, context.agentId) : null;
+async function offeredSubagents(context: RunContext, settings: DelegationSettings): Promise<Array<Pick<Agent, 'id' | 'name'>>> {
+  const self = context.agentId ? await findAgent(context.ownerId, context.agentId) : null;
   const allowed = settings.allowedSubagents;
   const others =
     allowed === 'none'
       ? []
       : allowed === 'all'
-        ? getDb()
+        ? await getDb()
             .select({ id: schema.agents.id, name: schema.agents.name })
             .from(schema.agents)
             .where(and(eq(schema.agents.ownerId, context.ownerId), ne(schema.agents.id, context.agentId ?? '')))
             .orderBy(asc(schema.agents.nameKey))
             .limit(OFFER_LIST_MAX + 1)
-            .all()
-        : allowed.map((id) => findAgent(context.ownerId, id)).filter((a): a is Agent => !!a && a.id !== self?.id);
+        : (await Promise.all(allowed.map((id) => findAgent(context.ownerId, id)))).filter((a): a is Agent => !!a && a.id !== self?.id);
   return [...(self ? [self] : []), ...others];
 }
 
@@ -81,16 +80,19 @@ function offeredSubagents(context: RunContext, settings: DelegationSettings): Ar
 async function runTask(context: RunContext, rawArgs: unknown, config: RunnableConfig): Promise<ToolMessage> {
   const toolCallId = (config as { toolCall?: { id?: string } }).toolCall?.id;
   if (!toolCallId) throw new Error('task can only run as a tool call of a run');
-  const parent = parentRef(context, toolCallId);
-  let row = findByCall(context.runId, toolCallId);
-  if (!row) {
-    try {
-      row = await accept(context, parent, rawArgs);
-    } catch (err) {
-      if (!(err instanceof TaskRefusal)) throw err;
-      row = recordRefusal(parent, err, requestedProvider(rawArgs), null, rawArgs);
+  const row = await inCallOrder(context.runId, async () => {
+    const parent = await parentRef(context, toolCallId);
+    let row = await findByCall(context.runId, toolCallId);
+    if (!row) {
+      try {
+        row = await accept(context, parent, rawArgs);
+      } catch (err) {
+        if (!(err instanceof TaskRefusal)) throw err;
+        row = await recordRefusal(parent, err, requestedProvider(rawArgs), null, rawArgs);
+      }
     }
-  }
+    return row;
+  });
   const refused = (row.spec as { refused?: Record<string, unknown> }).refused;
   if (refused) return toolResult(toolCallId, 'error', refused, row);
   wakeScheduler();
@@ -106,6 +108,25 @@ async function runTask(context: RunContext, rawArgs: unknown, config: RunnableCo
   }
   const result = done.result as Record<string, unknown> | null;
   return toolResult(toolCallId, done.status === 'completed' ? 'success' : 'error', result ?? { status: done.status, error: done.error }, done);
+}
+
+// Parallel `task` calls of one response are accepted one at a time, in the order they were asked for (ToolNode starts
+// them in that order): the ledger's order (seq: the order children are admitted and listed) and which call a full
+// ledger refuses follow the model's calls, not which call's reads the database happened to answer first.
+const accepting = new Map<string, Promise<void>>();
+
+function inCallOrder<T>(runId: string, fn: () => Promise<T>): Promise<T> {
+  const previous = accepting.get(runId);
+  const mine = previous ? previous.then(fn) : fn();
+  const settled = mine.then(
+    () => {},
+    () => {},
+  );
+  accepting.set(runId, settled);
+  void settled.then(() => {
+    if (accepting.get(runId) === settled) accepting.delete(runId);
+  });
+  return mine;
 }
 
 /** The tool result: JSON (tag-neutralized: it carries model-written text), with the ids the run steps UI nests by. */
@@ -124,8 +145,8 @@ const requestedProvider = (args: unknown) => {
   return typeof p === 'string' ? p.slice(0, 64) : DEFAULT_PROVIDER;
 };
 
-function parentRef(context: RunContext, toolCallId: string): ParentRef {
-  const run = findRun(context.runId);
+async function parentRef(context: RunContext, toolCallId: string): Promise<ParentRef> {
+  const run = await findRun(context.runId);
   const teamId = run?.teamId ?? (typeof context.teamId === 'string' ? context.teamId : null);
   return {
     ownerId: context.ownerId,
@@ -144,8 +165,8 @@ async function accept(context: RunContext, parent: ParentRef, rawArgs: unknown):
   const parsed = taskRequestSchema.safeParse(rawArgs);
   if (!parsed.success) throw new TaskRefusal('invalid_arguments', 'The task arguments are not valid', { fields: zodFields(parsed.error) });
   const request = parsed.data;
-  const settings = delegationSettingsFor(context);
-  const agent = resolveSubagent(context, settings, request.subagent);
+  const settings = await delegationSettingsFor(context);
+  const agent = await resolveSubagent(context, settings, request.subagent);
   const providerName = request.provider ?? DEFAULT_PROVIDER;
   const provider = delegationProvider(providerName);
   if (!provider) throw new TaskRefusal('unknown_provider', `There is no delegation provider "${providerName}"`, { provider: providerName });
@@ -164,9 +185,9 @@ async function accept(context: RunContext, parent: ParentRef, rawArgs: unknown):
   if (missing.length) {
     throw new TaskRefusal('unsupported_capability', `The provider "${provider.name}" does not support ${missing.join(', ')}`, { provider: provider.name, capabilities: missing });
   }
-  assertBudgetOpen(context, parent);
+  await assertBudgetOpen(context, parent);
   const spec: DelegationSpec = { request, trusted: await parentTurnTrusted(context), limits: { concurrency: settings.concurrency, maxDepth: childMaxDepth }, settings };
-  const row = acceptChild(parent, { agentId: agent.id, provider: provider.name, spec }, settings.maxChildren);
+  const row = await acceptChild(parent, { agentId: agent.id, provider: provider.name, spec }, settings.maxChildren);
   if (!row) {
     throw new TaskRefusal('children_exhausted', `This run has started all ${settings.maxChildren} children it may`, { maxChildren: settings.maxChildren });
   }
@@ -178,12 +199,11 @@ async function accept(context: RunContext, parent: ParentRef, rawArgs: unknown):
  * team's queued work, new children wait for nothing — they are refused, and the agent finishes with what it has.
  * Children already accepted still run (running work finishes).
  */
-function assertBudgetOpen(context: RunContext, parent: ParentRef): void {
-  const db = getDb();
-  if (parent.teamId && teamsAtBudget(db, [parent.teamId]).has(parent.teamId)) {
+async function assertBudgetOpen(context: RunContext, parent: ParentRef): Promise<void> {
+  if (parent.teamId && (await teamsAtBudget([parent.teamId])).has(parent.teamId)) {
     throw new TaskRefusal('budget_reached', "The team's token budget is used up: no new children can start");
   }
-  if (atDailyCap(db, context.ownerId)) throw new TaskRefusal('budget_reached', "The account's daily token cap is reached: no new children can start");
+  if (await atDailyCap(context.ownerId)) throw new TaskRefusal('budget_reached', "The account's daily token cap is reached: no new children can start");
 }
 
 /** Start-time capabilities a request needs; depthLimit when the child could itself delegate (its depth must be bounded). */
@@ -197,9 +217,9 @@ export function requiredCapabilities(request: TaskRequest, childCanDelegate: boo
 }
 
 /** The subagent by id or name among the owner's agents (default: the calling agent itself), if this run may use it. */
-function resolveSubagent(context: RunContext, settings: DelegationSettings, wanted: string | undefined): Agent {
-  const self = context.agentId ? findAgent(context.ownerId, context.agentId) : null;
-  const agent = wanted === undefined ? self : (findAgent(context.ownerId, wanted) ?? findAgentByName(context.ownerId, wanted));
+async function resolveSubagent(context: RunContext, settings: DelegationSettings, wanted: string | undefined): Promise<Agent> {
+  const self = context.agentId ? await findAgent(context.ownerId, context.agentId) : null;
+  const agent = wanted === undefined ? self : ((await findAgent(context.ownerId, wanted)) ?? (await findAgentByName(context.ownerId, wanted)));
   // Another owner's agent is exactly as unknown as a missing one.
   if (!agent) throw new TaskRefusal('unknown_subagent', wanted === undefined ? 'This run has no agent to delegate to' : `There is no agent "${wanted}"`, { subagent: wanted ?? null });
   if (agent.id === self?.id) return agent;
@@ -222,7 +242,7 @@ export function toolNamesOf(agent: Pick<Agent, 'toolGroups'>): string[] {
  * the person or the owner. Anything a real model wrote stays data.
  */
 async function parentTurnTrusted(context: RunContext): Promise<boolean> {
-  const run = findRun(context.runId);
+  const run = await findRun(context.runId);
   if (!run || parseModel(run.model)?.provider !== 'scripted') return false;
   const { messages } = await readThread(context.conversationId);
   const human = messages[turnStartIndex(messages)];

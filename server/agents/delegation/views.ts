@@ -11,15 +11,14 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * The children a run delegated, in the order it asked for them (refused calls included, with their error), for the
  * owner only: another owner's run is a 404 exactly like a missing one.
  */
-export function runChildren(ownerId: string, runId: string): DelegationView[] {
-  const run = get(ownerId, runId);
-  const rows = getDb()
+export async function runChildren(ownerId: string, runId: string): Promise<DelegationView[]> {
+  const run = await get(ownerId, runId);
+  const rows = await getDb()
     .select({ d: schema.delegations, agentName: schema.agents.name })
     .from(schema.delegations)
     .leftJoin(schema.agents, eq(schema.agents.id, schema.delegations.agentId))
     .where(eq(schema.delegations.parentRunId, run.id))
-    .orderBy(asc(schema.delegations.seq))
-    .all();
+    .orderBy(asc(schema.delegations.seq));
   return rows.map(({ d, agentName }) => ({
     id: d.id,
     parentRunId: d.parentRunId,

@@ -16,43 +16,60 @@ export class ParentStoppedError extends Error {
 /**
  * Resolve with the child's finished row once the child has finished AND the parent holds a slot again (a parent
  * that lent its slot continues only after the scheduler admitted it again; one that holds none continues at once).
- * Rejects when `signal` aborts (the parent was cancelled, timed out or suspended). The durable state is the ledger:
- * events only say when to look again, so a waiter that starts after a restart finds the same answer.
+ * Rejects when `signal` aborts (the parent was cancelled, timed out or suspended), or when the ledger can't be read.
+ * The durable state is the ledger: events only say when to look again, so a waiter that starts after a restart finds
+ * the same answer. One look at a time: an event during a look makes it look once more.
  */
 export function awaitChild(delegationId: string, parentRunId: string, signal: AbortSignal | undefined): Promise<Delegation> {
   return new Promise((resolve, reject) => {
     const events = delegationEvents();
     let timer: NodeJS.Timeout | undefined;
-    const cleanup = () => {
-      events.off('finished', check);
-      events.off('resumed', check);
+    let settled = false;
+    let looking = false;
+    let again = false;
+    const settle = (finish: () => void) => {
+      if (settled) return;
+      settled = true;
+      events.off('finished', onEvent);
+      events.off('resumed', onEvent);
       signal?.removeEventListener('abort', onAbort);
       clearTimeout(timer);
+      finish();
     };
-    function check() {
-      const row = findDelegation(delegationId);
-      if (!row) {
-        cleanup();
-        reject(new Error(`Delegation ${delegationId} is missing`));
+    async function check(): Promise<void> {
+      if (settled) return;
+      if (looking) {
+        again = true;
         return;
       }
-      if (!isUnfinished(row.status) && parentWait(parentRunId) === null) {
-        cleanup();
-        resolve(row);
-        return;
+      looking = true;
+      try {
+        do {
+          again = false;
+          const row = await findDelegation(delegationId);
+          if (settled) return;
+          if (!row) return settle(() => reject(new Error(`Delegation ${delegationId} is missing`)));
+          if (!isUnfinished(row.status) && (await parentWait(parentRunId)) === null) return settle(() => resolve(row));
+        } while (again && !settled);
+        if (settled) return;
+        clearTimeout(timer);
+        timer = setTimeout(onEvent, RECHECK_MS);
+        timer.unref?.();
+      } catch (error) {
+        settle(() => reject(error));
+      } finally {
+        looking = false;
       }
-      clearTimeout(timer);
-      timer = setTimeout(check, RECHECK_MS);
-      timer.unref?.();
     }
+    // check() never rejects (a failed read settles the waiter), so nothing is left floating.
+    const onEvent = () => void check();
     function onAbort() {
-      cleanup();
-      reject(new ParentStoppedError(signal?.reason));
+      settle(() => reject(new ParentStoppedError(signal?.reason)));
     }
     if (signal?.aborted) return onAbort();
-    events.on('finished', check);
-    events.on('resumed', check);
+    events.on('finished', onEvent);
+    events.on('resumed', onEvent);
     signal?.addEventListener('abort', onAbort, { once: true });
-    check();
+    onEvent();
   });
 }

@@ -16,11 +16,11 @@ export const DELEGATION_CAPPED_NOTE =
  */
 export const delegationCapGuard: ResponseGuard = {
   name: 'delegation-cap',
-  check({ message, context }) {
+  async check({ message, context }) {
     const calls = message.tool_calls ?? [];
     if (!calls.some((c) => c.name === TASK_TOOL)) return null;
-    const settings = delegationSettingsFor(context);
-    if (remainingChildren(context.runId, settings.maxChildren) > 0) return null;
+    const settings = await delegationSettingsFor(context);
+    if ((await remainingChildren(context.runId, settings.maxChildren)) > 0) return null;
     const kept = calls.filter((c) => c.name !== TASK_TOOL);
     const { tool_calls: _calls, function_call: _fn, ...kwargs } = message.additional_kwargs ?? {};
     const trimmed = new AIMessage({

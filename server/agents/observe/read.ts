@@ -19,8 +19,8 @@ export function readRunEvents(runId: string, after: number, limit: number): { ev
  * `after`. The run's status is read before its events: a run recorded finished has its run.finished event stored
  * already (run-store finishRun writes it first), so `finished` with no `hasMore` means the client has everything.
  */
-export function runEventsPage(ownerId: string, runId: string, page: { after: number; limit: number }): ApiRunEventsPage {
-  const run = get(ownerId, runId);
+export async function runEventsPage(ownerId: string, runId: string, page: { after: number; limit: number }): Promise<ApiRunEventsPage> {
+  const run = await get(ownerId, runId);
   const finished = isFinished(run.status);
   const { events, hasMore } = readRunEvents(run.id, page.after, page.limit);
   return { runId: run.id, events, nextAfter: events.at(-1)?.seq ?? page.after, hasMore, finished };

@@ -18,8 +18,8 @@ function latestSeqStatement(db: Database.Database) {
  * runEventsPage: a run recorded finished has its run.finished event stored already, so `finished` with this seq
  * means nothing follows it. A run that is gone reads as finished (its stream has nothing left to say).
  */
-export function readRunHead(runId: string): RunHead {
-  const run = findRun(runId);
+export async function readRunHead(runId: string): Promise<RunHead> {
+  const run = await findRun(runId);
   const finished = !run || isFinished(run.status);
   return { seq: latestSeqStatement(getCheckpointer().db).get(runId)?.seq ?? 0, finished };
 }

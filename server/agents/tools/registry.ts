@@ -15,7 +15,8 @@ export type RunContext = {
   [key: string]: unknown;
 };
 
-export type ToolGroupFactory = (context: RunContext) => StructuredToolInterface[];
+/** May read the database (the delegate and team groups do), so it may answer a promise. */
+export type ToolGroupFactory = (context: RunContext) => StructuredToolInterface[] | Promise<StructuredToolInterface[]>;
 
 // Route bundles and instrumentation may load separate copies of this module: one registry per process.
 const g = globalThis as unknown as { __ensembleToolGroups?: Map<string, ToolGroupFactory> };
@@ -34,8 +35,8 @@ export function registeredToolGroups(): string[] {
 }
 
 /** The tools an agent may use: its allowlisted groups that are registered (an empty allowlist = all of them). */
-export function toolsForAgent(allowlist: readonly string[], context: RunContext): StructuredToolInterface[] {
-  return groupedToolsForAgent(allowlist, context).map((entry) => entry.tool);
+export async function toolsForAgent(allowlist: readonly string[], context: RunContext): Promise<StructuredToolInterface[]> {
+  return (await groupedToolsForAgent(allowlist, context)).map((entry) => entry.tool);
 }
 
 type GroupedTools = Array<{ tool: StructuredToolInterface; group: string }>;
@@ -43,22 +44,31 @@ type GroupedTools = Array<{ tool: StructuredToolInterface; group: string }>;
 /**
  * What was built for a run's context object, so the assembly record and the graph of one run share one build (the
  * factories query the database; docs/performance.md, "A cheaper job"). Valid while the same factories are asked.
+ * The build in progress is kept, so two asks at once share it too; a build that fails is forgotten.
  */
-const builtFor = new WeakMap<RunContext, { factories: ToolGroupFactory[]; tools: GroupedTools }>();
+const builtFor = new WeakMap<RunContext, { factories: ToolGroupFactory[]; tools: Promise<GroupedTools> }>();
 
 /** The same tools, each with the group it came from (a name two groups offer is the first group's). */
-export function groupedToolsForAgent(allowlist: readonly string[], context: RunContext): GroupedTools {
+export function groupedToolsForAgent(allowlist: readonly string[], context: RunContext): Promise<GroupedTools> {
   const names = allowlist.length ? allowlist.filter((name) => groups.has(name)) : [...groups.keys()];
   const factories = names.map((group) => groups.get(group)!);
   const built = builtFor.get(context);
   if (built && built.factories.length === factories.length && built.factories.every((f, i) => f === factories[i])) return built.tools;
-  const result = buildGroupedTools(names, context);
-  builtFor.set(context, { factories, tools: result });
-  return result;
+  const entry = { factories, tools: buildGroupedTools(names, factories, context) };
+  builtFor.set(context, entry);
+  // The caller gets the failure from the promise returned; this only drops the entry.
+  void entry.tools.catch(() => {
+    if (builtFor.get(context) === entry) builtFor.delete(context);
+  });
+  return entry.tools;
 }
 
-function buildGroupedTools(names: readonly string[], context: RunContext): GroupedTools {
-  const tools = names.flatMap((group) => groups.get(group)!(context).map((tool: StructuredToolInterface) => ({ tool, group })));
+async function buildGroupedTools(names: readonly string[], factories: readonly ToolGroupFactory[], context: RunContext): Promise<GroupedTools> {
+  const tools: GroupedTools = [];
+  // One group after another, in the allowlist's order (as the tools are offered).
+  for (const [i, factory] of factories.entries()) {
+    for (const tool of await factory(context)) tools.push({ tool, group: names[i]! });
+  }
   const seen = new Set<string>();
   // A delegated child's tool filter (server-written context, server/agents/delegation): the same tools vanish from
   // its prompt, its execution and its assembly record.

@@ -21,19 +21,19 @@ export type Caller = { team: Team; member: TeamMember; conversationId: string; o
  * Who is calling a team tool: taken from the run's server-owned context (owner and conversation), never from
  * the model's arguments. Only a current member conversation of one of the owner's teams qualifies.
  */
-export function resolveCaller(config: RunnableConfig | undefined, db: Db = getDb()): Caller {
+export async function resolveCaller(config: RunnableConfig | undefined, db: Db = getDb()): Promise<Caller> {
   let ctx;
   try {
     ctx = runContext(config);
   } catch {
     throw new TeamToolError(NOT_A_MEMBER);
   }
-  const row = db
+  const [row] = await db
     .select({ member: schema.teamMembers, team: schema.teams })
     .from(schema.teamMembers)
     .innerJoin(schema.teams, eq(schema.teams.id, schema.teamMembers.teamId))
     .where(and(eq(schema.teamMembers.conversationId, ctx.conversationId), eq(schema.teams.ownerId, ctx.ownerId)))
-    .get();
+    .limit(1);
   if (!row) throw new TeamToolError(NOT_A_MEMBER);
   return { team: row.team, member: row.member, conversationId: ctx.conversationId, ownerId: ctx.ownerId };
 }
@@ -42,14 +42,12 @@ export function resolveCaller(config: RunnableConfig | undefined, db: Db = getDb
  * The team request the calling conversation is executing now: its first admitted, unfinished job that is
  * not waiting for input. Later queued requests never change this; null outside a team request.
  */
-export function executingJob(conversationId: string, db: Db = getDb()): Job | null {
-  return (
-    db
-      .select()
-      .from(schema.jobs)
-      .where(and(eq(schema.jobs.conversationId, conversationId), inArray(schema.jobs.status, ['running', 'cancelling'])))
-      .orderBy(asc(schema.jobs.seq))
-      .limit(1)
-      .get() ?? null
-  );
+export async function executingJob(conversationId: string, db: Db = getDb()): Promise<Job | null> {
+  const [job] = await db
+    .select()
+    .from(schema.jobs)
+    .where(and(eq(schema.jobs.conversationId, conversationId), inArray(schema.jobs.status, ['running', 'cancelling'])))
+    .orderBy(asc(schema.jobs.seq))
+    .limit(1);
+  return job ?? null;
 }

@@ -29,20 +29,20 @@ const sendMemberSchema = z.object({
  * `send_member`: queue a request to a teammate and return at once ({ id, status: "queued" }). The result comes
  * back to this conversation later as a receipt; members never block or poll each other.
  */
-export function sendMember(config: Parameters<typeof resolveCaller>[0], args: z.infer<typeof sendMemberSchema>) {
-  const caller = resolveCaller(config);
+export async function sendMember(config: Parameters<typeof resolveCaller>[0], args: z.infer<typeof sendMemberSchema>) {
+  const caller = await resolveCaller(config);
   const text = taskText.safeParse(args.text);
   if (!text.success) throw new TeamToolError(`text: ${text.error.issues[0]?.message ?? 'invalid'}`);
   const criteria = acceptanceCriteriaSchema.safeParse(args.acceptance_criteria ?? []);
   if (!criteria.success) throw new TeamToolError(fieldError('acceptance_criteria', criteria.error.issues[0]));
-  const outcome = writeTx((tx) => {
-    const members = teamMembers(caller.team.id, tx);
+  const outcome = await writeTx(async (tx) => {
+    const members = await teamMembers(caller.team.id, tx);
     const wanted = args.member.trim().toLowerCase();
     const target = members.find((m) => m.id === args.member) ?? members.find((m) => m.name.toLowerCase() === wanted);
     if (!target) throw new TeamToolError(`No member "${args.member}". Members: ${members.map((m) => m.name).join(', ')}`);
     if (target.id === caller.member.id) throw new TeamToolError('You cannot send a request to yourself');
     try {
-      const queued = queueRequest(tx, {
+      const queued = await queueRequest(tx, {
         teamId: caller.team.id,
         ownerId: caller.ownerId,
         member: target,
@@ -51,10 +51,10 @@ export function sendMember(config: Parameters<typeof resolveCaller>[0], args: z.
         sourceMemberId: caller.member.id,
         sourceConversationId: null,
         senderLabel: caller.member.name,
-        parent: executingJob(caller.conversationId, tx),
+        parent: await executingJob(caller.conversationId, tx),
         acceptanceCriteria: criteria.data,
       });
-      if (queued.created) touchTeam(tx, caller.team.id, [queued.job.id]);
+      if (queued.created) await touchTeam(tx, caller.team.id, [queued.job.id]);
       return queued;
     } catch (err) {
       if (err instanceof AppError) throw new TeamToolError(err.message);
@@ -72,16 +72,16 @@ function fieldError(field: string, issue: { path: PropertyKey[]; message: string
 }
 
 export function handoffTools(_context: RunContext) {
-  const send = tool((args, config) => neutralizedJson(sendMember(config, args)), {
+  const send = tool(async (args, config) => neutralizedJson(await sendMember(config, args)), {
     name: 'send_member',
     description:
       'Ask a teammate for work. Returns at once with the queued request id; the teammate’s result is returned to you automatically in a later turn. Do not wait or poll.',
     schema: sendMemberSchema,
   });
   const readContext = tool(
-    (_args, config) => {
-      const caller = resolveCaller(config);
-      return neutralizedJson(buildSharedContext(caller.team.id));
+    async (_args, config) => {
+      const caller = await resolveCaller(config);
+      return neutralizedJson(await buildSharedContext(caller.team.id));
     },
     {
       name: 'read_team_context',

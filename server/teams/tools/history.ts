@@ -11,9 +11,9 @@ import { resolveCaller, TeamToolError } from './caller';
 const H = LIMITS.history;
 
 /** Service refusals (bad cursor, unknown member, …) reach the model as tool errors with the same message. */
-function asToolError<T>(fn: () => T): T {
+async function asToolError<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
     if (err instanceof AppError) throw new TeamToolError(err.message);
     throw err;
@@ -30,9 +30,9 @@ const pagingNote =
  */
 export function historyTools(_context: RunContext) {
   const readTeamHistory = tool(
-    (args, config) => {
-      const { team } = resolveCaller(config);
-      const page = asToolError(() =>
+    async (args, config) => {
+      const { team } = await resolveCaller(config);
+      const page = await asToolError(() =>
         readHistory(team.id, { memberId: args.member_id, jobId: args.job_id, query: args.query, limit: args.limit, cursor: args.cursor }),
       );
       return neutralizedJson(page);
@@ -47,9 +47,9 @@ export function historyTools(_context: RunContext) {
   );
 
   const searchTeamResults = tool(
-    (args, config) => {
-      const { team } = resolveCaller(config);
-      const page = asToolError(() =>
+    async (args, config) => {
+      const { team } = await resolveCaller(config);
+      const page = await asToolError(() =>
         searchResults(team.id, { memberId: args.member_id, jobId: args.job_id, query: args.query, limit: args.limit, cursor: args.cursor }),
       );
       return neutralizedJson(page);
@@ -65,9 +65,9 @@ export function historyTools(_context: RunContext) {
   );
 
   const readTeamResult = tool(
-    ({ job_id }, config) => {
-      const { team } = resolveCaller(config);
-      const result = readResult(team.id, job_id);
+    async ({ job_id }, config) => {
+      const { team } = await resolveCaller(config);
+      const result = await readResult(team.id, job_id);
       if (!result) throw new TeamToolError(`No request or receipt "${job_id}" in this team`);
       return neutralizedJson(result);
     },

@@ -15,20 +15,20 @@ const bounds =
   `${entries} entries (archived ones included) within ${projectionBytes.toLocaleString('en-US')} bytes; reuse and shorten entries.`;
 
 /** The calling member, from the run's server-owned context only. */
-function actorFor(config: RunnableConfig | undefined): StateActor {
-  const caller = resolveCaller(config);
+async function actorFor(config: RunnableConfig | undefined): Promise<StateActor> {
+  const caller = await resolveCaller(config);
   return {
     teamId: caller.team.id,
     memberId: caller.member.id,
     conversationId: caller.conversationId,
-    jobId: executingJob(caller.conversationId)?.id ?? null,
+    jobId: (await executingJob(caller.conversationId))?.id ?? null,
   };
 }
 
 /** Run a state operation; refusals become tool errors the model reads (nothing was written). */
-function answer(fn: () => unknown): string {
+async function answer(fn: () => Promise<unknown>): Promise<string> {
   try {
-    return neutralizedJson(fn());
+    return neutralizedJson(await fn());
   } catch (err) {
     if (err instanceof StateRefusal) throw new TeamToolError(err.message);
     throw err;
@@ -42,8 +42,8 @@ function answer(fn: () => unknown): string {
 export function stateTools(_context: RunContext) {
   const publish = tool(
     (args, config) =>
-      answer(() => {
-        const actor = actorFor(config);
+      answer(async () => {
+        const actor = await actorFor(config);
         return publishState(actor, { requestId: args.request_id, kind: args.kind, title: args.title, content: args.content });
       }),
     {
@@ -63,8 +63,8 @@ export function stateTools(_context: RunContext) {
 
   const read = tool(
     (args, config) =>
-      answer(() => {
-        const actor = actorFor(config);
+      answer(async () => {
+        const actor = await actorFor(config);
         return readState(actor.teamId, {
           entryId: args.entry_id,
           kind: args.kind,
@@ -88,8 +88,8 @@ export function stateTools(_context: RunContext) {
 
   const update = tool(
     (args, config) =>
-      answer(() => {
-        const actor = actorFor(config);
+      answer(async () => {
+        const actor = await actorFor(config);
         return updateState(actor, {
           entryId: args.entry_id,
           expectedRevision: args.expected_revision,

@@ -23,9 +23,9 @@ const loadTeam = cache(async (id: string, member: string | null, status: FeedFil
   const user = await currentUser();
   if (!user) redirect('/sign-in');
   try {
-    const team = getTeam(user.id, id);
-    const firstPage = asActivityPage(getActivity(user.id, id, { limit: ACTIVITY_PAGE_SIZE, offset: 0, details: true, ...filter }));
-    return { team, feed: { pages: [firstPage], pageParams: [null] } satisfies ActivityFeed, state: listStateForApi(user.id, id) };
+    const team = await getTeam(user.id, id);
+    const firstPage = asActivityPage(await getActivity(user.id, id, { limit: ACTIVITY_PAGE_SIZE, offset: 0, details: true, ...filter }));
+    return { team, feed: { pages: [firstPage], pageParams: [null] } satisfies ActivityFeed, state: await listStateForApi(user.id, id) };
   } catch (err) {
     if (err instanceof AppError && err.status === 404) return null;
     throw err;

@@ -7,12 +7,12 @@ import { json, readBody, route } from '@/server/http/route';
 export const GET = route(async (req) => {
   const user = await requireUser(req);
   const query = new URL(req.url).searchParams.get('query');
-  return json({ agents: listAgents(user.id, query).map(toApiAgent) });
+  return json({ agents: (await listAgents(user.id, query)).map(toApiAgent) });
 });
 
 /** POST /api/v1/agents — create an agent. */
 export const POST = route(async (req) => {
   const user = await requireUser(req);
   const input = await readBody(req, agentCreateSchema);
-  return json(toApiAgent(createAgent(user.id, input)), { status: 201 });
+  return json(toApiAgent(await createAgent(user.id, input)), { status: 201 });
 });

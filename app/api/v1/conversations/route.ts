@@ -7,12 +7,12 @@ import { json, readBody, route } from '@/server/http/route';
 /** GET /api/v1/conversations — the caller's conversations, most recently active first. */
 export const GET = route(async (req) => {
   const user = await requireUser(req);
-  return json({ conversations: listConversations(user.id).map(conversationView) });
+  return json({ conversations: (await listConversations(user.id)).map(conversationView) });
 });
 
 /** POST /api/v1/conversations { agentId } — a new conversation with one of the caller's agents. */
 export const POST = route(async (req) => {
   const user = await requireUser(req);
   const { agentId } = await readBody(req, createConversationSchema);
-  return json(conversationView(createConversation(user.id, agentId)), { status: 201 });
+  return json(conversationView(await createConversation(user.id, agentId)), { status: 201 });
 });

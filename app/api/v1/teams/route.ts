@@ -7,12 +7,12 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   const user = await requireUser(req);
-  return json({ teams: listTeams(user.id) });
+  return json({ teams: await listTeams(user.id) });
 });
 
 export const POST = route(async (req) => {
   const user = await requireUser(req);
   const input = await readBody(req, createTeamSchema);
-  const { team, created } = createTeam(user.id, input);
+  const { team, created } = await createTeam(user.id, input);
   return json(team, { status: created ? 201 : 200 });
 });

@@ -9,7 +9,7 @@ import { json, readBody, route } from '@/server/http/route';
 export const GET = route(async (req) => {
   const user = await requireUser(req);
   const now = new Date();
-  return json({ tokens: listApiTokens(user.id).map((info) => tokenView(info, now)) });
+  return json({ tokens: (await listApiTokens(user.id)).map((info) => tokenView(info, now)) });
 });
 
 /**
@@ -20,6 +20,6 @@ export const POST = route(async (req) => {
   const user = await requireUser(req);
   const { name, expiresInDays, password } = await readBody(req, createTokenSchema);
   await confirmPassword(user.id, password, clientAddress(req.headers), 'password');
-  const { token, info } = createApiToken(user.id, name, { expiresAt: tokenExpiry(expiresInDays) });
+  const { token, info } = await createApiToken(user.id, name, { expiresAt: tokenExpiry(expiresInDays) });
   return json({ ...tokenView(info), token }, { status: 201, headers: { 'cache-control': 'no-store' } });
 });

@@ -6,12 +6,12 @@ import { json, readBody, route } from '@/server/http/route';
 /** The instance's invitations, newest first (never their codes). */
 export const GET = route(async (req) => {
   await requireAdmin(req);
-  return json({ invitations: listInvitations() });
+  return json({ invitations: await listInvitations() });
 });
 
 /** Create an invitation; the response is the only time its code and sign-up path are shown. */
 export const POST = route(async (req) => {
   const admin = await requireAdmin(req);
   const input = await readBody(req, createInvitationSchema);
-  return json(createInvitation(admin.id, input), { status: 201, headers: { 'cache-control': 'no-store' } });
+  return json(await createInvitation(admin.id, input), { status: 201, headers: { 'cache-control': 'no-store' } });
 });

@@ -6,7 +6,7 @@ import { json, readBody, route } from '@/server/http/route';
 /** Every account with its usage (admins only; anyone else gets 404). */
 export const GET = route(async (req) => {
   await requireAdmin(req);
-  return json({ users: listAccounts() });
+  return json({ users: await listAccounts() });
 });
 
 /** Create an account with an initial password, whether or not sign-up is open. */

@@ -9,7 +9,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  return json(toApiAgent(getAgent(user.id, id)));
+  return json(toApiAgent(await getAgent(user.id, id)));
 });
 
 /** PATCH /api/v1/agents/:id — change any subset of the fields. */
@@ -17,13 +17,13 @@ export const PATCH = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   const patch = await readBody(req, agentPatchSchema);
-  return json(toApiAgent(updateAgent(user.id, id, patch)));
+  return json(toApiAgent(await updateAgent(user.id, id, patch)));
 });
 
 /** DELETE /api/v1/agents/:id — conversations with the agent stay readable. */
 export const DELETE = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  deleteAgent(user.id, id);
+  await deleteAgent(user.id, id);
   return new Response(null, { status: 204 });
 });

@@ -9,5 +9,5 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  return json({ run: runView(get(user.id, id)) });
+  return json({ run: runView(await get(user.id, id)) });
 });

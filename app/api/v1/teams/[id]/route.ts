@@ -11,7 +11,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  return json(getTeam(user.id, id));
+  return json(await getTeam(user.id, id));
 });
 
 /**
@@ -22,12 +22,12 @@ export const PATCH = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   const input = await readBody(req, teamSettingsSchema);
-  return json(updateTeamSettings(user.id, id, input));
+  return json(await updateTeamSettings(user.id, id, input));
 });
 
 export const DELETE = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  deleteTeam(user.id, id);
+  await deleteTeam(user.id, id);
   return new Response(null, { status: 204 });
 });

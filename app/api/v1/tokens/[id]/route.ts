@@ -6,6 +6,6 @@ import { route } from '@/server/http/route';
 export const DELETE = route(async (req, ctx: { params: Promise<{ id: string }> }) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  revokeApiToken(user.id, id);
+  await revokeApiToken(user.id, id);
   return new Response(null, { status: 204 });
 });

@@ -6,6 +6,6 @@ import { route } from '@/server/http/route';
 export const DELETE = route(async (req, ctx: { params: Promise<{ id: string }> }) => {
   await requireAdmin(req);
   const { id } = await ctx.params;
-  revokeInvitation(id);
+  await revokeInvitation(id);
   return new Response(null, { status: 204 });
 });

@@ -14,7 +14,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  getConversation(user.id, id);
+  await getConversation(user.id, id);
   bridgeRunEvents(runEvents());
   bridgeChildChanges();
   return conversationEventStream({ accountId: user.id, conversationId: id, lastEventId: parseLastEventId(req), signal: req.signal, request: req });

@@ -11,8 +11,8 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  getConversation(user.id, id);
-  return json({ targets: mentionTargets(user.id, id) });
+  await getConversation(user.id, id);
+  return json({ targets: await mentionTargets(user.id, id) });
 });
 
 export const POST = route(async (req, ctx: Ctx) => {

@@ -15,8 +15,8 @@ type Ctx = { params: Promise<{ id: string }> };
 export const POST = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  getConversation(user.id, id);
+  await getConversation(user.id, id);
   const { text, idempotencyKey } = await readBody(req, sendMessageSchema);
-  const { run, created } = start(user.id, id, { text }, { idempotencyKey: idempotencyKey ?? crypto.randomUUID() });
+  const { run, created } = await start(user.id, id, { text }, { idempotencyKey: idempotencyKey ?? crypto.randomUUID() });
   return json({ run: runView(run) }, { status: created ? 202 : 200 });
 });

@@ -14,7 +14,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const POST = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  getConversation(user.id, id);
+  await getConversation(user.id, id);
   const { value, idempotencyKey } = await readBody(req, resumeSchema);
   const { run, created } = await resume(user.id, id, value, { idempotencyKey });
   return json({ run: runView(run) }, { status: created ? 202 : 200 });

@@ -12,5 +12,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   const query = parseOrThrow(runEventsQuerySchema, Object.fromEntries(new URL(req.url).searchParams));
-  return json(runEventsPage(user.id, id, query), { headers: { 'cache-control': 'no-store' } });
+  return json(await runEventsPage(user.id, id, query), { headers: { 'cache-control': 'no-store' } });
 });

@@ -9,5 +9,5 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  return json(runReceipts(user.id, id), { headers: { 'cache-control': 'no-store' } });
+  return json(await runReceipts(user.id, id), { headers: { 'cache-control': 'no-store' } });
 });

@@ -11,6 +11,6 @@ export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   const query = parseOrThrow(activityQuerySchema, Object.fromEntries(new URL(req.url).searchParams));
-  const body = query.since !== undefined ? getActivityChanges(user.id, id, query.since, query) : getActivity(user.id, id, query);
+  const body = query.since !== undefined ? await getActivityChanges(user.id, id, query.since, query) : await getActivity(user.id, id, query);
   return json(body, { headers: { 'cache-control': 'no-store' } });
 });

@@ -9,5 +9,5 @@ type Ctx = { params: Promise<{ id: string }> };
 export const POST = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  return json(cancelAllJobs(user.id, id));
+  return json(await cancelAllJobs(user.id, id));
 });

@@ -11,6 +11,6 @@ export const POST = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   const input = await readBody(req, cloneTeamSchema);
-  const { team, created } = cloneTeam(user.id, id, input);
+  const { team, created } = await cloneTeam(user.id, id, input);
   return json(team, { status: created ? 201 : 200 });
 });

@@ -11,11 +11,11 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  requireTeam(user.id, id);
+  await requireTeam(user.id, id);
   return teamEventStream({
     accountId: user.id,
     teamId: id,
-    readRevision: () => requireTeam(user.id, id).revision,
+    readRevision: async () => (await requireTeam(user.id, id)).revision,
     lastEventId: parseLastEventId(req),
     signal: req.signal,
     request: req,

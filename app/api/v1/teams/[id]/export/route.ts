@@ -17,21 +17,21 @@ export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   const { format } = parseOrThrow(exportQuerySchema, Object.fromEntries(new URL(req.url).searchParams));
-  const doc = exportTeam(user.id, id, format);
+  const doc = await exportTeam(user.id, id, format);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
+      async pull(controller) {
         try {
-          const step = doc.chunks.next();
+          const step = await doc.chunks.next();
           if (step.done) controller.close();
           else controller.enqueue(encoder.encode(step.value));
         } catch (err) {
           controller.error(err);
         }
       },
-      cancel() {
-        doc.chunks.return(undefined);
+      async cancel() {
+        await doc.chunks.return(undefined);
       },
     },
     { highWaterMark: 0 },

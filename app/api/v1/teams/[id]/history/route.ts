@@ -12,11 +12,11 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  const team = requireTeam(user.id, id);
+  const team = await requireTeam(user.id, id);
   const parsed = historyQueryParams.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw badRequest('invalid_query', `${issue?.path.join('.') || 'query'}: ${issue?.message ?? 'invalid'}`);
   }
-  return json(readHistory(team.id, parsed.data), { headers: { 'cache-control': 'no-store' } });
+  return json(await readHistory(team.id, parsed.data), { headers: { 'cache-control': 'no-store' } });
 });

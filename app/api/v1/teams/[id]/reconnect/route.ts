@@ -8,5 +8,5 @@ type Ctx = { params: Promise<{ id: string }> };
 export const POST = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  return json(reconnectTeam(user.id, id));
+  return json(await reconnectTeam(user.id, id));
 });

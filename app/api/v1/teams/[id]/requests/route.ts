@@ -10,6 +10,6 @@ export const POST = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   const input = await readBody(req, sendRequestSchema);
-  const { jobs, created } = sendRequest(user.id, id, input);
+  const { jobs, created } = await sendRequest(user.id, id, input);
   return json({ jobs }, { status: created ? 201 : 200 });
 });

@@ -10,5 +10,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   const window = parseRunsWindow(Object.fromEntries(new URL(req.url).searchParams));
-  return json(teamRuns(user.id, id, window), { headers: { 'cache-control': 'no-store' } });
+  return json(await teamRuns(user.id, id, window), { headers: { 'cache-control': 'no-store' } });
 });

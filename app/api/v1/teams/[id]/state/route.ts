@@ -11,7 +11,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  return json(listStateForApi(user.id, id));
+  return json(await listStateForApi(user.id, id));
 });
 
 /** `{ requestId, kind, title, content }`: add an entry as the person (201; the same requestId again: 200, same entry). */
@@ -19,6 +19,6 @@ export const POST = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   const input = await readBody(req, createStateEntrySchema);
-  const { entry, created } = createPersonEntry(user.id, id, input);
+  const { entry, created } = await createPersonEntry(user.id, id, input);
   return json({ entry }, { status: created ? 201 : 200 });
 });

@@ -6,5 +6,5 @@ import { json, route } from '@/server/http/route';
 export const POST = route(async (req, ctx: { params: Promise<{ id: string }> }) => {
   const admin = await requireAdmin(req);
   const { id } = await ctx.params;
-  return json({ id, disabledAt: setAccountDisabled(admin.id, id, false) });
+  return json({ id, disabledAt: await setAccountDisabled(admin.id, id, false) });
 });

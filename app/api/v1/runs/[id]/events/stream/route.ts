@@ -15,7 +15,7 @@ export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
   // Another owner's run is a 404 exactly like a missing one, before any stream slot is taken.
-  const run = get(user.id, id);
+  const run = await get(user.id, id);
   bridgeRunEvents(runEvents());
   bridgeChildChanges();
   return runEventStream({

@@ -11,8 +11,8 @@ type Ctx = { params: Promise<{ id: string; jobId: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id, jobId } = await ctx.params;
-  const team = requireTeam(user.id, id);
-  const result = readResult(team.id, jobId);
+  const team = await requireTeam(user.id, id);
+  const result = await readResult(team.id, jobId);
   if (!result) throw notFound('Request');
   return json(result, { headers: { 'cache-control': 'no-store' } });
 });

@@ -14,6 +14,6 @@ export const PATCH = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id, entryId } = await ctx.params;
   const input = await readBody(req, updateStateEntrySchema);
-  const result = updatePersonEntry(user.id, id, entryId, input);
+  const result = await updatePersonEntry(user.id, id, entryId, input);
   return result.updated ? json({ entry: result.entry }) : json(staleEditBody(result.entry), { status: 409 });
 });

@@ -8,5 +8,5 @@ type Ctx = { params: Promise<{ id: string; jobId: string }> };
 export const POST = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id, jobId } = await ctx.params;
-  return json({ job: cancelJob(user.id, id, jobId) });
+  return json({ job: await cancelJob(user.id, id, jobId) });
 });

@@ -10,5 +10,5 @@ export const POST = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id, jobId } = await ctx.params;
   const input = await readBody(req, respondSchema);
-  return json({ job: respondToJob(user.id, id, jobId, input) });
+  return json({ job: await respondToJob(user.id, id, jobId, input) });
 });

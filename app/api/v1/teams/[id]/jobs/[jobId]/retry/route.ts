@@ -11,6 +11,6 @@ export const POST = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id, jobId } = await ctx.params;
   const input = await readBody(req, retryJobSchema);
-  const { job, created } = retryJob(user.id, id, jobId, input);
+  const { job, created } = await retryJob(user.id, id, jobId, input);
   return json({ job }, { status: created ? 201 : 200 });
 });
