@@ -1,9 +1,9 @@
 import 'server-only';
 import { closeCheckpointer } from '@/server/agents/checkpointer';
 import { describeEnvProblem } from '@/lib/env-setting';
-import { closeDb, openDatabase } from '@/server/db';
+import { closeDb, databaseEngine, openDatabase } from '@/server/db';
 import { acquireServiceLock, releaseServiceLock, ServiceLockError } from '@/server/db/service-lock';
-import { environmentProblems } from '@/server/env';
+import { env, environmentProblems } from '@/server/env';
 import { onShutdown, runShutdownHooks } from '@/server/lifecycle';
 
 const g = globalThis as unknown as { __ensembleStarted?: boolean };
@@ -47,6 +47,8 @@ export async function startServerProcess(): Promise<void> {
 
   // Fails loudly (and stops the server) when the data directory, the database server or a migration is broken.
   await openDatabase();
+  // On Postgres, one scheduling process per database too (the data directory's lock only covers its own files).
+  if (databaseEngine() === 'postgres') await holdPgServiceLock();
 
   // Tool groups first: a run recovered below may call a team tool before the scheduler would register them.
   const { registerTeamTools } = await import('@/server/teams/tools/register');
@@ -86,6 +88,27 @@ export async function startServerProcess(): Promise<void> {
     void closeDatabases();
     releaseServiceLock();
   });
+}
+
+/**
+ * Take the database's service lock (server/db/pg-service-lock.ts) or exit saying why. Losing it later means another
+ * process may take over the database's work at any moment, so this one stops at once: exit, not a graceful drain
+ * (a drain writes), and the next start recovers what was running.
+ */
+async function holdPgServiceLock(): Promise<void> {
+  const { acquirePgServiceLock, PgServiceLockError } = await import('@/server/db/pg-service-lock');
+  try {
+    const lock = await acquirePgServiceLock(env.databaseUrl!, (error) => {
+      console.error(`[ensemble] lost the database's service lock (${error.message}); stopping now, the next start recovers unfinished runs.`);
+      process.exit(1);
+    });
+    // Hooks run newest first: this one, registered before the scheduler's, runs after the drain has finished.
+    onShutdown('database lock', lock.release);
+  } catch (err) {
+    if (!(err instanceof PgServiceLockError)) throw err;
+    console.error(`[ensemble] ${err.message}`);
+    process.exit(1);
+  }
 }
 
 /**

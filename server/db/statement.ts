@@ -1,4 +1,5 @@
 import 'server-only';
+import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
@@ -125,11 +126,15 @@ export function toNumbered(text: string): string {
 
 const names = new Map<string, string>();
 
-/** Postgres prepares a named statement once per connection and reuses it (fixed texts only: `statement()`). */
+/**
+ * Postgres prepares a named statement once per connection and reuses it (fixed texts only: `statement()`). The name
+ * is a hash of the text, not a counter: route bundles load their own copies of this module, and on one pooled
+ * connection two copies' counters would give one name to different statements.
+ */
 function statementName(text: string): string {
   let name = names.get(text);
   if (!name) {
-    name = `e${names.size}`;
+    name = `e_${createHash('sha256').update(text).digest('base64url').slice(0, 32)}`;
     names.set(text, name);
   }
   return name;

@@ -63,7 +63,10 @@ export class TxScope {
   }
 }
 
-export const txContext = new AsyncLocalStorage<TxScope>();
+// Route bundles and instrumentation can load separate copies of this module: one context per process on globalThis,
+// or a query made through another copy would not see the transaction it runs in.
+const g = globalThis as unknown as { __ensembleTxContext?: AsyncLocalStorage<TxScope> };
+export const txContext = (g.__ensembleTxContext ??= new AsyncLocalStorage<TxScope>());
 
 export const currentTx = (): TxScope | undefined => txContext.getStore();
 

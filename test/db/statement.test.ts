@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { databaseEngine, getDb, schema, writeTx } from '@/server/db';
 import { inList, jsonNumber, jsonText } from '@/server/db/dialect';
 import { execute, rows, statement, toNumbered } from '@/server/db/statement';
@@ -83,6 +83,22 @@ describe('rows() and execute() run drizzle sql templates the same way', () => {
     expect(await writeTx(() => execute(sql`update ${schema.users} set name = ${'n'} where ${schema.users.id} = ${id}`))).toBe(1);
     const [user] = await getDb().select({ name: schema.users.name }).from(schema.users).where(eq(schema.users.id, id));
     expect(user!.name).toBe('n');
+  });
+});
+
+describe('two copies of the module (Next loads one per route bundle)', () => {
+  it('run different statements on one connection without their prepared names colliding', async () => {
+    const id = await seed('copies');
+    vi.resetModules();
+    const other = (await import('@/server/db/statement')).statement;
+    await writeTx(async () => {
+      // Both run on the transaction's one connection: the first statement each copy prepares must not share a name.
+      expect(await statement('select id from users where id = ?').get<{ id: string }>(id)).toEqual({ id });
+      expect(await other('select email from users where id = ?').get<{ email: string }>(id)).toEqual({ email: `${id}@example.test` });
+      // …and the other copy's query runs inside this transaction: it sees the uncommitted write.
+      await statement('update users set name = ? where id = ?').run('in the transaction', id);
+      expect(await other('select name from users where id = ?').get<{ name: string }>(id)).toEqual({ name: 'in the transaction' });
+    });
   });
 });
 
