@@ -180,3 +180,21 @@ describe('limit overrides (lib/env-limits.ts, read by lib/limits.ts)', () => {
     expect([accepts('COMPACT_AT_TOKENS', String(atTokens.max)), accepts('COMPACT_AT_TOKENS', String(atTokens.max + 1))]).toEqual([true, false]);
   });
 });
+
+describe('DATABASE_URL', () => {
+  it('accepts postgres:// and postgresql:// URLs; refuses other schemes, bare hosts and a file path, hiding the value (it may hold a password)', () => {
+    expect(accepts('DATABASE_URL', 'postgres://ann:s3cret@db:5432/ensemble')).toBe(true);
+    expect(accepts('DATABASE_URL', 'postgresql://db/ensemble')).toBe(true);
+    for (const value of ['mysql://db/ensemble', 'db:5432/ensemble', './data/ensemble.db', 'postgres://']) expect(accepts('DATABASE_URL', value)).toBe(false);
+    vi.stubEnv('DATABASE_URL', 'mysql://ann:s3cret@db/ensemble');
+    const [problem] = environmentProblems();
+    expect(problem!.variable).toBe('DATABASE_URL');
+    expect(describeEnvProblem(problem!)).not.toContain('s3cret');
+  });
+
+  it('unset or blank: the embedded SQLite database', () => {
+    vi.stubEnv('DATABASE_URL', ' ');
+    expect(environmentProblems()).toEqual([]);
+    expect(env.databaseUrl).toBeUndefined();
+  });
+});
