@@ -2,21 +2,11 @@
 // DATABASE_URL is set (drizzle/pg, under the migration lock, ADR 033 §8), DATA_DIR/ensemble.db otherwise.
 import { closeDb, databaseEngine, openDatabase } from '@/server/db';
 import { appDbPath } from '@/server/db/paths';
+import { shownUrl } from '@/server/db/pg-service-lock';
 import { env } from '@/server/env';
 
 /** The database this run migrated, for the operator: the SQLite file, or the Postgres URL without its password. */
-function describeDatabase(): string {
-  if (databaseEngine() === 'sqlite') return appDbPath();
-  const url = env.databaseUrl!;
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    // Not a URL (a key=value connection string): say which engine, never echo what may hold a password.
-    return 'the Postgres database of DATABASE_URL';
-  }
-}
+const describeDatabase = () => (databaseEngine() === 'sqlite' ? appDbPath() : shownUrl(env.databaseUrl!));
 
 async function main(): Promise<void> {
   try {

@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import { agentCreateSchema, agentPatchSchema, agentQuerySchema, type AgentCreateInput, type AgentPatchInput } from '@/lib/schemas/agent';
 import type { ApiAgent } from '@/lib/types/agent';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
+import { isUniqueViolation } from '@/server/db/errors';
 import { statement } from '@/server/db/statement';
 import type { Agent, AllowedSubagents } from '@/server/db/schema';
 import { AppError, badRequest, notFound, validationError } from '@/server/http/errors';
@@ -201,13 +202,3 @@ async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> 
   }
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  // Drizzle may wrap the driver's error; look a few causes deep.
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
-    // SQLite's code, or Postgres's SQLSTATE for unique_violation.
-    const code = (e as { code?: unknown }).code;
-    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') return true;
-  }
-  return false;
-}

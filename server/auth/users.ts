@@ -2,6 +2,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
+import { isUniqueViolation } from '@/server/db/errors';
 import { env } from '@/server/env';
 import { conflict } from '@/server/http/errors';
 import { hashPassword } from './passwords';
@@ -46,15 +47,6 @@ export async function insertUser(tx: Db, input: { email: string; name?: string; 
 
 const emailTaken = () => conflict('email_taken', 'An account with this email already exists');
 
-/** A unique index refused the write, on either engine (drizzle wraps the driver's error: look a few causes deep). */
-function isUniqueViolation(err: unknown): boolean {
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') return true;
-  }
-  return false;
-}
 
 /** Whether the instance has any account yet (before the first one, sign-up is open so someone can become admin). */
 export async function hasAnyUser(db: Db = getDb()): Promise<boolean> {
