@@ -2,13 +2,15 @@ import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import { env } from '@/server/env';
+import { databaseEngine } from './engine';
 
 /** Owner-only: the data directory holds every account's data, password hashes and the session secret. */
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** The SQLite files this process opens; created empty (and owner-only) before SQLite ever sees them. */
-const DATABASE_FILES = ['ensemble.db', 'checkpoints.db', 'server.lock.db'];
+/** The SQLite files this process opens; created empty (and owner-only) before SQLite ever sees them. On Postgres
+ * (DATABASE_URL) the app's tables live there: no ensemble.db. */
+const databaseFiles = () => (databaseEngine() === 'postgres' ? ['checkpoints.db', 'server.lock.db'] : ['ensemble.db', 'checkpoints.db', 'server.lock.db']);
 
 // Route bundles and instrumentation can load separate copies of this module: remember prepared directories on globalThis.
 const g = globalThis as unknown as { __ensembleDataDirs?: Set<string> };
@@ -33,7 +35,7 @@ export function dataDir(): string {
 function prepareDataDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   restrict(dir, PRIVATE_DIR_MODE);
-  for (const name of DATABASE_FILES) fs.closeSync(fs.openSync(path.join(dir, name), 'a', PRIVATE_FILE_MODE));
+  for (const name of databaseFiles()) fs.closeSync(fs.openSync(path.join(dir, name), 'a', PRIVATE_FILE_MODE));
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     // Another process starting at the same moment may remove its temporary file between readdir and chmod.
     if (entry.isFile()) restrict(path.join(dir, entry.name), PRIVATE_FILE_MODE, { mayVanish: true });

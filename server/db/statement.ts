@@ -78,7 +78,10 @@ async function query<T>(
     }
     return { rows: compiled.all(...values) as T[], changes: 0 };
   }
-  const client = (currentTx()?.client as pg.PoolClient | undefined) ?? engine.pg.pool;
+  const open = currentTx();
+  // Outside a transaction this may be the process's first query: wait for the migrations (at once once done).
+  if (!open) await engine.ready;
+  const client = (open?.client as pg.PoolClient | undefined) ?? engine.pg.pool;
   const result = await client.query({ text: pgText, values: params, types: RAW_TYPES, name: named ? statementName(pgText) : undefined });
   return { rows: result.rows as T[], changes: result.rowCount ?? 0 };
 }

@@ -59,13 +59,21 @@ export function mergeTeamPush(a: PushMessage<TeamPush>, b: PushMessage<TeamPush>
  */
 export function teamEventStream(input: TeamStreamInput): Promise<Response> {
   const ofThisTeam = ofTeam(input.teamId);
+  /** The revision the first message says (set once it is read). */
+  let said: number | undefined;
   return eventStreamResponse<TeamPush | TeamOutputPush>({
     accountId: input.accountId,
     signal: input.signal,
     request: input.request,
     heartbeatMs: input.heartbeatMs,
     subscribe: (push) => {
-      const team = subscribeTeam(input.teamId, (change) => push(message({ teamId: change.teamId, revision: change.revision, jobIds: change.jobIds })));
+      const team = subscribeTeam(input.teamId, (change) => {
+        // A change announced after the first message but at or below its revision (its after-commit read was slower
+        // than this stream's) is already covered by it: the client is there, or reads since. Sending it would only
+        // move the client's Last-Event-ID back.
+        if (said !== undefined && change.revision <= said) return;
+        push(message({ teamId: change.teamId, revision: change.revision, jobIds: change.jobIds }));
+      });
       // Owner-scoped twice: the route checked the team is the caller's, and only the caller's runs are heard.
       const output = subscribeLiveOutput(input.accountId, ofThisTeam, (change) => {
         if (ofThisTeam(change)) push(outputMessage(change));
@@ -77,6 +85,7 @@ export function teamEventStream(input: TeamStreamInput): Promise<Response> {
     },
     first: async () => {
       const revision = await input.readRevision();
+      said = revision;
       const live = currentLiveOutput(input.accountId, ofThisTeam).flatMap((c) => (ofThisTeam(c) ? [outputMessage(c)] : []));
       return [message({ teamId: input.teamId, revision, jobIds: input.lastEventId === revision ? [] : null }), ...live];
     },

@@ -172,18 +172,18 @@ describe('the run API and the team feed', () => {
     const client = getDb().$client as unknown as Record<'prepare' | 'query', (...args: unknown[]) => unknown>;
     const method = databaseEngine() === 'postgres' ? 'query' : 'prepare';
     const original = client[method];
-    const feed = new AsyncLocalStorage<true>();
+    const counting = new AsyncLocalStorage<true>();
     let sent = 0;
     const spy = vi.spyOn(client, method).mockImplementation(function (this: unknown, ...args: unknown[]) {
-      if (feed.getStore()) sent += 1;
+      if (counting.getStore()) sent += 1;
       return original.apply(this, args);
     });
     try {
-      await feed.run(true, () => getActivity(ann.id, team.id, { limit: 1, offset: 0, details: true }));
+      await counting.run(true, () => getActivity(ann.id, team.id, { limit: 1, offset: 0, details: true }));
       const one = sent;
       expect(one).toBeGreaterThanOrEqual(4); // team, count, jobs, runs (receipts only when a page has one)
       sent = 0;
-      await feed.run(true, () => getActivity(ann.id, team.id, { limit: 20, offset: 0, details: true }));
+      await counting.run(true, () => getActivity(ann.id, team.id, { limit: 20, offset: 0, details: true }));
       expect(sent).toBe(one);
     } finally {
       spy.mockRestore();

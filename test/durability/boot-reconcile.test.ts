@@ -6,7 +6,7 @@ import { createConversation } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { closeDb, getDb, schema, writeTx } from '@/server/db';
 import { releaseServiceLock } from '@/server/db/service-lock';
-import { stopScheduler } from '@/server/scheduler/runtime';
+import { runShutdownHooks } from '@/server/lifecycle';
 import { startServerProcess } from '@/server/startup';
 import { recordMentions } from '@/server/teams/mentions';
 import { getTeam } from '@/server/teams/teams';
@@ -20,7 +20,8 @@ const listenersOf = (event: string) => process.listeners(event as NodeJS.Signals
 const listenersBefore = new Map(SIGNALS.map((event) => [event, listenersOf(event)]));
 
 afterAll(async () => {
-  await stopScheduler();
+  // As the server stops: drain the scheduler, suspend the runs, release the database's service lock (Postgres).
+  await runShutdownHooks();
   for (const event of SIGNALS) {
     for (const listener of listenersOf(event)) if (!listenersBefore.get(event)!.includes(listener)) process.removeListener(event, listener);
   }

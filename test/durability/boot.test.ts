@@ -6,7 +6,7 @@ import { resumeRunLaunches, suspendActiveRuns } from '@/server/agents/suspend';
 import { readThread } from '@/server/agents/thread';
 import { closeDb, getDb, schema } from '@/server/db';
 import { releaseServiceLock } from '@/server/db/service-lock';
-import { stopScheduler } from '@/server/scheduler/runtime';
+import { runShutdownHooks } from '@/server/lifecycle';
 import { startServerProcess } from '@/server/startup';
 import { admitJob } from '@/server/teams/execution';
 import { sendRequest } from '@/server/teams/requests';
@@ -22,7 +22,8 @@ const listenersBefore = new Map(SIGNALS.map((event) => [event, listenersOf(event
 const job = async (id: string) => (await getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)))[0]!;
 
 afterAll(async () => {
-  await stopScheduler();
+  // As the server stops: drain the scheduler, suspend the runs, release the database's service lock (Postgres).
+  await runShutdownHooks();
   // Leave this test worker's signal handling as it was.
   for (const event of SIGNALS) {
     for (const listener of listenersOf(event)) if (!listenersBefore.get(event)!.includes(listener)) process.removeListener(event, listener);

@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as conversationRoute from '@/app/api/v1/conversations/[id]/route';
 import * as messagesRoute from '@/app/api/v1/conversations/[id]/messages/route';
 import * as mentionsRoute from '@/app/api/v1/conversations/[id]/mentions/route';
 import type { Message } from '@/lib/types/conversation';
 import { createConversation, getState } from '@/server/agents/runs';
+import { getDb, schema } from '@/server/db';
 import { respondToJob } from '@/server/teams/answers';
 import { sendRequest } from '@/server/teams/requests';
 import { finished } from '../agents/helpers';
@@ -100,5 +102,8 @@ describe('provenance of every message the framework injects, through real flows'
     // The receipt of the mentioned member's result arrives later, labelled as the framework's.
     const receipt = await until(async () => humans(await messagesOf(ann.id, conversation.id))[1], 10_000, 'receipt in the mentioning conversation');
     expect(receipt.provenance).toEqual({ contentKind: 'receipt', producer: { type: 'framework' }, about: team.members[0]!.name });
+    // The receipt's job (its run answers here) settles before the file's database is closed and dropped.
+    const [receiptJob] = await getDb().select().from(schema.jobs).where(and(eq(schema.jobs.conversationId, conversation.id), eq(schema.jobs.kind, 'receipt')));
+    await settled(receiptJob!.id);
   });
 });

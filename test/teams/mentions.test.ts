@@ -6,6 +6,7 @@ import { getDb, schema } from '@/server/db';
 import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
 import { teamJobs } from '@/server/teams/scheduler-jobs';
 import { createConversation } from '@/server/agents/runs';
+import { activeRuns } from '@/server/agents/run-events';
 import { readThread } from '@/server/agents/thread';
 import { mentionLabel } from '@/server/teams/mentions';
 import { makeUser } from '../support/users';
@@ -19,6 +20,9 @@ beforeAll(() => {
 });
 afterAll(async () => {
   await stopScheduler();
+  // The last test leaves its request running: let the run end before the database closes (and, on Postgres, is
+  // dropped under it).
+  await until(() => activeRuns().size === 0, 10_000, 'runs to settle');
 });
 
 describe('mention labels', () => {
