@@ -93,6 +93,10 @@ export async function pgReadTx<T>(engine: PgEngine, fn: (db: Db) => Promise<T> |
 async function transaction<T>(engine: PgEngine, begin: string, readOnly: boolean, fn: (tx: Db) => Promise<T> | T): Promise<T> {
   const client = await engine.pool.connect();
   let broken: Error | undefined;
+  // A checked-out client whose connection dies emits 'error' besides failing its query; unheard, that would be an
+  // uncaught exception. The query's own rejection is what fn and the caller see.
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
   try {
     await client.query(begin);
     const db = dbFor(engine, client);
@@ -111,7 +115,9 @@ async function transaction<T>(engine: PgEngine, begin: string, readOnly: boolean
     scope.committed();
     return result;
   } finally {
-    // A client whose ROLLBACK failed is in an unknown state: destroy it rather than hand it to the next caller.
+    // A client whose ROLLBACK failed (or whose connection died) is in an unknown state: destroy it rather than hand
+    // it to the next caller.
+    client.off('error', onError);
     client.release(broken);
   }
 }

@@ -17,7 +17,19 @@ const postgres = process.env.PG_TEST_PREFIX ? await (await import('../../test-pg
 if (postgres) process.env.DATABASE_URL = postgres.url;
 else delete process.env.DATABASE_URL;
 
+type Leftovers = {
+  __ensembleRuntime?: unknown;
+  __ensembleRunRuntime?: { active: Map<string, { controller: AbortController; promise: Promise<void> }> };
+};
+
 afterAll(async () => {
+  // Work a test left going (a scheduler, a run) must not outlive the file's database: stop it first. Only what this
+  // file started is touched (the globals are set only once those modules ran).
+  const g = globalThis as unknown as Leftovers;
+  if (g.__ensembleRuntime) await (await import('@/server/scheduler/runtime')).stopScheduler();
+  const runs = [...(g.__ensembleRunRuntime?.active.values() ?? [])];
+  for (const run of runs) run.controller.abort();
+  await Promise.allSettled(runs.map((run) => run.promise));
   const { closeDb } = await import('@/server/db');
   await closeDb();
   await postgres?.drop();
