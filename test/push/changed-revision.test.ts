@@ -45,7 +45,8 @@ describe('changed_revision', () => {
     const sent = await call(mentionsRoute.POST, {
       method: 'POST',
       headers: alice.auth,
-      body: { memberIds: [m1!.id], text: '/reply done', messageKey: 'm1' },
+      // The run takes a moment, so its own end (which changes the team too) can't land before the launch is checked.
+      body: { memberIds: [m1!.id], text: '/sleep 500\n/reply done', messageKey: 'm1' },
       params: { id: conversation.id },
     });
     expect(sent.status).toBe(201);
