@@ -26,8 +26,9 @@ const parallelTasks = (n: number, prompt: (i: number) => string) =>
 async function sampleWhile<T>(work: Promise<unknown>, sample: () => T | Promise<T>): Promise<T[]> {
   const samples: T[] = [];
   let done = false;
-  // Awaited below: this only notes when it settles.
-  void work.finally(() => (done = true)).catch(() => {});
+  // Only notes when it settles, either way; its failure is surfaced by the `await work` below.
+  const settled = () => (done = true);
+  void work.then(settled, settled);
   while (!done) {
     samples.push(await sample());
     await new Promise((r) => setTimeout(r, 20));
