@@ -71,6 +71,16 @@ export const LIMITS = {
     sharedGraceMs: limitFromEnv('SCHEDULER_SHARED_GRACE_MS', 10 * 60_000),
   },
   /**
+   * Several app processes on one Postgres database (ADR 033 §5): each heartbeats every heartbeatMs; a process whose
+   * heartbeat is older than leaseMs is dead, and its teams and runs are taken over (handover ≤ leaseMs + heartbeatMs).
+   * A process whose own last heartbeat is older than selfFenceMs stops at once, before anyone may take over.
+   */
+  cluster: {
+    heartbeatMs: 3_000,
+    leaseMs: 10_000,
+    selfFenceMs: 6_000,
+  },
+  /**
    * Agent runs. Every run has a wall-clock limit: the default (RUN_TIME_LIMIT_MINUTES overrides it, 1 to
    * the maximum) or the agent's own time limit. Direct conversation runs in flight per account are capped
    * (RUNS_IN_FLIGHT_PER_ACCOUNT overrides); team job runs go through the scheduler and are not counted.

@@ -2,7 +2,7 @@
 // DATABASE_URL is set (drizzle/pg, under the migration lock, ADR 033 §8), DATA_DIR/ensemble.db otherwise.
 import { closeDb, databaseEngine, openDatabase } from '@/server/db';
 import { appDbPath } from '@/server/db/paths';
-import { shownUrl } from '@/server/db/pg-service-lock';
+import { shownUrl } from '@/server/db/shown-url';
 import { env } from '@/server/env';
 
 /** The database this run migrated, for the operator: the SQLite file, or the Postgres URL without its password. */

@@ -35,29 +35,39 @@ export async function startServerProcess(): Promise<void> {
   // …and refuses a burst of concurrent sign-ins from one address before Next routes them.
   (await import('@/server/auth/sign-in-burst-guard')).installSignInBurstGuard();
 
-  let lockPath: string;
-  try {
-    lockPath = acquireServiceLock();
-  } catch (err) {
-    if (!(err instanceof ServiceLockError)) throw err;
-    console.error(`[ensemble] ${err.message}`);
-    // Exit here: an error thrown from instrumentation would leave Next serving without its runtime.
-    process.exit(1);
+  // SQLite: one process per data directory (its service lock). Postgres: several processes may share the database
+  // (ADR 033 §5), whatever their data directories; they coordinate through it instead.
+  const shared = databaseEngine() === 'postgres';
+  let holding = 'the database with the other app processes';
+  if (!shared) {
+    try {
+      holding = acquireServiceLock();
+    } catch (err) {
+      if (!(err instanceof ServiceLockError)) throw err;
+      console.error(`[ensemble] ${err.message}`);
+      // Exit here: an error thrown from instrumentation would leave Next serving without its runtime.
+      process.exit(1);
+    }
   }
 
   // Fails loudly (and stops the server) when the data directory, the database server or a migration is broken.
   await openDatabase();
-  // On Postgres, one scheduling process per database too (the data directory's lock only covers its own files).
-  if (databaseEngine() === 'postgres') await holdPgServiceLock();
 
   // Tool groups first: a run recovered below may call a team tool before the scheduler would register them.
   const { registerTeamTools } = await import('@/server/teams/tools/register');
   registerTeamTools();
-  // Notes first: a recorded @mention holds its conversation's lock until its message is in the thread.
-  const { recoverNotes } = await import('@/server/agents/thread-notes');
-  const notes = await recoverNotes();
-  const { recoverRuns } = await import('@/server/agents/recovery');
-  const recovered = await recoverRuns();
+  let notes: unknown[] = [];
+  let recovered: unknown[] = [];
+  if (shared) {
+    // The first beat takes over the runs (and notes) of processes that stopped; later beats keep doing so.
+    recovered = await joinSharedDatabase();
+  } else {
+    // Notes first: a recorded @mention holds its conversation's lock until its message is in the thread.
+    const { recoverNotes } = await import('@/server/agents/thread-notes');
+    notes = await recoverNotes();
+    const { recoverRuns } = await import('@/server/agents/recovery');
+    recovered = await recoverRuns();
+  }
   // Teams a crash left half-created get their member conversations before the scheduler looks at them.
   const { finishTeamCreations } = await import('@/server/teams/lifecycle');
   const teams = await finishTeamCreations();
@@ -78,7 +88,7 @@ export async function startServerProcess(): Promise<void> {
 
   installSignalHandlers();
   console.log(
-    `[ensemble] started in ${Math.round(performance.now() - startedAt)} ms: holding ${lockPath}; ${recovered.length} unfinished run(s), ${notes.length} note(s) and ${teams.length} team creation(s) recovered`,
+    `[ensemble] started in ${Math.round(performance.now() - startedAt)} ms: holding ${holding}; ${recovered.length} unfinished run(s), ${notes.length} note(s) and ${teams.length} team creation(s) recovered`,
   );
   // Whatever ends the process, leave the databases closed; the OS drops the service lock with the process.
   // 'exit' listeners can't await: closing SQLite (both app connections, checkpoints.db) is synchronous and happens
@@ -91,24 +101,61 @@ export async function startServerProcess(): Promise<void> {
 }
 
 /**
- * Take the database's service lock (server/db/pg-service-lock.ts) or exit saying why. Losing it later means another
- * process may take over the database's work at any moment, so this one stops at once: exit, not a graceful drain
- * (a drain writes), and the next start recovers what was running.
+ * Join the other app processes on the Postgres database (server/cluster; ADR 033 §4–6): heartbeat, team leases, the
+ * push bridge, and the beat's hooks that take over a stopped process's runs and carry out cancels asked elsewhere.
+ * A process that can no longer prove it is alive stops at once — exit, not a graceful drain (a drain writes) — since
+ * the others are about to take its teams and runs over. Returns the runs taken over at the first beat.
  */
-async function holdPgServiceLock(): Promise<void> {
-  const { acquirePgServiceLock, PgServiceLockError } = await import('@/server/db/pg-service-lock');
-  try {
-    const lock = await acquirePgServiceLock(env.databaseUrl!, (error) => {
-      console.error(`[ensemble] lost the database's service lock (${error.message}); stopping now, the next start recovers unfinished runs.`);
+async function joinSharedDatabase(): Promise<unknown[]> {
+  const { joinCluster } = await import('@/server/cluster/join');
+  const { PushBridge } = await import('@/server/push/pg-bridge');
+  const { pushBus } = await import('@/server/push/bus');
+  const { announceConversationChange, forgetConversationChanges } = await import('@/server/push/conversation-changes');
+  const { closeAllStreams } = await import('@/server/push/streams');
+  const { runEvents } = await import('@/server/agents/run-events');
+  const { usageChanged } = await import('@/server/budgets/usage-cache');
+  const { adoptOrphanedParents, carryOutCancelRequests, stopHere, takeOverOrphanedRuns } = await import('@/server/agents/run-takeover');
+  const { currentScheduler } = await import('@/server/scheduler/runtime');
+  const url = env.databaseUrl!;
+  let firstTakeover: unknown[] | undefined;
+  const joined = await joinCluster({
+    url,
+    onFenced: (reason) => {
+      console.error(`[ensemble] stopping now: ${reason}; the other processes take over this one's teams and runs.`);
       process.exit(1);
-    });
-    // Hooks run newest first: this one, registered before the scheduler's, runs after the drain has finished.
-    onShutdown('database lock', lock.release);
-  } catch (err) {
-    if (!(err instanceof PgServiceLockError)) throw err;
-    console.error(`[ensemble] ${err.message}`);
-    process.exit(1);
-  }
+    },
+    bridge: (origin) =>
+      new PushBridge({
+        url,
+        origin,
+        bus: pushBus(),
+        onConversation: announceConversationChange,
+        // Notes sent while the bridge was away are gone: every stream reconnects and re-reads.
+        onResync: () => {
+          forgetConversationChanges();
+          closeAllStreams();
+        },
+        runs: runEvents(),
+        onRunFinished: (event) => {
+          // Its tokens now count toward its team's budget and its account's day here too.
+          usageChanged({ teamId: event.teamId ?? null, ownerId: event.ownerId });
+          runEvents().emit('run:finished', { ...event, status: event.status as never, remote: true });
+        },
+        onCancel: stopHere,
+        onWake: () => currentScheduler()?.wake(),
+      }),
+    hooks: {
+      'run takeover': async () => {
+        const report = await takeOverOrphanedRuns();
+        firstTakeover ??= report;
+        await adoptOrphanedParents();
+        await carryOutCancelRequests();
+      },
+    },
+  });
+  // Hooks run newest first: registered before the scheduler's and the runs', this runs after both have stopped.
+  onShutdown('cluster', joined.leave);
+  return firstTakeover ?? [];
 }
 
 /**

@@ -22,15 +22,20 @@ export async function recoverRuns(): Promise<RecoveryReport> {
   for (const run of await unfinishedRuns()) {
     // Framework notes are appended, never executed: recoverNotes() (thread-notes.ts) finishes them first.
     if (activeRuns().has(run.id) || run.kind === 'note') continue;
-    try {
-      report.push({ runId: run.id, ...(await recoverRun(run)) });
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      await finishRun(run.id, { status: 'error', error: `Could not recover the run: ${message}` });
-      report.push({ runId: run.id, action: 'failed' });
-    }
+    report.push({ runId: run.id, ...(await recoverOrFail(run)) });
   }
   return report;
+}
+
+/** Recover one run; one that can't be decided is recorded as failed, saying why, rather than left stuck. */
+export async function recoverOrFail(run: Run): Promise<{ action: RecoveryAction; status?: string }> {
+  try {
+    return await recoverRun(run);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await finishRun(run.id, { status: 'error', error: `Could not recover the run: ${message}` });
+    return { action: 'failed' };
+  }
 }
 
 async function recoverRun(run: Run): Promise<{ action: RecoveryAction; status?: string }> {

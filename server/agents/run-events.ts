@@ -2,8 +2,12 @@ import 'server-only';
 import { EventEmitter } from 'node:events';
 import type { RunStatus } from '@/lib/types/conversation';
 
-/** Emitted when a run starts executing and when it reaches a final status. */
-export type RunEvent = { runId: string; conversationId: string; ownerId: string; status: RunStatus };
+/**
+ * Emitted when a run starts executing and when it reaches a final status. `remote`: it happened in another app process
+ * (Postgres, several processes: the push bridge relays 'run:finished'); work only the executing process does (pruning
+ * its thread) skips those.
+ */
+export type RunEvent = { runId: string; conversationId: string; ownerId: string; status: RunStatus; teamId?: string | null; remote?: boolean };
 
 export type RunEventMap = {
   'run:started': [RunEvent];

@@ -149,6 +149,6 @@ export async function finishRun(runId: string, outcome: Outcome): Promise<Run | 
   });
   // Its totals now count toward its team's budget and its account's day: the memoized sums are read afresh.
   if (row) usageChanged(row);
-  if (row) runEvents().emit('run:finished', { runId, conversationId: row.conversationId, ownerId: row.ownerId, status: row.status });
+  if (row) runEvents().emit('run:finished', { runId, conversationId: row.conversationId, ownerId: row.ownerId, status: row.status, teamId: row.teamId });
   return row;
 }

@@ -9,6 +9,7 @@ import { schema, writeTx } from '@/server/db';
 import { jsonText } from '@/server/db/dialect';
 import { preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
+import { currentCluster } from '@/server/cluster/cluster';
 import type { Conversation, Run } from '@/server/db/schema';
 import { LIMITS } from '@/lib/limits';
 import { AppError, conflict, notFound, validationError } from '@/server/http/errors';
@@ -23,6 +24,7 @@ import { activeRuns, runEvents, RunCancelledError } from './run-events';
 import { personMessage } from './provenance';
 import { findRun, finishRun, isFinished, latestRun, type ResumeInput, type StartInput } from './run-store';
 import { readThread } from './thread';
+import { routeCancel } from './run-takeover';
 
 export { createConversation, listConversations, getConversation } from './conversations';
 export { runEvents, type RunEvent } from './run-events';
@@ -85,6 +87,7 @@ const statements = preparedPerConnection((db) => ({
       model: sql.placeholder('model'),
       input: sql.placeholder('input'),
       teamId: sql.placeholder('teamId'),
+      processId: sql.placeholder('processId'),
     })
     .returning()
     .prepare(),
@@ -280,7 +283,8 @@ export type CancelOptions = {
  * 'cancelled', once the graph has really stopped: until then the run stays running and its conversation busy, so
  * no second run can start on the thread beside a step that ignores the abort. A run that is not executing in this
  * process (left pending by a dead one, or never launched during shutdown) has nothing that could still write, so it
- * is recorded cancelled here. Returns the run as it is after the wait.
+ * is recorded cancelled here. With several processes, a run another live process executes is stopped there (asked
+ * through the database and a note), and waited for the same way. Returns the run as it is after the wait.
  */
 export async function cancelRun(runId: string, options: CancelOptions = {}): Promise<Run> {
   const run = await findRun(runId);
@@ -288,6 +292,10 @@ export async function cancelRun(runId: string, options: CancelOptions = {}): Pro
   if (isFinished(run.status)) return run;
   const active = activeRuns().get(runId);
   if (!active) {
+    if ((await routeCancel(runId)) === 'asked') {
+      await settleWithin(wait(runId, options.waitMs ?? CANCEL_WAIT_MS), options.waitMs ?? CANCEL_WAIT_MS, options.signal);
+      return (await findRun(runId))!;
+    }
     await finishRun(runId, { status: 'cancelled' });
     return (await findRun(runId))!;
   }
@@ -342,6 +350,8 @@ async function insertRun(tx: Tx, conversation: Conversation, kind: 'start' | 're
     model,
     input,
     teamId: typeof teamId === 'string' ? teamId : null,
+    // This process launches it once the transaction commits: until it stops heartbeating, no other takes it over.
+    processId: currentCluster().processId,
   });
   return run!;
 }

@@ -5,6 +5,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { ACTIVE_RUN_STATUSES } from '@/lib/types/conversation';
 import { getDb, schema, type Db } from '@/server/db';
 import type { Conversation, Run } from '@/server/db/schema';
+import { currentCluster } from '@/server/cluster/cluster';
 import { conflict } from '@/server/http/errors';
 import { assertConversationIdle } from './conversation-lock';
 import { buildAgentGraph } from './graph';
@@ -61,6 +62,7 @@ export async function recordNote(tx: Db, conversation: Conversation, exchange: E
       status: 'pending',
       model: agent.model,
       input: exchange,
+      processId: currentCluster().processId,
     })
     .returning();
   await tx.update(schema.conversations).set({ updatedAt: run!.createdAt }).where(eq(schema.conversations.id, conversation.id));

@@ -162,6 +162,8 @@ export const runs = pgTable(
     depth: integer('depth').notNull().default(0),
     teamId: text('team_id'),
     delegationWait: text('delegation_wait', { enum: ['waiting', 'ready'] }),
+    processId: text('process_id'),
+    cancelRequestedAt: ms('cancel_requested_at'),
     createdAt: createdAt(),
     startedAt: ms('started_at'),
     finishedAt: ms('finished_at'),
@@ -349,3 +351,26 @@ export const stateEntries = pgTable(
   },
   (t) => [uniqueIndex('state_entries_publication_key').on(t.teamId, t.publicationKey)],
 );
+
+export const appProcesses = pgTable('app_processes', {
+  id: text('id').primaryKey(),
+  pid: integer('pid').notNull(),
+  host: text('host').notNull(),
+  startedAt: ms('started_at').notNull(),
+  heartbeatAt: ms('heartbeat_at').notNull(),
+});
+
+export const teamLeases = pgTable('team_leases', {
+  teamId: text('team_id')
+    .primaryKey()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  processId: text('process_id').notNull(),
+  epoch: integer('epoch').notNull(),
+  expiresAt: ms('expires_at').notNull(),
+});
+
+export const schedulerRounds = pgTable('scheduler_rounds', {
+  name: text('name').primaryKey(),
+  round: json('round').$type<unknown>().notNull(),
+  updatedAt: ms('updated_at').notNull(),
+});

@@ -23,6 +23,9 @@ export const teamMembers = tables.teamMembers;
 export const jobs = tables.jobs;
 export const sharedMessages = tables.sharedMessages;
 export const stateEntries = tables.stateEntries;
+export const appProcesses = tables.appProcesses;
+export const teamLeases = tables.teamLeases;
+export const schedulerRounds = tables.schedulerRounds;
 
 export { JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES } from './sqlite-schema';
 export type {

@@ -184,6 +184,13 @@ export const runs = sqliteTable(
      * 'ready' (all finished, waiting to be admitted again), null (not waiting, or admitted again).
      */
     delegationWait: text('delegation_wait', { enum: ['waiting', 'ready'] }),
+    /**
+     * The app process executing the run (app_processes.id; ADR 033 §5): a run whose process stopped heartbeating is
+     * taken over by another one. Null only for rows written before several processes existed.
+     */
+    processId: text('process_id'),
+    /** A cancel asked in another process than the one executing the run: that process stops it. */
+    cancelRequestedAt: integer('cancel_requested_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     startedAt: integer('started_at', { mode: 'timestamp_ms' }),
     finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
@@ -434,6 +441,39 @@ export const stateEntries = sqliteTable(
   },
   (t) => [uniqueIndex('state_entries_publication_key').on(t.teamId, t.publicationKey)],
 );
+
+/**
+ * The app processes sharing this database (ADR 033 §5). A process heartbeats; one whose heartbeat is older than the
+ * lease time is dead, and its teams and runs are taken over. On SQLite only the one process ever writes here.
+ */
+export const appProcesses = sqliteTable('app_processes', {
+  id: text('id').primaryKey(),
+  pid: integer('pid').notNull(),
+  host: text('host').notNull(),
+  startedAt: integer('started_at', { mode: 'timestamp_ms' }).notNull(),
+  heartbeatAt: integer('heartbeat_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+/**
+ * Which process runs a team's scheduler steps (ADR 033 §5). `epoch` grows at every change of holder: a step writes
+ * only while (team, process, epoch) still holds, so a process that stalled past its lease writes nothing after the
+ * takeover.
+ */
+export const teamLeases = sqliteTable('team_leases', {
+  teamId: text('team_id')
+    .primaryKey()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  processId: text('process_id').notNull(),
+  epoch: integer('epoch').notNull(),
+  expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+/** The owner-fair rotation between planning passes (ADR 004), shared by every process: one row, named 'owner-fair'. */
+export const schedulerRounds = sqliteTable('scheduler_rounds', {
+  name: text('name').primaryKey(),
+  round: text('round', { mode: 'json' }).$type<unknown>().notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});
 
 export type Team = typeof teams.$inferSelect;
 export type TeamMember = typeof teamMembers.$inferSelect;

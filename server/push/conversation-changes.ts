@@ -80,7 +80,10 @@ function flush(pending: Pending): void {
   }
 }
 
-type RunEmitter = EventEmitter<{ 'run:started': [{ runId: string; conversationId: string }]; 'run:finished': [{ runId: string; conversationId: string }] }>;
+type RunEmitter = EventEmitter<{
+  'run:started': [{ runId: string; conversationId: string }];
+  'run:finished': [{ runId: string; conversationId: string; remote?: boolean }];
+}>;
 
 /**
  * Forward run start/finish (server/agents/run-events.ts) into conversation changes, once per process. Push takes
@@ -90,7 +93,25 @@ export function bridgeRunEvents(events: RunEmitter): void {
   const flagged = events as RunEmitter & { __pushBridged?: true };
   if (flagged.__pushBridged) return;
   flagged.__pushBridged = true;
-  const forward = (e: { runId: string; conversationId: string }) => noteConversationChange(e.conversationId, e.runId);
+  // A run that finished in another process: that process announced its conversation change, which the bridge relays.
+  const forward = (e: { runId: string; conversationId: string; remote?: boolean }) => {
+    if (!e.remote) noteConversationChange(e.conversationId, e.runId);
+  };
   events.on('run:started', forward);
   events.on('run:finished', forward);
+}
+
+/** A change another process made (the push bridge relays it): numbered and announced here like our own. */
+export function announceConversationChange(conversationId: string, runIds: readonly string[]): void {
+  flush(new Map([[conversationId, new Set(runIds)]]));
+}
+
+/**
+ * Changes may have been missed (the push bridge was away): nothing before now counts as known, so a stream that
+ * reconnects with an older Last-Event-ID is told to re-read.
+ */
+export function forgetConversationChanges(): void {
+  const s = state();
+  s.forgottenUpTo = s.next;
+  s.last.clear();
 }

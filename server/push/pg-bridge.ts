@@ -4,6 +4,8 @@ import pg from 'pg';
 import type { AccountTeamChange, ConversationChange, LiveOutputChange, TeamChange } from './bus';
 
 type BusMap = { team: [TeamChange]; conversation: [ConversationChange]; accountTeams: [AccountTeamChange]; liveOutput: [LiveOutputChange] };
+/** A run's end as the run executor announces it (server/agents/run-events.ts RunEvent). */
+export type RunFinished = { runId: string; conversationId: string; ownerId: string; status: string; teamId?: string | null; remote?: boolean };
 
 /** What crosses between processes. A conversation change travels without its id: ids are numbered per process. */
 type Note =
@@ -12,7 +14,13 @@ type Note =
   | { k: 'conversation'; c: { conversationId: string; runIds: string[] } }
   | { k: 'liveOutput'; c: LiveOutputChange }
   /** The sender was away and could not send some notes: every process's streams re-read. */
-  | { k: 'resync' };
+  | { k: 'resync' }
+  /** A run finished in the sender (its waiters and its team's lease holder elsewhere hear of it). */
+  | { k: 'run'; c: RunFinished }
+  /** Stop this run if you execute it (ADR 033 §5: a cancel asked in another process). */
+  | { k: 'cancel'; runId: string }
+  /** Plan and reconcile now: work you must launch was admitted in the sender. */
+  | { k: 'wake' };
 type Envelope = Note & { o: string };
 
 export const PUSH_CHANNEL = 'ensemble_push';
@@ -28,6 +36,12 @@ export type PushBridgeOptions = {
   onConversation: (conversationId: string, runIds: string[]) => void;
   /** The connection came back after a loss: notifications sent meanwhile are gone, so every stream must re-read. */
   onResync: () => void;
+  /** This process's run events: its runs' ends are sent to the others (absent: none are). */
+  runs?: Pick<EventEmitter, 'on' | 'off'>;
+  /** Another process's run finished (relayed with `remote: true`). */
+  onRunFinished?: (event: RunFinished) => void;
+  onCancel?: (runId: string) => void;
+  onWake?: () => void;
   reconnectMs?: { first: number; max: number };
 };
 
@@ -62,7 +76,25 @@ export class PushBridge {
     this.forward('accountTeams', (c) => ({ k: 'accountTeams', c }));
     this.forward('conversation', (c) => ({ k: 'conversation', c: { conversationId: c.conversationId, runIds: c.runIds } }));
     this.forward('liveOutput', (c) => ({ k: 'liveOutput', c }));
+    const runs = this.options.runs;
+    if (runs) {
+      const listener = (event: RunFinished) => {
+        if (!event.remote) this.publish({ k: 'run', c: { runId: event.runId, conversationId: event.conversationId, ownerId: event.ownerId, status: event.status, teamId: event.teamId ?? null } });
+      };
+      runs.on('run:finished', listener);
+      this.unsubscribe.push(() => runs.off('run:finished', listener));
+    }
     await this.connect();
+  }
+
+  /** Ask the process executing a run to stop it (its row says so too, for a process that misses this). */
+  sendCancel(runId: string): void {
+    this.publish({ k: 'cancel', runId });
+  }
+
+  /** Ask every other process to plan and reconcile now. */
+  sendWake(): void {
+    this.publish({ k: 'wake' });
   }
 
   /** The LISTEN connection's server process (tests cut it to prove the reconnect). */
@@ -127,6 +159,9 @@ export class PushBridge {
     try {
       if (envelope.k === 'conversation') this.options.onConversation(envelope.c.conversationId, envelope.c.runIds);
       else if (envelope.k === 'resync') this.options.onResync();
+      else if (envelope.k === 'run') this.options.onRunFinished?.({ ...envelope.c, remote: true });
+      else if (envelope.k === 'cancel') this.options.onCancel?.(envelope.runId);
+      else if (envelope.k === 'wake') this.options.onWake?.();
       else (this.options.bus as unknown as EventEmitter).emit(envelope.k, envelope.c);
     } finally {
       this.relaying = false;

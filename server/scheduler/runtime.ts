@@ -4,6 +4,8 @@ import { runEvents, type RunEvent } from '@/server/agents/run-events';
 import { isStopping } from '@/server/agents/runs';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
 import { statement } from '@/server/db/statement';
+import { currentCluster, type Cluster } from '@/server/cluster/cluster';
+import { runFenced } from '@/server/cluster/fence';
 import type { DelegationPort } from './delegation-port';
 import type { JobPort } from './job-port';
 import { emptyRound, plan, type RoundState } from './planner';
@@ -16,6 +18,7 @@ const jobOfRun = statement('select id, team_id as "teamId" from jobs where run_i
 const childOfRun = statement('select id, parent_run_id as "parentRunId" from delegations where child_run_id = ?');
 const openChildrenOf = statement(`select id from delegations where parent_run_id = ? and status in ('queued','running')`);
 const teamOfJob = statement('select team_id as "teamId" from jobs where id = ?');
+const processOfRun = statement('select process_id as p from runs where id = ?');
 
 export type RuntimeOptions = {
   tickMs?: number;
@@ -23,6 +26,8 @@ export type RuntimeOptions = {
   stepTimeoutMs?: number;
   /** Delegated children (the `task` tool), admitted through the same slots; absent: nothing delegated is admitted. */
   delegations?: DelegationPort;
+  /** The other processes on the database (default: the process's own; SQLite: the one local process). */
+  cluster?: Cluster;
 };
 
 /**
@@ -49,6 +54,7 @@ export class SchedulerRuntime {
   readonly maxActive: number;
   readonly stepTimeoutMs: number;
   private readonly delegations: DelegationPort | undefined;
+  private readonly cluster: Cluster;
   /** Counters for tests and benchmarks. */
   readonly stats = { passes: 0, admissions: 0 };
 
@@ -60,6 +66,7 @@ export class SchedulerRuntime {
     this.maxActive = options.maxActive ?? LIMITS.scheduler.maxActiveJobs;
     this.stepTimeoutMs = options.stepTimeoutMs ?? LIMITS.scheduler.stepTimeoutMs;
     this.delegations = options.delegations;
+    this.cluster = options.cluster ?? currentCluster();
   }
 
   /** The rotation as of the last pass: why-waiting.ts reads it to tell how many are ahead of a queued job. */
@@ -117,13 +124,30 @@ export class SchedulerRuntime {
    */
   async pass(): Promise<void> {
     this.stats.passes += 1;
+    // With several processes (Postgres), one pass at a time across all of them, over the round they share: slots,
+    // the shared cap and the rotation are then counted exactly as in one process (ADR 033 §4).
+    const elsewhere = await this.cluster.planningPass(async (stored) => {
+      const round = this.cluster.shared ? ((stored as RoundState | null) ?? emptyRound()) : this.round;
+      const result = await this.planAndAdmit(round);
+      return { round: result ?? round, value: this.launchElsewhere };
+    });
+    this.launchElsewhere = false;
+    // Work another process must launch (a team it holds, a child of a run it executes): tell it now.
+    if (elsewhere) this.cluster.wakeOthers();
+  }
+
+  /** Admitted here, launched by another process (set during a pass). */
+  private launchElsewhere = false;
+
+  private async planAndAdmit(round: RoundState): Promise<RoundState | undefined> {
     const view = await loadSchedulingView();
     // Stopped while the view was read: admit nothing more.
-    if (this.stopped) return;
+    if (this.stopped) return undefined;
     // Reconcile admitted jobs, touching only those that need a step: a launch whose outcome is unknown (no run
-    // recorded, e.g. after a crash), a finished run whose event was missed, or a cancel not yet carried out.
+    // recorded, e.g. after a crash), a finished run whose event was missed, or a cancel not yet carried out. Only the
+    // teams this process holds: another process's teams are its own to step.
     for (const job of view.running) {
-      if (this.inFlight.has(job.jobId)) continue;
+      if (this.inFlight.has(job.jobId) || !this.cluster.holds(job.teamId)) continue;
       if (job.status === 'cancelling') {
         // A run already told to stop finishes on its own; its run:finished event finalizes the job. Stepping it
         // again would only spin (a stop step that waits for nothing wakes another pass at once).
@@ -137,7 +161,7 @@ export class SchedulerRuntime {
       queues: view.queues,
       activeCount: view.activeCount,
       maxActive: this.maxActive,
-      round: this.round,
+      round,
       busyConversations: view.busyConversations,
       heldSlots: view.heldSlots,
       maxPerOwnerWhenShared: LIMITS.scheduler.maxSlotsPerOwnerWhenShared,
@@ -146,7 +170,7 @@ export class SchedulerRuntime {
     });
     this.round = result.round;
     for (const admission of result.admissions) {
-      if (this.stopped) return;
+      if (this.stopped) return result.round;
       const candidate = admission.candidate;
       if (candidate.kind === 'child' || candidate.kind === 'parent') {
         if (await this.admitDelegation(candidate)) this.stats.admissions += 1;
@@ -154,8 +178,11 @@ export class SchedulerRuntime {
       }
       if (!(await this.jobs.admit(admission.jobId))) continue;
       this.stats.admissions += 1;
-      this.launch(admission.candidate.teamId, admission.jobId);
+      // The team's steps run where its lease is: ours (taken now if free), or another live process's.
+      if (await this.cluster.claim(candidate.teamId)) this.launch(candidate.teamId, admission.jobId);
+      else this.launchElsewhere = true;
     }
+    return result.round;
   }
 
   /** A child takes a slot and is launched; a ready parent takes its slot back (its waiting `task` calls return). */
@@ -165,7 +192,9 @@ export class SchedulerRuntime {
     if (candidate.kind === 'parent') return port.readmitParent(candidate.runId!);
     const id = candidate.delegationId!;
     if (!(await port.admitChild(id))) return false;
-    this.step(candidate.teamId, candidate.jobId, 'launch', (signal) => port.launchChild(id, signal));
+    // A child is launched by the process executing its parent (its worker serializes the parent's children).
+    if (this.cluster.ownsRun(candidate.parentProcessId ?? null)) this.step(candidate.teamId, candidate.jobId, 'launch', (signal) => port.launchChild(id, signal));
+    else this.launchElsewhere = true;
     return true;
   }
 
@@ -175,7 +204,7 @@ export class SchedulerRuntime {
     if (!port) return;
     for (const row of rows) {
       const key = `d:${row.delegationId}`;
-      if (this.inFlight.has(key)) continue;
+      if (this.inFlight.has(key) || !this.cluster.ownsRun(row.parentProcessId)) continue;
       const finished = row.childRunStatus !== null && !ACTIVE_RUN_STATUSES.includes(row.childRunStatus as RunStatus);
       if (finished) this.step(row.worker, key, 'finalize', (signal) => port.finalizeChild(row.delegationId, signal));
       else if (row.orphaned) {
@@ -191,8 +220,7 @@ export class SchedulerRuntime {
   /** Queue one step for a job on its team's worker, at most one queued step per job from reconciliation. */
   private step(teamId: string, jobId: string, label: string, fn: Step): void {
     this.inFlight.add(jobId);
-    void this.worker(teamId)
-      .run(`${label} ${jobId}`, fn)
+    void this.run(teamId, `${label} ${jobId}`, fn)
       .finally(() => {
         this.inFlight.delete(jobId);
         this.forgetIdleDelegationWorker(teamId);
@@ -214,10 +242,22 @@ export class SchedulerRuntime {
   private async afterRunFinished(runId: string): Promise<void> {
     if (this.delegations) await this.delegationRunFinished(runId);
     const job = await jobOfRun.get<{ id: string; teamId: string }>(runId);
-    if (!job) return;
-    void this.worker(job.teamId)
-      .run(`finalize ${job.id}`, (signal) => this.jobs.finalize(job.id, signal))
-      .finally(() => this.wake());
+    if (!job || !this.cluster.holds(job.teamId)) return;
+    void this.run(job.teamId, `finalize ${job.id}`, (signal) => this.jobs.finalize(job.id, signal)).finally(() => this.wake());
+  }
+
+  /**
+   * Run a step on its worker. A team's step runs only while this process holds the team's lease, checked when the step
+   * starts (it may have waited behind others) and by every team write it makes (its fence, server/cluster). A
+   * delegating run's steps ('run:…') are the executing process's by construction (runs.process_id).
+   */
+  private run(key: string, label: string, fn: Step): Promise<void> {
+    if (key.startsWith('run:')) return this.worker(key).run(label, fn);
+    return this.worker(key).run(label, (signal) => {
+      if (!this.cluster.holds(key)) return;
+      const fence = this.cluster.fenceFor(key);
+      return fence ? runFenced(fence, () => fn(signal)) : fn(signal);
+    });
   }
 
   /** A child's run finished → record its result; a parent finished → its unfinished children are stopped. */
@@ -225,15 +265,13 @@ export class SchedulerRuntime {
     const port = this.delegations!;
     const child = await childOfRun.get<{ id: string; parentRunId: string }>(runId);
     const orphans = await openChildrenOf.all<{ id: string }>(runId);
-    if (child) {
-      void this.worker(delegationWorker(child.parentRunId))
-        .run(`finalize d:${child.id}`, (signal) => port.finalizeChild(child.id, signal))
-        .finally(() => this.wake());
+    // With several processes, the parent's process finalizes (its reconciliation finds the finished child).
+    if (child && (await this.ownsParent(child.parentRunId))) {
+      void this.run(delegationWorker(child.parentRunId), `finalize d:${child.id}`, (signal) => port.finalizeChild(child.id, signal)).finally(() => this.wake());
     }
+    if (orphans.length > 0 && !(await this.ownsParent(runId))) return;
     for (const orphan of orphans) {
-      void this.worker(delegationWorker(runId))
-        .run(`stop d:${orphan.id}`, (signal) => port.stopChild(orphan.id, signal))
-        .finally(() => this.wake());
+      void this.run(delegationWorker(runId), `stop d:${orphan.id}`, (signal) => port.stopChild(orphan.id, signal)).finally(() => this.wake());
     }
   }
 
@@ -246,9 +284,14 @@ export class SchedulerRuntime {
   private async queueStop(jobId: string): Promise<void> {
     const job = await teamOfJob.get<{ teamId: string }>(jobId);
     if (!job) return;
-    void this.worker(job.teamId)
-      .run(`stop ${jobId}`, (signal) => this.jobs.stop(jobId, signal))
-      .finally(() => this.wake());
+    // Another process holds the team: its reconciliation carries the cancel out; tell it now.
+    if (!this.cluster.holds(job.teamId)) return this.cluster.wakeOthers();
+    void this.run(job.teamId, `stop ${jobId}`, (signal) => this.jobs.stop(jobId, signal)).finally(() => this.wake());
+  }
+
+  private async ownsParent(runId: string): Promise<boolean> {
+    if (!this.cluster.shared) return true;
+    return this.cluster.ownsRun((await processOfRun.get<{ p: string | null }>(runId))?.p ?? null);
   }
 
   /** A delegating run's worker is dropped once idle (teams are few and long-lived; delegating runs are not). */

@@ -20,6 +20,8 @@ export type SchedulingCandidate = {
   kind?: 'job' | 'child' | 'parent';
   delegationId?: string;
   runId?: string;
+  /** A child: the process executing its parent run, whose worker launches it (runs.process_id). */
+  parentProcessId?: string | null;
 };
 
 /** A delegation row holding (or about to hold) a slot, for reconciliation. */
@@ -30,6 +32,8 @@ export type RunningDelegation = {
   childRunStatus: string | null;
   /** The parent run has finished: the child must be stopped (cancel cascade). */
   orphaned: boolean;
+  /** The process executing (or that executed) the parent run: its steps belong there (runs.process_id). */
+  parentProcessId: string | null;
 };
 
 export type SchedulingView = {
@@ -71,6 +75,7 @@ type DelegationRow = {
   status: string;
   concurrency: number | null;
   parentStatus: string | null;
+  parentProcessId: string | null;
   childRunId: string | null;
   childStatus: string | null;
   childWait: string | null;
@@ -92,7 +97,7 @@ const directConversations = statement(`select distinct conversation_id as c from
 const openDelegations = statement(
   `select d.id, d.owner_id as "ownerId", d.parent_run_id as "parentRunId", d.status,
               ${jsonNumber('d.spec', 'limits', 'concurrency')} as concurrency,
-              p.status as "parentStatus", d.child_run_id as "childRunId", c.status as "childStatus", c.delegation_wait as "childWait"
+              p.status as "parentStatus", p.process_id as "parentProcessId", d.child_run_id as "childRunId", c.status as "childStatus", c.delegation_wait as "childWait"
          from delegations d ${indexedBy('delegations_status_idx')}
          left join runs p on p.id = d.parent_run_id
          left join runs c on c.id = d.child_run_id
@@ -195,7 +200,14 @@ function loadDelegations(
       if (!row.childWait) hold(row.ownerId);
     }
     if (row.status === 'running' || orphaned) {
-      reconcile.push({ delegationId: row.id, worker: delegationWorker(row.parentRunId), childRunId: row.childRunId, childRunStatus: row.childStatus, orphaned });
+      reconcile.push({
+        delegationId: row.id,
+        worker: delegationWorker(row.parentRunId),
+        childRunId: row.childRunId,
+        childRunStatus: row.childStatus,
+        orphaned,
+        parentProcessId: row.parentProcessId,
+      });
     }
   }
   const children = new Map<string, SchedulingCandidate[]>();
@@ -206,7 +218,7 @@ function loadDelegations(
     if (room <= 0) continue;
     offered.set(row.parentRunId, (offered.get(row.parentRunId) ?? 0) + 1);
     const list = children.get(row.ownerId) ?? [];
-    list.push({ kind: 'child', jobId: `d:${row.id}`, conversationId: `d:${row.id}`, teamId: delegationWorker(row.parentRunId), status: 'queued', delegationId: row.id });
+    list.push({ kind: 'child', jobId: `d:${row.id}`, conversationId: `d:${row.id}`, teamId: delegationWorker(row.parentRunId), status: 'queued', delegationId: row.id, parentProcessId: row.parentProcessId });
     children.set(row.ownerId, list);
   }
   const parents = new Map<string, SchedulingCandidate[]>();

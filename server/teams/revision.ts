@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db';
 import { inList } from '@/server/db/dialect';
 import { statement } from '@/server/db/statement';
+import { assertStepLease } from '@/server/cluster/lease-check';
 import { noteTeamChange } from '@/server/push/team-changes';
 
 export const UNFINISHED = ['queued', 'running', 'waiting_input', 'resuming', 'cancelling'] as const;
@@ -31,9 +32,12 @@ const stampChanged = statement(
  * that changed anything the activity view shows, so readers never see a change without its revision.
  * `changedJobIds` (required, [] when no job changed) — and the requests whose receipts are among them — get the
  * new revision as their changed_revision, which `activity?since=` reads; the open push streams hear of the change
- * once the transaction has committed.
+ * once the transaction has committed. Inside a scheduler step on Postgres with several processes, the write is refused
+ * unless this process still holds the team's lease (server/cluster/lease-check.ts): every step that changes a team
+ * comes through here.
  */
 export async function touchTeam(tx: Db, teamId: string, changedJobIds: readonly string[]): Promise<number> {
+  await assertStepLease(teamId);
   const row = await bumpRevision.get<{ revision: number }>(new Date(), teamId);
   if (!row) return 0;
   let changed = changedJobIds;

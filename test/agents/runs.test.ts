@@ -129,8 +129,8 @@ describe('runs service', () => {
       await cancel(alice.id, run.id);
       const ok = await send(alice.id, conversation.id, 'fine');
       expect(seen.filter((e) => e.conversationId === conversation.id)).toEqual([
-        { runId: run.id, conversationId: conversation.id, ownerId: alice.id, status: 'cancelled' },
-        { runId: ok.id, conversationId: conversation.id, ownerId: alice.id, status: 'success' },
+        { runId: run.id, conversationId: conversation.id, ownerId: alice.id, status: 'cancelled', teamId: null },
+        { runId: ok.id, conversationId: conversation.id, ownerId: alice.id, status: 'success', teamId: null },
       ]);
     } finally {
       runEvents().off('run:finished', listener);

@@ -51,7 +51,13 @@ describe('the SQLite and Postgres schemas', () => {
     expectTypeOf<typeof pg.sharedMessages.$inferInsert>().toEqualTypeOf<typeof sqlite.sharedMessages.$inferInsert>();
     expectTypeOf<typeof pg.stateEntries.$inferSelect>().toEqualTypeOf<typeof sqlite.stateEntries.$inferSelect>();
     expectTypeOf<typeof pg.stateEntries.$inferInsert>().toEqualTypeOf<typeof sqlite.stateEntries.$inferInsert>();
-    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries];
+    expectTypeOf<typeof pg.appProcesses.$inferSelect>().toEqualTypeOf<typeof sqlite.appProcesses.$inferSelect>();
+    expectTypeOf<typeof pg.appProcesses.$inferInsert>().toEqualTypeOf<typeof sqlite.appProcesses.$inferInsert>();
+    expectTypeOf<typeof pg.teamLeases.$inferSelect>().toEqualTypeOf<typeof sqlite.teamLeases.$inferSelect>();
+    expectTypeOf<typeof pg.teamLeases.$inferInsert>().toEqualTypeOf<typeof sqlite.teamLeases.$inferInsert>();
+    expectTypeOf<typeof pg.schedulerRounds.$inferSelect>().toEqualTypeOf<typeof sqlite.schedulerRounds.$inferSelect>();
+    expectTypeOf<typeof pg.schedulerRounds.$inferInsert>().toEqualTypeOf<typeof sqlite.schedulerRounds.$inferInsert>();
+    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds];
     expect(new Set(typed)).toEqual(new Set(tablesOf(pg, PgTable).values()));
   });
 });

@@ -33,7 +33,10 @@ export function bridgeChildChanges(): void {
     lookups().add(announcing);
     void announcing.finally(() => lookups().delete(announcing));
   };
-  const onRun = (e: { runId: string }) => safely(async () => announceParent((await findRun(e.runId))?.parentRunId));
+  // A run that finished in another process (relayed, `remote`): that process announced its parent's change.
+  const onRun = (e: { runId: string; remote?: boolean }) => {
+    if (!e.remote) safely(async () => announceParent((await findRun(e.runId))?.parentRunId));
+  };
   runEvents().on('run:started', onRun);
   runEvents().on('run:finished', onRun);
   delegationEvents().on('finished', (e) => safely(() => announceParent(e.parentRunId)));

@@ -1,0 +1,40 @@
+import 'server-only';
+import { SharedCluster } from './shared-cluster';
+import { setCurrentCluster } from './cluster';
+import { clusterSignals, setClusterSignals } from './signals';
+import type { PushBridge } from '@/server/push/pg-bridge';
+
+export type JoinedCluster = { cluster: SharedCluster; bridge: PushBridge; leave: () => Promise<void> };
+
+/**
+ * Join the app processes of a Postgres database (start-up; ADR 033 §4–6): the push bridge first (so nothing announced
+ * after it is missed, and run ends and cancels cross to the others), then the cluster's first beat, which registers
+ * this process, claims its share of teams and — through the hooks given — takes over the runs of stopped processes.
+ * `leave` (graceful shutdown, after the drain) gives the leases and the process row back, then closes the bridge.
+ */
+export async function joinCluster(options: {
+  url: string;
+  onFenced: (reason: string) => void;
+  bridge: (origin: string) => PushBridge;
+  hooks: Record<string, () => Promise<unknown>>;
+}): Promise<JoinedCluster> {
+  const cluster = new SharedCluster({ url: options.url, onFenced: options.onFenced, wakeOthers: () => clusterSignals().wake() });
+  const started = options.bridge(cluster.processId);
+  await started.start();
+  setClusterSignals({ wake: () => started.sendWake(), cancel: (runId) => started.sendCancel(runId) });
+  setCurrentCluster(cluster);
+  for (const [name, hook] of Object.entries(options.hooks)) cluster.onTick(name, async () => void (await hook()));
+  await cluster.start();
+  return {
+    cluster,
+    bridge: started,
+    leave: async () => {
+      try {
+        await cluster.stop();
+      } finally {
+        setClusterSignals(undefined);
+        await started.stop();
+      }
+    },
+  };
+}

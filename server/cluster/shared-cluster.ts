@@ -1,0 +1,288 @@
+import 'server-only';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { LIMITS } from '@/lib/limits';
+import { withPgSession } from '@/server/db/pg-session';
+import type { Cluster } from './cluster';
+import type { StepFence } from './fence';
+import { thisProcess, type ProcessIdentity } from './identity';
+
+export type SharedClusterOptions = {
+  url: string;
+  /** Tests run several "processes" in one. */
+  identity?: ProcessIdentity;
+  heartbeatMs?: number;
+  leaseMs?: number;
+  selfFenceMs?: number;
+  /** This process can no longer prove it is alive to the others: stop it (start-up: exit at once). */
+  onFenced: (reason: string) => void;
+  /** Ask the other processes to plan now (start-up: a note on the push bridge). */
+  wakeOthers?: () => void;
+};
+
+type Held = { epoch: number; renewedAt: number };
+type TickHook = (cluster: SharedCluster) => Promise<void>;
+
+const PLANNER_LOCK = "hashtext('ensemble:planner')";
+const ms = (param: string) => `(${param} * interval '1 millisecond')`;
+
+/**
+ * Several app processes on one Postgres database (ADR 033 §4–5). Each registers in app_processes and heartbeats
+ * every heartbeatMs on a connection of its own (never behind the process's queued writes); the same beat extends
+ * its team leases, gives back the leases of teams with nothing left to do, claims its share of teams whose lease is
+ * free or expired, and runs the tick hooks start-up registers (taking over a dead process's runs, carrying out cancel
+ * requests). A process whose last successful beat is older than selfFenceMs stops (onFenced) before its leases can
+ * expire: a process that stalled never writes beside the one that took over. Liveness that decides a takeover is
+ * judged in SQL at the moment of the takeover (heartbeat_at against the database's clock), never from a cached set.
+ */
+export class SharedCluster implements Cluster {
+  readonly shared = true;
+  readonly processId: string;
+  private readonly identity: ProcessIdentity;
+  private readonly heartbeatMs: number;
+  readonly leaseMs: number;
+  private readonly selfFenceMs: number;
+  private readonly held = new Map<string, Held>();
+  private readonly hooks = new Map<string, TickHook>();
+  private client: pg.Client | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private lastBeat = performance.now();
+  private stopped = false;
+  /** Live processes at the last beat (for the claim share only; takeovers judge liveness in SQL). */
+  liveCount = 1;
+  readonly stats = { beats: 0, claimed: 0, released: 0, lost: 0 };
+
+  constructor(private readonly options: SharedClusterOptions) {
+    this.identity = options.identity ?? thisProcess();
+    this.processId = this.identity.id;
+    this.heartbeatMs = options.heartbeatMs ?? LIMITS.cluster.heartbeatMs;
+    this.leaseMs = options.leaseMs ?? LIMITS.cluster.leaseMs;
+    this.selfFenceMs = options.selfFenceMs ?? LIMITS.cluster.selfFenceMs;
+  }
+
+  /** Register this process and start beating; resolves after the first beat (leases and hooks included). */
+  async start(): Promise<void> {
+    await this.query(
+      `insert into app_processes (id, pid, host, started_at, heartbeat_at) values ($1, $2, $3, now(), now())
+       on conflict (id) do update set heartbeat_at = now()`,
+      [this.processId, this.identity.pid, this.identity.host],
+    );
+    this.lastBeat = performance.now();
+    this.timer = setInterval(() => void this.tick(), this.heartbeatMs);
+    this.timer.unref();
+    await this.tick();
+  }
+
+  /** Work to do at every beat (start-up: run takeover, cancel requests). Keyed, so a second copy replaces it. */
+  onTick(name: string, hook: TickHook): void {
+    this.hooks.set(name, hook);
+  }
+
+  /** One beat now (tests; the timer calls it too). Beats never overlap. */
+  tick(): Promise<void> {
+    this.ticking ??= this.beat().finally(() => (this.ticking = undefined));
+    return this.ticking;
+  }
+
+  private async beat(): Promise<void> {
+    if (this.stopped) return;
+    if (this.late()) return;
+    const sentAt = performance.now();
+    try {
+      const beat = await this.query('update app_processes set heartbeat_at = now() where id = $1 returning id', [this.processId]);
+      // Our row is gone: another process judged us dead (or an operator removed us). Everything may be taken over.
+      if (beat.rowCount === 0) return this.fenced('this process was removed from app_processes');
+      this.lastBeat = sentAt;
+      this.stats.beats += 1;
+      await this.renewLeases(sentAt);
+      await this.releaseIdle();
+      await this.claimShare();
+      // Rows of processes gone for an hour: their runs were taken over long ago (takeover never needs the row).
+      await this.query(`delete from app_processes where heartbeat_at < now() - interval '1 hour'`, []);
+    } catch (error) {
+      // The next beat tries again on a new connection; late() stops the process if none succeeds in time.
+      console.error('[cluster] heartbeat failed:', (error as Error).message);
+      this.dropConnection();
+      return;
+    }
+    for (const [name, hook] of this.hooks) {
+      if (this.stopped) return;
+      await hook(this).catch((error: Error) => console.error(`[cluster] ${name} failed:`, error));
+    }
+  }
+
+  /** Stop at once when the last successful beat is too old: the others may soon take our teams and runs. */
+  late(): boolean {
+    const age = performance.now() - this.lastBeat;
+    if (age <= this.selfFenceMs) return false;
+    this.fenced(`no heartbeat for ${Math.round(age)} ms (limit ${this.selfFenceMs} ms)`);
+    return true;
+  }
+
+  private fenced(reason: string): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.held.clear();
+    this.options.onFenced(reason);
+  }
+
+  private async renewLeases(sentAt: number): Promise<void> {
+    const { rows } = await this.query<{ team_id: string; epoch: number }>(
+      `update team_leases set expires_at = now() + ${ms('$2')} where process_id = $1 returning team_id, epoch`,
+      [this.processId, this.leaseMs],
+    );
+    const renewed = new Set<string>();
+    for (const row of rows) {
+      const held = this.held.get(row.team_id);
+      // Still ours at the epoch we took it with; anything else was taken over meanwhile and claimed back.
+      if (held && held.epoch === row.epoch) {
+        held.renewedAt = sentAt;
+        renewed.add(row.team_id);
+      }
+    }
+    for (const teamId of [...this.held.keys()]) {
+      if (!renewed.has(teamId)) {
+        this.held.delete(teamId);
+        this.stats.lost += 1;
+      }
+    }
+  }
+
+  /** Teams with nothing left to do are given back, so the teams that get work next spread over the processes. */
+  private async releaseIdle(): Promise<void> {
+    const { rows } = await this.query<{ team_id: string }>(
+      `delete from team_leases l using teams t
+        where l.team_id = t.id and l.process_id = $1 and t.has_pending = 0 returning l.team_id`,
+      [this.processId],
+    );
+    for (const row of rows) this.held.delete(row.team_id);
+    this.stats.released += rows.length;
+  }
+
+  /** Take free or expired leases of teams with work, up to this process's share (teams with work ÷ live processes). */
+  private async claimShare(): Promise<void> {
+    const { rows } = await this.query<{ live: number; pending: number }>(
+      `select (select count(*) from app_processes where heartbeat_at > now() - ${ms('$1')})::int as live,
+              (select count(*) from teams where has_pending = 1)::int as pending`,
+      [this.leaseMs],
+    );
+    this.liveCount = Math.max(1, rows[0]?.live ?? 1);
+    const want = Math.ceil((rows[0]?.pending ?? 0) / this.liveCount) - this.held.size;
+    if (want <= 0) return;
+    const free = await this.query<{ id: string }>(
+      `select t.id from teams t left join team_leases l on l.team_id = t.id
+        where t.has_pending = 1 and (l.team_id is null or l.expires_at < now()) order by random() limit $1`,
+      [want],
+    );
+    for (const { id } of free.rows) await this.claim(id);
+  }
+
+  holds(teamId: string): boolean {
+    const held = this.held.get(teamId);
+    return !!held && !this.stopped && performance.now() - held.renewedAt < this.selfFenceMs;
+  }
+
+  async claim(teamId: string): Promise<boolean> {
+    if (this.holds(teamId)) return true;
+    if (this.stopped) return false;
+    const sentAt = performance.now();
+    // A new holder gets the next epoch; our own (unexpired) lease keeps its epoch. A live other holder: no row.
+    const { rows } = await this.query<{ epoch: number }>(
+      `insert into team_leases (team_id, process_id, epoch, expires_at)
+         select $1, $2, 1, now() + ${ms('$3')} where exists (select 1 from teams where id = $1)
+       on conflict (team_id) do update set process_id = excluded.process_id, expires_at = excluded.expires_at,
+         epoch = case when team_leases.process_id = excluded.process_id then team_leases.epoch else team_leases.epoch + 1 end
+       where team_leases.process_id = excluded.process_id or team_leases.expires_at < now()
+       returning epoch`,
+      [teamId, this.processId, this.leaseMs],
+    );
+    const row = rows[0];
+    if (!row) return false;
+    this.held.set(teamId, { epoch: row.epoch, renewedAt: sentAt });
+    this.stats.claimed += 1;
+    return true;
+  }
+
+  fenceFor(teamId: string): StepFence | undefined {
+    const held = this.held.get(teamId);
+    return held ? { teamId, processId: this.processId, epoch: held.epoch } : undefined;
+  }
+
+  ownsRun(processId: string | null): boolean {
+    return processId === this.processId;
+  }
+
+  /** The teams whose lease this process holds (tests, diagnostics). */
+  heldTeams(): string[] {
+    return [...this.held.keys()].filter((teamId) => this.holds(teamId));
+  }
+
+  async planningPass<T>(fn: (round: unknown) => Promise<{ round: unknown; value: T }>): Promise<T> {
+    return withPgSession(async (client) => {
+      // A transaction lock: released by COMMIT or ROLLBACK, and by Postgres when this process's connection dies.
+      await client.query('begin');
+      try {
+        await client.query(`set local lock_timeout = '${Math.max(this.leaseMs, 1_000)}ms'`);
+        await client.query(`select pg_advisory_xact_lock(${PLANNER_LOCK})`);
+        const { rows } = await client.query<{ round: unknown }>(`select round from scheduler_rounds where name = 'owner-fair'`);
+        const result = await fn(rows[0]?.round ?? null);
+        await client.query(
+          `insert into scheduler_rounds (name, round, updated_at) values ('owner-fair', $1, now())
+           on conflict (name) do update set round = excluded.round, updated_at = excluded.updated_at`,
+          [JSON.stringify(result.round)],
+        );
+        await client.query('commit');
+        return result.value;
+      } catch (error) {
+        await client.query('rollback');
+        throw error;
+      }
+    });
+  }
+
+  wakeOthers(): void {
+    this.options.wakeOthers?.();
+  }
+
+  /**
+   * Leave cleanly (graceful shutdown, after the scheduler drained and the runs were suspended): the leases and the
+   * process row go at once, so the others take over at their next beat instead of waiting for the leases to expire.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.ticking;
+    try {
+      await this.query('delete from team_leases where process_id = $1', [this.processId]);
+      await this.query('delete from app_processes where id = $1', [this.processId]);
+    } finally {
+      this.held.clear();
+      this.dropConnection();
+    }
+  }
+
+  private async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    if (!this.client) {
+      const client = new pg.Client({ connectionString: this.options.url });
+      // Errors surface as the failing query's rejection; the next beat opens a new connection.
+      client.on('error', () => this.dropConnection(client));
+      try {
+        await client.connect();
+      } catch (error) {
+        client.end().catch(() => undefined);
+        throw error;
+      }
+      this.client = client;
+    }
+    return this.client.query<R>(text, values);
+  }
+
+  private dropConnection(client = this.client): void {
+    if (!client) return;
+    if (this.client === client) this.client = undefined;
+    client.end().catch(() => undefined);
+  }
+}
