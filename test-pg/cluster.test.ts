@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cancelRun, findRun, start, startRun } from '@/server/agents/runs';
-import { takeOverOrphanedRuns, carryOutCancelRequests } from '@/server/agents/run-takeover';
+import { carryOutCancelRequests, routeCancel, takeOverOrphanedRuns } from '@/server/agents/run-takeover';
 import { resumeRunLaunches, suspendActiveRuns } from '@/server/agents/suspend';
 import { createConversation } from '@/server/agents/conversations';
 import { setCurrentCluster } from '@/server/cluster/cluster';
@@ -255,6 +255,10 @@ describe('runs across processes', () => {
       expect((await cancelRun(run.id, { waitMs: 0 })).status).toBe('running');
     });
     await until(async () => (await getDb().select({ at: schema.runs.cancelRequestedAt }).from(schema.runs).where(eq(schema.runs.id, run.id)))[0]!.at, 3_000, 'the request recorded');
+    // Asked again (the scheduler reconciles a cancelling job at every pass): the caller is told not to wait again.
+    await activeRunsHiddenFrom(run.id, async () => {
+      expect(await routeCancel(run.id)).toBe('asked again');
+    });
 
     // A's beat carries the request out: its executor records the cancel.
     setCurrentCluster(a);

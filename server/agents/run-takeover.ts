@@ -27,8 +27,12 @@ const claimOrphans = statement(
    returning id, kind`,
 );
 const claimOne = statement(`update runs set process_id = ? where id = ? and status in ('pending','running') and ${dead} returning id`);
+// Answers whether it had been asked before (a repeated cancel does not wait again).
 const askCancel = statement(
-  `update runs set cancel_requested_at = now() where id = ? and status in ('pending','running') and process_id <> ? and not ${dead} returning id`,
+  `update runs set cancel_requested_at = coalesce(before.at, now())
+     from (select cancel_requested_at as at from runs where id = ?) before
+    where runs.id = ? and runs.status in ('pending','running') and runs.process_id <> ? and not ${dead}
+   returning (before.at is not null) as again`,
 );
 const requestedCancels = statement(`select id from runs where process_id = ? and status in ('pending','running') and cancel_requested_at is not null`);
 // A finished run whose delegated children are still open: its process finalizes or stops them (scheduler/view.ts).
@@ -69,16 +73,17 @@ export async function adoptOrphanedParents(): Promise<number> {
 
 /**
  * A cancel for a run this process does not execute. Another live process executes it: mark it and tell that
- * process ('asked'; it stops the run, whose executor records 'cancelled'). Nobody live does: take it over, so it is
- * ours to record ('taken'). Already ours or finished: 'mine'.
+ * process ('asked', or 'asked again' when it was asked before; it stops the run, whose executor records
+ * 'cancelled'). Nobody live does: take it over, so it is ours to record ('taken'). Already ours or finished: 'mine'.
  */
-export async function routeCancel(runId: string): Promise<'asked' | 'taken' | 'mine'> {
+export async function routeCancel(runId: string): Promise<'asked' | 'asked again' | 'taken' | 'mine'> {
   const cluster = currentCluster();
   if (!cluster.shared) return 'mine';
   const me = cluster.processId;
-  if (await writeTx(() => askCancel.get(runId, me, leaseMs()))) {
+  const asked = await writeTx(() => askCancel.get<{ again: number | boolean }>(runId, runId, me, leaseMs()));
+  if (asked) {
     clusterSignals().cancel(runId);
-    return 'asked';
+    return asked.again ? 'asked again' : 'asked';
   }
   return (await writeTx(() => claimOne.get(me, runId, leaseMs()))) ? 'taken' : 'mine';
 }

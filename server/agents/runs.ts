@@ -292,8 +292,11 @@ export async function cancelRun(runId: string, options: CancelOptions = {}): Pro
   if (isFinished(run.status)) return run;
   const active = activeRuns().get(runId);
   if (!active) {
-    if ((await routeCancel(runId)) === 'asked') {
-      await settleWithin(wait(runId, options.waitMs ?? CANCEL_WAIT_MS), options.waitMs ?? CANCEL_WAIT_MS, options.signal);
+    const routed = await routeCancel(runId);
+    if (routed === 'asked' || routed === 'asked again') {
+      // Asked before: it is already stopping there (as isStopping() tells for a run of ours); don't wait again.
+      const waitMs = routed === 'asked again' ? 0 : (options.waitMs ?? CANCEL_WAIT_MS);
+      await settleWithin(wait(runId, waitMs), waitMs, options.signal);
       return (await findRun(runId))!;
     }
     await finishRun(runId, { status: 'cancelled' });
