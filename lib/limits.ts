@@ -73,12 +73,13 @@ export const LIMITS = {
   /**
    * Several app processes on one Postgres database (ADR 033 §5): each heartbeats every heartbeatMs; a process whose
    * heartbeat is older than leaseMs is dead, and its teams and runs are taken over (handover ≤ leaseMs + heartbeatMs).
-   * A process whose own last heartbeat is older than selfFenceMs stops at once, before anyone may take over.
+   * A process that finds its last recorded heartbeat older than leaseMs, or cannot reach the database for longer than
+   * selfFenceMs, stops at once: the others may be taking over.
    */
   cluster: {
     heartbeatMs: 3_000,
     leaseMs: 10_000,
-    selfFenceMs: 6_000,
+    selfFenceMs: 8_000,
   },
   /**
    * Agent runs. Every run has a wall-clock limit: the default (RUN_TIME_LIMIT_MINUTES overrides it, 1 to

@@ -71,10 +71,10 @@ describe('team leases', () => {
     // A stops beating (as if SIGKILLed): its lease runs out and B takes the team at the next epoch.
     await until(() => b.claim(team.id), 5_000, 'B claims the expired lease');
     expect(await lease(team.id)).toMatchObject({ processId: b.processId, epoch: 2 });
-    // A's own view catches up at its next beat: it no longer holds the team.
+    // A's next beat finds it was judged dead: it stops, holding nothing.
     await a.tick();
     expect(a.holds(team.id)).toBe(false);
-    expect(a.stats.lost).toBe(1);
+    expect(fenced).toEqual([expect.stringMatching(/^a: no heartbeat recorded for longer than the lease/)]);
   });
 
   it('a holder renewing its own lease keeps its epoch; a graceful stop hands the team over at once', async () => {
@@ -158,7 +158,26 @@ describe('fencing', () => {
     await a.start();
     await writeTx((tx) => tx.delete(schema.appProcesses).where(eq(schema.appProcesses.id, a.processId)));
     await a.tick();
-    expect(fenced).toEqual(['a: this process was removed from app_processes']);
+    expect(fenced).toEqual([expect.stringMatching(/^a: no heartbeat recorded for longer than the lease/)]);
+  });
+
+  it('a process whose last recorded beat is older than the lease (its event loop stalled) stops at its next beat', async () => {
+    const a = process_('a', { leaseMs: 1_000 });
+    await a.start();
+    // As if A's event loop had been blocked for 5 s: the others judge it dead from this column, so A must stop.
+    await writeTx((tx) => tx.update(schema.appProcesses).set({ heartbeatAt: new Date(Date.now() - 5_000) }).where(eq(schema.appProcesses.id, a.processId)));
+    await a.tick();
+    expect(fenced).toEqual([expect.stringMatching(/^a: no heartbeat recorded for longer than the lease \(1000 ms\)/)]);
+  });
+
+  it('a beat that is merely late, with the lease still running, goes on', async () => {
+    const a = process_('a', { leaseMs: 10_000, selfFenceMs: 50 });
+    await a.start();
+    await until(async () => {
+      await a.tick();
+      return a.stats.beats >= 3;
+    }, 2_000, 'three beats');
+    expect(fenced).toEqual([]);
   });
 });
 

@@ -25,6 +25,8 @@ export async function joinCluster(options: {
   setCurrentCluster(cluster);
   for (const [name, hook] of Object.entries(options.hooks)) cluster.onTick(name, async () => void (await hook()));
   await cluster.start();
+  // The first takeover finishes before the scheduler starts (start-up reports what it recovered).
+  await cluster.hooksSettled;
   return {
     cluster,
     bridge: started,

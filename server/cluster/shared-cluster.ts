@@ -31,9 +31,10 @@ const ms = (param: string) => `(${param} * interval '1 millisecond')`;
  * every heartbeatMs on a connection of its own (never behind the process's queued writes); the same beat extends
  * its team leases, gives back the leases of teams with nothing left to do, claims its share of teams whose lease is
  * free or expired, and runs the tick hooks start-up registers (taking over a dead process's runs, carrying out cancel
- * requests). A process whose last successful beat is older than selfFenceMs stops (onFenced) before its leases can
- * expire: a process that stalled never writes beside the one that took over. Liveness that decides a takeover is
- * judged in SQL at the moment of the takeover (heartbeat_at against the database's clock), never from a cached set.
+ * requests). A process stops (onFenced) when a beat finds its last recorded heartbeat older than the lease (its event
+ * loop stalled and the others may have taken over) or when it cannot reach the database for selfFenceMs (< the lease).
+ * Liveness that decides a takeover is judged in SQL at the moment of the takeover (heartbeat_at against the
+ * database's clock), never from a cached set.
  */
 export class SharedCluster implements Cluster {
   readonly shared = true;
@@ -87,12 +88,17 @@ export class SharedCluster implements Cluster {
 
   private async beat(): Promise<void> {
     if (this.stopped) return;
-    if (this.late()) return;
     const sentAt = performance.now();
     try {
-      const beat = await this.query('update app_processes set heartbeat_at = now() where id = $1 returning id', [this.processId]);
-      // Our row is gone: another process judged us dead (or an operator removed us). Everything may be taken over.
-      if (beat.rowCount === 0) return this.fenced('this process was removed from app_processes');
+      // Only while our last beat is younger than the lease, judged by the database's clock as every takeover is: a
+      // process whose event loop stalled past it finds out here, before its next write, and stops.
+      const beat = await this.query(
+        `update app_processes set heartbeat_at = now() where id = $1 and heartbeat_at > now() - ${ms('$2')} returning id`,
+        [this.processId, this.leaseMs],
+      );
+      // Our last beat is older than the lease (others may have taken our teams and runs over), or our row is gone
+      // (judged dead, or removed by an operator): stop.
+      if (beat.rowCount === 0) return this.fenced(`no heartbeat recorded for longer than the lease (${this.leaseMs} ms), or this process's row was removed`);
       this.lastBeat = sentAt;
       this.stats.beats += 1;
       await this.renewLeases(sentAt);
@@ -101,18 +107,36 @@ export class SharedCluster implements Cluster {
       // Rows of processes gone for an hour: their runs were taken over long ago (takeover never needs the row).
       await this.query(`delete from app_processes where heartbeat_at < now() - interval '1 hour'`, []);
     } catch (error) {
-      // The next beat tries again on a new connection; late() stops the process if none succeeds in time.
+      // The next beat tries again on a new connection; without the database for too long, stop (late()).
       console.error('[cluster] heartbeat failed:', (error as Error).message);
       this.dropConnection();
+      this.late();
       return;
     }
+    // Not awaited by the beat: a takeover recovering runs can take longer than the self-fence time, and the next
+    // beat must not wait for it. One round of hooks at a time.
+    this.hooking ??= this.runHooks().finally(() => (this.hooking = undefined));
+  }
+
+  private hooking: Promise<void> | undefined;
+
+  /** The hooks' round started by the last beat (tests; stop waits for it). */
+  get hooksSettled(): Promise<void> {
+    return this.hooking ?? Promise.resolve();
+  }
+
+  private async runHooks(): Promise<void> {
     for (const [name, hook] of this.hooks) {
       if (this.stopped) return;
       await hook(this).catch((error: Error) => console.error(`[cluster] ${name} failed:`, error));
     }
   }
 
-  /** Stop at once when the last successful beat is too old: the others may soon take our teams and runs. */
+  /**
+   * Stop at once when the database has been out of reach for longer than selfFenceMs (< the lease): the others, who
+   * may still reach it, are about to take our teams and runs over. (A beat that is merely late — a stalled event
+   * loop — is judged by the database instead; see beat().)
+   */
   late(): boolean {
     const age = performance.now() - this.lastBeat;
     if (age <= this.selfFenceMs) return false;
@@ -255,6 +279,7 @@ export class SharedCluster implements Cluster {
     this.stopped = true;
     clearInterval(this.timer);
     await this.ticking;
+    await this.hooking;
     try {
       await this.query('delete from team_leases where process_id = $1', [this.processId]);
       await this.query('delete from app_processes where id = $1', [this.processId]);
