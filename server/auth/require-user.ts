@@ -14,26 +14,43 @@ const SESSION_COOKIE = 'authjs.session-token';
  * version, so "sign out everywhere" takes effect at once). Every handler calls this itself.
  */
 export async function requireUser(req?: Request): Promise<PublicUser> {
-  const user = await currentUser(req);
-  if (!user) throw unauthorized();
-  return user;
+  return (await requireCaller(req)).user;
 }
 
 export async function currentUser(req?: Request): Promise<PublicUser | null> {
+  return (await currentCaller(req))?.user ?? null;
+}
+
+/**
+ * Who is calling, and the account's session version as it stood when the caller was authenticated: a change
+ * that must not outlive a concurrent "every session ends" (a password change, sign out everywhere) compares it
+ * with the stored one when it writes (server/auth/password-change.ts).
+ */
+export type Caller = { user: PublicUser; sessionVersion: number };
+
+/** As requireUser, with the session version the caller was authenticated under. */
+export async function requireCaller(req?: Request): Promise<Caller> {
+  const caller = await currentCaller(req);
+  if (!caller) throw unauthorized();
+  return caller;
+}
+
+async function currentCaller(req?: Request): Promise<Caller | null> {
   const headers = req ? req.headers : await (await import('next/headers')).headers();
   const authorization = headers.get('authorization');
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
     const owner = match?.[1] ? await userForToken(match[1]) : null;
     // A disabled account's tokens stop working at once (and work again if it is re-enabled).
-    return owner && isActive(await findUserById(owner.id)) ? owner : null;
+    const account = owner ? await findUserById(owner.id) : undefined;
+    return owner && isActive(account) ? { user: owner, sessionVersion: account.sessionVersion } : null;
   }
   // A write authenticated by the cookie must come from this app's own pages (server/http/cross-site.ts): checked
   // here, where the cookie is resolved, so no route handler can forget it. Server actions (no req) are checked by
   // Next itself.
   if (req && hasSessionCookie(req.headers)) assertSameOriginWrite(req);
   const user = req ? await userFromSessionCookie(req.headers) : await userFromAuth();
-  return isActive(user) ? { id: user.id, email: user.email, name: user.name } : null;
+  return isActive(user) ? { user: { id: user.id, email: user.email, name: user.name }, sessionVersion: user.sessionVersion } : null;
 }
 
 /** An account that exists and is not disabled by an admin. */

@@ -1,10 +1,12 @@
 import './support/next-auth';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { POST as changeRoute } from '@/app/api/v1/me/password/route';
 import { GET as meRoute } from '@/app/api/v1/me/route';
 import { LIMITS } from '@/lib/limits';
+import { changePassword } from '@/server/auth/password-change';
 import { eventsInWindow, setSignInClock } from '@/server/auth/rate-limit';
+import { requireCaller } from '@/server/auth/require-user';
 import { findUserById } from '@/server/auth/users';
 import { schema, writeTx } from '@/server/db';
 import { makeUser } from '../support/users';
@@ -13,10 +15,38 @@ import { postCredentials, sessionCookieFrom, signInOverHttp } from './support/ht
 const PASSWORD = 'correct horse battery'; // makeUser's password
 const NEW_PASSWORD = 'a brand new passphrase';
 
+// A test may hold every new password hash (computed after the current password was confirmed, before the write)
+// until a condition it sets up, to put racing changes in a chosen order.
+const newHashes = vi.hoisted(() => ({ hold: undefined as undefined | (() => Promise<void>) }));
+vi.mock('@/server/auth/passwords', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@/server/auth/passwords')>();
+  return {
+    ...real,
+    hashPassword: async (password: string) => {
+      await newHashes.hold?.();
+      return real.hashPassword(password);
+    },
+  };
+});
+
+/** Each caller waits until `parties` callers have arrived, then all go on. */
+function barrier(parties: number): () => Promise<void> {
+  let arrived = 0;
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return () => {
+    if (++arrived === parties) open();
+    return opened;
+  };
+}
+
 beforeEach(async () => {
   await writeTx((tx) => tx.delete(schema.signInFailures));
 });
-afterEach(() => setSignInClock());
+afterEach(() => {
+  setSignInClock();
+  newHashes.hold = undefined;
+});
 
 const change = (headers: Record<string, string>, body: unknown) =>
   changeRoute(
@@ -104,16 +134,40 @@ describe('POST /api/v1/me/password', () => {
 
   it('two changes racing with the same current password: one wins, the other is refused with 409', async () => {
     const ann = await makeUser('ann');
+    // Both confirm the current password before either writes (each waits for the other before its write).
+    newHashes.hold = barrier(2);
     const results = await Promise.all([
       change(ann.auth, { currentPassword: PASSWORD, newPassword: 'first new password' }),
       change(ann.auth, { currentPassword: PASSWORD, newPassword: 'second new password' }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([204, 409]);
+    const refused = results.find((r) => r.status === 409)!;
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('password_changed');
     const winner = results[0]!.status === 204 ? 'first new password' : 'second new password';
     const loser = winner === 'first new password' ? 'second new password' : 'first new password';
     expect(await signsIn(ann.email, winner)).toBe(true);
     expect(await signsIn(ann.email, loser)).toBe(false);
     expect((await findUserById(ann.id))!.sessionVersion).toBe(2);
+  });
+
+  it('a change whose caller was authenticated before another change wrote is refused with 409, even when it checks the password after that write', async () => {
+    const ann = await makeUser('ann');
+    // The other tab's request is authenticated now; its password check runs only after this tab's change is written.
+    const otherTab = await requireCaller(new Request('http://localhost/api/v1/me/password', { headers: ann.auth }));
+    expect((await change(ann.auth, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(204);
+    const refused = await changePassword(otherTab, { currentPassword: PASSWORD, newPassword: 'second new password' }, '203.0.113.7').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toMatchObject({ status: 409, code: 'password_changed' });
+    // The password it typed was right when it came: not a wrong password, not a failed sign-in.
+    expect(await eventsInWindow(`signin:account:${ann.email}`, LIMITS.signIn.account.windowMs)).toBe(0);
+    expect(await signsIn(ann.email, NEW_PASSWORD)).toBe(true);
+    expect((await findUserById(ann.id))!.sessionVersion).toBe(2);
+    // A request that comes after the change, with the old password: that password is wrong now.
+    const late = await change(ann.auth, { currentPassword: PASSWORD, newPassword: 'third new password' });
+    expect(late.status).toBe(403);
+    expect(((await late.json()) as { error: { code: string } }).error.code).toBe('wrong_password');
   });
 
   it('upgrades nothing it should not: a bcrypt user changing their password ends up with one scrypt hash', async () => {

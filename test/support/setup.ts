@@ -19,6 +19,7 @@ else delete process.env.DATABASE_URL;
 
 type Leftovers = {
   __ensembleRuntime?: unknown;
+  __ensembleCheckpointer?: unknown;
   __ensembleRunRuntime?: { active: Map<string, { controller: AbortController; promise: Promise<void> }> };
 };
 
@@ -30,6 +31,10 @@ afterAll(async () => {
   const runs = [...(g.__ensembleRunRuntime?.active.values() ?? [])];
   for (const run of runs) run.controller.abort();
   await Promise.allSettled(runs.map((run) => run.promise));
+  // Then the checkpointer, as shutdown does (server/startup.ts): a finished run's thread maintenance (deferred past
+  // the run's end) does nothing once it is closed. Still open, it would read through getDb() after closeDb() and so
+  // open a new pool on the database being dropped ('terminating connection due to administrator command').
+  if (g.__ensembleCheckpointer) (await import('@/server/agents/checkpointer')).closeCheckpointer();
   const { closeDb } = await import('@/server/db');
   await closeDb();
   await postgres?.drop();

@@ -10,7 +10,7 @@ import { clientAddress } from '@/server/auth/client-address';
 import { signIn } from '@/server/auth/config';
 import { confirmPassword } from '@/server/auth/confirm-password';
 import { changePassword } from '@/server/auth/password-change';
-import { requireUser } from '@/server/auth/require-user';
+import { requireCaller, requireUser } from '@/server/auth/require-user';
 import { createApiToken, revokeApiToken, tokenExpiry, tokenView } from '@/server/auth/tokens';
 import { actionId, actionInput } from '@/server/http/action-input';
 import { toActionResult } from '@/server/http/action-result';
@@ -28,7 +28,8 @@ const text = (value: FormDataEntryValue | null) => (typeof value === 'string' ? 
  * new version with the new password, so it stays signed in, and lands on Settings with a confirmation.
  */
 export async function changePasswordAction(_prev: ChangePasswordState, formData: FormData): Promise<ChangePasswordState> {
-  const user = await requireUser();
+  const caller = await requireCaller();
+  const { user } = caller;
   const parsed = changePasswordFormSchema.safeParse({
     currentPassword: text(formData.get('currentPassword')),
     newPassword: text(formData.get('newPassword')),
@@ -38,7 +39,7 @@ export async function changePasswordAction(_prev: ChangePasswordState, formData:
 
   const address = clientAddress(await headers());
   try {
-    await changePassword(user.id, parsed.data, address);
+    await changePassword(caller, parsed.data, address);
   } catch (err) {
     if (err instanceof AppError && err.fields) return { fields: err.fields };
     if (err instanceof AppError && (err.status === 429 || err.status === 409)) return { message: err.message };

@@ -1,7 +1,7 @@
 import { changePasswordSchema } from '@/lib/schemas/auth';
 import { clientAddress } from '@/server/auth/client-address';
 import { changePassword } from '@/server/auth/password-change';
-import { requireUser } from '@/server/auth/require-user';
+import { requireCaller } from '@/server/auth/require-user';
 import { readBody, route } from '@/server/http/route';
 
 /**
@@ -10,8 +10,8 @@ import { readBody, route } from '@/server/http/route';
  * call included, ends; API tokens keep working.
  */
 export const POST = route(async (req) => {
-  const user = await requireUser(req);
+  const caller = await requireCaller(req);
   const input = await readBody(req, changePasswordSchema);
-  await changePassword(user.id, input, clientAddress(req.headers));
+  await changePassword(caller, input, clientAddress(req.headers));
   return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
 });
