@@ -1,21 +1,37 @@
 /**
  * npm run test:crash — kill the real server with SIGKILL at random moments under a mixed team workload and check
- * that nothing acknowledged is lost, nothing runs twice, every handoff gets exactly one receipt and nothing is stuck.
+ * that nothing acknowledged is lost, nothing runs twice, every handoff gets exactly one receipt, nothing is stuck
+ * and owner fairness held (scripts/crash/fairness.ts).
  *
+ *   --processes N      N servers on one database (Postgres only; default 1): each request goes to a random live one,
+ *                      the killer kills one at a time and restarts it after a random delay while the others serve
+ *   --db sqlite|postgres  the engine (default sqlite); postgres creates ensemble_crash_<seed> on 127.0.0.1:5432
+ *                      (CRASH_PG_URL: another server) and drops it at the end unless CRASH_KEEP=1
+ *                      (CRASH_PROCESSES / CRASH_DB: the same as environment variables)
  *   CRASH_SIZE=short   3 kills, 60 requests (CI; about a minute after the build)
  *   CRASH_SIZE=full    12 kills, 216 requests (default)
  *   CRASH_SEED=N       replay the same workload plan (the kill moments stay random)
  *   NEXT_DIST_DIR      the build to start (default .next-crash; built when missing or older than the sources)
  *   CRASH_SKIP_BUILD=1 use an existing build even if it looks stale
- *   CRASH_KEEP=1       keep the temporary data directory and server log
+ *   CRASH_KEEP=1       keep the temporary data directories, server logs (and the Postgres database)
  *
- * Starts `next start` itself on a temporary data directory (one server at a time) and exits non-zero on any violation.
+ * Starts `next start` itself, each process on a temporary data directory of its own, and exits non-zero on any
+ * violation.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createOwner, ensureBuild, freePort, ServerProcess, waitForHealth, type Exit } from './crash/server';
+import { LIMITS } from '@/lib/limits';
+import { Cluster, type Node } from './crash/cluster';
+import type { Facts } from './crash/facts';
+import { checkFairness } from './crash/fairness';
+import { handovers, type Kill } from './crash/handover';
+import { parseOptions, type CrashOptions } from './crash/options';
+import { pgFacts } from './crash/pg-facts';
+import { createCrashDatabase, leasesOf, NoPostgresError, type CrashDatabase } from './crash/postgres';
+import { createOwner, ensureBuild, freePort, ServerProcess, type Exit } from './crash/server';
+import { sqliteFacts } from './crash/sqlite-facts';
 import { verify, type Restart } from './crash/verify';
 import { api, between, expected, isRetryable, planRequests, rng, ROLE_INSTRUCTIONS, roleFor, type Ack, type Owner, type PlannedRequest, type Role, type Team } from './crash/workload';
 
@@ -23,10 +39,20 @@ const SIZES = {
   short: { requests: 60, kills: 3, gapMs: [1_500, 3_500], spreadMs: 8_000, quiesceMs: 60_000 },
   full: { requests: 216, kills: 12, gapMs: [1_500, 5_000], spreadMs: 40_000, quiesceMs: 180_000 },
 } as const;
+/** With several processes, a killed one comes back after this long: sometimes before its leases expire (10 s), sometimes after. */
+const RESTART_DELAY_MS = [500, 12_000] as const;
 const TEAMS_PER_OWNER = 3;
 /** Even, so every member has a teammate of each role (workload.ts roleFor). */
 const MEMBERS_PER_TEAM = 4;
 
+const options = ((): CrashOptions => {
+  try {
+    return parseOptions(process.argv.slice(2), process.env);
+  } catch (err) {
+    console.error(`Crash test: ${(err as Error).message}`);
+    process.exit(2);
+  }
+})();
 const sizeName = process.env.CRASH_SIZE === 'short' ? 'short' : 'full';
 const size = SIZES[sizeName];
 const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 1e9));
@@ -34,63 +60,59 @@ const random = rng(seed);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** The one server, its availability, and what the killer did to it. */
-class Control {
-  server!: ServerProcess;
-  baseUrl = '';
-  private up = false;
-  private waiters: Array<() => void> = [];
-  readonly restarts: Restart[] = [];
-  readonly healthMs: number[] = [];
-  kills = 0;
+/** What the killer did, for the verdict and the summary. */
+type KillLog = { restarts: Restart[]; kills: Kill[]; graceful?: { process: number; exit: Exit | null; ms: number } };
 
-  constructor(
-    private readonly port: number,
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly logFile: string,
-  ) {
-    this.baseUrl = `http://127.0.0.1:${port}`;
-  }
+/** SIGKILL one process; restart it at once (one process) or after a random delay while the others serve. */
+async function killOne(cluster: Cluster, node: Node, log: KillLog, databaseUrl: string | undefined): Promise<void> {
+  node.up = false; // no new request goes to it, nor another kill
+  const { processId, teams } = databaseUrl ? await leasesOf(databaseUrl, node.server.child.pid!) : { processId: null, teams: null };
+  const killedAt = Date.now();
+  await node.kill();
+  if (cluster.nodes.length > 1) await sleep(between(random, RESTART_DELAY_MS[0], RESTART_DELAY_MS[1]));
+  const healthyAt = await node.start();
+  log.restarts.push({ killedAt, spawnedAt: node.server.startedAt });
+  log.kills.push({ process: node.index, killedAt, healthyAt, teams, processId });
+}
 
-  async start(): Promise<void> {
-    this.server = new ServerProcess(this.port, this.env, this.logFile);
-    const healthyAt = await waitForHealth(this.baseUrl, this.server);
-    this.healthMs.push(healthyAt - this.server.startedAt);
-    this.up = true;
-    for (const wake of this.waiters.splice(0)) wake();
+/**
+ * The killer: `size.kills` SIGKILLs of a random live process at random moments (never the last live one), and once,
+ * mid-workload, a graceful restart (SIGTERM must exit 143 and leave the runs for the next start).
+ */
+async function killer(cluster: Cluster, log: KillLog, databaseUrl: string | undefined, acknowledged: () => string, violations: string[]): Promise<void> {
+  // Restarts run while the killer goes on; a failed one is kept (not left unhandled) and thrown at the end.
+  const restarting: Promise<unknown>[] = [];
+  for (let k = 0; k < size.kills; k++) {
+    await sleep(between(random, size.gapMs[0], size.gapMs[1]));
+    await cluster.atLeast(Math.min(2, cluster.nodes.length));
+    const live = cluster.live();
+    const node = live[between(random, 0, live.length - 1)]!;
+    const done = killOne(cluster, node, log, databaseUrl).then(() => {
+      process.stdout.write(`  kill ${k + 1}/${size.kills} (process ${node.index}): healthy again in ${secs(node.healthMs.at(-1)!)}; ${acknowledged()}\n`);
+    });
+    if (cluster.nodes.length === 1) await done;
+    else restarting.push(done.then(() => null, (err: unknown) => err ?? new Error('a restart failed')));
+    if (k === Math.floor(size.kills / 2)) {
+      await sleep(between(random, size.gapMs[0], size.gapMs[1]));
+      await cluster.atLeast(Math.min(2, cluster.nodes.length));
+      const target = cluster.live()[0]!;
+      const stoppedAt = Date.now();
+      const { exit, ms } = await target.stop();
+      await target.start();
+      log.restarts.push({ killedAt: stoppedAt, spawnedAt: target.server.startedAt });
+      log.graceful = { process: target.index, exit, ms };
+      process.stdout.write(`  graceful restart (process ${target.index}): SIGTERM → exit ${exit?.code ?? 'none'} in ${secs(ms)}; healthy again in ${secs(target.healthMs.at(-1)!)}\n`);
+      if (exit?.code !== 143) violations.push(`SIGTERM mid-workload: process ${target.index} exited with ${JSON.stringify(exit)}, expected code 143`);
+    }
   }
-
-  async killAndRestart(): Promise<void> {
-    this.up = false;
-    const killedAt = Date.now();
-    const exit = await this.server.kill('SIGKILL');
-    if (exit.signal !== 'SIGKILL') throw new Error(`the server had already exited (${JSON.stringify(exit)}):\n${this.server.output.slice(-2_000)}`);
-    this.kills += 1;
-    await this.start();
-    this.restarts.push({ killedAt, spawnedAt: this.server.startedAt });
-  }
-
-  /** A graceful restart with work in flight: SIGTERM must exit 143 and leave the runs for the next start. */
-  async stopAndRestart(): Promise<{ exit: Exit | null; ms: number }> {
-    this.up = false;
-    const stoppedAt = Date.now();
-    const exit = (await Promise.race([this.server.kill('SIGTERM'), sleep(30_000).then(() => null)])) as Exit | null;
-    const ms = Date.now() - stoppedAt;
-    if (!exit) await this.server.kill('SIGKILL');
-    await this.start();
-    this.restarts.push({ killedAt: stoppedAt, spawnedAt: this.server.startedAt });
-    return { exit, ms };
-  }
-
-  whenUp(): Promise<void> {
-    return this.up ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
-  }
+  const failed = (await Promise.all(restarting)).find((outcome) => outcome !== null);
+  if (failed) throw failed;
 }
 
 type Stats = { retriedSends: number; foundRecorded: number; refused: string[]; retriedAnswers: number; answersFoundRecorded: number };
 
-/** Send every planned request; a send whose response never arrived is retried with the same draft key. */
-async function produce(ctl: Control, owners: Owner[], plan: PlannedRequest[], acks: Map<number, Ack>, stats: Stats): Promise<void> {
+/** Send every planned request; a send whose response never arrived is retried with the same draft key (on any live process). */
+async function produce(cluster: Cluster, owners: Owner[], plan: PlannedRequest[], acks: Map<number, Ack>, stats: Stats): Promise<void> {
   let next = 0;
   const pace = size.spreadMs / plan.length;
   const worker = async () => {
@@ -99,9 +121,9 @@ async function produce(ctl: Control, owners: Owner[], plan: PlannedRequest[], ac
       await sleep(between(random, 0, 2 * pace * 4));
       const token = owners[planned.team.ownerIndex]!.token;
       for (let attempt = 1; ; attempt++) {
-        await ctl.whenUp();
+        const node = await cluster.any();
         try {
-          const { status, body } = await api<{ jobs: Array<{ id: string }> }>(ctl.baseUrl, token, 'POST', `/api/v1/teams/${planned.team.id}/requests`, {
+          const { status, body } = await api<{ jobs: Array<{ id: string }> }>(node.baseUrl, token, 'POST', `/api/v1/teams/${planned.team.id}/requests`, {
             memberIds: [planned.member.id],
             text: planned.text,
             draftKey: planned.draftKey,
@@ -124,11 +146,12 @@ async function produce(ctl: Control, owners: Owner[], plan: PlannedRequest[], ac
 }
 
 /** Answer every clarification the members ask; an answer whose response was lost is retried with its key. */
-async function answerQuestions(ctl: Control, owners: Owner[], teams: Team[], answers: Map<string, string>, stats: Stats, done: () => boolean): Promise<void> {
+async function answerQuestions(cluster: Cluster, owners: Owner[], teams: Team[], answers: Map<string, string>, stats: Stats, done: () => boolean): Promise<void> {
   const unacknowledged = new Map<string, { team: Team; body: { answer: string; answerKey: string } }>();
   const respond = async (jobId: string, team: Team, body: { answer: string; answerKey: string }, retry: boolean) => {
     try {
-      const res = await api<{ job: { status: string } }>(ctl.baseUrl, owners[team.ownerIndex]!.token, 'POST', `/api/v1/teams/${team.id}/jobs/${jobId}/respond`, body);
+      const node = await cluster.any();
+      const res = await api<{ job: { status: string } }>(node.baseUrl, owners[team.ownerIndex]!.token, 'POST', `/api/v1/teams/${team.id}/jobs/${jobId}/respond`, body);
       answers.set(jobId, body.answerKey);
       unacknowledged.delete(jobId);
       if (retry) {
@@ -141,15 +164,15 @@ async function answerQuestions(ctl: Control, owners: Owner[], teams: Team[], ans
     }
   };
   while (!done()) {
-    await ctl.whenUp();
     try {
       for (const [jobId, { team, body }] of unacknowledged) await respond(jobId, team, body, true);
       for (const [ownerIndex, owner] of owners.entries()) {
-        const { body } = await api<{ teams: Array<{ id: string; waitingJobs: number }> }>(ctl.baseUrl, owner.token, 'GET', '/api/v1/teams');
+        const node = await cluster.any();
+        const { body } = await api<{ teams: Array<{ id: string; waitingJobs: number }> }>(node.baseUrl, owner.token, 'GET', '/api/v1/teams');
         for (const summary of body.teams.filter((t) => t.waitingJobs > 0)) {
           const team = teams.find((t) => t.id === summary.id && t.ownerIndex === ownerIndex)!;
           const activity = await api<{ jobs?: Array<{ id: string; status: string; text?: string; waiting?: { type: string; questionId?: string } | null }> }>(
-            ctl.baseUrl,
+            (await cluster.any()).baseUrl,
             owner.token,
             'GET',
             `/api/v1/teams/${team.id}/activity?details=1&limit=200`,
@@ -169,15 +192,15 @@ async function answerQuestions(ctl: Control, owners: Owner[], teams: Team[], ans
 }
 
 /** Bounded wait until no team has unfinished work (answering questions meanwhile). */
-async function quiesce(ctl: Control, owners: Owner[]): Promise<number> {
+async function quiesce(cluster: Cluster, owners: Owner[]): Promise<number> {
   const deadline = Date.now() + size.quiesceMs;
   let pending = Infinity;
   while (Date.now() < deadline) {
-    await ctl.whenUp();
     try {
       pending = 0;
       for (const owner of owners) {
-        const { body } = await api<{ teams: Array<{ pendingJobs: number; waitingJobs: number }> }>(ctl.baseUrl, owner.token, 'GET', '/api/v1/teams');
+        const node = await cluster.any();
+        const { body } = await api<{ teams: Array<{ pendingJobs: number; waitingJobs: number }> }>(node.baseUrl, owner.token, 'GET', '/api/v1/teams');
         pending += body.teams.reduce((n, t) => n + t.pendingJobs + t.waitingJobs, 0);
       }
       if (pending === 0) return 0;
@@ -189,21 +212,22 @@ async function quiesce(ctl: Control, owners: Owner[]): Promise<number> {
   return pending;
 }
 
-async function setUp(ctl: Control, owners: Owner[]): Promise<Team[]> {
+async function setUp(cluster: Cluster, owners: Owner[]): Promise<Team[]> {
   const teams: Team[] = [];
+  const baseUrl = () => cluster.nodes[0]!.baseUrl;
   for (const [ownerIndex, owner] of owners.entries()) {
     const agentIds: string[] = [];
     const roles = new Map<string, Role>();
     for (let k = 0; k < MEMBERS_PER_TEAM; k++) {
       const name = `Crash ${ownerIndex + 1}-${k + 1}`;
       const role = roleFor(k);
-      const { body } = await api<{ id: string }>(ctl.baseUrl, owner.token, 'POST', '/api/v1/agents', { name, model: 'scripted', instructions: ROLE_INSTRUCTIONS[role] });
+      const { body } = await api<{ id: string }>(baseUrl(), owner.token, 'POST', '/api/v1/agents', { name, model: 'scripted', instructions: ROLE_INSTRUCTIONS[role] });
       agentIds.push(body.id);
       roles.set(name, role);
     }
     for (let t = 0; t < TEAMS_PER_OWNER; t++) {
       const { body } = await api<{ id: string; status: string; members: Array<{ id: string; name: string; conversationId: string }> }>(
-        ctl.baseUrl,
+        baseUrl(),
         owner.token,
         'POST',
         '/api/v1/teams',
@@ -221,7 +245,7 @@ async function setUp(ctl: Control, owners: Owner[]): Promise<Team[]> {
   return teams;
 }
 
-/** A second server on the same data directory must refuse to start, name the lock and exit non-zero. */
+/** A second server on the same data directory must refuse to start, name the lock and exit non-zero (SQLite). */
 async function secondServerRefused(env: NodeJS.ProcessEnv, logFile: string): Promise<string | null> {
   const second = new ServerProcess(await freePort(), env, logFile);
   const timeout = sleep(60_000).then(() => null);
@@ -241,88 +265,94 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+const spread = (values: number[]) => (values.length ? `p50 ${secs(percentile(values, 50))}, max ${secs(Math.max(...values))}` : 'none measured');
+
 async function main(): Promise<number> {
   const started = Date.now();
   const distDir = process.env.NEXT_DIST_DIR || '.next-crash';
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-crash-'));
-  const dataDir = path.join(scratch, 'data');
-  const logFile = path.join(scratch, 'server.log');
-  let ctl: Control | undefined;
+  const postgres = options.db === 'postgres';
+  const dataDirs = postgres ? Array.from({ length: options.processes }, (_, i) => path.join(scratch, `data-${i}`)) : [path.join(scratch, 'data')];
+  const logFile = (i: number) => path.join(scratch, options.processes > 1 ? `server-${i}.log` : 'server.log');
+  const cluster = new Cluster(random);
+  let database: CrashDatabase | undefined;
   const onSignal = () => {
-    if (ctl?.server?.running) ctl.server.child.kill('SIGKILL');
+    for (const node of cluster.nodes) if (node.server?.running) node.server.child.kill('SIGKILL');
     process.exit(130);
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const violations: string[] = [];
   try {
+    if (postgres) database = await createCrashDatabase(seed);
     ensureBuild(distDir, scratch);
     const workStarted = Date.now();
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
+    // One secret for all: a session or token made by one process is valid on every other.
+    const shared: NodeJS.ProcessEnv = {
       ...process.env,
-      DATA_DIR: dataDir,
       NEXT_DIST_DIR: distDir,
       AUTH_SECRET: crypto.randomBytes(32).toString('base64url'),
       SCRYPT_LOG_N: '10',
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
-      PORT: String(port),
+      ...(database ? { DATABASE_URL: database.url } : {}),
     };
-    console.log(`Crash test (${sizeName}, seed ${seed}): ${size.requests} requests, ${size.kills} SIGKILLs, data in ${dataDir}`);
-    const owners = [createOwner(env, 'owner-one@crash.test', 'crash-test-password-1'), createOwner(env, 'owner-two@crash.test', 'crash-test-password-2')];
+    if (!database) delete shared.DATABASE_URL;
+    const envs: NodeJS.ProcessEnv[] = [];
+    for (const dataDir of dataDirs) {
+      const port = await freePort();
+      envs.push({ ...shared, DATA_DIR: dataDir, PORT: String(port) });
+      cluster.add(port, envs.at(-1)!, logFile(envs.length - 1));
+    }
+    const where = database ? `Postgres database ${database.name}, data directories in ${scratch}` : `data in ${dataDirs[0]}`;
+    console.log(`Crash test (${sizeName}, seed ${seed}, ${options.processes} process${options.processes > 1 ? 'es' : ''}, ${options.db}): ${size.requests} requests, ${size.kills} SIGKILLs, ${where}`);
+    const owners = [createOwner(envs[0]!, 'owner-one@crash.test', 'crash-test-password-1'), createOwner(envs[0]!, 'owner-two@crash.test', 'crash-test-password-2')];
 
-    ctl = new Control(port, env, logFile);
-    await ctl.start();
-    const refusal = await secondServerRefused(env, logFile);
+    await Promise.all(cluster.nodes.map((node) => node.start()));
+    const refusal = postgres ? null : await secondServerRefused(envs[0]!, logFile(0));
     if (refusal) violations.push(refusal);
 
-    const teams = await setUp(ctl, owners);
+    const teams = await setUp(cluster, owners);
     const plan = planRequests(size.requests, teams, random);
     const acks = new Map<number, Ack>();
     const answers = new Map<string, string>();
     const stats: Stats = { retriedSends: 0, foundRecorded: 0, refused: [], retriedAnswers: 0, answersFoundRecorded: 0 };
+    const log: KillLog = { restarts: [], kills: [] };
     let finished = false;
 
-    let graceful: { exit: Exit | null; ms: number } | undefined;
-    const killer = (async () => {
-      for (let k = 0; k < size.kills; k++) {
-        await sleep(between(random, size.gapMs[0], size.gapMs[1]));
-        await ctl!.killAndRestart();
-        process.stdout.write(`  kill ${k + 1}/${size.kills}: healthy again in ${secs(ctl!.healthMs.at(-1)!)}; ${acks.size}/${plan.length} requests acknowledged\n`);
-        if (k === Math.floor(size.kills / 2)) {
-          // Once, mid-workload: a graceful restart must suspend the runs in flight, not cancel them.
-          await sleep(between(random, size.gapMs[0], size.gapMs[1]));
-          graceful = await ctl!.stopAndRestart();
-          process.stdout.write(`  graceful restart: SIGTERM → exit ${graceful.exit?.code ?? 'none'} in ${secs(graceful.ms)}; healthy again in ${secs(ctl!.healthMs.at(-1)!)}\n`);
-          if (graceful.exit?.code !== 143) violations.push(`SIGTERM mid-workload: the server exited with ${JSON.stringify(graceful.exit)}, expected code 143`);
-        }
-      }
-    })();
-    const answerer = answerQuestions(ctl, owners, teams, answers, stats, () => finished);
-    await Promise.all([produce(ctl, owners, plan, acks, stats), killer]);
-    const stillPending = await quiesce(ctl, owners);
+    const killing = killer(cluster, log, database?.url, () => `${acks.size}/${plan.length} requests acknowledged`, violations);
+    const answerer = answerQuestions(cluster, owners, teams, answers, stats, () => finished);
+    await Promise.all([produce(cluster, owners, plan, acks, stats), killing]);
+    const stillPending = await quiesce(cluster, owners);
     finished = true;
     await answerer;
 
-    const stopStarted = Date.now();
-    const stopTimer = sleep(30_000).then(() => null);
-    ctl.server.child.kill('SIGTERM');
-    const stopExit = (await Promise.race([ctl.server.exited, stopTimer])) as Exit | null;
-    const stopMs = Date.now() - stopStarted;
-    if (!stopExit) {
-      violations.push('the server did not exit within 30 s of SIGTERM');
-      await ctl.server.kill('SIGKILL');
-    } else if (stopExit.code !== 143) {
-      violations.push(`SIGTERM: the server exited with ${JSON.stringify(stopExit)}, expected code 143`);
+    const stops = await Promise.all(cluster.nodes.map((node) => node.stop()));
+    for (const [i, { exit }] of stops.entries()) {
+      if (!exit) violations.push(`process ${i} did not exit within 30 s of SIGTERM`);
+      else if (exit.code !== 143) violations.push(`SIGTERM: process ${i} exited with ${JSON.stringify(exit)}, expected code 143`);
     }
 
-    const verdict = await verify(dataDir, plan, acks, answers, ctl.restarts);
-    const healthAfterRestart = ctl.healthMs.slice(1);
+    const facts: Facts = database ? await pgFacts(database.url, dataDirs) : sqliteFacts(dataDirs[0]!);
+    let verdict;
+    try {
+      verdict = await verify(facts, plan, acks, answers, log.restarts);
+    } finally {
+      await facts.close();
+    }
+    const fairness = checkFairness(facts.jobs, facts.runs, { maxActive: LIMITS.scheduler.maxActiveJobs, perOwnerWhenShared: LIMITS.scheduler.maxSlotsPerOwnerWhenShared });
+    const handed = handovers(log.kills, facts.jobs, facts.runs);
+    const healthAfterRestart = cluster.nodes.flatMap((n) => n.healthMs.slice(1));
     const byStatus = Object.entries(verdict.jobs.byStatus).map(([s, n]) => `${n} ${s}`).join(', ');
+    const ownerName = new Map(owners.map((o, i) => [o.userId, `owner ${i + 1}`]));
+    const graceful = log.graceful;
     console.log('');
-    console.log(`Crash test ${sizeName} (seed ${seed})`);
-    console.log(`  kills:        ${ctl.kills} SIGKILLs, each followed by a restart; 1 graceful restart (SIGTERM → exit ${graceful?.exit?.code ?? 'none'} in ${secs(graceful?.ms ?? NaN)})`);
+    console.log(`Crash test ${sizeName} (seed ${seed}, ${options.processes} process${options.processes > 1 ? 'es' : ''}, ${options.db})`);
+    console.log(
+      `  kills:        ${cluster.kills} SIGKILLs, each followed by a restart` +
+        (options.processes > 1 ? ` (per process: ${cluster.nodes.map((n) => `${n.index}: ${n.kills}`).join(', ')})` : '') +
+        `; 1 graceful restart (SIGTERM → exit ${graceful?.exit?.code ?? 'none'} in ${secs(graceful?.ms ?? NaN)})`,
+    );
     console.log(`  requests:     ${plan.length} planned, ${acks.size} acknowledged; ${stats.retriedSends} resent after a lost response (${stats.foundRecorded} of them already recorded)`);
     console.log(`  answers:      ${answers.size} acknowledged; ${stats.retriedAnswers} resent after a lost response (${stats.answersFoundRecorded} already recorded)`);
     console.log(`  jobs:         ${verdict.jobs.total} (${verdict.jobs.requests} from the person, ${verdict.jobs.handoffs} handoffs, ${verdict.jobs.receipts} receipts): ${byStatus}`);
@@ -333,10 +363,22 @@ async function main(): Promise<number> {
     console.log(`  wrong result: ${verdict.wrong.length}`);
     console.log(`  receipts:     ${verdict.receipts.length} mismatches`);
     console.log(
-      `  recovery:     restart → health p50 ${secs(percentile(healthAfterRestart, 50))}, max ${secs(Math.max(...healthAfterRestart))}; ` +
-        `restart → first progress p50 ${secs(percentile(verdict.firstProgressMs, 50))}, max ${secs(Math.max(...verdict.firstProgressMs))} (${verdict.firstProgressMs.length} restarts with work pending)`,
+      `  fairness:     ${fairness.violations.length ? 'VIOLATED' : 'held'}: at most ${fairness.maxInFlight} job runs in flight (cap ${LIMITS.scheduler.maxActiveJobs}); ` +
+        `at most ${fairness.maxOwnerWhileShared} for one owner while another had one (shared cap ${LIMITS.scheduler.maxSlotsPerOwnerWhenShared}; ${fairness.admissionsChecked} admissions checked); ` +
+        `runs ${Object.entries(fairness.runsPerOwner).map(([owner, n]) => `${ownerName.get(owner) ?? owner} ${n}`).sort().join(', ')}`,
     );
-    console.log(`  shutdown:     final SIGTERM → exit ${stopExit?.code ?? 'none'} in ${secs(stopMs)}; second server on the same data directory ${refusal ? 'NOT refused' : 'refused'}`);
+    console.log(`  recovery:     restart → health ${spread(healthAfterRestart)}; restart → first progress ${spread(verdict.firstProgressMs)} (${verdict.firstProgressMs.length} restarts with work pending)`);
+    const perProcess = cluster.nodes
+      .map((n) => ({ n, ms: handed.filter((h) => h.process === n.index).map((h) => h.ms) }))
+      .map(({ n, ms }) => `${n.index}: ${ms.length ? spread(ms) : 'none measured'}`);
+    console.log(
+      `  handover:     kill → first progress of its teams ${spread(handed.map((h) => h.ms))} (${handed.length} kills with work pending` +
+        (options.processes > 1 ? `, ${handed.filter((h) => h.byAnother).length} known to be by another process); per process ${perProcess.join('; ')}` : ')'),
+    );
+    console.log(
+      `  shutdown:     final SIGTERM → exit ${stops.map((s) => s.exit?.code ?? 'none').join('/')} in ${stops.map((s) => secs(s.ms)).join('/')}; ` +
+        (postgres ? 'second-server refusal: SQLite only' : `second server on the same data directory ${refusal ? 'NOT refused' : 'refused'}`),
+    );
     console.log(`  duration:     ${secs(Date.now() - workStarted)} (plus ${secs(workStarted - started)} build check)`);
 
     for (const [label, list] of [
@@ -346,17 +388,26 @@ async function main(): Promise<number> {
       ['stuck', verdict.stuck],
       ['wrong', verdict.wrong],
       ['receipts', verdict.receipts],
+      ['fairness', fairness.violations],
     ] as const) {
       for (const item of list) violations.push(`${label}: ${item}`);
     }
-    if (ctl.kills < size.kills) violations.push(`only ${ctl.kills} of ${size.kills} kills happened`);
+    if (cluster.kills < size.kills) violations.push(`only ${cluster.kills} of ${size.kills} kills happened`);
   } catch (err) {
+    if (err instanceof NoPostgresError) {
+      console.error(`Crash test: ${err.message}`);
+      fs.rmSync(scratch, { recursive: true, force: true });
+      return 1;
+    }
     violations.push(`the crash test could not run: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
-    if (ctl?.server?.running) await ctl.server.kill('SIGKILL');
-    const keep = process.env.CRASH_KEEP === '1' || violations.length > 0;
-    if (keep) console.log(`Kept ${scratch} (server.log, data/).`);
-    else fs.rmSync(scratch, { recursive: true, force: true });
+    for (const node of cluster.nodes) if (node.server?.running) await node.server.kill('SIGKILL');
+  }
+  const keep = process.env.CRASH_KEEP === '1' || violations.length > 0;
+  if (keep) console.log(`Kept ${scratch} (server logs, data directories)${database ? ` and the database ${database.name}` : ''}.`);
+  else {
+    fs.rmSync(scratch, { recursive: true, force: true });
+    await database?.drop();
   }
   if (violations.length) {
     console.error(`\nFAILED: ${violations.length} violation(s)`);
@@ -364,7 +415,7 @@ async function main(): Promise<number> {
     if (violations.length > 40) console.error(`  … and ${violations.length - 40} more`);
     return 1;
   }
-  console.log('\nOK: zero lost, zero duplicated, zero stuck.');
+  console.log('\nOK: zero lost, zero duplicated, zero stuck, owner fairness held.');
   return 0;
 }
 

@@ -66,15 +66,37 @@ export const expected = {
   handoffRequestId: (i: number) => `h-${i}`,
 };
 
+/**
+ * Each block of requests opens with a burst: BURST long plain requests of one owner (owners take turns), each to
+ * another of its members, so that owner queues more than the shared cap (LIMITS.scheduler.maxSlotsPerOwnerWhenShared)
+ * while the other owner's requests keep coming: the fairness check (fairness.ts) then has admissions at the cap.
+ */
+const BLOCK = 36;
+const BURST = 9;
+const BURST_SLEEP_MS = [4_000, 8_000] as const;
+
+/** The team and member of a request: a burst's k-th goes to its owner's k-th conversation; the rest cycle the teams. */
+function placeRequest(index: number, teams: Team[], random: () => number): { team: Team; memberIndex: number; burst: boolean } {
+  const k = index % BLOCK;
+  const owners = [...new Set(teams.map((t) => t.ownerIndex))];
+  if (k < BURST && owners.length > 1) {
+    const owner = owners[Math.floor(index / BLOCK) % owners.length]!;
+    const own = teams.filter((t) => t.ownerIndex === owner);
+    const team = own[k % own.length]!;
+    return { team, memberIndex: Math.floor(k / own.length) % team.members.length, burst: true };
+  }
+  const team = teams[index % teams.length]!;
+  return { team, memberIndex: between(random, 0, team.members.length - 1), burst: false };
+}
+
 export function planRequests(count: number, teams: Team[], random: () => number): PlannedRequest[] {
   const plan: PlannedRequest[] = [];
   for (let index = 0; index < count; index++) {
-    const team = teams[index % teams.length]!;
-    const memberIndex = between(random, 0, team.members.length - 1);
+    const { team, memberIndex, burst } = placeRequest(index, teams, random);
     const member = team.members[memberIndex]!;
     const roll = random();
-    const kind: Kind = roll < 0.5 ? 'plain' : roll < 0.7 ? 'handoff' : roll < 0.8 ? 'handoff-fail' : 'ask';
-    const sleep = `/sleep ${between(random, 20, 200)}`;
+    const kind: Kind = burst || roll < 0.5 ? 'plain' : roll < 0.7 ? 'handoff' : roll < 0.8 ? 'handoff-fail' : 'ask';
+    const sleep = `/sleep ${burst ? between(random, BURST_SLEEP_MS[0], BURST_SLEEP_MS[1]) : between(random, 20, 200)}`;
     let target: Member | null = null;
     let text: string;
     if (kind === 'plain') {
