@@ -7,9 +7,8 @@
 //      at the app's limit passes the proxy, one byte more gets the app's own 413;
 //   3. a push stream (text/event-stream) delivers an event caused after it opened, while the request is still open;
 //   4. open streams are spread over the live processes (Caddy's admin API counts each upstream's open requests);
-//   5. after SIGKILL of a process, requests still succeed with the same session cookie. With one live process (the
-//      service lock refuses a second on one database until ADR 033's leases land) a standby is started in the
-//      killed one's slot and must take over; with several, the others carry on.
+//   5. after SIGKILL of a process, requests still succeed with the same session cookie: with several live processes
+//      the others carry on; with one (--live 1), a process started in the killed one's slot must take over.
 // PROXY_CHECK_CADDYFILE runs another config instead (e.g. a changed copy, to see a check fail).
 // Needs a build (NEXT_DIST_DIR, default .next: `npx next build`), `caddy` on PATH (Debian: apt-get install caddy),
 // Chromium (CHROMIUM_PATH or /usr/bin/chromium) and a Postgres: PROXY_CHECK_PG (default
