@@ -49,7 +49,7 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
   const { createConversation } = await import('@/server/agents/conversations');
   const { start, wait } = await import('@/server/agents/runs');
   const { readThread } = await import('@/server/agents/thread');
-  const { getCheckpointer, closeCheckpointer } = await import('@/server/agents/checkpointer');
+  const { getCheckpointer, closeCheckpointer, readCheckpointStore } = await import('@/server/agents/checkpointer');
   const { checkpointDbPath } = await import('@/server/db/paths');
   const { runEvents } = await import('@/server/agents/run-events');
   const Database = (await import('better-sqlite3')).default;
@@ -57,6 +57,9 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
   const { JsonPlusSerializer } = await import('@langchain/langgraph-checkpoint');
 
   let libraryDb: InstanceType<typeof Database> | undefined;
+  // On Postgres (DATABASE_URL) the product's checkpoints live in the `langgraph` schema; the library variants are
+  // the SQLite savers of before ADR 013, measured on checkpoints.db only.
+  if (process.env.DATABASE_URL && variant !== 'product') throw new Error(`variant ${variant} measures checkpoints.db: run it without DATABASE_URL`);
   if (variant !== 'product') {
     // Install the bare library saver where getCheckpointer() keeps the process's saver (same file, same pragmas).
     libraryDb = new Database(checkpointDbPath());
@@ -87,7 +90,34 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
       .values({ id: crypto.randomUUID(), ownerId: user.id, name: 'Bench', nameKey: 'bench', description: '', instructions: '', model: 'scripted', toolGroups: ['utility'], approvalTools: [], maxTurns: 25, updatedAt: new Date() })
       .returning(),
   );
-  const saverDb = (): InstanceType<typeof Database> => libraryDb ?? (getCheckpointer() as unknown as { db: InstanceType<typeof Database> }).db;
+  const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
+  /** What the checkpoint store takes: checkpoints.db and its WAL, or the `langgraph` schema's tables with their indexes and TOAST. */
+  const storeBytes = () =>
+    readCheckpointStore(
+      (db) => {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        const file = checkpointDbPath();
+        return size(file) + size(`${file}-wal`);
+      },
+      async (saver) =>
+        Number(
+          (
+            await saver.pool.query<{ n: string }>(
+              `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relkind = 'r'`,
+              [saver.schema],
+            )
+          ).rows[0]!.n,
+        ),
+    );
+  const vacuum = () =>
+    readCheckpointStore(
+      (db) => void db.exec('VACUUM'),
+      // VACUUM FULL: hand the warm-up's pages back, as SQLite's VACUUM does, so the first marks start from empty.
+      async (saver) => {
+        const { rows } = await saver.pool.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = $1`, [saver.schema]);
+        await saver.pool.query(`VACUUM FULL ${rows.map((r) => `"${saver.schema}"."${r.name}"`).join(', ')}`);
+      },
+    );
   // Warm up (JIT, prepared statements, module loading) on a throwaway conversation, so the first marks are steady state.
   const warmup = await createConversation(user.id, agent!.id);
   for (let i = 1; i <= WARMUP_EXCHANGES; i++) {
@@ -96,7 +126,7 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
   }
   await new Promise((resolve) => setImmediate(resolve));
   await (libraryDb ? (globalThis as unknown as { __ensembleCheckpointer: { saver: InstanceType<typeof SqliteSaver> } }).__ensembleCheckpointer.saver : getCheckpointer()).deleteThread(warmup.id);
-  saverDb().exec('VACUUM');
+  await vacuum();
   const conversation = await createConversation(user.id, agent!.id);
   const serde = new JsonPlusSerializer();
   const cpu: number[] = [];
@@ -118,11 +148,8 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
     const { messages } = await readThread(conversation.id);
     let messageBytes = 0;
     for (const m of messages) messageBytes += (await serde.dumpsTyped(m))[1].byteLength;
-    saverDb().pragma('wal_checkpoint(TRUNCATE)');
-    const file = checkpointDbPath();
-    const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
     const mean = (xs: number[]) => xs.slice(-CPU_WINDOW).reduce((a, b) => a + b, 0) / Math.min(CPU_WINDOW, xs.length);
-    points.push({ exchanges: i, messages: messages.length, messageBytes, checkpointBytes: size(file) + size(`${file}-wal`), cpuMsPerRun: mean(cpu), wallMsPerRun: mean(wall) });
+    points.push({ exchanges: i, messages: messages.length, messageBytes, checkpointBytes: await storeBytes(), cpuMsPerRun: mean(cpu), wallMsPerRun: mean(wall) });
   }
   closeCheckpointer();
   if (libraryDb?.open) libraryDb.close();

@@ -39,7 +39,7 @@ async function main() {
   const { closeDb, schema, writeTx } = await import('@/server/db');
   const { createConversation } = await import('@/server/agents/conversations');
   const { start, wait } = await import('@/server/agents/runs');
-  const { closeCheckpointer, getCheckpointer } = await import('@/server/agents/checkpointer');
+  const { closeCheckpointer, readCheckpointStore } = await import('@/server/agents/checkpointer');
   const { setRunEventCapture } = await import('@/server/agents/observe/capture-switch');
 
   const user = await createUser({ email: `bench-${crypto.randomUUID().slice(0, 8)}@bench.test`, password: 'benchmark-password' });
@@ -78,10 +78,14 @@ async function main() {
   }
   setRunEventCapture(true);
 
-  // run_events lives on checkpoints.db, SQLite until ADR 033 step 4 moves it: its own driver, read directly.
-  const db = getCheckpointer().db;
-  // eslint-disable-next-line no-restricted-syntax -- checkpoints.db (above), not the app database
-  const perRun = db.prepare(`SELECT count(*) AS events, count(DISTINCT run_id) AS runs, sum(length(data)) AS bytes FROM run_events`).get() as { events: number; runs: number; bytes: number };
+  // run_events lives beside the checkpoints (checkpoints.db, or the `langgraph` schema on Postgres): read directly.
+  type Totals = { events: number; runs: number; bytes: number };
+  const totalsSql = (table: string) => `SELECT count(*) AS events, count(DISTINCT run_id) AS runs, sum(length(data)) AS bytes FROM ${table}`;
+  const perRun = await readCheckpointStore(
+    // eslint-disable-next-line no-restricted-syntax -- checkpoints.db (above), not the app database
+    (db) => db.prepare(totalsSql('run_events')).get() as Totals,
+    async (saver) => (await saver.pool.query<Totals>(totalsSql(`"${saver.schema}".run_events`))).rows[0]!,
+  );
   console.log(`\n${TOOL_TURNS + 1} model turns per run; ${rounds} rounds × ${runsPerRound} runs per mode (after ${warmup} warm-up runs)`);
   console.log('mode   runs   mean CPU/run   p50 CPU/run   p99 CPU/run');
   for (const mode of ['on', 'off'] as const) {

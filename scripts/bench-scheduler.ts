@@ -262,7 +262,8 @@ async function main() {
     const engine = activeEngine();
     // eslint-disable-next-line no-restricted-syntax -- the SQLite writer's own setting (see above)
     if (engine.kind === 'sqlite') engine.sqlite.writer.$client.pragma(`synchronous = ${mode}`);
-    getCheckpointer().db.pragma(`synchronous = ${mode}`);
+    const checkpointer = getCheckpointer();
+    if (checkpointer.engine === 'sqlite') checkpointer.db.pragma(`synchronous = ${mode}`);
   };
   const syncFigures: Record<string, { commit: number; jobsPerSecond: number }> = {};
   for (const [run, mode] of (['FULL', 'NORMAL', 'FULL', 'NORMAL'] as const).entries()) {

@@ -127,7 +127,7 @@ export type Outcome =
 export async function finishRun(runId: string, outcome: Outcome): Promise<Run | undefined> {
   const current = await findRun(runId);
   if (!current || isFinished(current.status)) return undefined;
-  const totals = recordRunEnd(current, outcome);
+  const totals = await recordRunEnd(current, outcome);
   const now = new Date();
   const interrupt = outcome.status === 'interrupted' ? (outcome.interrupt ?? null) : null;
   const row = await writeTx(async (tx) => {

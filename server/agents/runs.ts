@@ -137,7 +137,7 @@ export async function getState(ownerId: string, conversationId: string): Promise
   return {
     conversation,
     // Each compaction's summary at its place (the thread keeps every message; compaction/conversation-view.ts).
-    messages: toApiMessages(withCompactionSummaries(conversationId, messages)),
+    messages: toApiMessages(await withCompactionSummaries(conversationId, messages)),
     run,
     interrupt: run?.status === 'interrupted' ? (run.interrupt ?? null) : null,
     threadMessages: messages,

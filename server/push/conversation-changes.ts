@@ -37,8 +37,9 @@ export function changedSince(conversationId: string, seen: number): boolean {
 
 /**
  * Note a change to one of the conversation's runs. Inside a write transaction the message goes out once it commits
- * (never after a rollback), the changes of one transaction coalesced; outside one (run events are written on
- * checkpoints.db, not in a writeTx), in a microtask, the changes of one tick coalesced.
+ * (never after a rollback), the changes of one transaction coalesced; outside one (run events are written beside the
+ * checkpoints, not in a writeTx: noted once their own transaction is done), in a microtask, the changes of one tick
+ * coalesced.
  */
 export function noteConversationChange(conversationId: string, runId: string): void {
   const pending = pendingChanges();

@@ -115,11 +115,11 @@ async function serialize(db: Db, teamId: string, rows: Job[], details: boolean):
   const runIds = rows.map((r) => r.runId).filter((x): x is string => !!x);
   const runs = details ? await jobRuns(db, runIds) : undefined;
   const stops = details ? await stopReasons(db, runIds) : undefined;
-  return rows.map((r) => {
-    const job = withCitations(toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)), r, details);
+  return Promise.all(rows.map(async (r) => {
+    const job = await withCitations(toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)), r, details);
     // With details: why the job's run stopped early (a capped run completes or fails its job as the run did).
     return stops ? { ...job, stopReason: (r.runId && stops.get(r.runId)) || null } : job;
-  });
+  }));
 }
 
 /** The stop reason of each run that has one (runs.stop_reason, written by finishRun). */
@@ -134,10 +134,10 @@ async function stopReasons(db: Db, runIds: string[]): Promise<Map<string, NonNul
  * wrote it: resolved means that run made that call, not that the result's claim about it is true. The ledger is
  * read only when the result cites something.
  */
-function withCitations(job: ApiJob, row: Job, details: boolean): ApiJob {
+async function withCitations(job: ApiJob, row: Job, details: boolean): Promise<ApiJob> {
   if (!details || row.kind !== 'request' || !row.result || !row.runId) return job;
   const cited = checkCitations(row.result, []);
-  return { ...job, citations: cited.length ? checkCitations(row.result, receiptsOf(row.runId)) : [] };
+  return { ...job, citations: cited.length ? checkCitations(row.result, await receiptsOf(row.runId)) : [] };
 }
 
 /**

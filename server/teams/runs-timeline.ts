@@ -152,11 +152,11 @@ async function readTeamRuns(ownerId: string, teamId: string, window: RunsWindow)
   const kept = all.slice(0, maxRuns).reverse();
 
   const jobs = await loadJobs(teamId, kept.map((r) => jobIdOfRunKey(r.idempotency_key)).filter((id): id is string => !!id));
-  const runs: ApiTeamRun[] = kept.map((r) => {
+  const runs: ApiTeamRun[] = await Promise.all(kept.map(async (r) => {
     const job = jobs.get(jobIdOfRunKey(r.idempotency_key) ?? '');
     const tokens = ACTIVE.has(r.status)
       ? r.status === 'running'
-        ? runTokenTotals(r.id)
+        ? await runTokenTotals(r.id)
         : zero()
       : { inputTokens: r.input_tokens, outputTokens: r.output_tokens, modelCalls: r.model_calls, unreportedCalls: r.unreported_calls };
     return {
@@ -173,7 +173,7 @@ async function readTeamRuns(ownerId: string, teamId: string, window: RunsWindow)
       tokens,
       fingerprint: r.fingerprint,
     };
-  });
+  }));
 
   const memberTokens = new Map(members.map((m) => [m.id, zero()]));
   const totals = zero();

@@ -1,3 +1,4 @@
+// test:pg skip: converts a checkpoints.db written by the library's SqliteSaver; Postgres has no such file
 import crypto from 'node:crypto';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -80,7 +81,7 @@ describe('a data directory written by the library saver', () => {
     closeCheckpointer();
     await closeDb();
     setRunEventCapture(true);
-    const saver = getCheckpointer();
+    const saver = getCheckpointer() as ThreadSaver;
     expect(saver).toBeInstanceOf(ThreadSaver);
     expect(hasLibraryTables(saver.db)).toBe(false);
     expect(saver.db.pragma('auto_vacuum', { simple: true })).toBe(2);

@@ -52,7 +52,7 @@ describe('assembly descriptor and fingerprint, recorded at each run start', () =
     });
     expect(changes).toBeNull();
     expect(run.fingerprint).toBe(sha256Hex(canonicalJson(descriptor)));
-    expect(eventsOf(run.id)[0]).toMatchObject({ type: 'run.started', fingerprint: run.fingerprint });
+    expect((await eventsOf(run.id))[0]).toMatchObject({ type: 'run.started', fingerprint: run.fingerprint });
   });
 
   it('is stable for an unchanged agent, and each field change changes it and is listed exactly', async () => {

@@ -45,7 +45,7 @@ describe('compaction through real graphs', () => {
     expect(compacted[0]).toBeInstanceOf(SystemMessage);
     expect(compacted[1]!.additional_kwargs.ensemble).toMatchObject({ kind: 'compaction' });
     expect(compacted.slice(2).map((m) => m.id)).toEqual([thread[3]!.id, thread[4]!.id]);
-    const [compaction] = ofType(eventsOf(run.id), 'compaction');
+    const [compaction] = ofType(await eventsOf(run.id), 'compaction');
     expect(compaction!.removed.map((r) => r.id)).toEqual(thread.slice(0, 3).map((m) => m.id));
     // The scripted model reads its turn from the newest human message; the request itself was summarized, so it
     // answers as for a turn without directives.
@@ -62,19 +62,19 @@ describe('compaction through real graphs', () => {
     await until(async () => recorder!.agentCalls().length === 1, 10_000);
     expect(recorder.calls.map((c) => c.system)).toEqual(['summary', undefined]);
     // Summarized and queued with the step, not written before it.
-    expect(compactionsOf(conversation.id)).toEqual([]);
-    expect(typesOf(eventsOf(run.id))).not.toContain('compaction');
+    expect(await compactionsOf(conversation.id)).toEqual([]);
+    expect(typesOf(await eventsOf(run.id))).not.toContain('compaction');
 
     expect(await suspendActiveRuns(5_000)).toEqual({ suspended: [run.id], settled: true });
-    expect(compactionsOf(conversation.id)).toEqual([]);
-    expect(typesOf(eventsOf(run.id))).not.toContain('compaction');
+    expect(await compactionsOf(conversation.id)).toEqual([]);
+    expect(typesOf(await eventsOf(run.id))).not.toContain('compaction');
 
     resumeRunLaunches();
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'continued' }]);
     expect((await finished(run.id, 15_000)).status).toBe('success');
-    const records = compactionsOf(conversation.id);
+    const records = await compactionsOf(conversation.id);
     expect(records).toHaveLength(1);
-    expect(ofType(eventsOf(run.id), 'compaction').map((e) => e.summaryMessageId)).toEqual([records[0]!.summaryMessageId]);
+    expect(ofType(await eventsOf(run.id), 'compaction').map((e) => e.summaryMessageId)).toEqual([records[0]!.summaryMessageId]);
     const thread = (await readThread(conversation.id)).messages;
     expect(records[0]!.throughMessageId).toBe(thread[1]!.id);
     expect(contentText(thread.at(-1)!.content)).toBe('ok');

@@ -41,7 +41,7 @@ describe('compaction at the threshold (estimate counter, scripted model)', () =>
 
     recorder = recordModelCalls();
     const same = await send(ann.id, atLimit.id, filler(room));
-    expect(typesOf(eventsOf(same.id))).not.toContain('compaction');
+    expect(typesOf(await eventsOf(same.id))).not.toContain('compaction');
     expect(recorder.calls.map((c) => c.system)).toEqual([undefined]);
     const whole = recorder.agentCalls()[0]!;
     expect(whole[0]).toBeInstanceOf(SystemMessage);
@@ -70,7 +70,7 @@ describe('compaction at the threshold (estimate counter, scripted model)', () =>
     expect(summary.additional_kwargs.ensemble).toMatchObject({ kind: 'compaction', taskText: scripted, provenance: { contentKind: 'compaction', producer: { type: 'framework' } } });
     expect(ids(input.slice(2))).toEqual(ids(thread.slice(1, 3)));
 
-    const events = eventsOf(over.id);
+    const events = await eventsOf(over.id);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'compaction', 'model.call', 'step.assistant', 'run.finished']);
     const [summaryEvent, agentEvent] = ofType(events, 'model.call');
     expect(summaryEvent).toMatchObject({ system: 'summary', model: 'scripted', inputTokens: expect.any(Number), outputTokens: expect.any(Number), latencyMs: expect.any(Number) });
@@ -83,10 +83,10 @@ describe('compaction at the threshold (estimate counter, scripted model)', () =>
     expect(compaction!.tokensAfter).toBeLessThan(compaction!.tokensBefore);
     expect(compaction).toMatchObject({ counter: 'estimate', summaryMessageId: summary.id });
 
-    expect(compactionsOf(overLimit.id)).toEqual([
+    expect(await compactionsOf(overLimit.id)).toEqual([
       expect.objectContaining({ runId: over.id, throughMessageId: thread[0]!.id, summaryMessageId: summary.id, summary: scripted, removed: compaction!.removed }),
     ]);
-    expect(compactionsOf(atLimit.id)).toEqual([]);
+    expect(await compactionsOf(atLimit.id)).toEqual([]);
   });
 });
 
@@ -97,13 +97,13 @@ describe('a compaction record persists', () => {
     await send(bob.id, conversation.id, filler(700, 'aaaa'));
     recorder = recordModelCalls();
     const first = await send(bob.id, conversation.id, filler(600, 'bbbb'));
-    expect(ofType(eventsOf(first.id), 'compaction')).toHaveLength(1);
-    const [record] = compactionsOf(conversation.id);
+    expect(ofType(await eventsOf(first.id), 'compaction')).toHaveLength(1);
+    const [record] = await compactionsOf(conversation.id);
     expect(record!.removed.map((r) => r.id)).toEqual(ids((await threadOf(conversation.id)).slice(0, 2)));
 
     recorder.calls.length = 0;
     const second = await send(bob.id, conversation.id, 'and then?');
-    expect(typesOf(eventsOf(second.id))).not.toContain('compaction');
+    expect(typesOf(await eventsOf(second.id))).not.toContain('compaction');
     expect(recorder.calls.map((c) => c.system)).toEqual([undefined]);
     expect(recorder.agentCalls()[0]![1]!.id).toBe(record!.summaryMessageId);
 
@@ -111,7 +111,7 @@ describe('a compaction record persists', () => {
     closeCheckpointer();
     recorder.calls.length = 0;
     const third = await send(bob.id, conversation.id, 'still there?');
-    expect(typesOf(eventsOf(third.id))).not.toContain('compaction');
+    expect(typesOf(await eventsOf(third.id))).not.toContain('compaction');
     const afterRestart = recorder.agentCalls()[0]!;
     expect(afterRestart[1]!.id).toBe(record!.summaryMessageId);
     const thread = await threadOf(conversation.id);
@@ -120,9 +120,9 @@ describe('a compaction record persists', () => {
 
     recorder.calls.length = 0;
     const fourth = await send(bob.id, conversation.id, filler(400, 'cccc'));
-    const [again] = ofType(eventsOf(fourth.id), 'compaction');
+    const [again] = ofType(await eventsOf(fourth.id), 'compaction');
     expect(again).toBeDefined();
-    const records = compactionsOf(conversation.id);
+    const records = await compactionsOf(conversation.id);
     expect(records).toHaveLength(2);
     const summaryInput = recorder.calls.find((c) => c.system === 'summary')!.messages[1]!;
     expect(contentText(summaryInput.content)).toContain('earlier summary:\nSummary of 2 earlier messages:');
@@ -139,7 +139,7 @@ describe('a compaction record persists', () => {
     const { conversation } = await conversationWith(cy.id, { name: 'Shown', compactAtTokens: 1_000 });
     await send(cy.id, conversation.id, filler(700));
     await send(cy.id, conversation.id, filler(600));
-    const [record] = compactionsOf(conversation.id);
+    const [record] = await compactionsOf(conversation.id);
     const state = await getState(cy.id, conversation.id);
     const thread = await threadOf(conversation.id);
     expect(state.messages.map((m) => m.id)).toEqual([thread[0]!.id, thread[1]!.id, record!.summaryMessageId, thread[2]!.id, thread[3]!.id]);

@@ -90,7 +90,7 @@ describe('compaction on a real provider path (initChatModel against a local Open
     expect(text(agentCall.messages[2]!.content)).toContain('more more');
     expect(agentCall.tools).toBeDefined();
 
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     const calls = ofType(events, 'model.call');
     expect(calls.map((c) => [c.system ?? null, c.inputTokens])).toEqual([
       ['summary', 102],

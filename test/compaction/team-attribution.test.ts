@@ -29,7 +29,7 @@ describe('team job attribution with a compacted member conversation', () => {
     const request = thread.find((m) => ensembleMeta(m)?.jobId === first!.id)!;
     expect(request.getType()).toBe('human');
     // The compaction happened inside this job's run and took the job's own request out of the model's input…
-    const [compaction] = ofType(eventsOf(done.runId!), 'compaction');
+    const [compaction] = ofType(await eventsOf(done.runId!), 'compaction');
     expect(compaction!.removed.map((r) => r.id)).toContain(request.id);
     // …while the thread kept it, so the result is the member's answer after it.
     expect(thread.map((m) => m.id)).toContain(request.id);
@@ -40,7 +40,7 @@ describe('team job attribution with a compacted member conversation', () => {
     const [second] = (await sendRequest(alice.id, team.id, { memberIds: [worker.id], text: '/reply Second done', draftKey: 'second' })).jobs;
     const next = await settled(second!.id);
     expect(next).toMatchObject({ status: 'completed', result: 'Second done' });
-    expect(compactionsOf(worker.conversationId!).length).toBeGreaterThanOrEqual(1);
+    expect((await compactionsOf(worker.conversationId!)).length).toBeGreaterThanOrEqual(1);
     const after = (await readThread(worker.conversationId!)).messages;
     expect(after.slice(0, thread.length).map((m) => m.id)).toEqual(thread.map((m) => m.id));
   });

@@ -26,8 +26,8 @@ describe('the task tool: a child run on a hidden conversation, its result back t
     const tool = messages.find((m) => m.getType() === 'tool')!;
     expect(JSON.parse(contentText(tool.content))).toMatchObject({ status: 'completed', output: 'hi from the child' });
     // The parent's step.tool event names the child, so its steps can be shown nested under the call.
-    expect(ofType(eventsOf(run.id), 'step.tool')).toEqual([expect.objectContaining({ tool: 'task', toolCallId: row!.parentToolCallId, delegationId: row!.id, childRunId: child.id })]);
-    expect(ofType(eventsOf(child.id), 'step.assistant')).toEqual([expect.objectContaining({ text: 'hi from the child' })]);
+    expect(ofType(await eventsOf(run.id), 'step.tool')).toEqual([expect.objectContaining({ tool: 'task', toolCallId: row!.parentToolCallId, delegationId: row!.id, childRunId: child.id })]);
+    expect(ofType(await eventsOf(child.id), 'step.assistant')).toEqual([expect.objectContaining({ text: 'hi from the child' })]);
   });
 
   it('the result carries the child’s receipts and its answer’s citations checked against them', async () => {

@@ -77,7 +77,10 @@ describe('power loss', () => {
     // 2 = FULL (1 = NORMAL, which in WAL mode can lose the last commits to an OS crash).
     // The writer connection (writeTx's): the read-only connection never commits anything.
     if (!onPostgres) expect(await writeTx((tx) => tx.$client.pragma('synchronous', { simple: true }))).toBe(2);
-    expect(getCheckpointer().db.pragma('synchronous', { simple: true })).toBe(2);
+    // On Postgres the checkpoints are in the app's database too (ADR 033 §7): no checkpoints.db.
+    const saver = getCheckpointer();
+    if (saver.engine === 'sqlite') expect(saver.db.pragma('synchronous', { simple: true })).toBe(2);
+    else expect(fs.existsSync(path.join(process.env.DATA_DIR!, 'checkpoints.db'))).toBe(false);
   });
 });
 
@@ -97,8 +100,10 @@ describe('data directory modes', () => {
     expect(mode(dir)).toBe(0o700);
     const modes = fileModes(dir);
     // The write-ahead logs exist (SQLite made them), so their modes were really checked.
-    const appFiles = onPostgres ? ['checkpoints.db-wal', 'checkpoints.db-shm'] : ['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm'];
-    expect(Object.keys(modes)).toEqual(expect.arrayContaining([...appFiles, 'checkpoints.db', 'auth-secret']));
+    // On Postgres neither the app's tables nor the checkpoints are files here (ADR 033 §7).
+    const appFiles = onPostgres ? [] : ['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm', 'checkpoints.db'];
+    expect(Object.keys(modes)).toEqual(expect.arrayContaining([...appFiles, 'auth-secret']));
+    if (onPostgres) expect(Object.keys(modes).filter((name) => name.startsWith('checkpoints.db'))).toEqual([]);
     for (const [name, fileMode] of Object.entries(modes)) expect(fileMode, name).toBe(0o600);
   });
 
@@ -114,8 +119,9 @@ describe('data directory modes', () => {
     await server.printed('ready\n');
     expect(mode(dir)).toBe(0o700);
     const modes = fileModes(dir);
-    const appFiles = onPostgres ? ['checkpoints.db'] : ['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm'];
+    const appFiles = onPostgres ? [] : ['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm', 'checkpoints.db'];
     expect(Object.keys(modes)).toEqual(expect.arrayContaining([...appFiles, 'server.lock.db', 'auth-secret', 'leftover.txt']));
+    if (onPostgres) expect(Object.keys(modes)).not.toContain('checkpoints.db');
     for (const [name, fileMode] of Object.entries(modes)) expect(fileMode, name).toBe(0o600);
   }, 120_000);
 });

@@ -36,7 +36,8 @@ describe('a run started from inside another run', () => {
       ['human', 'hello from inside a tool'],
       ['ai', 'Target received: hello from inside a tool'],
     ]);
-    const namespaces = getCheckpointer().db.prepare('select distinct checkpoint_ns as ns from thread_checkpoints where thread_id = ?').all(target.id);
-    expect(namespaces).toEqual([{ ns: '' }]);
+    const namespaces = new Set<unknown>();
+    for await (const tuple of getCheckpointer().list({ configurable: { thread_id: target.id } })) namespaces.add(tuple.config.configurable?.checkpoint_ns);
+    expect([...namespaces]).toEqual(['']);
   });
 });

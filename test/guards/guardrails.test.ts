@@ -33,7 +33,7 @@ describe('max turns (turn_capped)', () => {
     // The third call never ran (no third tool result in this turn) and the note closes the turn.
     expect(messages.slice(-5).map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant', 'tool', 'user']);
     expect(messages.at(-1)).toMatchObject({ text: 'Stopped after 3 model turns (max turns)', provenance: { contentKind: 'note', producer: { type: 'framework' } } });
-    const finishedEvent = ofType(eventsOf(past.id), 'run.finished')[0]!;
+    const finishedEvent = ofType(await eventsOf(past.id), 'run.finished')[0]!;
     expect(finishedEvent).toMatchObject({ outcome: 'failed', stopReason: 'turn_capped' });
   });
 
@@ -49,7 +49,7 @@ describe('max turns (turn_capped)', () => {
     expect(messages.filter((m) => m.role === 'tool')).toHaveLength(1);
     const view = await call(runRoute.GET, { headers: ann.auth, params: { id: run.id } });
     expect(view.body).toMatchObject({ run: { status: 'success', stopReason: 'turn_capped' } });
-    expect(ofType(eventsOf(run.id), 'run.finished')[0]).toMatchObject({ outcome: 'completed', stopReason: 'turn_capped' });
+    expect(ofType(await eventsOf(run.id), 'run.finished')[0]).toMatchObject({ outcome: 'completed', stopReason: 'turn_capped' });
     // The next message starts a new turn with its own budget of turns.
     expect(await send(ann.id, conversation.id, '/reply fresh')).toMatchObject({ status: 'success', stopReason: null });
   });
@@ -76,7 +76,7 @@ describe('token budget (token_capped)', () => {
     expect(messages.at(-1)!.toolCalls).toBeUndefined();
     // Four model calls: the third was capped, the fourth is the answer (its tokens are spent past the budget).
     expect(run).toMatchObject({ modelCalls: 4, inputTokens: 4 * 263, outputTokens: 4 * 87 });
-    const steps = ofType(eventsOf(run.id), 'step.assistant');
+    const steps = ofType(await eventsOf(run.id), 'step.assistant');
     expect(steps.map((s) => s.toolCalls.length)).toEqual([1, 1, 0, 0]);
     // The run's steps say which call the guard removed, and why; the answer-now step removed nothing.
     expect(steps[2]).toMatchObject({ removedToolCalls: [{ name: 'calculator', args: '{"expression":"3+0"}' }], stopReason: 'token_capped' });
@@ -103,7 +103,7 @@ describe('token budget (token_capped)', () => {
     ]);
     const exact = await send(ann.id, conversation.id, `/tokens 1000\n${calls(1)}\n/reply ok`);
     expect(exact).toMatchObject({ status: 'success', stopReason: 'token_capped', modelCalls: 2 });
-    expect(ofType(eventsOf(exact.id), 'step.tool')).toHaveLength(0);
+    expect(ofType(await eventsOf(exact.id), 'step.tool')).toHaveLength(0);
   });
 
   it('uses the instance default when the agent has no budget of its own', async () => {
@@ -138,7 +138,7 @@ describe('loops (loop_capped)', () => {
       'Loop limit reached: you called the same tool calls 3 times in a row. Those calls were not run. Answer now with what you have; no more tool calls.',
     );
     expect(messages.at(-1)!.text).toBe(`${agent.name}: done\n[calculator] 2\n[calculator] 2`);
-    expect(ofType(eventsOf(run.id), 'run.finished')[0]).toMatchObject({ outcome: 'completed', stopReason: 'loop_capped' });
+    expect(ofType(await eventsOf(run.id), 'run.finished')[0]).toMatchObject({ outcome: 'completed', stopReason: 'loop_capped' });
   });
 
   it('the same call twice, then another, is not a loop', async () => {
@@ -160,7 +160,7 @@ describe('loops (loop_capped)', () => {
     const messages = await thread(ann.id, conversation.id);
     expect(notesOf(messages).at(-1)!.text).toMatch(`you called calculator ${n} times in a row`);
     // The 20th call was removed: 19 results in this turn.
-    expect(ofType(eventsOf(at.id), 'step.tool')).toHaveLength(n - 1);
+    expect(ofType(await eventsOf(at.id), 'step.tool')).toHaveLength(n - 1);
   });
 });
 
@@ -174,7 +174,7 @@ describe('time limit (time_capped) flows through the same outcome', () => {
     expect(capped).toMatchObject({ status: 'error', stopReason: 'time_capped' });
     const view = await call(runRoute.GET, { headers: ann.auth, params: { id: run.id } });
     expect(view.body).toMatchObject({ run: { status: 'error', stopReason: 'time_capped' } });
-    expect(ofType(eventsOf(run.id), 'run.finished')[0]).toMatchObject({ outcome: 'failed', stopReason: 'time_capped' });
+    expect(ofType(await eventsOf(run.id), 'run.finished')[0]).toMatchObject({ outcome: 'failed', stopReason: 'time_capped' });
   });
 });
 

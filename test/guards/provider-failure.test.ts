@@ -41,7 +41,7 @@ describe('a real provider error is a handled failure', () => {
     const messages = (await getState(ann.id, conversation.id)).messages;
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.meta).toMatchObject({ kind: 'framework_note', modelError: { kind: 'auth' } });
-    expect(ofType(eventsOf(run.id), 'model.call')[0]!.error).toMatch(/Incorrect API key provided/);
-    expect(ofType(eventsOf(run.id), 'run.finished')[0]).toMatchObject({ outcome: 'failed' });
+    expect(ofType(await eventsOf(run.id), 'model.call')[0]!.error).toMatch(/Incorrect API key provided/);
+    expect(ofType(await eventsOf(run.id), 'run.finished')[0]).toMatchObject({ outcome: 'failed' });
   });
 });

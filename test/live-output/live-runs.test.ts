@@ -62,7 +62,7 @@ describe('live output of a run (the graph streams its model calls)', () => {
     expect(answer.getType()).toBe('ai');
     expect(answer.constructor.name).toBe('AIMessage');
     expect(answer.content).toBe(WORDS);
-    const [call] = ofType(eventsOf(run.id), 'model.call');
+    const [call] = ofType(await eventsOf(run.id), 'model.call');
     expect(call).toMatchObject({ model: 'scripted', inputTokens: answer.usage_metadata!.input_tokens, outputTokens: Math.ceil(WORDS.length / 4) });
     expect(done).toMatchObject({ inputTokens: call!.inputTokens, outputTokens: call!.outputTokens });
   });
@@ -108,7 +108,7 @@ describe('live output of a run (the graph streams its model calls)', () => {
     expect(heard.at(-1)).toMatchObject({ text: 'The answer is [r1 calculator] 42.', done: true });
     // Asked for usage in the stream (ChatOpenAI streamUsage), and got it as reported, with the finish reasons.
     expect(stub.requests.every((r) => r.body.stream === true && r.body.stream_options?.include_usage === true)).toBe(true);
-    const calls = ofType(eventsOf(run.id), 'model.call');
+    const calls = ofType(await eventsOf(run.id), 'model.call');
     expect(calls.map((c) => [c.inputTokens, c.outputTokens, c.finishReason])).toEqual([
       [11, 7, 'tool_calls'],
       [11, 7, 'stop'],

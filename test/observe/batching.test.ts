@@ -1,6 +1,8 @@
+// test:pg skip: counts checkpoints.db's own transactions (on Postgres a step's events commit just before its checkpoint, ADR 033 §7; test-pg/checkpoint-app.test.ts covers them there)
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getCheckpointer } from '@/server/agents/checkpointer';
+import type { ThreadSaver } from '@/server/agents/checkpoint/saver';
 import { pruneThread } from '@/server/agents/checkpoint/prune';
 import { runEventStatements } from '@/server/agents/observe/record';
 import { readThread } from '@/server/agents/thread';
@@ -16,7 +18,7 @@ type Insert = { tx: number; type: string; inTransaction: boolean };
  * event writer open one) and note, for each run event inserted, the transaction it was inserted in.
  */
 function watchEventWrites() {
-  const db = getCheckpointer().db;
+  const db = (getCheckpointer() as ThreadSaver).db;
   const statements = runEventStatements(db);
   const insert = statements.insert;
   let opened = 0;
@@ -71,7 +73,7 @@ describe('run event writes are batched: one transaction per graph step', () => {
     watch = watchEventWrites();
     const run = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/call current_time {}\n/reply done');
     expect(run.status).toBe('success');
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     expect(watch.inserts.every((i) => i.inTransaction && i.tx > 0)).toBe(true);
     expect(watch.groups()).toEqual([
@@ -94,7 +96,7 @@ describe('run event writes are batched: one transaction per graph step', () => {
     watch = watchEventWrites();
     const run = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/also current_time {}\n/also calculator {"expression":"1/0"}\n/reply all three');
     expect(run.status).toBe('success');
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'step.assistant', 'step.tool', 'step.tool', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
     const { messages } = await readThread(conversation.id);
@@ -120,14 +122,14 @@ describe('events are kept as long as the run', () => {
     const ann = await makeUser('ann');
     const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const first = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/reply 42');
-    const before = eventsOf(first.id);
+    const before = await eventsOf(first.id);
     expect(before.length).toBeGreaterThan(4);
     for (const text of ['again', 'and again']) expect((await send(ann.id, conversation.id, text)).status).toBe('success');
     // The thread was pruned to its newest checkpoint when each run settled; then once more by hand.
-    const saver = getCheckpointer();
+    const saver = getCheckpointer() as ThreadSaver;
     pruneThread(saver, conversation.id);
     const checkpoints = saver.db.prepare('SELECT count(*) AS n FROM thread_checkpoints WHERE thread_id = ?').get(conversation.id) as { n: number };
     expect(checkpoints.n).toBe(1);
-    expect(eventsOf(first.id)).toEqual(before);
+    expect(await eventsOf(first.id)).toEqual(before);
   });
 });

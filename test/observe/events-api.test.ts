@@ -48,7 +48,7 @@ describe('GET /api/v1/runs/:id/events', () => {
     const run = await send(ann.id, conversation.id, script);
     expect(run.status).toBe('success');
     runId = run.id;
-    total = eventsOf(runId).length;
+    total = (await eventsOf(runId)).length;
     expect(total).toBe(1 + 3 * CALLS + 2 + 1); // run.started, (model.call, step.assistant, step.tool) × 70, the reply's two, run.finished
   }, 60_000);
 

@@ -2,8 +2,8 @@ import type { ApiRunEvent, RunEventData } from '@/lib/types/run-events';
 import { readRunEvents } from '@/server/agents/observe/read';
 
 /** Every stored event of a run, in seq order. */
-export function eventsOf(runId: string): ApiRunEvent[] {
-  return readRunEvents(runId, 0, 100_000).events;
+export async function eventsOf(runId: string): Promise<ApiRunEvent[]> {
+  return (await readRunEvents(runId, 0, 100_000)).events;
 }
 
 export const typesOf = (events: readonly ApiRunEvent[]) => events.map((e) => e.type);

@@ -48,7 +48,7 @@ describe('run events from a real provider path (initChatModel against a local Op
     const run = await send(ann.id, conversation.id, 'Two sums, please');
     expect(run.status).toBe('success');
 
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'step.assistant', 'step.tool', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
     const { messages } = await readThread(conversation.id);
@@ -73,7 +73,7 @@ describe('run events from a real provider path (initChatModel against a local Op
     const ann = await makeUser('ann');
     const { conversation } = await conversationWith(ann.id, { model: 'openai:gpt-4.1-mini' });
     const run = await send(ann.id, conversation.id, 'Hi');
-    expect(ofType(eventsOf(run.id), 'model.call')).toEqual([expect.objectContaining({ inputTokens: 123, outputTokens: 45, finishReason: 'stop' })]);
+    expect(ofType(await eventsOf(run.id), 'model.call')).toEqual([expect.objectContaining({ inputTokens: 123, outputTokens: 45, finishReason: 'stop' })]);
     expect(run).toMatchObject({ modelCalls: 1, unreportedCalls: 0, inputTokens: 123, outputTokens: 45 });
   });
 });

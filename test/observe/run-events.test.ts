@@ -28,8 +28,8 @@ registerToolGroup('test_echo', () => [
 afterEach(async () => setRunMinuteMsForTests(undefined));
 
 /** The token totals a run row holds equal the sums of its model.call events. */
-function expectTotalsFromEvents(run: Run): void {
-  const calls = ofType(eventsOf(run.id), 'model.call');
+async function expectTotalsFromEvents(run: Run): Promise<void> {
+  const calls = ofType(await eventsOf(run.id), 'model.call');
   expect({ inputTokens: run.inputTokens, outputTokens: run.outputTokens, modelCalls: run.modelCalls, unreportedCalls: run.unreportedCalls }).toEqual({
     inputTokens: calls.reduce((n, c) => n + (c.inputTokens ?? 0), 0),
     outputTokens: calls.reduce((n, c) => n + (c.outputTokens ?? 0), 0),
@@ -44,7 +44,7 @@ describe('run events through real graphs (scripted model)', () => {
     const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
     const run = await send(ann.id, conversation.id, '/call calculator {"expression":"6*7"}\n/reply The answer is 42');
     expect(run.status).toBe('success');
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'step.assistant', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
     const [started, call, asked, result, , replied, end] = events;
@@ -62,7 +62,7 @@ describe('run events through real graphs (scripted model)', () => {
     expect(end).not.toHaveProperty('error');
     expect(run.modelCalls).toBe(2);
     expect(run.inputTokens).toBeGreaterThan(0);
-    expectTotalsFromEvents(run);
+    await expectTotalsFromEvents(run);
   });
 
   it('approval: the run ends with interrupt and run.finished(interrupted); the resume run records resume, the tool and the reply', async () => {
@@ -70,7 +70,7 @@ describe('run events through real graphs (scripted model)', () => {
     const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
     const first = await send(ann.id, conversation.id, '/call calculator {"expression":"2+2"}\n/reply four');
     expect(first.status).toBe('interrupted');
-    const asked = eventsOf(first.id);
+    const asked = await eventsOf(first.id);
     expectDense(asked);
     expect(typesOf(asked)).toEqual(['run.started', 'model.call', 'step.assistant', 'interrupt', 'run.finished']);
     expect(asked[3]).toMatchObject({ interrupt: { type: 'approval', tool: 'calculator', args: { expression: '2+2' } } });
@@ -79,13 +79,13 @@ describe('run events through real graphs (scripted model)', () => {
     const { run } = await resume(ann.id, conversation.id, { approved: true }, { idempotencyKey: key() });
     const second = await finished(run.id);
     expect(second.status).toBe('success');
-    const resumed = eventsOf(second.id);
+    const resumed = await eventsOf(second.id);
     expectDense(resumed);
     expect(typesOf(resumed)).toEqual(['run.started', 'resume', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
     expect(resumed[0]).toMatchObject({ kind: 'resume' });
     expect(resumed[1]).toMatchObject({ value: { approved: true } });
     expect(resumed[2]).toMatchObject({ tool: 'calculator', result: '4', status: 'success' });
-    expectTotalsFromEvents(second);
+    await expectTotalsFromEvents(second);
   });
 
   it('a declined call: its result (written by the approval step, no tool ran) is a step.tool with status error and duration 0', async () => {
@@ -93,7 +93,7 @@ describe('run events through real graphs (scripted model)', () => {
     const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], approvalTools: ['calculator'] });
     await send(ann.id, conversation.id, '/call calculator {"expression":"2+2"}\n/reply fine');
     const { run } = await resume(ann.id, conversation.id, { approved: false, note: 'no' }, { idempotencyKey: key() });
-    const events = eventsOf((await finished(run.id)).id);
+    const events = await eventsOf((await finished(run.id)).id);
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'resume', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
     const declined = (await readThread(conversation.id)).messages.find((m): m is ToolMessage => m.getType() === 'tool')!;
@@ -106,7 +106,7 @@ describe('run events through real graphs (scripted model)', () => {
     const { conversation } = await conversationWith(ann.id, { toolGroups: ['clarify'] });
     const run = await send(ann.id, conversation.id, '/ask Which colour?');
     expect(run.status).toBe('interrupted');
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'step.assistant', 'step.tool', 'interrupt', 'run.finished']);
     expect(events[2]).toMatchObject({ toolCalls: [{ name: 'ask_clarification', args: '{"question":"Which colour?"}' }] });
@@ -119,7 +119,7 @@ describe('run events through real graphs (scripted model)', () => {
     const { conversation } = await conversationWith(ann.id);
     const run = await send(ann.id, conversation.id, '/fail provider exploded');
     expect(run.status).toBe('error');
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'run.finished']);
     expect(events[1]).toMatchObject({ error: 'provider exploded' });
@@ -140,7 +140,7 @@ describe('run events through real graphs (scripted model)', () => {
     await until(async () => isStopping(run.id));
     gate.open();
     expect((await stopping).status).toBe('cancelled');
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'step.assistant', 'step.tool', 'run.finished']);
     expect(events[3]).toMatchObject({ tool: 'hold', result: 'released' });
@@ -155,7 +155,7 @@ describe('run events through real graphs (scripted model)', () => {
     const ann = await makeUser('ann');
     const { conversation } = await conversationWith(ann.id);
     const run = await send(ann.id, conversation.id, '/sleep 20000\n/reply never');
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed', stopReason: 'time_capped', error: "Stopped after 15 minutes (the run's time limit)" });
   });
@@ -165,13 +165,13 @@ describe('run events through real graphs (scripted model)', () => {
     const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'], maxTurns: 2 });
     const run = await send(ann.id, conversation.id, '/loop calculator {"expression":"1"}');
     expect(run.status).toBe('error');
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     // The last allowed turn's call is removed by the max-turns guard: its step has no tool call and no tool step.
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'step.assistant', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
     expect(events[5]).toMatchObject({ type: 'step.assistant', toolCalls: [] });
     expect(events.at(-1)).toMatchObject({ outcome: 'failed', stopReason: 'turn_capped', error: 'Stopped after 2 model turns (max turns)' });
-    expectTotalsFromEvents(run);
+    await expectTotalsFromEvents(run);
   });
 });
 
@@ -188,7 +188,7 @@ describe('caps: 2,000 characters (code points), flagged truncated past them', ()
         const text = ch.repeat(length);
         const run = await send(ann.id, conversation.id, `/call echo ${JSON.stringify({ text })}\n/reply ${text}`);
         expect(run.status).toBe('success');
-        const events = eventsOf(run.id);
+        const events = await eventsOf(run.id);
         const [asked, replied] = ofType(events, 'step.assistant');
         const [result] = ofType(events, 'step.tool');
         // The reply: exactly 2,000 code points kept, never a split surrogate pair.
@@ -211,10 +211,10 @@ describe('caps: 2,000 characters (code points), flagged truncated past them', ()
     const { conversation } = await conversationWith(ann.id, { toolGroups: ['test_echo'] });
     const text = '🦊'.repeat(2_000 - '{"text":""}'.length);
     const run = await send(ann.id, conversation.id, `/call echo ${JSON.stringify({ text })}\n/reply ok`);
-    const [asked] = ofType(eventsOf(run.id), 'step.assistant');
+    const [asked] = ofType(await eventsOf(run.id), 'step.assistant');
     expect(asked!.toolCalls[0]).toEqual({ id: expect.any(String), name: 'echo', args: JSON.stringify({ text }) });
     const longer = await send(ann.id, conversation.id, `/call echo ${JSON.stringify({ text: `${text}🦊` })}\n/reply ok`);
-    expect(ofType(eventsOf(longer.id), 'step.assistant')[0]!.toolCalls[0]).toMatchObject({ truncated: true });
+    expect(ofType(await eventsOf(longer.id), 'step.assistant')[0]!.toolCalls[0]).toMatchObject({ truncated: true });
   });
 });
 
@@ -224,7 +224,7 @@ describe('caps on interrupt and resume values', () => {
     const { conversation } = await conversationWith(ann.id, { toolGroups: ['test_echo'], approvalTools: ['echo'] });
     const text = '漢'.repeat(2_500);
     const asked = await send(ann.id, conversation.id, `/call echo ${JSON.stringify({ text })}\n/reply ok`);
-    const [interrupt] = ofType(eventsOf(asked.id), 'interrupt');
+    const [interrupt] = ofType(await eventsOf(asked.id), 'interrupt');
     const payload = JSON.stringify({ type: 'approval', tool: 'echo', args: { text } });
     expect(interrupt).toMatchObject({ interrupt: Array.from(payload).slice(0, 2_000).join(''), truncated: true });
     // The run row keeps the whole payload: the person answers from it.
@@ -232,11 +232,11 @@ describe('caps on interrupt and resume values', () => {
 
     const note = 'n'.repeat(2_500); // within the note's own bound (4,000 characters, 8,000 bytes)
     const { run } = await resume(ann.id, conversation.id, { approved: false, note }, { idempotencyKey: key() });
-    const [answer] = ofType(eventsOf((await finished(run.id)).id), 'resume');
+    const [answer] = ofType(await eventsOf((await finished(run.id)).id), 'resume');
     expect(answer).toMatchObject({ value: Array.from(JSON.stringify({ approved: false, note })).slice(0, 2_000).join(''), truncated: true });
 
     const short = await send(ann.id, conversation.id, '/call echo {"text":"hi"}\n/reply ok');
-    expect(ofType(eventsOf(short.id), 'interrupt')[0]).toEqual(expect.not.objectContaining({ truncated: true }));
+    expect(ofType(await eventsOf(short.id), 'interrupt')[0]).toEqual(expect.not.objectContaining({ truncated: true }));
   });
 });
 
@@ -247,10 +247,10 @@ describe('a crash between steps', () => {
     const script = [1, 2, 3, 4, 5].map((n) => `/call calculator {"expression":"${n}*10"}`).concat('/sleep 100', '/reply all done').join('\n');
     const { run } = await start(ann.id, conversation.id, { text: script }, { idempotencyKey: key() });
     // Two tool steps saved, the third model call sleeping: stop the process's work as a shutdown does.
-    await until(async () => ofType(eventsOf(run.id), 'step.tool').length >= 2, 10_000);
+    await until(async () => ofType(await eventsOf(run.id), 'step.tool').length >= 2, 10_000);
     const report = await suspendActiveRuns(5_000);
     expect(report).toEqual({ suspended: [run.id], settled: true });
-    const before = eventsOf(run.id);
+    const before = await eventsOf(run.id);
     expect(before.at(-1)!.type).not.toBe('run.finished');
 
     resumeRunLaunches();
@@ -258,7 +258,7 @@ describe('a crash between steps', () => {
     const done = await finished(run.id, 15_000);
     expect(done.status).toBe('success');
 
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     // What was saved before the stop is unchanged; the redone step was not recorded twice.
     expect(events.slice(0, before.length)).toEqual(before);
@@ -278,7 +278,7 @@ describe('a crash between steps', () => {
     // One model call per AI message: the call cut short by the stop was dropped with its step.
     expect(ofType(events, 'model.call').filter((c) => !c.error)).toHaveLength(6);
     expect(ofType(events, 'model.call')).toHaveLength(6);
-    expectTotalsFromEvents(done);
+    await expectTotalsFromEvents(done);
   }, 30_000);
 });
 
@@ -287,11 +287,11 @@ describe('runs finished outside an execution', () => {
     const ann = await makeUser('ann');
     const { conversation } = await conversationWith(ann.id);
     const run = await send(ann.id, conversation.id, '/reply hi');
-    const before = eventsOf(run.id);
+    const before = await eventsOf(run.id);
     // What a crash between the events and the row update leaves: the row still running.
     await writeTx((tx) => tx.update(schema.runs).set({ status: 'running', finishedAt: null }).where(eq(schema.runs.id, run.id)));
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'recorded', status: 'success' }]);
-    expect(eventsOf(run.id)).toEqual(before);
+    expect(await eventsOf(run.id)).toEqual(before);
     expect(await findRun(run.id)).toMatchObject({ status: 'success', modelCalls: 1 });
   });
 
@@ -303,7 +303,7 @@ describe('runs finished outside an execution', () => {
       .values({ id: key(), conversationId: conversation.id, ownerId: ann.id, idempotencyKey: key(), kind: 'start', status: 'pending', model: 'scripted', input: { text: 'hi' } })
       .returning()))[0]!;
     expect((await cancel(ann.id, row.id)).status).toBe('cancelled');
-    const events = eventsOf(row.id);
+    const events = await eventsOf(row.id);
     expect(events.map((e) => [e.seq, e.type, (e as { outcome?: string }).outcome])).toEqual([[1, 'run.finished', 'cancelled']]);
     expect(await findRun(row.id)).toMatchObject({ modelCalls: 0, unreportedCalls: 0, inputTokens: 0 });
   });

@@ -11,7 +11,7 @@ describe('system model calls are observed and marked', () => {
     expect((await send(ann.id, conversation.id, filler(700, 'aaaa'))).status).toBe('success');
     const run = await send(ann.id, conversation.id, filler(600, 'bbbb'));
     expect(run.status).toBe('success');
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'compaction', 'model.call', 'step.assistant', 'run.finished']);
     const [summary, agentCall] = ofType(events, 'model.call');

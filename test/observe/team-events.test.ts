@@ -16,7 +16,7 @@ describe('run events of team job runs', () => {
     const { jobs } = await sendRequest(ann.id, team.id, { memberIds: [member.id], text: 'Draft it\n/call calculator {"expression":"2*21"}\n/reply Drafted', draftKey: 'd1' });
     expect((await settled(jobs[0]!.id)).status).toBe('completed');
     const run = (await latestRun(member.conversationId!))!;
-    const events = eventsOf(run.id);
+    const events = await eventsOf(run.id);
     expectDense(events);
     expect(typesOf(events)).toEqual(['run.started', 'model.call', 'step.assistant', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
     expect(events[3]).toMatchObject({ tool: 'calculator', result: '42' });

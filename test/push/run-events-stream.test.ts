@@ -160,7 +160,7 @@ describe('run event stream', () => {
     expect(data(await stream.next())).toEqual({ runId: run.id, seq: 1, finished: false });
     // 1,000 writes in separate ticks: each is its own announcement; none is read by the client meanwhile.
     for (let i = 0; i < 1_000; i++) {
-      writeRunEvent(run.id, conversation.id, { type: 'interrupt', interrupt: { i } });
+      await writeRunEvent(run.id, conversation.id, { type: 'interrupt', interrupt: { i } });
       await Promise.resolve();
       await Promise.resolve();
     }
@@ -173,11 +173,11 @@ describe('run event stream', () => {
     expect(reads).toBeGreaterThan(100);
     // Another run of the same conversation is not this run's news: no read, no message.
     const before = reads;
-    writeRunEvent(crypto.randomUUID(), conversation.id, { type: 'interrupt', interrupt: 'other' });
+    await writeRunEvent(crypto.randomUUID(), conversation.id, { type: 'interrupt', interrupt: 'other' });
     await Promise.resolve();
     await Promise.resolve();
     expect(reads).toBe(before);
-    writeRunEvent(run.id, conversation.id, { type: 'interrupt', interrupt: 'mine' });
+    await writeRunEvent(run.id, conversation.id, { type: 'interrupt', interrupt: 'mine' });
     expect(data(await stream.next())?.seq).toBe(before + 1);
     abort.abort();
     expect(await stream.next()).toBeNull();

@@ -21,9 +21,9 @@ describe('receipts survive a crash and a redo', () => {
     const script = [1, 2, 3, 4, 5].map((n) => `/call calculator {"expression":"${n}*10"}`).concat('/sleep 100', '/reply all done').join('\n');
     const { run } = await start(ann.id, conversation.id, { text: script }, { idempotencyKey: crypto.randomUUID() });
     // Two tool steps saved, the third model call sleeping: stop the process's work as a shutdown does.
-    await until(() => ofType(eventsOf(run.id), 'step.tool').length >= 2, 10_000);
+    await until(async () => ofType(await eventsOf(run.id), 'step.tool').length >= 2, 10_000);
     await suspendActiveRuns(5_000);
-    const before = receiptsOf(run.id);
+    const before = await receiptsOf(run.id);
     expect(before.length).toBeGreaterThanOrEqual(2);
     expect(before.map((r) => r.id)).toEqual(before.map((_, i) => `r${i + 1}`));
 
@@ -32,13 +32,13 @@ describe('receipts survive a crash and a redo', () => {
     expect((await finished(run.id, 15_000)).status).toBe('success');
 
     // What must not happen: a receipt lost, repeated or renumbered by the redo.
-    const ledger = receiptsOf(run.id);
+    const ledger = await receiptsOf(run.id);
     expect(ledger).toEqual(['r1', 'r2', 'r3', 'r4', 'r5'].map((id) => ({ id, tool: 'calculator', status: 'ok' })));
     expect(ledger.slice(0, before.length)).toEqual(before);
     const tools = (await readThread(conversation.id)).messages.filter((m): m is ToolMessage => m.getType() === 'tool');
     expect(tools.map((m) => receiptStampOf(m))).toEqual(ledger.map((r) => ({ id: r.id, runId: run.id })));
     // Each step.tool event carries the receipt of the message it records.
-    expect(ofType(eventsOf(run.id), 'step.tool').map((e) => [e.toolCallId, e.receipt])).toEqual(tools.map((m) => [m.tool_call_id, receiptStampOf(m)!.id]));
+    expect(ofType(await eventsOf(run.id), 'step.tool').map((e) => [e.toolCallId, e.receipt])).toEqual(tools.map((m) => [m.tool_call_id, receiptStampOf(m)!.id]));
   }, 30_000);
 });
 
@@ -67,7 +67,7 @@ describe('a tool step lost in a crash is redone with the same receipts', () => {
     await suspendActiveRuns(2_000);
     saver.putWrites = putWrites;
     saver.put = put;
-    expect(receiptsOf(run.id).map((r) => r.id)).toEqual(['r1']);
+    expect((await receiptsOf(run.id)).map((r) => r.id)).toEqual(['r1']);
 
     await writeTx(async (tx) => {
       await tx.update(schema.runs).set({ status: 'running', error: null, finishedAt: null }).where(eq(schema.runs.id, run.id));
@@ -77,7 +77,7 @@ describe('a tool step lost in a crash is redone with the same receipts', () => {
     resumeRunLaunches();
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: 'continued' }]);
     expect((await wait(run.id, 10_000))?.status).toBe('success');
-    const ledger = receiptsOf(run.id);
+    const ledger = await receiptsOf(run.id);
     expect(ledger).toEqual(['r1', 'r2', 'r3'].map((id) => ({ id, tool: 'calculator', status: 'ok' })));
     const tools = (await readThread(conversation.id)).messages.filter((m): m is ToolMessage => m.getType() === 'tool');
     expect(tools.map((m) => [m.content, receiptStampOf(m)?.id])).toEqual([

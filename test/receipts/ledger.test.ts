@@ -19,7 +19,7 @@ describe('receipts ledger through real graphs (scripted model)', () => {
     const run = await send(ann.id, conversation.id, ['/call calculator {"expression":"6*7"}', '/call calculator {"expression":"1/0"}', '/call current_time {}', '/reply done'].join('\n'));
     expect(run.status).toBe('success');
 
-    const steps = ofType(eventsOf(run.id), 'step.tool');
+    const steps = ofType(await eventsOf(run.id), 'step.tool');
     expect(steps.map((s) => [s.receipt, s.tool, s.status])).toEqual([
       ['r1', 'calculator', 'success'],
       ['r2', 'calculator', 'error'],
@@ -27,7 +27,7 @@ describe('receipts ledger through real graphs (scripted model)', () => {
     ]);
     const messages = await toolMessages(conversation.id);
     expect(messages.map((m) => receiptStampOf(m))).toEqual(['r1', 'r2', 'r3'].map((id) => ({ id, runId: run.id })));
-    expect(receiptsOf(run.id)).toEqual([
+    expect(await receiptsOf(run.id)).toEqual([
       { id: 'r1', tool: 'calculator', status: 'ok' },
       // Division by zero: the tool threw, the call still happened — an error receipt.
       { id: 'r2', tool: 'calculator', status: 'error' },
@@ -41,10 +41,10 @@ describe('receipts ledger through real graphs (scripted model)', () => {
     const first = await send(ann.id, conversation.id, '/call calculator {"expression":"1+1"}\n/call calculator {"expression":"2+2"}\n/reply a');
     const second = await send(ann.id, conversation.id, '/call current_time {}\n/reply b');
     const third = await send(ann.id, conversation.id, '/reply nothing to do');
-    expect(receiptsOf(first.id).map((r) => `${r.id} ${r.tool}`)).toEqual(['r1 calculator', 'r2 calculator']);
-    expect(receiptsOf(second.id).map((r) => `${r.id} ${r.tool}`)).toEqual(['r1 current_time']);
-    expect(receiptsOf(third.id)).toEqual([]);
-    expect(receiptsOf('no-such-run')).toEqual([]);
+    expect((await receiptsOf(first.id)).map((r) => `${r.id} ${r.tool}`)).toEqual(['r1 calculator', 'r2 calculator']);
+    expect((await receiptsOf(second.id)).map((r) => `${r.id} ${r.tool}`)).toEqual(['r1 current_time']);
+    expect(await receiptsOf(third.id)).toEqual([]);
+    expect(await receiptsOf('no-such-run')).toEqual([]);
   });
 });
 
@@ -81,7 +81,7 @@ describe('a turn with several tool calls (a real provider path against a local s
       ['r2', 'current_time'],
       ['r3', 'calculator'],
     ]);
-    expect(receiptsOf(run.id).map((r) => `${r.id} ${r.tool}`)).toEqual(['r1 calculator', 'r2 current_time', 'r3 calculator']);
+    expect((await receiptsOf(run.id)).map((r) => `${r.id} ${r.tool}`)).toEqual(['r1 calculator', 'r2 current_time', 'r3 calculator']);
   });
 });
 
@@ -104,7 +104,7 @@ describe('what the model sees, and declined calls', () => {
     expect(await answer()).toBe('Nothing new\nReceipts: none');
     const third = await send(ann.id, conversation.id, '/call calculator {"expression":"2+2"}\n/cite');
     expect(await answer()).toMatch(/^Agent .*: done\n\[calculator\] 4\nReceipts: \[r1 calculator\]$/);
-    expect(receiptsOf(third.id).map((r) => r.id)).toEqual(['r1']);
+    expect((await receiptsOf(third.id)).map((r) => r.id)).toEqual(['r1']);
   });
 
   it('a declined call gets a receipt with status error (the ledger says the call did not succeed)', async () => {
@@ -113,7 +113,7 @@ describe('what the model sees, and declined calls', () => {
     await send(ann.id, conversation.id, '/call calculator {"expression":"2+2"}\n/reply fine');
     const { run } = await resume(ann.id, conversation.id, { approved: false, note: 'no' }, { idempotencyKey: crypto.randomUUID() });
     expect((await finished(run.id)).status).toBe('success');
-    expect(receiptsOf(run.id)).toEqual([{ id: 'r1', tool: 'calculator', status: 'error' }]);
-    expect(ofType(eventsOf(run.id), 'step.tool')[0]).toMatchObject({ receipt: 'r1', status: 'error', durationMs: 0 });
+    expect(await receiptsOf(run.id)).toEqual([{ id: 'r1', tool: 'calculator', status: 'error' }]);
+    expect(ofType(await eventsOf(run.id), 'step.tool')[0]).toMatchObject({ receipt: 'r1', status: 'error', durationMs: 0 });
   });
 });

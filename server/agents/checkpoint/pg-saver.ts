@@ -35,10 +35,25 @@ const REMEMBERED_LISTS = 1_000;
 /** Where a message object already lives in storage; valid while the thread's generation is unchanged. */
 type StoredAt = { threadId: string; generation: number; position: number; id: unknown; content: unknown };
 
+/**
+ * The app's own tables beside the checkpoints (run events, compactions: checkpointer.ts) and the step journal that
+ * fills them. The saver creates them in its setup, deletes a thread's rows with the thread, and writes a root
+ * step's journal in the transaction that stores the step's message rows, before the library's commit.
+ */
+export type PgCheckpointSide = {
+  setup(client: pg.ClientBase): Promise<void>;
+  deleteThread(client: pg.ClientBase, threadId: string): Promise<void>;
+  /** Does the thread have step writes queued? (cheap, synchronous: no transaction is opened for nothing) */
+  pending(threadId: string): boolean;
+  /** Take the thread's queued step writes and write them on `client`; returns what to run after COMMIT. */
+  write(client: pg.ClientBase, threadId: string, saver: PgThreadSaver): Promise<() => void>;
+};
+
 export type PgThreadSaverOptions = {
   /** Postgres schema of the library's tables and of thread_messages (the library's default is "public"). */
   schema?: string;
   serde?: SerializerProtocol;
+  side?: PgCheckpointSide;
 };
 
 /**
@@ -52,8 +67,13 @@ export type PgThreadSaverOptions = {
  * Only the library's public methods are used (`setup`, `put`, `putWrites`, `getTuple`, `list`, `deleteThread`).
  * A put numbers and commits the messages it has not stored yet (one transaction, under a per-thread lock) before the
  * library commits the checkpoint that refers to them, so a committed checkpoint never names a missing row; a put
- * that fails after the first commit leaves message rows no checkpoint names (harmless; pruning removes them).
- * Positions are per thread, shared by all checkpoint namespaces of the thread.
+ * that fails after the first commit leaves message rows no checkpoint names (harmless; pruning removes them once a
+ * later checkpoint names higher positions). Positions are per thread, shared by all checkpoint namespaces of the thread.
+ * With a `side`, the root graph's step journal (run events, compactions) is written in that same transaction, or in
+ * one of its own just before a put or putWrites that stores no message: it commits before the library's checkpoint or
+ * writes, so a crash in between records the step's events and the step is redone (recorded twice, never lost; the
+ * public API offers no way into the library's transaction). A thread's journal transactions commit in the order
+ * their entries were queued (per-thread queue in the process, per-thread advisory lock across processes).
  *
  * Like saver.ts, messages already stored are found by object identity (the previous list of the thread, then a
  * WeakMap of objects stored or decoded here, checked against their id and content reference), so a step
@@ -62,6 +82,7 @@ export type PgThreadSaverOptions = {
  * stores the messages it has not seen as new rows (correct, a few duplicate rows).
  */
 export class PgThreadSaver extends BaseCheckpointSaver<number> {
+  readonly engine = 'postgres';
   readonly pool: pg.Pool;
   readonly schema: string;
   /** The official saver every checkpoint, blob and pending write goes through. */
@@ -75,10 +96,15 @@ export class PgThreadSaver extends BaseCheckpointSaver<number> {
   private readonly lastPut = new Map<string, { items: unknown[]; ids: unknown[]; contents: unknown[]; positions: number[]; generation: number }>();
   /** Bumped when a thread's rows are deleted, so remembered positions of that thread stop counting. */
   private readonly generations = new Map<string, number>();
+  private readonly side: PgCheckpointSide | undefined;
+  /** Per thread, the tail of its transactions that write step journals: they commit in the order they were taken. */
+  private readonly queues = new Map<string, Promise<void>>();
+  private setupDone: Promise<void> | undefined;
 
   constructor(pool: pg.Pool, options: PgThreadSaverOptions = {}) {
     super(options.serde);
     this.pool = pool;
+    this.side = options.side;
     this.schema = options.schema ?? 'public';
     if (this.schema.includes('"')) throw new Error('A checkpoint schema name cannot contain a double quote.');
     // One serializer for both: the messages rows are written with the serde the library uses for blobs.
@@ -101,6 +127,7 @@ export class PgThreadSaver extends BaseCheckpointSaver<number> {
         await client.query(
           `CREATE TABLE IF NOT EXISTS ${this.table} (thread_id text NOT NULL, position integer NOT NULL, message json NOT NULL, PRIMARY KEY (thread_id, position))`,
         );
+        await this.side?.setup(client);
       } finally {
         await client.query(`SELECT pg_advisory_unlock(hashtext($1))`, [SETUP_LOCK_KEY]);
       }
@@ -109,38 +136,62 @@ export class PgThreadSaver extends BaseCheckpointSaver<number> {
     }
   }
 
+  /**
+   * setup(), once per instance, before the first read or write (every public method waits for it): start-up needs
+   * no call of its own. A failed setup is tried again by the next call.
+   */
+  ready(): Promise<void> {
+    this.setupDone ??= this.setup().catch((error: unknown) => {
+      this.setupDone = undefined;
+      throw error;
+    });
+    return this.setupDone;
+  }
+
   /** The library's version numbering (its blobs are keyed by channel and version). */
   getNextVersion(current: number | undefined): number {
     return this.inner.getNextVersion(current);
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    await this.ready();
     const tuple = await this.inner.getTuple(config);
     return tuple ? this.restore(tuple) : undefined;
   }
 
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    await this.ready();
     for await (const tuple of this.inner.list(config, options)) yield await this.restore(tuple);
   }
 
-  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions = {}): Promise<RunnableConfig> {
+    await this.ready();
     const threadId = config.configurable?.thread_id as string | undefined;
+    // The root graph's step journal is written with its step; subgraphs (other namespaces) have none of their own.
+    const root = ((config.configurable?.checkpoint_ns as string | undefined) ?? '') === '';
     const list = checkpoint.channel_values?.[MESSAGES_CHANNEL];
     // Without a thread the library refuses the put itself; a value other than a list is not ours to store.
-    if (!threadId || !Array.isArray(list)) return this.inner.put(config, checkpoint, metadata, newVersions);
+    if (!threadId || !Array.isArray(list)) {
+      if (threadId && root) await this.flushStep(threadId);
+      return this.inner.put(config, checkpoint, metadata, newVersions);
+    }
     const rest = copyCheckpoint(checkpoint);
     // The library writes a blob only for the channels in newVersions: an unchanged list is read from the blob
     // (our marker) of its version, written when it changed, so nothing is stored or even looked at here.
     if (!newVersions || !(MESSAGES_CHANNEL in newVersions)) {
       delete rest.channel_values[MESSAGES_CHANNEL];
+      if (root) await this.flushStep(threadId);
       return this.inner.put(config, rest, metadata, newVersions);
     }
-    const positions = await this.storeMessages(threadId, list as unknown[]);
+    const positions = await this.storeMessages(threadId, list as unknown[], root);
     rest.channel_values[MESSAGES_CHANNEL] = { [MARKER_KEY]: toRuns(positions) } satisfies MessagesMarker;
     return this.inner.put(config, rest, metadata, newVersions);
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    await this.ready();
+    const threadId = config.configurable?.thread_id as string | undefined;
+    if (threadId && ((config.configurable?.checkpoint_ns as string | undefined) ?? '') === '') await this.flushStep(threadId);
     // Pending writes as the library stores them: a new message appears once there too, until pruning (ADR 013).
     // The library keeps no task path (it returns writes in task id, index order); the wrapper does not add one.
     return this.inner.putWrites(config, writes, taskId);
@@ -148,11 +199,31 @@ export class PgThreadSaver extends BaseCheckpointSaver<number> {
 
   /** Delete the thread's checkpoints, blobs and writes (the library), then its messages. */
   async deleteThread(threadId: string): Promise<void> {
+    await this.ready();
     // Checkpoints first: a checkpoint never names a message row that is gone.
     await this.inner.deleteThread(threadId);
     this.forget(threadId);
-    await this.pool.query(`DELETE FROM ${this.table} WHERE thread_id = $1`, [threadId]);
+    await this.transaction(async (client) => {
+      await client.query(`DELETE FROM ${this.table} WHERE thread_id = $1`, [threadId]);
+      await this.side?.deleteThread(client, threadId);
+    });
     this.forget(threadId);
+  }
+
+  /**
+   * Write the thread's queued step journal now, in a transaction of its own (before a put or putWrites that stores
+   * no message rows, and at a run's end, outside any step). Nothing queued: no transaction.
+   */
+  async flushStep(threadId: string): Promise<void> {
+    if (!this.side?.pending(threadId)) return;
+    await this.ready();
+    const after = await this.serial(threadId, () =>
+      this.transaction(async (client) => {
+        await this.lockThread(client, threadId);
+        return this.side!.write(client, threadId, this);
+      }),
+    );
+    after();
   }
 
   /** Drop what this process remembers about a thread's rows (after rows were deleted under it). */
@@ -165,7 +236,7 @@ export class PgThreadSaver extends BaseCheckpointSaver<number> {
   }
 
   /** Store the messages of `items` that storage does not hold yet; the positions of the whole list, in order. */
-  private async storeMessages(threadId: string, items: unknown[]): Promise<number[]> {
+  private async storeMessages(threadId: string, items: unknown[], root: boolean): Promise<number[]> {
     const generation = this.generations.get(threadId) ?? 0;
     // Positions of messages storage already holds: the previous put's list by identity (an appended list shares
     // its whole prefix), else any object this saver stored or decoded. Only the rest is serialized.
@@ -187,22 +258,30 @@ export class PgThreadSaver extends BaseCheckpointSaver<number> {
       const text = new TextDecoder().decode(value);
       fresh.push({ index, message, stored: await this.serde.loadsTyped(type, text), text });
     }
-    if (fresh.length) {
-      const written = await this.transaction(async (client) => {
-        await client.query(`SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))`, [THREAD_LOCK_CLASS, threadId]);
-        // Rows of this thread were deleted while serializing: the reused positions may be gone, so start over.
-        if ((this.generations.get(threadId) ?? 0) !== generation) return false;
-        const { rows } = await client.query<{ p: number | null }>(`SELECT max(position) AS p FROM ${this.table} WHERE thread_id = $1`, [threadId]);
-        let next = (rows[0]?.p ?? 0) + 1;
-        for (const f of fresh) positions[f.index] = next++;
-        await client.query(`INSERT INTO ${this.table} (thread_id, position, message) SELECT $1, p, m::json FROM unnest($2::integer[], $3::text[]) AS u(p, m)`, [
-          threadId,
-          fresh.map((f) => positions[f.index]),
-          fresh.map((f) => f.text),
-        ]);
-        return true;
-      });
-      if (!written) return this.storeMessages(threadId, items);
+    const journaled = root && !!this.side?.pending(threadId);
+    if (fresh.length || journaled) {
+      const written = await this.serial(threadId, () =>
+        this.transaction(async (client) => {
+          await this.lockThread(client, threadId);
+          // Rows of this thread were deleted while serializing: the reused positions may be gone, so start over.
+          if ((this.generations.get(threadId) ?? 0) !== generation) return undefined;
+          if (fresh.length) {
+            // Numbered after the thread's highest position, in one statement (the lock keeps the numbers unique).
+            const { rows } = await client.query<{ p: number }>(
+              `INSERT INTO ${this.table} (thread_id, position, message)
+               SELECT $1, coalesce((SELECT max(position) FROM ${this.table} WHERE thread_id = $1), 0) + u.n, u.m::json
+               FROM unnest($2::text[]) WITH ORDINALITY AS u(m, n) RETURNING position AS p`,
+              [threadId, fresh.map((f) => f.text)],
+            );
+            const first = Math.min(...rows.map((r) => r.p));
+            for (const [i, f] of fresh.entries()) positions[f.index] = first + i;
+          }
+          // The step's journal (run events…) commits with its message rows, just before the library's checkpoint.
+          return root && this.side ? await this.side.write(client, threadId, this) : () => undefined;
+        }),
+      );
+      if (!written) return this.storeMessages(threadId, items, root);
+      written();
       for (const f of fresh) {
         this.remember(threadId, positions[f.index]!, f.stored);
         this.markStored(threadId, positions[f.index]!, f.message);
@@ -213,7 +292,31 @@ export class PgThreadSaver extends BaseCheckpointSaver<number> {
     return positions as number[];
   }
 
-  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * The per-thread transaction lock: numbering a thread's messages, writing its journal and pruning it happen one at
+   * a time, in every process.
+   */
+  async lockThread(client: pg.ClientBase, threadId: string): Promise<void> {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))`, [THREAD_LOCK_CLASS, threadId]);
+  }
+
+  /** Run fn after the thread's earlier queued transactions (in this process), whether they failed or not. */
+  private serial<T>(threadId: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(threadId) ?? Promise.resolve();
+    const result = previous.then(fn);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(threadId, tail);
+    void tail.then(() => {
+      if (this.queues.get(threadId) === tail) this.queues.delete(threadId);
+    });
+    return result;
+  }
+
+  /** fn in one READ COMMITTED transaction on a pooled client (rolled back when fn throws). */
+  async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -306,7 +409,7 @@ export class PgThreadSaver extends BaseCheckpointSaver<number> {
 }
 
 /** The runs a stored marker names, or undefined when the value is not a marker (a corrupt marker throws). */
-function markerRuns(value: unknown): PositionRuns | undefined {
+export function markerRuns(value: unknown): PositionRuns | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || !(MARKER_KEY in value)) return undefined;
   const runs = (value as MessagesMarker)[MARKER_KEY];
   const ok =

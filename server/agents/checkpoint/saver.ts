@@ -55,6 +55,7 @@ const threadKey = (threadId: string, ns: string) => `${threadId}\u0000${ns}`;
  * reference) counts as new.
  */
 export class ThreadSaver extends BaseCheckpointSaver {
+  readonly engine = 'sqlite';
   readonly db: Database.Database;
   private readonly stored = new WeakMap<object, StoredAt>();
   /** Thread → position → message, least recently used thread first. */

@@ -8,8 +8,8 @@ import { summaryMessage } from './summary-message';
  * summarized (provenance `compaction`), so the conversation shows where the model's view was shortened. The thread
  * itself never holds the summaries: team result attribution and recovery read it unchanged.
  */
-export function withCompactionSummaries(threadId: string, messages: readonly BaseMessage[]): BaseMessage[] {
-  const records = compactionsOf(threadId);
+export async function withCompactionSummaries(threadId: string, messages: readonly BaseMessage[]): Promise<BaseMessage[]> {
+  const records = await compactionsOf(threadId);
   if (!records.length) return messages.slice();
   const after = new Map<string, BaseMessage[]>();
   for (const record of records) {

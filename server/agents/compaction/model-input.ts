@@ -39,7 +39,7 @@ export const thresholdFor = (agent: CompactionAgent): number => agent.compactAtT
 export async function modelInput({ agent, model, systemPrompt, messages, config }: ModelInputArgs): Promise<BaseMessage[]> {
   const threadId = config.configurable?.thread_id;
   if (typeof threadId !== 'string') return messages.slice();
-  let latest = latestCompaction(threadId);
+  let latest = await latestCompaction(threadId);
   const through = latest ? locate(latest, messages) : -1;
   if (through < 0) latest = null; // a record whose message is not in this list (never expected: threads keep every message)
   const from = through + 1;

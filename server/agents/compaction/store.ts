@@ -1,13 +1,13 @@
 import 'server-only';
-import type Database from 'better-sqlite3';
 import type { HumanMessage } from '@langchain/core/messages';
-import { getCheckpointer } from '../checkpointer';
+import { checkpointStoreKey, readCheckpointStore } from '../checkpointer';
+import { prepared } from '../checkpoint/sqlite-statements';
 import { journal } from '../checkpoint/step-journal';
 import { summaryMessage } from './summary-message';
 
 /**
- * Compaction records (table thread_compactions in checkpoints.db): each says "from the message `throughMessageId`
- * back, the model receives `summary` instead". The thread itself keeps every message. A record is written through
+ * Compaction records (table thread_compactions beside the checkpoints: checkpoints.db, or the `langgraph` schema on
+ * Postgres): each says "from the message `throughMessageId` back, the model receives `summary` instead". The thread itself keeps every message. A record is written through
  * the step journal, so it is saved in the transaction of the model step that made it (a step lost in a crash
  * loses its record and is redone: compacting again gives the same cut).
  */
@@ -53,50 +53,47 @@ const fromRow = (row: Row): CompactionRecord => ({
   createdAt: row.created_at,
 });
 
-const prepared = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
+const COLUMNS = 'thread_id, run_id, through_message_id, summary_message_id, summary, removed, tokens_before, tokens_after, created_at';
+// Postgres keeps the summary as a JSON string (side-tables.ts): read its text as written and parse it here.
+const PG_COLUMNS = COLUMNS.replace('summary,', 'summary::text AS summary,');
 
-function statements(db: Database.Database) {
-  let s = prepared.get(db);
-  if (!s) prepared.set(db, (s = prepare(db)));
-  return s;
-}
-
-function prepare(db: Database.Database) {
-  return {
-    insert: db.prepare(
-      `INSERT INTO thread_compactions (thread_id, seq, run_id, through_message_id, summary_message_id, summary, removed, tokens_before, tokens_after, created_at)
-       VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM thread_compactions WHERE thread_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    latest: db.prepare(`SELECT * FROM thread_compactions WHERE thread_id = ? ORDER BY seq DESC LIMIT 1`),
-    all: db.prepare(`SELECT * FROM thread_compactions WHERE thread_id = ? ORDER BY seq`),
-  };
+/** A thread's records, oldest first; only the newest with `newest`. */
+async function readRows(threadId: string, newest: boolean): Promise<Row[]> {
+  const order = newest ? 'ORDER BY seq DESC LIMIT 1' : 'ORDER BY seq';
+  return readCheckpointStore(
+    (db) => prepared(db, `SELECT ${COLUMNS} FROM thread_compactions WHERE thread_id = ? ${order}`).all(threadId) as Row[],
+    async (saver) => {
+      const { rows } = await saver.pool.query<Row>(`SELECT ${PG_COLUMNS} FROM "${saver.schema}".thread_compactions WHERE thread_id = $1 ${order}`, [threadId]);
+      return rows.map((row) => ({ ...row, summary: JSON.parse(row.summary) as string }));
+    },
+  );
 }
 
 /**
- * The newest record per thread, per checkpoint database (a reopened database — a restart, a test's new data
- * directory — reads again). `null` remembers "none yet". Set only when a record's row is written, so the cache
- * never holds a record a rolled-back or abandoned step would have lost. On globalThis: route bundles may load their
- * own copy of this module, and a copy that cached "none" must see a record another copy's run wrote.
+ * The newest record per thread, per checkpoint store (a reopened store — a restart, a test's new data directory —
+ * reads again). `null` remembers "none yet". Set only when a record's row is written, so the cache never holds a
+ * record a rolled-back or abandoned step would have lost. On globalThis: route bundles may load their own copy of
+ * this module, and a copy that cached "none" must see a record another copy's run wrote.
  */
-const g = globalThis as unknown as { __ensembleLatestCompactions?: WeakMap<Database.Database, Map<string, LatestCompaction | null>> };
-const latestByDb = (g.__ensembleLatestCompactions ??= new WeakMap());
+const g = globalThis as unknown as { __ensembleLatestCompactions?: WeakMap<object, Map<string, LatestCompaction | null>> };
+const latestByStore = (g.__ensembleLatestCompactions ??= new WeakMap());
 
-function cacheOf(db: Database.Database): Map<string, LatestCompaction | null> {
-  let cache = latestByDb.get(db);
-  if (!cache) latestByDb.set(db, (cache = new Map()));
+function cacheOf(store: object): Map<string, LatestCompaction | null> {
+  let cache = latestByStore.get(store);
+  if (!cache) latestByStore.set(store, (cache = new Map()));
   return cache;
 }
 
 /** The thread's newest compaction, read from the database once per process and then kept in memory. */
-export function latestCompaction(threadId: string): LatestCompaction | null {
-  const db = getCheckpointer().db;
-  const cache = cacheOf(db);
+export async function latestCompaction(threadId: string): Promise<LatestCompaction | null> {
+  const cache = cacheOf(checkpointStoreKey());
   const cached = cache.get(threadId);
   if (cached !== undefined) return cached;
-  const row = statements(db).latest.get(threadId) as Row | undefined;
+  const [row] = await readRows(threadId, true);
   const latest = row ? latestOf(fromRow(row)) : null;
-  cache.set(threadId, latest);
-  return latest;
+  // A record written while this read was under way is newer than what it found: keep that one.
+  if (!cache.has(threadId)) cache.set(threadId, latest);
+  return cache.get(threadId)!;
 }
 
 export const latestOf = (record: CompactionRecord): LatestCompaction => ({ record, message: summaryMessage(record), hint: -1 });
@@ -107,13 +104,14 @@ export const latestOf = (record: CompactionRecord): LatestCompaction => ({ recor
  */
 export function saveCompaction(latest: LatestCompaction): void {
   const r = latest.record;
-  journal(r.threadId, (db) => {
-    statements(db).insert.run(r.threadId, r.threadId, r.runId, r.throughMessageId, r.summaryMessageId, r.summary, JSON.stringify(r.removed), r.tokensBefore, r.tokensAfter, r.createdAt);
-    cacheOf(db).set(r.threadId, latest);
+  journal(r.threadId, {
+    kind: 'compaction',
+    row: { ...r, removed: JSON.stringify(r.removed) },
+    written: (store) => cacheOf(store).set(r.threadId, latest),
   });
 }
 
 /** Every record of a thread, oldest first (the conversation view shows each summary at its place). */
-export function compactionsOf(threadId: string): CompactionRecord[] {
-  return (statements(getCheckpointer().db).all.all(threadId) as Row[]).map(fromRow);
+export async function compactionsOf(threadId: string): Promise<CompactionRecord[]> {
+  return (await readRows(threadId, false)).map(fromRow);
 }

@@ -35,7 +35,7 @@ export async function childOutcome(row: Delegation, run: Run): Promise<Finished>
   const { messages } = await readThread(run.conversationId);
   const spec = row.spec as DelegationSpec;
   const output = finalAnswer(messages);
-  const receipts = receiptsOf(run.id);
+  const receipts = await receiptsOf(run.id);
   let status: DelegationResult['status'] = run.status === 'success' ? 'completed' : run.status === 'cancelled' ? 'cancelled' : 'failed';
   let error: string | null = run.status === 'error' ? (run.error ?? 'The child run failed') : null;
   if (run.status === 'interrupted') error = 'The child stopped to wait for a person, which a delegated child cannot do';

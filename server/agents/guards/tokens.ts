@@ -49,16 +49,16 @@ const estimateOf = (m: BaseMessage): Estimate | undefined => {
  * summary call is counted from the next step on), this response's reported usage, and the estimates of calls
  * that reported none.
  */
-export function runTokensSpent(run: RunIds, messages: readonly BaseMessage[], response: AIMessage): number {
+export async function runTokensSpent(run: RunIds, messages: readonly BaseMessage[], response: AIMessage): Promise<number> {
   const estimated = messages.reduce((n, m) => n + (estimateOf(m)?.runId === run.runId ? estimateOf(m)!.tokens : 0), 0);
   const current = reportedTokens(response) ?? markEstimate(run, messages, response);
-  return recordedTokens(run.runId) + estimated + current;
+  return (await recordedTokens(run.runId)) + estimated + current;
 }
 
 /** The run's recorded tokens; a record that can't be read (a damaged checkpoint database) never breaks the run. */
-function recordedTokens(runId: string): number {
+async function recordedTokens(runId: string): Promise<number> {
   try {
-    const totals = runTokenTotals(runId);
+    const totals = await runTokenTotals(runId);
     return totals.inputTokens + totals.outputTokens;
   } catch (err) {
     console.error(`[guards] could not read the recorded tokens of run ${runId}; counting this response only`, err);
@@ -93,10 +93,10 @@ const fmt = (n: number) => n.toLocaleString('en-US');
  */
 export const tokenGuard: ResponseGuard = {
   name: TOKEN_GUARD,
-  check({ message, messages, agent, run }) {
+  async check({ message, messages, agent, run }) {
     if (!run) return null;
     const budget = tokenBudgetOf(agent);
-    const spent = runTokensSpent(run, messages, message);
+    const spent = await runTokensSpent(run, messages, message);
     // A response without tool calls ends the run anyway: it is the answer, whatever it cost.
     if (!message.tool_calls?.length) return null;
     if (spent >= budget) {

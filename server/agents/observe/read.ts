@@ -1,15 +1,12 @@
 import 'server-only';
-import type { ApiRunEvent, ApiRunEventsPage, RunEventData } from '@/lib/types/run-events';
-import { getCheckpointer } from '../checkpointer';
+import type { ApiRunEvent, ApiRunEventsPage } from '@/lib/types/run-events';
 import { isFinished } from '../run-store';
 import { get } from '../runs';
-import { runEventStatements } from './record';
-
-type EventRow = { seq: number; type: RunEventData['type']; at: number; data: string };
+import { runEventRows } from './record';
 
 /** A run's events with seq > after, in seq order, at most `limit`; `hasMore` when more are stored right now. */
-export function readRunEvents(runId: string, after: number, limit: number): { events: ApiRunEvent[]; hasMore: boolean } {
-  const rows = runEventStatements(getCheckpointer().db).page.all(runId, after, limit + 1) as EventRow[];
+export async function readRunEvents(runId: string, after: number, limit: number): Promise<{ events: ApiRunEvent[]; hasMore: boolean }> {
+  const rows = await runEventRows(runId, after, limit + 1);
   const events = rows.slice(0, limit).map((row) => ({ seq: row.seq, type: row.type, at: new Date(row.at).toISOString(), runId, ...(JSON.parse(row.data) as object) }) as ApiRunEvent);
   return { events, hasMore: rows.length > limit };
 }
@@ -22,6 +19,6 @@ export function readRunEvents(runId: string, after: number, limit: number): { ev
 export async function runEventsPage(ownerId: string, runId: string, page: { after: number; limit: number }): Promise<ApiRunEventsPage> {
   const run = await get(ownerId, runId);
   const finished = isFinished(run.status);
-  const { events, hasMore } = readRunEvents(run.id, page.after, page.limit);
+  const { events, hasMore } = await readRunEvents(run.id, page.after, page.limit);
   return { runId: run.id, events, nextAfter: events.at(-1)?.seq ?? page.after, hasMore, finished };
 }

@@ -1,82 +1,70 @@
 import 'server-only';
-import type Database from 'better-sqlite3';
 import type { RunEventData } from '@/lib/types/run-events';
-import { noteConversationChange } from '@/server/push/conversation-changes';
-import { getCheckpointer } from '../checkpointer';
-import { flushJournal, journal } from '../checkpoint/step-journal';
+import { flushStepJournal, readCheckpointStore } from '../checkpointer';
+import type { EventRow } from '../checkpoint/journal-write';
+import { prepared } from '../checkpoint/sqlite-statements';
+import { journal } from '../checkpoint/step-journal';
 import { runEventCaptureEnabled } from './capture-switch';
 
+export { sqliteEventStatements as runEventStatements } from '../checkpoint/journal-write';
+
 /**
- * The two ways a run event is written (table run_events in checkpoints.db, lib/types/run-events.ts):
+ * The two ways a run event is written (table run_events beside the checkpoints: checkpoints.db on SQLite, the
+ * `langgraph` schema on Postgres; lib/types/run-events.ts):
  * - `journalRunEvent`: from inside a graph step (a model call, a tool result, a compaction), and run.started/resume
- *   just before the first step. Queued on the step journal and saved in the same transaction as the step's writes,
- *   so it survives a crash exactly as far as the step does (checkpoint/step-journal.ts).
+ *   just before the first step. Queued on the step journal and saved with the step (checkpoint/step-journal.ts).
  * - `writeRunEvent`: outside any step, when no step follows: written now, after anything the thread still has
  *   queued, so `seq` keeps the order things happened in (run.finished uses the same order, run-lifecycle.ts).
  * `seq` is assigned inside the writing transaction (the run's highest + 1); a run has one writer at a time (its
- * conversation's lock), so the numbers are dense and ordered.
+ * conversation's lock; on Postgres also the thread's transaction lock), so the numbers are dense and ordered.
+ * Observation never breaks the run it observes: an event that can't be written is logged and skipped.
  */
 export function journalRunEvent(runId: string, threadId: string, data: RunEventData, at = Date.now()): void {
   if (!runEventCaptureEnabled()) return;
-  journal(threadId, (db) => recordSafely(runId, () => insertEvent(db, runId, threadId, data, at)));
-}
-
-export function writeRunEvent(runId: string, threadId: string, data: RunEventData, at = Date.now()): void {
-  if (!runEventCaptureEnabled()) return;
-  const db = getCheckpointer().db;
-  journal(threadId, (tx) => recordSafely(runId, () => insertEvent(tx, runId, threadId, data, at)));
-  flushJournal(threadId, db);
-}
-
-/**
- * Observation never breaks the run it observes: an event that can't be written (a damaged or full checkpoint
- * database) is logged and skipped, and the step's own writes in the same transaction are still saved. A failed
- * statement does not end the SQLite transaction around it.
- */
-export function recordSafely(runId: string, write: () => void): void {
+  let row: EventRow;
   try {
-    write();
+    row = eventRow(runId, threadId, data, at);
   } catch (err) {
+    // An event that can't even be serialized is skipped like one that can't be written.
     console.error(`[run-events] could not record an event of run ${runId}`, err);
+    return;
   }
+  journal(threadId, { kind: 'events', runId, threadId, events: [row] });
 }
 
-/** Insert one event now, inside the caller's transaction on the checkpoint database. */
-export function insertEvent(db: Database.Database, runId: string, threadId: string, data: RunEventData, at = Date.now()): void {
+export async function writeRunEvent(runId: string, threadId: string, data: RunEventData, at = Date.now()): Promise<void> {
+  if (!runEventCaptureEnabled()) return;
+  journalRunEvent(runId, threadId, data, at);
+  await flushStepJournal(threadId);
+}
+
+/** An event as stored: its type in a column, the rest as JSON text. */
+export function eventRow(runId: string, threadId: string, data: RunEventData, at = Date.now()): EventRow {
   const { type, ...rest } = data;
-  runEventStatements(db).insert.run(runId, runId, threadId, type, at, JSON.stringify(rest));
-  // The thread is the conversation: its open streams hear of the new event once this transaction is done.
-  noteConversationChange(threadId, runId);
+  return { runId, threadId, type, at, data: JSON.stringify(rest) };
 }
 
-/**
- * The run_events statements of one checkpoint database, prepared once: preparing costs more than the insert
- * itself, and a 50-step run writes a few hundred events. Weak by database, so a closed and reopened checkpointer
- * (tests, a new data directory) gets its own.
- */
-const prepared = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
+export type StoredEvent = { seq: number; type: RunEventData['type']; at: number; data: string };
 
-export function runEventStatements(db: Database.Database): ReturnType<typeof prepare> {
-  let statements = prepared.get(db);
-  if (!statements) prepared.set(db, (statements = prepare(db)));
-  return statements;
+/** A run's stored events with seq > after, in seq order, at most `limit`. */
+export async function runEventRows(runId: string, after: number, limit: number): Promise<StoredEvent[]> {
+  return readCheckpointStore(
+    (db) => prepared(db, `SELECT seq, type, at, data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(runId, after, limit) as StoredEvent[],
+    async (saver) =>
+      (
+        await saver.pool.query<StoredEvent>(`SELECT seq, type, at, data FROM "${saver.schema}".run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [
+          runId,
+          after,
+          limit,
+        ])
+      ).rows,
+  );
 }
 
-function prepare(db: Database.Database) {
-  return {
-    insert: db.prepare(
-      `INSERT INTO run_events (run_id, seq, thread_id, type, at, data)
-       VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM run_events WHERE run_id = ?), ?, ?, ?, ?)`,
-    ),
-    page: db.prepare(`SELECT seq, type, at, data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`),
-    hasType: db.prepare(`SELECT 1 FROM run_events WHERE run_id = ? AND type = ? LIMIT 1`),
-    // Model calls of a run: tokens as recorded (absent when the provider reported none).
-    totals: db.prepare(
-      `SELECT count(*) AS calls,
-              coalesce(sum(json_extract(data, '$.inputTokens')), 0) AS input,
-              coalesce(sum(json_extract(data, '$.outputTokens')), 0) AS output,
-              count(*) FILTER (WHERE json_extract(data, '$.inputTokens') IS NULL AND json_extract(data, '$.outputTokens') IS NULL) AS unreported
-       FROM run_events WHERE run_id = ? AND type = 'model.call'`,
-    ),
-  };
+/** A run's highest event seq (0 before its first event). */
+export async function latestRunEventSeq(runId: string): Promise<number> {
+  return readCheckpointStore(
+    (db) => (prepared(db, `SELECT coalesce(max(seq), 0) AS seq FROM run_events WHERE run_id = ?`).get(runId) as { seq: number }).seq,
+    async (saver) => (await saver.pool.query<{ seq: number }>(`SELECT coalesce(max(seq), 0) AS seq FROM "${saver.schema}".run_events WHERE run_id = $1`, [runId])).rows[0]!.seq,
+  );
 }

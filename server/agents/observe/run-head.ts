@@ -1,17 +1,9 @@
 import 'server-only';
-import type Database from 'better-sqlite3';
-import { getCheckpointer } from '../checkpointer';
 import { findRun, isFinished } from '../run-store';
+import { latestRunEventSeq } from './record';
 
 /** Where a run's event log stands: its highest seq (0 before the first event) and whether the run has finished. */
 export type RunHead = { seq: number; finished: boolean };
-
-const prepared = new WeakMap<Database.Database, Database.Statement<[string], { seq: number }>>();
-function latestSeqStatement(db: Database.Database) {
-  let statement = prepared.get(db);
-  if (!statement) prepared.set(db, (statement = db.prepare(`SELECT coalesce(max(seq), 0) AS seq FROM run_events WHERE run_id = ?`)));
-  return statement;
-}
 
 /**
  * The run's head, read as a run stream's message (server/push/run-stream.ts). Status before seq, like
@@ -21,5 +13,5 @@ function latestSeqStatement(db: Database.Database) {
 export async function readRunHead(runId: string): Promise<RunHead> {
   const run = await findRun(runId);
   const finished = !run || isFinished(run.status);
-  return { seq: latestSeqStatement(getCheckpointer().db).get(runId)?.seq ?? 0, finished };
+  return { seq: await latestRunEventSeq(runId), finished };
 }
