@@ -25,7 +25,9 @@ afterEach(async () => setRunMinuteMsForTests(undefined));
 
 describe('wall-clock limit per run', () => {
   it('stops a run at the default limit with a stated reason (status error, stopReason time_capped)', async () => {
-    setRunMinuteMsForTests(10); // the default 15 "minutes" last 150 ms
+    // The default 15 "minutes" last 600 ms: long enough for a run's first step on either engine (Postgres keeps
+    // checkpoints in the database: a step takes a few transactions), far shorter than the run's 20 s sleep.
+    setRunMinuteMsForTests(40);
     const alice = await makeUser('alice');
     const { conversation } = await conversationWith(alice.id, { name: 'Slow' });
     const { run } = await start(alice.id, conversation.id, { text: '/sleep 20000\n/reply never' }, { idempotencyKey: key() });
@@ -52,15 +54,16 @@ describe('wall-clock limit per run', () => {
   });
 
   it('a capped run whose tool ignores the abort stays running until the tool returns, then records the cap', async () => {
-    setRunMinuteMsForTests(50);
+    // 1 "minute" = 2 s: the run reaches its tool call well inside it on either engine, so the cap fires mid-call.
+    setRunMinuteMsForTests(2_000);
     gate.close();
     const alice = await makeUser('cyd');
     const { conversation } = await conversationWith(alice.id, { name: 'Held', timeLimitMinutes: 1, toolGroups: [GATE_GROUP] });
     const { run } = await start(alice.id, conversation.id, { text: '/call hold {}' }, { idempotencyKey: key() });
     await until(async () => gate.executing === 1, 5_000, 'the tool call');
     const row = async () => (await getDb().select().from(schema.runs).where(eq(schema.runs.id, run.id)))[0]!;
-    // Well past the 50 ms limit, the run is still running because its tool is.
-    await until(async () => (await row()).startedAt && Date.now() - (await row()).startedAt!.getTime() > 200, 5_000, 'the limit to pass');
+    // Well past the 2 s limit, the run is still running because its tool is.
+    await until(async () => (await row()).startedAt && Date.now() - (await row()).startedAt!.getTime() > 2_200, 5_000, 'the limit to pass');
     expect((await row()).status).toBe('running');
     gate.open();
     expect(await finished(run.id)).toMatchObject({ status: 'error', stopReason: 'time_capped', error: "Stopped after 1 minute (the run's time limit)" });
