@@ -1,0 +1,130 @@
+/**
+ * One app process of scripts/bench-processes.ts, without Next: what server/startup.ts does on Postgres — open the
+ * database, register the team tools, join the cluster (push bridge, heartbeat, team leases, the run-takeover beat
+ * hook) and start the scheduler — driven step by step over IPC (scripts/bench/processes-protocol.ts).
+ *
+ * BENCH_PROCESS_ID is the id the orchestrator registered for this process in app_processes before any worker
+ * joined, so every worker's first beat counts all of them and claims only its share of the queued teams (a process
+ * alone at its first beat would claim every team, and leases of busy teams are never handed over).
+ */
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { FromWorker, ToWorker } from './processes-protocol';
+
+const processId = process.env.BENCH_PROCESS_ID ?? '';
+if (!processId) throw new Error('BENCH_PROCESS_ID is not set: this worker is started by scripts/bench-processes.ts');
+// server/cluster/identity.ts keeps the process's identity on globalThis and joinCluster takes no identity: set it
+// before anything asks for it.
+(globalThis as unknown as { __ensembleProcess?: unknown }).__ensembleProcess = { id: processId, pid: process.pid, host: os.hostname() };
+
+const MAX_ACTIVE = Number(process.env.BENCH_MAX_ACTIVE ?? 64);
+const TICK_MS = Number(process.env.BENCH_TICK_MS ?? 500);
+
+const send = (message: FromWorker) => process.send!(message);
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+async function main() {
+  const { closeDb, openDatabase } = await import('@/server/db');
+  const { env } = await import('@/server/env');
+  const { registerTeamTools } = await import('@/server/teams/tools/register');
+  const { joinCluster } = await import('@/server/cluster/join');
+  const { PushBridge } = await import('@/server/push/pg-bridge');
+  const { pushBus } = await import('@/server/push/bus');
+  const { announceConversationChange, forgetConversationChanges } = await import('@/server/push/conversation-changes');
+  const { closeAllStreams } = await import('@/server/push/streams');
+  const { runEvents } = await import('@/server/agents/run-events');
+  const { usageChanged } = await import('@/server/budgets/usage-cache');
+  const { adoptOrphanedParents, carryOutCancelRequests, stopHere, takeOverOrphanedRuns } = await import('@/server/agents/run-takeover');
+  const { currentScheduler, startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
+  const { teamJobs } = await import('@/server/teams/scheduler-jobs');
+  const { delegationPort } = await import('@/server/agents/delegation/port');
+  const { suspendActiveRuns } = await import('@/server/agents/suspend');
+  const { closeCheckpointer } = await import('@/server/agents/checkpointer');
+  const { LIMITS } = await import('@/lib/limits');
+
+  await openDatabase();
+  registerTeamTools();
+  const url = env.databaseUrl!;
+  let joined: Awaited<ReturnType<typeof joinCluster>> | undefined;
+  let cpuAtGo = 0;
+  let slowestHookMs = 0;
+
+  const join = async () => {
+    joined = await joinCluster({
+      url,
+      onFenced: (reason) => {
+        console.error(`[bench worker ${processId.slice(0, 8)}] fenced: ${reason}`);
+        process.exit(1);
+      },
+      // As server/startup.ts joinSharedDatabase wires it.
+      bridge: (origin) =>
+        new PushBridge({
+          url,
+          origin,
+          bus: pushBus(),
+          onConversation: announceConversationChange,
+          onResync: () => {
+            forgetConversationChanges();
+            closeAllStreams();
+          },
+          runs: runEvents(),
+          onRunFinished: (event) => {
+            usageChanged({ teamId: event.teamId ?? null, ownerId: event.ownerId });
+            runEvents().emit('run:finished', { ...event, status: event.status as never, remote: true });
+          },
+          onCancel: stopHere,
+          onWake: () => currentScheduler()?.wake(),
+        }),
+      hooks: {
+        'run takeover': async () => {
+          // Timed: the beat waits for its hooks, and a beat that waits too long fences the process.
+          const started = performance.now();
+          await takeOverOrphanedRuns();
+          await adoptOrphanedParents();
+          await carryOutCancelRequests();
+          const took = performance.now() - started;
+          slowestHookMs = Math.max(slowestHookMs, took);
+          if (took > LIMITS.cluster.heartbeatMs) console.error(`[bench worker ${processId.slice(0, 8)}] the run-takeover beat hook took ${Math.round(took)} ms: no beat meanwhile`);
+        },
+      },
+    });
+    send({ type: 'joined', heldTeams: joined.cluster.heldTeams().length });
+  };
+
+  const go = () => {
+    cpuAtGo = cpuMs();
+    startScheduler(teamJobs, { cluster: joined!.cluster, maxActive: MAX_ACTIVE, tickMs: TICK_MS, delegations: delegationPort });
+    send({ type: 'started' });
+  };
+
+  const stop = async () => {
+    // The CPU of the measured run only: taken before the drain and the goodbyes.
+    const used = cpuMs() - cpuAtGo;
+    const runtime = currentScheduler()!;
+    const { stats } = joined!.cluster;
+    send({ type: 'report', cpuMs: used, admissions: runtime.stats.admissions, passes: runtime.stats.passes, claimed: stats.claimed, released: stats.released, lost: stats.lost, slowestHookMs });
+    await stopScheduler();
+    await suspendActiveRuns();
+    await joined!.leave();
+    closeCheckpointer();
+    await closeDb();
+    process.disconnect();
+  };
+
+  process.on('message', (message: ToWorker) => {
+    const step = message.type === 'join' ? join() : message.type === 'go' ? Promise.resolve(go()) : stop();
+    step.catch((error: unknown) => {
+      console.error(`[bench worker ${processId.slice(0, 8)}] ${message.type} failed:`, error);
+      process.exit(1);
+    });
+  });
+  send({ type: 'loaded' });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
