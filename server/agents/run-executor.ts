@@ -3,7 +3,7 @@ import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { Command } from '@langchain/langgraph';
 import { eq, sql } from 'drizzle-orm';
-import { schema } from '@/server/db';
+import { schema, writeTx } from '@/server/db';
 import { preparedPerConnection } from '@/server/db/prepared';
 import type { Agent, Run } from '@/server/db/schema';
 import { recordAssembly } from './assembly/record';
@@ -84,17 +84,21 @@ export async function inspectionGraph(agent: Agent, run: Run): Promise<AgentGrap
 async function executeRun(runId: string, controller: AbortController, mode: ExecutionMode): Promise<void> {
   const signal = controller.signal;
   // The run is marked running and its assembly recorded in one transaction. What fails in the second part is
-  // thrown below, inside the try, so the run still gets its outcome.
+  // thrown below, inside the try, so the run still gets its outcome. That part is a savepoint (a nested writeTx): on
+  // Postgres a failed statement caught without one would abort the whole transaction at COMMIT, and the run would
+  // stay pending for good.
   const started = await markRunning(runId, async (run) => {
     try {
-      const agent = await loadAgent(run.conversationId);
-      // One context object for the whole run: the assembly record and the graph then share one build of its tools.
-      const context = agent ? runContextFor(run, agent.id) : null;
-      // A delegated child runs its agent with the delegation's persona, capture tool and time limit (delegation/child-run.ts).
-      const delegated = agent && context ? delegatedRunSetup(agent, context) : null;
-      // How the agent is assembled for this run (once per run: a continued run keeps its first record).
-      const fingerprint = agent && context ? await recordAssembly(run, delegated?.agent ?? agent, context) : null;
-      return { agent, context, delegated, fingerprint };
+      return await writeTx(async () => {
+        const agent = await loadAgent(run.conversationId);
+        // One context object for the whole run: the assembly record and the graph then share one build of its tools.
+        const context = agent ? runContextFor(run, agent.id) : null;
+        // A delegated child runs its agent with the delegation's persona, capture tool and time limit (delegation/child-run.ts).
+        const delegated = agent && context ? delegatedRunSetup(agent, context) : null;
+        // How the agent is assembled for this run (once per run: a continued run keeps its first record).
+        const fingerprint = agent && context ? await recordAssembly(run, delegated?.agent ?? agent, context) : null;
+        return { agent, context, delegated, fingerprint };
+      });
     } catch (failure) {
       return { failure };
     }

@@ -57,6 +57,7 @@ export type PushBridgeOptions = {
 export class PushBridge {
   private client: pg.Client | undefined;
   private relaying = false;
+  private sending: Promise<void> = Promise.resolve();
   private stopped = false;
   private connectedOnce = false;
   private missedWhileAway = false;
@@ -138,11 +139,18 @@ export class PushBridge {
       return;
     }
     this.stats.sent += 1;
-    client.query('select pg_notify($1, $2)', [PUSH_CHANNEL, payload]).catch((error: Error) => {
-      this.stats.dropped += 1;
-      this.missedWhileAway = true;
-      console.error('[push] NOTIFY failed:', error.message);
-    });
+    // One query at a time on the connection (the driver's own queueing of concurrent queries is deprecated); the
+    // chain keeps this process's notes in the order they were announced.
+    this.sending = this.sending
+      .then(() => client.query('select pg_notify($1, $2)', [PUSH_CHANNEL, payload]))
+      .then(
+        () => undefined,
+        (error: Error) => {
+          this.stats.dropped += 1;
+          this.missedWhileAway = true;
+          console.error('[push] NOTIFY failed:', error.message);
+        },
+      );
   }
 
   private receive(payload: string | undefined): void {

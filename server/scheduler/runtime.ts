@@ -3,6 +3,7 @@ import { LIMITS } from '@/lib/limits';
 import { runEvents, type RunEvent } from '@/server/agents/run-events';
 import { isStopping } from '@/server/agents/runs';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
+import { writeTx } from '@/server/db';
 import { statement } from '@/server/db/statement';
 import { currentCluster, type Cluster } from '@/server/cluster/cluster';
 import { runFenced } from '@/server/cluster/fence';
@@ -169,33 +170,59 @@ export class SchedulerRuntime {
       now: Date.now(),
     });
     this.round = result.round;
-    for (const admission of result.admissions) {
-      if (this.stopped) return result.round;
-      const candidate = admission.candidate;
-      if (candidate.kind === 'child' || candidate.kind === 'parent') {
-        if (await this.admitDelegation(candidate)) this.stats.admissions += 1;
-        continue;
+    if (result.admissions.length === 0) return result.round;
+    // Every admission of the pass in one transaction (each a savepoint): one commit instead of one per admission, and
+    // with several processes the planning lock is held for one queued transaction. What they start — launches — is
+    // done once it has committed (a launch reads the job as admitted). Run again from the start if Postgres retries it.
+    const admitted = await writeTx(async () => {
+      const launches: Array<() => void> = [];
+      let count = 0;
+      let elsewhere = false;
+      for (const admission of result.admissions) {
+        if (this.stopped) break;
+        const candidate = admission.candidate;
+        try {
+          if (candidate.kind === 'child' || candidate.kind === 'parent') {
+            const admittedHere = await this.admitDelegation(candidate);
+            if (admittedHere === false) continue;
+            count += 1;
+            if (admittedHere === 'elsewhere') elsewhere = true;
+            else if (admittedHere !== true) launches.push(admittedHere);
+            continue;
+          }
+          if (!(await this.jobs.admit(admission.jobId))) continue;
+        } catch (err) {
+          // That admission's savepoint rolled back; the others stand, and the next pass tries it again.
+          console.error(`[scheduler] admitting ${admission.jobId} failed`, err);
+          continue;
+        }
+        count += 1;
+        // The team's steps run where its lease is: ours (taken now if free), or another live process's.
+        if (await this.cluster.claim(candidate.teamId)) launches.push(() => this.launch(candidate.teamId, admission.jobId));
+        else elsewhere = true;
       }
-      if (!(await this.jobs.admit(admission.jobId))) continue;
-      this.stats.admissions += 1;
-      // The team's steps run where its lease is: ours (taken now if free), or another live process's.
-      if (await this.cluster.claim(candidate.teamId)) this.launch(candidate.teamId, admission.jobId);
-      else this.launchElsewhere = true;
-    }
+      return { launches, count, elsewhere };
+    });
+    this.stats.admissions += admitted.count;
+    if (admitted.elsewhere) this.launchElsewhere = true;
+    for (const launch of admitted.launches) launch();
     return result.round;
   }
 
-  /** A child takes a slot and is launched; a ready parent takes its slot back (its waiting `task` calls return). */
-  private async admitDelegation(candidate: SchedulingCandidate): Promise<boolean> {
+  /**
+   * A child takes a slot (its launch is returned, to start once the admission committed); a ready parent takes its
+   * slot back (its waiting `task` calls return). false: not admitted; true: admitted, nothing to launch; 'elsewhere':
+   * admitted, launched by the process executing its parent.
+   */
+  private async admitDelegation(candidate: SchedulingCandidate): Promise<boolean | 'elsewhere' | (() => void)> {
     const port = this.delegations;
     if (!port) return false;
     if (candidate.kind === 'parent') return port.readmitParent(candidate.runId!);
     const id = candidate.delegationId!;
     if (!(await port.admitChild(id))) return false;
     // A child is launched by the process executing its parent (its worker serializes the parent's children).
-    if (this.cluster.ownsRun(candidate.parentProcessId ?? null)) this.step(candidate.teamId, candidate.jobId, 'launch', (signal) => port.launchChild(id, signal));
-    else this.launchElsewhere = true;
-    return true;
+    if (!this.cluster.ownsRun(candidate.parentProcessId ?? null)) return 'elsewhere';
+    return () => this.step(candidate.teamId, candidate.jobId, 'launch', (signal) => port.launchChild(id, signal));
   }
 
   /** Like jobs: launch what has no run, finalize what finished unrecorded, stop the children of a finished parent. */

@@ -2,7 +2,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DelegationResult, DelegationStatus } from '@/lib/types/delegation';
-import { getDb, schema, writeTx } from '@/server/db';
+import { afterCommit, getDb, schema, writeTx } from '@/server/db';
 import type { Delegation } from '@/server/db/schema';
 import { statement } from '@/server/db/statement';
 import type { DelegationSpec, TaskRefusal } from './spec';
@@ -169,16 +169,17 @@ export async function admitChildRow(id: string): Promise<boolean> {
 
 /** 'ready' → null: the parent took its slot back; its waiting `task` calls may return. */
 export async function readmitParentRun(runId: string): Promise<boolean> {
-  const changed = await writeTx(async (tx) =>
-    tx
+  return writeTx(async (tx) => {
+    const changed = await tx
       .update(schema.runs)
       .set({ delegationWait: null })
       .where(and(eq(schema.runs.id, runId), eq(schema.runs.delegationWait, 'ready')))
-      .returning({ id: schema.runs.id }),
-  );
-  if (changed.length !== 1) return false;
-  delegationEvents().emit('resumed', { runId });
-  return true;
+      .returning({ id: schema.runs.id });
+    if (changed.length !== 1) return false;
+    // Once committed (the planning pass admits in one transaction): the waiters then read the parent as admitted.
+    afterCommit(() => delegationEvents().emit('resumed', { runId }));
+    return true;
+  });
 }
 
 export async function setChildRun(id: string, fields: { childConversationId?: string; childRunId?: string }): Promise<void> {
