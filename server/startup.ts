@@ -107,55 +107,17 @@ export async function startServerProcess(): Promise<void> {
  * the others are about to take its teams and runs over. Returns the runs taken over at the first beat.
  */
 async function joinSharedDatabase(): Promise<unknown[]> {
-  const { joinCluster } = await import('@/server/cluster/join');
-  const { PushBridge } = await import('@/server/push/pg-bridge');
-  const { pushBus } = await import('@/server/push/bus');
-  const { announceConversationChange, forgetConversationChanges } = await import('@/server/push/conversation-changes');
-  const { closeAllStreams } = await import('@/server/push/streams');
-  const { runEvents } = await import('@/server/agents/run-events');
-  const { usageChanged } = await import('@/server/budgets/usage-cache');
-  const { adoptOrphanedParents, carryOutCancelRequests, stopHere, takeOverOrphanedRuns } = await import('@/server/agents/run-takeover');
-  const { currentScheduler } = await import('@/server/scheduler/runtime');
-  const url = env.databaseUrl!;
-  let firstTakeover: unknown[] | undefined;
-  const joined = await joinCluster({
-    url,
+  const { joinSharedDatabase: join } = await import('@/server/shared-database');
+  const { joined, recovered } = await join({
+    url: env.databaseUrl!,
     onFenced: (reason) => {
       console.error(`[ensemble] stopping now: ${reason}; the other processes take over this one's teams and runs.`);
       process.exit(1);
     },
-    bridge: (origin) =>
-      new PushBridge({
-        url,
-        origin,
-        bus: pushBus(),
-        onConversation: announceConversationChange,
-        // Notes sent while the bridge was away are gone: every stream reconnects and re-reads.
-        onResync: () => {
-          forgetConversationChanges();
-          closeAllStreams();
-        },
-        runs: runEvents(),
-        onRunFinished: (event) => {
-          // Its tokens now count toward its team's budget and its account's day here too.
-          usageChanged({ teamId: event.teamId ?? null, ownerId: event.ownerId });
-          runEvents().emit('run:finished', { ...event, status: event.status as never, remote: true });
-        },
-        onCancel: stopHere,
-        onWake: () => currentScheduler()?.wake(),
-      }),
-    hooks: {
-      'run takeover': async () => {
-        const report = await takeOverOrphanedRuns();
-        firstTakeover ??= report;
-        await adoptOrphanedParents();
-        await carryOutCancelRequests();
-      },
-    },
   });
   // Hooks run newest first: registered before the scheduler's and the runs', this runs after both have stopped.
   onShutdown('cluster', joined.leave);
-  return firstTakeover ?? [];
+  return recovered;
 }
 
 /**

@@ -8,14 +8,10 @@
  * alone at its first beat would claim every team, and leases of busy teams are never handed over).
  */
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import type { FromWorker, ToWorker } from './processes-protocol';
 
 const processId = process.env.BENCH_PROCESS_ID ?? '';
 if (!processId) throw new Error('BENCH_PROCESS_ID is not set: this worker is started by scripts/bench-processes.ts');
-// server/cluster/identity.ts keeps the process's identity on globalThis and joinCluster takes no identity: set it
-// before anything asks for it.
-(globalThis as unknown as { __ensembleProcess?: unknown }).__ensembleProcess = { id: processId, pid: process.pid, host: os.hostname() };
 
 const MAX_ACTIVE = Number(process.env.BENCH_MAX_ACTIVE ?? 64);
 const TICK_MS = Number(process.env.BENCH_TICK_MS ?? 500);
@@ -30,67 +26,33 @@ async function main() {
   const { closeDb, openDatabase } = await import('@/server/db');
   const { env } = await import('@/server/env');
   const { registerTeamTools } = await import('@/server/teams/tools/register');
-  const { joinCluster } = await import('@/server/cluster/join');
-  const { PushBridge } = await import('@/server/push/pg-bridge');
-  const { pushBus } = await import('@/server/push/bus');
-  const { announceConversationChange, forgetConversationChanges } = await import('@/server/push/conversation-changes');
-  const { closeAllStreams } = await import('@/server/push/streams');
-  const { runEvents } = await import('@/server/agents/run-events');
-  const { usageChanged } = await import('@/server/budgets/usage-cache');
-  const { adoptOrphanedParents, carryOutCancelRequests, stopHere, takeOverOrphanedRuns } = await import('@/server/agents/run-takeover');
+  const { joinSharedDatabase } = await import('@/server/shared-database');
   const { currentScheduler, startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
   const { teamJobs } = await import('@/server/teams/scheduler-jobs');
   const { delegationPort } = await import('@/server/agents/delegation/port');
   const { suspendActiveRuns } = await import('@/server/agents/suspend');
   const { closeCheckpointer } = await import('@/server/agents/checkpointer');
-  const { LIMITS } = await import('@/lib/limits');
 
   await openDatabase();
   registerTeamTools();
   const url = env.databaseUrl!;
-  let joined: Awaited<ReturnType<typeof joinCluster>> | undefined;
+  let joined: Awaited<ReturnType<typeof joinSharedDatabase>>['joined'] | undefined;
   let cpuAtGo = 0;
   let slowestHookMs = 0;
 
   const join = async () => {
-    joined = await joinCluster({
+    // What server/startup.ts does on Postgres, with the id the orchestrator registered ahead.
+    ({ joined } = await joinSharedDatabase({
       url,
+      identity: { id: processId, pid: process.pid, host: os.hostname() },
       onFenced: (reason) => {
         console.error(`[bench worker ${processId.slice(0, 8)}] fenced: ${reason}`);
         process.exit(1);
       },
-      // As server/startup.ts joinSharedDatabase wires it.
-      bridge: (origin) =>
-        new PushBridge({
-          url,
-          origin,
-          bus: pushBus(),
-          onConversation: announceConversationChange,
-          onResync: () => {
-            forgetConversationChanges();
-            closeAllStreams();
-          },
-          runs: runEvents(),
-          onRunFinished: (event) => {
-            usageChanged({ teamId: event.teamId ?? null, ownerId: event.ownerId });
-            runEvents().emit('run:finished', { ...event, status: event.status as never, remote: true });
-          },
-          onCancel: stopHere,
-          onWake: () => currentScheduler()?.wake(),
-        }),
-      hooks: {
-        'run takeover': async () => {
-          // Timed: the beat waits for its hooks, and a beat that waits too long fences the process.
-          const started = performance.now();
-          await takeOverOrphanedRuns();
-          await adoptOrphanedParents();
-          await carryOutCancelRequests();
-          const took = performance.now() - started;
-          slowestHookMs = Math.max(slowestHookMs, took);
-          if (took > LIMITS.cluster.heartbeatMs) console.error(`[bench worker ${processId.slice(0, 8)}] the run-takeover beat hook took ${Math.round(took)} ms: no beat meanwhile`);
-        },
+      afterTakeover: (_report, took) => {
+        slowestHookMs = Math.max(slowestHookMs, took);
       },
-    });
+    }));
     send({ type: 'joined', heldTeams: joined.cluster.heldTeams().length });
   };
 

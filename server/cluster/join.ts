@@ -3,6 +3,7 @@ import { SharedCluster } from './shared-cluster';
 import { setCurrentCluster } from './cluster';
 import { clusterSignals, setClusterSignals } from './signals';
 import type { PushBridge } from '@/server/push/pg-bridge';
+import type { ProcessIdentity } from './identity';
 
 export type JoinedCluster = { cluster: SharedCluster; bridge: PushBridge; leave: () => Promise<void> };
 
@@ -14,11 +15,12 @@ export type JoinedCluster = { cluster: SharedCluster; bridge: PushBridge; leave:
  */
 export async function joinCluster(options: {
   url: string;
+  identity?: ProcessIdentity;
   onFenced: (reason: string) => void;
   bridge: (origin: string) => PushBridge;
   hooks: Record<string, () => Promise<unknown>>;
 }): Promise<JoinedCluster> {
-  const cluster = new SharedCluster({ url: options.url, onFenced: options.onFenced, wakeOthers: () => clusterSignals().wake() });
+  const cluster = new SharedCluster({ url: options.url, identity: options.identity, onFenced: options.onFenced, wakeOthers: () => clusterSignals().wake() });
   const started = options.bridge(cluster.processId);
   await started.start();
   setClusterSignals({ wake: () => started.sendWake(), cancel: (runId) => started.sendCancel(runId) });
