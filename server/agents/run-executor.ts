@@ -4,6 +4,7 @@ import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { Command } from '@langchain/langgraph';
 import { eq, sql } from 'drizzle-orm';
 import { schema, writeTx } from '@/server/db';
+import { isRetryableConflict } from '@/server/db/errors';
 import { preparedPerConnection } from '@/server/db/prepared';
 import type { Agent, Run } from '@/server/db/schema';
 import { recordAssembly } from './assembly/record';
@@ -100,6 +101,8 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
         return { agent, context, delegated, fingerprint };
       });
     } catch (failure) {
+      // A conflict with another process's transaction is not the run's failure: the whole transaction runs again.
+      if (isRetryableConflict(failure)) throw failure;
       return { failure };
     }
   });

@@ -2,7 +2,6 @@ import 'server-only';
 import { LIMITS } from '@/lib/limits';
 import { currentCluster } from '@/server/cluster/cluster';
 import { clusterSignals } from '@/server/cluster/signals';
-import { writeTx } from '@/server/db';
 import { statement } from '@/server/db/statement';
 import { recoverOrFail, type RecoveryReport } from './recovery';
 import { activeRuns, RunCancelledError } from './run-events';
@@ -10,6 +9,10 @@ import { findRun, finishRun, isFinished } from './run-store';
 import { applyNote } from './thread-notes';
 
 /*
+ * Each statement here is one compare-and-set UPDATE, run on its own (autocommit, READ COMMITTED: Postgres re-checks the
+ * condition on the row it updates), never inside a SERIALIZABLE writeTx: a scan of every active run there would
+ * conflict with every other process writing any run, and make their transactions retry or fail.
+ *
  * Runs across several app processes on one Postgres database (ADR 033 §5). A run is executed by the process that
  * wrote it (runs.process_id); when that process stops heartbeating, another takes the run over and recovers it from
  * its checkpoint as a restart would. Liveness is judged in SQL against app_processes at the moment of the takeover,
@@ -48,7 +51,7 @@ const leaseMs = () => LIMITS.cluster.leaseMs;
 /** Take over the unfinished runs of processes that stopped heartbeating, and recover each from its checkpoint. */
 export async function takeOverOrphanedRuns(): Promise<RecoveryReport> {
   const me = currentCluster().processId;
-  const claimed = await writeTx(() => claimOrphans.all<{ id: string; kind: string }>(me, leaseMs()));
+  const claimed = await claimOrphans.all<{ id: string; kind: string }>(me, leaseMs());
   const report: RecoveryReport = [];
   for (const { id, kind } of claimed) {
     // A note is appended, never executed (thread-notes.ts); it releases its conversation once written.
@@ -68,7 +71,7 @@ export async function takeOverOrphanedRuns(): Promise<RecoveryReport> {
 /** Finished parent runs of stopped processes with open children: this process finalizes or stops the children. */
 export async function adoptOrphanedParents(): Promise<number> {
   const me = currentCluster().processId;
-  return (await writeTx(() => adoptParents.all(me, leaseMs()))).length;
+  return (await adoptParents.all(me, leaseMs())).length;
 }
 
 /**
@@ -80,12 +83,12 @@ export async function routeCancel(runId: string): Promise<'asked' | 'asked again
   const cluster = currentCluster();
   if (!cluster.shared) return 'mine';
   const me = cluster.processId;
-  const asked = await writeTx(() => askCancel.get<{ again: number | boolean }>(runId, runId, me, leaseMs()));
+  const asked = await askCancel.get<{ again: number | boolean }>(runId, runId, me, leaseMs());
   if (asked) {
     clusterSignals().cancel(runId);
     return asked.again ? 'asked again' : 'asked';
   }
-  return (await writeTx(() => claimOne.get(me, runId, leaseMs()))) ? 'taken' : 'mine';
+  return (await claimOne.get(me, runId, leaseMs())) ? 'taken' : 'mine';
 }
 
 /** Stop the runs executing here that another process was asked to cancel (a missed note; the beat's backstop). */

@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { isRetryableConflict } from './errors';
 import { migrateUnderLock } from './pg-migrate';
 import { currentTx, TxScope, txContext } from './tx-scope';
 import type { Db } from './types';
@@ -29,15 +30,7 @@ export class AbortedTransactionError extends Error {
 }
 
 const MAX_ATTEMPTS = 10;
-const RETRYABLE = new Set(['40001', '40P01']);
-
-/** A serialization failure or deadlock, whether drizzle wrapped the driver's error (as `cause`) or not. */
-function retryable(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.code === 'string' && RETRYABLE.has(e.code)) return true;
-  }
-  return false;
-}
+const retryable = isRetryableConflict;
 
 export function openPg(url: string): PgEngine {
   const pool = new pg.Pool({ connectionString: url, max: 10 });

@@ -4,6 +4,7 @@ import { runEvents, type RunEvent } from '@/server/agents/run-events';
 import { isStopping } from '@/server/agents/runs';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
 import { writeTx } from '@/server/db';
+import { isRetryableConflict } from '@/server/db/errors';
 import { statement } from '@/server/db/statement';
 import { currentCluster, type Cluster } from '@/server/cluster/cluster';
 import { runFenced } from '@/server/cluster/fence';
@@ -192,6 +193,8 @@ export class SchedulerRuntime {
           }
           if (!(await this.jobs.admit(admission.jobId))) continue;
         } catch (err) {
+          // A conflict with another process's transaction: the whole pass's transaction runs again.
+          if (isRetryableConflict(err)) throw err;
           // That admission's savepoint rolled back; the others stand, and the next pass tries it again.
           console.error(`[scheduler] admitting ${admission.jobId} failed`, err);
           continue;
