@@ -2,6 +2,7 @@ import 'server-only';
 import { closeCheckpointer } from '@/server/agents/checkpointer';
 import { describeEnvProblem } from '@/lib/env-setting';
 import { closeDb, databaseEngine, openDatabase } from '@/server/db';
+import { dataDir } from '@/server/db/paths';
 import { acquireServiceLock, releaseServiceLock, ServiceLockError } from '@/server/db/service-lock';
 import { env, environmentProblems } from '@/server/env';
 import { onShutdown, runShutdownHooks } from '@/server/lifecycle';
@@ -39,6 +40,8 @@ export async function startServerProcess(): Promise<void> {
   // (ADR 033 §5), whatever their data directories; they coordinate through it instead.
   const shared = databaseEngine() === 'postgres';
   let holding = 'the database with the other app processes';
+  // The data directory is made owner-only at start on either engine (on Postgres it may keep the auth secret).
+  if (shared) dataDir();
   if (!shared) {
     try {
       holding = acquireServiceLock();

@@ -9,8 +9,9 @@ export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
 /** The SQLite files this process opens; created empty (and owner-only) before SQLite ever sees them. On Postgres
- * (DATABASE_URL) the app's tables and the checkpoints live there: no ensemble.db, no checkpoints.db. */
-const databaseFiles = () => (databaseEngine() === 'postgres' ? ['server.lock.db'] : ['ensemble.db', 'checkpoints.db', 'server.lock.db']);
+ * (DATABASE_URL) the app's tables and the checkpoints live there and several processes share it without a lock file:
+ * no SQLite file at all (the directory may still keep a generated auth secret). */
+const databaseFiles = () => (databaseEngine() === 'postgres' ? [] : ['ensemble.db', 'checkpoints.db', 'server.lock.db']);
 
 // Route bundles and instrumentation can load separate copies of this module: remember prepared directories on globalThis.
 const g = globalThis as unknown as { __ensembleDataDirs?: Set<string> };

@@ -8,6 +8,7 @@ import { closeDb, getDb, schema, writeTx } from '@/server/db';
 import { releaseServiceLock } from '@/server/db/service-lock';
 import { runShutdownHooks } from '@/server/lifecycle';
 import { startServerProcess } from '@/server/startup';
+import { becomeNewProcess } from '../support/new-process';
 import { recordMentions } from '@/server/teams/mentions';
 import { getTeam } from '@/server/teams/teams';
 import { makeAgents, makeTeam } from '../support/teams';
@@ -46,6 +47,7 @@ describe('server start-up reconciles what a crash left half-done', () => {
     closeCheckpointer();
     await closeDb();
 
+    becomeNewProcess();
     await startServerProcess();
 
     // Start-up itself (before any page is opened) appended the message and finished the team.

@@ -8,6 +8,7 @@ import { closeDb, getDb, schema } from '@/server/db';
 import { releaseServiceLock } from '@/server/db/service-lock';
 import { runShutdownHooks } from '@/server/lifecycle';
 import { startServerProcess } from '@/server/startup';
+import { becomeNewProcess } from '../support/new-process';
 import { admitJob } from '@/server/teams/execution';
 import { sendRequest } from '@/server/teams/requests';
 import { scriptAgent } from '../support/scripts';
@@ -49,6 +50,7 @@ describe('server start-up', () => {
     await closeDb();
     resumeRunLaunches();
 
+    becomeNewProcess();
     await startServerProcess();
 
     await until(async () => (await job(sent.id)).status === 'completed', 15_000, 'the request completes');

@@ -119,9 +119,10 @@ describe('data directory modes', () => {
     await server.printed('ready\n');
     expect(mode(dir)).toBe(0o700);
     const modes = fileModes(dir);
-    const appFiles = onPostgres ? [] : ['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm', 'checkpoints.db'];
-    expect(Object.keys(modes)).toEqual(expect.arrayContaining([...appFiles, 'server.lock.db', 'auth-secret', 'leftover.txt']));
-    if (onPostgres) expect(Object.keys(modes)).not.toContain('checkpoints.db');
+    // On Postgres no SQLite file at all: the data, the checkpoints and the processes' coordination live there.
+    const appFiles = onPostgres ? [] : ['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm', 'checkpoints.db', 'server.lock.db'];
+    expect(Object.keys(modes)).toEqual(expect.arrayContaining([...appFiles, 'auth-secret', 'leftover.txt']));
+    if (onPostgres) expect(Object.keys(modes).filter((name) => name.endsWith('.db'))).toEqual([]);
     for (const [name, fileMode] of Object.entries(modes)) expect(fileMode, name).toBe(0o600);
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+// test:pg skip: the data directory's service lock is SQLite's; on Postgres several processes share a database (test-pg/cluster*.test.ts)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
