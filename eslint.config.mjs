@@ -80,7 +80,7 @@ const config = [
     // SQLite-only calls stay inside server/db (ADR 033 §2): domain code awaits the shared builder subset, and
     // hand-written SQL goes through server/db/statement.ts.
     files: ['server/**/*.ts', 'app/**/*.{ts,tsx}', 'scripts/**/*.ts'],
-    // …and the checkpoint store on checkpoints.db, SQLite-only until ADR 033 step 7 gives Postgres its own.
+    // …and the checkpoint store, which keeps a SQLite implementation (checkpoints.db) beside its Postgres one.
     ignores: ['server/db/**', 'server/agents/checkpoint/**'],
     rules: {
       'no-restricted-syntax': [
