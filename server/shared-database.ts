@@ -31,6 +31,9 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
   const { usageChanged } = await import('@/server/budgets/usage-cache');
   const { adoptOrphanedParents, carryOutCancelRequests, stopHere, takeOverOrphanedRuns } = await import('@/server/agents/run-takeover');
   const { currentScheduler } = await import('@/server/scheduler/runtime');
+  const { rememberLiveOutput } = await import('@/server/push/live-output');
+  // Live output relayed from other processes is kept for viewers who open a stream mid-run.
+  rememberLiveOutput();
   const { url } = options;
   let firstTakeover: RecoveryReport | undefined;
   const joined = await joinCluster({
