@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, test } from './fixtures';
 import { conversationDetail, createAgent, createConversation } from './support/seed';
-import { FIRST_LOAD } from './support/team-flows';
+import { FIRST_LOAD, RESULT_TIMEOUT } from './support/team-flows';
 
 /*
  * The conversation page follows its event stream (GET /conversations/:id/events) instead of polling: results
@@ -54,7 +54,8 @@ test("a mention's result arrives by push; nothing re-reads the conversation whil
   await page.keyboard.insertText('/reply Late answer');
   const sentAt = Date.now();
   await box.press('Control+Enter');
-  await expect(history(page).getByText('Sent to: Late crew / Slowpoke', { exact: true })).toBeVisible();
+  // The send records the mention's note in this thread through the agent's graph, as a run does: seconds under load.
+  await expect(history(page).getByText('Sent to: Late crew / Slowpoke', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
   const settledAt = Date.now();
 
   // The member's run sleeps in its own conversation: this one has nothing new until the receipt, so a page that
