@@ -131,17 +131,14 @@ export class SchedulerRuntime {
     const elsewhere = await this.cluster.planningPass(async (stored) => {
       const round = this.cluster.shared ? ((stored as RoundState | null) ?? emptyRound()) : this.round;
       const result = await this.planAndAdmit(round);
-      return { round: result ?? round, value: this.launchElsewhere };
+      return { round: result?.round ?? round, value: result?.elsewhere ?? false };
     });
-    this.launchElsewhere = false;
     // Work another process must launch (a team it holds, a child of a run it executes): tell it now.
     if (elsewhere) this.cluster.wakeOthers();
   }
 
-  /** Admitted here, launched by another process (set during a pass). */
-  private launchElsewhere = false;
-
-  private async planAndAdmit(round: RoundState): Promise<RoundState | undefined> {
+  /** The next round, and whether work admitted here is another process's to launch; undefined when stopped. */
+  private async planAndAdmit(round: RoundState): Promise<{ round: RoundState; elsewhere: boolean } | undefined> {
     const view = await loadSchedulingView();
     // Stopped while the view was read: admit nothing more.
     if (this.stopped) return undefined;
@@ -171,7 +168,7 @@ export class SchedulerRuntime {
       now: Date.now(),
     });
     this.round = result.round;
-    if (result.admissions.length === 0) return result.round;
+    if (result.admissions.length === 0) return { round: result.round, elsewhere: false };
     // Every admission of the pass in one transaction (each a savepoint): one commit instead of one per admission, and
     // with several processes the planning lock is held for one queued transaction. What they start — launches — is
     // done once it has committed (a launch reads the job as admitted). Run again from the start if Postgres retries it.
@@ -207,9 +204,8 @@ export class SchedulerRuntime {
       return { launches, count, elsewhere };
     });
     this.stats.admissions += admitted.count;
-    if (admitted.elsewhere) this.launchElsewhere = true;
     for (const launch of admitted.launches) launch();
-    return result.round;
+    return { round: result.round, elsewhere: admitted.elsewhere };
   }
 
   /**
