@@ -47,8 +47,15 @@ test("a mention's result arrives by push; nothing re-reads the conversation whil
 
   const box = composer(page);
   await box.click();
-  await box.pressSequentially('@Late crew / Slow');
+  // As a person does: see the member offered, pick it, and see its chip before writing the task. (Typed before the
+  // members were known, the space would close the list and Enter would start a new line instead of picking.)
+  await box.pressSequentially('@');
+  const options = page.getByRole('listbox').getByRole('option');
+  await expect(options).toHaveText(['@Late crew / Slowpoke', '@Late crew / Other'], FIRST_LOAD);
+  await box.pressSequentially('Late crew / Slow');
+  await expect(options).toHaveText(['@Late crew / Slowpoke']);
   await box.press('Enter');
+  await expect(page.getByRole('button', { name: 'Remove recipient Late crew / Slowpoke' })).toBeVisible();
   await page.keyboard.insertText(`/sleep ${MEMBER_SLEEP_MS}`);
   await box.press('Enter');
   await page.keyboard.insertText('/reply Late answer');

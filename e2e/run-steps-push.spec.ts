@@ -4,7 +4,7 @@
  * still appears; with the stream blocked, it falls back to checking once a second and says so.
  */
 import crypto from 'node:crypto';
-import type { Locator, Page, Request } from '@playwright/test';
+import type { APIRequestContext, Locator, Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { FIRST_LOAD, RESULT_TIMEOUT, card, createAgent, createTeam, openTeam, sendRequest } from './support/team-flows';
 
@@ -118,10 +118,41 @@ test('a delegated child’s progress reaches the open parent panel by push, with
   await expect(child.getByText('Running', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
   const quietFrom = Date.now() + 1_000;
   await expect(child.getByText('Completed', { exact: true })).toBeVisible({ timeout: 15_000 });
-  const shownAt = Date.now();
-  // What must not happen: the children re-read on a timer while the child sleeps (a 1 s timer would read in any
-  // window over a second; the window is asserted to be longer).
-  const window = shownAt - 1_500 - quietFrom;
+
+  // The child's first change after it started is its model call, written when the eight-second sleep ends: the
+  // server's own record says when. (Its end follows; under load, seconds may pass between the two.)
+  const parentRunId = await runIdOfTurn(api, conversationId);
+  const childRunId = await childRunIdOf(api, parentRunId);
+  const modelCallAt = await firstModelCallAt(api, childRunId);
+  const window = modelCallAt - 250 - quietFrom;
   expect(window, 'the quiet stretch is long enough to tell push from polling').toBeGreaterThan(1_200);
-  expect(childReads.filter((at) => at > quietFrom && at < shownAt - 1_500).map((at) => new Date(at).toISOString())).toEqual([]);
+  // What must not happen: the children re-read on a timer while the child sleeps (a 1 s timer would read in any
+  // window over a second). Reads that follow the child's changes are push and are expected.
+  expect(childReads.filter((at) => at > quietFrom && at < modelCallAt - 250).map((at) => new Date(at).toISOString())).toEqual([]);
+  expect(childReads.some((at) => at >= modelCallAt - 250), 'the child’s progress was read when it came').toBe(true);
 });
+
+async function runIdOfTurn(api: APIRequestContext, conversationId: string): Promise<string> {
+  const res = await api.get(`/api/v1/conversations/${conversationId}`);
+  expect(res.status(), await res.text()).toBe(200);
+  const run = ((await res.json()) as { run: { id: string } | null }).run;
+  expect(run, 'the conversation has its turn').not.toBeNull();
+  return run!.id;
+}
+
+async function childRunIdOf(api: APIRequestContext, parentRunId: string): Promise<string> {
+  const res = await api.get(`/api/v1/runs/${encodeURIComponent(parentRunId)}/children`);
+  expect(res.status(), await res.text()).toBe(200);
+  const children = ((await res.json()) as { children: Array<{ childRunId: string | null }> }).children;
+  expect(children).toHaveLength(1);
+  return children[0]!.childRunId!;
+}
+
+async function firstModelCallAt(api: APIRequestContext, runId: string): Promise<number> {
+  const res = await api.get(`/api/v1/runs/${encodeURIComponent(runId)}/events?after=0&limit=200`);
+  expect(res.status(), await res.text()).toBe(200);
+  const events = ((await res.json()) as { events: Array<{ type: string; at: string }> }).events;
+  const call = events.find((e) => e.type === 'model.call');
+  expect(call, 'the child made a model call').toBeDefined();
+  return Date.parse(call!.at);
+}

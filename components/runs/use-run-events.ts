@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { openPushStream } from '@/lib/push-stream';
+import { refreshOnPush } from '@/lib/query/refresh-on-push';
 import { runChildrenKey } from './children-query';
 import { followInterval, isFollowDone, type RunEventsFollow } from './event-follow';
 import { runEventsFollowQuery, runKeys } from './queries';
@@ -41,7 +42,7 @@ export function useRunEvents(runId: string): { query: ReturnType<typeof useFollo
         if (!head) return;
         catchUp.heard(head);
         // A child's start or end is announced as a change of this run (only a shown child list refetches).
-        void client.invalidateQueries({ queryKey: runChildrenKey(runId), exact: true });
+        refreshOnPush(client, { queryKey: runChildrenKey(runId), exact: true });
       },
     });
     return () => handle.close();

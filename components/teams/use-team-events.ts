@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { NO_FEED_FILTER, type FeedFilter } from '@/lib/feed-filter';
 import { openPushStream, type PushStreamStatus } from '@/lib/push-stream';
+import { refreshOnPush } from '@/lib/query/refresh-on-push';
 import { clearLiveOutput, jobOutputKey, parseOutputPush, setLiveOutput } from '@/components/live-output/store';
 import { runKeys } from '@/components/runs/queries';
 import { feedRevision, mergeChanges, type ActivityFeed } from './activity-cache';
@@ -53,11 +54,11 @@ async function syncFeed(queryClient: QueryClient, teamId: string, filter: FeedFi
   if (result.kind === 'unchanged') return;
   if (result.kind === 'reload') await queryClient.invalidateQueries({ queryKey: key });
   else queryClient.setQueryData<ActivityFeed>(key, result.feed);
-  void queryClient.invalidateQueries({ queryKey: teamKeys.detail(teamId), exact: true });
-  void queryClient.invalidateQueries({ queryKey: teamKeys.state(teamId) });
-  void queryClient.invalidateQueries({ queryKey: teamKeys.waiting(teamId) });
+  refreshOnPush(queryClient, { queryKey: teamKeys.detail(teamId), exact: true });
+  refreshOnPush(queryClient, { queryKey: teamKeys.state(teamId) });
+  refreshOnPush(queryClient, { queryKey: teamKeys.waiting(teamId) });
   if (result.kind === 'merged') {
-    for (const job of result.changed) if (job.run) void queryClient.invalidateQueries({ queryKey: runKeys.detail(job.run.id) });
+    for (const job of result.changed) if (job.run) refreshOnPush(queryClient, { queryKey: runKeys.detail(job.run.id) });
     // A job that stopped running shows its result (or its question, or why it ended) instead of its live output.
     for (const job of result.changed) if (job.status !== 'running') clearLiveOutput(jobOutputKey(job.id));
   }

@@ -3,6 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { openPushStream, type PushStreamStatus } from '@/lib/push-stream';
+import { refreshOnPush } from '@/lib/query/refresh-on-push';
 import { teamKeys } from './queries';
 
 /** How often the teams list is re-read while its stream is down (the interval it had before push). */
@@ -38,7 +39,7 @@ export function useTeamListEvents(): TeamListStreamStatus {
       onStatus: (s) => setStatus(statusOf(s)),
       onMessage: (message) => {
         if (message.event === 'teams' && parseTeamListPush(message.data) !== undefined) {
-          void queryClient.invalidateQueries({ queryKey: teamKeys.list(), exact: true });
+          refreshOnPush(queryClient, { queryKey: teamKeys.list(), exact: true });
         }
       },
     });
