@@ -386,6 +386,12 @@ export const jobs = sqliteTable(
     index('jobs_root_idx').on(t.rootId),
     index('jobs_run_idx').on(t.runId),
     index('jobs_team_changed_idx').on(t.teamId, t.changedRevision),
+    // Only unfinished jobs (a few per team), so a planning pass and touchTeam never walk a team's finished history.
+    // The predicate is written exactly as the queries write it: SQLite uses a partial index only then.
+    index('jobs_unfinished_team_idx').on(t.teamId, t.seq).where(sql`status in ('queued','running','waiting_input','resuming','cancelling')`),
+    index('jobs_unfinished_conversation_idx')
+      .on(t.conversationId, t.seq)
+      .where(sql`status in ('queued','running','waiting_input','resuming','cancelling')`),
   ],
 );
 

@@ -48,7 +48,10 @@ export type SchedulingView = {
   running: Array<{ jobId: string; teamId: string; status: string; runId: string | null; runStatus: string | null }>;
   /** Admitted delegated children (and queued ones whose parent has finished), for reconciliation. */
   delegations: RunningDelegation[];
-  /** Every unfinished job in seq order (the pass's own rows), for explaining why queued work waits (why-waiting.ts). */
+  /**
+   * The rows read, in seq order: each conversation's head and every admitted job; with `everyUnfinished`, every
+   * unfinished job, for explaining why queued work waits (why-waiting.ts).
+   */
   unfinished: SchedulingRow[];
   /** Teams whose token budget holds their queued heads, and accounts at the daily cap (ADR 023). */
   heldTeams: ReadonlySet<string>;
@@ -82,17 +85,31 @@ type DelegationRow = {
 };
 
 // A planning pass runs after every freed slot: its statements are compiled once per connection. The index hints
-// are SQLite's (its planner otherwise may pick a worse index); Postgres plans without them.
-const unfinishedRows = statement(
-  `select j.id, j.team_id as "teamId", j.owner_id as "ownerId", j.conversation_id as "conversationId", j.status, j.run_id as "runId",
-          r.status as "runStatus", t.status as "teamStatus", r.delegation_wait as "runWait"
-         from teams t ${indexedBy('teams_pending_idx')}
-         join jobs j on j.team_id = t.id
-         left join runs r on r.id = j.run_id
-        where t.has_pending = 1
-          and j.status in ('queued','running','waiting_input','resuming','cancelling')
-        order by j.seq`,
-);
+// are SQLite's (its planner otherwise may pick a worse index; a hint it cannot honour is an error, not a slow
+// plan); Postgres plans without them. Both read unfinished jobs through partial indexes, never a team's history.
+const UNFINISHED_JOB = `status in ('queued','running','waiting_input','resuming','cancelling')`;
+const unfinishedFrom = (filter: string) =>
+  statement(
+    `select j.id, j.team_id as "teamId", j.owner_id as "ownerId", j.conversation_id as "conversationId", j.status, j.run_id as "runId",
+            r.status as "runStatus", t.status as "teamStatus", r.delegation_wait as "runWait"
+           from teams t ${indexedBy('teams_pending_idx')}
+           join jobs j ${indexedBy('jobs_unfinished_team_idx')} on j.team_id = t.id
+           left join runs r on r.id = j.run_id
+          where t.has_pending = 1
+            and j.${UNFINISHED_JOB}${filter}
+          order by j.seq`,
+  );
+/**
+ * What a pass needs: each conversation's head (its first unfinished job) and every job past queued (they hold
+ * slots or wait for a person; a conversation runs one at a time, so they are heads too). A job queued behind
+ * another in its conversation can't be admitted, and a long queue of them would be read and dropped at every pass.
+ */
+const passRows = unfinishedFrom(`
+            and (j.status != 'queued' or not exists (
+                  select 1 from jobs e ${indexedBy('jobs_unfinished_conversation_idx')}
+                   where e.conversation_id = j.conversation_id and e.${UNFINISHED_JOB} and e.seq < j.seq))`);
+/** Every unfinished job, for explaining why each queued one waits (why-waiting.ts). */
+const everyUnfinishedRow = unfinishedFrom('');
 const directConversations = statement(`select distinct conversation_id as c from runs where status in ('pending','running')`);
 const openDelegations = statement(
   `select d.id, d.owner_id as "ownerId", d.parent_run_id as "parentRunId", d.status,
@@ -123,9 +140,9 @@ export const delegationWorker = (parentRunId: string) => `run:${parentRunId}`;
  * delegations are read in one snapshot (readTx), so slots are counted from one state of the database; the budgets
  * are read after it (a threshold that only tightens as runs finish, memoized: server/budgets/usage-cache.ts).
  */
-export async function loadSchedulingView(budgetOptions: CapOptions = {}): Promise<SchedulingView> {
+export async function loadSchedulingView(budgetOptions: CapOptions = {}, { everyUnfinished = false } = {}): Promise<SchedulingView> {
   const snapshot = await readTx(async () => ({
-    rows: await allRows<SchedulingRow>(unfinishedRows),
+    rows: await allRows<SchedulingRow>(everyUnfinished ? everyUnfinishedRow : passRows),
     direct: await allRows<{ c: string }>(directConversations),
     delegationRows: await allRows<DelegationRow>(openDelegations),
     ready: await allRows<{ id: string; ownerId: string }>(readyParents),

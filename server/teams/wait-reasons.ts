@@ -17,7 +17,7 @@ import { requireTeam } from './teams';
 export async function teamWaitReasons(ownerId: string, teamId: string): Promise<ApiTeamWaits> {
   return readTx(async (db) => {
     const team = await requireTeam(ownerId, teamId, db);
-    const view = await loadSchedulingView();
+    const view = await loadSchedulingView({}, { everyUnfinished: true });
     const jobIds = new Set(view.unfinished.filter((r) => r.teamId === teamId).map((r) => r.id));
     if (jobIds.size === 0) return { revision: team.revision, reasons: {} };
     const heldTeams = new Set([...view.heldTeams, ...(await teamsAtBudget([teamId]))]);

@@ -44,3 +44,47 @@ describe('scheduling view: slots held per owner (input to the shared cap)', () =
     expect(waiting.queues.flatMap((q) => q.candidates.map((c) => c.jobId))).toEqual([jobB]);
   });
 });
+
+describe('scheduling view: a pass reads heads and admitted jobs, not the queue behind them', () => {
+  /** The rows a pass needs, from every unfinished row (the oracle): each conversation's first, and every job past queued. */
+  const oracleRows = (rows: { id: string; conversationId: string; status: string }[]) => {
+    const seen = new Set<string>();
+    return rows.filter((r) => {
+      const head = !seen.has(r.conversationId);
+      seen.add(r.conversationId);
+      return head || r.status !== 'queued';
+    });
+  };
+
+  it('builds the same view as one read over every unfinished job, over mixed states', async () => {
+    const owners = [await makeUser('p'), await makeUser('q')];
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    for (const owner of owners) {
+      const { team } = await makeTeam(owner.id);
+      for (let i = 0; i < 14; i++) await request(owner.id, team.id, team.members[rand(team.members.length)]!.id);
+      // Admit some heads, park one waiting for a person, finish some: queues of different depths behind them.
+      const jobs = await writeTx((tx) => tx.select().from(schema.jobs).where(eq(schema.jobs.teamId, team.id)).orderBy(schema.jobs.seq));
+      for (const job of jobs) {
+        const roll = rand(4);
+        if (roll === 0) await admitJob(job.id);
+        else if (roll === 1) await writeTx((tx) => tx.update(schema.jobs).set({ status: 'completed' }).where(eq(schema.jobs.id, job.id)));
+      }
+      const running = (await writeTx((tx) => tx.select().from(schema.jobs).where(eq(schema.jobs.status, 'running')))).filter((j) => j.teamId === team.id);
+      if (running[0]) await writeTx((tx) => tx.update(schema.jobs).set({ status: 'waiting_input' }).where(eq(schema.jobs.id, running[0]!.id)));
+    }
+
+    const every = await loadSchedulingView({}, { everyUnfinished: true });
+    const pass = await loadSchedulingView();
+    // Something is queued behind a head, or the comparison below would prove nothing.
+    expect(every.unfinished.length).toBeGreaterThan(oracleRows(every.unfinished).length);
+    expect(every.queues.length).toBeGreaterThan(0);
+    expect(every.activeCount).toBeGreaterThan(0);
+    expect(pass.unfinished.map((r) => r.id)).toEqual(oracleRows(every.unfinished).map((r) => r.id));
+    expect(pass.queues).toEqual(every.queues);
+    expect(pass.heldSlots).toEqual(every.heldSlots);
+    expect(pass.activeCount).toBe(every.activeCount);
+    expect(pass.running).toEqual(every.running);
+    expect(pass.heldTeams).toEqual(every.heldTeams);
+  });
+});

@@ -1,0 +1,2 @@
+CREATE INDEX `jobs_unfinished_team_idx` ON `jobs` (`team_id`,`seq`) WHERE status in ('queued','running','waiting_input','resuming','cancelling');--> statement-breakpoint
+CREATE INDEX `jobs_unfinished_conversation_idx` ON `jobs` (`conversation_id`,`seq`) WHERE status in ('queued','running','waiting_input','resuming','cancelling');

@@ -1,0 +1,2 @@
+CREATE INDEX "jobs_unfinished_team_idx" ON "jobs" USING btree ("team_id","seq") WHERE status in ('queued','running','waiting_input','resuming','cancelling');--> statement-breakpoint
+CREATE INDEX "jobs_unfinished_conversation_idx" ON "jobs" USING btree ("conversation_id","seq") WHERE status in ('queued','running','waiting_input','resuming','cancelling');
