@@ -39,6 +39,7 @@ async function main() {
   const { closeDb, databaseEngine, getDb, schema, writeTx } = await import('@/server/db');
   const { execute, rows, statement } = await import('@/server/db/statement');
   const { inList } = await import('@/server/db/dialect');
+  const { activeEngine } = await import('@/server/db/active-engine');
   const { closeCheckpointer } = await import('@/server/agents/checkpointer');
   const { jainIndex, busySlotTime, slotUtilization } = await import('@/server/scheduler/fairness');
   const { loadSchedulingView } = await import('@/server/scheduler/view');
@@ -105,6 +106,11 @@ async function main() {
     }
     return getDb().select().from(schema.jobs).where(inArray(schema.jobs.id, ids));
   }
+  /** The SQLite writer's counts so far (server/db/group-commit.ts); none on Postgres. */
+  const writerStats = () => {
+    const engine = activeEngine();
+    return engine.kind === 'sqlite' ? { ...engine.sqlite.writes.stats } : null;
+  };
   /** CPU time (user + system) of this process, in ms. */
   const cpuMs = () => {
     const { user, system } = process.cpuUsage();
@@ -126,6 +132,7 @@ async function main() {
   if (selected(1)) {
   for (let i = 0; i < 10; i++) owners.push(await owner(`owner${i}`, 5));
   const cpuBefore = cpuMs();
+  const writesBefore = writerStats();
   const ids: string[] = [];
   for (const [i, o] of owners.entries()) ids.push(...(await send(o, 100, `u${i}`)));
   ensureScheduler();
@@ -147,6 +154,11 @@ async function main() {
   // Effective utilization: the model's own time (each job's /sleep) ÷ the slots' time over the run.
   figures['effective utilization, model time ÷ slot time (target ≥ 80 %)'] = `${(((rows.length * SLEEP_MS) / (slots * (end - start))) * 100).toFixed(1)} %`;
   figures['CPU per job (process CPU over the run ÷ jobs, sending included)'] = `${cpuPerJob.toFixed(1)} ms`;
+  const writes = writerStats();
+  if (writes && writesBefore) {
+    const per = (k: 'transactions' | 'commits') => ((writes[k] - writesBefore[k]) / ids.length).toFixed(1);
+    figures['app database per job: write transactions / COMMITs (group commit)'] = `${per('transactions')} / ${per('commits')}`;
+  }
   // Where idle slot-time comes from: the time from each completion to the next admission.
   const admissions = rows.map((r) => r.admittedAt!.getTime()).sort((a, b) => a - b);
   const gaps = rows

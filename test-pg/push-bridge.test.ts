@@ -63,6 +63,20 @@ describe('push across processes', () => {
     expect(b.teams.map((t) => t.revision)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
   });
 
+  it('stop sends what was already announced before closing: a shutdown\'s last changes are not dropped', async () => {
+    const a = await side('A');
+    const b = await side('B');
+    for (let revision = 1; revision <= 50; revision++) a.bus.emit('team', team(revision));
+    // Stopped at once, with most of the fifty still queued on its connection.
+    await a.bridge.stop();
+    expect(a.bridge.stats.dropped).toBe(0);
+    await until(() => b.teams.length === 50, 3_000, 'all fifty on B');
+    expect(b.teams.map((t) => t.revision)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    // What must not happen after stop: a later change still forwarded.
+    a.bus.emit('team', team(51));
+    expect(a.bridge.stats.sent).toBe(50);
+  });
+
   it('a conversation change crosses without its per-process id (the receiver numbers it)', async () => {
     const a = await side('A');
     const b = await side('B');

@@ -36,10 +36,12 @@ export async function closeDb(): Promise<void> {
 
 /**
  * Run fn in one write transaction: everything in it commits together, as if no other writer ran meanwhile.
- * SQLite: BEGIN IMMEDIATE on the writer connection, after every earlier writeTx of this process. Postgres:
+ * SQLite: on the writer connection, after every earlier writeTx of this process; the ones queued meanwhile share a
+ * COMMIT (group-commit.ts), each in a savepoint of its own, and none is answered before that COMMIT. Postgres:
  * SERIALIZABLE, and fn runs again from the start when Postgres reports a conflict. So fn does database work only
- * (no model calls, no timers, nothing that can't be done twice): anything to do after the commit goes to
- * `afterCommit`, which runs once, after COMMIT, never after a rollback. A nested call is a savepoint.
+ * (no model calls, no timers, nothing that can't be done twice, and never waiting for another writeTx's answer:
+ * on SQLite that one may share fn's COMMIT): anything to do after the commit goes to `afterCommit`, which runs
+ * once, after COMMIT, never after a rollback. A nested call is a savepoint.
  */
 export async function writeTx<T>(fn: (tx: Db) => Promise<T> | T): Promise<T> {
   const engine = activeEngine();

@@ -6,11 +6,12 @@ import * as schema from './sqlite-schema';
 import { appDbPath, migrationsDir } from './paths';
 import { currentTx, TxScope, txContext } from './tx-scope';
 import type { Db } from './types';
+import { GroupCommitWriter } from './group-commit';
 import { WriteQueue } from './write-queue';
 
 /**
  * The embedded engine (ADR 001, 033 §3): one file, two connections. The writer runs every `writeTx`, one at a time
- * through a FIFO queue — SQLite's single-writer rule made explicit, because with an async transaction body other
+ * in FIFO order, the ones queued meanwhile sharing one COMMIT (group-commit.ts) — SQLite's single-writer rule made explicit, because with an async transaction body other
  * work interleaves at each await and on a shared connection it would land inside the open transaction. Everything
  * outside a transaction reads through a second, read-only connection, which (WAL) sees the last commit and never
  * a write in progress; a write attempted outside `writeTx` fails there at once instead of joining someone's
@@ -23,7 +24,7 @@ export type SqliteEngine = {
   reader: Db;
   /** readTx's own connection: a snapshot held open there never makes a plain read elsewhere see stale rows. */
   snapshot: Db;
-  writes: WriteQueue;
+  writes: GroupCommitWriter;
   reads: WriteQueue;
 };
 
@@ -46,7 +47,7 @@ export function openSqlite(): SqliteEngine {
   migrate(writer, { migrationsFolder: migrationsDir() });
   const reader = connection(path, { readonly: true });
   const snapshot = connection(path, { readonly: true });
-  return { path, writer, reader, snapshot, writes: new WriteQueue(), reads: new WriteQueue() };
+  return { path, writer, reader, snapshot, writes: new GroupCommitWriter(writer), reads: new WriteQueue() };
 }
 
 export function closeSqlite(engine: SqliteEngine): void {
@@ -55,11 +56,11 @@ export function closeSqlite(engine: SqliteEngine): void {
   engine.writer.$client.close();
 }
 
-/** BEGIN IMMEDIATE on the writer, after every earlier writeTx; a nested call is a savepoint of the open one. */
+/** On the writer, after every earlier writeTx (group-commit.ts); a nested call is a savepoint of the open one. */
 export async function sqliteWriteTx<T>(engine: SqliteEngine, fn: (tx: Db) => Promise<T> | T): Promise<T> {
   const open = currentTx();
   if (open && !open.readOnly) return savepoint(open, fn);
-  return engine.writes.run(() => transaction(engine.writer, 'BEGIN IMMEDIATE', false, fn));
+  return engine.writes.run(fn);
 }
 
 /**

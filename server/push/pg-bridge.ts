@@ -26,6 +26,8 @@ type Envelope = Note & { o: string };
 export const PUSH_CHANNEL = 'ensemble_push';
 /** Postgres refuses a NOTIFY payload of 8,000 bytes or more; leave room for the envelope. */
 export const MAX_PAYLOAD_BYTES = 7_900;
+/** How long stop() waits for notes already queued to be sent. */
+const STOP_FLUSH_MS = 2_000;
 
 export type PushBridgeOptions = {
   url: string;
@@ -103,10 +105,18 @@ export class PushBridge {
     return (this.client as (pg.Client & { processID?: number }) | undefined)?.processID;
   }
 
+  /**
+   * Stop listening and forwarding. Notes already announced are sent first (a shutdown's last run ends reach the
+   * other processes now, not at their next re-read), for at most STOP_FLUSH_MS: a connection that hangs must not
+   * hold up the shutdown.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retry);
     for (const off of this.unsubscribe) off();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.sending, new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_FLUSH_MS)))]);
+    clearTimeout(timer);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch((error: Error) => console.error('[push] closing the LISTEN connection:', error.message));
