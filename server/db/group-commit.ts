@@ -12,7 +12,8 @@ import type { Db } from './types';
  * every earlier transaction's writes, and is all or nothing (a SAVEPOINT of its own: a failure rolls back only its
  * work and rejects only its caller). Nobody hears "done" before the COMMIT that made their work durable: results
  * and after-commit callbacks wait for it, and a failed COMMIT (or a rollback SQLite forced) fails everyone in the
- * group — nothing was acknowledged. With nothing queued behind it a transaction commits at once, as before.
+ * group — nothing was acknowledged. With nothing queued behind it, a transaction commits after one turn of the event
+ * loop, so the writes that turn's other callbacks ask for join it (ADR 034).
  */
 export class GroupCommitWriter {
   private readonly queue: Array<{ fn: (tx: Db) => Promise<unknown> | unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
@@ -54,7 +55,11 @@ export class GroupCommitWriter {
       return;
     }
     let n = 0;
-    while (this.queue.length > 0 && n < this.limits.transactions && (n === 0 || performance.now() - started < this.limits.ms)) {
+    while (n < this.limits.transactions && (n === 0 || performance.now() - started < this.limits.ms)) {
+      // The COMMIT's fsync blocks the event loop, so nothing can queue during it: before committing, let this turn's
+      // other callbacks (a finished run's next step, another request) ask for their writes, and take them along.
+      if (this.queue.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.queue.length === 0) break;
       const entry = this.queue.shift()!;
       this.stats.transactions += 1;
       const name = `g${++n}`;

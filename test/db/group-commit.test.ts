@@ -74,6 +74,22 @@ describe.runIf(databaseEngine() === 'sqlite')('group commit (SQLite)', () => {
     expect(answeredAfter.every((c) => c >= 1)).toBe(true);
   });
 
+  it('a write asked in the same turn as one that just finished joins its COMMIT (the fsync blocks the loop, so none could queue during it)', async () => {
+    const commits = watchCommits();
+    const a = newUser('turn-a');
+    const b = newUser('turn-b');
+    let second: Promise<unknown> | undefined;
+    await writeTx(async (tx) => {
+      await tx.insert(schema.users).values(a);
+      // Asked from a callback of this turn, after this body has ended: as a finished run's next step asks.
+      setImmediate(() => (second = writeTx((t) => t.insert(schema.users).values(b))));
+    });
+    await second;
+    expect(commits.commits).toBe(1);
+    expect(await emailOf(a.id)).toBe(a.email);
+    expect(await emailOf(b.id)).toBe(b.email);
+  });
+
   it('a transaction that fails in a group rolls back only its own work and rejects only its caller', async () => {
     const first = heldTransaction();
     await first.running;
