@@ -27,7 +27,7 @@ test('Chat from the agent list: send with the button and with Ctrl+Enter, see th
   await expect(history(page)).toContainText('No messages yet. Write to Helper below.');
 
   await composer(page).fill('Hi there\n/reply Hello from the test');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(history(page).getByText('Hello from the test', { exact: true })).toBeVisible(REPLY);
   await expect(composer(page)).toHaveValue('');
 
@@ -57,7 +57,7 @@ test('a slow run shows Running with Cancel; Cancel stops it and the conversation
   const { conversationId } = await openChat(page, api, { name: 'Sleeper' });
 
   await composer(page).fill('/sleep 5000\n/reply too late');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   const running = page.getByRole('status').filter({ hasText: 'Running…' });
   await expect(running).toBeVisible();
   const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
@@ -65,7 +65,7 @@ test('a slow run shows Running with Cancel; Cancel stops it and the conversation
 
   // While it runs, the composer refuses another message and keeps it.
   await composer(page).fill('/reply after the cancel');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: BUSY })).toBeVisible();
   await expect(composer(page)).toHaveValue('/reply after the cancel');
 
@@ -77,7 +77,7 @@ test('a slow run shows Running with Cancel; Cancel stops it and the conversation
   expect(afterCancel.run?.status).toBe('cancelled');
   const cancelledRunId = afterCancel.run!.id;
 
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(history(page).getByText('after the cancel', { exact: true })).toBeVisible(REPLY);
   // The cancelled run never answered: only the person's own message mentions "too late".
   await expect(history(page).getByText('too late', { exact: true })).toHaveCount(0);
@@ -118,7 +118,7 @@ test('an approval-gated tool waits for Approve, and Decline skips the tool with 
   const { conversationId } = await openChat(page, api, { name: 'Careful', approvalTools: ['calculator'] });
 
   await composer(page).fill('/call calculator {"expression":"2+3"}');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   const prompt = page.getByRole('region', { name: 'Approval needed: calculator' });
   await expect(prompt).toBeVisible(REPLY);
   await expect(prompt).toContainText('"expression": "2+3"');
@@ -127,7 +127,7 @@ test('an approval-gated tool waits for Approve, and Decline skips the tool with 
 
   // Nothing else can be sent while it waits.
   await composer(page).fill('/reply skip ahead');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Approve or decline the tool call above first.' })).toBeVisible();
   await composer(page).fill('');
 
@@ -138,7 +138,7 @@ test('an approval-gated tool waits for Approve, and Decline skips the tool with 
   expect((await conversationDetail(api, conversationId)).run?.status).toBe('success');
 
   await composer(page).fill('/call calculator {"expression":"6*7"}');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(prompt).toBeVisible(REPLY);
   await expect(prompt).toContainText('"expression": "6*7"');
   await prompt.getByLabel('Note (optional)').fill('Not now');
@@ -158,7 +158,7 @@ test('the chat at 390×844 in dark mode: dark colours, long text and an open too
 
   const longWord = 'y'.repeat(300);
   await composer(page).fill(`${longWord}\n/call calculator {"expression":"${'1+'.repeat(40)}1"}\n/reply ${'z'.repeat(300)}`);
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(history(page).getByText('z'.repeat(300), { exact: true })).toBeVisible(REPLY);
   const call = toolCall(page, 'calculator');
   await call.locator('summary').click();
@@ -173,7 +173,7 @@ test('the chat at 390×844 in dark mode: dark colours, long text and an open too
   const overflow = await measureHorizontalOverflow(page);
   expect(overflow.px, `sticks out: ${overflow.offenders.join(', ')}`).toBeLessThanOrEqual(0);
   // Scrolled to the newest message, the sticky header and composer stay on screen.
-  await expect(page.getByRole('button', { name: 'Send' })).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeInViewport();
   await expect(page.getByRole('banner')).toBeInViewport();
   expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
 });

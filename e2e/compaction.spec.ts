@@ -50,10 +50,10 @@ test('a compacted conversation keeps every message and shows the summary where i
 
   // About 400 tokens, then about 500: together with the reply and the system prompt, past 1,000.
   await composer(page).fill('alpha '.repeat(267).trim());
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(entries(page)).toHaveCount(2, REPLY);
   await composer(page).fill('omega '.repeat(334).trim());
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(entries(page)).toHaveCount(5, REPLY);
 
   const summary = entries(page).nth(2);

@@ -13,7 +13,7 @@ const history = (page: Page) => page.getByRole('log', { name: 'Conversation hist
 test('a loop-capped run says so in the conversation: the note, then "Completed (capped: loop)"', async ({ page, api }) => {
   await openChat(page, api, { name: 'Looper', toolGroups: ['utility'] });
   await composer(page).fill('/loop calculator {"expression":"1+1"}');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   // The framework's note is shown as a note in the history (never as the agent speaking), then the answer.
   await expect(history(page).getByText(/Loop limit reached: you called the same tool calls 3 times in a row\./)).toBeVisible(RESULT);
   await expect(history(page).getByText(/^Looper: done/)).toBeVisible();
@@ -23,7 +23,7 @@ test('a loop-capped run says so in the conversation: the note, then "Completed (
 test('a turn-capped run without an answer fails and says "Failed (capped: turns)"', async ({ page, api }) => {
   await openChat(page, api, { name: 'Short', toolGroups: ['utility'], maxTurns: 2 });
   await composer(page).fill('/call calculator {"expression":"1"}\n/call calculator {"expression":"2"}\n/reply never');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByText('Failed (capped: turns).', { exact: true })).toBeVisible(RESULT);
   await expect(page.getByText('Stopped after 2 model turns (max turns)').first()).toBeVisible();
 });

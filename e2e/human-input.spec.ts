@@ -33,7 +33,7 @@ test('an approval interrupt shows its payload and takes JSON; invalid JSON is re
   await openTeam(page, team.id);
   await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Calculator' }).click();
   await composer(page).fill('/call calculator {"expression":"6*7"}');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
 
   const job = card(page, 'You → @Calculator');
   await expect(job.getByText('Needs input', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });

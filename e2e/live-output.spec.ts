@@ -111,7 +111,7 @@ test('a conversation shows what its agent is writing while the run is active, th
 
   const text = words(20);
   await page.getByRole('combobox', { name: 'Message', exact: true }).fill(`/pace 300\n/reply ${text}`);
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   const live = page.getByRole('group', { name: 'Live output from Narrator' });
   await expect(live).toBeVisible({ timeout: RESULT_TIMEOUT });
   const first = (await live.textContent()) ?? '';

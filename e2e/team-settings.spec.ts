@@ -92,7 +92,7 @@ test('a team at its 100-request limit says so and offers a clone with the same m
   const box = composer(page);
   await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Writer' }).click();
   await box.fill('One more, please');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'limit reached' })).toBeVisible();
   await expect(box).toHaveValue('One more, please');
   const overflow = await measureHorizontalOverflow(page);

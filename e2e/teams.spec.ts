@@ -191,7 +191,7 @@ test('Send without a recipient opens the picker and asks for a member', async ({
   const posts = recordRequestPosts(page);
   await openTeam(page, team.id);
   await composer(page).fill('Hello team');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Choose at least one member' })).toBeVisible();
   const listbox = page.getByRole('listbox', { name: 'Members' });
   await expect(listbox.getByRole('option')).toHaveCount(3);
@@ -206,7 +206,7 @@ test('open details and an unsent draft survive live updates', async ({ page, api
   await openTeam(page, team.id);
   await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Writer' }).click();
   await composer(page).fill('/sleep 2500\n/reply Slow answer');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
 
   const slow = card(page, 'You → @Writer');
   await expect(slow).toBeVisible();
@@ -230,7 +230,7 @@ test('a clarification is answered from the feed; the typed answer survives live 
   await openTeam(page, team.id);
   await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Writer' }).click();
   await composer(page).fill('/ask Which tone should I use?');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
 
   const asking = card(page, 'You → @Writer');
   await expect(asking.getByText('Which tone should I use?', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
@@ -262,7 +262,7 @@ test('an over-long task is refused in the browser with the text kept and no requ
   const tooLong = 'a'.repeat(4001);
   await composer(page).fill(tooLong);
   await expect(page.getByText('4,001 / 4,000 characters · 4,001 / 8,000 bytes')).toBeVisible();
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Message is too long' })).toBeVisible();
   await expect(composer(page)).toHaveValue(tooLong);
 
@@ -275,7 +275,7 @@ test('an over-long task is refused in the browser with the text kept and no requ
 
   // Exactly at the limit is sent.
   await composer(page).fill('b'.repeat(4000));
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(composer(page)).toHaveValue('');
   expect(posts).toHaveLength(1);
   await expect(card(page, 'You → @Writer')).toBeVisible();
