@@ -11,8 +11,9 @@ import { WriteQueue } from './write-queue';
 
 /**
  * The embedded engine (ADR 001, 033 §3): one file, two connections. The writer runs every `writeTx`, one at a time
- * in FIFO order, the ones queued meanwhile sharing one COMMIT (group-commit.ts) — SQLite's single-writer rule made explicit, because with an async transaction body other
- * work interleaves at each await and on a shared connection it would land inside the open transaction. Everything
+ * in FIFO order, the ones queued meanwhile sharing one COMMIT (group-commit.ts, ADR 034) — SQLite's single-writer
+ * rule made explicit, because with an async transaction body other work interleaves at each await and on a shared
+ * connection it would land inside the open transaction. Everything
  * outside a transaction reads through a second, read-only connection, which (WAL) sees the last commit and never
  * a write in progress; a write attempted outside `writeTx` fails there at once instead of joining someone's
  * transaction. `readTx` snapshots run on a third (read-only) connection, so a snapshot held open across awaits never
