@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 // The Postgres suites: `npm run test:pg` (test-pg/run.mjs checks that a Postgres answers and names the run's
@@ -28,5 +29,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A worker here waits on Postgres about half its time (one worker left 45 % of two cores idle): one more worker
+    // than the cores keeps them busy (docs/performance.md, CI).
+    maxWorkers: os.availableParallelism() + 1,
   },
 });
