@@ -2,7 +2,6 @@ import 'server-only';
 import { count, inArray, sql, sum } from 'drizzle-orm';
 import type { AccountUsage } from '@/lib/schemas/admin';
 import { getDb, schema } from '@/server/db';
-import { UNFINISHED } from '@/server/teams/revision';
 
 const ZERO: AccountUsage = { runs: 0, modelTokens: 0, activeJobs: 0, agents: 0, conversations: 0 };
 
@@ -33,7 +32,7 @@ export async function usageByAccount(): Promise<Map<string, AccountUsage>> {
   for (const row of await db
     .select({ ownerId: j.ownerId, n: count() })
     .from(j)
-    .where(inArray(j.status, [...UNFINISHED]))
+    .where(inArray(j.status, [...schema.UNFINISHED_JOB_STATUSES]))
     .groupBy(j.ownerId)) {
     at(row.ownerId).activeJobs = row.n;
   }

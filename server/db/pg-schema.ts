@@ -3,6 +3,7 @@ import { DELEGATION_STATUSES } from '@/lib/types/delegation';
 import { bigint, boolean, index, integer, json, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import {
   JOB_STATUSES,
+  UNFINISHED_JOB_PREDICATE,
   RUN_STATUSES,
   STATE_KINDS,
   TEAM_STATUSES,
@@ -307,10 +308,10 @@ export const jobs = pgTable(
     index('jobs_team_changed_idx').on(t.teamId, t.changedRevision),
     // Only unfinished jobs (a few per team), so a planning pass and touchTeam never walk a team's finished history.
     // The predicate is written exactly as the queries write it: SQLite uses a partial index only then.
-    index('jobs_unfinished_team_idx').on(t.teamId, t.seq).where(sql`status in ('queued','running','waiting_input','resuming','cancelling')`),
+    index('jobs_unfinished_team_idx').on(t.teamId, t.seq).where(sql.raw(UNFINISHED_JOB_PREDICATE)),
     index('jobs_unfinished_conversation_idx')
       .on(t.conversationId, t.seq)
-      .where(sql`status in ('queued','running','waiting_input','resuming','cancelling')`),
+      .where(sql.raw(UNFINISHED_JOB_PREDICATE)),
   ],
 );
 

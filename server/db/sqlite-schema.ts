@@ -329,6 +329,13 @@ export const JOB_STATUSES = [
   'cancelled',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+/** Not yet completed, failed or cancelled. */
+export const UNFINISHED_JOB_STATUSES = ['queued', 'running', 'waiting_input', 'resuming', 'cancelling'] as const satisfies readonly JobStatus[];
+/**
+ * That set as SQL, spelled once for the partial indexes (both schemas) and the queries that read through them:
+ * SQLite uses a partial index only when the query's predicate matches the index's.
+ */
+export const UNFINISHED_JOB_PREDICATE = `status in (${UNFINISHED_JOB_STATUSES.map((s) => `'${s}'`).join(',')})`;
 
 /** A request to a member, or a receipt returning a finished request's result to its requester. */
 export const jobs = sqliteTable(
@@ -388,10 +395,10 @@ export const jobs = sqliteTable(
     index('jobs_team_changed_idx').on(t.teamId, t.changedRevision),
     // Only unfinished jobs (a few per team), so a planning pass and touchTeam never walk a team's finished history.
     // The predicate is written exactly as the queries write it: SQLite uses a partial index only then.
-    index('jobs_unfinished_team_idx').on(t.teamId, t.seq).where(sql`status in ('queued','running','waiting_input','resuming','cancelling')`),
+    index('jobs_unfinished_team_idx').on(t.teamId, t.seq).where(sql.raw(UNFINISHED_JOB_PREDICATE)),
     index('jobs_unfinished_conversation_idx')
       .on(t.conversationId, t.seq)
-      .where(sql`status in ('queued','running','waiting_input','resuming','cancelling')`),
+      .where(sql.raw(UNFINISHED_JOB_PREDICATE)),
   ],
 );
 

@@ -1,5 +1,6 @@
 import 'server-only';
 import { readTx } from '@/server/db';
+import { UNFINISHED_JOB_PREDICATE } from '@/server/db/schema';
 import { indexedBy, jsonNumber } from '@/server/db/dialect';
 import { statement, type Statement } from '@/server/db/statement';
 import { ownersAtDailyCap, type CapOptions } from '@/server/budgets/daily-cap';
@@ -87,7 +88,6 @@ type DelegationRow = {
 // A planning pass runs after every freed slot: its statements are compiled once per connection. The index hints
 // are SQLite's (its planner otherwise may pick a worse index; a hint it cannot honour is an error, not a slow
 // plan); Postgres plans without them. Both read unfinished jobs through partial indexes, never a team's history.
-const UNFINISHED_JOB = `status in ('queued','running','waiting_input','resuming','cancelling')`;
 const unfinishedFrom = (filter: string) =>
   statement(
     `select j.id, j.team_id as "teamId", j.owner_id as "ownerId", j.conversation_id as "conversationId", j.status, j.run_id as "runId",
@@ -96,7 +96,7 @@ const unfinishedFrom = (filter: string) =>
            join jobs j ${indexedBy('jobs_unfinished_team_idx')} on j.team_id = t.id
            left join runs r on r.id = j.run_id
           where t.has_pending = 1
-            and j.${UNFINISHED_JOB}${filter}
+            and j.${UNFINISHED_JOB_PREDICATE}${filter}
           order by j.seq`,
   );
 /**
@@ -107,7 +107,7 @@ const unfinishedFrom = (filter: string) =>
 const passRows = unfinishedFrom(`
             and (j.status != 'queued' or not exists (
                   select 1 from jobs e ${indexedBy('jobs_unfinished_conversation_idx')}
-                   where e.conversation_id = j.conversation_id and e.${UNFINISHED_JOB} and e.seq < j.seq))`);
+                   where e.conversation_id = j.conversation_id and e.${UNFINISHED_JOB_PREDICATE} and e.seq < j.seq))`);
 /** Every unfinished job, for explaining why each queued one waits (why-waiting.ts). */
 const everyUnfinishedRow = unfinishedFrom('');
 const directConversations = statement(`select distinct conversation_id as c from runs where status in ('pending','running')`);

@@ -8,8 +8,6 @@ import { touchTeam } from './revision';
 import { toApiJob } from './serialize';
 import { requireTeam } from './teams';
 
-const UNFINISHED = ['queued', 'running', 'waiting_input', 'resuming', 'cancelling'] as const;
-
 /**
  * Cancel every unfinished job of a team in one transaction (one revision bump): each one exactly as cancelJob
  * would (server/teams/cancel.ts cancelInTx) — not admitted or waiting → cancelled at once with its shared-record
@@ -23,7 +21,7 @@ export async function cancelAllJobs(ownerId: string, teamId: string): Promise<Ap
     const jobs = await tx
       .select()
       .from(schema.jobs)
-      .where(and(eq(schema.jobs.teamId, teamId), inArray(schema.jobs.status, [...UNFINISHED])))
+      .where(and(eq(schema.jobs.teamId, teamId), inArray(schema.jobs.status, [...schema.UNFINISHED_JOB_STATUSES])))
       .orderBy(asc(schema.jobs.seq));
     // One at a time, in the feed's order (each writes its shared-record line).
     const results: Awaited<ReturnType<typeof cancelInTx>>[] = [];

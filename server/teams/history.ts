@@ -17,7 +17,7 @@ import type {
   TeamResultAnswer,
 } from '@/lib/types/team-history';
 import { getDb, schema, type Db } from '@/server/db';
-import type { Job, TeamMember } from '@/server/db/schema';
+import { UNFINISHED_JOB_STATUSES, type Job, type TeamMember } from '@/server/db/schema';
 import { AppError } from '@/server/http/errors';
 import { teamMembers } from './teams';
 
@@ -32,7 +32,7 @@ type Listing = 'history' | 'results';
 type Filters = { memberId?: string; jobId?: string; query?: string };
 
 const FINISHED = ['completed', 'failed', 'cancelled'] as const;
-const UNFINISHED = new Set(['queued', 'running', 'waiting_input', 'resuming', 'cancelling']);
+const UNFINISHED = new Set<string>(UNFINISHED_JOB_STATUSES);
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 

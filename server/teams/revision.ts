@@ -6,7 +6,6 @@ import { statement } from '@/server/db/statement';
 import { assertStepLease } from '@/server/cluster/lease-check';
 import { noteTeamChange } from '@/server/push/team-changes';
 
-export const UNFINISHED = ['queued', 'running', 'waiting_input', 'resuming', 'cancelling'] as const;
 export const TERMINAL = ['completed', 'failed', 'cancelled'] as const;
 /** Jobs that hold one of the database's admission slots. */
 export const SLOT_HOLDING = ['running', 'cancelling'] as const;
