@@ -71,13 +71,14 @@ export async function sqliteWriteTx<T>(engine: SqliteEngine, fn: (tx: Db) => Pro
 export async function sqliteReadTx<T>(engine: SqliteEngine, fn: (db: Db) => Promise<T> | T): Promise<T> {
   const open = currentTx();
   if (open) return fn(open.db);
-  return engine.reads.run(() => transaction(engine.snapshot, 'BEGIN', true, fn));
+  return engine.reads.run(() => snapshotTransaction(engine.snapshot, fn));
 }
 
-async function transaction<T>(db: Db, begin: string, readOnly: boolean, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+/** A deferred read transaction on the snapshot connection (writes go through group-commit.ts). */
+async function snapshotTransaction<T>(db: Db, fn: (tx: Db) => Promise<T> | T): Promise<T> {
   const client = db.$client;
-  client.exec(begin);
-  const scope = new TxScope(db, undefined, readOnly);
+  client.exec('BEGIN');
+  const scope = new TxScope(db, undefined, true);
   let result: T;
   try {
     result = await txContext.run(scope, () => fn(db));
