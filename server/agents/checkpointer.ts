@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { getDb } from '@/server/db';
 import { checkpointDbPath } from '@/server/db/paths';
 import { appPgPool } from '@/server/db/pg-pool';
+import { cacheStatements } from '@/server/db/statement-cache';
 import { migrateLibraryTables } from './checkpoint/migrate';
 import { prunePgThread } from './checkpoint/pg-prune';
 import { PgThreadSaver } from './checkpoint/pg-saver';
@@ -53,6 +54,7 @@ export function getCheckpointer(): Checkpointer {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL'); // acknowledged checkpoints survive an OS crash too (docs/architecture.md, Durability)
   db.pragma('busy_timeout = 5000');
+  cacheStatements(db);
   const migrated = migrateLibraryTables(db);
   if (migrated) console.log(`[checkpoints] converted ${migrated.threads} threads (${migrated.checkpoints} checkpoints, ${migrated.messages} messages) to one row per message`);
   const saver = new ThreadSaver(db);

@@ -7,6 +7,7 @@ import { appDbPath, migrationsDir } from './paths';
 import { currentTx, TxScope, txContext } from './tx-scope';
 import type { Db } from './types';
 import { GroupCommitWriter } from './group-commit';
+import { cacheStatements } from './statement-cache';
 import { WriteQueue } from './write-queue';
 
 /**
@@ -39,6 +40,7 @@ function connection(file: string, { readonly }: { readonly: boolean }): Db {
     sqlite.pragma('foreign_keys = ON');
   }
   sqlite.pragma('busy_timeout = 5000');
+  cacheStatements(sqlite);
   return drizzle(sqlite, { schema }) as Db;
 }
 
