@@ -111,6 +111,11 @@ async function main() {
     const engine = activeEngine();
     return engine.kind === 'sqlite' ? { ...engine.sqlite.writes.stats } : null;
   };
+  /** The checkpoint file's shared-fsync counts so far (server/agents/checkpoint/shared-fsync.ts); none on Postgres. */
+  const checkpointStats = async () => {
+    const saver = (await import('@/server/agents/checkpointer')).getCheckpointer();
+    return saver.engine === 'sqlite' ? { ...saver.fsync.stats } : null;
+  };
   /** CPU time (user + system) of this process, in ms. */
   const cpuMs = () => {
     const { user, system } = process.cpuUsage();
@@ -133,6 +138,7 @@ async function main() {
   for (let i = 0; i < 10; i++) owners.push(await owner(`owner${i}`, 5));
   const cpuBefore = cpuMs();
   const writesBefore = writerStats();
+  const stepsBefore = await checkpointStats();
   const ids: string[] = [];
   for (const [i, o] of owners.entries()) ids.push(...(await send(o, 100, `u${i}`)));
   ensureScheduler();
@@ -158,6 +164,11 @@ async function main() {
   if (writes && writesBefore) {
     const per = (k: 'transactions' | 'commits') => ((writes[k] - writesBefore[k]) / ids.length).toFixed(1);
     figures['app database per job: write transactions / COMMITs (group commit)'] = `${per('transactions')} / ${per('commits')}`;
+  }
+  const steps = await checkpointStats();
+  if (steps && stepsBefore) {
+    const per = (k: 'unsynced' | 'fsyncs') => ((steps[k] - stepsBefore[k]) / ids.length).toFixed(1);
+    figures['checkpoint file per job: step commits / shared fsyncs (ADR 035)'] = `${per('unsynced')} / ${per('fsyncs')}`;
   }
   // Where idle slot-time comes from: the time from each completion to the next admission.
   const admissions = rows.map((r) => r.admittedAt!.getTime()).sort((a, b) => a - b);

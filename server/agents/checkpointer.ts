@@ -92,8 +92,8 @@ export function checkpointStoreKey(saver: Checkpointer = getCheckpointer()): obj
 /** Write what the thread's step journal still holds now, in a transaction of its own (outside any graph step). */
 export async function flushStepJournal(threadId: string): Promise<void> {
   const saver = getCheckpointer();
-  if (saver.engine !== 'postgres') flushJournal(threadId, saver.db);
-  else await saver.flushStep(threadId);
+  if (saver.engine === 'postgres') await saver.flushStep(threadId);
+  else if (flushJournal(threadId, saver.db, saver.fsync)) await saver.fsync.durable();
 }
 
 /**

@@ -17,7 +17,8 @@ export const VACUUM_PAGES_PER_STEP = 256;
  */
 export function pruneThread(saver: ThreadSaver, threadId: string, ns = ''): PruneResult {
   const db = saver.db;
-  const result = db.transaction((): PruneResult => {
+  // Housekeeping, so it waits for no fsync: a prune a power cut takes back is done again when the thread next settles.
+  const result = saver.fsync.unsynced((): PruneResult => {
     const latest = db
       .prepare(`SELECT checkpoint_id AS id, messages FROM thread_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1`)
       .get(threadId, ns) as { id: string; messages: string | null } | undefined;
@@ -31,7 +32,7 @@ export function pruneThread(saver: ThreadSaver, threadId: string, ns = ''): Prun
       for (const [first, last] of gaps(parseRuns(latest.messages), max)) messages += drop.run(threadId, ns, first, last).changes;
     }
     return { checkpoints, writes, messages };
-  })();
+  });
   if (result.messages) saver.forgetThread(threadId, ns);
   return result;
 }

@@ -16,6 +16,7 @@ import {
 } from '@langchain/langgraph-checkpoint';
 import { fromRuns, parseRuns, toRuns } from './ranges';
 import { createCheckpointTables } from './schema';
+import { SharedFsync } from './shared-fsync';
 import { drainJournal } from './step-journal';
 
 /** The channel stored as rows instead of inside every checkpoint (MessagesAnnotation's list). */
@@ -57,6 +58,8 @@ const threadKey = (threadId: string, ns: string) => `${threadId}\u0000${ns}`;
 export class ThreadSaver extends BaseCheckpointSaver {
   readonly engine = 'sqlite';
   readonly db: Database.Database;
+  /** Steps commit on their own but share an fsync (ADR 035); pruning commits without waiting for one. */
+  readonly fsync: SharedFsync;
   private readonly stored = new WeakMap<object, StoredAt>();
   /** Thread → position → message, least recently used thread first. */
   private readonly cache = new Map<string, Map<number, unknown>>();
@@ -71,6 +74,7 @@ export class ThreadSaver extends BaseCheckpointSaver {
     super(serde);
     this.db = db;
     createCheckpointTables(db);
+    this.fsync = new SharedFsync(db);
     this.sql = prepare(db);
   }
 
@@ -142,7 +146,7 @@ export class ThreadSaver extends BaseCheckpointSaver {
     const [[type, body], [metaType, meta]] = await Promise.all([this.serde.dumpsTyped(rest), this.serde.dumpsTyped(metadata)]);
     if (type !== metaType) throw new Error('Failed to serialize checkpoint and metadata to the same type.');
 
-    const written = this.db.transaction(() => {
+    const written = this.fsync.unsynced(() => {
       // Rows of this thread were deleted while serializing: the reused positions may be gone, so start over.
       if ((this.generations.get(key) ?? 0) !== generation) return false;
       let next = ((this.sql.maxPosition.get(threadId, ns) as { p: number | null }).p ?? 0) + 1;
@@ -156,7 +160,7 @@ export class ThreadSaver extends BaseCheckpointSaver {
       // The root thread's step journal (run events…) is saved with the step it describes.
       if (ns === '') drainJournal(threadId, this.db);
       return true;
-    })();
+    });
     if (!written) return this.put(config, checkpoint, metadata, _newVersions);
     for (const f of fresh) {
       this.remember(key, positions[f.index]!, f.stored);
@@ -164,6 +168,7 @@ export class ThreadSaver extends BaseCheckpointSaver {
     }
     // A copy: the caller's array may change after this call; the memo must keep what was written.
     if (list) this.rememberList(key, list.slice(), positions as number[], generation);
+    await this.fsync.durable();
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -180,10 +185,11 @@ export class ThreadSaver extends BaseCheckpointSaver {
       }),
     );
     const insert = allSpecial ? this.sql.replaceWrite : this.sql.insertWrite;
-    this.db.transaction(() => {
+    this.fsync.unsynced(() => {
       for (const row of rows) insert.run(...row);
       if (ns === '') drainJournal(threadId as string, this.db);
-    })();
+    });
+    await this.fsync.durable();
   }
 
   async deleteThread(threadId: string): Promise<void> {

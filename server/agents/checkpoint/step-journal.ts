@@ -1,6 +1,7 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
 import { writeJournalSqlite, type JournalEntry } from './journal-write';
+import type { SharedFsync } from './shared-fsync';
 
 export type { JournalEntry } from './journal-write';
 
@@ -41,10 +42,14 @@ export function drainJournal(threadId: string, db: Database.Database): void {
   writeJournalSqlite(db, takeJournal(threadId));
 }
 
-/** SQLite: write what is still queued for a thread in its own transaction (a run's end, outside any step). */
-export function flushJournal(threadId: string, db: Database.Database): void {
-  if (!pending.has(threadId)) return;
-  db.transaction(() => drainJournal(threadId, db))();
+/**
+ * SQLite: write what is still queued for a thread in its own transaction (a run's end, outside any step), committed
+ * without an fsync of its own; false when nothing was queued. The caller awaits `fsync.durable()` when it wrote.
+ */
+export function flushJournal(threadId: string, db: Database.Database, fsync: SharedFsync): boolean {
+  if (!pending.has(threadId)) return false;
+  fsync.unsynced(() => drainJournal(threadId, db));
+  return true;
 }
 
 /** Drop a thread's queue without writing it (its step was abandoned and will be redone). */
