@@ -2,6 +2,7 @@ import 'server-only';
 import { eq, ne } from 'drizzle-orm';
 import type { ApiTeam } from '@/lib/types/team';
 import { getDb, schema, writeTx } from '@/server/db';
+import { UNFINISHED_JOB_PREDICATE } from '@/server/db/schema';
 import { statement } from '@/server/db/statement';
 import { AppError } from '@/server/http/errors';
 import { noteTeamRemoved } from '@/server/push/team-changes';
@@ -10,7 +11,7 @@ import { ensureMemberConversations, getTeam, requireTeam } from './teams';
 
 export const PENDING_REFUSAL = 'Cancel or complete pending requests first';
 
-const pendingJobs = statement(`select count(*) as n from jobs where team_id = ? and status in ('queued','running','waiting_input','resuming','cancelling')`);
+const pendingJobs = statement(`select count(*) as n from jobs where team_id = ? and ${UNFINISHED_JOB_PREDICATE}`);
 
 /**
  * Delete a finished team: refused while any job is queued, running or waiting. The team's records go in one

@@ -1,6 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db';
+import { UNFINISHED_JOB_PREDICATE } from '@/server/db/schema';
 import { inList } from '@/server/db/dialect';
 import { statement } from '@/server/db/statement';
 import { assertStepLease } from '@/server/cluster/lease-check';
@@ -17,7 +18,7 @@ export const isTerminal = (status: string) => (TERMINAL as readonly string[]).in
 const bumpRevision = statement(
   `update teams set revision = revision + 1, updated_at = ?,
      has_pending = case when exists(select 1 from jobs where jobs.team_id = teams.id
-       and jobs.status in ('queued','running','waiting_input','resuming','cancelling')) then 1 else 0 end
+       and jobs.${UNFINISHED_JOB_PREDICATE}) then 1 else 0 end
    where id = ? returning revision`,
 );
 const stampChanged = statement(

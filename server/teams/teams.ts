@@ -7,7 +7,7 @@ import type { CreateTeamInput } from '@/lib/schemas/team';
 import type { ApiTeam, ApiTeamSummary, MemberStatus } from '@/lib/types/team';
 import { getDb, readTx, schema, writeTx, type Db } from '@/server/db';
 import { statement } from '@/server/db/statement';
-import type { Team, TeamMember } from '@/server/db/schema';
+import { UNFINISHED_JOB_PREDICATE, type Team, type TeamMember } from '@/server/db/schema';
 import { assertConversationQuota } from '@/server/agents/quotas';
 import { AppError, notFound, validationError } from '@/server/http/errors';
 import { teamBudgetViews } from './budget-view';
@@ -21,7 +21,7 @@ const memberCountsOf = statement(
 );
 const requestCount = statement(`select count(*) as n from jobs where team_id = ? and kind = 'request'`);
 const JOB_COUNTS = `select j.team_id as "teamId",
-              sum(case when j.status in ('queued','running','waiting_input','resuming','cancelling') then 1 else 0 end) as pending,
+              sum(case when j.${UNFINISHED_JOB_PREDICATE} then 1 else 0 end) as pending,
               sum(case when j.status = 'waiting_input' then 1 else 0 end) as waiting
          from teams t join jobs j on j.team_id = t.id
         where t.owner_id = ? and t.has_pending = 1 %TEAM%
@@ -31,7 +31,7 @@ const jobCountsOfTeam = statement(JOB_COUNTS.replace('%TEAM%', 'and t.id = ?'));
 const unfinishedByMember = statement(
   `select member_id as "memberId", status from jobs
     where team_id = ? and member_id is not null
-      and status in ('queued','running','waiting_input','resuming','cancelling')`,
+      and ${UNFINISHED_JOB_PREDICATE}`,
 );
 
 /** The owner's team, or 404 (another owner's team is indistinguishable from a missing one). */
