@@ -6,7 +6,7 @@
  *   3. planning-pass time with 10,000 finished jobs in the database ÷ with none
  *   4. a flood of long jobs vs a newcomer (the shared cap, docs/decisions/004): the newcomer's admission wait
  *      against one short job's duration, while another owner is active, within the grace window, and past it
- *   5. the app database's fsync on the event loop (synchronous=FULL) vs off it (ADR 036): per writeTx and jobs/s
+ *   5. the cost of synchronous=FULL: per-commit time and end-to-end jobs/s, FULL vs NORMAL
  *   6. CPU per job at conversation lengths of ~10 and ~500 messages (and scenario 1 prints CPU per job and the
  *      effective utilization: the model's time ÷ the slots' time)
  * Run with `tsx --conditions=react-server` so 'server-only' resolves to its empty build.
@@ -15,6 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-'));
 process.env.DATA_DIR = dataDir;
@@ -109,7 +110,7 @@ async function main() {
   /** The SQLite writer's counts so far (server/db/group-commit.ts); none on Postgres. */
   const writerStats = () => {
     const engine = activeEngine();
-    return engine.kind === 'sqlite' ? { ...engine.sqlite.writes.stats, fsyncs: engine.sqlite.fsync.stats.fsyncs } : null;
+    return engine.kind === 'sqlite' ? { ...engine.sqlite.writes.stats } : null;
   };
   /** The checkpoint file's shared-fsync counts so far (server/agents/checkpoint/shared-fsync.ts); none on Postgres. */
   const checkpointStats = async () => {
@@ -137,6 +138,7 @@ async function main() {
   if (selected(1)) {
   for (let i = 0; i < 10; i++) owners.push(await owner(`owner${i}`, 5));
   const cpuBefore = cpuMs();
+  const loopBefore = performance.eventLoopUtilization();
   const writesBefore = writerStats();
   const stepsBefore = await checkpointStats();
   const ids: string[] = [];
@@ -144,6 +146,7 @@ async function main() {
   ensureScheduler();
   const rows = await waitAll(ids, 600_000, 1000);
   const cpuPerJob = (cpuMs() - cpuBefore) / ids.length;
+  const loop = performance.eventLoopUtilization(loopBefore);
   const failed = rows.filter((r) => r.status !== 'completed').length;
   const start = Math.min(...rows.map((r) => r.admittedAt!.getTime()));
   const end = Math.max(...rows.map((r) => r.completedAt!.getTime()));
@@ -160,15 +163,17 @@ async function main() {
   // Effective utilization: the model's own time (each job's /sleep) ÷ the slots' time over the run.
   figures['effective utilization, model time ÷ slot time (target ≥ 80 %)'] = `${(((rows.length * SLEEP_MS) / (slots * (end - start))) * 100).toFixed(1)} %`;
   figures['CPU per job (process CPU over the run ÷ jobs, sending included)'] = `${cpuPerJob.toFixed(1)} ms`;
+  // The loop's busy time: JavaScript and everything it waits for synchronously (SQLite's work, the fsyncs under FULL).
+  figures['event loop busy per job / loop utilization (sending included)'] = `${(loop.active / ids.length).toFixed(1)} ms / ${(loop.utilization * 100).toFixed(1)} %`;
   const writes = writerStats();
   if (writes && writesBefore) {
-    const per = (k: 'transactions' | 'commits' | 'fsyncs') => ((writes[k] - writesBefore[k]) / ids.length).toFixed(1);
-    figures['app database per job: write transactions / COMMITs / log fsyncs (ADR 034, 036)'] = `${per('transactions')} / ${per('commits')} / ${per('fsyncs')}`;
+    const per = (k: 'transactions' | 'commits') => ((writes[k] - writesBefore[k]) / ids.length).toFixed(1);
+    figures['app database per job: write transactions / COMMITs (group commit)'] = `${per('transactions')} / ${per('commits')}`;
   }
   const steps = await checkpointStats();
   if (steps && stepsBefore) {
     const per = (k: 'unsynced' | 'fsyncs') => ((steps[k] - stepsBefore[k]) / ids.length).toFixed(1);
-    figures['checkpoint file per job: step commits / log fsyncs (ADR 035, 036)'] = `${per('unsynced')} / ${per('fsyncs')}`;
+    figures['checkpoint file per job: step commits / shared fsyncs (ADR 035)'] = `${per('unsynced')} / ${per('fsyncs')}`;
   }
   // Where idle slot-time comes from: the time from each completion to the next admission.
   const admissions = rows.map((r) => r.admittedAt!.getTime()).sort((a, b) => a - b);
@@ -260,10 +265,11 @@ async function main() {
 
   }
 
-  // ── 5. Where the fsync is made: on the event loop (synchronous=FULL) or off it (ADR 036, the default) ──
-  // A SQLite setting: on Postgres there is nothing to compare. Both are durable when answered.
+  // ── 5. What synchronous=FULL costs ──
+  // A SQLite setting: on Postgres there is nothing to compare.
   if (selected(5) && databaseEngine() === 'sqlite') {
   // Per commit: one small write transaction, the shape of an admission. End to end: 200 jobs of /sleep 0.
+  const { getCheckpointer } = await import('@/server/agents/checkpointer');
   const { activeEngine } = await import('@/server/db/active-engine');
   const syncOwners = [await owner('sync0', 5), await owner('sync1', 5)];
   const probeJob = (await send(syncOwners[0]!, 1, 'probe', 0))[0]!;
@@ -284,12 +290,13 @@ async function main() {
     return JOBS / ((Date.now() - t0) / 1000);
   };
   const setSynchronous = (mode: 'FULL' | 'NORMAL') => {
-    // The pragma is the app writer connection's (commits are made there), set outside any transaction: the driver
-    // itself, which only this SQLite-only measurement reaches for. At FULL each COMMIT fsyncs on the loop, and the
-    // log fsync writeTx still waits for (off the loop) finds nothing left to write.
+    // The pragma is the writer connection's (commits are made there), set outside any transaction: the driver
+    // itself, which only this SQLite-only measurement reaches for.
     const engine = activeEngine();
     // eslint-disable-next-line no-restricted-syntax -- the SQLite writer's own setting (see above)
     if (engine.kind === 'sqlite') engine.sqlite.writer.$client.pragma(`synchronous = ${mode}`);
+    const checkpointer = getCheckpointer();
+    if (checkpointer.engine === 'sqlite') checkpointer.db.pragma(`synchronous = ${mode}`);
   };
   const syncFigures: Record<string, { commit: number; jobsPerSecond: number }> = {};
   for (const [run, mode] of (['FULL', 'NORMAL', 'FULL', 'NORMAL'] as const).entries()) {
@@ -300,12 +307,12 @@ async function main() {
     // The better of two runs each: other processes on the machine only ever slow a run down.
     syncFigures[mode] = { commit: Math.min(best?.commit ?? Infinity, commit), jobsPerSecond: Math.max(best?.jobsPerSecond ?? 0, jobsPerSecond) };
   }
-  setSynchronous('NORMAL');
+  setSynchronous('FULL');
   const full = syncFigures.FULL!;
   const normal = syncFigures.NORMAL!;
-  figures['app database, per writeTx answered (best of 2), fsync on the loop (FULL) / off it (default)'] = `${full.commit.toFixed(3)} / ${normal.commit.toFixed(3)} ms`;
-  figures[`jobs/s (/sleep 0, ${JOBS} jobs, best of 2), on the loop / off it`] =
-    `${full.jobsPerSecond.toFixed(1)} / ${normal.jobsPerSecond.toFixed(1)} (on the loop costs ${((1 - full.jobsPerSecond / normal.jobsPerSecond) * 100).toFixed(1)} %)`;
+  figures['per commit (best of 2), synchronous=FULL / NORMAL'] = `${full.commit.toFixed(3)} / ${normal.commit.toFixed(3)} ms`;
+  figures[`jobs/s (/sleep 0, ${JOBS} jobs, best of 2), FULL / NORMAL`] =
+    `${full.jobsPerSecond.toFixed(1)} / ${normal.jobsPerSecond.toFixed(1)} (FULL costs ${((1 - full.jobsPerSecond / normal.jobsPerSecond) * 100).toFixed(1)} %)`;
   }
   // ── 6. CPU per job vs conversation length ──
   if (selected(6)) {

@@ -4,17 +4,16 @@ import type { Db } from './types';
 
 /**
  * SQLite's write transactions, one at a time in the order asked (FIFO), with group commit: the transactions
- * queued while one runs share its COMMIT (ADR 034). The connection commits with `synchronous=NORMAL` and a group is
- * answered once `durable` — the log's fsync, off the event loop (wal-fsync.ts, ADR 036) — has put its COMMIT on
- * disk; meanwhile the next group already runs. (Under `synchronous=FULL` every COMMIT was an fsync better-sqlite3
- * waited for on the loop: docs/performance.md.)
+ * queued while one runs share its COMMIT. Under `synchronous=FULL` every COMMIT is an fsync that better-sqlite3 waits
+ * for on the event loop; one per transaction made that wait the bound on how many jobs a process finishes per second
+ * (docs/performance.md).
  *
  * What each caller still gets, unchanged: its work runs alone (no other transaction's statements in between), sees
  * every earlier transaction's writes, and is all or nothing (a SAVEPOINT of its own: a failure rolls back only its
- * work and rejects only its caller). Nobody hears "done" before their work is durable: results and after-commit
- * callbacks wait for the fsync, groups are answered in order, and a failed COMMIT (or a rollback SQLite forced) or a
- * failed fsync fails everyone in the group — nothing was acknowledged. With nothing queued behind it, a transaction
- * commits after one turn of the event loop, so the writes that turn's other callbacks ask for join it.
+ * work and rejects only its caller). Nobody hears "done" before the COMMIT that made their work durable: results
+ * and after-commit callbacks wait for it, and a failed COMMIT (or a rollback SQLite forced) fails everyone in the
+ * group — nothing was acknowledged. With nothing queued behind it, a transaction commits after one turn of the event
+ * loop, so the writes that turn's other callbacks ask for join it (ADR 034).
  */
 export class GroupCommitWriter {
   private readonly queue: Array<{ fn: (tx: Db) => Promise<unknown> | unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
@@ -24,8 +23,6 @@ export class GroupCommitWriter {
 
   constructor(
     private readonly db: Db,
-    /** Resolves once every COMMIT made so far is on disk (WalFsync.durable); none: each COMMIT is durable itself. */
-    private readonly durable: () => Promise<void> = () => Promise.resolve(),
     /** A group ends at this many transactions or this much time, so a steady stream still commits regularly. */
     private readonly limits = { transactions: 64, ms: 25 },
   ) {}
@@ -59,8 +56,8 @@ export class GroupCommitWriter {
     }
     let n = 0;
     while (n < this.limits.transactions && (n === 0 || performance.now() - started < this.limits.ms)) {
-      // Before committing, let this turn's other callbacks (a finished run's next step, another request) ask for
-      // their writes, and take them along: fewer COMMITs, each a write of the log's pages.
+      // The COMMIT's fsync blocks the event loop, so nothing can queue during it: before committing, let this turn's
+      // other callbacks (a finished run's next step, another request) ask for their writes, and take them along.
       if (this.queue.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.queue.length === 0) break;
       const entry = this.queue.shift()!;
@@ -91,17 +88,9 @@ export class GroupCommitWriter {
       for (const d of done) d.reject(error);
       return;
     }
-    // Not awaited: the next group runs (and commits) while this one's fsync is on the disk.
-    void this.durable().then(
-      () => {
-        for (const d of done) {
-          d.scope.committed();
-          d.resolve(d.value);
-        }
-      },
-      (error: unknown) => {
-        for (const d of done) d.reject(error);
-      },
-    );
+    for (const d of done) {
+      d.scope.committed();
+      d.resolve(d.value);
+    }
   }
 }

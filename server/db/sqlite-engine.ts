@@ -8,7 +8,6 @@ import { currentTx, TxScope, txContext } from './tx-scope';
 import type { Db } from './types';
 import { GroupCommitWriter } from './group-commit';
 import { cacheStatements } from './statement-cache';
-import { WalFsync } from './wal-fsync';
 import { WriteQueue } from './write-queue';
 
 /**
@@ -28,8 +27,6 @@ export type SqliteEngine = {
   /** readTx's own connection: a snapshot held open there never makes a plain read elsewhere see stale rows. */
   snapshot: Db;
   writes: GroupCommitWriter;
-  /** The log's fsync, which every writeTx waits for before it answers (ADR 036). */
-  fsync: WalFsync;
   reads: WriteQueue;
 };
 
@@ -37,10 +34,9 @@ function connection(file: string, { readonly }: { readonly: boolean }): Db {
   const sqlite = new Database(file, { readonly });
   if (!readonly) {
     sqlite.pragma('journal_mode = WAL');
-    // NORMAL: a COMMIT is written to the log without an fsync; writeTx answers only once the log's fsync, made off
-    // the event loop, has put it on disk (wal-fsync.ts, ADR 036), so an acknowledged write survives an OS crash or
-    // power loss. FULL made every COMMIT wait for the disk on the loop (docs/performance.md).
-    sqlite.pragma('synchronous = NORMAL');
+    // FULL: a commit is fsync'd before it returns, so an acknowledged write survives an OS crash or power loss
+    // (NORMAL in WAL mode only survives a process crash). Cost: docs/performance.md.
+    sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
   }
   sqlite.pragma('busy_timeout = 5000');
@@ -54,8 +50,7 @@ export function openSqlite(): SqliteEngine {
   migrate(writer, { migrationsFolder: migrationsDir() });
   const reader = connection(path, { readonly: true });
   const snapshot = connection(path, { readonly: true });
-  const fsync = new WalFsync(path);
-  return { path, writer, reader, snapshot, writes: new GroupCommitWriter(writer, () => fsync.durable()), fsync, reads: new WriteQueue() };
+  return { path, writer, reader, snapshot, writes: new GroupCommitWriter(writer), reads: new WriteQueue() };
 }
 
 export function closeSqlite(engine: SqliteEngine): void {

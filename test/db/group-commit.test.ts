@@ -3,10 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { databaseEngine, getDb, schema, writeTx } from '@/server/db';
 import { activeEngine } from '@/server/db/active-engine';
 
-// server/db/group-commit.ts: SQLite's write transactions queued behind a running one share its COMMIT, each group is
-// answered after the log's fsync off the event loop (ADR 036), and each caller still gets writeTx's contract. SQLite
-// only: Postgres commits each transaction on its own connection (test/db/write-tx.test.ts holds the contract on both
-// engines).
+// server/db/group-commit.ts: SQLite's write transactions queued behind a running one share its COMMIT (one fsync
+// under synchronous=FULL), and each caller still gets writeTx's contract. SQLite only: Postgres commits each
+// transaction on its own connection (test/db/write-tx.test.ts holds the contract on both engines).
 
 let n = 0;
 const newUser = (label: string) => ({ id: `g-${label}-${++n}-${Math.random().toString(36).slice(2, 8)}`, email: `${label}-${n}-${Math.random()}@example.test`, passwordHash: 'x' });
@@ -75,7 +74,7 @@ describe.runIf(databaseEngine() === 'sqlite')('group commit (SQLite)', () => {
     expect(answeredAfter.every((c) => c >= 1)).toBe(true);
   });
 
-  it('a write asked in the same turn as one that just finished joins its COMMIT (one COMMIT for the turn’s writes)', async () => {
+  it('a write asked in the same turn as one that just finished joins its COMMIT (the fsync blocks the loop, so none could queue during it)', async () => {
     const commits = watchCommits();
     const a = newUser('turn-a');
     const b = newUser('turn-b');
@@ -161,61 +160,5 @@ describe.runIf(databaseEngine() === 'sqlite')('group commit (SQLite)', () => {
     // 64 per group at most: 151 transactions need at least three groups.
     expect(commits.commits).toBeGreaterThanOrEqual(3);
     expect(commits.commits).toBeLessThan(150);
-  });
-
-  it('commits at synchronous=NORMAL and answers (and runs after-commit callbacks) only once the log’s fsync has ended; the next group commits meanwhile', async () => {
-    const engine = activeEngine();
-    if (engine.kind !== 'sqlite') throw new Error('SQLite only');
-    expect(engine.sqlite.writer.$client.pragma('synchronous', { simple: true })).toBe(1);
-    const fsyncs: Array<{ end: () => void; fail: (error: Error) => void }> = [];
-    vi.spyOn(engine.sqlite.fsync, 'durable').mockImplementation(() => new Promise<void>((end, fail) => fsyncs.push({ end, fail })));
-    const fsyncAsked = async (count: number) => {
-      for (const deadline = Date.now() + 2_000; fsyncs.length < count; await new Promise((r) => setTimeout(r, 5))) {
-        if (Date.now() > deadline) throw new Error(`fsync ${count} was never asked for`);
-      }
-    };
-    const answered: string[] = [];
-    const callbacks: string[] = [];
-    const write = (u: ReturnType<typeof newUser>) =>
-      writeTx(async (tx) => {
-        await tx.insert(schema.users).values(u);
-        (await import('@/server/db')).afterCommit(() => callbacks.push(u.id));
-      }).then(() => void answered.push(u.id));
-    const a = newUser('ascii');
-    const b = newUser('漢字');
-    const c = newUser('🦊');
-    const first = write(a);
-    await fsyncAsked(1);
-    // Committed (a process crash keeps it; other readers see it), but not acknowledged: not yet on disk.
-    expect(await emailOf(a.id)).toBe(a.email);
-    const second = write(b);
-    // What must not happen: the writer waiting for the disk before the next group may commit.
-    await fsyncAsked(2);
-    expect(await emailOf(b.id)).toBe(b.email);
-    expect(answered).toEqual([]);
-    expect(callbacks).toEqual([]);
-    fsyncs[0]!.end();
-    await first;
-    expect(answered).toEqual([a.id]);
-    expect(callbacks).toEqual([a.id]);
-    fsyncs[1]!.end();
-    await second;
-    expect(answered).toEqual([a.id, b.id]);
-    // A failed fsync fails its group: its commit stands, but nobody hears "done" and no callback runs.
-    const third = write(c);
-    await fsyncAsked(3);
-    fsyncs[2]!.fail(new Error('EIO: i/o error, fsync'));
-    await expect(third).rejects.toThrow('EIO');
-    expect(answered).toEqual([a.id, b.id]);
-    expect(callbacks).toEqual([a.id, b.id]);
-    expect(await emailOf(c.id)).toBe(c.email);
-  });
-
-  it('every writeTx waits for a real fsync of the app database’s log', async () => {
-    const engine = activeEngine();
-    if (engine.kind !== 'sqlite') throw new Error('SQLite only');
-    const before = engine.sqlite.fsync.stats.fsyncs;
-    await writeTx((tx) => tx.insert(schema.users).values(newUser('synced')));
-    expect(engine.sqlite.fsync.stats.fsyncs).toBe(before + 1);
   });
 });

@@ -16,7 +16,6 @@ import {
 } from '@langchain/langgraph-checkpoint';
 import { fromRuns, parseRuns, toRuns } from './ranges';
 import { createCheckpointTables } from './schema';
-import type { SyncFile } from '@/server/db/wal-fsync';
 import { SharedFsync } from './shared-fsync';
 import { drainJournal } from './step-journal';
 
@@ -59,7 +58,7 @@ const threadKey = (threadId: string, ns: string) => `${threadId}\u0000${ns}`;
 export class ThreadSaver extends BaseCheckpointSaver {
   readonly engine = 'sqlite';
   readonly db: Database.Database;
-  /** Steps commit on their own but share the log's fsync (ADR 035, 036); pruning commits without waiting for one. */
+  /** Steps commit on their own but share an fsync (ADR 035); pruning commits without waiting for one. */
   readonly fsync: SharedFsync;
   private readonly stored = new WeakMap<object, StoredAt>();
   /** Thread → position → message, least recently used thread first. */
@@ -71,12 +70,11 @@ export class ThreadSaver extends BaseCheckpointSaver {
   private readonly generations = new Map<string, number>();
   private readonly sql: ReturnType<typeof prepare>;
 
-  /** `sync`: how the log is fsync'd (tests hold it to see who waits for it). */
-  constructor(db: Database.Database, serde?: SerializerProtocol, sync?: SyncFile) {
+  constructor(db: Database.Database, serde?: SerializerProtocol) {
     super(serde);
     this.db = db;
     createCheckpointTables(db);
-    this.fsync = new SharedFsync(db, sync);
+    this.fsync = new SharedFsync(db);
     this.sql = prepare(db);
   }
 
