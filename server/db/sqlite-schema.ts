@@ -331,6 +331,8 @@ export const JOB_STATUSES = [
 export type JobStatus = (typeof JOB_STATUSES)[number];
 /** Not yet completed, failed or cancelled. */
 export const UNFINISHED_JOB_STATUSES = ['queued', 'running', 'waiting_input', 'resuming', 'cancelling'] as const satisfies readonly JobStatus[];
+/** Completed, failed or cancelled: a job never leaves these. */
+export const FINISHED_JOB_STATUSES = ['completed', 'failed', 'cancelled'] as const satisfies readonly JobStatus[];
 /**
  * That set as SQL, spelled once for the partial indexes (both schemas) and the queries that read through them:
  * SQLite uses a partial index only when the query's predicate matches the index's.

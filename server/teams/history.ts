@@ -17,7 +17,7 @@ import type {
   TeamResultAnswer,
 } from '@/lib/types/team-history';
 import { getDb, schema, type Db } from '@/server/db';
-import { UNFINISHED_JOB_STATUSES, type Job, type TeamMember } from '@/server/db/schema';
+import { FINISHED_JOB_STATUSES, UNFINISHED_JOB_STATUSES, type Job, type TeamMember } from '@/server/db/schema';
 import { AppError } from '@/server/http/errors';
 import { teamMembers } from './teams';
 
@@ -31,7 +31,6 @@ const H = LIMITS.history;
 type Listing = 'history' | 'results';
 type Filters = { memberId?: string; jobId?: string; query?: string };
 
-const FINISHED = ['completed', 'failed', 'cancelled'] as const;
 const UNFINISHED = new Set<string>(UNFINISHED_JOB_STATUSES);
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -275,7 +274,7 @@ export async function searchResults(teamId: string, input: HistoryFilterInput = 
   const members = await teamMembers(teamId, db);
   const filters = await resolveFilters(teamId, input, members, db);
   const j = schema.jobs;
-  const where: SQL[] = [eq(j.teamId, teamId), eq(j.kind, 'request'), inArray(j.status, [...FINISHED])];
+  const where: SQL[] = [eq(j.teamId, teamId), eq(j.kind, 'request'), inArray(j.status, [...FINISHED_JOB_STATUSES])];
   if (input.cursor) {
     const anchor = decodeCursor(input.cursor, 'results', teamId, filters);
     const [kept] = await db.select({ seq: j.seq }).from(j).where(and(eq(j.teamId, teamId), eq(j.seq, anchor))).limit(1);

@@ -1,17 +1,16 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db';
-import { UNFINISHED_JOB_PREDICATE } from '@/server/db/schema';
+import { FINISHED_JOB_STATUSES, UNFINISHED_JOB_PREDICATE } from '@/server/db/schema';
 import { inList } from '@/server/db/dialect';
 import { statement } from '@/server/db/statement';
 import { assertStepLease } from '@/server/cluster/lease-check';
 import { noteTeamChange } from '@/server/push/team-changes';
 
-export const TERMINAL = ['completed', 'failed', 'cancelled'] as const;
 /** Jobs that hold one of the database's admission slots. */
 export const SLOT_HOLDING = ['running', 'cancelling'] as const;
 
-export const isTerminal = (status: string) => (TERMINAL as readonly string[]).includes(status);
+export const isTerminal = (status: string) => (FINISHED_JOB_STATUSES as readonly string[]).includes(status);
 
 // Three or more times per job: compiled once per connection (server/db/statement.ts). has_pending is an integer
 // column on both engines, hence the case (a bare exists() is a boolean on Postgres).
