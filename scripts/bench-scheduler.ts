@@ -9,7 +9,9 @@
  *   5. the cost of synchronous=FULL: per-commit time and end-to-end jobs/s, FULL vs NORMAL
  *   6. CPU per job at conversation lengths of ~10 and ~500 messages (and scenario 1 prints CPU per job and the
  *      effective utilization: the model's time ÷ the slots' time)
- * Run with `tsx --conditions=react-server` so 'server-only' resolves to its empty build.
+ * Run with `tsx --conditions=react-server` so 'server-only' resolves to its empty build. Settings: BENCH_SCENARIOS
+ * (default all), BENCH_SLEEP_MS (50), BENCH_SLOTS and BENCH_REQUESTS_PER_OWNER (scenario 1: 8 and 100),
+ * BENCH_LENGTH_ROUNDS (scenario 6: 5).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -24,6 +26,9 @@ process.env.SCRYPT_LOG_N = '10';
 process.env.SCHEDULER_SHARED_GRACE_MS ??= '5000';
 
 const SLEEP_MS = Number(process.env.BENCH_SLEEP_MS ?? 50);
+// Scenario 1's size: requests per owner (10 owners) and slots. BENCH_SLOTS=1 shows a job's own latency, uncontended.
+const REQUESTS_PER_OWNER = Number(process.env.BENCH_REQUESTS_PER_OWNER) || 100;
+const SLOTS = Number(process.env.BENCH_SLOTS) || undefined;
 const SHORT_MS = 200;
 const LONG_MS = 4000;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -48,7 +53,7 @@ async function main() {
   const { LIMITS } = await import('@/lib/limits');
   const { inArray, sql } = await import('drizzle-orm');
 
-  const slots = LIMITS.scheduler.maxActiveJobs;
+  const slots = SLOTS ?? LIMITS.scheduler.maxActiveJobs;
 
   async function owner(label: string, teamCount: number) {
     const user = await createUser({ email: `${label}-${crypto.randomUUID().slice(0, 6)}@bench.test`, password: 'benchmark-password' });
@@ -132,7 +137,7 @@ async function main() {
   // Started after scenario 1 has queued its requests: sending awaits each write, and a running scheduler would
   // admit the first owners' work before the last owners had any queued.
   let scheduler: ReturnType<typeof startScheduler> | undefined;
-  const ensureScheduler = () => (scheduler ??= startScheduler(teamJobs, { tickMs: 250 }));
+  const ensureScheduler = () => (scheduler ??= startScheduler(teamJobs, { tickMs: 250, maxActive: slots }));
 
   // ── 1. Utilization and fairness ──
   if (selected(1)) {
@@ -142,7 +147,7 @@ async function main() {
   const writesBefore = writerStats();
   const stepsBefore = await checkpointStats();
   const ids: string[] = [];
-  for (const [i, o] of owners.entries()) ids.push(...(await send(o, 100, `u${i}`)));
+  for (const [i, o] of owners.entries()) ids.push(...(await send(o, REQUESTS_PER_OWNER, `u${i}`)));
   ensureScheduler();
   const rows = await waitAll(ids, 600_000, 1000);
   const cpuPerJob = (cpuMs() - cpuBefore) / ids.length;
