@@ -16,11 +16,14 @@ export default defineConfig({
   retries: 0,
   forbidOnly: true,
   timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // 10 s per expectation and action: on a day the two-core CI machine ran 2–2.5× slower, three waits of 5 s (a first
+  // render, a hydration, a card after a server action) ran out with the cores saturated (docs/performance.md, CI). A
+  // wait ends as soon as its condition holds, so the bound costs nothing while the app is right.
+  expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL: BASE_URL,
-    actionTimeout: 5_000,
+    actionTimeout: 10_000,
     navigationTimeout: 10_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

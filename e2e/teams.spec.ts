@@ -39,7 +39,7 @@ async function seedTeam(api: APIRequestContext, name = 'Launch crew'): Promise<T
 }
 
 // The server renders a workspace with its first data; "Live" needs hydration and the stream's first message.
-const FIRST_LOAD = { timeout: 5_000 };
+const FIRST_LOAD = { timeout: 10_000 };
 
 /** Open a team page and wait until its live feed is connected. */
 async function openTeam(page: Page, teamId: string) {

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 /** Agent runs go through the real scheduler and the embedded `scripted` model: results take a few seconds under load. */
 export const RESULT_TIMEOUT = 10_000;
 /** Pages render on the server with their first data; "Live" needs hydration and the stream's first message. */
-export const FIRST_LOAD = { timeout: 5_000 };
+export const FIRST_LOAD = { timeout: 10_000 };
 
 export type TeamAgent = { id: string; name: string };
 export type TeamMember = { id: string; name: string; conversationId: string | null };
