@@ -30,6 +30,8 @@ function scriptSrc(csp: string): string {
 }
 
 test('every main page has a nonce CSP without unsafe-inline scripts, and nothing is blocked', async ({ context }) => {
+  // Six first loads, each to hydration: ~5 s apiece on a saturated two-core CI machine, past the 30 s default.
+  test.setTimeout(60_000);
   const nonces = new Set<string>();
   // A fresh tab per page, so one page's own client navigation can't interrupt loading the next.
   for (const path of APP_PAGES) {
