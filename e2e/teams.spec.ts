@@ -2,6 +2,7 @@ import type { APIRequestContext, Page, Request } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, horizontalOverflow, test } from './fixtures';
 import { actionArgs, isActionCall } from './support/server-actions';
+import { FIRST_LOAD } from './support/team-flows';
 
 // Each test creates its own account through the CLI and runs agents through the real scheduler; on a busy
 // two-core machine that needs more than the default 30 s per test, while every single wait stays in seconds.
@@ -38,8 +39,6 @@ async function seedTeam(api: APIRequestContext, name = 'Launch crew'): Promise<T
   return createTeam(api, name, agents);
 }
 
-// The server renders a workspace with its first data; "Live" needs hydration and the stream's first message.
-const FIRST_LOAD = { timeout: 10_000 };
 
 /** Open a team page and wait until its live feed is connected. */
 async function openTeam(page: Page, teamId: string) {
