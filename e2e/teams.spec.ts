@@ -39,7 +39,6 @@ async function seedTeam(api: APIRequestContext, name = 'Launch crew'): Promise<T
   return createTeam(api, name, agents);
 }
 
-
 /** Open a team page and wait until its live feed is connected. */
 async function openTeam(page: Page, teamId: string) {
   await page.goto(`/teams/${teamId}`);
