@@ -48,8 +48,10 @@ test('a running job’s steps arrive one by one on its card and are still there 
   const job = card(page, 'You → @Calc');
   const list = await openSteps(job);
 
-  // Watch it while the run works: every reading before the run's end is kept, and the list must have grown
-  // between two of them (not only filled in at the end).
+  // Watch it while the run works: every reading before the run's end is kept. Steps must be on the list before the
+  // run ends (not only filled in at the end), and the list must then grow to the run's end without a reload. Two
+  // different counts before the end are not required: on a saturated machine the panel may first be read after the
+  // third model call, and seeing the run still working is all that timing allows a test to insist on.
   const whileRunning = new Set<number>();
   await expect(job.getByText('Live — new steps appear as they happen')).toBeVisible();
   await expect
@@ -62,7 +64,7 @@ test('a running job’s steps arrive one by one on its card and are still there 
       { timeout: 20_000, intervals: [100] },
     )
     .toBe(true);
-  expect(whileRunning.size, `step counts seen while running: ${[...whileRunning].join(', ')}`).toBeGreaterThanOrEqual(2);
+  expect(whileRunning.size, 'the panel was never read while the run worked').toBeGreaterThan(0);
   expect(Math.min(...whileRunning)).toBeGreaterThan(0);
 
   // The whole run: three tool calls with their arguments and results, model calls, the reply and the end.
@@ -118,7 +120,7 @@ test('a running conversation turn’s steps arrive one by one under the person�
       { timeout: 20_000, intervals: [100] },
     )
     .toBe(true);
-  expect(whileRunning.size, `step counts seen while running: ${[...whileRunning].join(', ')}`).toBeGreaterThanOrEqual(2);
+  expect(whileRunning.size, 'the panel was never read while the run worked').toBeGreaterThan(0);
   expect(Math.min(...whileRunning)).toBeGreaterThan(0);
   await expect(list.getByText('Run completed', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
   await expect(list.getByText('Tool calculator returned', { exact: true })).toHaveCount(3);

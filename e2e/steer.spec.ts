@@ -97,7 +97,9 @@ for (const layout of layouts) {
     const [researcher, writer] = team.members;
     const failed = await send(api, team, researcher!.id, '/fail provider down');
     await expect.poll(() => statusOf(api, team.id, failed), { timeout: RESULT_TIMEOUT }).toBe('failed');
-    await send(api, team, researcher!.id, '/sleep 6000\n/reply slow');
+    // An open question holds the member's later requests (not a sleep: on a slow machine a sleep could end, and the
+    // queued request run, before the test reaches its Cancel).
+    await send(api, team, researcher!.id, '/ask Hold on?');
     const behind = await send(api, team, researcher!.id, '/reply handled elsewhere');
     await open(page, team, layout);
 
