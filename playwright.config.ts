@@ -25,7 +25,10 @@ export default defineConfig({
     baseURL: BASE_URL,
     actionTimeout: 10_000,
     navigationTimeout: 10_000,
-    trace: 'retain-on-failure',
+    // A trace records every action's snapshots, then is thrown away when the test passes: a fifth of the suite's wall
+    // time and a third of its CPU on two cores (docs/performance.md, CI). Where nobody can open one (CI keeps only the
+    // log) it is off; locally a failure keeps its trace. E2E_TRACE=retain-on-failure (or off) overrides.
+    trace: (process.env.E2E_TRACE as 'off' | 'retain-on-failure' | undefined) ?? (process.env.CI ? 'off' : 'retain-on-failure'),
     screenshot: 'only-on-failure',
   },
   projects: [
