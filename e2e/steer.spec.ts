@@ -159,3 +159,28 @@ for (const layout of layouts) {
     if (layout.viewport.width < 400) await noSidewaysScroll(page);
   });
 }
+
+test('live updates leave a queued card’s open details and its Cancel button in place while other requests finish', async ({ page, api }) => {
+  const team = await makeTeam(api);
+  const [researcher, writer] = team.members;
+  await send(api, team, researcher!.id, '/ask Hold on?');
+  const held = await send(api, team, researcher!.id, '/reply held back');
+  await open(page, team, layouts[0]!);
+  const queued = cardWith(page, '/reply held back');
+  await queued.getByRole('button', { name: 'Task details' }).click();
+  const cancel = queued.getByRole('button', { name: 'Cancel' });
+  await expect(cancel).toBeVisible();
+  const nodes = { card: await queued.elementHandle(), cancel: await cancel.elementHandle() };
+
+  // Four other requests are queued, run and finish: each a push the feed applies while the person reads the card.
+  for (let i = 1; i <= 4; i++) await send(api, team, writer!.id, `/reply other ${i}`);
+  await expect(page.getByRole('article').filter({ hasText: 'Completed' })).toHaveCount(4, { timeout: RESULT_TIMEOUT });
+  // What must not happen: the card or its button re-created by an update (a person's click would land on nothing).
+  expect(await nodes.card!.evaluate((el) => el.isConnected)).toBe(true);
+  expect(await nodes.cancel!.evaluate((el) => el.isConnected)).toBe(true);
+  await expect(queued.getByRole('button', { name: 'Cancel' })).toBeVisible();
+
+  await cancel.click();
+  await expect.poll(() => statusOf(api, team.id, held), { timeout: RESULT_TIMEOUT }).toBe('cancelled');
+  await expect(queued).toContainText('Cancelled');
+});
