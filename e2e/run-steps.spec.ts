@@ -35,7 +35,7 @@ async function openSteps(scope: Locator): Promise<Locator> {
 const snapshot = (list: Locator) =>
   list.evaluate((el) => ({ count: el.querySelectorAll(':scope > li').length, finished: /Run (completed|failed|cancelled)/.test(el.textContent ?? '') }));
 
-test('a running job’s steps arrive one by one on its card and are still there after a reload', async ({ page, api }) => {
+test('a running job’s steps appear on its card while it works, the list grows to the end, and it is still there after a reload', async ({ page, api }) => {
   // Two page loads and an eight-second run, on a two-core machine that may be busy.
   test.setTimeout(90_000);
   const team = await createTeam(api, 'Steps crew', [
@@ -96,7 +96,7 @@ async function createSoloConversation(api: APIRequestContext): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-test('a running conversation turn’s steps arrive one by one under the person’s message and are still there after a reload', async ({ page, api }) => {
+test('a running conversation turn’s steps appear under the person’s message while it works, grow to the end, and are still there after a reload', async ({ page, api }) => {
   test.setTimeout(90_000);
   const conversationId = await createSoloConversation(api);
   // The page is open first (as the person would have it), so the turn arrives by push while it runs.
