@@ -33,6 +33,12 @@ const jobs = async (api: APIRequestContext, teamId: string) =>
   ((await (await api.get(`/api/v1/teams/${teamId}/activity?limit=50`)).json()) as { jobs: Job[] }).jobs;
 const statusOf = async (api: APIRequestContext, teamId: string, jobId: string) => (await jobs(api, teamId)).find((j) => j.id === jobId)?.status;
 
+/**
+ * An open question: it holds the member's later requests queued until answered. Not a sleep: on a slow machine a
+ * sleep can end, and the queued request run, before the test reaches that request's Cancel.
+ */
+const HOLD = '/ask Hold on?';
+
 /** The feed card whose request text is exactly this (several cards share a "You → @Member" headline). */
 const cardWith = (page: Page, text: string): Locator =>
   page.getByRole('article').filter({ has: page.getByText(text, { exact: true }) });
@@ -97,9 +103,7 @@ for (const layout of layouts) {
     const [researcher, writer] = team.members;
     const failed = await send(api, team, researcher!.id, '/fail provider down');
     await expect.poll(() => statusOf(api, team.id, failed), { timeout: RESULT_TIMEOUT }).toBe('failed');
-    // An open question holds the member's later requests (not a sleep: on a slow machine a sleep could end, and the
-    // queued request run, before the test reaches its Cancel).
-    await send(api, team, researcher!.id, '/ask Hold on?');
+    await send(api, team, researcher!.id, HOLD);
     const behind = await send(api, team, researcher!.id, '/reply handled elsewhere');
     await open(page, team, layout);
 
@@ -163,7 +167,7 @@ for (const layout of layouts) {
 test('live updates leave a queued card’s open details and its Cancel button in place while other requests finish', async ({ page, api }) => {
   const team = await makeTeam(api);
   const [researcher, writer] = team.members;
-  await send(api, team, researcher!.id, '/ask Hold on?');
+  await send(api, team, researcher!.id, HOLD);
   const held = await send(api, team, researcher!.id, '/reply held back');
   await open(page, team, layouts[0]!);
   const queued = cardWith(page, '/reply held back');
