@@ -306,6 +306,8 @@ export const jobs = pgTable(
     index('jobs_root_idx').on(t.rootId),
     index('jobs_run_idx').on(t.runId),
     index('jobs_team_changed_idx').on(t.teamId, t.changedRevision),
+    // The requests embedding a changed receipt (touchTeam): a handful of rows, found without walking the team's jobs.
+    index('jobs_receipt_idx').on(t.receiptJobId).where(sql`${t.receiptJobId} is not null`),
     // Only unfinished jobs (a few per team), so a planning pass and touchTeam never walk a team's finished history.
     // The predicate is written exactly as the queries write it: SQLite uses a partial index only then.
     index('jobs_unfinished_team_idx').on(t.teamId, t.seq).where(sql.raw(UNFINISHED_JOB_PREDICATE)),

@@ -20,11 +20,13 @@ const bumpRevision = statement(
        and jobs.${UNFINISHED_JOB_PREDICATE}) then 1 else 0 end
    where id = ? returning revision`,
 );
-const stampChanged = statement(
-  `update jobs set changed_revision = ? where team_id = ?
-     and (${inList('id')} or ${inList('receipt_job_id')})
-   returning id`,
-);
+// Found by id and through the receipt index, never by walking the team's jobs: `team_id || ''` keeps the planner off
+// the team index (without statistics SQLite prefers it, and the walk grows with the team's history), yet the team
+// is still checked on every row.
+export const STAMP_CHANGED_SQL = `update jobs set changed_revision = ? where team_id || '' = ?
+     and (${inList('id')} or id in (select r.id from jobs r where ${inList('r.receipt_job_id')}))
+   returning id`;
+const stampChanged = statement(STAMP_CHANGED_SQL);
 
 /**
  * Bump the team's revision and recompute its pending flag. Call inside the transaction (`tx`, the open writeTx)

@@ -1,0 +1,1 @@
+CREATE INDEX `jobs_receipt_idx` ON `jobs` (`receipt_job_id`) WHERE "jobs"."receipt_job_id" is not null;
