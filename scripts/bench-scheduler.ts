@@ -451,6 +451,43 @@ async function main() {
   figures['planning pass, no finished jobs'] = `${(baseline * 1000).toFixed(1)} µs (${Number(finishedNow!.n)} finished jobs were cleared first)`;
   figures['planning pass, 10,000 finished jobs'] = `${(withHistory * 1000).toFixed(1)} µs`;
   figures['ratio (target ≤ 1.2)'] = (withHistory / baseline).toFixed(3);
+
+  // touchTeam runs ~4 times per job: on a team full of finished work (its request and receipt limits reached) it must
+  // cost what it costs on a new one. Many calls in one transaction, so the COMMIT's fsync doesn't hide the statements.
+  const { touchTeam } = await import('@/server/teams/revision');
+  const touchUs = async (teamId: string, jobId: string) => {
+    let best = Infinity;
+    for (let round = 0; round < 5; round++) {
+      const t0 = performance.now();
+      await writeTx(async (tx) => {
+        for (let i = 0; i < 200; i++) await touchTeam(tx, teamId, [jobId]);
+      });
+      best = Math.min(best, ((performance.now() - t0) * 1000) / 200);
+    }
+    return best;
+  };
+  const fullOwner = await owner('full', 1);
+  const full = fullOwner.teams[0]!;
+  const fullMember = full.members[0]!;
+  const fullJobs = LIMITS.team.requests + LIMITS.team.receipts;
+  const insertFinished = statement(
+    `insert into jobs (id, team_id, owner_id, kind, member_id, conversation_id, root_id, status, text, request_key, result, updated_at, created_at, completed_at)
+     values (?, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?)`,
+  );
+  await writeTx(async () => {
+    for (let i = 0; i < fullJobs; i++) {
+      const id = crypto.randomUUID();
+      const now = new Date();
+      const kind = i < LIMITS.team.requests ? 'request' : 'receipt';
+      await insertFinished.run(id, full.id, fullOwner.user.id, kind, fullMember.id, fullMember.conversationId, id, `full ${i}`, `f-${i}`, 'x'.repeat(200), now, now, now);
+    }
+  });
+  const [fullJob] = await rows<{ id: string }>(sql`select id from jobs where team_id = ${full.id} limit 1`);
+  const [newJob] = await rows<{ id: string; teamId: string }>(sql`select id, team_id as "teamId" from jobs where owner_id = ${pendingOwner.user.id} limit 1`);
+  await touchUs(newJob!.teamId, newJob!.id);
+  const touchNew = await touchUs(newJob!.teamId, newJob!.id);
+  const touchFull = await touchUs(full.id, fullJob!.id);
+  figures[`touchTeam on a team of 20 jobs / a full team (${fullJobs} finished)`] = `${touchNew.toFixed(1)} / ${touchFull.toFixed(1)} µs (ratio ${(touchFull / touchNew).toFixed(2)})`;
   }
 
   void scheduler;
