@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import crypto from 'node:crypto';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { expect, test, type Account } from './fixtures';
-import { FIRST_LOAD, RESULT_TIMEOUT, createAgent, createTeam, sendRequest, type Team } from './support/team-flows';
+import { FIRST_LOAD, RESULT_TIMEOUT, createAgent, createTeam, expectLive, sendRequest, type Team } from './support/team-flows';
 
 // Thirteen page loads with an axe run each, after a team handoff through the real scheduler, on a busy machine.
 test.describe.configure({ timeout: 150_000 });
@@ -202,6 +202,7 @@ test('the team members row on a 390 px phone shows every card whole, status incl
 test('the Manage menu works from the keyboard: arrows move, Escape closes and returns focus, a choice opens its confirm', async ({ page, api }) => {
   const team = await createTeam(api, 'Menu crew', [{ name: 'Research' }, { name: 'Review' }]);
   await page.goto(`/teams/${team.id}`, FIRST_LOAD);
+  await expectLive(page);
   const manage = page.getByRole('button', { name: 'Manage' });
   await manage.focus(FIRST_LOAD);
   await page.keyboard.press('Enter');

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import { expect, test } from './fixtures';
-import { FIRST_LOAD } from './support/team-flows';
+import { FIRST_LOAD, expectLive } from './support/team-flows';
 
 /**
  * Find and keep: the feed filter lives in the URL (a filtered link opens filtered; each change is a URL change the
@@ -67,6 +67,7 @@ for (const layout of layouts) {
     await expect(feed(page).first()).toHaveAccessibleName(`You → @${reviewer!.name}`);
     await expect(filterBar(page).getByLabel('Status')).toHaveValue('failed');
     await expect(filterBar(page).getByRole('status')).toHaveText('1 match');
+    await expectLive(page);
 
     // Change the filter: the URL follows.
     await filterBar(page).getByLabel('Status').selectOption({ label: 'Any status' });
@@ -113,6 +114,7 @@ for (const layout of layouts) {
     await page.emulateMedia({ colorScheme: layout.scheme });
     await page.goto(`/teams/${team.id}?status=in_progress`);
     await expect(page.getByText('Nothing matches these filters')).toBeVisible(FIRST_LOAD);
+    await expectLive(page);
 
     // A slow request shows while in progress and drops out of the filter when it completes.
     const res = await api.post(`/api/v1/teams/${team.id}/requests`, {
@@ -131,6 +133,7 @@ for (const layout of layouts) {
     await page.emulateMedia({ colorScheme: layout.scheme });
     await page.goto(`/teams/${team.id}`);
     await expect(feed(page)).toHaveCount(3, FIRST_LOAD);
+    await expectLive(page);
 
     const exportAs = async (label: string) => {
       await page.getByRole('button', { name: 'Manage' }).click();

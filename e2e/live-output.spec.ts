@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { card, createAgent, createTeam, FIRST_LOAD, sendRequest, type Team } from './support/team-flows';
+import { card, createAgent, createTeam, expectLive, FIRST_LOAD, sendRequest, type Team } from './support/team-flows';
 
 /*
  * Live output (ADR 031): while a member writes its answer, the card shows the text so far, pushed on the team's
@@ -28,7 +28,7 @@ async function openLive(page: Page, team: Team, layout: (typeof layouts)[number]
   await page.emulateMedia({ colorScheme: layout.scheme });
   await page.goto(`/teams/${team.id}`);
   if (layout.scheme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
-  await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible(FIRST_LOAD);
+  await expectLive(page);
 }
 
 const liveOutput = (page: Page) => card(page, 'You → @Writer').getByRole('group', { name: 'Live output from Writer' });

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
-import { FIRST_LOAD, RESULT_TIMEOUT, createTeam, sendRequest, type Team } from './support/team-flows';
+import { FIRST_LOAD, RESULT_TIMEOUT, createTeam, expectLive, sendRequest, type Team } from './support/team-flows';
 
 const DARK = /(^|\s)dark(\s|$)/;
 
@@ -133,7 +133,7 @@ test('the Runs page follows the team stream: a new run appears running and ends,
   await page.goto(`/teams/${team.id}/runs`, FIRST_LOAD);
   await expect(page.getByRole('heading', { level: 1, name: 'Runs' })).toBeVisible(FIRST_LOAD);
   await expect(page.getByText('No runs in the last 24 hours')).toBeVisible(FIRST_LOAD);
-  await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible(FIRST_LOAD);
+  await expectLive(page);
 
   // One model turn that sleeps six seconds: the bar must show up running (pushed when its job got its run) …
   await sendRequest(api, team, 'Research', '/sleep 6000\n/reply Slow done');

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, test } from './fixtures';
-import { FIRST_LOAD } from './support/team-flows';
+import { FIRST_LOAD, expectLive } from './support/team-flows';
 
 /**
  * The person edits the team's public state from the workspace's Team state panel: add, edit, archive, restore, and
@@ -47,6 +47,7 @@ async function open(page: Page, team: Team, layout: (typeof layouts)[number]) {
   if (layout.scheme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   const panel = page.getByRole('region', { name: 'Team state' });
   await expect(panel.getByRole('button', { name: 'Add entry' })).toBeVisible(FIRST_LOAD);
+  await expectLive(page);
   return panel;
 }
 

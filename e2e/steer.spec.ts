@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, test } from './fixtures';
-import { FIRST_LOAD } from './support/team-flows';
+import { FIRST_LOAD, expectLive } from './support/team-flows';
 
 // Agent runs go through the real scheduler with the embedded `scripted` model on a busy two-core machine.
 test.describe.configure({ timeout: 60_000 });
@@ -54,6 +54,7 @@ async function open(page: Page, team: Team, layout: (typeof layouts)[number]) {
   await page.goto(`/teams/${team.id}`);
   if (layout.scheme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   await expect(page.getByRole('heading', { name: 'Activity' })).toBeVisible(FIRST_LOAD);
+  await expectLive(page);
 }
 
 /** Serious or critical axe violations (contrast included) in the feed, one line each. */

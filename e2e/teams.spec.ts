@@ -2,7 +2,7 @@ import type { APIRequestContext, Page, Request } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, horizontalOverflow, test } from './fixtures';
 import { actionArgs, isActionCall } from './support/server-actions';
-import { FIRST_LOAD } from './support/team-flows';
+import { FIRST_LOAD, expectLive } from './support/team-flows';
 
 // Each test creates its own account through the CLI and runs agents through the real scheduler; on a busy
 // two-core machine that needs more than the default 30 s per test, while every single wait stays in seconds.
@@ -42,7 +42,7 @@ async function seedTeam(api: APIRequestContext, name = 'Launch crew'): Promise<T
 /** Open a team page and wait until its live feed is connected. */
 async function openTeam(page: Page, teamId: string) {
   await page.goto(`/teams/${teamId}`);
-  await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible(FIRST_LOAD);
+  await expectLive(page);
 }
 
 const composer = (page: Page) => page.getByRole('combobox', { name: 'Message to team' });

@@ -11,6 +11,15 @@ export const RESULT_TIMEOUT = 10_000;
 /** Pages render on the server with their first data; "Live" needs hydration and the stream's first message. */
 export const FIRST_LOAD = { timeout: 10_000 };
 
+/**
+ * The team page (or its Runs page) is hydrated and hears its stream: "Live" replaces the server's "Connecting…" only
+ * then. Wait for it before using a control: a click or a choice made on the server's HTML before hydration is lost
+ * (on a saturated machine that window lasts seconds), and the test would then wait for what never comes.
+ */
+export async function expectLive(page: Page) {
+  await expect(page.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible(FIRST_LOAD);
+}
+
 export type TeamAgent = { id: string; name: string };
 export type TeamMember = { id: string; name: string; conversationId: string | null };
 export type Team = { id: string; name: string; members: TeamMember[] };
