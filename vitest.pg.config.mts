@@ -2,18 +2,19 @@ import { defineConfig } from 'vitest/config';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { needingIsolation, testFiles } from './test/support/isolated-suites.mts';
 
 // The Postgres suites: `npm run test:pg` (test-pg/run.mjs checks that a Postgres answers and names the run's
 // throw-away databases; run through it, not directly). test-pg/** holds what only Postgres has. The integration
 // suites of test/** run here too, unchanged, each file on a database of its own (test/support/setup.ts): every test
 // file that reaches the server's code, except those marked `// test:pg skip: <why>` (what only SQLite has).
-const integrationSuites = (fs.readdirSync(path.join(import.meta.dirname, 'test'), { recursive: true }) as string[])
-  .filter((name) => name.endsWith('.test.ts'))
-  .map((name) => path.join('test', name))
-  .filter((file) => {
-    const text = fs.readFileSync(path.join(import.meta.dirname, file), 'utf8');
-    return /from '@\/server\/|from '\.\.\/support\/(users|teams|scheduler|action-session)'/.test(text) && !/^\/\/ test:pg skip: /m.test(text);
-  });
+const root = import.meta.dirname;
+const integrationSuites = testFiles(root, 'test').filter((file) => {
+  const text = fs.readFileSync(path.join(root, file), 'utf8');
+  return /from '@\/server\/|from '\.\.\/support\/(users|teams|scheduler|action-session)'/.test(text) && !/^\/\/ test:pg skip: /m.test(text);
+});
+const suites = [...testFiles(root, 'test-pg'), ...integrationSuites];
+const isolated = needingIsolation(root, suites);
 
 export default defineConfig({
   resolve: {
@@ -23,7 +24,6 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test-pg/**/*.test.ts', ...integrationSuites],
     setupFiles: ['test/support/setup.ts'],
     environment: 'node',
     testTimeout: 30_000,
@@ -32,5 +32,10 @@ export default defineConfig({
     // A worker here waits on Postgres about half its time (one worker left 45 % of two cores idle): one more worker
     // than the cores keeps them busy (docs/performance.md, CI).
     maxWorkers: os.availableParallelism() + 1,
+    // As in vitest.config.mts: files share a worker's process unless they need one of their own.
+    projects: [
+      { extends: true, test: { name: 'shared', include: suites.filter((file) => !isolated.includes(file)), isolate: false } },
+      ...(isolated.length ? [{ extends: true, test: { name: 'isolated', include: isolated } }] : []),
+    ],
   },
 });

@@ -10,6 +10,9 @@ import * as pgSchema from '@/server/db/pg-schema';
 import * as sqliteSchema from '@/server/db/sqlite-schema';
 import { freshDatabase, type FreshDatabase } from './support/database';
 
+// test: own process: pins how drizzle and pg read counts as published; the app's pg engine changes pg's parsers
+// process-wide when it loads (server/db/pg-engine.ts), as a file before this one in a shared worker may have done.
+
 // The same rows written through both schemas read back as the same JavaScript values: what one set of domain
 // code needs beyond equal table shapes (ADR 033). Also pins the engine differences the domain layer must handle.
 

@@ -1,9 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, vi } from 'vitest';
 
-// Each test file gets its own data directory (vitest runs files in separate processes).
+// A worker may run file after file in one process (vitest.config.ts, project 'shared'): each file starts from the
+// app's modules loaded afresh, no process-wide state of the app's (below, afterAll) and the environment as it was.
+vi.resetModules();
+const environment = { ...process.env };
+
+// Each test file gets its own data directory.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-test-'));
 process.env.DATA_DIR = dir;
 process.env.MIGRATIONS_DIR = path.resolve(__dirname, '../../drizzle');
@@ -39,4 +44,9 @@ afterAll(async () => {
   await closeDb();
   await postgres?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
+  // The app keeps its process-wide state on globalThis under __ensemble… (one copy per process, whichever bundle
+  // loads a module): gone with the file, so the next file's modules start it afresh.
+  for (const key of Object.getOwnPropertyNames(globalThis)) if (key.startsWith('__ensemble')) delete (globalThis as Record<string, unknown>)[key];
+  for (const key of Object.keys(process.env)) if (!(key in environment)) delete process.env[key];
+  Object.assign(process.env, environment);
 });
