@@ -9,6 +9,7 @@
  *   5. the cost of synchronous=FULL: per-commit time and end-to-end jobs/s, FULL vs NORMAL
  *   6. CPU per job at conversation lengths of ~10 and ~500 messages (and scenario 1 prints CPU per job and the
  *      effective utilization: the model's time ÷ the slots' time)
+ *   7. a job's CPU by phase (send, admit, launch, run, finalize), one job at a time without the scheduler
  * Run with `tsx --conditions=react-server` so 'server-only' resolves to its empty build. Settings: BENCH_SCENARIOS
  * (default all), BENCH_SLEEP_MS (50), BENCH_SLOTS and BENCH_REQUESTS_PER_OWNER (scenario 1: 8 and 100),
  * BENCH_LENGTH_ROUNDS (scenario 6: 5).
@@ -131,7 +132,7 @@ async function main() {
   const figures: Record<string, string> = {};
 
   // BENCH_SCENARIOS=4,5 runs only those (1 includes 2); default: all.
-  const scenarios = (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6').split(',').map((x) => x.trim());
+  const scenarios = (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7').split(',').map((x) => x.trim());
   const selected = (n: number) => scenarios.includes(String(n));
   const owners: Awaited<ReturnType<typeof owner>>[] = [];
   // Started after scenario 1 has queued its requests: sending awaits each write, and a running scheduler would
@@ -409,6 +410,38 @@ async function main() {
   figures['ratio 500 ÷ 10 (target ≤ 1.5)'] = `${(longMs / shortMs).toFixed(2)} (ratio of the medians; per round ${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)})`;
   }
   await stopScheduler();
+
+  // ── 7. A job's CPU by phase ──
+  if (selected(7)) {
+  // One job at a time, each step taken by hand as the scheduler would (no scheduler, no other work): where a job's
+  // CPU goes. The run's phase is the graph (launch returns once it has started; it ends with the run's finish event).
+  const { admitJob, launchJob, finalizeJob } = await import('@/server/teams/execution');
+  const { wait: waitRun } = await import('@/server/agents/runs');
+  const phases = { send: 0, admit: 0, launch: 0, run: 0, finalize: 0 };
+  const timed = async <T>(phase: keyof typeof phases, step: () => Promise<T>): Promise<T> => {
+    const before = cpuMs();
+    const result = await step();
+    phases[phase] += cpuMs() - before;
+    return result;
+  };
+  const WARM = 20;
+  const MEASURED = 200;
+  let solo = await owner('phases', 1);
+  for (let i = 0; i < WARM + MEASURED; i++) {
+    if (i === WARM) for (const k of Object.keys(phases) as Array<keyof typeof phases>) phases[k] = 0;
+    // A new team (of a new owner) before this one reaches its request limit.
+    if (i % 90 === 89) solo = await owner(`phases${i}`, 1);
+    const [id] = await timed('send', () => send(solo, 1, `p${i}`, 0));
+    await timed('admit', () => admitJob(id!));
+    await timed('launch', () => launchJob(id!));
+    await timed('run', async () => waitRun((await jobRow(id!)).runId!, 30_000));
+    await timed('finalize', () => finalizeJob(id!));
+  }
+  const perJob = (ms: number) => (ms / MEASURED).toFixed(1);
+  const total = Object.values(phases).reduce((a, b) => a + b, 0);
+  figures["a job's CPU by phase, one at a time: send / admit / launch / run / finalize"] =
+    `${Object.values(phases).map(perJob).join(' / ')} ms = ${perJob(total)} ms (${MEASURED} jobs of /sleep 0, no scheduler)`;
+  }
 
   // ── 3. Planning pass cost vs finished history ──
   if (selected(3)) {
