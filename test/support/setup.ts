@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, vi } from 'vitest';
 
-// A worker may run file after file in one process (vitest.config.ts, project 'shared'): each file starts from the
+// A worker may run file after file in one process (vitest.config.mts, project 'shared'; ADR 037): each file starts from the
 // app's modules loaded afresh, no process-wide state of the app's (below, afterAll) and the environment as it was.
 vi.resetModules();
 const environment = { ...process.env };
@@ -29,6 +29,18 @@ type Leftovers = {
 };
 
 afterAll(async () => {
+  try {
+    await teardown();
+  } finally {
+    // Even after a failed teardown: the next file in this worker must not inherit this one's state. The app keeps its
+    // process-wide state on globalThis under __ensemble… (one copy per process, whichever bundle loads a module).
+    for (const key of Object.getOwnPropertyNames(globalThis)) if (key.startsWith('__ensemble')) delete (globalThis as Record<string, unknown>)[key];
+    for (const key of Object.keys(process.env)) if (!(key in environment)) delete process.env[key];
+    Object.assign(process.env, environment);
+  }
+});
+
+async function teardown() {
   // Work a test left going (a scheduler, a run) must not outlive the file's database: stop it first. Only what this
   // file started is touched (the globals are set only once those modules ran).
   const g = globalThis as unknown as Leftovers;
@@ -44,9 +56,4 @@ afterAll(async () => {
   await closeDb();
   await postgres?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
-  // The app keeps its process-wide state on globalThis under __ensemble… (one copy per process, whichever bundle
-  // loads a module): gone with the file, so the next file's modules start it afresh.
-  for (const key of Object.getOwnPropertyNames(globalThis)) if (key.startsWith('__ensemble')) delete (globalThis as Record<string, unknown>)[key];
-  for (const key of Object.keys(process.env)) if (!(key in environment)) delete process.env[key];
-  Object.assign(process.env, environment);
-});
+}
