@@ -1,10 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import os from 'node:os';
 import path from 'node:path';
-import { needingIsolation, testFiles } from './test/support/isolated-suites.mts';
+import { testFiles, workerProjects } from './test/support/isolated-suites.mts';
 
 const root = import.meta.dirname;
-const isolated = needingIsolation(root, testFiles(root, 'test'));
 
 export default defineConfig({
   resolve: {
@@ -22,14 +21,8 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one worker on CI's two, where a file's import time left
     // the second core idle. Two there halve the suite's wall time (docs/performance.md, CI).
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
-    projects: [
-      // A worker runs file after file in one process: Node's own modules and the dependencies (LangChain, drizzle,
-      // next) load once per worker instead of once per file. The app's own modules are loaded afresh for every file
-      // (test/support/setup.ts resets them and the process-wide state they keep).
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: isolated, isolate: false } },
-      // Files that mock modules, install module hooks, change the environment or spawn processes keep a process each.
-      ...(isolated.length ? [{ extends: true, test: { name: 'isolated', include: isolated } }] : []),
-    ],
+    // Files share a worker's process, with the app's modules and state fresh for each (ADR 037); files that mock
+    // modules, install module hooks, change the environment or spawn processes keep a process each.
+    projects: workerProjects(root, testFiles(root, 'test')),
   },
 });
-

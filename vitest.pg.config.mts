@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { needingIsolation, testFiles } from './test/support/isolated-suites.mts';
+import { testFiles, workerProjects } from './test/support/isolated-suites.mts';
 
 // The Postgres suites: `npm run test:pg` (test-pg/run.mjs checks that a Postgres answers and names the run's
 // throw-away databases; run through it, not directly). test-pg/** holds what only Postgres has. The integration
@@ -13,14 +13,12 @@ const integrationSuites = testFiles(root, 'test').filter((file) => {
   const text = fs.readFileSync(path.join(root, file), 'utf8');
   return /from '@\/server\/|from '\.\.\/support\/(users|teams|scheduler|action-session)'/.test(text) && !/^\/\/ test:pg skip: /m.test(text);
 });
-const suites = [...testFiles(root, 'test-pg'), ...integrationSuites];
-const isolated = needingIsolation(root, suites);
 
 export default defineConfig({
   resolve: {
     alias: {
-      '@': path.resolve(import.meta.dirname),
-      'server-only': path.resolve(import.meta.dirname, 'test/support/server-only.ts'),
+      '@': path.resolve(root),
+      'server-only': path.resolve(root, 'test/support/server-only.ts'),
     },
   },
   test: {
@@ -33,9 +31,6 @@ export default defineConfig({
     // than the cores keeps them busy (docs/performance.md, CI).
     maxWorkers: os.availableParallelism() + 1,
     // As in vitest.config.mts: files share a worker's process unless they need one of their own.
-    projects: [
-      { extends: true, test: { name: 'shared', include: suites.filter((file) => !isolated.includes(file)), isolate: false } },
-      ...(isolated.length ? [{ extends: true, test: { name: 'isolated', include: isolated } }] : []),
-    ],
+    projects: workerProjects(root, [...testFiles(root, 'test-pg'), ...integrationSuites]),
   },
 });

@@ -466,9 +466,9 @@ async function main() {
   await send(pendingOwner, 40, 'pending'); // queued, never admitted (scheduler stopped)
   await passMs(200);
   const baseline = await passMs(5000);
-  const insert = statement(
+  const insertFinished = statement(
     `insert into jobs (id, team_id, owner_id, kind, member_id, conversation_id, root_id, status, text, request_key, result, updated_at, created_at, completed_at)
-     values (?, ?, ?, 'request', ?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?)`,
+     values (?, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?)`,
   );
   const filler = owners.flatMap((o) => o.teams.map((t) => ({ o, t })));
   await writeTx(async () => {
@@ -476,7 +476,7 @@ async function main() {
       const { o, t } = filler[i % filler.length]!;
       const id = crypto.randomUUID();
       const now = new Date();
-      await insert.run(id, t.id, o.user.id, t.members[0]!.id, t.members[0]!.conversationId, id, `history ${i}`, `h-${i}`, 'x'.repeat(2000), now, now, now);
+      await insertFinished.run(id, t.id, o.user.id, 'request', t.members[0]!.id, t.members[0]!.conversationId, id, `history ${i}`, `h-${i}`, 'x'.repeat(2000), now, now, now);
     }
   });
   await passMs(200);
@@ -503,10 +503,6 @@ async function main() {
   const full = fullOwner.teams[0]!;
   const fullMember = full.members[0]!;
   const fullJobs = LIMITS.team.requests + LIMITS.team.receipts;
-  const insertFinished = statement(
-    `insert into jobs (id, team_id, owner_id, kind, member_id, conversation_id, root_id, status, text, request_key, result, updated_at, created_at, completed_at)
-     values (?, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?)`,
-  );
   await writeTx(async () => {
     for (let i = 0; i < fullJobs; i++) {
       const id = crypto.randomUUID();

@@ -5,8 +5,9 @@ import path from 'node:path';
  * Test files that keep a process of their own (Vitest's per-file isolation): what they do would outlive them in a
  * shared worker — module mocks (vi.mock, directly or through a support file), Node module hooks (next-auth's), changes
  * to the environment or fake timers, child processes, and what a file marks with a line `// test: own process: <why>`
- * (it depends on a dependency's state as published, which loading the app changes). Every other file shares its worker (vitest.config.mts,
- * vitest.pg.config.mts; test/support/setup.ts gives each file fresh app modules and no app state).
+ * (it depends on a dependency's state as published, which loading the app changes). Every other file shares its
+ * worker (vitest.config.mts, vitest.pg.config.mts; test/support/setup.ts gives each file fresh app modules and no app
+ * state; ADR 037).
  */
 const NEEDS_ISOLATION = /vi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\b|action-session|support\/next-auth|child_process|spawn\(|process\.env\.[A-Z_]+ =|delete process\.env|^\/\/ test: own process: /m;
 
@@ -18,7 +19,15 @@ export function testFiles(root: string, dir: string): string[] {
     .sort();
 }
 
-/** Of these files, the ones that need a process of their own. */
-export function needingIsolation(root: string, files: readonly string[]): string[] {
-  return files.filter((file) => NEEDS_ISOLATION.test(fs.readFileSync(path.join(root, file), 'utf8')));
+/**
+ * The two Vitest projects for these files: 'shared' (a worker runs file after file in one process, so Node's modules
+ * and the dependencies load once per worker) and 'isolated' (a process per file), for the files that need it.
+ */
+export function workerProjects(root: string, files: readonly string[]) {
+  const isolated = files.filter((file) => NEEDS_ISOLATION.test(fs.readFileSync(path.join(root, file), 'utf8')));
+  const shared = files.filter((file) => !isolated.includes(file));
+  return [
+    { extends: true, test: { name: 'shared', include: shared, isolate: false } },
+    ...(isolated.length ? [{ extends: true, test: { name: 'isolated', include: isolated } }] : []),
+  ];
 }
