@@ -12,13 +12,14 @@
  *   7. a job's CPU by phase (send, admit, launch, run, finalize), one job at a time without the scheduler
  * Run with `tsx --conditions=react-server` so 'server-only' resolves to its empty build. Settings: BENCH_SCENARIOS
  * (default all), BENCH_SLEEP_MS (50), BENCH_SLOTS and BENCH_REQUESTS_PER_OWNER (scenario 1: 8 and 100),
- * BENCH_LENGTH_ROUNDS (scenario 6: 5).
+ * BENCH_LENGTH_ROUNDS (scenario 6: 5), BENCH_KEEP (keep the data directory, to read the jobs' and runs' times
+ * afterwards).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-'));
 process.env.DATA_DIR = dataDir;
@@ -145,6 +146,9 @@ async function main() {
   for (let i = 0; i < 10; i++) owners.push(await owner(`owner${i}`, 5));
   const cpuBefore = cpuMs();
   const loopBefore = performance.eventLoopUtilization();
+  // How long a callback (an HTTP request, a push update) waits for the loop while jobs run.
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const writesBefore = writerStats();
   const stepsBefore = await checkpointStats();
   const ids: string[] = [];
@@ -153,6 +157,7 @@ async function main() {
   const rows = await waitAll(ids, 600_000, 1000);
   const cpuPerJob = (cpuMs() - cpuBefore) / ids.length;
   const loop = performance.eventLoopUtilization(loopBefore);
+  loopDelay.disable();
   const failed = rows.filter((r) => r.status !== 'completed').length;
   const start = Math.min(...rows.map((r) => r.admittedAt!.getTime()));
   const end = Math.max(...rows.map((r) => r.completedAt!.getTime()));
@@ -171,6 +176,8 @@ async function main() {
   figures['CPU per job (process CPU over the run ÷ jobs, sending included)'] = `${cpuPerJob.toFixed(1)} ms`;
   // The loop's busy time: JavaScript and everything it waits for synchronously (SQLite's work, the fsyncs under FULL).
   figures['event loop busy per job / loop utilization (sending included)'] = `${(loop.active / ids.length).toFixed(1)} ms / ${(loop.utilization * 100).toFixed(1)} %`;
+  const delayMs = (p: number) => (loopDelay.percentile(p) / 1e6).toFixed(1);
+  figures['event loop delay p50 / p99 / max (a callback waiting for the loop)'] = `${delayMs(50)} / ${delayMs(99)} / ${(loopDelay.max / 1e6).toFixed(1)} ms`;
   const writes = writerStats();
   if (writes && writesBefore) {
     const per = (k: 'transactions' | 'commits') => ((writes[k] - writesBefore[k]) / ids.length).toFixed(1);
@@ -181,6 +188,24 @@ async function main() {
     const per = (k: 'unsynced' | 'fsyncs') => ((steps[k] - stepsBefore[k]) / ids.length).toFixed(1);
     figures['checkpoint file per job: step commits / shared fsyncs (ADR 035)'] = `${per('unsynced')} / ${per('fsyncs')}`;
   }
+  // Where a job's slot time goes, from the rows' own times (mean per job): the launch step, the run's start (its
+  // row marked running, the assembly recorded), the run less the model's own sleep (graph steps, checkpoints, the
+  // run's end), the finalize step. Each segment ends with a durable commit that waits for its turn on the loop.
+  const runTimes = statement(
+    'select r.created_at as "createdAt", r.started_at as "startedAt", r.finished_at as "finishedAt" from jobs j join runs r on r.id = j.run_id where j.id = ?',
+  );
+  const segments = { launch: 0, start: 0, run: 0, finalize: 0 };
+  for (const r of rows) {
+    const run = (await runTimes.get<{ createdAt: number; startedAt: number; finishedAt: number }>(r.id))!;
+    segments.launch += run.createdAt - r.admittedAt!.getTime();
+    segments.start += run.startedAt - run.createdAt;
+    segments.run += run.finishedAt - run.startedAt - SLEEP_MS;
+    segments.finalize += r.completedAt!.getTime() - run.finishedAt;
+  }
+  const mean = (ms: number) => (ms / rows.length).toFixed(1);
+  const overhead = segments.launch + segments.start + segments.run + segments.finalize;
+  figures["a job's slot time, mean: admitted → launched / → started / run less the model / → completed + model"] =
+    `${mean(segments.launch)} / ${mean(segments.start)} / ${mean(segments.run)} / ${mean(segments.finalize)} ms + ${SLEEP_MS} ms = ${(overhead / rows.length + SLEEP_MS).toFixed(1)} ms`;
   // Where idle slot-time comes from: the time from each completion to the next admission.
   const admissions = rows.map((r) => r.admittedAt!.getTime()).sort((a, b) => a - b);
   const gaps = rows
@@ -522,7 +547,7 @@ async function main() {
   void scheduler;
   closeCheckpointer();
   await closeDb();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
 
   console.log(`\nScheduler benchmark (scripted model, one process, ${databaseEngine() === 'sqlite' ? 'SQLite WAL' : 'Postgres'})\n`);
   const width = Math.max(...Object.keys(figures).map((k) => k.length));
