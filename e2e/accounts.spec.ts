@@ -6,9 +6,12 @@ import { PAGE_DATA } from './support/seed';
 
 const uniqueEmail = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}@e2e.test`;
 
-/** GET /api/v1/me from a context with no cookies at all, so only the Bearer token can authenticate it. */
+/**
+ * GET /api/v1/me from a context with no cookies at all, so only the Bearer token can authenticate it (a request
+ * context made inside a test otherwise starts from the test's signed-in storage state).
+ */
 async function meWithToken(token: string): Promise<{ status: number; body: unknown }> {
-  const ctx = await playwrightRequest.newContext({ baseURL: BASE_URL });
+  const ctx = await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] } });
   try {
     const res = await ctx.get('/api/v1/me', { headers: { authorization: `Bearer ${token}` } });
     return { status: res.status(), body: await res.json() };

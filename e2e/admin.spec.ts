@@ -114,7 +114,8 @@ test('the admin disables an account: its next page load is signed out, its token
 
   await victimPage.reload();
   await expect(victimPage).toHaveURL(/\/sign-in\?callbackUrl=%2Fagents$/, PAGE_DATA);
-  const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
+  // No cookies (a request context made inside a test otherwise starts from the test's session): the token alone.
+  const api = await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] } });
   expect((await api.get('/api/v1/me', { headers: { authorization: `Bearer ${victim.token}` } })).status()).toBe(401);
 
   await victimPage.getByLabel('Email').fill(victim.email);
