@@ -34,7 +34,23 @@ export async function freshDatabase(): Promise<FreshDatabase> {
     pool,
     drop: async () => {
       await pool.end();
-      await asAdmin((client) => client.query(`drop database if exists "${name}" with (force)`));
+      await asAdmin((client) => dropDatabase(client, name));
     },
   };
+}
+
+/**
+ * Drop a database of this run. pool.end() (this file's pool, or a test's own pools on the database) answers before
+ * the server has seen every connection close. A forced drop then terminates those backends, and a client still
+ * closing hears the server's 57P01 after its pool stopped listening for it: an uncaught error, blamed on whichever
+ * test file runs next in the worker. So wait, bounded, until no backend is left; `with (force)` stays for a test
+ * that leaked a connection.
+ */
+export async function dropDatabase(admin: pg.Client, name: string): Promise<void> {
+  for (let i = 0; i < 40; i += 1) {
+    const { rows } = await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+    if (rows[0]!.n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await admin.query(`drop database if exists "${name}" with (force)`);
 }
