@@ -547,7 +547,8 @@ async function main() {
   void scheduler;
   closeCheckpointer();
   await closeDb();
-  if (!process.env.BENCH_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP) console.log(`data directory kept: ${dataDir}`);
+  else fs.rmSync(dataDir, { recursive: true, force: true });
 
   console.log(`\nScheduler benchmark (scripted model, one process, ${databaseEngine() === 'sqlite' ? 'SQLite WAL' : 'Postgres'})\n`);
   const width = Math.max(...Object.keys(figures).map((k) => k.length));
