@@ -38,6 +38,7 @@ test('an unknown /api path answers JSON (401 signed out, 404 signed in); every r
   // The routes that exist, at every depth, are not shadowed.
   expect((await api.get('/api/v1/me')).status()).toBe(200);
   expect((await api.get('/api/v1/agents')).status()).toBe(200);
-  expect((await api.get('/api/v1/teams/some-team')).status()).toBe(404);
-  expect((await (await api.get('/api/v1/teams/some-team')).json()).error.message).toBe('Team not found');
+  const team = await api.get('/api/v1/teams/some-team');
+  expect(team.status()).toBe(404);
+  expect((await team.json()).error.message).toBe('Team not found');
 });

@@ -191,12 +191,13 @@ async function main() {
   // Where a job's slot time goes, from the rows' own times (mean per job): the launch step, the run's start (its
   // row marked running, the assembly recorded), the run less the model's own sleep (graph steps, checkpoints, the
   // run's end), the finalize step. Each segment ends with a durable commit that waits for its turn on the loop.
-  const runTimes = statement(
-    'select r.created_at as "createdAt", r.started_at as "startedAt", r.finished_at as "finishedAt" from jobs j join runs r on r.id = j.run_id where j.id = ?',
-  );
+  const runTimes = await statement(
+    `select j.id, r.created_at as "createdAt", r.started_at as "startedAt", r.finished_at as "finishedAt" from jobs j join runs r on r.id = j.run_id where ${inList('j.id')}`,
+  ).all<{ id: string; createdAt: number; startedAt: number; finishedAt: number }>(ids);
+  const runOf = new Map(runTimes.map((run) => [run.id, run]));
   const segments = { launch: 0, start: 0, run: 0, finalize: 0 };
   for (const r of rows) {
-    const run = (await runTimes.get<{ createdAt: number; startedAt: number; finishedAt: number }>(r.id))!;
+    const run = runOf.get(r.id)!;
     segments.launch += run.createdAt - r.admittedAt!.getTime();
     segments.start += run.startedAt - run.createdAt;
     segments.run += run.finishedAt - run.startedAt - SLEEP_MS;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropDatabase } from './support/database';
+import { dropDatabase, freshDatabase } from './support/database';
 
 // test-pg/support/database.ts: every Postgres test file drops its throw-away database in its teardown, right after
 // ending its pools. What must not happen: a client of a pool that has just ended hears the forced drop's
@@ -10,7 +10,6 @@ import { dropDatabase } from './support/database';
 
 describe('dropping a throw-away database', () => {
   let admin: pg.Client;
-  const prefix = `${process.env.PG_TEST_PREFIX}_drop`;
 
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: process.env.PG_TEST_ADMIN_URL });
@@ -24,11 +23,8 @@ describe('dropping a throw-away database', () => {
     const heard: unknown[] = [];
     const closed: Array<Promise<void>> = [];
     for (let i = 0; i < 25; i += 1) {
-      const name = `${prefix}_${i}`;
-      await admin.query(`create database "${name}"`);
-      const url = new URL(process.env.PG_TEST_ADMIN_URL!);
-      url.pathname = `/${name}`;
-      const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: url.toString(), max: 2 }));
+      const db = await freshDatabase();
+      const pools = [db.pool, ...[0, 1].map(() => new pg.Pool({ connectionString: db.url, max: 2 }))];
       for (const pool of pools) {
         pool.on('error', (error) => heard.push(error));
         // Each connection's end: once every one has closed, no late error can arrive.
@@ -42,7 +38,7 @@ describe('dropping a throw-away database', () => {
         }),
       );
       await Promise.all(pools.map((pool) => pool.end()));
-      await dropDatabase(admin, name);
+      await dropDatabase(admin, db.name);
     }
     await Promise.all(closed);
     expect(closed).toHaveLength(25 * 3);
@@ -50,20 +46,18 @@ describe('dropping a throw-away database', () => {
   });
 
   it('still drops a database a test left a connection open on, after its bounded wait', async () => {
-    const name = `${prefix}_leaked`;
-    await admin.query(`create database "${name}"`);
-    const url = new URL(process.env.PG_TEST_ADMIN_URL!);
-    url.pathname = `/${name}`;
-    const leaked = new pg.Client({ connectionString: url.toString() });
+    const db = await freshDatabase();
+    await db.pool.end();
+    const leaked = new pg.Client({ connectionString: db.url });
     // It hears the termination, then its connection's end: both are errors of this client.
     const errors: Array<{ code?: string }> = [];
     const ended = new Promise<void>((resolve) => leaked.once('end', () => resolve()));
     leaked.on('error', (error) => errors.push(error as { code?: string }));
     await leaked.connect();
-    await dropDatabase(admin, name);
+    await dropDatabase(admin, db.name);
     await ended;
     expect(errors[0]?.code).toBe('57P01');
-    const { rows } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    const { rows } = await admin.query('select 1 from pg_database where datname = $1', [db.name]);
     expect(rows).toEqual([]);
   });
 });
