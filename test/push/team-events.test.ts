@@ -163,20 +163,26 @@ describe('announcing changes', () => {
     const before = await revision(team.id);
     const heard: TeamChange[] = [];
     const off = subscribeTeam(team.id, (c) => heard.push(c));
+    // Each bump names its own marker: the team's creation may still be announcing (its flush reads the revision
+    // after its commit, and on Postgres the message comes back through NOTIFY), so the test tells its own apart.
+    const ROLLED_BACK = 'rolled-back-bump';
+    const COMMITTED = 'committed-bump';
+    const naming = (marker: string) => heard.filter((c) => c.jobIds.includes(marker));
     await expect(
       writeTx(async (tx) => {
-        await touchTeam(tx, team.id, []);
+        await touchTeam(tx, team.id, [ROLLED_BACK]);
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
     await writeTx(async (tx) => {
-      await touchTeam(tx, team.id, []);
-      expect(heard).toEqual([]);
+      await touchTeam(tx, team.id, [COMMITTED]);
+      expect(naming(COMMITTED)).toEqual([]);
     });
     // The announcement reads the committed revision after the commit: it comes once that read is done.
-    await until(() => heard.length > 0, 5_000, 'the announcement');
+    await until(() => naming(COMMITTED).length > 0, 5_000, 'the announcement');
     off();
-    expect(heard).toEqual([{ teamId: team.id, revision: before + 1, jobIds: [] }]);
+    expect(naming(COMMITTED)).toEqual([{ teamId: team.id, revision: before + 1, jobIds: [COMMITTED] }]);
+    expect(naming(ROLLED_BACK)).toEqual([]);
   });
 });
 
