@@ -5,6 +5,7 @@ import { agentCreateSchema, agentPatchSchema, agentQuerySchema, type AgentCreate
 import type { ApiAgent } from '@/lib/types/agent';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { isUniqueViolation } from '@/server/db/errors';
+import { preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
 import type { Agent, AllowedSubagents } from '@/server/db/schema';
 import { AppError, badRequest, notFound, validationError } from '@/server/http/errors';
@@ -61,9 +62,18 @@ export async function listAgents(ownerId: string, query?: string | null): Promis
   return getDb().select().from(agents).where(where).orderBy(asc(agents.nameKey));
 }
 
+// Read on every run (its delegation settings and offer list): prepared once per connection (server/db/prepared.ts).
+const ownersAgent = preparedPerConnection((db) =>
+  db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.id, sql.placeholder('id')), eq(agents.ownerId, sql.placeholder('ownerId'))))
+    .prepare(),
+);
+
 /** The owner's agent, or null when it does not exist or belongs to someone else. */
 export async function findAgent(ownerId: string, id: string, db: Db = getDb()): Promise<Agent | null> {
-  return (await db.select().from(agents).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId))))[0] ?? null;
+  return (await ownersAgent(db).execute({ id, ownerId }))[0] ?? null;
 }
 
 /** The owner's agent, or a 404 AppError. */

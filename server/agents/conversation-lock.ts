@@ -1,7 +1,8 @@
 import 'server-only';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ACTIVE_RUN_STATUSES } from '@/lib/types/conversation';
 import { schema, type Db } from '@/server/db';
+import { preparedPerConnection } from '@/server/db/prepared';
 import { AppError } from '@/server/http/errors';
 
 /** Another run is pending or running on the conversation (one run at a time). */
@@ -20,14 +21,19 @@ export class ConversationBusyError extends AppError {
  * finishes the row before anything else may write to the thread.
  * The team scheduler reads the same rows (a conversation with an active run admits no job).
  */
-/** Whether the conversation has a pending or running run (it is locked). */
-export async function conversationHasActiveRun(tx: Db, conversationId: string): Promise<boolean> {
-  const [active] = await tx
+// Asked twice per run (its start and its checkpointer): prepared once per connection (server/db/prepared.ts).
+const activeRunOf = preparedPerConnection((db) =>
+  db
     .select({ id: schema.runs.id })
     .from(schema.runs)
-    .where(and(eq(schema.runs.conversationId, conversationId), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))
-    .limit(1);
-  return active !== undefined;
+    .where(and(eq(schema.runs.conversationId, sql.placeholder('conversationId')), inArray(schema.runs.status, [...ACTIVE_RUN_STATUSES])))
+    .limit(1)
+    .prepare(),
+);
+
+/** Whether the conversation has a pending or running run (it is locked). */
+export async function conversationHasActiveRun(tx: Db, conversationId: string): Promise<boolean> {
+  return (await activeRunOf(tx).execute({ conversationId }))[0] !== undefined;
 }
 
 export async function assertConversationIdle(tx: Db, conversationId: string): Promise<void> {

@@ -1,8 +1,8 @@
 import 'server-only';
-import { and, desc, eq, inArray, ne, sql, type AnyColumn } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { getDb, schema, writeTx } from '@/server/db';
 import { tieBreak } from '@/server/db/dialect';
-import { preparedPerConnection } from '@/server/db/prepared';
+import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
 import type { Run } from '@/server/db/schema';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
 import type { StopReason } from '@/lib/types/stop-reason';
@@ -28,18 +28,13 @@ export const isFinished = (status: RunStatus) => !ACTIVE_RUN_STATUSES.includes(s
 
 const ACTIVE = [...ACTIVE_RUN_STATUSES];
 
-/**
- * A placeholder in set(), encoded as the column encodes its values (set() takes no bare placeholders): a Date is
- * bound as epoch ms on SQLite and as a timestamp on Postgres.
- */
-const placeholderFor = (name: string, column: AnyColumn) => sql`${sql.param(sql.placeholder(name), column)}`;
 
 /** The hot statements of a run's life (docs/performance.md, Scheduler): built once per connection. */
 const statements = preparedPerConnection((db) => ({
   byId: db.select().from(schema.runs).where(eq(schema.runs.id, sql.placeholder('id'))).prepare(),
   markRunning: db
     .update(schema.runs)
-    .set({ status: 'running', startedAt: sql`coalesce(${schema.runs.startedAt}, ${placeholderFor('now', schema.runs.startedAt)})` })
+    .set({ status: 'running', startedAt: sql`coalesce(${schema.runs.startedAt}, ${encodedPlaceholder('now', schema.runs.startedAt)})` })
     .where(and(eq(schema.runs.id, sql.placeholder('id')), inArray(schema.runs.status, ACTIVE)))
     .returning()
     .prepare(),
@@ -56,14 +51,14 @@ const statements = preparedPerConnection((db) => ({
       outputTokens: sql`coalesce(${sql.placeholder('outputTokens')}, ${schema.runs.outputTokens})`,
       modelCalls: sql`coalesce(${sql.placeholder('modelCalls')}, ${schema.runs.modelCalls})`,
       unreportedCalls: sql`coalesce(${sql.placeholder('unreportedCalls')}, ${schema.runs.unreportedCalls})`,
-      finishedAt: placeholderFor('finishedAt', schema.runs.finishedAt),
+      finishedAt: encodedPlaceholder('finishedAt', schema.runs.finishedAt),
     })
     .where(and(eq(schema.runs.id, sql.placeholder('id')), inArray(schema.runs.status, ACTIVE)))
     .returning()
     .prepare(),
   touchConversation: db
     .update(schema.conversations)
-    .set({ updatedAt: placeholderFor('updatedAt', schema.conversations.updatedAt) })
+    .set({ updatedAt: encodedPlaceholder('updatedAt', schema.conversations.updatedAt) })
     .where(eq(schema.conversations.id, sql.placeholder('id')))
     .prepare(),
 }));

@@ -7,7 +7,7 @@ import { truncateText } from '@/lib/text';
 import type { Message, RunInterrupt } from '@/lib/types/conversation';
 import { schema, writeTx } from '@/server/db';
 import { jsonText } from '@/server/db/dialect';
-import { preparedPerConnection } from '@/server/db/prepared';
+import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
 import { currentCluster } from '@/server/cluster/cluster';
 import type { Conversation, Run } from '@/server/db/schema';
@@ -96,7 +96,7 @@ const statements = preparedPerConnection((db) => ({
     // A placeholder in set() is bound as given (title), or encoded by its column (updatedAt, a Date).
     .set({
       title: sql`${sql.placeholder('title')}`,
-      updatedAt: sql`${sql.param(sql.placeholder('updatedAt'), schema.conversations.updatedAt)}`,
+      updatedAt: encodedPlaceholder('updatedAt', schema.conversations.updatedAt),
     })
     .where(eq(schema.conversations.id, sql.placeholder('id')))
     .prepare(),

@@ -1,4 +1,5 @@
 import 'server-only';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from './index';
 
 /**
@@ -22,3 +23,9 @@ export function preparedPerConnection<T>(build: (db: Db) => T): (db?: Db) => T {
     return prepared;
   };
 }
+
+/**
+ * A placeholder encoded as its column encodes values, for set() and where clauses (drizzle encodes placeholders
+ * only in insert values): a Date is bound as epoch ms on SQLite and as a timestamp on Postgres, JSON as its text.
+ */
+export const encodedPlaceholder = (name: string, column: AnyColumn): SQL => sql`${sql.param(sql.placeholder(name), column)}`;

@@ -10,7 +10,7 @@ import { isFinished } from '@/server/agents/run-store';
 import { readThread } from '@/server/agents/thread';
 import { takeFinalMessages } from '@/server/agents/final-state';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
-import { preparedPerConnection } from '@/server/db/prepared';
+import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
 import type { Job, Team } from '@/server/db/schema';
 import { attributeResult } from './attribution';
@@ -28,8 +28,39 @@ export type PendingAnswer =
 const jobById = preparedPerConnection((db) => db.select().from(schema.jobs).where(eq(schema.jobs.id, sql.placeholder('id'))).prepare());
 const loadJob = async (jobId: string, db: Db = getDb()): Promise<Job | undefined> => (await jobById(db).execute({ id: jobId }))[0];
 
-// The other reads on every job's admission and finish, prepared the same way.
+// The other reads and writes on every job's admission, launch and finish, prepared the same way.
 const statements = preparedPerConnection((db) => ({
+  admit: db
+    .update(schema.jobs)
+    .set({
+      status: 'running',
+      frozenInput: encodedPlaceholder('frozenInput', schema.jobs.frozenInput),
+      runKey: sql`${sql.placeholder('runKey')}`,
+      runId: null,
+      admittedAt: encodedPlaceholder('now', schema.jobs.admittedAt),
+      updatedAt: encodedPlaceholder('now', schema.jobs.updatedAt),
+    })
+    .where(eq(schema.jobs.id, sql.placeholder('id')))
+    .prepare(),
+  recordRun: db
+    .update(schema.jobs)
+    .set({ runId: sql`${sql.placeholder('runId')}`, updatedAt: encodedPlaceholder('now', schema.jobs.updatedAt) })
+    .where(eq(schema.jobs.id, sql.placeholder('id')))
+    .prepare(),
+  complete: db
+    .update(schema.jobs)
+    .set({
+      status: 'completed',
+      result: sql`${sql.placeholder('result')}`,
+      resultTruncated: encodedPlaceholder('resultTruncated', schema.jobs.resultTruncated),
+      error: null,
+      waiting: null,
+      completedAt: encodedPlaceholder('now', schema.jobs.completedAt),
+      updatedAt: encodedPlaceholder('now', schema.jobs.updatedAt),
+    })
+    .where(eq(schema.jobs.id, sql.placeholder('id')))
+    .returning()
+    .prepare(),
   team: db.select().from(schema.teams).where(eq(schema.teams.id, sql.placeholder('id'))).prepare(),
   memberName: db.select({ name: schema.teamMembers.name }).from(schema.teamMembers).where(eq(schema.teamMembers.id, sql.placeholder('id'))).prepare(),
   memberConversation: db
@@ -111,10 +142,7 @@ export async function admitJob(jobId: string): Promise<boolean> {
     if (job.status === 'queued') {
       // A queued request may hold its acceptance criteria until now (member-input.ts QueuedInput).
       const frozenInput = job.frozenInput && !isQueuedInput(job.frozenInput) ? job.frozenInput : await freezeInput(tx, job, team);
-      await tx
-        .update(schema.jobs)
-        .set({ status: 'running', frozenInput, runKey: `job:${job.id}:start`, runId: null, admittedAt: now, updatedAt: now })
-        .where(eq(schema.jobs.id, jobId));
+      await statements(tx).admit.execute({ id: jobId, frozenInput, runKey: `job:${job.id}:start`, now });
     } else {
       const answer = job.answer as PendingAnswer;
       await tx
@@ -158,7 +186,7 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
   const recordRun = async (tx: Db, run: { id: string }) => {
     const fresh = await loadJob(jobId, tx);
     if (!fresh || fresh.runKey !== job.runKey) return;
-    await tx.update(schema.jobs).set({ runId: run.id, updatedAt: new Date() }).where(eq(schema.jobs.id, jobId));
+    await statements(tx).recordRun.execute({ id: jobId, runId: run.id, now: new Date() });
     // The job now has a run to show (its card's Steps, its bar on the Runs page): announce it, or readers that
     // read at admission would not see the run until the job's next change.
     if (fresh.runId !== run.id) await touchTeam(tx, fresh.teamId, [jobId]);
@@ -230,19 +258,27 @@ function toWaiting(interrupt: unknown): ApiWaiting {
   return { type: 'interrupt', payload: interrupt ?? null };
 }
 
-/** Apply a final transition if the job is still running this run; returns the updated job. */
-async function transition(tx: Db, jobId: string, runId: string | null, set: Partial<Job>): Promise<Job | undefined> {
+/** The job, if it is still running this run (a final transition applies only then). */
+async function stillRunning(tx: Db, jobId: string, runId: string | null): Promise<Job | undefined> {
   const job = await loadJob(jobId, tx);
   if (!job || (job.status !== 'running' && job.status !== 'cancelling')) return undefined;
   if (runId && job.runId !== runId) return undefined;
-  const now = new Date();
-  return (await tx.update(schema.jobs).set({ ...set, updatedAt: now }).where(eq(schema.jobs.id, jobId)).returning())[0];
+  return job;
+}
+
+/** Apply a final transition if the job is still running this run; returns the updated job. */
+async function transition(tx: Db, jobId: string, runId: string | null, set: Partial<Job>): Promise<Job | undefined> {
+  if (!(await stillRunning(tx, jobId, runId))) return undefined;
+  return (await tx.update(schema.jobs).set({ ...set, updatedAt: new Date() }).where(eq(schema.jobs.id, jobId)).returning())[0];
 }
 
 async function completeJob(jobId: string, runId: string, answer: string): Promise<void> {
   const { text, truncated } = truncateText(answer, LIMITS.result.maxBytes);
   await writeTx(async (tx) => {
-    const job = await transition(tx, jobId, runId, { status: 'completed', result: text, resultTruncated: truncated, error: null, waiting: null, completedAt: new Date() });
+    // The transition every successful job makes, prepared (transition() builds its statement at each call).
+    const job =
+      (await stillRunning(tx, jobId, runId)) &&
+      (await statements(tx).complete.execute({ id: jobId, result: text, resultTruncated: truncated, now: new Date() }))[0];
     if (!job) return;
     await appendShared(tx, { teamId: job.teamId, jobId, kind: 'result', senderMemberId: job.memberId, senderLabel: await memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text });
     const receiptId = job.kind === 'request' ? await writeReceipt(tx, job, truncated ? `${text}\n[Result shortened; the full answer is in the member's conversation.]` : text) : null;

@@ -1,8 +1,9 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { schema, type Db } from '@/server/db';
+import { preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
 import type { Job, TeamMember } from '@/server/db/schema';
 import { AppError } from '@/server/http/errors';
@@ -30,6 +31,37 @@ type NewRequest = {
 
 export type QueueOutcome = { job: Job; created: boolean };
 
+// Every request reads and writes these: built once per connection (server/db/prepared.ts).
+const statements = preparedPerConnection((db) => ({
+  byKey: db
+    .select()
+    .from(schema.jobs)
+    .where(and(eq(schema.jobs.teamId, sql.placeholder('teamId')), eq(schema.jobs.kind, 'request'), eq(schema.jobs.requestKey, sql.placeholder('requestKey'))))
+    .limit(1)
+    .prepare(),
+  insert: db
+    .insert(schema.jobs)
+    .values({
+      id: sql.placeholder('id'),
+      teamId: sql.placeholder('teamId'),
+      ownerId: sql.placeholder('ownerId'),
+      kind: 'request',
+      memberId: sql.placeholder('memberId'),
+      conversationId: sql.placeholder('conversationId'),
+      sourceMemberId: sql.placeholder('sourceMemberId'),
+      sourceConversationId: sql.placeholder('sourceConversationId'),
+      parentId: sql.placeholder('parentId'),
+      rootId: sql.placeholder('rootId'),
+      depth: sql.placeholder('depth'),
+      status: 'queued',
+      text: sql.placeholder('text'),
+      requestKey: sql.placeholder('requestKey'),
+      frozenInput: sql.placeholder('frozenInput'),
+      updatedAt: sql.placeholder('updatedAt'),
+    })
+    .returning()
+    .prepare(),
+}));
 const requestCount = statement(`select count(*) as n from jobs where team_id = ? and kind = 'request'`);
 const chainCount = statement(`select count(*) as n from jobs where root_id = ? and kind = 'request'`);
 
@@ -39,11 +71,7 @@ const chainCount = statement(`select count(*) as n from jobs where root_id = ? a
  * Enforces the team's request capacity and the handoff chain bound.
  */
 export async function queueRequest(tx: Db, req: NewRequest): Promise<QueueOutcome> {
-  const [existing] = await tx
-    .select()
-    .from(schema.jobs)
-    .where(and(eq(schema.jobs.teamId, req.teamId), eq(schema.jobs.kind, 'request'), eq(schema.jobs.requestKey, req.requestKey)))
-    .limit(1);
+  const [existing] = await statements(tx).byKey.execute({ teamId: req.teamId, requestKey: req.requestKey });
   if (existing) {
     const sameCriteria = JSON.stringify(requestCriteria(existing.frozenInput)) === JSON.stringify(req.acceptanceCriteria ?? []);
     if (existing.text !== req.text || existing.memberId !== req.member.id || !sameCriteria) {
@@ -65,27 +93,22 @@ export async function queueRequest(tx: Db, req: NewRequest): Promise<QueueOutcom
   }
   const id = crypto.randomUUID();
   const now = new Date();
-  const [job] = await tx
-    .insert(schema.jobs)
-    .values({
-      id,
-      teamId: req.teamId,
-      ownerId: req.ownerId,
-      kind: 'request',
-      memberId: req.member.id,
-      conversationId: req.member.conversationId,
-      sourceMemberId: req.sourceMemberId,
-      sourceConversationId: req.sourceConversationId,
-      parentId: req.parent?.id ?? null,
-      rootId: req.parent?.rootId ?? id,
-      depth: (req.parent?.depth ?? 0) + 1,
-      status: 'queued',
-      text: req.text,
-      requestKey: req.requestKey,
-      frozenInput: queuedInput(req.acceptanceCriteria ?? []),
-      updatedAt: now,
-    })
-    .returning();
+  const [job] = await statements(tx).insert.execute({
+    id,
+    teamId: req.teamId,
+    ownerId: req.ownerId,
+    memberId: req.member.id,
+    conversationId: req.member.conversationId,
+    sourceMemberId: req.sourceMemberId,
+    sourceConversationId: req.sourceConversationId,
+    parentId: req.parent?.id ?? null,
+    rootId: req.parent?.rootId ?? id,
+    depth: (req.parent?.depth ?? 0) + 1,
+    text: req.text,
+    requestKey: req.requestKey,
+    frozenInput: queuedInput(req.acceptanceCriteria ?? []),
+    updatedAt: now,
+  });
   await appendShared(tx, {
     teamId: req.teamId,
     jobId: id,

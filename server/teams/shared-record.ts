@@ -1,7 +1,9 @@
 import 'server-only';
+import { sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import type { Db } from '@/server/db';
 import { schema } from '@/server/db';
+import { preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
 
 type Entry = {
@@ -14,7 +16,21 @@ type Entry = {
   text: string;
 };
 
-// Once or twice per job: compiled once per connection (server/db/statement.ts).
+// Once or twice per job: built once per connection (server/db/prepared.ts, server/db/statement.ts).
+const insertEntry = preparedPerConnection((db) =>
+  db
+    .insert(schema.sharedMessages)
+    .values({
+      teamId: sql.placeholder('teamId'),
+      jobId: sql.placeholder('jobId'),
+      kind: sql.placeholder('kind'),
+      senderMemberId: sql.placeholder('senderMemberId'),
+      senderLabel: sql.placeholder('senderLabel'),
+      recipientMemberId: sql.placeholder('recipientMemberId'),
+      text: sql.placeholder('text'),
+    })
+    .prepare(),
+);
 const pruneRetained = statement(
   `delete from shared_messages where team_id = ? and seq <= (
      select seq from shared_messages where team_id = ? order by seq desc limit 1 offset ?)`,
@@ -22,6 +38,6 @@ const pruneRetained = statement(
 
 /** Append to the team's shared record (inside the open writeTx `tx`) and drop what falls beyond the retained bound (oldest first). */
 export async function appendShared(tx: Db, entry: Entry): Promise<void> {
-  await tx.insert(schema.sharedMessages).values(entry);
+  await insertEntry(tx).execute(entry);
   await pruneRetained.run(entry.teamId, entry.teamId, LIMITS.sharedRecord.retained);
 }

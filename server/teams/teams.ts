@@ -1,11 +1,12 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { deriveMemberNames } from '@/lib/member-names';
 import type { CreateTeamInput } from '@/lib/schemas/team';
 import type { ApiTeam, ApiTeamSummary, MemberStatus } from '@/lib/types/team';
 import { getDb, readTx, schema, writeTx, type Db } from '@/server/db';
+import { preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
 import { UNFINISHED_JOB_PREDICATE, type Team, type TeamMember } from '@/server/db/schema';
 import { assertConversationQuota } from '@/server/agents/quotas';
@@ -34,18 +35,30 @@ const unfinishedByMember = statement(
       and ${UNFINISHED_JOB_PREDICATE}`,
 );
 
-/** The owner's team, or 404 (another owner's team is indistinguishable from a missing one). */
-export async function requireTeam(ownerId: string, teamId: string, db: Db = getDb()): Promise<Team> {
-  const [team] = await db
+// Read by every request sent to a team: built once per connection (server/db/prepared.ts).
+const statements = preparedPerConnection((db) => ({
+  ownersTeam: db
     .select()
     .from(schema.teams)
-    .where(and(eq(schema.teams.id, teamId), eq(schema.teams.ownerId, ownerId)));
+    .where(and(eq(schema.teams.id, sql.placeholder('teamId')), eq(schema.teams.ownerId, sql.placeholder('ownerId'))))
+    .prepare(),
+  members: db
+    .select()
+    .from(schema.teamMembers)
+    .where(eq(schema.teamMembers.teamId, sql.placeholder('teamId')))
+    .orderBy(asc(schema.teamMembers.position))
+    .prepare(),
+}));
+
+/** The owner's team, or 404 (another owner's team is indistinguishable from a missing one). */
+export async function requireTeam(ownerId: string, teamId: string, db: Db = getDb()): Promise<Team> {
+  const [team] = await statements(db).ownersTeam.execute({ teamId, ownerId });
   if (!team) throw notFound('Team');
   return team;
 }
 
 export async function teamMembers(teamId: string, db: Db = getDb()): Promise<TeamMember[]> {
-  return db.select().from(schema.teamMembers).where(eq(schema.teamMembers.teamId, teamId)).orderBy(asc(schema.teamMembers.position));
+  return statements(db).members.execute({ teamId });
 }
 
 /**

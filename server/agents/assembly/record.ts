@@ -1,7 +1,8 @@
 import 'server-only';
 import { and, desc, eq, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
-import { schema, writeTx } from '@/server/db'
+import { schema, writeTx } from '@/server/db';
 import { tieBreak } from '@/server/db/dialect';
+import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
 import type { Run } from '@/server/db/schema';
 import type { RunContext } from '../tools/registry';
 import type { StoredAssembly } from '../views';
@@ -18,27 +19,44 @@ export async function recordAssembly(run: Run, agent: AssemblyAgent, context: Ru
   const descriptor = await assemblyDescriptor(agent, context, options);
   const fingerprint = fingerprintOf(descriptor);
   return writeTx(async (tx) => {
-    const [current] = await tx.select({ fingerprint: schema.runs.fingerprint }).from(schema.runs).where(eq(schema.runs.id, run.id));
+    const statements = assemblyStatements(tx);
+    const [current] = await statements.fingerprint.execute({ id: run.id });
     if (current?.fingerprint) return current.fingerprint;
-    // The newest earlier run (by creation, tieBreak breaking ties) of the conversation with a recorded assembly.
-    const order = tieBreak(schema.runs.id);
-    const own = sql`(select ${order} from ${schema.runs} where ${schema.runs.id} = ${run.id})`;
-    const [previous] = await tx
-      .select({ fingerprint: schema.runs.fingerprint, assembly: schema.runs.assembly })
-      .from(schema.runs)
-      .where(
-        and(
-          eq(schema.runs.conversationId, run.conversationId),
-          ne(schema.runs.id, run.id),
-          isNotNull(schema.runs.fingerprint),
-          or(lt(schema.runs.createdAt, run.createdAt), and(eq(schema.runs.createdAt, run.createdAt), sql`${order} < ${own}`)),
-        ),
-      )
-      .orderBy(desc(schema.runs.createdAt), desc(order))
-      .limit(1);
+    const [previous] = await statements.previous.execute({ id: run.id, conversationId: run.conversationId, createdAt: run.createdAt });
     const before = (previous?.assembly as StoredAssembly | null | undefined)?.descriptor;
     const stored: StoredAssembly = { descriptor, changes: before ? assemblyChanges(before, descriptor) : null };
-    await tx.update(schema.runs).set({ fingerprint, assembly: stored }).where(eq(schema.runs.id, run.id));
+    await statements.record.execute({ id: run.id, fingerprint, assembly: stored });
     return fingerprint;
   });
 }
+
+// Once per run: built once per connection (server/db/prepared.ts).
+const assemblyStatements = preparedPerConnection((db) => {
+  const { runs } = schema;
+  // The newest earlier run (by creation, tieBreak breaking ties) of the conversation with a recorded assembly.
+  const order = tieBreak(runs.id);
+  const createdAt = encodedPlaceholder('createdAt', runs.createdAt);
+  const own = sql`(select ${order} from ${runs} where ${runs.id} = ${sql.placeholder('id')})`;
+  return {
+    fingerprint: db.select({ fingerprint: runs.fingerprint }).from(runs).where(eq(runs.id, sql.placeholder('id'))).prepare(),
+    previous: db
+      .select({ fingerprint: runs.fingerprint, assembly: runs.assembly })
+      .from(runs)
+      .where(
+        and(
+          eq(runs.conversationId, sql.placeholder('conversationId')),
+          ne(runs.id, sql.placeholder('id')),
+          isNotNull(runs.fingerprint),
+          or(lt(runs.createdAt, createdAt), and(eq(runs.createdAt, createdAt), sql`${order} < ${own}`)),
+        ),
+      )
+      .orderBy(desc(runs.createdAt), desc(order))
+      .limit(1)
+      .prepare(),
+    record: db
+      .update(runs)
+      .set({ fingerprint: sql`${sql.placeholder('fingerprint')}`, assembly: encodedPlaceholder('assembly', runs.assembly) })
+      .where(eq(runs.id, sql.placeholder('id')))
+      .prepare(),
+  };
+});

@@ -1,10 +1,9 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import { getDb, schema } from '@/server/db';
 import { jsonText } from '@/server/db/dialect';
 import { statement } from '@/server/db/statement';
 import type { Agent } from '@/server/db/schema';
+import { findAgent } from '../catalog';
 import type { RunContext } from '../tools/registry';
 import type { DelegationSettings, DelegationSpec } from './spec';
 
@@ -69,7 +68,7 @@ export async function delegationSettingsFor(context: RunContext): Promise<Delega
   if (cached) return cached;
   const first = await pinnedSettings.get<{ settings: string }>(context.runId);
   const pinned = first ? (JSON.parse(first.settings) as DelegationSpec['settings']) : undefined;
-  const agent = context.agentId ? (await getDb().select().from(schema.agents).where(eq(schema.agents.id, context.agentId)))[0] : undefined;
+  const agent = context.agentId ? await findAgent(context.ownerId, context.agentId) : undefined;
   const settings = pinned ?? (agent ? settingsOfAgent(agent, childContextOf(context)?.delegation.maxDepth) : NO_DELEGATION);
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(context.runId, settings);

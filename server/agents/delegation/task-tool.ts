@@ -1,6 +1,6 @@
 import 'server-only';
 import { ToolMessage } from '@langchain/core/messages';
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { parseModel } from '@/lib/models';
@@ -9,7 +9,8 @@ import type { ProviderCapability } from '@/lib/types/delegation';
 import type { Agent, Delegation } from '@/server/db/schema';
 import { atDailyCap } from '@/server/budgets/daily-cap';
 import { teamsAtBudget } from '@/server/budgets/team-budget';
-import { getDb, schema } from '@/server/db';
+import { schema } from '@/server/db';
+import { preparedPerConnection } from '@/server/db/prepared';
 import { zodFields } from '@/server/http/validation';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { neutralizedJson } from '@/server/trust/neutralize-tags';
@@ -58,6 +59,17 @@ export async function delegateTools(context: RunContext): Promise<StructuredTool
   ];
 }
 
+// Read when every run that may delegate to 'all' builds its tools: prepared once per connection (server/db/prepared.ts).
+const otherAgentsByName = preparedPerConnection((db) =>
+  db
+    .select({ id: schema.agents.id, name: schema.agents.name })
+    .from(schema.agents)
+    .where(and(eq(schema.agents.ownerId, sql.placeholder('ownerId')), ne(schema.agents.id, sql.placeholder('agentId'))))
+    .orderBy(asc(schema.agents.nameKey))
+    .limit(OFFER_LIST_MAX + 1)
+    .prepare(),
+);
+
 /** Yourself first, then the allowed agents of the same owner (for 'all', the first OFFER_LIST_MAX + 1 by name). */
 async function offeredSubagents(context: RunContext, settings: DelegationSettings): Promise<Array<Pick<Agent, 'id' | 'name'>>> {
   const self = context.agentId ? await findAgent(context.ownerId, context.agentId) : null;
@@ -66,12 +78,7 @@ async function offeredSubagents(context: RunContext, settings: DelegationSetting
     allowed === 'none'
       ? []
       : allowed === 'all'
-        ? await getDb()
-            .select({ id: schema.agents.id, name: schema.agents.name })
-            .from(schema.agents)
-            .where(and(eq(schema.agents.ownerId, context.ownerId), ne(schema.agents.id, context.agentId ?? '')))
-            .orderBy(asc(schema.agents.nameKey))
-            .limit(OFFER_LIST_MAX + 1)
+        ? await otherAgentsByName().execute({ ownerId: context.ownerId, agentId: context.agentId ?? '' })
         : (await Promise.all(allowed.map((id) => findAgent(context.ownerId, id)))).filter((a): a is Agent => !!a && a.id !== self?.id);
   return [...(self ? [self] : []), ...others];
 }
