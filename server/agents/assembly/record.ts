@@ -4,6 +4,7 @@ import { schema, writeTx } from '@/server/db';
 import { tieBreak } from '@/server/db/dialect';
 import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
 import type { Run } from '@/server/db/schema';
+import type { AssemblyChange, AssemblyDescriptor } from '@/lib/types/assembly';
 import type { RunContext } from '../tools/registry';
 import type { StoredAssembly } from '../views';
 import { assemblyChanges } from './changes';
@@ -23,11 +24,27 @@ export async function recordAssembly(run: Run, agent: AssemblyAgent, context: Ru
     const [current] = await statements.fingerprint.execute({ id: run.id });
     if (current?.fingerprint) return current.fingerprint;
     const [previous] = await statements.previous.execute({ id: run.id, conversationId: run.conversationId, createdAt: run.createdAt });
-    const before = (previous?.assembly as StoredAssembly | null | undefined)?.descriptor;
-    const stored: StoredAssembly = { descriptor, changes: before ? assemblyChanges(before, descriptor) : null };
+    const stored: StoredAssembly = { descriptor, changes: previous ? await changesSince(statements, previous, fingerprint, descriptor) : null };
     await statements.record.execute({ id: run.id, fingerprint, assembly: stored });
     return fingerprint;
   });
+}
+
+/**
+ * What changed since the previous run's assembly. The same fingerprint is the same descriptor (it hashes the
+ * canonical descriptor), so most runs — an agent not edited since — answer without reading and walking the previous
+ * descriptor.
+ */
+async function changesSince(
+  statements: ReturnType<typeof assemblyStatements>,
+  previous: { id: string; fingerprint: string | null },
+  fingerprint: string,
+  descriptor: AssemblyDescriptor,
+): Promise<AssemblyChange[] | null> {
+  if (previous.fingerprint === fingerprint) return [];
+  const [row] = await statements.assembly.execute({ id: previous.id });
+  const before = (row?.assembly as StoredAssembly | null | undefined)?.descriptor;
+  return before ? assemblyChanges(before, descriptor) : null;
 }
 
 // Once per run: built once per connection (server/db/prepared.ts).
@@ -40,7 +57,7 @@ const assemblyStatements = preparedPerConnection((db) => {
   return {
     fingerprint: db.select({ fingerprint: runs.fingerprint }).from(runs).where(eq(runs.id, sql.placeholder('id'))).prepare(),
     previous: db
-      .select({ fingerprint: runs.fingerprint, assembly: runs.assembly })
+      .select({ id: runs.id, fingerprint: runs.fingerprint })
       .from(runs)
       .where(
         and(
@@ -53,6 +70,7 @@ const assemblyStatements = preparedPerConnection((db) => {
       .orderBy(desc(runs.createdAt), desc(order))
       .limit(1)
       .prepare(),
+    assembly: db.select({ assembly: runs.assembly }).from(runs).where(eq(runs.id, sql.placeholder('id'))).prepare(),
     record: db
       .update(runs)
       .set({ fingerprint: sql`${sql.placeholder('fingerprint')}`, assembly: encodedPlaceholder('assembly', runs.assembly) })
