@@ -27,6 +27,31 @@ export type PendingAnswer =
 // Read several times per job step: prepared once per connection (server/db/prepared.ts).
 const jobById = preparedPerConnection((db) => db.select().from(schema.jobs).where(eq(schema.jobs.id, sql.placeholder('id'))).prepare());
 const loadJob = async (jobId: string, db: Db = getDb()): Promise<Job | undefined> => (await jobById(db).execute({ id: jobId }))[0];
+// What the steps check before they write (not the job's texts and JSON, which each full read parses again).
+const jobStateById = preparedPerConnection((db) =>
+  db
+    .select({ id: schema.jobs.id, teamId: schema.jobs.teamId, status: schema.jobs.status, runId: schema.jobs.runId, runKey: schema.jobs.runKey, conversationId: schema.jobs.conversationId })
+    .from(schema.jobs)
+    .where(eq(schema.jobs.id, sql.placeholder('id')))
+    .prepare(),
+);
+const loadJobState = async (jobId: string, db: Db = getDb()) => (await jobStateById(db).execute({ id: jobId }))[0];
+
+/** What a finished request's shared-record line and receipt are written from (not its texts and JSON). */
+const receiptFields = {
+  id: schema.jobs.id,
+  teamId: schema.jobs.teamId,
+  ownerId: schema.jobs.ownerId,
+  kind: schema.jobs.kind,
+  memberId: schema.jobs.memberId,
+  conversationId: schema.jobs.conversationId,
+  sourceMemberId: schema.jobs.sourceMemberId,
+  sourceConversationId: schema.jobs.sourceConversationId,
+  rootId: schema.jobs.rootId,
+  depth: schema.jobs.depth,
+  receiptJobId: schema.jobs.receiptJobId,
+};
+type FinishedJob = Pick<Job, keyof typeof receiptFields>;
 
 // The other reads and writes on every job's admission, launch and finish, prepared the same way.
 const statements = preparedPerConnection((db) => ({
@@ -59,7 +84,7 @@ const statements = preparedPerConnection((db) => ({
       updatedAt: encodedPlaceholder('now', schema.jobs.updatedAt),
     })
     .where(eq(schema.jobs.id, sql.placeholder('id')))
-    .returning()
+    .returning(receiptFields)
     .prepare(),
   team: db.select().from(schema.teams).where(eq(schema.teams.id, sql.placeholder('id'))).prepare(),
   memberName: db.select({ name: schema.teamMembers.name }).from(schema.teamMembers).where(eq(schema.teamMembers.id, sql.placeholder('id'))).prepare(),
@@ -184,7 +209,7 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
   // the run is never running without its job knowing it.
   let stored = false;
   const recordRun = async (tx: Db, run: { id: string }) => {
-    const fresh = await loadJob(jobId, tx);
+    const fresh = await loadJobState(jobId, tx);
     if (!fresh || fresh.runKey !== job.runKey) return;
     await statements(tx).recordRun.execute({ id: jobId, runId: run.id, now: new Date() });
     // The job now has a run to show (its card's Steps, its bar on the Runs page): announce it, or readers that
@@ -212,7 +237,7 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
     if (err instanceof ConversationBusyError) {
       // Someone is running something in that conversation directly: give the slot back and wait.
       await writeTx(async (tx) => {
-        const fresh = await loadJob(jobId, tx);
+        const fresh = await loadJobState(jobId, tx);
         if (!fresh || fresh.status !== 'running' || fresh.runId) return;
         await tx
           .update(schema.jobs)
@@ -230,7 +255,7 @@ const isAnswerKey = (key: string | null) => !!key && key.includes(':answer:');
 
 /** Record the outcome of the job's finished run: completed, failed, waiting for input or cancelled. */
 export async function finalizeJob(jobId: string, signal?: AbortSignal): Promise<void> {
-  const job = await loadJob(jobId);
+  const job = await loadJobState(jobId);
   if (!job || (job.status !== 'running' && job.status !== 'cancelling') || !job.runId) return;
   const run = await findRun(job.runId);
   if (!run || !isFinished(run.status)) return;
@@ -258,12 +283,11 @@ function toWaiting(interrupt: unknown): ApiWaiting {
   return { type: 'interrupt', payload: interrupt ?? null };
 }
 
-/** The job, if it is still running this run (a final transition applies only then). */
-async function stillRunning(tx: Db, jobId: string, runId: string | null): Promise<Job | undefined> {
-  const job = await loadJob(jobId, tx);
-  if (!job || (job.status !== 'running' && job.status !== 'cancelling')) return undefined;
-  if (runId && job.runId !== runId) return undefined;
-  return job;
+/** Whether the job is still running this run (a final transition applies only then). */
+async function stillRunning(tx: Db, jobId: string, runId: string | null): Promise<boolean> {
+  const job = await loadJobState(jobId, tx);
+  if (!job || (job.status !== 'running' && job.status !== 'cancelling')) return false;
+  return !runId || job.runId === runId;
 }
 
 /** Apply a final transition if the job is still running this run; returns the updated job. */
@@ -317,7 +341,7 @@ async function markCancelled(jobId: string, runId: string | null): Promise<void>
  * transaction that recorded the result. At most one per request: its key is the request id.
  */
 /** Queue the requester's receipt for a finished request; returns the new receipt job's id, if one was written. */
-async function writeReceipt(tx: Db, job: Job, text: string): Promise<string | null> {
+async function writeReceipt(tx: Db, job: FinishedJob, text: string): Promise<string | null> {
   if (job.receiptJobId) return null;
   let conversationId = job.sourceConversationId;
   if (job.sourceMemberId) {
@@ -362,7 +386,7 @@ async function writeReceipt(tx: Db, job: Job, text: string): Promise<string | nu
  * it. A run already asked to stop is not waited for again, so reconciliation passes don't hold the team's worker.
  */
 export async function stopJob(jobId: string, signal?: AbortSignal): Promise<void> {
-  const job = await loadJob(jobId);
+  const job = await loadJobState(jobId);
   if (!job || job.status !== 'cancelling') return;
   if (!job.runId) return markCancelled(jobId, null);
   const run = await cancelRun(job.runId, { signal, waitMs: isStopping(job.runId) ? 0 : LIMITS.scheduler.stepTimeoutMs });
