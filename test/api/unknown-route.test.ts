@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DELETE, GET, PATCH, POST, PUT } from '@/app/api/[...path]/route';
+import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from '@/app/api/[...path]/route';
 import { makeUser } from '../support/users';
 
 // app/api/[...path]/route.ts: an /api path no route serves answers the API's JSON error shape, never the app's HTML
 // page. (That Next sends only unmatched paths here, and leaves every real route alone, is e2e/api-errors.spec.ts.)
 
-const handlers = { DELETE, GET, PATCH, POST, PUT };
+// OPTIONS too: Next's own would answer 204 listing every method, to anyone.
+const handlers = { DELETE, GET, OPTIONS, PATCH, POST, PUT };
 const call = (method: keyof typeof handlers, path: string, headers: Record<string, string> = {}) =>
   handlers[method](new Request(`http://localhost${path}`, { method, headers }), { params: Promise.resolve({ path: path.split('/').slice(2) }) });
 

@@ -13,6 +13,7 @@ import {
   conversationWithRun,
   cookieFor,
   databaseFingerprint,
+  notAllowedRoutes,
   ORIGIN,
   PASSWORD,
   settleRuns,
@@ -109,6 +110,16 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   'DELETE /tokens/[id]': async (c) => ({ params: { id: (await createApiToken(c.ann.id, 'old')).info.id }, ok: [204] }),
 };
 
+/** What another site can make a browser send with the cookie; `json` is the Content-Type a body comes with. */
+const attacks = (json: Record<string, string>): Array<[string, Record<string, string>]> => [
+  ['foreign Origin', { origin: 'https://evil.example', ...json }],
+  ['foreign Origin, same-site fetch metadata', { origin: 'http://evil.localhost', 'sec-fetch-site': 'same-site', ...json }],
+  ['no Origin and no Sec-Fetch-Site', { ...json }],
+  ['no Origin, Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site', ...json }],
+  ['text/plain from the same origin', { origin: ORIGIN, 'content-type': 'text/plain;charset=UTF-8' }],
+  ['form-encoded from the same origin', { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }],
+];
+
 const WRITE_METHODS: Method[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
 const writeRoutes = () => apiRoutes().filter((r) => WRITE_METHODS.includes(r.method));
 
@@ -137,16 +148,8 @@ describe('cross-site matrix over every cookie-authenticated write in app/api/v1'
         callRoute({ method, route, file, params: prepared.params, body: prepared.body, headers: { cookie, ...headers } });
       const json: Record<string, string> = hasBody ? { 'content-type': 'application/json' } : {};
 
-      const attacks: Array<[string, Record<string, string>]> = [
-        ['foreign Origin', { origin: 'https://evil.example', ...json }],
-        ['foreign Origin, same-site fetch metadata', { origin: 'http://evil.localhost', 'sec-fetch-site': 'same-site', ...json }],
-        ['no Origin and no Sec-Fetch-Site', { ...json }],
-        ['no Origin, Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site', ...json }],
-        ['text/plain from the same origin', { origin: ORIGIN, 'content-type': 'text/plain;charset=UTF-8' }],
-        ['form-encoded from the same origin', { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }],
-      ];
       const before = await databaseFingerprint();
-      for (const [what, headers] of attacks) {
+      for (const [what, headers] of attacks(json)) {
         const res = await call(headers);
         expect(res.status, what).toBe(403);
         expect(res.body.error?.code, what).toBe('cross_site');
@@ -158,6 +161,28 @@ describe('cross-site matrix over every cookie-authenticated write in app/api/v1'
       await settleRuns();
     });
   }
+
+  // A write method a route does not take answers 405 (server/http/method-not-allowed.ts), but only after the route's
+  // gate, which refuses a cross-site cookie write first: the refusal has no exception, and the 405 never tells
+  // another site which methods a path takes. ann is the admin, so admin paths answer her 405 too.
+  it('a cookie write to a method a route does not take, from another site: 403 cross_site like any write, nothing written', async () => {
+    const writes = notAllowedRoutes().filter((r) => WRITE_METHODS.includes(r.method));
+    expect(writes.length).toBeGreaterThan(50);
+    const before = await databaseFingerprint();
+    for (const { key: routeKey, method, route, file, takes } of writes) {
+      const params = Object.fromEntries([...route.matchAll(/\[(\w+)\]/g)].map(([, name]) => [name!, crypto.randomUUID()]));
+      const call = (headers: Record<string, string>) =>
+        callRoute({ kind: '405', method, route, file, params, body: { name: 'Sent anyway' }, headers: { cookie: ctx.cookie, ...headers } });
+      for (const [what, headers] of attacks({ 'content-type': 'application/json' })) {
+        const res = await call(headers);
+        expect([res.status, res.body.error?.code, res.headers.get('allow')], `${routeKey}: ${what}`).toEqual([403, 'cross_site', null]);
+      }
+      const sameOrigin = await call({ origin: ORIGIN, 'content-type': 'application/json' });
+      expect([sameOrigin.status, sameOrigin.body.error?.code], routeKey).toEqual([405, 'method_not_allowed']);
+      expect(sameOrigin.headers.get('allow'), routeKey).toContain(takes[0]);
+    }
+    expect(await databaseFingerprint()).toBe(before);
+  });
 
   it('Sec-Fetch-Site: same-origin without Origin is accepted (a browser that omits Origin)', async () => {
     const agents = writeRoutes().find((r) => r.key === 'POST /agents')!;

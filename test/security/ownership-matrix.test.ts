@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPersonEntry } from '@/server/teams/person-state';
-import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, type RouteKey, type World } from './support';
+import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllowedRoutes, type Answer, type RouteKey, type World } from './support';
 
 /**
  * Ownership matrix: every route and method under app/api/v1 (walked from the tree, so a new route without a case
@@ -99,6 +99,31 @@ const CASES: Record<RouteKey, Case> = {
   'DELETE /tokens/[id]': { foreign: (w) => ({ params: { id: w.tokenId } }) },
 };
 
+/** ann's id for a route's `[name]` segment: a new kind of id needs a line here. */
+function annsId(w: MatrixWorld, route: string, name: string): string {
+  if (name === 'jobId') return w.jobId;
+  if (name === 'entryId') return w.stateEntryId;
+  const byFolder: Record<string, string> = {
+    agents: w.agent.id,
+    conversations: w.conversation.id,
+    runs: w.run.id,
+    teams: w.team.id,
+    tokens: w.tokenId,
+    'admin/invitations': w.invitationId,
+    'admin/users': w.ann.id,
+  };
+  const folder = Object.keys(byFolder).find((f) => route.startsWith(`/${f}/[${name}]`));
+  if (!folder) throw new Error(`no id of ann's for [${name}] in ${route}`);
+  return byFolder[folder]!;
+}
+
+/** An answer with the ids the caller sent put back as `[name]`: the message echoes the caller's own path. */
+const withoutIds = (res: Answer, params: Record<string, string>) => ({
+  status: res.status,
+  allow: res.headers.get('allow'),
+  body: Object.entries(params).reduce((text, [name, id]) => text.replaceAll(id, `[${name}]`), JSON.stringify(res.body)),
+});
+
 describe('ownership matrix over app/api/v1', () => {
   const routes = apiRoutes();
   let world: MatrixWorld;
@@ -156,6 +181,24 @@ describe('ownership matrix over app/api/v1', () => {
       expect(await databaseFingerprint()).toBe(before);
     });
   }
+
+  // The methods a route does not take answer 405 (server/http/method-not-allowed.ts) without reading the resource: the
+  // answer on ann's ids must be the one on ids that never existed (and 404 on admin paths, as bob is a member).
+  it("a method a route does not take, on ann's ids, answers bob exactly as on ids that never existed; nothing changes", async () => {
+    const withIds = notAllowedRoutes().filter((r) => r.route.includes('['));
+    expect(withIds.length).toBeGreaterThan(50);
+    const before = await databaseFingerprint();
+    for (const { key: routeKey, method, route, file } of withIds) {
+      const names = [...route.matchAll(/\[(\w+)\]/g)].map(([, name]) => name!);
+      const asBob = (params: Record<string, string>) => callRoute({ kind: '405', method, route, file, params, headers: world.bob.auth });
+      const anns = Object.fromEntries(names.map((name) => [name, annsId(world, route, name)]));
+      const missing = Object.fromEntries(names.map((name) => [name, crypto.randomUUID()]));
+      const foreign = withoutIds(await asBob(anns), anns);
+      expect(foreign.status, routeKey).toBe(route.startsWith('/admin/') ? 404 : 405);
+      expect(foreign, routeKey).toEqual(withoutIds(await asBob(missing), missing));
+    }
+    expect(await databaseFingerprint()).toBe(before);
+  });
 
   it("ann's own calls on the same ids still work afterwards (the ids were real)", async () => {
     const get = routes.find((r) => r.key === 'GET /agents/[id]')!;

@@ -11,6 +11,7 @@ import { createInvitation } from '@/server/auth/invitations';
 import { createApiToken } from '@/server/auth/tokens';
 import { databaseEngine } from '@/server/db';
 import { statement } from '@/server/db/statement';
+import { allowOf } from '@/server/http/method-not-allowed';
 import { sendRequest } from '@/server/teams/requests';
 import { signInOverHttp } from '../auth/support/http-auth';
 import { makeTeam } from '../support/teams';
@@ -25,12 +26,17 @@ export type Method = (typeof METHODS)[number];
 export type RouteKey = `${Method} ${string}`;
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
+type RouteFile = { route: string; file: string; takes: Method[] };
+
 /**
- * Every route file under app/api/v1 and the methods it exports, read from the tree itself: a new route file or
- * method shows up here, so a matrix that needs a case per route fails until the new route has one.
+ * Every route file under app/api/v1 and the methods it takes, read from the tree itself: a new route file or method
+ * shows up here, so a matrix that needs a case per route fails until the new route has one. A method it takes is
+ * its own handler (`export const GET = …`, `export function GET`); the rest it exports from `otherMethods`
+ * (server/http/method-not-allowed.ts: `export const { PUT, … } = otherMethods(…)`), its 405 answers, listed by
+ * notAllowedRoutes() and never called as a route (handlerFor refuses them).
  */
-export function apiRoutes(): Array<{ key: RouteKey; method: Method; route: string; file: string }> {
-  const found: Array<{ key: RouteKey; method: Method; route: string; file: string }> = [];
+export function routeFiles(): RouteFile[] {
+  const found: RouteFile[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
@@ -38,22 +44,47 @@ export function apiRoutes(): Array<{ key: RouteKey; method: Method; route: strin
       else if (entry.name === 'route.ts') {
         const route = '/' + path.relative(API_DIR, dir).split(path.sep).join('/');
         const source = fs.readFileSync(full, 'utf8');
-        for (const method of METHODS) {
-          if (new RegExp(`export\\s+(const|async\\s+function|function)\\s+${method}\\b`).test(source)) {
-            found.push({ key: `${method} ${route === '/' ? '' : route}` as RouteKey, method, route, file: full });
-          }
-        }
+        const takes = METHODS.filter((method) => new RegExp(`export\\s+(const|async\\s+function|function)\\s+${method}\\b`).test(source));
+        found.push({ route, file: full, takes });
       }
     }
   };
   walk(API_DIR);
-  return found.sort((a, b) => a.key.localeCompare(b.key));
+  return found;
 }
 
-export async function handlerFor(file: string, method: Method): Promise<Handler> {
+type RouteMethodEntry = { key: RouteKey; method: Method; route: string; file: string };
+const entry = (method: Method, { route, file }: RouteFile): RouteMethodEntry => ({
+  key: `${method} ${route === '/' ? '' : route}` as RouteKey,
+  method,
+  route,
+  file,
+});
+const byKey = (a: RouteMethodEntry, b: RouteMethodEntry) => a.key.localeCompare(b.key);
+
+/** Every route and method under app/api/v1 that a handler of its own answers. */
+export function apiRoutes(): RouteMethodEntry[] {
+  return routeFiles()
+    .flatMap((file) => file.takes.map((method) => entry(method, file)))
+    .sort(byKey);
+}
+
+/** Every route and method under app/api/v1 that the route does not take: otherMethods' 405 answers. */
+export function notAllowedRoutes(): Array<RouteMethodEntry & { takes: Method[] }> {
+  return routeFiles()
+    .flatMap((file) => METHODS.filter((method) => !file.takes.includes(method)).map((method) => ({ ...entry(method, file), takes: file.takes })))
+    .sort(byKey);
+}
+
+/** A route's own handler for `method` (kind 'route'), or its 405 answer (kind '405'); anything else throws. */
+export async function handlerFor(file: string, method: Method, kind: 'route' | '405' = 'route'): Promise<Handler> {
   const mod = (await import(/* @vite-ignore */ file)) as Record<string, Handler>;
   const handler = mod[method];
   if (!handler) throw new Error(`${file} exports no ${method}`);
+  const notAllowed = allowOf(handler) !== null;
+  if (notAllowed !== (kind === '405')) {
+    throw new Error(`${file} ${method} is ${notAllowed ? "otherMethods' 405 answer, not a route handler" : 'a route handler, not a 405 answer'}`);
+  }
   return handler;
 }
 
@@ -75,10 +106,14 @@ export type Call = {
   query?: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** 'route' (the default): the route's own handler; '405': the answer for a method it does not take. */
+  kind?: 'route' | '405';
 };
 
-export async function callRoute(call: Call): Promise<{ status: number; body: { error?: { code: string } } & Record<string, unknown> }> {
-  const handler = await handlerFor(call.file, call.method);
+export type Answer = { status: number; body: { error?: { code: string; message?: string } } & Record<string, unknown>; headers: Headers };
+
+export async function callRoute(call: Call): Promise<Answer> {
+  const handler = await handlerFor(call.file, call.method, call.kind);
   const params = call.params ?? {};
   const init: RequestInit = { method: call.method, headers: call.headers ?? {} };
   if (call.body !== undefined) init.body = typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
@@ -90,7 +125,7 @@ export async function callRoute(call: Call): Promise<{ status: number; body: { e
   } catch {
     body = { raw };
   }
-  return { status: res.status, body };
+  return { status: res.status, body, headers: res.headers };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { agentCreateSchema } from '@/lib/schemas/agent';
 import { requireUser } from '@/server/auth/require-user';
 import { createAgent, listAgents, toApiAgent } from '@/server/agents/catalog';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 
 /** GET /api/v1/agents?query= — the caller's agents, optionally filtered by name or description. */
@@ -16,3 +17,5 @@ export const POST = route(async (req) => {
   const input = await readBody(req, agentCreateSchema);
   return json(toApiAgent(await createAgent(user.id, input)), { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST }, requireUser);

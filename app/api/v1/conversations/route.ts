@@ -2,6 +2,7 @@ import { createConversationSchema } from '@/lib/schemas/conversation';
 import { requireUser } from '@/server/auth/require-user';
 import { createConversation, listConversations } from '@/server/agents/conversations';
 import { conversationView } from '@/server/agents/views';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 
 /** GET /api/v1/conversations — the caller's conversations, most recently active first. */
@@ -16,3 +17,5 @@ export const POST = route(async (req) => {
   const { agentId } = await readBody(req, createConversationSchema);
   return json(conversationView(await createConversation(user.id, agentId)), { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST }, requireUser);

@@ -1,4 +1,5 @@
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 
 /** The user the request authenticates as (session cookie or Bearer token). */
@@ -6,3 +7,5 @@ export const GET = route(async (req) => {
   const user = await requireUser(req);
   return json({ user });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

@@ -1,5 +1,6 @@
 import { createTeamSchema } from '@/lib/schemas/team';
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { createTeam, listTeams } from '@/server/teams/teams';
 
@@ -16,3 +17,5 @@ export const POST = route(async (req) => {
   const { team, created } = await createTeam(user.id, input);
   return json(team, { status: created ? 201 : 200 });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST }, requireUser);

@@ -3,6 +3,7 @@ import { clientAddress } from '@/server/auth/client-address';
 import { confirmPassword } from '@/server/auth/confirm-password';
 import { requireUser } from '@/server/auth/require-user';
 import { createApiToken, listApiTokens, tokenExpiry, tokenView } from '@/server/auth/tokens';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 
 /** The caller's unrevoked API tokens, expired ones marked (never the tokens themselves). */
@@ -23,3 +24,5 @@ export const POST = route(async (req) => {
   const { token, info } = await createApiToken(user.id, name, { expiresAt: tokenExpiry(expiresInDays) });
   return json({ ...tokenView(info), token }, { status: 201, headers: { 'cache-control': 'no-store' } });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST }, requireUser);

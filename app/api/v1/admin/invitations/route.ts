@@ -1,6 +1,7 @@
 import { createInvitationSchema } from '@/lib/schemas/admin';
 import { requireAdmin } from '@/server/admin/access';
 import { createInvitation, listInvitations } from '@/server/auth/invitations';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 
 /** The instance's invitations, newest first (never their codes). */
@@ -15,3 +16,5 @@ export const POST = route(async (req) => {
   const input = await readBody(req, createInvitationSchema);
   return json(await createInvitation(admin.id, input), { status: 201, headers: { 'cache-control': 'no-store' } });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST }, requireAdmin);

@@ -1,6 +1,7 @@
 import { createAccountSchema } from '@/lib/schemas/admin';
 import { requireAdmin } from '@/server/admin/access';
 import { createAccount, listAccounts } from '@/server/admin/accounts';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 
 /** Every account with its usage (admins only; anyone else gets 404). */
@@ -15,3 +16,5 @@ export const POST = route(async (req) => {
   const input = await readBody(req, createAccountSchema);
   return json(await createAccount(input), { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST }, requireAdmin);

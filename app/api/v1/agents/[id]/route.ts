@@ -1,6 +1,7 @@
 import { agentPatchSchema } from '@/lib/schemas/agent';
 import { requireUser } from '@/server/auth/require-user';
 import { deleteAgent, getAgent, toApiAgent, updateAgent } from '@/server/agents/catalog';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 
 type Ctx = { params: Promise<{ id: string }> };
@@ -27,3 +28,5 @@ export const DELETE = route(async (req, ctx: Ctx) => {
   await deleteAgent(user.id, id);
   return new Response(null, { status: 204 });
 });
+
+export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE }, requireUser);

@@ -1,6 +1,7 @@
 import { requireUser } from '@/server/auth/require-user';
 import { getState } from '@/server/agents/runs';
 import { conversationView, runView } from '@/server/agents/views';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 
 type Ctx = { params: Promise<{ id: string }> };
@@ -12,3 +13,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   const state = await getState(user.id, id);
   return json({ conversation: conversationView(state.conversation), messages: state.messages, run: state.run ? runView(state.run) : null });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

@@ -2,6 +2,7 @@ import { changePasswordSchema } from '@/lib/schemas/auth';
 import { clientAddress } from '@/server/auth/client-address';
 import { changePassword } from '@/server/auth/password-change';
 import { requireCaller } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { readBody, route } from '@/server/http/route';
 
 /**
@@ -15,3 +16,5 @@ export const POST = route(async (req) => {
   await changePassword(caller, input, clientAddress(req.headers));
   return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
 });
+
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST }, requireCaller);

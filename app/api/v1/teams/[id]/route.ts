@@ -1,5 +1,6 @@
 import { teamSettingsSchema } from '@/lib/schemas/team-settings';
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { deleteTeam } from '@/server/teams/lifecycle';
 import { updateTeamSettings } from '@/server/teams/team-settings';
@@ -31,3 +32,5 @@ export const DELETE = route(async (req, ctx: Ctx) => {
   await deleteTeam(user.id, id);
   return new Response(null, { status: 204 });
 });
+
+export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE }, requireUser);

@@ -1,4 +1,5 @@
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { route } from '@/server/http/route';
 import { teamListEventStream } from '@/server/push/team-list-stream';
 
@@ -9,3 +10,5 @@ export const GET = route(async (req) => {
   const user = await requireUser(req);
   return teamListEventStream({ accountId: user.id, signal: req.signal, request: req });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

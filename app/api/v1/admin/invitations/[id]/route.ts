@@ -1,5 +1,6 @@
 import { requireAdmin } from '@/server/admin/access';
 import { revokeInvitation } from '@/server/auth/invitations';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { route } from '@/server/http/route';
 
 /** Revoke an unused invitation (409 when it was already used). */
@@ -9,3 +10,5 @@ export const DELETE = route(async (req, ctx: { params: Promise<{ id: string }> }
   await revokeInvitation(id);
   return new Response(null, { status: 204 });
 });
+
+export const { GET, POST, PUT, PATCH, HEAD, OPTIONS } = otherMethods({ DELETE }, requireAdmin);

@@ -2,6 +2,7 @@ import { getConversation } from '@/server/agents/conversations';
 import { bridgeChildChanges } from '@/server/agents/delegation/announce-children';
 import { runEvents } from '@/server/agents/run-events';
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { route } from '@/server/http/route';
 import { bridgeRunEvents } from '@/server/push/conversation-changes';
 import { conversationEventStream } from '@/server/push/conversation-stream';
@@ -19,3 +20,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   bridgeChildChanges();
   return conversationEventStream({ accountId: user.id, conversationId: id, lastEventId: parseLastEventId(req), signal: req.signal, request: req });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

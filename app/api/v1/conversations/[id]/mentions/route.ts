@@ -1,5 +1,6 @@
 import { mentionSchema } from '@/lib/schemas/team';
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { mentionTargets, sendMentions } from '@/server/teams/mentions';
 import { getConversation } from '@/server/agents/conversations';
@@ -22,3 +23,5 @@ export const POST = route(async (req, ctx: Ctx) => {
   const { jobs, created } = await sendMentions(user.id, id, input);
   return json({ jobs }, { status: created ? 201 : 200 });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST }, requireUser);

@@ -3,6 +3,7 @@ import { requireUser } from '@/server/auth/require-user';
 import { getConversation } from '@/server/agents/conversations';
 import { resume } from '@/server/agents/runs';
 import { runView } from '@/server/agents/views';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 
 type Ctx = { params: Promise<{ id: string }> };
@@ -19,3 +20,5 @@ export const POST = route(async (req, ctx: Ctx) => {
   const { run, created } = await resume(user.id, id, value, { idempotencyKey });
   return json({ run: runView(run) }, { status: created ? 202 : 200 });
 });
+
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST }, requireUser);

@@ -1,6 +1,7 @@
 import { requireUser } from '@/server/auth/require-user';
 import { cancel } from '@/server/agents/runs';
 import { runView } from '@/server/agents/views';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 
 type Ctx = { params: Promise<{ id: string }> };
@@ -11,3 +12,5 @@ export const POST = route(async (req, ctx: Ctx) => {
   const { id } = await ctx.params;
   return json({ run: runView(await cancel(user.id, id)) });
 });
+
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST }, requireUser);

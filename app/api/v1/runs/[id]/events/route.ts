@@ -1,6 +1,7 @@
 import { runEventsQuerySchema } from '@/lib/schemas/run-events';
 import { requireUser } from '@/server/auth/require-user';
 import { runEventsPage } from '@/server/agents/observe/read';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 import { parseOrThrow } from '@/server/http/validation';
 
@@ -14,3 +15,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   const query = parseOrThrow(runEventsQuerySchema, Object.fromEntries(new URL(req.url).searchParams));
   return json(await runEventsPage(user.id, id, query), { headers: { 'cache-control': 'no-store' } });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

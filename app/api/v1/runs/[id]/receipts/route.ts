@@ -1,5 +1,6 @@
 import { requireUser } from '@/server/auth/require-user';
 import { runReceipts } from '@/server/agents/receipts/run-receipts';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 
 export const dynamic = 'force-dynamic';
@@ -11,3 +12,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   const { id } = await ctx.params;
   return json(await runReceipts(user.id, id), { headers: { 'cache-control': 'no-store' } });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

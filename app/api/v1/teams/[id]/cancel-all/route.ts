@@ -1,4 +1,5 @@
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 import { cancelAllJobs } from '@/server/teams/cancel-all';
 
@@ -11,3 +12,5 @@ export const POST = route(async (req, ctx: Ctx) => {
   const { id } = await ctx.params;
   return json(await cancelAllJobs(user.id, id));
 });
+
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST }, requireUser);

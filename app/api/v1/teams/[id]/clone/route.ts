@@ -1,5 +1,6 @@
 import { cloneTeamSchema } from '@/lib/schemas/team-settings';
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { cloneTeam } from '@/server/teams/clone';
 
@@ -14,3 +15,5 @@ export const POST = route(async (req, ctx: Ctx) => {
   const { team, created } = await cloneTeam(user.id, id, input);
   return json(team, { status: created ? 201 : 200 });
 });
+
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST }, requireUser);

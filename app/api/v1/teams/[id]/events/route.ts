@@ -1,4 +1,5 @@
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { route } from '@/server/http/route';
 import { parseLastEventId } from '@/server/push/event-stream';
 import { teamEventStream } from '@/server/push/team-stream';
@@ -21,3 +22,5 @@ export const GET = route(async (req, ctx: Ctx) => {
     request: req,
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

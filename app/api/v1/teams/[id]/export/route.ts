@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { route } from '@/server/http/route';
 import { parseOrThrow } from '@/server/http/validation';
 import { exportTeam } from '@/server/teams/export';
@@ -45,3 +46,5 @@ export const GET = route(async (req, ctx: Ctx) => {
     },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

@@ -1,6 +1,7 @@
 import { historyQueryParams } from '@/lib/schemas/team-history';
 import { requireUser } from '@/server/auth/require-user';
 import { badRequest } from '@/server/http/errors';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 import { readHistory } from '@/server/teams/history';
 import { requireTeam } from '@/server/teams/teams';
@@ -20,3 +21,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   }
   return json(await readHistory(team.id, parsed.data), { headers: { 'cache-control': 'no-store' } });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

@@ -1,4 +1,5 @@
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 import { reconnectTeam } from '@/server/teams/lifecycle';
 
@@ -10,3 +11,5 @@ export const POST = route(async (req, ctx: Ctx) => {
   const { id } = await ctx.params;
   return json(await reconnectTeam(user.id, id));
 });
+
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST }, requireUser);

@@ -1,5 +1,6 @@
 import { sendRequestSchema } from '@/lib/schemas/team';
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { sendRequest } from '@/server/teams/requests';
 
@@ -13,3 +14,5 @@ export const POST = route(async (req, ctx: Ctx) => {
   const { jobs, created } = await sendRequest(user.id, id, input);
   return json({ jobs }, { status: created ? 201 : 200 });
 });
+
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST }, requireUser);

@@ -1,4 +1,5 @@
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 import { parseRunsWindow, teamRuns } from '@/server/teams/runs-timeline';
 
@@ -12,3 +13,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   const window = parseRunsWindow(Object.fromEntries(new URL(req.url).searchParams));
   return json(await teamRuns(user.id, id, window), { headers: { 'cache-control': 'no-store' } });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

@@ -1,5 +1,6 @@
 import { createStateEntrySchema } from '@/lib/schemas/team-state';
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { createPersonEntry } from '@/server/teams/person-state';
 import { listStateForApi } from '@/server/teams/state';
@@ -22,3 +23,5 @@ export const POST = route(async (req, ctx: Ctx) => {
   const { entry, created } = await createPersonEntry(user.id, id, input);
   return json({ entry }, { status: created ? 201 : 200 });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST }, requireUser);

@@ -1,4 +1,5 @@
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 import { teamWaitReasons } from '@/server/teams/wait-reasons';
 
@@ -11,3 +12,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   const { id } = await ctx.params;
   return json(await teamWaitReasons(user.id, id), { headers: { 'cache-control': 'no-store' } });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

@@ -3,6 +3,7 @@ import { bridgeChildChanges } from '@/server/agents/delegation/announce-children
 import { readRunHead } from '@/server/agents/observe/run-head';
 import { runEvents } from '@/server/agents/run-events';
 import { get } from '@/server/agents/runs';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { route } from '@/server/http/route';
 import { bridgeRunEvents } from '@/server/push/conversation-changes';
 import { runEventStream } from '@/server/push/run-stream';
@@ -27,3 +28,5 @@ export const GET = route(async (req, ctx: Ctx) => {
     request: req,
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

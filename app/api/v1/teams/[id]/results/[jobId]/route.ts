@@ -1,5 +1,6 @@
 import { requireUser } from '@/server/auth/require-user';
 import { notFound } from '@/server/http/errors';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 import { readResult } from '@/server/teams/history';
 import { requireTeam } from '@/server/teams/teams';
@@ -16,3 +17,5 @@ export const GET = route(async (req, ctx: Ctx) => {
   if (!result) throw notFound('Request');
   return json(result, { headers: { 'cache-control': 'no-store' } });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

@@ -1,5 +1,6 @@
 import { updateStateEntrySchema } from '@/lib/schemas/team-state';
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { staleEditBody, updatePersonEntry } from '@/server/teams/person-state';
 
@@ -17,3 +18,5 @@ export const PATCH = route(async (req, ctx: Ctx) => {
   const result = await updatePersonEntry(user.id, id, entryId, input);
   return result.updated ? json({ entry: result.entry }) : json(staleEditBody(result.entry), { status: 409 });
 });
+
+export const { GET, POST, PUT, DELETE, HEAD, OPTIONS } = otherMethods({ PATCH }, requireUser);

@@ -1,5 +1,6 @@
 import { retryJobSchema } from '@/lib/schemas/team-steer';
 import { requireUser } from '@/server/auth/require-user';
+import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { retryJob } from '@/server/teams/retry';
 
@@ -14,3 +15,5 @@ export const POST = route(async (req, ctx: Ctx) => {
   const { job, created } = await retryJob(user.id, id, jobId, input);
   return json({ job }, { status: created ? 201 : 200 });
 });
+
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST }, requireUser);
