@@ -304,17 +304,27 @@ async function completeJob(jobId: string, runId: string, answer: string): Promis
       (await stillRunning(tx, jobId, runId)) &&
       (await statements(tx).complete.execute({ id: jobId, result: text, resultTruncated: truncated, now: new Date() }))[0];
     if (!job) return;
-    await appendShared(tx, { teamId: job.teamId, jobId, kind: 'result', senderMemberId: job.memberId, senderLabel: await memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text });
+    await recordOutcome(tx, job, 'result', text);
     const receiptId = job.kind === 'request' ? await writeReceipt(tx, job, truncated ? `${text}\n[Result shortened; the full answer is in the member's conversation.]` : text) : null;
     await touchTeam(tx, job.teamId, receiptId ? [jobId, receiptId] : [jobId]);
   });
+}
+
+/**
+ * A member's result or error, in the team's shared record. A job without a member is a receipt answered in the
+ * person's own chat with an agent (the result of an @mention coming back): what that agent writes stays in the
+ * chat. Recorded, it would reach every member's context as written by "You" — model text credited to the person.
+ */
+async function recordOutcome(tx: Db, job: FinishedJob, kind: 'result' | 'error', text: string): Promise<void> {
+  if (!job.memberId) return;
+  await appendShared(tx, { teamId: job.teamId, jobId: job.id, kind, senderMemberId: job.memberId, senderLabel: await memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text });
 }
 
 export async function failJob(jobId: string, error: string, runId: string | null = null): Promise<void> {
   await writeTx(async (tx) => {
     const job = await transition(tx, jobId, runId, { status: 'failed', error, waiting: null, completedAt: new Date() });
     if (!job) return;
-    await appendShared(tx, { teamId: job.teamId, jobId, kind: 'error', senderMemberId: job.memberId, senderLabel: await memberName(tx, job.memberId), recipientMemberId: job.sourceMemberId, text: error });
+    await recordOutcome(tx, job, 'error', error);
     const receiptId = job.kind === 'request' ? await writeReceipt(tx, job, `The request failed: ${error}`) : null;
     await touchTeam(tx, job.teamId, receiptId ? [jobId, receiptId] : [jobId]);
   });
