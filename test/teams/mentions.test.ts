@@ -5,7 +5,7 @@ import * as mentionsRoute from '@/app/api/v1/conversations/[id]/mentions/route';
 import { getDb, schema } from '@/server/db';
 import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
 import { teamJobs } from '@/server/teams/scheduler-jobs';
-import { createConversation } from '@/server/agents/runs';
+import { createConversation, start } from '@/server/agents/runs';
 import { activeRuns } from '@/server/agents/run-events';
 import { readThread } from '@/server/agents/thread';
 import { mentionLabel } from '@/server/teams/mentions';
@@ -68,6 +68,40 @@ describe('@mentions from an ordinary conversation', () => {
     expect(texts.filter((t) => t.startsWith('human:/reply on it'))).toHaveLength(1);
     const replies = messages.filter((m) => m.getType() === 'ai' && String(m.content).startsWith('Received completed result from'));
     expect(replies).toHaveLength(2);
+
+    // The team's shared record holds the person's requests and the members' results. What must not happen: the chat
+    // agent's replies to the receipts recorded there as written by "You" (every member's context would show model
+    // text as the person's words).
+    const record = await getDb().select().from(schema.sharedMessages).where(eq(schema.sharedMessages.teamId, team.id)).orderBy(schema.sharedMessages.seq);
+    expect(record.map((r) => [r.kind, r.senderLabel]).sort()).toEqual(
+      [...team.members.map((m) => ['request', 'You']), ...team.members.map((m) => ['result', m.name])].sort(),
+    );
+    expect(record.some((r) => r.text.startsWith('Received completed result from'))).toBe(false);
+  });
+
+  it("a result coming back to the chat is not a change of the chat agent's setup", async () => {
+    const alice = await makeUser('alice');
+    const { team } = await makeTeam(alice.id, ['Research', 'Review']);
+    const [solo] = await makeAgents(alice.id, [`Solo-${crypto.randomUUID().slice(0, 4)}`]);
+    const conversation = await createConversation(alice.id, solo!.id);
+    const runsOf = () => getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversation.id)).orderBy(schema.runs.createdAt);
+    const finished = (n: number) => until(async () => {
+      const runs = (await runsOf()).filter((r) => r.kind !== 'note');
+      return runs.length === n && runs.every((r) => r.status === 'success') && runs;
+    }, 10_000, `${n} finished runs`);
+    await start(alice.id, conversation.id, { text: '/reply before' }, { idempotencyKey: 'before' });
+    await finished(1);
+    const body = { memberIds: [team.members[0]!.id], text: '/reply on it', messageKey: 'msg-setup' };
+    expect((await call(mentionsRoute.POST, { method: 'POST', headers: alice.auth, body, params: { id: conversation.id } })).status).toBe(201);
+    await finished(2);
+    await start(alice.id, conversation.id, { text: '/reply after' }, { idempotencyKey: 'after' });
+    const [plain, receipt, after] = await finished(3);
+    const assembly = (r: typeof plain) => r!.assembly as { changes: unknown[] | null };
+    // What must not happen: the receipt's run, then the next plain message, each shown as "Setup changed · Instructions"
+    // although nobody edited the agent (the receipt's run used to get the team member's report contract).
+    expect(assembly(receipt).changes).toEqual([]);
+    expect(assembly(after).changes).toEqual([]);
+    expect(new Set([plain, receipt, after].map((r) => r!.fingerprint)).size).toBe(1);
   });
 
   it('never lets a member conversation mention itself, and hides other owners', async () => {

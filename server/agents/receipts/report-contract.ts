@@ -11,12 +11,15 @@ export type PromptOptions = {
 };
 
 /**
- * The options for a run, from its server-owned context only: a team job run has teamId and jobId, a delegated child
- * has delegationId; a caller that appended acceptance criteria to the task message sets hasAcceptanceCriteria.
+ * The options for a run, from its server-owned context only: a team member's job run has teamId, jobId and memberId,
+ * a delegated child has delegationId; a caller that appended acceptance criteria to the task message sets
+ * hasAcceptanceCriteria. A job without a member is a result coming back to the person's own chat (an @mention's
+ * receipt): that agent reports to no one, and its prompt stays the chat's (else every returned result would show
+ * as a change of its setup).
  */
 export function promptOptionsFor(context: Pick<RunContext, string> | undefined): PromptOptions {
   if (!context) return {};
-  const teamJob = typeof context.teamId === 'string' && typeof context.jobId === 'string';
+  const teamJob = typeof context.teamId === 'string' && typeof context.jobId === 'string' && typeof context.memberId === 'string';
   const delegated = typeof context.delegationId === 'string';
   return { reportContract: teamJob || delegated, hasCriteria: context.hasAcceptanceCriteria === true };
 }
