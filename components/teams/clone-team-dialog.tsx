@@ -17,7 +17,7 @@ import { LIMITS } from '@/lib/limits';
 import { cloneName } from '@/lib/team-clone-name';
 import { boundedTextProblem } from '@/lib/text-bounds';
 import type { ApiTeam } from '@/lib/types/team';
-import { teamKeys } from './queries';
+import { teamKeys, teamListQuery } from './queries';
 import { useTeamActions } from './team-actions';
 
 type Props = { team: ApiTeam; open: boolean; onClose: () => void };
@@ -30,7 +30,8 @@ export function CloneTeamDialog({ team, open, onClose }: Props) {
   const actions = useTeamActions();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [name, setName] = useState(() => cloneName(team.name));
+  // The first "<name> (n)" not taken by a team in the loaded list (the server refuses a taken name either way).
+  const [name, setName] = useState(() => cloneName(team.name, queryClient.getQueryData(teamListQuery().queryKey)?.teams.map((t) => t.name)));
   const [error, setError] = useState<string | undefined>();
   const nameRef = useRef<HTMLInputElement>(null);
   const requestKey = useRef<KeyedDraft | null>(null);

@@ -9,6 +9,7 @@ import { schema, writeTx } from '@/server/db';
 import { statement } from '@/server/db/statement';
 import { assertConversationQuota } from '@/server/agents/quotas';
 import { AppError } from '@/server/http/errors';
+import { assertTeamNameFree, teamNamesOf } from './team-name';
 import { ensureMemberConversations, getTeam, requireTeam, teamMembers } from './teams';
 
 const teamCount = statement('select count(*) as n from teams where owner_id = ?');
@@ -49,12 +50,15 @@ export async function cloneTeam(ownerId: string, sourceId: string, input: CloneT
     }
     await assertConversationQuota(tx, ownerId, members.length);
 
+    // Without a name, the first free "<name> (n)"; a name given must be free.
+    const name = input.name?.trim() ?? cloneName(source.name, await teamNamesOf(ownerId));
+    await assertTeamNameFree(ownerId, name);
     const teamId = crypto.randomUUID();
     await tx.insert(schema.teams).values({
         id: teamId,
         ownerId,
         requestId: input.requestId,
-        name: (input.name ?? cloneName(source.name)).trim(),
+        name,
         goal: source.goal,
         status: 'creating',
         tokenBudget: source.tokenBudget,

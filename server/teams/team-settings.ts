@@ -7,6 +7,7 @@ import { schema, writeTx, type Db } from '@/server/db';
 import { validationError } from '@/server/http/errors';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { touchTeam } from './revision';
+import { assertTeamNameFree } from './team-name';
 import { stateContextBytes } from './state';
 import { getTeam, requireTeam, teamMembers } from './teams';
 
@@ -27,6 +28,7 @@ export async function updateTeamSettings(ownerId: string, teamId: string, input:
     const team = await requireTeam(ownerId, teamId, tx);
     const name = input.name?.trim();
     const goal = input.goal?.trim();
+    if (name !== undefined) await assertTeamNameFree(ownerId, name, teamId);
     await tx
       .update(schema.teams)
       .set({

@@ -13,6 +13,7 @@ import { assertConversationQuota } from '@/server/agents/quotas';
 import { AppError, notFound, validationError } from '@/server/http/errors';
 import { teamBudgetViews } from './budget-view';
 import { touchTeam } from './revision';
+import { assertTeamNameFree } from './team-name';
 import { toApiTeam, toApiTeamSummary, type JobCounts } from './serialize';
 
 const teamCount = statement('select count(*) as n from teams where owner_id = ?');
@@ -90,6 +91,7 @@ export async function createTeam(ownerId: string, input: CreateTeamInput): Promi
     const agentsInOrder = input.agentIds.map((id) => byId.get(id)!);
     // Every member gets a conversation: the team is refused whole, before anything is written, if they don't fit.
     await assertConversationQuota(tx, ownerId, agentsInOrder.length);
+    await assertTeamNameFree(ownerId, input.name);
     const names = deriveMemberNames(agentsInOrder.map((a) => a.name));
     const teamId = crypto.randomUUID();
     const now = new Date();

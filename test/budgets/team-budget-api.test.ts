@@ -84,7 +84,7 @@ describe('PATCH /api/v1/teams/:id { tokenBudget }', () => {
     const created = await call(teamsRoute.POST, { method: 'POST', headers: alice.auth, body: { ...base, requestId: 'r1', tokenBudget: 50_000 } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ tokenBudget: 50_000, tokensUsed: 0, admissionHeld: null });
-    const none = await call(teamsRoute.POST, { method: 'POST', headers: alice.auth, body: { ...base, requestId: 'r2' } });
+    const none = await call(teamsRoute.POST, { method: 'POST', headers: alice.auth, body: { ...base, name: 'Launch 2', requestId: 'r2' } });
     expect(none.body).toMatchObject({ tokenBudget: null });
     const low = await call(teamsRoute.POST, { method: 'POST', headers: alice.auth, body: { ...base, requestId: 'r3', tokenBudget: min - 1 } });
     expect(low.status).toBe(422);

@@ -74,7 +74,7 @@ describe('@mentions from an ordinary conversation', () => {
     // text as the person's words).
     const record = await getDb().select().from(schema.sharedMessages).where(eq(schema.sharedMessages.teamId, team.id)).orderBy(schema.sharedMessages.seq);
     expect(record.map((r) => [r.kind, r.senderLabel]).sort()).toEqual(
-      [...team.members.map((m) => ['request', 'You']), ...team.members.map((m) => ['result', m.name])].sort(),
+      [...team.members.map(() => ['request', 'You']), ...team.members.map((m) => ['result', m.name])].sort(),
     );
     expect(record.some((r) => r.text.startsWith('Received completed result from'))).toBe(false);
   });
