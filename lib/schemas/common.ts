@@ -32,3 +32,17 @@ export function boundedText({ maxChars, maxBytes, minChars = 0 }: TextBounds) {
 }
 
 export const idSchema = z.string().min(1).max(100);
+
+/**
+ * A query parameter holding a whole number in decimal digits (query values arrive as text; "1e2", "-0" and "" are
+ * refused), within min..max, with the API's own wording rather than zod's ("Too small: expected number to be >=1").
+ */
+export const wholeNumberParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,16}$/, 'Must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `Must be at least ${min}`).max(max, `Must be at most ${max}`));
+
+/** A query parameter that must be one of `values`, refused with the list (zod's own wording names no values). */
+export const oneOfParam = <T extends string>(values: readonly [T, ...T[]]) => z.enum(values, { error: `Must be one of: ${values.join(', ')}` });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FEED_FILTER_TEXT, FEED_STATUS_VALUES, type FeedStatusGroup } from '../feed-filter';
 import { LIMITS } from '../limits';
-import { boundedText } from './common';
+import { boundedText, oneOfParam, wholeNumberParam } from './common';
 import { interruptResponseSchema } from './conversation';
 import { tokenBudgetField } from './team-budget';
 
@@ -38,26 +38,19 @@ export const sendRequestSchema = z
   .strict();
 export type SendRequestInput = z.infer<typeof sendRequestSchema>;
 
-const intParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'Must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
-
 export const activityQuerySchema = z
   .object({
-    revision: intParam(0, Number.MAX_SAFE_INTEGER).optional(),
-    limit: intParam(1, LIMITS.activity.maxLimit).default(LIMITS.activity.defaultLimit),
-    offset: intParam(0, 1_000_000).default(0),
-    details: z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true').default(false),
+    revision: wholeNumberParam(0, Number.MAX_SAFE_INTEGER).optional(),
+    limit: wholeNumberParam(1, LIMITS.activity.maxLimit).default(LIMITS.activity.defaultLimit),
+    offset: wholeNumberParam(0, 1_000_000).default(0),
+    details: oneOfParam(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true').default(false),
     /** The jobs changed after this team revision (what a push message announced). */
-    since: intParam(0, Number.MAX_SAFE_INTEGER).optional(),
+    since: wholeNumberParam(0, Number.MAX_SAFE_INTEGER).optional(),
     /** Older history for scroll-back: jobs with seq below this, newest first. */
-    before: intParam(1, Number.MAX_SAFE_INTEGER).optional(),
+    before: wholeNumberParam(1, Number.MAX_SAFE_INTEGER).optional(),
     /** Feed filter (lib/feed-filter.ts): a member id, a status group, text inside request, result or error. */
     member: z.string().min(1).max(100).optional(),
-    status: z.enum(FEED_STATUS_VALUES as [FeedStatusGroup, ...FeedStatusGroup[]]).optional(),
+    status: oneOfParam(FEED_STATUS_VALUES as [FeedStatusGroup, ...FeedStatusGroup[]]).optional(),
     text: boundedText(FEED_FILTER_TEXT).optional(),
   })
   .strict()
