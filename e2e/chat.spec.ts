@@ -114,6 +114,19 @@ test('a tool call shows as a collapsed entry that opens to its arguments and res
   await expect(result).toBeHidden();
 });
 
+test('a tool call that fails is marked Failed in red, not a green Result', async ({ page, api }) => {
+  await openChat(page, api, { name: 'Calc' });
+  await composer(page).fill('/call calculator {"expression":"abc+"}');
+  await composer(page).press('Control+Enter');
+  const call = toolCall(page, 'calculator');
+  const badge = call.locator('summary').getByText(/^(Failed|Result|No result yet)$/);
+  await expect(badge).toHaveText('Failed', REPLY);
+  // The outcome is in the word and in the colour (a red badge, not the success green).
+  expect(await badge.evaluate((el) => el.className)).toMatch(/\bbg-red-/);
+  await call.locator('summary').click();
+  await expect(call.locator('pre').nth(1)).toContainText('Error');
+});
+
 test('an approval-gated tool waits for Approve, and Decline skips the tool with the note', async ({ page, api }) => {
   const { conversationId } = await openChat(page, api, { name: 'Careful', approvalTools: ['calculator'] });
 
@@ -147,6 +160,9 @@ test('an approval-gated tool waits for Approve, and Decline skips the tool with 
   await expect(history(page)).toContainText('[calculator] The person declined this calculator call, so it was not run. Their note: Not now', REPLY);
   await expect(history(page)).not.toContainText('[calculator] 42');
   await expect(toolCall(page, 'calculator')).toHaveCount(2);
+  // The declined call did not run: it reads Failed, not Result.
+  await expect(toolCall(page, 'calculator').nth(1).locator('summary')).toContainText('Failed');
+  await expect(toolCall(page, 'calculator').nth(0).locator('summary')).toContainText('Result');
 });
 
 test('the chat at 390×844 in dark mode: dark colours, long text and an open tool call fit the width', async ({ page, api }) => {

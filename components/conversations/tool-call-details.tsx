@@ -20,7 +20,10 @@ function Disclosure({ summary, children }: { summary: ReactNode; children: React
   );
 }
 
-/** One tool call and (when it has answered) its result, collapsed to a line by default. */
+/**
+ * One tool call and (when it has answered) its result, collapsed to a line by default. A result with status 'error'
+ * (the tool threw, or the person declined the call) is marked Failed in red.
+ */
 export function ToolCallDetails({
   name,
   args,
@@ -34,6 +37,7 @@ export function ToolCallDetails({
   awaitingApproval?: boolean;
 }) {
   const preview = previewValue(args);
+  const failed = result?.status === 'error';
   return (
     <Disclosure
       summary={
@@ -42,8 +46,9 @@ export function ToolCallDetails({
             Tool call: <span className="font-mono break-all">{name}</span>
           </span>
           {preview ? <span className="min-w-0 truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">{preview}</span> : null}
-          <Badge tone={result ? 'success' : 'warning'} className="ml-auto">
-            {result ? 'Result' : awaitingApproval ? 'Needs approval' : 'No result yet'}
+          {/* The word carries the outcome, not the colour alone: a failed or declined call says "Failed". */}
+          <Badge tone={failed ? 'danger' : result ? 'success' : 'warning'} className="ml-auto">
+            {failed ? 'Failed' : result ? 'Result' : awaitingApproval ? 'Needs approval' : 'No result yet'}
           </Badge>
         </>
       }
@@ -67,10 +72,17 @@ export function ToolResultDetails({ message }: { message: Message }) {
   return (
     <Disclosure
       summary={
-        <span className="font-medium">
-          Tool result{message.toolName ? ': ' : ''}
-          {message.toolName ? <span className="font-mono break-all">{message.toolName}</span> : null}
-        </span>
+        <>
+          <span className="font-medium">
+            Tool result{message.toolName ? ': ' : ''}
+            {message.toolName ? <span className="font-mono break-all">{message.toolName}</span> : null}
+          </span>
+          {message.status === 'error' ? (
+            <Badge tone="danger" className="ml-auto">
+              Failed
+            </Badge>
+          ) : null}
+        </>
       }
     >
       <pre className={preClass}>{prettyValue(message.text) || '(empty)'}</pre>

@@ -60,6 +60,11 @@ export type Message = {
   toolCallId?: string;
   toolName?: string;
   /**
+   * Tool messages only: 'error' when the call did not succeed (the tool threw, the person declined it, or it never
+   * ran); absent when the tool returned normally. The run's `step.tool` event records the same outcome.
+   */
+  status?: 'error';
+  /**
    * Provenance the framework attached. Human messages: { kind: 'team_request' | 'receipt' | 'mention' |
    * 'clarification_answer', … } (usually with the runId). Assistant messages only when the framework wrote them
    * itself: { kind: 'framework_note' }.

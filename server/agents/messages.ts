@@ -88,13 +88,14 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
         provenance: provenanceOf(message),
       });
     } else if (type === 'tool') {
-      const tool = message as BaseMessage & { tool_call_id?: string };
+      const tool = message as BaseMessage & { tool_call_id?: string; status?: string };
       out.push({
         id,
         role: 'tool',
         text: contentText(message.content),
         ...(tool.tool_call_id ? { toolCallId: tool.tool_call_id } : {}),
         ...(message.name ? { toolName: message.name } : {}),
+        ...(tool.status === 'error' ? { status: 'error' as const } : {}),
         provenance: provenanceOf(message),
       });
     }
