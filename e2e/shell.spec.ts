@@ -76,6 +76,32 @@ test.describe('signed in', () => {
     await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
   });
 
+  test('on a phone Escape closes the menu and gives focus back to its button', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/teams');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const menuButton = page.getByRole('button', { name: /^(Open|Close) menu$/ });
+
+    // Escape with focus on the button that opened it.
+    await menuButton.click();
+    await expect(nav).toBeVisible();
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('Escape');
+    await expect(nav).toBeHidden();
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    await expect(menuButton).toHaveAccessibleName('Open menu');
+    await expect(menuButton).toBeFocused();
+
+    // Escape from inside the panel (a link reached with Tab).
+    await page.keyboard.press('Enter');
+    await expect(nav).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(nav.getByRole('link').first()).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(nav).toBeHidden();
+    await expect(menuButton).toBeFocused();
+  });
+
   test('sign out ends the session and returns to sign in', async ({ page }) => {
     await page.goto('/teams');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();

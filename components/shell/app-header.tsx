@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useId, useState } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { CloseIcon, MenuIcon } from './icons';
 import { NavLinks } from './nav-links';
 import { SignOutButton, type SignOutAction } from './sign-out-button';
@@ -10,14 +10,22 @@ import { ThemeSwitch } from './theme-switch';
 /**
  * The signed-in header. From the `md` breakpoint the section links sit in the bar; below it they move into a
  * menu panel (with the account and sign-out), so nothing overflows at 360 px. The menu is a plain disclosure
- * (a button with aria-expanded that shows a panel): no UI library in the layout every page loads.
+ * (a button with aria-expanded that shows a panel): no UI library in the layout every page loads. Like the kit's
+ * Menu, Escape (on the button or anywhere in the open panel) closes it and gives focus back to the button.
  */
 export function AppHeader({ email, signOutAction, admin = false }: { email: string; signOutAction: SignOutAction; admin?: boolean }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
   const close = () => setOpen(false);
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || !open) return;
+    event.preventDefault();
+    close();
+    buttonRef.current?.focus();
+  };
   return (
-    <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/95 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
+    <header onKeyDown={onKeyDown} className="sticky top-0 z-30 border-b border-zinc-200 bg-white/95 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
         <div className="mx-auto flex h-14 w-full max-w-6xl items-center gap-3 px-4 sm:px-6">
           <Link
             href="/agents"
@@ -41,6 +49,7 @@ export function AppHeader({ email, signOutAction, admin = false }: { email: stri
               <SignOutButton action={signOutAction} />
             </div>
             <button
+              ref={buttonRef}
               type="button"
               className="inline-flex size-9 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
               aria-label={open ? 'Close menu' : 'Open menu'}
