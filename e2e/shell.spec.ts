@@ -134,6 +134,23 @@ test.describe('signed out', () => {
     await expect(page.getByRole('link', { name: 'Create account' })).toHaveAttribute('href', '/sign-up');
   });
 
+  test('pages link the app icon, and it loads: no 404 for a favicon', async ({ page }) => {
+    const missing: string[] = [];
+    page.on('response', (res) => {
+      if (res.status() === 404) missing.push(res.url());
+    });
+    await page.goto('/');
+    const icon = page.locator('head link[rel="icon"]');
+    await expect(icon).toHaveCount(1);
+    const href = await icon.getAttribute('href');
+    const res = await page.request.get(href!);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toContain('image/svg+xml');
+    // The browser asks for the icon the page names, not /favicon.ico: nothing on the page answered 404.
+    await page.waitForLoadState('load');
+    expect(missing).toEqual([]);
+  });
+
   test('an unknown address answers 404 with a way home', async ({ page }) => {
     const response = await page.goto('/no-such-page');
     expect(response?.status()).toBe(404);
