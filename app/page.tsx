@@ -1,12 +1,17 @@
 import { ButtonLink } from '@/components/ui/button-link';
 import { redirect } from 'next/navigation';
 import { currentUser } from '@/server/auth/require-user';
+import { signUpEnabled } from '@/server/auth/users';
 
 export const dynamic = 'force-dynamic';
 
-/** Signed-in people go straight to their agents; everyone else sees what Ensemble is and how to get in. */
+/**
+ * Signed-in people go straight to their agents; everyone else sees what Ensemble is and how to get in (account
+ * creation only while sign-up is open: an invitation link leads to the form on its own).
+ */
 export default async function HomePage() {
   if (await currentUser()) redirect('/agents');
+  const signUp = await signUpEnabled();
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-2xl flex-col justify-center px-4 py-16 sm:px-6">
       <p className="text-sm font-semibold tracking-wide text-indigo-600 uppercase dark:text-indigo-400">Ensemble</p>
@@ -19,9 +24,11 @@ export default async function HomePage() {
       </p>
       <div className="mt-8 flex flex-wrap gap-3">
         <ButtonLink href="/sign-in">Sign in</ButtonLink>
-        <ButtonLink href="/sign-up" variant="secondary">
-          Create account
-        </ButtonLink>
+        {signUp ? (
+          <ButtonLink href="/sign-up" variant="secondary">
+            Create account
+          </ButtonLink>
+        ) : null}
       </div>
     </main>
   );
