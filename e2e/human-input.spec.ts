@@ -1,10 +1,10 @@
-import { expect, test } from './fixtures';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, measureHorizontalOverflow, test } from './fixtures';
 import {
   FIRST_LOAD,
   RESULT_TIMEOUT,
   cancelFromCard,
   card,
-  composer,
   createTeam,
   openTeam,
   sendRequest,
@@ -21,45 +21,62 @@ const ANSWER_KEY = 'answerKey';
 
 // The clarification round trip itself ("Needs input", answer, completed) is in teams.spec.ts.
 
-test('an approval interrupt shows its payload and takes JSON; invalid JSON is refused with the text kept', async ({
+test('a tool call waiting for approval is answered on its card like in the chat: Decline with a note by keyboard, then Approve, on a 390 px phone', async ({
   page,
   api,
 }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
   const team = await createTeam(api, 'Numbers crew', [
     { name: 'Calculator', description: 'Does sums with approval', approvalTools: ['calculator'] },
     { name: 'Checker', description: 'Checks sums' },
   ]);
+  // Two calls, one per model turn: each waits for its own answer on the same card.
+  const jobId = await sendRequest(api, team, 'Calculator', '/call calculator {"expression":"6*7"}\n/call calculator {"expression":"2+2"}');
   const responses = recordActionCalls(page, ANSWER_KEY);
   await openTeam(page, team.id);
-  await page.getByRole('complementary', { name: 'Members' }).getByRole('button', { name: 'Mention Calculator' }).click();
-  await composer(page).fill('/call calculator {"expression":"6*7"}');
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
 
   const job = card(page, 'You → @Calculator');
   await expect(job.getByText('Needs input', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
-  // The interrupt payload is shown as formatted JSON (a <pre> has no role of its own).
-  const payload = job.locator('pre');
-  await expect(payload).toContainText('"tool": "calculator"');
-  await expect(payload).toContainText('"expression": "6*7"');
-  const response = job.getByRole('textbox', { name: 'Response (JSON)' });
-  await expect(job.getByRole('textbox', { name: 'Your answer' })).toHaveCount(0);
+  const prompt = job.getByRole('region', { name: 'Approval needed: calculator' });
+  await expect(prompt.getByRole('heading', { level: 4 })).toHaveText('Approval needed: calculator');
+  await expect(prompt).toContainText('@Calculator wants to run this tool.');
+  await expect(prompt).toContainText('"expression": "6*7"');
+  // Nothing to hand-write: no JSON box, no raw payload.
+  await expect(job.getByRole('textbox', { name: 'Response (JSON)' })).toHaveCount(0);
+  await expect(job).not.toContainText('"type": "approval"');
+  const overflow = await measureHorizontalOverflow(page);
+  expect(overflow.px, `sticks out: ${overflow.offenders.join(', ')}`).toBeLessThanOrEqual(0);
+  const axe = await new AxeBuilder({ page }).include(`#job-${jobId}`).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
-  // Not JSON: refused in the browser, nothing sent, the typed text kept.
-  await response.fill('{approved: true}');
-  await job.getByRole('button', { name: 'Send response' }).click();
-  await expect(job.getByRole('alert')).toContainText('Not valid JSON');
-  await expect(response).toHaveValue('{approved: true}');
-  await expect(response).toHaveAttribute('aria-invalid', 'true');
-  expect(responses).toHaveLength(0);
+  // Decline from the keyboard, with a note. Each button names the call it answers.
+  const note = prompt.getByRole('textbox', { name: 'Note (optional)' });
+  await note.fill('Not that one');
+  await note.press('Tab');
+  await expect(prompt.getByRole('button', { name: 'Approve calculator {"expression":"6*7"}', exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(prompt.getByRole('button', { name: 'Decline calculator {"expression":"6*7"}', exact: true })).toBeFocused();
+  await page.keyboard.press('Enter');
+  // The answered prompt goes away; the focus lands on the card's title (not the page), which says what happened.
+  await expect(job.getByRole('heading', { level: 3, name: 'You → @Calculator' })).toBeFocused();
+  await expect(job.getByRole('status').filter({ hasText: 'Declined. The request continues without that tool call.' })).toHaveCount(1);
 
-  await response.fill('{"approved": true}');
-  await expect(job.getByRole('alert')).toHaveCount(0);
-  await job.getByRole('button', { name: 'Send response' }).click();
+  // The next call waits on the same card; a click approves it.
+  await expect(prompt).toContainText('"expression": "2+2"', { timeout: RESULT_TIMEOUT });
+  await expect(note).toHaveValue('');
+  await prompt.getByRole('button', { name: 'Approve calculator {"expression":"2+2"}', exact: true }).click();
   await expect(job.getByText('Completed', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
-  await expect(job).toContainText('[calculator] 42');
-  await expect(response).toHaveCount(0);
-  expect(responses).toHaveLength(1);
-  expect(actionArgs(responses[0]!)).toEqual([team.id, expect.any(String), { response: { approved: true }, answerKey: expect.any(String) }]);
+  await expect(prompt).toHaveCount(0);
+  await expect(job).toContainText('[calculator] The person declined this calculator call, so it was not run. Their note: Not that one');
+  await expect(job).toContainText('[calculator] 4');
+  await expect(job).not.toContainText('[calculator] 42');
+
+  // The same value as the chat sends, through the team's respond action, each answer with its own key.
+  expect(responses).toHaveLength(2);
+  const [declined, approved] = responses.map((r) => actionArgs(r));
+  expect(declined).toEqual([team.id, expect.any(String), { response: { approved: false, note: 'Not that one' }, answerKey: expect.any(String) }]);
+  expect(approved).toEqual([team.id, expect.any(String), { response: { approved: true }, answerKey: expect.any(String) }]);
+  expect((approved![2] as { answerKey: string }).answerKey).not.toBe((declined![2] as { answerKey: string }).answerKey);
 });
 
 test('a reload reopens the same team with its feed, and a waiting question can still be answered', async ({ page, api }) => {

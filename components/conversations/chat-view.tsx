@@ -7,13 +7,13 @@ import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { Alert, Badge, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { actionData } from '@/lib/action-result';
-import { ApprovalPrompt } from './approval-prompt';
-import type { ApprovalValue } from './approval';
+import { ApprovalPrompt } from '@/components/approvals/approval-prompt';
+import type { ApprovalValue } from '@/components/approvals/approval';
 import { agentQuery } from '@/components/agents/queries';
 import { conversationKeys, conversationStateQuery } from './queries';
 import { Composer } from './composer';
 import { useConversationActions } from './conversation-actions';
-import { BUSY_MESSAGE, isPermanentError, loadErrorMessage } from './errors';
+import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } from './errors';
 import { newClientId } from '@/lib/idempotency/client-id';
 import { MessageList } from './message-list';
 import { fallbackInterval } from './live-updates';
@@ -233,7 +233,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
       {view.kind === 'active' && run ? <LiveOutputBox outputKey={runOutputKey(run.id)} author={conversation.agentName} className="" /> : null}
       <RunStatus view={view} onCancel={cancel} />
 
-      {view.kind === 'approval' && run ? <ApprovalPrompt key={run.id} interrupt={view.interrupt} onAnswer={answerApproval} /> : null}
+      {view.kind === 'approval' && run ? <ApprovalPrompt key={run.id} interrupt={view.interrupt} onAnswer={answerApproval} errorMessage={sendErrorMessage} /> : null}
 
       {view.kind === 'clarification' ? (
         <section

@@ -3,7 +3,7 @@
 import { createActionsContext } from '@/components/ui/actions-context';
 import type { ActionResult } from '@/lib/action-result';
 import type { SendMentionsResponse } from '@/lib/mentions/types';
-import type { ApprovalValue } from './approval';
+import type { ApprovalValue } from '@/components/approvals/approval';
 import type { Conversation, RunResponse } from './types';
 
 /**

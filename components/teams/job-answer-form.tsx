@@ -1,13 +1,14 @@
 'use client';
 
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { ApprovalPrompt } from '@/components/approvals/approval-prompt';
+import type { ApprovalRequest, ApprovalValue } from '@/components/approvals/approval';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
-import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
 import { boundedTextProblem, counterLabel, measureText } from '@/lib/text-bounds';
-import { parseInterruptResponse } from './interrupt-response';
+import { approvalRequest, parseInterruptResponse, respondErrorMessage, responseHint } from './interrupt-response';
 import { newClientId } from '@/lib/idempotency/client-id';
 import { forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
 import type { ApiWaiting } from '@/lib/types/team';
@@ -17,23 +18,55 @@ export type AnswerBody = { answer: string; answerKey: string } | { response: unk
 type Props = {
   jobId: string;
   waiting: ApiWaiting;
-  /** The typed answer lives with the workspace (keyed by job id), so live updates never lose it. */
+  /** The member the request went to, e.g. "@Calculator": who wants to run a tool waiting for approval. */
+  member?: string;
+  /** The typed answer (or approval note) lives with the workspace (keyed by job id), so live updates never lose it. */
   value: string;
   onChange: (jobId: string, value: string) => void;
   onSubmit: (jobId: string, body: AnswerBody) => Promise<void>;
 };
 
 /**
- * What a waiting job needs from the person: a text answer to a clarification question, or an explicit JSON
- * response to a graph interrupt. Both are checked in the browser first; the typed text is kept on any error.
+ * What a waiting job needs from the person: Approve / Decline for a tool call that needs approval (the chat's own
+ * control, sending `{ approved, note? }` as the response), a text answer to a clarification question, or an
+ * explicit JSON response to any other graph interrupt.
  */
-export function JobAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Props) {
+export function JobAnswerForm(props: Props) {
+  const approval = approvalRequest(props.waiting);
+  return approval ? <JobApproval {...props} approval={approval} /> : <TypedAnswerForm {...props} />;
+}
+
+function JobApproval({ jobId, waiting, member, value, onChange, onSubmit, approval }: Props & { approval: ApprovalRequest }) {
+  const answerKey = useRef<KeyedDraft | null>(null);
+  const send = async (decision: ApprovalValue) => {
+    // One key per interrupt, whichever button (as in the chat): a retry after a lost response is the same answer.
+    answerKey.current = keyForDraft(answerKey.current, JSON.stringify(waiting), newClientId);
+    const key = answerKey.current.key;
+    await onSubmit(jobId, { response: decision, answerKey: key });
+    answerKey.current = forgetKeyAfterSuccess(answerKey.current, key);
+  };
+  return (
+    <ApprovalPrompt
+      interrupt={approval}
+      onAnswer={send}
+      note={value}
+      onNoteChange={(note) => onChange(jobId, note)}
+      actor={member}
+      headingLevel={4}
+      errorMessage={respondErrorMessage}
+    />
+  );
+}
+
+/** A clarification's text answer, or a JSON response; both are checked in the browser first and the typed text is kept on any error. */
+function TypedAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Props) {
   const fieldId = useId();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const answerKey = useRef<KeyedDraft | null>(null);
   const isClarification = waiting.type === 'clarification';
   const measure = measureText(value, LIMITS.answer);
+  const hint = responseHint(waiting);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -57,7 +90,7 @@ export function JobAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Pro
       await onSubmit(jobId, { ...body, answerKey: key } as AnswerBody);
       answerKey.current = forgetKeyAfterSuccess(answerKey.current, key);
     } catch (e) {
-      setError(e instanceof ApiError ? (Object.values(e.fields)[0] ?? e.message) : 'Sending the answer failed; try again.');
+      setError(respondErrorMessage(e));
     } finally {
       setPending(false);
     }
@@ -83,6 +116,11 @@ export function JobAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Pro
       <label htmlFor={fieldId} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
         {isClarification ? 'Your answer' : 'Response (JSON)'}
       </label>
+      {hint ? (
+        <p id={`${fieldId}-hint`} className="text-xs text-zinc-700 dark:text-zinc-300">
+          {hint}
+        </p>
+      ) : null}
       <Textarea
         id={fieldId}
         rows={isClarification ? 2 : 4}
@@ -90,7 +128,7 @@ export function JobAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Pro
         spellCheck={isClarification}
         className={cn(!isClarification && 'font-mono text-xs')}
         aria-invalid={error ? true : undefined}
-        aria-describedby={`${fieldId}-counter${error ? ` ${fieldId}-error` : ''}`}
+        aria-describedby={`${hint ? `${fieldId}-hint ` : ''}${fieldId}-counter${error ? ` ${fieldId}-error` : ''}`}
         onChange={(e) => {
           onChange(jobId, e.target.value);
           if (error) setError(null);
@@ -102,7 +140,8 @@ export function JobAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Pro
             ? counterLabel(measure, LIMITS.answer)
             : `${measure.bytes.toLocaleString('en-US')} / ${LIMITS.interruptResponse.maxBytes.toLocaleString('en-US')} bytes`}
         </p>
-        <Button type="submit" size="sm" disabled={pending}>
+        {/* aria-disabled, not disabled, while sending: a disabled button would drop the keyboard focus to the page. */}
+        <Button type="submit" size="sm" aria-disabled={pending || undefined}>
           {pending ? 'Sending…' : isClarification ? 'Send answer' : 'Send response'}
         </Button>
       </div>
@@ -111,6 +150,9 @@ export function JobAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Pro
           {error}
         </p>
       ) : null}
+      <p role="status" className="sr-only">
+        {pending ? 'Sending your answer…' : ''}
+      </p>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { memo, useState, type MouseEvent } from 'react';
+import { memo, useRef, useState, type MouseEvent } from 'react';
 import { LiveOutputBox } from '@/components/live-output/live-output-box';
 import { jobOutputKey } from '@/components/live-output/store';
 import { CitationList } from '@/components/receipts/citation-list';
@@ -29,6 +29,16 @@ import { linkButton } from './link-button';
 import { stopReasonLabel } from '@/lib/stop-reason-label';
 
 export const jobElementId = (jobId: string) => `job-${jobId}`;
+
+/** What the card announces once the person's answer is in. */
+function answerSentNotice(body: AnswerBody): string {
+  if ('response' in body) {
+    const approved = (body.response as { approved?: unknown } | null)?.approved;
+    if (approved === true) return 'Approved. The request continues.';
+    if (approved === false) return 'Declined. The request continues without that tool call.';
+  }
+  return 'Answer sent. The request continues.';
+}
 
 export type JobCardProps = {
   job: ApiJob;
@@ -76,6 +86,9 @@ export const JobCard = memo(function JobCard({
   onRetry,
 }: JobCardProps) {
   const [cancelState, setCancelState] = useState<{ pending: boolean; error: string | null }>({ pending: false, error: null });
+  const [answerNotice, setAnswerNotice] = useState('');
+  const cardRef = useRef<HTMLElement>(null);
+  const titleRef = useRef<HTMLHeadingElement>(null);
   const { from, to } = jobHeadline(job, members);
   const status = JOB_STATUS_BADGE[job.status];
   const delivery = deliveryLine(job, members);
@@ -96,8 +109,19 @@ export const JobCard = memo(function JobCard({
     }
   };
 
+  // Once the answer is in, its form goes away: the focus moves to this card's title (unless the person has moved on
+  // elsewhere meanwhile), and the card says the answer was sent.
+  const answerHere = async (jobId: string, body: AnswerBody) => {
+    setAnswerNotice('');
+    await onAnswer(jobId, body);
+    setAnswerNotice(answerSentNotice(body));
+    const active = document.activeElement;
+    if (!active || active === document.body || cardRef.current?.contains(active)) titleRef.current?.focus();
+  };
+
   return (
     <article
+      ref={cardRef}
       id={jobElementId(job.id)}
       tabIndex={-1}
       aria-labelledby={titleId}
@@ -108,7 +132,12 @@ export const JobCard = memo(function JobCard({
       )}
     >
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-        <h3 id={titleId} className="min-w-0 break-words text-sm font-semibold text-zinc-900 dark:text-zinc-100">
+        <h3
+          id={titleId}
+          ref={titleRef}
+          tabIndex={-1}
+          className="min-w-0 break-words rounded-sm text-sm font-semibold text-zinc-900 focus:outline-2 focus:outline-offset-2 focus:outline-indigo-500 dark:text-zinc-100"
+        >
           {from} → {to}
         </h3>
         <Badge tone={status.tone}>
@@ -164,12 +193,15 @@ export const JobCard = memo(function JobCard({
       {job.status === 'waiting_input' ? (
         <div className="mt-3">
           {job.waiting ? (
-            <JobAnswerForm jobId={job.id} waiting={job.waiting} value={answer} onChange={onAnswerChange} onSubmit={onAnswer} />
+            <JobAnswerForm jobId={job.id} waiting={job.waiting} member={to} value={answer} onChange={onAnswerChange} onSubmit={answerHere} />
           ) : (
             <p className="text-sm text-amber-800 dark:text-amber-200">Needs input — open the conversation to respond.</p>
           )}
         </div>
       ) : null}
+      <p role="status" className="sr-only">
+        {answerNotice}
+      </p>
 
       {/* While it runs: the text its member is writing (streaming providers and a paced scripted model); the result replaces it. */}
       {job.status === 'running' ? <LiveOutputBox outputKey={jobOutputKey(job.id)} author={to.replace(/^@/, '')} /> : null}

@@ -22,11 +22,14 @@ export const sendMessageSchema = z.strictObject({
   idempotencyKey: idempotencyKeySchema.optional(),
 });
 
-/** The answer to an approval interrupt. */
-export const approvalDecisionSchema = z.strictObject({
-  approved: z.boolean({ error: 'Must be true or false' }),
-  note: boundedText({ maxChars: LIMITS.answer.maxChars, maxBytes: LIMITS.answer.maxBytes }).optional(),
-});
+/** The answer to an approval interrupt; anything but an object is told the shape, naming its fields. */
+export const approvalDecisionSchema = z.strictObject(
+  {
+    approved: z.boolean({ error: 'Must be true or false' }),
+    note: boundedText({ maxChars: LIMITS.answer.maxChars, maxBytes: LIMITS.answer.maxBytes }).optional(),
+  },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'An approval is an object: { "approved": true or false, "note"?: text }' : undefined) },
+);
 
 /** Any JSON value, at most LIMITS.interruptResponse.maxBytes once encoded. */
 export const interruptResponseSchema = z.unknown().superRefine((value, ctx) => {

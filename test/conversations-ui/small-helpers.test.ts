@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalValue, noteError } from '@/components/conversations/approval';
+import { approvalValue, noteError } from '@/components/approvals/approval';
 import { conversationLabel, sortByUpdated } from '@/components/conversations/list-format';
 import { visibleEcho } from '@/components/conversations/pending-echo';
 import { isNearBottom } from '@/components/conversations/scroll';

@@ -1,9 +1,12 @@
-/** Rules for answering an approval interrupt. */
+/** Rules for answering an approval interrupt (in a chat or on a team's job card). */
 import { LIMITS } from '@/lib/limits';
 import type { ApprovalDecision } from '@/lib/types/conversation';
 import { hasLoneSurrogate, jsonBytes, measureText } from '@/lib/text-bounds';
 
 export type ApprovalValue = ApprovalDecision;
+
+/** The call waiting for approval, as the person sees it: the tool's name and its arguments (untrusted: a model chose them). */
+export type ApprovalRequest = { tool: string; args: unknown };
 
 /** Build the resume value; an empty note is left out. */
 export function approvalValue(approved: boolean, note: string): ApprovalValue {
