@@ -162,7 +162,7 @@ async function* markdown(team: Team, members: TeamMember[], batches: AsyncIterab
       count += 1;
       const from = j.sourceMemberId ? who(j.sourceMemberId) : j.sourceConversationId ? 'A conversation' : 'You';
       const times = [`sent ${j.createdAt.toISOString()}`, j.completedAt ? `finished ${j.completedAt.toISOString()}` : null].filter(Boolean).join(', ');
-      out.push(`\n### ${count}. ${from} → ${who(j.memberId)} · ${STATUS_WORD[j.status]}\n\n`, `_${inline(times)}_\n\n`, `Request:\n\n`, fenced(j.text));
+      out.push(`\n### ${count}. ${from} → ${who(j.memberId)} · ${STATUS_WORD[j.status]}\n\n`, `_${times}_\n\n`, `Request:\n\n`, fenced(j.text));
       if (j.result !== null) out.push(`\nResult${j.resultTruncated ? ' (cut to the result limit)' : ''}:\n\n`, fenced(j.result));
       if (j.error !== null) out.push(`\nError:\n\n`, fenced(j.error));
     }

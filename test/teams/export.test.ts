@@ -109,6 +109,8 @@ describe('team export: Markdown', () => {
     expect(code).toEqual(['Ship the thing', 'Find the Q3 numbers', 'Revenue rose 12 %.', 'Check the maths', 'Provider timed out', 'Still waiting', 'Hard deadline', '+12 % year on year', 'Abandoned']);
     const notes = walk(tree).filter((n) => n.type === 'emphasis').map(textOf);
     expect(notes.filter((t) => t.startsWith('sent '))).toHaveLength(3);
+    // The times are the server's own text, written as they read (untrusted text alone is escaped).
+    expect(md.match(/^_sent \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z(, finished \S+Z)?_$/gm)).toHaveLength(3);
     expect(notes.filter((t) => t.startsWith('By You, revision 1, updated '))).toHaveLength(1);
     expect(notes.filter((t) => t.startsWith(`By @${research.name}, revision `))).toHaveLength(2);
   });
