@@ -4,6 +4,7 @@ import { LIMITS } from '@/lib/limits';
 import { jsonBytes } from '@/lib/text-bounds';
 import { readTx, schema, type Db } from '@/server/db';
 import { preparedPerConnection } from '@/server/db/prepared';
+import { teamMembers } from './teams';
 
 export type SharedContext = {
   goal: string;
@@ -17,12 +18,6 @@ export const contextBytes = (ctx: SharedContext) => jsonBytes(ctx);
 // Read at every admission (the job's frozen input): built once per connection (server/db/prepared.ts).
 const statements = preparedPerConnection((db) => ({
   team: db.select().from(schema.teams).where(eq(schema.teams.id, sql.placeholder('teamId'))).prepare(),
-  members: db
-    .select()
-    .from(schema.teamMembers)
-    .where(eq(schema.teamMembers.teamId, sql.placeholder('teamId')))
-    .orderBy(asc(schema.teamMembers.position))
-    .prepare(),
   state: db
     .select()
     .from(schema.stateEntries)
@@ -51,7 +46,7 @@ async function readContext(teamId: string, db: Db): Promise<SharedContext> {
   const q = statements(db);
   const [team] = await q.team.execute({ teamId });
   if (!team) throw new Error(`team ${teamId} not found`);
-  const members = await q.members.execute({ teamId });
+  const members = await teamMembers(teamId, db);
   const names = new Map(members.map((m) => [m.id, m.name]));
   const state = (await q.state.execute({ teamId })).map((e) => ({ id: e.id, kind: e.kind, title: e.title, content: e.content, revision: e.revision }));
   const recent = (await q.recent.execute({ teamId }))
