@@ -43,7 +43,7 @@ export function JobRetryControls({ job, members, onRetry }: Props) {
   return (
     <div className="mt-2 space-y-1">
       <div className="flex flex-wrap items-center gap-2">
-        <Button variant="secondary" size="sm" onClick={() => void retry()} disabled={state.pending}>
+        <Button variant="secondary" size="sm" onClick={() => void retry()} pending={state.pending}>
           {state.pending ? 'Sending…' : 'Retry'}
         </Button>
         {others.length ? (

@@ -17,7 +17,10 @@ export type ConfirmDialogProps = {
   cancelLabel?: string;
   /** Shown on the confirm button while `pending`, e.g. "Deleting…". */
   pendingLabel?: string;
-  /** While true both buttons are disabled and Escape does nothing (the outcome is not known yet). */
+  /**
+   * While true both buttons are unavailable (aria-disabled, clicks ignored, focus kept where it is) and Escape does
+   * nothing (the outcome is not known yet).
+   */
   pending?: boolean;
   /** Why the last attempt failed; shown inside the dialog, which stays open. */
   error?: string | null;
@@ -54,13 +57,13 @@ export function ConfirmDialog({
 
   const buttons = (
     <div className="mt-5 flex flex-wrap justify-end gap-2">
-      <Button ref={cancelRef} variant="secondary" onClick={cancel} disabled={pending}>
+      <Button ref={cancelRef} variant="secondary" onClick={cancel} pending={pending}>
         {cancelLabel}
       </Button>
       {action ? (
         <SubmitButton tone={tone} label={confirmLabel} pendingLabel={pendingLabel ?? confirmLabel} />
       ) : (
-        <Button variant={tone} onClick={onConfirm} disabled={pending}>
+        <Button variant={tone} onClick={onConfirm} pending={pending}>
           {pending ? (pendingLabel ?? confirmLabel) : confirmLabel}
         </Button>
       )}
@@ -82,7 +85,7 @@ export function ConfirmDialog({
 function SubmitButton({ tone, label, pendingLabel }: { tone: 'danger' | 'primary'; label: string; pendingLabel: string }) {
   const { pending } = useFormStatus();
   return (
-    <Button type="submit" variant={tone} disabled={pending}>
+    <Button type="submit" variant={tone} pending={pending}>
       {pending ? pendingLabel : label}
     </Button>
   );

@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import { cn } from './cn';
+import { rememberFocus } from './focus-return';
 
 export type ModalProps = {
   open: boolean;
@@ -21,11 +22,13 @@ export type ModalProps = {
 /**
  * The one modal dialog of the kit, a native `<dialog>` opened with showModal(): the page behind is inert, Tab stays
  * inside and Escape is the browser's own cancel, with no UI library. When it closes, focus goes back to what had
- * it before (the button that opened it). ConfirmDialog is built on it; a form dialog puts its form in `children`.
+ * it before (the button that opened it); when that is gone (its row was deleted), to the heading of the part of the
+ * page it was in (focus-return.ts), never <body>. ConfirmDialog is built on it; a form dialog puts its form in
+ * `children`.
  */
 export function Modal({ open, title, description, onClose, busy = false, initialFocus, children, className }: ModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const returnFocusTo = useRef<HTMLElement | null>(null);
+  const returnFocus = useRef<ReturnType<typeof rememberFocus> | null>(null);
   const titleId = useId();
   const descriptionId = useId();
   // Read inside native event handlers, which are bound once.
@@ -38,7 +41,7 @@ export function Modal({ open, title, description, onClose, busy = false, initial
     const dialog = dialogRef.current;
     if (!dialog) return;
     if (open && !dialog.open) {
-      returnFocusTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      returnFocus.current = rememberFocus();
       dialog.showModal();
       initialFocus?.current?.focus();
     } else if (!open && dialog.open) {
@@ -51,9 +54,9 @@ export function Modal({ open, title, description, onClose, busy = false, initial
     const dialog = dialogRef.current;
     if (!dialog) return;
     const restore = () => {
-      const target = returnFocusTo.current;
-      returnFocusTo.current = null;
-      if (target?.isConnected) target.focus();
+      const target = returnFocus.current;
+      returnFocus.current = null;
+      target?.restore();
     };
     // Escape: the browser fires `cancel`; the parent decides whether to close (it owns `open`).
     const onCancelEvent = (event: Event) => {
