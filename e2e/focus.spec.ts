@@ -58,3 +58,27 @@ test('Retry keeps the focus on its button while it sends', async ({ page, api })
   await expect(retry).not.toHaveAttribute('aria-disabled', 'true');
   expect(await focusIsLost(page)).toBe(false);
 });
+
+test('Cancel (in Task details) moves the focus to the card’s new status once the request is cancelled', async ({ page, api }) => {
+  const team = await createTeam(api, 'Cancel crew', [
+    { name: 'Researcher', description: 'Finds things' },
+    { name: 'Writer', description: 'Writes things' },
+  ]);
+  // An open question holds the Writer's next request queued, so it can be cancelled.
+  await sendRequest(api, team, 'Writer', '/ask Hold on?');
+  const held = await sendRequest(api, team, 'Writer', '/reply held back');
+  await openTeam(page, team.id);
+
+  const queued = page.getByRole('article').filter({ has: page.getByText('/reply held back', { exact: true }) });
+  await expect(queued.getByText('Queued', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await queued.getByRole('button', { name: 'Task details' }).focus();
+  await page.keyboard.press('Enter');
+  const cancel = queued.getByRole('button', { name: 'Cancel', exact: true });
+  await cancel.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => jobStatus(api, team.id, held), { timeout: RESULT_TIMEOUT }).toBe('cancelled');
+  await expect(cancel).toHaveCount(0);
+  // The Cancel button went with the status it acted on: focus is on the status that replaced it.
+  await expect(queued.locator(':focus')).toHaveText(/^Status:\s*Cancelled$/);
+  expect(await focusIsLost(page)).toBe(false);
+});

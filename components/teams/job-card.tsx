@@ -10,6 +10,7 @@ import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { Badge } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
+import { useFocusAfterChange } from '@/components/ui/focus-return';
 import { Time } from '@/components/ui/time';
 import { ApiError } from '@/lib/api-client';
 import {
@@ -89,6 +90,9 @@ export const JobCard = memo(function JobCard({
   const [answerNotice, setAnswerNotice] = useState('');
   const cardRef = useRef<HTMLElement>(null);
   const titleRef = useRef<HTMLHeadingElement>(null);
+  const statusRef = useRef<HTMLSpanElement>(null);
+  // Cancel goes away with the status it acts on: once the status has changed, focus moves to it, not <body>.
+  const focusStatusAfterChange = useFocusAfterChange(job.status, statusRef, cardRef);
   const { from, to } = jobHeadline(job, members);
   const status = JOB_STATUS_BADGE[job.status];
   const delivery = deliveryLine(job, members);
@@ -100,10 +104,13 @@ export const JobCard = memo(function JobCard({
   const isReceipt = job.kind === 'receipt';
 
   const cancel = async () => {
+    if (cancelState.pending) return;
+    const statusBefore = job.status;
     setCancelState({ pending: true, error: null });
     try {
       await onCancel(job.id);
       setCancelState({ pending: false, error: null });
+      focusStatusAfterChange(statusBefore);
     } catch (e) {
       setCancelState({ pending: false, error: e instanceof ApiError ? e.message : 'Cancel failed; try again.' });
     }
@@ -140,9 +147,12 @@ export const JobCard = memo(function JobCard({
         >
           {from} → {to}
         </h3>
-        <Badge tone={status.tone}>
-          {job.stopReason && (job.status === 'completed' || job.status === 'failed') ? stopReasonLabel(job.status, job.stopReason, status.label) : status.label}
-        </Badge>
+        <span ref={statusRef} tabIndex={-1} className="rounded-full focus:outline-2 focus:outline-offset-2 focus:outline-indigo-500">
+          <span className="sr-only">Status: </span>
+          <Badge tone={status.tone}>
+            {job.stopReason && (job.status === 'completed' || job.status === 'failed') ? stopReasonLabel(job.status, job.stopReason, status.label) : status.label}
+          </Badge>
+        </span>
         <Time iso={job.createdAt} format="when" className="ml-auto text-xs text-zinc-500 dark:text-zinc-400" />
       </div>
       {job.run?.setupChanges?.length ? (
@@ -279,7 +289,7 @@ export const JobCard = memo(function JobCard({
                 Open conversation
               </Link>
               {canCancel(job.status) ? (
-                <Button variant="danger" size="sm" onClick={() => void cancel()} disabled={cancelState.pending}>
+                <Button variant="danger" size="sm" onClick={() => void cancel()} pending={cancelState.pending}>
                   {cancelState.pending ? 'Cancelling…' : 'Cancel'}
                 </Button>
               ) : null}

@@ -1,6 +1,8 @@
+import { useLayoutEffect, useRef, type RefObject } from 'react';
+
 /**
  * Keyboard focus that would otherwise drop to <body> (where a keyboard or screen-reader user loses their place):
- * giving it back after a dialog whose opener is gone.
+ * giving it back after a dialog whose opener is gone, and moving it to what changed after an action.
  */
 
 const HEADINGS = 'h1, h2, h3, h4, h5, h6';
@@ -69,4 +71,37 @@ function headingBefore(container: Element): HTMLElement | null {
     found = heading;
   }
   return found;
+}
+
+/**
+ * After an action that changes `value` (a job's status), move focus to `target` (what shows the new value) once the
+ * value has changed: `focusAfterChange(valueBefore)` once the action succeeded. The control that was pressed often
+ * disappears with the change (Cancel on a cancelled job, the answer form of an answered question); focus follows the
+ * change instead of dropping to <body>. Focus moves only while it is inside `scope` or lost, never away from where
+ * the person has gone meanwhile.
+ */
+export function useFocusAfterChange<T>(value: T, target: RefObject<HTMLElement | null>, scope: RefObject<HTMLElement | null>) {
+  const current = useRef(value);
+  const waitingFor = useRef<{ from: T } | null>(null);
+
+  // A layout effect: focus moves in the same commit that removed the focused control, before the browser paints.
+  useLayoutEffect(() => {
+    current.current = value;
+    if (waitingFor.current && !Object.is(waitingFor.current.from, value)) {
+      waitingFor.current = null;
+      focusWithin(target.current, scope.current);
+    }
+  }, [value, target, scope]);
+
+  return (from: T) => {
+    if (Object.is(current.current, from)) waitingFor.current = { from };
+    else focusWithin(target.current, scope.current);
+  };
+}
+
+/** Focus `target`, unless the person has put the focus somewhere outside `scope` meanwhile. */
+function focusWithin(target: HTMLElement | null, scope: HTMLElement | null): void {
+  if (!target) return;
+  if (!focusIsLost() && !scope?.contains(document.activeElement)) return;
+  focusElement(target);
 }
