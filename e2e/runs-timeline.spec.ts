@@ -51,7 +51,8 @@ test('the Runs page shows a lane per member, bars, the handoff, details on focus
   await expect(page.locator('[data-handoff]')).toHaveCount(1);
   // The person's own request to Research is marked on Research's first bar (the person has no lane).
   await expect(page.locator('[data-person-request]')).toHaveCount(1);
-  await expect(page.getByText(/3 runs · 2 handoffs · [\d,]+ tokens/)).toBeVisible();
+  // Research's request to Review is the one handoff; the person's own request is counted apart.
+  await expect(page.getByText(/3 runs · 1 handoff · 1 request from you · [\d,]+ tokens/)).toBeVisible();
 
   // Keyboard: from the view switch, Tab reaches the first bar; its details appear.
   await page.getByRole('button', { name: 'Table' }).focus();

@@ -9,6 +9,8 @@ import { linkButton } from '@/components/teams/link-button';
 import { teamQuery } from '@/components/teams/queries';
 import { ApiError } from '@/lib/api-client';
 import { formatCount, totalTokens } from './layout';
+
+const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 import { LiveStatus } from '@/components/teams/live-status';
 import { WINDOWS, teamRunsQuery, type WindowKey } from './queries';
 import { fallbackInterval, hasUnfinishedRuns } from './runs-push';
@@ -57,6 +59,8 @@ export function TeamRunsView({ teamId }: { teamId: string }) {
   }
 
   const data = runs.data;
+  // A handoff is one member's request to another; the person's own requests are counted apart (the legend marks them).
+  const memberHandoffs = data ? data.handoffs.filter((h) => h.fromMemberId !== null).length : 0;
   return (
     <div className="w-full min-w-0 space-y-4">
       <header className="space-y-1">
@@ -104,8 +108,8 @@ export function TeamRunsView({ teamId }: { teamId: string }) {
       ) : data ? (
         <section aria-label={view === 'timeline' ? 'Timeline' : 'Table'} className="space-y-3">
           <p className="text-sm text-zinc-700 dark:text-zinc-300">
-            {formatCount(data.runs.length)} {data.runs.length === 1 ? 'run' : 'runs'} · {formatCount(data.handoffs.length)}{' '}
-            {data.handoffs.length === 1 ? 'handoff' : 'handoffs'} ·{' '}
+            {counted(data.runs.length, 'run', 'runs')} · {counted(memberHandoffs, 'handoff', 'handoffs')} ·{' '}
+            {counted(data.handoffs.length - memberHandoffs, 'request from you', 'requests from you')} ·{' '}
             <span data-testid="team-total-tokens">{formatCount(totalTokens(data.totals))} tokens</span> in the{' '}
             {WINDOWS[window].label.toLowerCase()}
           </p>
