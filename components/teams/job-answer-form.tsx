@@ -5,6 +5,7 @@ import { ApprovalPrompt } from '@/components/approvals/approval-prompt';
 import type { ApprovalRequest, ApprovalValue } from '@/components/approvals/approval';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/input';
+import { isSendShortcut } from '@/lib/mentions/send-shortcut';
 import { cn } from '@/components/ui/cn';
 import { LIMITS } from '@/lib/limits';
 import { boundedTextProblem, counterLabel, measureText } from '@/lib/text-bounds';
@@ -132,6 +133,12 @@ function TypedAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Props) {
         onChange={(e) => {
           onChange(jobId, e.target.value);
           if (error) setError(null);
+        }}
+        // Ctrl/⌘+Enter sends, as in both composers.
+        onKeyDown={(e) => {
+          if (!isSendShortcut({ key: e.key, metaKey: e.metaKey, ctrlKey: e.ctrlKey, isComposing: e.nativeEvent.isComposing })) return;
+          e.preventDefault();
+          e.currentTarget.form?.requestSubmit();
         }}
       />
       <div className="flex flex-wrap items-center justify-between gap-2">
