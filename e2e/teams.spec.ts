@@ -112,8 +112,11 @@ test('creates a team from the catalog after the catalog fails once and Retry', a
   await page.getByRole('checkbox', { name: 'Writer' }).check();
   await expect(page.getByText('1 / 8 selected · at least 2')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create team' })).toBeDisabled();
+  // These agents were made without the Team tools: the form says what that means before the team is made.
+  await expect(page.getByRole('status').filter({ hasText: 'Writer has no Team tools' })).toBeVisible();
   await page.getByRole('checkbox', { name: 'Reviewer' }).check();
   await expect(page.getByText('2 / 8 selected · at least 2')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Writer, Reviewer have no Team tools' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Writer' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Reviewer' })).toBeVisible();
 

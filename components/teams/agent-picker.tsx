@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
 import { LIMITS } from '@/lib/limits';
+import { TOOL_GROUPS } from '@/lib/tool-groups';
 import type { ApiAgent, ApiAgentList } from '@/lib/types/agent';
 import { linkButton } from './link-button';
 
@@ -71,6 +72,8 @@ export function AgentPicker({ search, onSearch, catalog, selected, onToggle, err
           ))}
         </ul>
       ) : null}
+
+      <TeamToolsNotice selected={selected} />
 
       {catalog.isPending ? (
         <Spinner label="Loading your agents…" />
@@ -146,5 +149,22 @@ export function AgentPicker({ search, onSearch, catalog, selected, onToggle, err
         <p className="text-xs text-zinc-500 dark:text-zinc-400">A team has at most {maxMembers} members; remove one to choose another.</p>
       ) : null}
     </fieldset>
+  );
+}
+
+/**
+ * Chosen agents without the Team tool group can't hand work to the other members or keep the team's shared state
+ * (a request asking them to would fail on a missing tool): say so before the team is made, not after.
+ */
+export function TeamToolsNotice({ selected }: { selected: Pick<ApiAgent, 'id' | 'name' | 'toolGroups'>[] }) {
+  const without = selected.filter((agent) => !agent.toolGroups.includes('team'));
+  if (without.length === 0) return null;
+  const names = without.map((agent) => agent.name).join(', ');
+  return (
+    <Alert tone="info">
+      {without.length === 1 ? `${names} has` : `${names} have`} no {TOOL_GROUPS.team.label} tools: {without.length === 1 ? 'it' : 'they'} can’t hand
+      work to other members or publish team state. Add the {TOOL_GROUPS.team.label} group on the agent’s page if{' '}
+      {without.length === 1 ? 'it' : 'they'} should.
+    </Alert>
   );
 }
