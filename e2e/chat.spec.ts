@@ -160,8 +160,8 @@ test('an approval-gated tool waits for Approve, and Decline skips the tool with 
   await expect(history(page)).toContainText('[calculator] The person declined this calculator call, so it was not run. Their note: Not now', REPLY);
   await expect(history(page)).not.toContainText('[calculator] 42');
   await expect(toolCall(page, 'calculator')).toHaveCount(2);
-  // The declined call did not run: it reads Failed, not Result.
-  await expect(toolCall(page, 'calculator').nth(1).locator('summary')).toContainText('Failed');
+  // The declined call did not run: it reads Declined, not Result (nor Failed: the tool did not fail).
+  await expect(toolCall(page, 'calculator').nth(1).locator('summary')).toContainText('Declined');
   await expect(toolCall(page, 'calculator').nth(0).locator('summary')).toContainText('Result');
 });
 

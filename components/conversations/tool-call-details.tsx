@@ -20,9 +20,15 @@ function Disclosure({ summary, children }: { summary: ReactNode; children: React
   );
 }
 
+/** The outcome word and tone of a tool result: the person's decline is not the tool failing. */
+function outcomeOf(result: Message): { word: string; tone: 'danger' | 'neutral' | 'success' } {
+  if (result.declined) return { word: 'Declined', tone: 'neutral' };
+  return result.status === 'error' ? { word: 'Failed', tone: 'danger' } : { word: 'Result', tone: 'success' };
+}
+
 /**
  * One tool call and (when it has answered) its result, collapsed to a line by default. A result with status 'error'
- * (the tool threw, or the person declined the call) is marked Failed in red.
+ * is marked Failed in red, or Declined when the person declined the call (it never ran).
  */
 export function ToolCallDetails({
   name,
@@ -37,7 +43,7 @@ export function ToolCallDetails({
   awaitingApproval?: boolean;
 }) {
   const preview = previewValue(args);
-  const failed = result?.status === 'error';
+  const outcome = result ? outcomeOf(result) : null;
   return (
     <Disclosure
       summary={
@@ -46,9 +52,9 @@ export function ToolCallDetails({
             Tool call: <span className="font-mono break-all">{name}</span>
           </span>
           {preview ? <span className="min-w-0 truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">{preview}</span> : null}
-          {/* The word carries the outcome, not the colour alone: a failed or declined call says "Failed". */}
-          <Badge tone={failed ? 'danger' : result ? 'success' : 'warning'} className="ml-auto">
-            {failed ? 'Failed' : result ? 'Result' : awaitingApproval ? 'Needs approval' : 'No result yet'}
+          {/* The word carries the outcome, not the colour alone. */}
+          <Badge tone={outcome?.tone ?? 'warning'} className="ml-auto">
+            {outcome?.word ?? (awaitingApproval ? 'Needs approval' : 'No result yet')}
           </Badge>
         </>
       }
@@ -78,8 +84,8 @@ export function ToolResultDetails({ message }: { message: Message }) {
             {message.toolName ? <span className="font-mono break-all">{message.toolName}</span> : null}
           </span>
           {message.status === 'error' ? (
-            <Badge tone="danger" className="ml-auto">
-              Failed
+            <Badge tone={outcomeOf(message).tone} className="ml-auto">
+              {outcomeOf(message).word}
             </Badge>
           ) : null}
         </>

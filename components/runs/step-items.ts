@@ -119,8 +119,8 @@ export function stepItem(event: ApiRunEvent): StepItem {
       return {
         ...base,
         kind: 'tool',
-        tone: event.status === 'error' ? 'danger' : 'success',
-        title: `Tool ${event.tool} ${event.status === 'error' ? 'failed' : 'returned'}`,
+        tone: event.declined ? 'warning' : event.status === 'error' ? 'danger' : 'success',
+        title: `Tool ${event.tool} ${event.declined ? 'declined by you' : event.status === 'error' ? 'failed' : 'returned'}`,
         // The receipt id is what an answer cites ([r1 calculator]): shown so a person can find the call.
         detail: event.receipt ? `Receipt ${event.receipt} · ${formatDuration(event.durationMs)}` : formatDuration(event.durationMs),
         result: event.result,

@@ -64,6 +64,8 @@ export type Message = {
    * ran); absent when the tool returned normally. The run's `step.tool` event records the same outcome.
    */
   status?: 'error';
+  /** Tool messages only: true when the person declined the call, so it never ran (status is 'error' too). */
+  declined?: true;
   /**
    * Provenance the framework attached. Human messages: { kind: 'team_request' | 'receipt' | 'mention' |
    * 'clarification_answer', … } (usually with the runId). Assistant messages only when the framework wrote them

@@ -41,6 +41,8 @@ export type RunEventData =
       truncated?: true;
       durationMs: number;
       status: 'success' | 'error';
+      /** The person declined the call, so it never ran (status is 'error'). */
+      declined?: true;
       /** The result's receipt id in its run's ledger (r1, r2, …; server/agents/receipts); absent on older events. */
       receipt?: string;
       /** A `task` call's child (server/agents/delegation): its ledger row and its run, when it started one. */

@@ -223,6 +223,8 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
             tool_call_id: call.id ?? '',
             name: call.name,
             status: 'error',
+            // Server-built, so the mark can be trusted (a tool's own results have their ensemble meta stripped).
+            additional_kwargs: { ensemble: { declined: true } },
             content: `The person declined this ${call.name} call, so it was not run.${note ? ` Their note: ${note}` : ''}`,
           }),
         );

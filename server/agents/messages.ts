@@ -43,6 +43,9 @@ export function ensembleMeta(message: BaseMessage): EnsembleMessageMeta | undefi
   return meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as EnsembleMessageMeta) : undefined;
 }
 
+/** A tool result the person's decline wrote (the call never ran); only the server sets the mark. */
+export const isDeclined = (message: BaseMessage): boolean => message.getType() === 'tool' && ensembleMeta(message)?.declined === true;
+
 /** The text a human message asks about: its task text when the team layer set one, else its content. */
 export function taskText(message: BaseMessage): string {
   const meta = ensembleMeta(message);
@@ -96,6 +99,7 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
         ...(tool.tool_call_id ? { toolCallId: tool.tool_call_id } : {}),
         ...(message.name ? { toolName: message.name } : {}),
         ...(tool.status === 'error' ? { status: 'error' as const } : {}),
+        ...(isDeclined(message) ? { declined: true } : {}),
         provenance: provenanceOf(message),
       });
     }

@@ -40,6 +40,22 @@ describe('a failed tool call', () => {
     expect(summaryText(orphan)).toContain('Failed');
   });
 
+  it('a declined call reads "Declined" (neutral), not "Failed": the person stopped it, the tool did not fail', async () => {
+    const serde = new JsonPlusSerializer();
+    const marked = new ToolMessage({ id: 't2', tool_call_id: 'call_2', name: 'calculator', status: 'error', content: 'The person declined this calculator call, so it was not run.', additional_kwargs: { ensemble: { declined: true } } });
+    const [type, bytes] = await serde.dumpsTyped(marked);
+    const [declined] = toApiMessages([(await serde.loadsTyped(type, bytes)) as ToolMessage]);
+    expect(declined).toMatchObject({ role: 'tool', status: 'error', declined: true });
+    // A tool's own error is not a decline.
+    expect(toApiMessages([toolMessage('error')])[0]).not.toHaveProperty('declined');
+
+    const html = renderToStaticMarkup(createElement(ToolCallDetails, { name: 'calculator', args: { expression: '6*7' }, result: declined! }));
+    expect(summaryText(html)).toContain('Declined');
+    expect(summaryText(html)).not.toMatch(/Failed|Result/);
+    expect(html).not.toContain('bg-red-100');
+    expect(summaryText(renderToStaticMarkup(createElement(ToolResultDetails, { message: declined! })))).toContain('Declined');
+  });
+
   it('a successful result keeps the green "Result"', () => {
     const result: Message = { id: 't1', role: 'tool', text: '5', toolCallId: 'call_1', toolName: 'calculator' };
     const html = renderToStaticMarkup(createElement(ToolCallDetails, { name: 'calculator', args: { expression: '2+3' }, result }));

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { recoverRuns } from '@/server/agents/recovery';
-import { cancel, findRun, isStopping, resume, start } from '@/server/agents/runs';
+import { cancel, findRun, getState, isStopping, resume, start } from '@/server/agents/runs';
 import { setRunMinuteMsForTests } from '@/server/agents/run-time-limit';
 import { resumeRunLaunches, suspendActiveRuns } from '@/server/agents/suspend';
 import { readThread } from '@/server/agents/thread';
@@ -98,7 +98,10 @@ describe('run events through real graphs (scripted model)', () => {
     expect(typesOf(events)).toEqual(['run.started', 'resume', 'step.tool', 'model.call', 'step.assistant', 'run.finished']);
     const declined = (await readThread(conversation.id)).messages.find((m): m is ToolMessage => m.getType() === 'tool')!;
     expect(events[2]).toMatchObject({ toolCallId: declined.tool_call_id, tool: 'calculator', status: 'error', durationMs: 0, result: declined.content });
-    expect(events[2]).toMatchObject({ result: 'The person declined this calculator call, so it was not run. Their note: no' });
+    expect(events[2]).toMatchObject({ result: 'The person declined this calculator call, so it was not run. Their note: no', declined: true });
+    // The conversation's message says so too, read back from the checkpoint.
+    const state = await getState(ann.id, conversation.id);
+    expect(state.messages.find((m) => m.role === 'tool')).toMatchObject({ status: 'error', declined: true });
   });
 
   it('clarification: the ask is a tool step, then interrupt with the question and run.finished(interrupted)', async () => {

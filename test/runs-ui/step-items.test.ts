@@ -69,6 +69,9 @@ describe('stepItem', () => {
     expect([bad.title, bad.detail, bad.tone, bad.truncated]).toEqual(['Tool calculator failed', '1 min 1 s', 'danger', true]);
     const cited = of(stepItem(ev({ type: 'step.tool', toolCallId: 'c3', tool: 'calculator', result: '4', durationMs: 5, status: 'success', receipt: 'r3' })), 'tool');
     expect(cited.detail).toBe('Receipt r3 · 5 ms');
+    // The person's decline is not the tool failing: it says who stopped it, in the warning tone.
+    const declined = of(stepItem(ev({ type: 'step.tool', toolCallId: 'c4', tool: 'calculator', result: 'The person declined…', durationMs: 0, status: 'error', declined: true })), 'tool');
+    expect([declined.title, declined.tone]).toEqual(['Tool calculator declined by you', 'warning']);
   });
 
   it('interrupts and resumes say what was asked and answered', () => {

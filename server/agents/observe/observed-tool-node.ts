@@ -3,7 +3,7 @@ import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { isCommand, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import { contentText } from '../messages';
+import { contentText, isDeclined } from '../messages';
 import { stripEnsembleMeta } from '../provenance';
 import { receiptStampOf, stampReceipts } from '../receipts/stamp';
 import { capText } from './caps';
@@ -65,6 +65,7 @@ export function recordToolResult(run: RunIds | undefined, message: ToolMessage, 
     ...(result.truncated ? { truncated: true as const } : {}),
     durationMs,
     status: message.status === 'error' ? 'error' : 'success',
+    ...(isDeclined(message) ? { declined: true as const } : {}),
     ...(receipt ? { receipt: receipt.id } : {}),
     ...child,
   });
