@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import crypto from 'node:crypto';
 import { expect, test } from './fixtures';
 import { FIRST_LOAD } from './support/team-flows';
@@ -6,6 +6,9 @@ import { FIRST_LOAD } from './support/team-flows';
 // Agent runs go through the real scheduler with the embedded `scripted` model on a busy two-core machine.
 test.describe.configure({ timeout: 60_000 });
 const RESULT_TIMEOUT = 15_000;
+
+/** The header's token usage: plain text with a screen-reader prefix, not a live region (see below). */
+const usage = (page: Page) => page.getByRole('paragraph').filter({ hasText: /^Token usage:/ });
 
 type Team = { id: string; members: Array<{ id: string; name: string }> };
 type Job = { id: string; status: string; result?: string | null };
@@ -47,7 +50,7 @@ test('a team at its budget says "Budget reached", holds its queued work, and rai
   await page.goto(`/teams/${team.id}`);
   const notice = page.getByRole('status', { name: 'Team budget' });
   await expect(notice).toContainText('Budget reached', FIRST_LOAD);
-  await expect(page.getByLabel('Token usage')).toHaveText(/^[\d,]+ \/ 1,000 tokens$/);
+  await expect(usage(page)).toHaveText(/^Token usage: [\d,]+ \/ 1,000 tokens$/);
   // What must not happen: the held request running while the budget is used up.
   expect(await jobStatus(api, team.id, held)).toBe('queued');
   // A new request from the person is refused with a clear reason.
@@ -73,7 +76,7 @@ test('a team at its budget says "Budget reached", holds its queued work, and rai
   await dialog.getByLabel('Token budget').fill('100,000');
   await dialog.getByRole('button', { name: 'Save budget' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByLabel('Token usage')).toHaveText(/^[\d,]+ \/ 100,000 tokens$/);
+  await expect(usage(page)).toHaveText(/^Token usage: [\d,]+ \/ 100,000 tokens$/);
   await expect(page.getByText('Budget reached')).toHaveCount(0);
   // The held request runs now, and its result reaches the feed.
   await expect(page.getByText('second done').first()).toBeVisible({ timeout: RESULT_TIMEOUT });
@@ -83,14 +86,16 @@ test('a team at its budget says "Budget reached", holds its queued work, and rai
 test('the header shows used / budget, warns from 80 %, and the budget can be set and removed', async ({ page, api }) => {
   const team = await teamWithBudget(api, null);
   await page.goto(`/teams/${team.id}`);
-  await expect(page.getByLabel('Token usage')).toHaveText('0 tokens', FIRST_LOAD);
+  await expect(usage(page)).toHaveText('Token usage: 0 tokens', FIRST_LOAD);
 
   // About 3,000 characters of reply: well over 850 tokens, so a budget of usage ÷ 0.85 is within the allowed range.
   const job = await send(api, team, team.members[1]!.id, `/reply ${'w '.repeat(1_500)}`);
   await expect.poll(() => jobStatus(api, team.id, job), { timeout: RESULT_TIMEOUT }).toBe('completed');
   const used = ((await (await api.get(`/api/v1/teams/${team.id}`)).json()) as { tokensUsed: number }).tokensUsed;
   const n = (v: number) => v.toLocaleString('en-US');
-  await expect(page.getByLabel('Token usage')).toHaveText(`${n(used)} tokens`, { timeout: RESULT_TIMEOUT });
+  await expect(usage(page)).toHaveText(`Token usage: ${n(used)} tokens`, { timeout: RESULT_TIMEOUT });
+  // What must not happen: a screen reader reading the figure out after every finished run.
+  await expect(usage(page).locator('xpath=ancestor-or-self::*[@role="status" or @aria-live="polite" or @aria-live="assertive"]')).toHaveCount(0);
   await expect(page.getByRole('status', { name: 'Team budget' })).toHaveCount(0);
 
   // 85 % used: the warning, not the hold.
@@ -99,12 +104,12 @@ test('the header shows used / budget, warns from 80 %, and the budget can be set
   const dialog = page.getByRole('dialog', { name: 'Team token budget' });
   await dialog.getByLabel('Token budget').fill(String(budget));
   await dialog.getByRole('button', { name: 'Save budget' }).click();
-  await expect(page.getByLabel('Token usage')).toHaveText(`${n(used)} / ${n(budget)} tokens`);
+  await expect(usage(page)).toHaveText(`Token usage: ${n(used)} / ${n(budget)} tokens`);
   await expect(page.getByRole('status', { name: 'Team budget' })).toContainText('Budget almost used');
   await expect(page.getByText('Budget reached')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Change budget' }).click();
   await page.getByRole('dialog', { name: 'Team token budget' }).getByRole('button', { name: 'Remove budget' }).click();
-  await expect(page.getByLabel('Token usage')).toHaveText(`${n(used)} tokens`);
+  await expect(usage(page)).toHaveText(`Token usage: ${n(used)} tokens`);
   await expect(page.getByRole('status', { name: 'Team budget' })).toHaveCount(0);
 });

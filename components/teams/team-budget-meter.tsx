@@ -13,13 +13,18 @@ const TONE = {
   reached: 'text-red-700 dark:text-red-300',
 } as const;
 
-/** The team header's "12,340 / 50,000 tokens" (tokens of finished runs), with the way to set or change the budget. */
+/**
+ * The team header's "12,340 / 50,000 tokens" (tokens of finished runs), with the way to set or change the budget.
+ * Not a live region: it changes with every finished run, and a screen reader would read each one out. Nearing and
+ * reaching the budget are announced once, by TeamBudgetNotice.
+ */
 export function TeamBudgetMeter({ team, onChanged }: { team: ApiTeam; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
   const state = teamBudgetState(team.tokensUsed, team.tokenBudget);
   return (
     <div className="flex items-center gap-2">
-      <p role="status" className={`text-sm tabular-nums ${TONE[state]}`} aria-label="Token usage">
+      <p className={`text-sm tabular-nums ${TONE[state]}`}>
+        <span className="sr-only">Token usage: </span>
         {usageText(team.tokensUsed, team.tokenBudget)}
       </p>
       <Button variant="ghost" size="sm" onClick={() => setOpen(true)}>
