@@ -35,7 +35,6 @@ export function StateEntryCard({ entry, actions }: { entry: ApiStateEntry; actio
         <span className="min-w-0 wrap-anywhere">By {entry.createdBy.name}</span>
         {edited ? <span className="min-w-0 wrap-anywhere">Edited by {entry.updatedBy.name}</span> : null}
         <Time iso={entry.updatedAt} format="when" prefix={edited ? 'Updated' : 'Published'} />
-        {entry.source.conversationId === null && entry.updatedBy.memberId === null ? <span>Written in this workspace</span> : null}
         {entry.source.conversationId ? (
           <Link
             href={`/conversations/${encodeURIComponent(entry.source.conversationId)}`}
