@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
-import { conversationDetail, createAgent, luminanceOf, openChat, PAGE_DATA, rootScrollsSideways } from './support/seed';
+import crypto from 'node:crypto';
+import { conversationDetail, createAgent, createConversation, luminanceOf, openChat, PAGE_DATA, rootScrollsSideways } from './support/seed';
 
 // A run goes through the runs service and the embedded `scripted` model; the page hears of it by push (its event stream).
 const REPLY = { timeout: 10_000 };
@@ -192,4 +193,29 @@ test('the chat at 390×844 in dark mode: dark colours, long text and an open too
   await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeInViewport();
   await expect(page.getByRole('banner')).toBeInViewport();
   expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+});
+
+test('the Conversations list says which chat is working and which waits for you, and updates when the work ends', async ({ page, api }) => {
+  const worker = await createAgent(api, { name: 'Sleeper', description: 'Takes a while' });
+  const gate = await createAgent(api, { name: 'Gatekeeper', description: 'Asks first', toolGroups: ['utility'], approvalTools: ['calculator'] });
+  const quiet = await createAgent(api, { name: 'Quiet', description: 'Says nothing' });
+  const send = async (agentId: string, text: string) => {
+    const { id } = await createConversation(api, agentId);
+    const res = await api.post(`/api/v1/conversations/${id}/messages`, { data: { text, idempotencyKey: crypto.randomUUID() } });
+    expect(res.status(), await res.text()).toBe(202);
+    return id;
+  };
+  const gated = await send(gate.id, '/call calculator {"expression":"6*7"}');
+  await expect.poll(async () => (await conversationDetail(api, gated)).run?.status, REPLY).toBe('interrupted');
+  await send(worker.id, '/sleep 3000\n/reply done');
+  await createConversation(api, quiet.id);
+
+  await page.goto('/conversations');
+  const row = (name: string) => page.getByRole('link', { name: new RegExp(`^${name}`) });
+  await expect(row('Sleeper')).toContainText('Working…', PAGE_DATA);
+  await expect(row('Gatekeeper')).toContainText('Waiting for you');
+  await expect(row('Quiet')).not.toContainText(/Working|Waiting/);
+  // The list has no stream: it reads itself again while something works, so the badge goes when the run ends.
+  await expect(row('Sleeper')).not.toContainText('Working…', { timeout: 12_000 });
+  await expect(row('Gatekeeper')).toContainText('Waiting for you');
 });

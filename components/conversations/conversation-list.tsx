@@ -2,12 +2,12 @@
 
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
+import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { conversationListQuery } from './queries';
 import { loadErrorMessage } from './errors';
 import { Time } from '@/components/ui/time';
-import { conversationLabel, sortByUpdated } from './list-format';
+import { ACTIVITY_BADGE, conversationLabel, sortByUpdated } from './list-format';
 
 /** Every conversation of the signed-in person, newest first. */
 export function ConversationList() {
@@ -50,7 +50,10 @@ export function ConversationList() {
             className="block px-4 py-3 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:bg-zinc-800"
           >
             <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
-              <span className="min-w-0 font-medium break-words text-zinc-900 dark:text-zinc-100">{c.agentName}</span>
+              <span className="flex min-w-0 flex-wrap items-baseline gap-x-2 gap-y-0.5">
+                <span className="min-w-0 font-medium break-words text-zinc-900 dark:text-zinc-100">{c.agentName}</span>
+                {c.activity ? <Badge tone={ACTIVITY_BADGE[c.activity].tone}>{ACTIVITY_BADGE[c.activity].label}</Badge> : null}
+              </span>
               <Time iso={c.updatedAt} format="relative" className="text-xs text-zinc-600 dark:text-zinc-400" />
             </div>
             <p className="mt-0.5 line-clamp-2 text-sm break-words text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">

@@ -1,5 +1,11 @@
 /** Pure helpers for the conversations list. */
-import type { Conversation } from './types';
+import type { Conversation, ConversationActivity } from './types';
+
+/** The row's word for what its newest run is doing; the word carries it, not the colour alone. */
+export const ACTIVITY_BADGE: Record<ConversationActivity, { label: string; tone: 'info' | 'warning' }> = {
+  working: { label: 'Working…', tone: 'info' },
+  waiting_for_you: { label: 'Waiting for you', tone: 'warning' },
+};
 
 /** What a list row calls the conversation: its title (the first message, cut), else a placeholder. */
 export function conversationLabel(c: Pick<Conversation, 'title'>, max = 120): string {

@@ -30,8 +30,17 @@ export const fetchConversation = (id: string, signal?: AbortSignal) => apiFetch<
 export const fetchMentionTargets = (id: string, signal?: AbortSignal) =>
   apiFetch<MentionTargetsResponse>(`${path(id)}/mentions`, { signal });
 
+/** How often the list is read again while one of its conversations is working (the list has no push stream). */
+export const BUSY_LIST_POLL_MS = 5_000;
+
 export const conversationListQuery = () =>
-  queryOptions({ queryKey: conversationKeys.list(), queryFn: ({ signal }) => fetchConversations(signal) });
+  queryOptions({
+    queryKey: conversationKeys.list(),
+    queryFn: ({ signal }) => fetchConversations(signal),
+    // Only while something runs: a run's end changes its row; a conversation waiting for the person does not change
+    // by itself, and an idle list costs nothing.
+    refetchInterval: (query) => (query.state.data?.conversations.some((c) => c.activity === 'working') ? BUSY_LIST_POLL_MS : false),
+  });
 
 export const conversationStateQuery = (id: string) =>
   queryOptions({ queryKey: conversationKeys.state(id), queryFn: ({ signal }) => fetchConversation(id, signal) });

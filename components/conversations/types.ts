@@ -1,7 +1,9 @@
 /** The conversations API as the browser sees it: the shared types of lib/types/conversation. */
 export type {
   Conversation,
+  ConversationActivity,
   ConversationDetail,
+  ConversationListItem,
   ConversationList as ConversationListResponse,
   Message,
   Run,

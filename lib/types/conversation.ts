@@ -79,6 +79,9 @@ export type Message = {
 /** An approval answer: the resume value of an `{ type: 'approval' }` interrupt. */
 export type ApprovalDecision = { approved: boolean; note?: string };
 
-export type ConversationList = { conversations: Conversation[] };
+/** What a listed conversation's newest run is doing: under way, stopped for the person's answer, or nothing. */
+export type ConversationActivity = 'working' | 'waiting_for_you';
+export type ConversationListItem = Conversation & { activity: ConversationActivity | null };
+export type ConversationList = { conversations: ConversationListItem[] };
 export type ConversationDetail = { conversation: Conversation; messages: Message[]; run: Run | null };
 export type RunResponse = { run: Run };

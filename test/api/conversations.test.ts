@@ -139,6 +139,35 @@ describe('conversations API: create, list, read', () => {
     listed = (await (await list(carol)).json()) as ConversationList;
     expect(listed.conversations.map((c) => c.id)).toEqual([first.id, second.id]);
     expect(listed.conversations[0]!.title).toBe('Draft the plan');
+    expect(listed.conversations.map((c) => c.activity)).toEqual([null, null]);
+  });
+
+  it("lists what each conversation's run is doing: working, waiting for you, then nothing; never another owner's", async () => {
+    const dana = await makeUser('dana');
+    const erin = await makeUser('erin');
+    const busy = await newConversation(dana, { name: 'Sleeper' });
+    const gated = await newConversation(dana, { name: 'Gate', toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const idle = await newConversation(dana, { name: 'Idle' });
+    const activityOf = async (user: TestUser) =>
+      Object.fromEntries(((await (await list(user)).json()) as ConversationList).conversations.map((c) => [c.agentName, c.activity]));
+
+    const { run: sleeping } = (await (await message(dana, busy.id, { text: '/sleep 5000' })).json()) as RunResponse;
+    expect((await sendAndWait(dana, gated.id, '/call calculator {"expression":"7*6"}')).status).toBe('interrupted');
+    expect(await activityOf(dana)).toEqual({ Sleeper: 'working', Gate: 'waiting_for_you', Idle: null });
+    // What must not happen: another owner's running and waiting runs showing in their list, or theirs in this one.
+    const theirs = await newConversation(erin, { name: 'Theirs' });
+    const { run: theirRun } = (await (await message(erin, theirs.id, { text: '/sleep 5000' })).json()) as RunResponse;
+    expect(await activityOf(erin)).toEqual({ Theirs: 'working' });
+    expect(await activityOf(dana)).toEqual({ Sleeper: 'working', Gate: 'waiting_for_you', Idle: null });
+
+    // Cancelled and answered: nothing under way, nothing waiting.
+    expect((await cancelRun(dana, sleeping.id)).status).toBe(200);
+    const answered = await resumeReq(dana, gated.id, { value: { approved: false }, idempotencyKey: crypto.randomUUID() });
+    expect(answered.status).toBe(202);
+    await wait(((await answered.json()) as RunResponse).run.id, 10_000);
+    expect(await activityOf(dana)).toEqual({ Sleeper: null, Gate: null, Idle: null });
+    expect((await cancelRun(erin, theirRun.id)).status).toBe(200);
+    expect(await activityOf(erin)).toEqual({ Theirs: null });
   });
 
   it('reads messages (with tool calls and results) and the newest run', async () => {

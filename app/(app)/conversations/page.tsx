@@ -9,8 +9,7 @@ import { PageHeader } from '@/components/ui/misc';
 import type { ApiAgentList } from '@/lib/types/agent';
 import type { ConversationList as ConversationListReply } from '@/lib/types/conversation';
 import { listAgents, toApiAgent } from '@/server/agents/catalog';
-import { listConversations } from '@/server/agents/conversations';
-import { conversationView } from '@/server/agents/views';
+import { listConversationItems } from '@/server/agents/conversation-list';
 import { currentUser } from '@/server/auth/require-user';
 
 export const metadata: Metadata = { title: 'Conversations' };
@@ -23,7 +22,7 @@ export default async function ConversationsPage() {
   const user = await currentUser();
   if (!user) redirect('/sign-in');
   const queryClient = new QueryClient();
-  queryClient.setQueryData<ConversationListReply>(conversationKeys.list(), { conversations: (await listConversations(user.id)).map(conversationView) });
+  queryClient.setQueryData<ConversationListReply>(conversationKeys.list(), { conversations: await listConversationItems(user.id) });
   queryClient.setQueryData<ApiAgentList>(agentKeys.list(''), { agents: (await listAgents(user.id)).map(toApiAgent) });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

@@ -1,6 +1,7 @@
 import { createConversationSchema } from '@/lib/schemas/conversation';
 import { requireUser } from '@/server/auth/require-user';
-import { createConversation, listConversations } from '@/server/agents/conversations';
+import { listConversationItems } from '@/server/agents/conversation-list';
+import { createConversation } from '@/server/agents/conversations';
 import { conversationView } from '@/server/agents/views';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
@@ -8,7 +9,7 @@ import { json, readBody, route } from '@/server/http/route';
 /** GET /api/v1/conversations — the caller's conversations, most recently active first. */
 export const GET = route(async (req) => {
   const user = await requireUser(req);
-  return json({ conversations: (await listConversations(user.id)).map(conversationView) });
+  return json({ conversations: await listConversationItems(user.id) });
 });
 
 /** POST /api/v1/conversations { agentId } — a new conversation with one of the caller's agents. */
