@@ -5,7 +5,7 @@ type Props = {
   /** The submit button's label, and what it says while `pending` ("Save budget" / "Saving…"). */
   submitLabel: string;
   pendingLabel: string;
-  /** While true both buttons are disabled (the outcome is not known yet). */
+  /** While true both buttons are unavailable (the outcome is not known yet) but keep the focus (Button `pending`). */
   pending: boolean;
   onCancel: () => void;
   /** Buttons placed before Cancel, e.g. a secondary action pushed to the start with `mr-auto`. */
@@ -17,10 +17,10 @@ export function FormDialogActions({ submitLabel, pendingLabel, pending, onCancel
   return (
     <div className="flex flex-wrap justify-end gap-2">
       {children}
-      <Button type="button" variant="secondary" onClick={onCancel} disabled={pending}>
+      <Button type="button" variant="secondary" onClick={onCancel} pending={pending}>
         Cancel
       </Button>
-      <Button type="submit" disabled={pending}>
+      <Button type="submit" pending={pending}>
         {pending ? pendingLabel : submitLabel}
       </Button>
     </div>
