@@ -147,7 +147,7 @@ describe('conversations API: create, list, read', () => {
     const erin = await makeUser('erin');
     const busy = await newConversation(dana, { name: 'Sleeper' });
     const gated = await newConversation(dana, { name: 'Gate', toolGroups: ['utility'], approvalTools: ['calculator'] });
-    const idle = await newConversation(dana, { name: 'Idle' });
+    await newConversation(dana, { name: 'Idle' });
     const activityOf = async (user: TestUser) =>
       Object.fromEntries(((await (await list(user)).json()) as ConversationList).conversations.map((c) => [c.agentName, c.activity]));
 
