@@ -169,3 +169,34 @@ test('"Delete finished team" is refused while a request waits; after cancelling 
     expect((await api.get(`/api/v1/conversations/${m.conversationId}`)).status(), m.name).toBe(200);
   }
 });
+
+test('a team request waiting on a member is answered on the team, not in the member’s conversation, which points there', async ({ page, api }) => {
+  const team = await createTeam(api, 'Gated crew', [
+    { name: 'Calculator', description: 'Does sums with approval', approvalTools: ['calculator'] },
+    { name: 'Checker', description: 'Checks sums' },
+  ]);
+  const jobId = await sendRequest(api, team, 'Calculator', '/call calculator {"expression":"6*7"}');
+  await expect
+    .poll(async () => ((await (await api.get(`/api/v1/teams/${team.id}/activity?limit=50`)).json()) as { jobs: Array<{ id: string; status: string }> }).jobs.find((j) => j.id === jobId)?.status, { timeout: RESULT_TIMEOUT })
+    .toBe('waiting_input');
+
+  // The member's own conversation, as the Members panel's "Open conversation" opens it.
+  const conversationId = team.members.find((m) => m.name === 'Calculator')!.conversationId;
+  await page.goto(`/conversations/${conversationId}`);
+  const notice = page.getByRole('region', { name: 'A team request waits here' });
+  await expect(notice).toContainText('a request from the team “Gated crew”', FIRST_LOAD);
+  // What must not happen: an answer given here, which would leave the team's request waiting for good.
+  await expect(page.getByRole('button', { name: /^Approve/ })).toHaveCount(0);
+  const box = page.getByRole('combobox', { name: 'Message', exact: true });
+  await box.fill('/reply sideways');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'A team request waits on this conversation: answer it on the team’s page first.' })).toBeVisible();
+  await expect(box).toHaveValue('/reply sideways');
+
+  await notice.getByRole('link', { name: 'Answer on the team’s page' }).click();
+  await expect(page).toHaveURL(new RegExp(`/teams/${team.id}$`), FIRST_LOAD);
+  const job = card(page, 'You → @Calculator');
+  await job.getByRole('region', { name: 'Approval needed: calculator' }).getByRole('button', { name: /^Approve/ }).click();
+  await expect(job.getByText('Completed', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(job).toContainText('[calculator] 42');
+});

@@ -23,12 +23,14 @@ import { isRunActive, laterRun, runView } from './run-state';
 import { LiveOutputBox } from '@/components/live-output/live-output-box';
 import { runOutputKey } from '@/components/live-output/store';
 import { RunStatus } from './run-status';
+import { TeamRequestNotice } from './team-request-notice';
 import { timelineSignature } from './timeline';
 import type { ConversationDetail, Run } from './types';
 import { useConversationEvents } from './use-conversation-events';
 import { useStickToBottom } from './use-stick-to-bottom';
 
 const APPROVAL_FIRST = 'Approve or decline the tool call above first.';
+const TEAM_FIRST = 'A team request waits on this conversation: answer it on the team’s page first.';
 // Sending to team members writes into this thread; while the agent waits on an interrupt that must not happen.
 const ANSWER_FIRST = 'The agent is waiting for your answer. Answer it first, then send to team members.';
 
@@ -161,7 +163,9 @@ export function ChatView({ conversationId }: { conversationId: string }) {
   if (!data || !conversation) return null;
 
   const view = runView(run);
-  const busyMessage = isRunActive(run) ? BUSY_MESSAGE : view.kind === 'approval' ? APPROVAL_FIRST : null;
+  // A team request's question or approval is answered on the team's page only (the server refuses it here).
+  const teamRequest = data.teamRequest ?? null;
+  const busyMessage = isRunActive(run) ? BUSY_MESSAGE : teamRequest ? TEAM_FIRST : view.kind === 'approval' ? APPROVAL_FIRST : null;
   const mentionBusyMessage = busyMessage ?? (run?.status === 'interrupted' ? ANSWER_FIRST : null);
 
   return (
@@ -233,9 +237,13 @@ export function ChatView({ conversationId }: { conversationId: string }) {
       {view.kind === 'active' && run ? <LiveOutputBox outputKey={runOutputKey(run.id)} author={conversation.agentName} className="" /> : null}
       <RunStatus view={view} onCancel={cancel} />
 
-      {view.kind === 'approval' && run ? <ApprovalPrompt key={run.id} interrupt={view.interrupt} onAnswer={answerApproval} errorMessage={sendErrorMessage} /> : null}
+      {teamRequest ? <TeamRequestNotice request={teamRequest} agentName={conversation.agentName} /> : null}
 
-      {view.kind === 'clarification' ? (
+      {view.kind === 'approval' && run && !teamRequest ? (
+        <ApprovalPrompt key={run.id} interrupt={view.interrupt} onAnswer={answerApproval} errorMessage={sendErrorMessage} />
+      ) : null}
+
+      {view.kind === 'clarification' && !teamRequest ? (
         <section
           aria-labelledby="clarification-heading"
           className="rounded-lg border border-blue-300 bg-blue-50 p-3 text-sm dark:border-blue-800 dark:bg-blue-950/40"
@@ -254,7 +262,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
           <Composer
             onSend={send}
             busyMessage={busyMessage}
-            context={view.kind === 'clarification' ? 'Your message answers the question above.' : null}
+            context={view.kind === 'clarification' && !teamRequest ? 'Your message answers the question above.' : null}
             mentions={{ conversationId, send: sendToMembers, busyMessage: mentionBusyMessage }}
           />
         ) : (

@@ -83,5 +83,7 @@ export type ApprovalDecision = { approved: boolean; note?: string };
 export type ConversationActivity = 'working' | 'waiting_for_you';
 export type ConversationListItem = Conversation & { activity: ConversationActivity | null };
 export type ConversationList = { conversations: ConversationListItem[] };
-export type ConversationDetail = { conversation: Conversation; messages: Message[]; run: Run | null };
+/** A team request waiting on the conversation's newest run (a question or an approval, or its answer on the way): answered on the team's page only. */
+export type WaitingTeamRequest = { teamId: string; teamName: string; jobId: string };
+export type ConversationDetail = { conversation: Conversation; messages: Message[]; run: Run | null; teamRequest: WaitingTeamRequest | null };
 export type RunResponse = { run: Run };

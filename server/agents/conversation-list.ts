@@ -17,12 +17,14 @@ export async function listConversationItems(ownerId: string): Promise<Conversati
 /**
  * Each owner's conversation whose newest run (framework notes aside) is unfinished: running (or about to) is
  * 'working'; stopped on an approval or a question is 'waiting_for_you'. The newest only: an answered interrupt stays
- * 'interrupted' on its run, with the run that answered it after it. Read from the owner's unfinished runs, each
- * checked for a newer one by the conversation's (conversation_id, created_at) index.
+ * 'interrupted' on its run, with the run that answered it after it; so does a team request's run when the request is
+ * cancelled while it waits (only a request still waiting counts). Read from the owner's unfinished runs, each checked
+ * for a newer one by the conversation's (conversation_id, created_at) index.
  */
 const unfinishedNewestRuns = statement(
   `select r.conversation_id as "conversationId", r.status as "status" from runs r
    where r.owner_id = ? and r.kind <> 'note' and r.status in ('pending', 'running', 'interrupted')
+     and (r.status <> 'interrupted' or r.team_id is null or exists (select 1 from jobs j where j.run_id = r.id and j.status = 'waiting_input'))
      and not exists (select 1 from runs n where n.conversation_id = r.conversation_id and n.kind <> 'note'
        and (n.created_at > r.created_at or (n.created_at = r.created_at and n.${tieBreakText('id')} > r.${tieBreakText('id')})))`,
 );

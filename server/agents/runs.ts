@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { BaseMessage } from '@langchain/core/messages';
 import { approvalDecisionSchema } from '@/lib/schemas/conversation';
 import { truncateText } from '@/lib/text';
-import type { Message, RunInterrupt } from '@/lib/types/conversation';
+import type { Message, RunInterrupt, WaitingTeamRequest } from '@/lib/types/conversation';
 import { schema, writeTx } from '@/server/db';
 import { jsonText } from '@/server/db/dialect';
 import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
@@ -23,6 +23,7 @@ import { launchRun } from './run-executor';
 import { activeRuns, runEvents, RunCancelledError } from './run-events';
 import { personMessage } from './provenance';
 import { findRun, finishRun, isFinished, latestRun, type ResumeInput, type StartInput } from './run-store';
+import { teamRequestWaiting, waitingTeamRequest } from './team-request-wait';
 import { readThread } from './thread';
 import { routeCancel } from './run-takeover';
 
@@ -127,6 +128,8 @@ export type ConversationState = {
   interrupt: RunInterrupt | unknown | null;
   /** The raw checkpoint messages, for server code that needs more than the API shape. */
   threadMessages: BaseMessage[];
+  /** The team request waiting on the newest run: the conversation points to the team's page to answer it. */
+  teamRequest: WaitingTeamRequest | null;
 };
 
 /** The conversation's messages (from its newest checkpoint), newest run and pending interrupt. */
@@ -141,6 +144,7 @@ export async function getState(ownerId: string, conversationId: string): Promise
     run,
     interrupt: run?.status === 'interrupted' ? (run.interrupt ?? null) : null,
     threadMessages: messages,
+    teamRequest: await waitingTeamRequest(run),
   };
 }
 
@@ -212,6 +216,8 @@ async function startRunAs(conversationId: string, input: StartInput, options: St
     }
     await assertConversationIdle(tx, conversationId);
     if (origin === 'direct') {
+      const waiting = await waitingTeamRequest(await latestRun(conversationId));
+      if (waiting) throw teamRequestWaiting(waiting);
       await assertRunQuota(tx, conversation.ownerId);
       // The operator's daily token cap: a new message is refused (429 daily_token_cap) until midnight UTC; team
       // work is held at admission instead (ADR 023).
@@ -249,7 +255,11 @@ async function resumeRunAs(conversationId: string, value: unknown, options: Star
     // Read in this transaction (getDb() inside writeTx is the transaction).
     const latest = await latestRun(conversationId);
     if (!latest || latest.status !== 'interrupted' || !isGraphInterrupt(latest.interrupt)) throw notWaiting();
-    if (origin === 'direct') await assertRunQuota(tx, conversation.ownerId);
+    if (origin === 'direct') {
+      const waiting = await waitingTeamRequest(latest);
+      if (waiting) throw teamRequestWaiting(waiting);
+      await assertRunQuota(tx, conversation.ownerId);
+    }
     if (isApproval(latest.interrupt)) {
       const parsed = approvalDecisionSchema.safeParse(value);
       if (!parsed.success) throw validationError(prefixFields('value', zodFields(parsed.error)));

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Conversation as ConversationRow, Run as RunRow } from '@/server/db/schema';
-import type { Conversation, Run } from '@/lib/types/conversation';
+import type { Conversation, ConversationDetail, Run } from '@/lib/types/conversation';
+import type { ConversationState } from './runs';
 import type { AssemblyChange, AssemblyDescriptor } from '@/lib/types/assembly';
 
 /** What runs.assembly holds: the descriptor recorded at the run's start and its changes from the previous run. */
@@ -17,6 +18,16 @@ export function conversationView(row: ConversationRow): Conversation {
     title: row.title,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** GET /api/v1/conversations/:id's answer (the route and the page's first render). */
+export function conversationDetailView(state: ConversationState): ConversationDetail {
+  return {
+    conversation: conversationView(state.conversation),
+    messages: state.messages,
+    run: state.run ? runView(state.run) : null,
+    teamRequest: state.teamRequest,
   };
 }
 

@@ -14,7 +14,8 @@ import { toApiJob } from './serialize';
 import { requireTeam } from './teams';
 
 export const NOT_WAITING = 'Request is not waiting for input';
-export const CLARIFICATION_CHANGED = 'Clarification changed; inspect the member conversation';
+// An approval as much as a question: the code keeps its old name for API clients.
+export const CLARIFICATION_CHANGED = 'The member conversation moved on since this request paused; open it to see what happened, or cancel the request';
 
 /**
  * Record the person's answer to a waiting job. The job keeps its conversation's head and waits for a free

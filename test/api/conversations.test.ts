@@ -173,13 +173,14 @@ describe('conversations API: create, list, read', () => {
   it('reads messages (with tool calls and results) and the newest run', async () => {
     const conversation = await newConversation(alice, { name: 'Calc', toolGroups: ['utility'] });
     const empty = (await (await detail(alice, conversation.id)).json()) as ConversationDetail;
-    expect(empty).toEqual({ conversation, messages: [], run: null });
+    expect(empty).toEqual({ conversation, messages: [], run: null, teamRequest: null });
 
     const run = await sendAndWait(alice, conversation.id, '/call calculator {"expression":"2*21"}');
     const res = await detail(alice, conversation.id);
     expect(res.status).toBe(200);
     const body = (await res.json()) as ConversationDetail;
     expect(body.run).toEqual(run);
+    expect(body.teamRequest).toBeNull();
     const person = { contentKind: 'person_message', producer: { type: 'person' } };
     const agent = { contentKind: 'assistant', producer: { type: 'agent' } };
     expect(body.messages).toEqual([

@@ -128,7 +128,7 @@ describe('respond API', () => {
     await writeTx((tx) => tx.insert(schema.runs).values({ id: crypto.randomUUID(), conversationId: moved.member.conversationId!, ownerId: alice.id, idempotencyKey: 'direct', kind: 'start', status: 'success', model: 'scripted', input: {}, createdAt: new Date(Date.now() + 1000) }));
     const refused = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { answer: 'PDF', answerKey: 'k' }, params: { id: moved.team.id, jobId: moved.jobId } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ error: { code: 'clarification_changed', message: 'Clarification changed; inspect the member conversation' } });
+    expect(refused.body).toEqual({ error: { code: 'clarification_changed', message: 'The member conversation moved on since this request paused; open it to see what happened, or cancel the request' } });
   });
 
   it('cancels in each waiting state, keeping the conversation', async () => {

@@ -7,7 +7,7 @@ import { conversationKeys } from '@/components/conversations/queries';
 import type { ConversationDetail } from '@/lib/types/conversation';
 import { currentUser } from '@/server/auth/require-user';
 import { getState } from '@/server/agents/runs';
-import { conversationView, runView } from '@/server/agents/views';
+import { conversationDetailView } from '@/server/agents/views';
 import { AppError } from '@/server/http/errors';
 
 type Props = { params: Promise<{ id: string }> };
@@ -20,8 +20,7 @@ const loadConversation = cache(async (id: string): Promise<ConversationDetail | 
   const user = await currentUser();
   if (!user) redirect('/sign-in');
   try {
-    const state = await getState(user.id, id);
-    return { conversation: conversationView(state.conversation), messages: state.messages, run: state.run ? runView(state.run) : null };
+    return conversationDetailView(await getState(user.id, id));
   } catch (err) {
     if (err instanceof AppError && err.status === 404) return null;
     throw err;

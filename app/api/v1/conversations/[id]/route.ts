@@ -1,6 +1,6 @@
 import { requireUser } from '@/server/auth/require-user';
 import { getState } from '@/server/agents/runs';
-import { conversationView, runView } from '@/server/agents/views';
+import { conversationDetailView } from '@/server/agents/views';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 
@@ -10,8 +10,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
   const { id } = await ctx.params;
-  const state = await getState(user.id, id);
-  return json({ conversation: conversationView(state.conversation), messages: state.messages, run: state.run ? runView(state.run) : null });
+  return json(conversationDetailView(await getState(user.id, id)));
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);
