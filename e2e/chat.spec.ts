@@ -145,8 +145,11 @@ test('an approval-gated tool waits for Approve, and Decline skips the tool with 
   await expect(page.getByRole('alert').filter({ hasText: 'Approve or decline the tool call above first.' })).toBeVisible();
   await composer(page).fill('');
 
-  await prompt.getByRole('button', { name: 'Approve' }).click();
+  // From the keyboard: the answered prompt goes, and the focus moves to the composer, never to the page.
+  await prompt.getByRole('button', { name: 'Approve' }).focus();
+  await page.keyboard.press('Enter');
   await expect(prompt).toBeHidden(REPLY);
+  await expect(composer(page)).toBeFocused();
   await expect(history(page)).toContainText('[calculator] 5', REPLY);
   await expect(toolCall(page, 'calculator').locator('summary')).toContainText('Result');
   expect((await conversationDetail(api, conversationId)).run?.status).toBe('success');

@@ -93,6 +93,8 @@ test('creating a token asks for the password again and offers an expiry; the lis
   await form.getByLabel('Your password').fill(account.password);
   await form.getByRole('button', { name: 'Create token' }).click();
   const notice = page.getByRole('region', { name: 'New API token' });
+  // The new token takes the focus (it is shown once), and Done gives it back to the button that made it.
+  await expect(notice.getByRole('textbox', { name: 'New token' })).toBeFocused();
   const token = await notice.getByRole('textbox', { name: 'New token' }).inputValue();
   expect(token).toMatch(/^ens_\S{20,}$/);
 
@@ -103,6 +105,9 @@ test('creating a token asks for the password again and offers an expiry; the lis
   await expect(item).toContainText(`Expires ${expected}`);
 
   expect(await meStatus({ token })).toBe(200);
+  await notice.getByRole('button', { name: 'Done' }).click();
+  await expect(notice).toHaveCount(0);
+  await expect(form.getByRole('button', { name: 'Create token' })).toBeFocused();
   await page.reload();
   await expect(item).toContainText(/Last used less than a minute ago/, PAGE_DATA);
 });

@@ -92,7 +92,7 @@ export function Invitations({
             <Input type="text" autoComplete="off" value={note} onChange={(e) => setNote(e.target.value)} />
           </Field>
         </div>
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" pending={pending}>
           {pending ? 'Creating…' : 'Create invitation link'}
         </Button>
       </form>

@@ -367,7 +367,7 @@ export function AgentForm(props: Props) {
       </div>
 
       <div className="flex flex-wrap items-center gap-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" pending={busy}>
           {busy ? 'Saving…' : props.mode === 'edit' ? 'Save changes' : 'Create agent'}
         </Button>
         <ButtonLink href="/agents" variant="secondary">

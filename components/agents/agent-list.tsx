@@ -128,7 +128,7 @@ function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => v
         {chat.isError ? <Alert>Could not start a conversation: {chat.error.message}</Alert> : null}
       </div>
       <div className="flex shrink-0 flex-wrap gap-2">
-        <Button size="sm" onClick={() => chat.mutate()} disabled={chat.isPending || chat.isSuccess} aria-label={`Chat with ${agent.name}`}>
+        <Button size="sm" onClick={() => chat.mutate()} pending={chat.isPending || chat.isSuccess} aria-label={`Chat with ${agent.name}`}>
           {chat.isPending || chat.isSuccess ? 'Opening…' : 'Chat'}
         </Button>
         <ButtonLink href={`/agents/${encodeURIComponent(agent.id)}/edit`} variant="secondary" size="sm" aria-label={`Edit ${agent.name}`}>

@@ -67,7 +67,7 @@ export function SignInForm({ action, callbackPath, initialMessage, signUpLink }:
         <Field label="Password" error={errors.password?.message ?? state.fields?.password}>
           <Input type="password" autoComplete="current-password" {...register('password')} />
         </Field>
-        <Button type="submit" className="w-full" disabled={pending} aria-busy={pending || undefined}>
+        <Button type="submit" className="w-full" pending={pending} aria-busy={pending || undefined}>
           Sign in
         </Button>
       </form>

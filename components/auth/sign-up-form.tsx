@@ -63,7 +63,7 @@ export function SignUpForm({ action, invite = null, notice }: { action: AuthForm
         <Field label="Name" hint="Optional." error={errors.name?.message ?? state.fields?.name}>
           <Input type="text" autoComplete="name" {...register('name')} />
         </Field>
-        <Button type="submit" className="w-full" disabled={pending} aria-busy={pending || undefined}>
+        <Button type="submit" className="w-full" pending={pending} aria-busy={pending || undefined}>
           Create account
         </Button>
       </form>

@@ -22,6 +22,7 @@ import { visibleEcho, type PendingEcho } from './pending-echo';
 import { isRunActive, laterRun, runView } from './run-state';
 import { LiveOutputBox } from '@/components/live-output/live-output-box';
 import { runOutputKey } from '@/components/live-output/store';
+import { focusIsLost } from '@/components/ui/focus-return';
 import { RunStatus } from './run-status';
 import { TeamRequestNotice } from './team-request-notice';
 import { timelineSignature } from './timeline';
@@ -53,6 +54,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
 
   const [echo, setEcho] = useState<PendingEcho | null>(null);
   const resumeKeys = useRef(new Map<string, string>());
+  const composerArea = useRef<HTMLDivElement>(null);
   const shownEcho = data ? visibleEcho(echo, data.messages, run) : null;
   const { anchor: listRef, scrollToEnd } = useStickToBottom<HTMLDivElement>(`${data ? timelineSignature(data.messages) : ''}|${shownEcho ? 'echo' : ''}|${run?.status ?? ''}`);
 
@@ -125,6 +127,11 @@ export function ChatView({ conversationId }: { conversationId: string }) {
       }
       const { run: resumed } = await actionData(() => actions.resume(conversationId, { value, idempotencyKey: key }));
       await adoptRun(resumed);
+      // The answered prompt goes with the button that had the focus: the composer takes it (the run's status is
+      // announced by its own live region), never the page's <body>.
+      requestAnimationFrame(() => {
+        if (focusIsLost()) composerArea.current?.querySelector('textarea')?.focus();
+      });
     },
     [run, conversationId, adoptRun, actions],
   );
@@ -257,7 +264,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         </section>
       ) : null}
 
-      <div className="sticky bottom-0 -mx-1 border-t border-zinc-200 bg-zinc-50/95 px-1 pt-3 pb-3 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
+      <div ref={composerArea} className="sticky bottom-0 -mx-1 border-t border-zinc-200 bg-zinc-50/95 px-1 pt-3 pb-3 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
         {agentId ? (
           <Composer
             onSend={send}

@@ -46,7 +46,7 @@ export function ChangePasswordForm({ action, changed }: { action: Action; change
         <Field label="Confirm new password" error={errors.confirmPassword}>
           <Input name="confirmPassword" type="password" autoComplete="new-password" required />
         </Field>
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" pending={pending}>
           {pending ? 'Changing…' : 'Change password'}
         </Button>
       </form>

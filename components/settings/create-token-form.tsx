@@ -90,7 +90,7 @@ export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: Cr
           <Input type="password" autoComplete="current-password" {...register('password')} />
         </Field>
       </div>
-      <Button type="submit" disabled={disabled || create.isPending}>
+      <Button type="submit" disabled={disabled} pending={create.isPending}>
         {create.isPending ? 'Creating…' : 'Create token'}
       </Button>
       {formError ? <Alert>{formError}</Alert> : null}

@@ -8,7 +8,7 @@ export type SignOutAction = (formData: FormData) => void | Promise<void>;
 function SubmitButton({ className }: { className?: string }) {
   const { pending } = useFormStatus();
   return (
-    <Button type="submit" variant="secondary" size="sm" disabled={pending} className={className}>
+    <Button type="submit" variant="secondary" size="sm" pending={pending} className={className}>
       {pending ? 'Signing out…' : 'Sign out'}
     </Button>
   );

@@ -51,7 +51,7 @@ export function StatePanel({ teamId }: { teamId: string }) {
         <Button
           size="sm"
           variant="ghost"
-          disabled={busy}
+          pending={busy}
           onClick={() => setStatus.mutate({ entry, status: entry.status === 'active' ? 'archived' : 'active' })}
         >
           {entry.status === 'active' ? 'Archive' : 'Restore'}

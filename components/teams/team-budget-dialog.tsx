@@ -77,7 +77,7 @@ export function TeamBudgetDialog({ team, open, onClose, onSaved }: Props) {
         ) : null}
         <FormDialogActions submitLabel="Save budget" pendingLabel="Saving…" pending={save.isPending} onCancel={close}>
           {team.tokenBudget !== null ? (
-            <Button type="button" variant="ghost" className="mr-auto" onClick={() => save.mutate(null)} disabled={save.isPending}>
+            <Button type="button" variant="ghost" className="mr-auto" onClick={() => save.mutate(null)} pending={save.isPending}>
               Remove budget
             </Button>
           ) : null}

@@ -1,12 +1,15 @@
 'use client';
 
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button } from './button';
+import { rememberFocus } from './focus-return';
 import { Input } from './input';
 
 /**
  * The one time a secret (an API token, an invitation link) is shown: a message, a read-only field, a Copy button
  * and Done. Without clipboard access (e.g. plain http on another host) the text is selected so Ctrl+C / ⌘C works.
+ * It takes the focus when shown (the secret, selected, is what the person came for) and gives it back on Done to
+ * what had it before (the button that made the secret), so a keyboard user never lands on the page's <body>.
  */
 export function SecretOnce({
   label,
@@ -24,6 +27,18 @@ export function SecretOnce({
 }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [copyState, setCopyState] = useState<'idle' | 'copied' | 'manual'>('idle');
+  const focusBack = useRef<{ restore: () => void } | null>(null);
+
+  useEffect(() => {
+    focusBack.current = rememberFocus();
+    inputRef.current?.focus();
+  }, []);
+
+  const done = () => {
+    // Given back while this region is still on the page, so the focus never passes through <body>.
+    focusBack.current?.restore();
+    onDismiss();
+  };
 
   const copy = async () => {
     try {
@@ -59,7 +74,7 @@ export function SecretOnce({
         <p role="status" className="text-sm text-emerald-800 dark:text-emerald-200">
           {copyState === 'copied' ? 'Copied to the clipboard.' : copyState === 'manual' ? 'Selected: press Ctrl+C (⌘C) to copy.' : ''}
         </p>
-        <Button variant="ghost" size="sm" onClick={onDismiss}>
+        <Button variant="ghost" size="sm" onClick={done}>
           Done
         </Button>
       </div>

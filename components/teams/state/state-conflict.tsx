@@ -39,13 +39,13 @@ export function StateConflict({ mine, theirs, onKeepMine, onKeepTheirs, onEditAg
         />
       </div>
       <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={onKeepTheirs} disabled={pending}>
+        <Button variant="secondary" onClick={onKeepTheirs} pending={pending}>
           Keep theirs
         </Button>
-        <Button variant="secondary" onClick={onEditAgain} disabled={pending}>
+        <Button variant="secondary" onClick={onEditAgain} pending={pending}>
           Edit again
         </Button>
-        <Button onClick={onKeepMine} disabled={pending}>
+        <Button onClick={onKeepMine} pending={pending}>
           {pending ? 'Saving…' : 'Keep mine'}
         </Button>
       </div>

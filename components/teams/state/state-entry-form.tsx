@@ -55,10 +55,10 @@ export function StateEntryForm({ draft, onChange, onSubmit, onCancel, kindEditab
       </Field>
       {failure ? <Alert>{failure}</Alert> : null}
       <div className="flex flex-wrap justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={onCancel} disabled={pending}>
+        <Button type="button" variant="secondary" onClick={onCancel} pending={pending}>
           Cancel
         </Button>
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" pending={pending}>
           {pending ? 'Saving…' : submitLabel}
         </Button>
       </div>
