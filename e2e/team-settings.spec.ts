@@ -122,6 +122,22 @@ test('a team at its 100-request limit says so and offers a clone with the same m
   expect(((await (await api.get(`/api/v1/teams/${team.id}`)).json()) as { requestCount: number }).requestCount).toBe(100);
 });
 
+test('any team can be cloned from the Manage menu, not only one at its request limit', async ({ page, api }) => {
+  const team = await crew(api, 'Weekly crew');
+  await openTeam(page, team.id);
+  await expect(page.getByRole('status', { name: 'Request limit' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Manage' }).click();
+  await page.getByRole('menuitem', { name: 'Clone team…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Clone team' });
+  await expect(dialog.getByLabel('Name of the new team')).toHaveValue('Weekly crew (2)');
+  await dialog.getByRole('button', { name: 'Clone team' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Weekly crew (2)' })).toBeVisible(FIRST_LOAD);
+  const members = page.getByRole('complementary', { name: 'Members' });
+  await expect(members.getByRole('button', { name: 'Mention Writer' })).toBeVisible();
+  // The original is left as it was.
+  expect((await api.get(`/api/v1/teams/${team.id}`)).status()).toBe(200);
+});
+
 test('the tab title counts the jobs waiting for the person’s answer', async ({ page, api }) => {
   const team = await crew(api, 'Waiting crew');
   await openTeam(page, team.id);

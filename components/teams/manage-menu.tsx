@@ -12,6 +12,7 @@ import { ApiError } from '@/lib/api-client';
 import type { ApiTeam } from '@/lib/types/team';
 import { CancelAllDialog } from './cancel-all-dialog';
 import { downloadTeamExport } from './export-download';
+import { CloneTeamDialog } from './team-dialogs-lazy';
 import { teamKeys } from './queries';
 import { useTeamActions } from './team-actions';
 
@@ -24,7 +25,8 @@ type Props = {
 const errorText = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
 
 /**
- * Refresh now, Reconnect (after a restart or an interrupted creation), Export (Markdown or JSON), Cancel all unfinished
+ * Refresh now, Reconnect (after a restart or an interrupted creation), Export (Markdown or JSON), Clone (a new team
+ * with the same members and goal, at any time; the request limit's notice offers it too), Cancel all unfinished
  * requests (asks first) and Delete finished team.
  */
 export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
@@ -33,6 +35,7 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
   const actions = useTeamActions();
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [cancelAllOpen, setCancelAllOpen] = useState(false);
+  const [cloneOpen, setCloneOpen] = useState(false);
 
   const reconnect = useMutation({
     mutationFn: () => actionData(() => actions.reconnect(team.id)),
@@ -61,6 +64,7 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
           ...(canReconnect ? [{ label: 'Reconnect', onSelect: () => reconnect.mutate() }] : []),
           { label: 'Export as Markdown', onSelect: () => downloadTeamExport(team.id, 'md') },
           { label: 'Export as JSON', onSelect: () => downloadTeamExport(team.id, 'json') },
+          { label: 'Clone team…', onSelect: () => setCloneOpen(true) },
           ...(team.pendingJobs > 0 ? [{ label: 'Cancel all unfinished requests…', danger: true, onSelect: () => setCancelAllOpen(true) }] : []),
           {
             label: 'Delete finished team',
@@ -81,6 +85,8 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
           </Alert>
         </div>
       ) : null}
+
+      {cloneOpen ? <CloneTeamDialog team={team} open onClose={() => setCloneOpen(false)} /> : null}
 
       <CancelAllDialog team={team} open={cancelAllOpen} onClose={() => setCancelAllOpen(false)} onCancelled={onRefresh} />
 
