@@ -32,14 +32,17 @@ export const fetchMentionTargets = (id: string, signal?: AbortSignal) =>
 
 /** How often the list is read again while one of its conversations is working (the list has no push stream). */
 export const BUSY_LIST_POLL_MS = 5_000;
+/** …and otherwise, for what changed elsewhere (a run started or answered in another tab or through the API). */
+export const IDLE_LIST_POLL_MS = 30_000;
 
 export const conversationListQuery = () =>
   queryOptions({
     queryKey: conversationKeys.list(),
     queryFn: ({ signal }) => fetchConversations(signal),
-    // Only while something runs: a run's end changes its row; a conversation waiting for the person does not change
-    // by itself, and an idle list costs nothing.
-    refetchInterval: (query) => (query.state.data?.conversations.some((c) => c.activity === 'working') ? BUSY_LIST_POLL_MS : false),
+    // Often while something runs (its end changes its row), seldom otherwise; never in a hidden tab, and at once when
+    // the tab is shown again (the app's push-fed queries turn that off; this list has no stream).
+    refetchInterval: (query) => (query.state.data?.conversations.some((c) => c.activity === 'working') ? BUSY_LIST_POLL_MS : IDLE_LIST_POLL_MS),
+    refetchOnWindowFocus: true,
   });
 
 export const conversationStateQuery = (id: string) =>

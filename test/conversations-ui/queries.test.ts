@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { agentKeys, agentListQuery, agentQuery, fetchAgent } from '@/components/agents/queries';
 import {
+  BUSY_LIST_POLL_MS,
+  IDLE_LIST_POLL_MS,
   conversationKeys,
   conversationListQuery,
   conversationStateQuery,
@@ -10,6 +12,7 @@ import {
   mentionTargetsQuery,
 } from '@/components/conversations/queries';
 import { tokenKeys, tokenListQuery } from '@/components/settings/queries';
+import type { ConversationListItem } from '@/lib/types/conversation';
 
 type Call = { url: string; method: string };
 
@@ -56,6 +59,21 @@ describe('conversation query keys', () => {
     const { client, invalid } = clientWith([conversationKeys.state('c1'), conversationKeys.list(), agentKeys.detail('a1')]);
     await client.invalidateQueries({ queryKey: conversationKeys.all });
     expect(invalid()).toEqual([conversationKeys.state('c1'), conversationKeys.list()]);
+  });
+
+  it('the list (it has no stream) re-reads often while a row works, seldom otherwise, and when the tab is shown again', async () => {
+    const options = conversationListQuery();
+    const row = (activity: ConversationListItem['activity']) => ({ id: 'c', agentId: 'a', agentName: 'A', title: '', createdAt: '', updatedAt: '', activity });
+    // The option reads only the query's data: a stand-in with that much is the query it is given.
+    const intervalWith = (conversations: ConversationListItem[] | undefined) => {
+      const query = { state: { data: conversations ? { conversations } : undefined } } as Parameters<Extract<typeof options.refetchInterval, (...args: never[]) => unknown>>[0];
+      return typeof options.refetchInterval === 'function' ? options.refetchInterval(query) : options.refetchInterval;
+    };
+    expect(intervalWith(undefined)).toBe(IDLE_LIST_POLL_MS);
+    expect(intervalWith([row(null), row('waiting_for_you')])).toBe(IDLE_LIST_POLL_MS);
+    expect(intervalWith([row(null), row('working')])).toBe(BUSY_LIST_POLL_MS);
+    expect(BUSY_LIST_POLL_MS).toBeLessThan(IDLE_LIST_POLL_MS);
+    expect(options.refetchOnWindowFocus).toBe(true);
   });
 
   it('a push for one conversation (exact state) leaves its mention targets cached', async () => {
