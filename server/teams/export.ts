@@ -83,7 +83,7 @@ function jobJson(j: Job) {
     resultTruncated: j.resultTruncated,
     error: j.error,
     waiting: j.waiting ?? null,
-    answer: j.answer ?? null,
+    answer: pendingAnswer(j.answer),
     runId: j.runId,
     receiptJobId: j.receiptJobId,
     retryOfJobId: j.retryOfJobId,
@@ -92,6 +92,13 @@ function jobJson(j: Job) {
     completedAt: iso(j.completedAt),
     updatedAt: iso(j.updatedAt),
   };
+}
+
+/** A pending answer without its idempotency key (the export leaves keys out). */
+function pendingAnswer(answer: unknown): unknown {
+  if (!answer || typeof answer !== 'object') return null;
+  const { answerKey: _key, ...rest } = answer as Record<string, unknown>;
+  return rest;
 }
 
 async function* json(team: Team, members: TeamMember[], batches: AsyncIterable<Job[]>, state: () => Promise<ApiStateEntry[]>, now: Date) {
@@ -154,14 +161,21 @@ async function* markdown(team: Team, members: TeamMember[], batches: AsyncIterab
     `\n## Requests\n`,
   ].join('\n');
   let count = 0;
+  // Each request's number in this document, so a retry or a handoff can name the request it came from (which is
+  // always earlier: jobs are read in insertion order).
+  const numbers = new Map<string, number>();
+  const ref = (id: string | null) => (id && numbers.has(id) ? `request ${numbers.get(id)}` : null);
   for await (const rows of batches) {
     const out: string[] = [];
     for (const j of rows) {
-      // A receipt only carries a finished request's result back to its requester; the request's section says so.
+      // A receipt only carries a finished request's result back to the member that asked: the request's section,
+      // headed "@Sender → @Member", already holds that result.
       if (j.kind !== 'request') continue;
       count += 1;
+      numbers.set(j.id, count);
       const from = j.sourceMemberId ? who(j.sourceMemberId) : j.sourceConversationId ? 'A conversation' : 'You';
-      const times = [`sent ${j.createdAt.toISOString()}`, j.completedAt ? `finished ${j.completedAt.toISOString()}` : null].filter(Boolean).join(', ');
+      const origin = j.retryOfJobId && !j.parentId ? ref(j.retryOfJobId) && `retry of ${ref(j.retryOfJobId)}` : ref(j.parentId) && `follow-up to ${ref(j.parentId)}`;
+      const times = [origin, `sent ${j.createdAt.toISOString()}`, j.completedAt ? `finished ${j.completedAt.toISOString()}` : null].filter(Boolean).join(', ');
       out.push(`\n### ${count}. ${from} → ${who(j.memberId)} · ${STATUS_WORD[j.status]}\n\n`, `_${times}_\n\n`, `Request:\n\n`, fenced(j.text));
       if (j.result !== null) out.push(`\nResult${j.resultTruncated ? ' (cut to the result limit)' : ''}:\n\n`, fenced(j.result));
       if (j.error !== null) out.push(`\nError:\n\n`, fenced(j.error));

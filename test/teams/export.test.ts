@@ -115,6 +115,20 @@ describe('team export: Markdown', () => {
     expect(notes.filter((t) => t.startsWith(`By @${research.name}, revision `))).toHaveLength(2);
   });
 
+  it('says which earlier request a retry or a follow-up came from, by its number in the document', async () => {
+    const { alice, team, research, review } = await world();
+    const failed = await send(alice.id, team.id, research.id, 'First try', { status: 'failed', error: 'Provider down' });
+    const retry = await send(alice.id, team.id, research.id, 'First try');
+    const followUp = await send(alice.id, team.id, review.id, 'Check it');
+    await writeTx(async (tx) => {
+      await tx.update(schema.jobs).set({ retryOfJobId: failed }).where(eq(schema.jobs.id, retry));
+      await tx.update(schema.jobs).set({ parentId: retry, sourceMemberId: research.id }).where(eq(schema.jobs.id, followUp));
+    });
+    const md = (await chunksOf(await get(alice.auth, team.id, 'format=md'))).join('');
+    const notes = walk(fromMarkdown(md) as MdNode).filter((n) => n.type === 'emphasis').map(textOf);
+    expect(notes.map((t) => t.replace(/, sent .*$/, '').replace(/^sent .*$/, '-'))).toEqual(['-', 'retry of request 1', 'follow-up to request 2']);
+  });
+
   it('must not let untrusted text restructure it: headings, fences, HTML and links in results, names and titles stay text', async () => {
     const { alice, team, research } = await world();
     const nasty = ['# Injected heading', '```', '````js', 'alert(1)', '````', '<script>alert(1)</script>', '[click](javascript:alert(1))', '~~~', '- [ ] item'].join('\n');
@@ -150,6 +164,8 @@ describe('team export: JSON', () => {
     const { alice, team, research, review } = await world();
     const a = await send(alice.id, team.id, research.id, '研究して 🤖', { status: 'completed', result: '結果 ✅' });
     const b = await send(alice.id, team.id, review.id, 'Review', { status: 'cancelled' });
+    // An answer waiting for a slot: exported without its idempotency key.
+    await writeTx((tx) => tx.update(schema.jobs).set({ answer: { type: 'clarification', text: 'EU', questionId: 'q', answerKey: 'secret-key' } }).where(eq(schema.jobs.id, b)));
     const actor = { teamId: team.id, memberId: review.id, conversationId: review.conversationId!, jobId: null };
     await publishState(actor, { requestId: 'q1', kind: 'question', title: 'Which market?', content: 'EU or US' });
 
@@ -167,10 +183,11 @@ describe('team export: JSON', () => {
     });
     expect(doc.jobs.map((j: { id: string }) => j.id)).toEqual([a, b]);
     expect(doc.jobs[0]).toMatchObject({ kind: 'request', memberId: research.id, status: 'completed', text: '研究して 🤖', result: '結果 ✅', createdAt: expect.any(String), completedAt: expect.any(String) });
-    expect(doc.jobs[1]).toMatchObject({ status: 'cancelled', completedAt: null });
+    expect(doc.jobs[1]).toMatchObject({ status: 'cancelled', completedAt: null, answer: { type: 'clarification', text: 'EU', questionId: 'q' } });
     // Internal keys and the frozen run input are not part of the export.
     expect(Object.keys(doc.jobs[0])).not.toContain('requestKey');
     expect(Object.keys(doc.jobs[0])).not.toContain('frozenInput');
+    expect(JSON.stringify(doc)).not.toContain('answerKey');
     expect(doc.state).toEqual([expect.objectContaining({ kind: 'question', title: 'Which market?', content: 'EU or US', createdBy: { memberId: review.id, name: review.name } })]);
   });
 
