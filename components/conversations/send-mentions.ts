@@ -5,6 +5,7 @@
  * The message key follows the draft's content (text + recipients): a retry after an error or a lost response
  * reuses it, so the server answers with the requests the first attempt queued instead of queueing new ones.
  */
+import { requestText } from '@/lib/mentions/request-text';
 import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
 import { newClientId } from '@/lib/idempotency/client-id';
 import type { QueuedMention, Recipient } from '@/lib/mentions/types';
@@ -39,7 +40,7 @@ export async function sendMentionDraft(opts: {
   const next = keyForDraft(keyed, draftSignature(sent.text, ids(sent)), mint);
   let jobs: QueuedMention[];
   try {
-    jobs = await send(sent.text, ids(sent), next.key);
+    jobs = await send(requestText(sent.text), ids(sent), next.key);
   } catch (err) {
     return { outcome: 'failed', error: sendErrorMessage(err), keyed: next };
   }

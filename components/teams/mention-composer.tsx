@@ -1,5 +1,6 @@
 'use client';
 
+import { requestText } from '@/lib/mentions/request-text';
 import { useId, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import { MentionField } from '@/components/mentions/mention-field';
 import { useMentionPicker } from '@/components/mentions/use-mention-picker';
@@ -87,7 +88,7 @@ export function MentionComposer({ members, draft, setDraft, onSend, textareaRef 
     const key = draftKey.current.key;
     setSending(true);
     try {
-      await onSend(sent, key);
+      await onSend({ ...sent, text: requestText(sent.text) }, key);
       draftKey.current = forgetKeyAfterSuccess(draftKey.current, key);
       setDraft((current) => (draftStillEquals(current, sent) ? emptyDraft : current));
       const to = sent.memberIds.map((memberId) => `@${byId.get(memberId)?.name ?? 'member'}`).join(', ');

@@ -40,6 +40,20 @@ const mint = () => `key-${++n}`;
 const draft = (text: string, recipients: Recipient[] = [writer]): MentionDraft => ({ text, recipients });
 
 describe('sendMentionDraft', () => {
+  it('sends the request without the space typed after a picked mention, and still empties that draft', async () => {
+    const server = fakeServer();
+    for (const text of [' 请写草稿 ✍️', '\t Draft it', 'Draft it']) {
+      const d = draft(text);
+      const sent = await sendMentionDraft({ draft: d, keyed: null, busyMessage: null, send: server.send, currentDraft: () => d, mint });
+      expect(sent).toMatchObject({ outcome: 'sent', draft: { text: '', recipients: [] } });
+    }
+    expect(server.calls.map((c) => c.text)).toEqual(['请写草稿 ✍️', 'Draft it', 'Draft it']);
+    // Only the very start: later lines keep their indentation.
+    const code = draft(' x\n    indented');
+    await sendMentionDraft({ draft: code, keyed: null, busyMessage: null, send: server.send, currentDraft: () => code, mint });
+    expect(server.calls.at(-1)!.text).toBe('x\n    indented');
+  });
+
   it('a retry after a lost response reuses the message key, so each member still has one request', async () => {
     const server = fakeServer();
     server.failOnce(new ApiError(0, 'network_error', 'Could not reach the server.'));
