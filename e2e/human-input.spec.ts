@@ -70,6 +70,12 @@ test('a tool call waiting for approval is answered on its card like in the chat:
   await expect(job).toContainText('[calculator] The person declined this calculator call, so it was not run. Their note: Not that one');
   await expect(job).toContainText('[calculator] 4');
   await expect(job).not.toContainText('[calculator] 42');
+  // Each answer started a new run: the steps before the first answer are still there, beside those after.
+  const before = job.getByRole('button', { name: 'Steps 1 of 3, before your answer' });
+  await expect(job.getByRole('button', { name: /^Steps \d of 3/ })).toHaveCount(3);
+  await before.click();
+  await expect(job.getByRole('heading', { name: 'Steps of this job, part 1 of 3' })).toBeVisible();
+  await expect(job.getByText('Waiting for approval: calculator').first()).toBeVisible({ timeout: RESULT_TIMEOUT });
 
   // The same value as the chat sends, through the team's respond action, each answer with its own key.
   expect(responses).toHaveLength(2);

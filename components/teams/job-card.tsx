@@ -25,6 +25,7 @@ import {
 import type { ApiJob, ApiMember, ApiWaitReason } from '@/lib/types/team';
 import { waitReasonLabel } from '@/lib/wait-reason-label';
 import { JobRetryControls, type RetryTarget } from './job-retry-controls';
+import { jobRunParts } from './job-run-parts';
 import { JobAnswerForm, type AnswerBody } from './job-answer-form';
 import { linkButton } from './link-button';
 import { stopReasonLabel } from '@/lib/stop-reason-label';
@@ -302,8 +303,10 @@ export const JobCard = memo(function JobCard({
           </div>
         ) : null}
       </div>
-      {/* The job's run: its steps (live while it works), token totals and setup. */}
-      {job.run ? <RunStepsDisclosure key={job.run.id} runId={job.run.id} heading="Steps of this job" className="mt-1" /> : null}
+      {/* The job's runs: their steps (live while one works), token totals and setup; one per answer it went on after. */}
+      {job.run
+        ? jobRunParts(job.run).map((part) => <RunStepsDisclosure key={part.runId} runId={part.runId} label={part.label} heading={part.heading} className="mt-1" />)
+        : null}
     </article>
   );
 });

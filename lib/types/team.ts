@@ -89,9 +89,11 @@ export type ApiJob = {
   receipt: { id: string; status: JobStatus } | null;
   /**
    * Present with details=true: the job's current run, if it has one, and the setup fields that changed since the
-   * member's previous run (null when there is no previous run to compare with or nothing is known).
+   * member's previous run (null when there is no previous run to compare with or nothing is known). A job that
+   * stopped for the person's answer ran more than once: `earlierRunIds` are its runs before the current one, oldest
+   * first (empty otherwise).
    */
-  run?: { id: string; setupChanges: AssemblyChange[] | null } | null;
+  run?: { id: string; setupChanges: AssemblyChange[] | null; earlierRunIds: string[] } | null;
   /**
    * Present with details=true on a request with a result: each `[r2 calculator]` citation in the result, resolved
    * when the member run that wrote it made that call (server/agents/receipts) — not that the claim is true.

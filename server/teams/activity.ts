@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, count, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, like, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { FEED_STATUS_GROUPS, asciiLower, type FeedFilter } from '@/lib/feed-filter';
 import { LIMITS } from '@/lib/limits';
 import type { ApiActivity, ApiActivityChanges, ApiJob } from '@/lib/types/team';
@@ -8,6 +8,7 @@ import { checkCitations } from '@/server/agents/receipts/citations';
 import { receiptsOf } from '@/server/agents/receipts/ledger';
 import type { StoredAssembly } from '@/server/agents/views';
 import { databaseEngine, getDb, schema, type Db } from '@/server/db';
+import { tieBreak } from '@/server/db/dialect';
 import { toApiJob } from './serialize';
 import { requireTeam } from './teams';
 
@@ -113,7 +114,7 @@ async function serialize(db: Db, teamId: string, rows: Job[], details: boolean):
       : [],
   );
   const runIds = rows.map((r) => r.runId).filter((x): x is string => !!x);
-  const runs = details ? await jobRuns(db, runIds) : undefined;
+  const runs = details ? await jobRuns(db, runIds, rows) : undefined;
   const stops = details ? await stopReasons(db, runIds) : undefined;
   return Promise.all(rows.map(async (r) => {
     const job = await withCitations(toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)), r, details);
@@ -142,15 +143,42 @@ async function withCitations(job: ApiJob, row: Job, details: boolean): Promise<A
 
 /**
  * The page's runs with their setup changes, in one query: changes only when the run's assembly differs from the
- * member conversation's previous run (an empty list, or no previous run, is null).
+ * member conversation's previous run (an empty list, or no previous run, is null). With each, the job's earlier runs.
  */
-async function jobRuns(db: Db, runIds: string[]): Promise<Map<string, NonNullable<ApiJob['run']>>> {
+async function jobRuns(db: Db, runIds: string[], jobs: readonly Job[]): Promise<Map<string, NonNullable<ApiJob['run']>>> {
   if (!runIds.length) return new Map();
   const rows = await db.select({ id: schema.runs.id, assembly: schema.runs.assembly }).from(schema.runs).where(inArray(schema.runs.id, runIds));
+  const earlier = await earlierRuns(db, jobs);
   return new Map(
     rows.map((r) => {
       const changes = (r.assembly as StoredAssembly | null)?.changes ?? null;
-      return [r.id, { id: r.id, setupChanges: changes?.length ? changes : null }];
+      return [r.id, { id: r.id, setupChanges: changes?.length ? changes : null, earlierRunIds: earlier.get(r.id) ?? [] }];
     }),
   );
+}
+
+/**
+ * For each job on its second or later run (it stopped for the person's answer and went on: its run key is
+ * `job:<id>:answer:<key>`, execution.ts), its runs before the current one, oldest first, by current run id. Every run
+ * of a job is keyed `job:<id>:…` on its member conversation (read by the conversation's part of its key index).
+ */
+async function earlierRuns(db: Db, jobs: readonly Job[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const job of jobs) {
+    if (!job.runId || !job.runKey?.includes(':answer:')) continue;
+    const rows = await db
+      .select({ id: schema.runs.id })
+      .from(schema.runs)
+      .where(
+        and(
+          eq(schema.runs.conversationId, job.conversationId),
+          // A job id is a UUID: nothing in the prefix is a LIKE wildcard.
+          like(schema.runs.idempotencyKey, `job:${job.id}:%`),
+          ne(schema.runs.id, job.runId),
+        ),
+      )
+      .orderBy(asc(schema.runs.createdAt), asc(tieBreak(schema.runs.id)));
+    out.set(job.runId, rows.map((r) => r.id));
+  }
+  return out;
 }

@@ -164,9 +164,9 @@ describe('the run API and the team feed', () => {
     const feed = await getActivity(ann.id, team.id, { limit: 20, offset: 0, details: true });
     if (!('jobs' in feed)) throw new Error('expected jobs');
     const card = (id: string) => feed.jobs.find((j) => j.id === id)!;
-    expect(card(first.id).run).toEqual({ id: expect.any(String), setupChanges: null });
-    expect(card(same.id).run).toEqual({ id: expect.any(String), setupChanges: null });
-    expect(card(changed.id).run).toEqual({ id: done.runId, setupChanges: [{ field: 'limits.maxTurns', before: 25, after: 4 }] });
+    expect(card(first.id).run).toEqual({ id: expect.any(String), setupChanges: null, earlierRunIds: [] });
+    expect(card(same.id).run).toEqual({ id: expect.any(String), setupChanges: null, earlierRunIds: [] });
+    expect(card(changed.id).run).toEqual({ id: done.runId, setupChanges: [{ field: 'limits.maxTurns', before: 25, after: 4 }], earlierRunIds: [] });
     // The page's runs are read in one query: a page of one job and a page of three cost the same. Counted: the
     // statements the feed sends (SQLite: prepared on the reader; Postgres: queries on the pool), not the scheduler's.
     const client = getDb().$client as unknown as Record<'prepare' | 'query', (...args: unknown[]) => unknown>;

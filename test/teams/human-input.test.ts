@@ -4,6 +4,7 @@ import { sendRequest } from '@/server/teams/requests';
 import { respondToJob } from '@/server/teams/answers';
 import { cancelJob } from '@/server/teams/cancel';
 import { readThread } from '@/server/agents/thread';
+import { getActivity } from '@/server/teams/activity';
 import { makeUser } from '../support/users';
 import { makeTeam } from '../support/teams';
 import { until } from '../support/wait';
@@ -44,6 +45,35 @@ describe('clarifications and approvals through the team', () => {
     expect(done.status).toBe('completed');
     expect(done.result).toContain(`${agents[0]!.name}: done`);
     expect(done.result).toContain('[calculator] 42');
+  });
+
+  it("a job that went on after the person's answers keeps every run's steps reachable: its earlier runs, oldest first", async () => {
+    const alice = await makeUser('alice');
+    const { team } = await makeTeam(alice.id);
+    const member = team.members[0]!;
+    const asking = (await sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/ask Which format?', draftKey: 'q' })).jobs[0]!;
+    const plain = (await sendRequest(alice.id, team.id, { memberIds: [team.members[1]!.id], text: '/reply plain', draftKey: 'p' })).jobs[0]!;
+    const firstRun = (await settled(asking.id)).runId!;
+    await respondToJob(alice.id, team.id, asking.id, { answer: '/ask And the length?', answerKey: 'a1' });
+    await until(async () => (await job(asking.id)).status === 'waiting_input' && (await job(asking.id)).runId !== firstRun, 10_000, 'second question');
+    const secondRun = (await job(asking.id)).runId!;
+    await respondToJob(alice.id, team.id, asking.id, { answer: 'Two pages', answerKey: 'a2' });
+    const done = await settled(asking.id);
+    await settled(plain.id);
+
+    const feed = await getActivity(alice.id, team.id, { limit: 20, offset: 0, details: true });
+    if (!('jobs' in feed)) throw new Error('expected jobs');
+    const card = (id: string) => feed.jobs.find((j) => j.id === id)!;
+    expect(card(asking.id).run).toMatchObject({ id: done.runId, earlierRunIds: [firstRun, secondRun] });
+    expect(new Set([firstRun, secondRun, done.runId]).size).toBe(3);
+    expect(card(plain.id).run).toMatchObject({ earlierRunIds: [] });
+    // What must not happen: another job's runs on the same conversation counted as this one's.
+    const later = (await sendRequest(alice.id, team.id, { memberIds: [member.id], text: '/reply later', draftKey: 'l' })).jobs[0]!;
+    await settled(later.id);
+    const again = await getActivity(alice.id, team.id, { limit: 20, offset: 0, details: true });
+    if (!('jobs' in again)) throw new Error('expected jobs');
+    expect(again.jobs.find((j) => j.id === asking.id)!.run!.earlierRunIds).toEqual([firstRun, secondRun]);
+    expect(again.jobs.find((j) => j.id === later.id)!.run!.earlierRunIds).toEqual([]);
   });
 
   it('a waiting job releases its slot but keeps its conversation: later requests to that member wait', async () => {
