@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { expect, horizontalOverflow, measureHorizontalOverflow, test } from './fixtures';
 
 const DARK = /(^|\s)dark(\s|$)/;
@@ -114,6 +115,25 @@ test.describe('signed in', () => {
   test('the home page takes a signed-in person to their agents', async ({ page }) => {
     await page.goto('/');
     await expect(page).toHaveURL(/\/agents$/);
+  });
+
+  test('a missing or another owner’s agent edit page and team Runs page answer 404 too, inside the shell with one main', async ({ page, accounts }) => {
+    const otherApi = await accounts.apiFor(await accounts.create('other-owner'));
+    const theirAgent = (await (await otherApi.post('/api/v1/agents', { data: { name: 'Theirs' } })).json()) as { id: string };
+    const theirAgent2 = (await (await otherApi.post('/api/v1/agents', { data: { name: 'Theirs too' } })).json()) as { id: string };
+    const created = await otherApi.post('/api/v1/teams', { data: { requestId: crypto.randomUUID(), name: 'Their team', goal: 'Private', agentIds: [theirAgent.id, theirAgent2.id] } });
+    expect(created.status(), await created.text()).toBe(201);
+    const theirTeam = (await created.json()) as { id: string };
+    const paths = [`/agents/${crypto.randomUUID()}/edit`, `/agents/${theirAgent.id}/edit`, `/teams/${crypto.randomUUID()}/runs`, `/teams/${theirTeam.id}/runs`, '/admin'];
+    for (const path of paths) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+      // What must not happen: a landmark inside a landmark of the same kind.
+      await expect(page.getByRole('main')).toHaveCount(1);
+      await expect(page.getByText(/Theirs|Their team/)).toHaveCount(0);
+    }
   });
 });
 
