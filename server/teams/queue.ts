@@ -11,7 +11,9 @@ import { queuedInput, requestCriteria } from './member-input';
 import { assertTeamBudgetOpen } from '@/server/budgets/team-budget';
 import { appendShared } from './shared-record';
 
-export const capacityMessage = 'Team or handoff limit reached; create a new team or start a new request';
+/** Said to the person (the API, the composers) and to a member whose send_member is refused. */
+export const capacityMessage = `Team limit reached: this team has taken its ${LIMITS.team.requests} requests; clone it (Manage → Clone team) to keep working with the same members and goal`;
+export const chainMessage = `Handoff limit reached: this chain of handoffs has its ${LIMITS.team.chain} requests; finish with what you have, or the person starts a new request`;
 
 type NewRequest = {
   teamId: string;
@@ -89,7 +91,7 @@ export async function queueRequest(tx: Db, req: NewRequest): Promise<QueueOutcom
   if (count.n >= LIMITS.team.requests) throw new AppError(409, 'team_capacity', capacityMessage);
   if (req.parent) {
     const chain = (await chainCount.get<{ n: number }>(req.parent.rootId))!;
-    if (chain.n >= LIMITS.team.chain) throw new AppError(409, 'chain_limit', capacityMessage);
+    if (chain.n >= LIMITS.team.chain) throw new AppError(409, 'chain_limit', chainMessage);
   }
   const id = crypto.randomUUID();
   const now = new Date();

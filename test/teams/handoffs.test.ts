@@ -112,7 +112,7 @@ describe('send_member handoffs', () => {
     const chain = (await jobsOf(team.id)).filter((j) => j.kind === 'request' && j.rootId === root.id);
     expect(chain).toHaveLength(12);
     expect(chain.slice(1).every((j) => j.parentId === root.id)).toBe(true);
-    expect((await job(root.id)).result).toContain('Team or handoff limit reached; create a new team or start a new request');
+    expect((await job(root.id)).result).toContain('Handoff limit reached: this chain of handoffs has its 12 requests; finish with what you have, or the person starts a new request');
     await quiet(team.id);
   });
 

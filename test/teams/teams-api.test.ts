@@ -141,7 +141,7 @@ describe('requests, activity and cancel API', () => {
     }
     const over = await call(requestsRoute.POST, { method: 'POST', headers: alice.auth, body: { memberIds: [memberIds[0]], text: 'one more', draftKey: 'k-over' }, params: { id: team.id } });
     expect(over.status).toBe(409);
-    expect(over.body).toMatchObject({ error: { code: 'team_capacity', message: 'Team or handoff limit reached; create a new team or start a new request' } });
+    expect(over.body).toMatchObject({ error: { code: 'team_capacity', message: 'Team limit reached: this team has taken its 100 requests; clone it (Manage → Clone team) to keep working with the same members and goal' } });
   });
 
   it('cancels a queued job at once and leaves finished jobs unchanged', async () => {
