@@ -21,7 +21,7 @@ import { withCompactionSummaries } from './compaction/conversation-view';
 import { toApiMessages } from './messages';
 import { launchRun } from './run-executor';
 import { activeRuns, runEvents, RunCancelledError } from './run-events';
-import { personMessage } from './provenance';
+import { clarificationAnswer, personMessage } from './provenance';
 import { findRun, finishRun, isFinished, latestRun, type ResumeInput, type StartInput } from './run-store';
 import { teamRequestWaiting, waitingTeamRequest } from './team-request-wait';
 import { readThread } from './thread';
@@ -215,9 +215,12 @@ async function startRunAs(conversationId: string, input: StartInput, options: St
       return { run: existing, created: false };
     }
     await assertConversationIdle(tx, conversationId);
+    let input = stored;
     if (origin === 'direct') {
-      const waiting = await waitingTeamRequest(await latestRun(conversationId));
+      const latest = await latestRun(conversationId);
+      const waiting = await waitingTeamRequest(latest);
       if (waiting) throw teamRequestWaiting(waiting);
+      input = asClarificationAnswer(stored, latest);
       await assertRunQuota(tx, conversation.ownerId);
       // The operator's daily token cap: a new message is refused (429 daily_token_cap) until midnight UTC; team
       // work is held at admission instead (ADR 023).
@@ -225,7 +228,7 @@ async function startRunAs(conversationId: string, input: StartInput, options: St
     }
     const [agent] = conversation.agentId ? await statements(tx).agentModel.execute({ id: conversation.agentId }) : [];
     if (!agent) throw conflict('agent_deleted', 'The agent of this conversation was deleted; start a new conversation');
-    const run = await insertRun(tx, conversation, 'start', agent.model, stored, options.idempotencyKey);
+    const run = await insertRun(tx, conversation, 'start', agent.model, input, options.idempotencyKey);
     const title = conversation.title || truncateText(input.text.trim().split(/\r?\n/, 1)[0] ?? '', 4 * TITLE_CHARS, TITLE_CHARS).text;
     await statements(tx).touchConversation.execute({ id: conversationId, title, updatedAt: run.createdAt });
     await options.inTransaction?.(tx, run);
@@ -324,6 +327,20 @@ export { findRun, latestRun } from './run-store';
 export { findConversation };
 
 // ---------- helpers ----------
+
+/**
+ * A person's message while the conversation's newest run waits on the agent's question is their answer to it (the
+ * chat says so above the composer): recorded as one, with the question's id, as a team's answer is.
+ */
+function asClarificationAnswer(input: StartInput, latest: Run | undefined): StartInput {
+  if (!latest || latest.status !== 'interrupted' || !isClarification(latest.interrupt)) return input;
+  if (input.meta?.kind !== undefined) return input;
+  const questionId = (latest.interrupt as { questionId?: unknown }).questionId;
+  return {
+    ...input,
+    meta: { ...input.meta, kind: 'clarification_answer', ...(typeof questionId === 'string' ? { questionId } : {}), provenance: clarificationAnswer() },
+  };
+}
 
 /** A delegated child's conversation (server/agents/delegation) can be read, never continued by a person. */
 function assertNotDelegated(conversation: Conversation): void {

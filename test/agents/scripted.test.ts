@@ -120,6 +120,30 @@ describe('scripted model through the real graph and ToolNode', () => {
     expect(after.interrupt).toBeNull();
   });
 
+  it("a plain message sent while the agent's question waits is recorded as its answer (as the chat says), and only then", async () => {
+    const alice = await owner();
+    const { conversation } = await conversationWith(alice.id, { name: 'Asker', toolGroups: ['clarify'] });
+    const asked = await send(alice.id, conversation.id, '/ask Which colour? 颜色?');
+    const questionId = (asked.interrupt as { questionId: string }).questionId;
+    const { run } = await start(alice.id, conversation.id, { text: '蓝色 blue 💙' }, { idempotencyKey: crypto.randomUUID() });
+    expect((await finished(run.id)).status).toBe('success');
+    const after = await getState(alice.id, conversation.id);
+    expect(after.messages.at(-2)).toMatchObject({
+      role: 'user',
+      text: '蓝色 blue 💙',
+      meta: { kind: 'clarification_answer', questionId },
+      provenance: { contentKind: 'clarification_answer', producer: { type: 'person' } },
+    });
+    expect(after.messages.at(-1)!.text).toBe('Clarification accepted: 蓝色 blue 💙.');
+
+    // Nothing waits now: the next message is an ordinary one.
+    const { run: next } = await start(alice.id, conversation.id, { text: '/reply thanks' }, { idempotencyKey: crypto.randomUUID() });
+    await finished(next.id);
+    const last = await getState(alice.id, conversation.id);
+    expect(last.messages.at(-2)).toMatchObject({ role: 'user', text: '/reply thanks', provenance: { contentKind: 'person_message' } });
+    expect(last.messages.at(-2)!.meta).not.toHaveProperty('kind');
+  });
+
   it('reads directives from ensemble.taskText, not from the framework content around it', async () => {
     const alice = await owner();
     const { conversation } = await conversationWith(alice.id, { name: 'Member', toolGroups: ['utility'] });
