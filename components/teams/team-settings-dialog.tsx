@@ -37,7 +37,10 @@ export function TeamSettingsDialog({ team, open, onClose, onSaved }: Props) {
       onClose();
     },
     onError: (e) => {
-      if (e instanceof ApiError && (e.fields.name || e.fields.goal)) setErrors({ name: e.fields.name, goal: e.fields.goal });
+      if (!(e instanceof ApiError) || !(e.fields.name || e.fields.goal)) return;
+      setErrors({ name: e.fields.name, goal: e.fields.goal });
+      // The server's refusal (a name already taken) goes to its field, as the form's own checks do.
+      (e.fields.name ? nameRef : goalRef).current?.focus();
     },
   });
 
