@@ -215,12 +215,12 @@ async function startRunAs(conversationId: string, input: StartInput, options: St
       return { run: existing, created: false };
     }
     await assertConversationIdle(tx, conversationId);
-    let input = stored;
+    let recorded = stored;
     if (origin === 'direct') {
       const latest = await latestRun(conversationId);
       const waiting = await waitingTeamRequest(latest);
       if (waiting) throw teamRequestWaiting(waiting);
-      input = asClarificationAnswer(stored, latest);
+      recorded = asClarificationAnswer(stored, latest);
       await assertRunQuota(tx, conversation.ownerId);
       // The operator's daily token cap: a new message is refused (429 daily_token_cap) until midnight UTC; team
       // work is held at admission instead (ADR 023).
@@ -228,7 +228,7 @@ async function startRunAs(conversationId: string, input: StartInput, options: St
     }
     const [agent] = conversation.agentId ? await statements(tx).agentModel.execute({ id: conversation.agentId }) : [];
     if (!agent) throw conflict('agent_deleted', 'The agent of this conversation was deleted; start a new conversation');
-    const run = await insertRun(tx, conversation, 'start', agent.model, input, options.idempotencyKey);
+    const run = await insertRun(tx, conversation, 'start', agent.model, recorded, options.idempotencyKey);
     const title = conversation.title || truncateText(input.text.trim().split(/\r?\n/, 1)[0] ?? '', 4 * TITLE_CHARS, TITLE_CHARS).text;
     await statements(tx).touchConversation.execute({ id: conversationId, title, updatedAt: run.createdAt });
     await options.inTransaction?.(tx, run);
