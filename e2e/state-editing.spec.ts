@@ -70,6 +70,8 @@ for (const layout of layouts) {
     await add.getByLabel('Title').fill('😀'.repeat(41));
     await add.getByRole('button', { name: 'Add entry' }).click();
     await expect(add.getByText(/Title is too long: at most 80 characters and 160 UTF-8 bytes \(now 41 characters, 164 bytes\)/)).toBeVisible();
+    // The focus goes to the field that says why, not left on the button.
+    await expect(add.getByLabel('Title')).toBeFocused();
     await add.getByLabel('Title').fill('Budget 東京 😀');
     await add.getByRole('button', { name: 'Add entry' }).click();
     await expect(add).toBeHidden();

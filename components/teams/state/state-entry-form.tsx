@@ -1,6 +1,6 @@
 'use client';
 
-import type { FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { CharCounter } from '@/components/ui/char-counter';
 import { Field } from '@/components/ui/field';
@@ -30,6 +30,13 @@ const selectClass =
 
 /** Kind, title and content of a state entry, with the same counters and bounds the server checks. */
 export function StateEntryForm({ draft, onChange, onSubmit, onCancel, kindEditable, errors, failure, pending, submitLabel }: Props) {
+  const titleRef = useRef<HTMLInputElement>(null);
+  const contentRef = useRef<HTMLTextAreaElement>(null);
+  // Each save's errors (the form's own checks or the server's) move the focus to the first field that has one.
+  useEffect(() => {
+    if (errors.title) titleRef.current?.focus();
+    else if (errors.content) contentRef.current?.focus();
+  }, [errors]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit();
@@ -48,10 +55,10 @@ export function StateEntryForm({ draft, onChange, onSubmit, onCancel, kindEditab
         </Field>
       ) : null}
       <Field label="Title" error={errors.title} hint={<CharCounter text={draft.title} bound={LIMITS.publicState.title} />}>
-        <Input value={draft.title} onChange={(e) => onChange({ ...draft, title: e.target.value })} autoComplete="off" autoFocus />
+        <Input ref={titleRef} value={draft.title} onChange={(e) => onChange({ ...draft, title: e.target.value })} autoComplete="off" autoFocus />
       </Field>
       <Field label="Content" error={errors.content} hint={<CharCounter text={draft.content} bound={LIMITS.publicState.content} />}>
-        <Textarea rows={6} value={draft.content} onChange={(e) => onChange({ ...draft, content: e.target.value })} />
+        <Textarea ref={contentRef} rows={6} value={draft.content} onChange={(e) => onChange({ ...draft, content: e.target.value })} />
       </Field>
       {failure ? <Alert>{failure}</Alert> : null}
       <div className="flex flex-wrap justify-end gap-2">
