@@ -1,6 +1,7 @@
 import { ProvenanceLabel } from '@/components/runs/provenance-label';
 import { showsProvenance } from '@/components/runs/provenance-text';
 import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
+import { turnStepsHeading } from '@/components/runs/turn-steps-heading';
 import { cn } from '@/components/ui/cn';
 import { AssistantMarkdown } from './assistant-markdown';
 import { FrameworkNote, MentionMessage, ReceiptCard, RequestCard } from './team-message-items';
@@ -30,7 +31,7 @@ export function MessageItem({
           <ProvenanceLabel provenance={item.provenance} className="mb-1 block" />
           <p className="text-sm whitespace-pre-wrap break-words text-zinc-700 [overflow-wrap:anywhere] dark:text-zinc-300">{item.text}</p>
         </div>
-        {item.runId ? <RunStepsDisclosure runId={item.runId} className="mt-1" /> : null}
+        {item.runId ? <RunStepsDisclosure runId={item.runId} heading={turnStepsHeading(item.text)} className="mt-1" /> : null}
       </li>
     );
   }
@@ -52,7 +53,7 @@ export function MessageItem({
           </div>
         </div>
         {/* Beside the bubble, not in it: the open steps take the history's full width. */}
-        {item.runId && !pending ? <RunStepsDisclosure runId={item.runId} className="mt-1 w-full text-right" /> : null}
+        {item.runId && !pending ? <RunStepsDisclosure runId={item.runId} heading={turnStepsHeading(item.text)} className="mt-1 w-full text-right" /> : null}
       </li>
     );
   }

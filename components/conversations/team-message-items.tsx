@@ -1,5 +1,6 @@
 import { ProvenanceLabel } from '@/components/runs/provenance-label';
 import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
+import { turnStepsHeading } from '@/components/runs/turn-steps-heading';
 import { cn } from '@/components/ui/cn';
 import type { TimelineItem } from './timeline';
 
@@ -69,7 +70,7 @@ export function ReceiptCard({ item }: { item: Extract<TimelineItem, { kind: 'rec
         {item.provenance ? <ProvenanceLabel provenance={item.provenance} className="mb-1 block" /> : null}
         {item.text.trim() ? <p className={plain}>{item.text}</p> : <p className="italic opacity-80">No result text.</p>}
       </article>
-      {item.runId ? <RunStepsDisclosure runId={item.runId} className="mt-1" /> : null}
+      {item.runId ? <RunStepsDisclosure runId={item.runId} heading={turnStepsHeading(item.text)} className="mt-1" /> : null}
     </li>
   );
 }
@@ -86,7 +87,7 @@ export function RequestCard({ item }: { item: Extract<TimelineItem, { kind: 'req
         {item.provenance ? <ProvenanceLabel provenance={item.provenance} className="mb-1 block" /> : null}
         <p className={plain}>{item.text}</p>
       </article>
-      {item.runId ? <RunStepsDisclosure runId={item.runId} className="mt-1" /> : null}
+      {item.runId ? <RunStepsDisclosure runId={item.runId} heading={turnStepsHeading(item.text)} className="mt-1" /> : null}
     </li>
   );
 }
