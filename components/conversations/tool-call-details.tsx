@@ -75,6 +75,7 @@ export function ToolCallDetails({
 
 /** A tool result whose call is not in the history. */
 export function ToolResultDetails({ message }: { message: Message }) {
+  const outcome = outcomeOf(message);
   return (
     <Disclosure
       summary={
@@ -84,8 +85,8 @@ export function ToolResultDetails({ message }: { message: Message }) {
             {message.toolName ? <span className="font-mono break-all">{message.toolName}</span> : null}
           </span>
           {message.status === 'error' ? (
-            <Badge tone={outcomeOf(message).tone} className="ml-auto">
-              {outcomeOf(message).word}
+            <Badge tone={outcome.tone} className="ml-auto">
+              {outcome.word}
             </Badge>
           ) : null}
         </>

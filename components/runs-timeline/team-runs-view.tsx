@@ -9,14 +9,14 @@ import { linkButton } from '@/components/teams/link-button';
 import { teamQuery } from '@/components/teams/queries';
 import { ApiError } from '@/lib/api-client';
 import { formatCount, totalTokens } from './layout';
-
-const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 import { LiveStatus } from '@/components/teams/live-status';
 import { WINDOWS, teamRunsQuery, type WindowKey } from './queries';
 import { fallbackInterval, hasUnfinishedRuns } from './runs-push';
 import { useTeamRunsPush } from './use-team-runs-push';
 import { RunsTable } from './runs-table';
 import { TimelineChart } from './timeline-chart';
+
+const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 const segment = (pressed: boolean) =>
   `h-8 px-2.5 text-sm font-medium first:rounded-l-md last:rounded-r-md border border-zinc-300 -ml-px first:ml-0 focus-visible:z-10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-700 ${

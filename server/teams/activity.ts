@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, count, desc, eq, gt, inArray, like, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import { FEED_STATUS_GROUPS, asciiLower, type FeedFilter } from '@/lib/feed-filter';
 import { LIMITS } from '@/lib/limits';
 import type { ApiActivity, ApiActivityChanges, ApiJob } from '@/lib/types/team';
@@ -163,22 +163,15 @@ async function jobRuns(db: Db, runIds: string[], jobs: readonly Job[]): Promise<
  * of a job is keyed `job:<id>:…` on its member conversation (read by the conversation's part of its key index).
  */
 async function earlierRuns(db: Db, jobs: readonly Job[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  for (const job of jobs) {
-    if (!job.runId || !job.runKey?.includes(':answer:')) continue;
-    const rows = await db
-      .select({ id: schema.runs.id })
-      .from(schema.runs)
-      .where(
-        and(
-          eq(schema.runs.conversationId, job.conversationId),
-          // A job id is a UUID: nothing in the prefix is a LIKE wildcard.
-          like(schema.runs.idempotencyKey, `job:${job.id}:%`),
-          ne(schema.runs.id, job.runId),
-        ),
-      )
-      .orderBy(asc(schema.runs.createdAt), asc(tieBreak(schema.runs.id)));
-    out.set(job.runId, rows.map((r) => r.id));
-  }
-  return out;
+  const resumed = jobs.filter((job): job is Job & { runId: string } => !!job.runId && !!job.runKey?.includes(':answer:'));
+  if (!resumed.length) return new Map();
+  // One read for the page: each job's runs (a job id is a UUID: nothing in the prefix is a LIKE wildcard).
+  const rows = await db
+    .select({ id: schema.runs.id, key: schema.runs.idempotencyKey })
+    .from(schema.runs)
+    .where(or(...resumed.map((job) => and(eq(schema.runs.conversationId, job.conversationId), like(schema.runs.idempotencyKey, `job:${job.id}:%`)))))
+    .orderBy(asc(schema.runs.createdAt), asc(tieBreak(schema.runs.id)));
+  return new Map(
+    resumed.map((job) => [job.runId, rows.filter((r) => r.key.startsWith(`job:${job.id}:`) && r.id !== job.runId).map((r) => r.id)]),
+  );
 }

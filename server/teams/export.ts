@@ -174,7 +174,8 @@ async function* markdown(team: Team, members: TeamMember[], batches: AsyncIterab
       count += 1;
       numbers.set(j.id, count);
       const from = j.sourceMemberId ? who(j.sourceMemberId) : j.sourceConversationId ? 'A conversation' : 'You';
-      const origin = j.retryOfJobId && !j.parentId ? ref(j.retryOfJobId) && `retry of ${ref(j.retryOfJobId)}` : ref(j.parentId) && `follow-up to ${ref(j.parentId)}`;
+      const [relation, earlier] = j.retryOfJobId && !j.parentId ? ['retry of', ref(j.retryOfJobId)] : ['follow-up to', ref(j.parentId)];
+      const origin = earlier && `${relation} ${earlier}`;
       const times = [origin, `sent ${j.createdAt.toISOString()}`, j.completedAt ? `finished ${j.completedAt.toISOString()}` : null].filter(Boolean).join(', ');
       out.push(`\n### ${count}. ${from} → ${who(j.memberId)} · ${STATUS_WORD[j.status]}\n\n`, `_${times}_\n\n`, `Request:\n\n`, fenced(j.text));
       if (j.result !== null) out.push(`\nResult${j.resultTruncated ? ' (cut to the result limit)' : ''}:\n\n`, fenced(j.result));
