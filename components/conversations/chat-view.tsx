@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { Alert, Badge, Spinner } from '@/components/ui/misc';
@@ -127,14 +127,19 @@ export function ChatView({ conversationId }: { conversationId: string }) {
       }
       const { run: resumed } = await actionData(() => actions.resume(conversationId, { value, idempotencyKey: key }));
       await adoptRun(resumed);
-      // The answered prompt goes with the button that had the focus: the composer takes it (the run's status is
-      // announced by its own live region), never the page's <body>.
-      requestAnimationFrame(() => {
-        if (focusIsLost()) composerArea.current?.querySelector('textarea')?.focus();
-      });
     },
     [run, conversationId, adoptRun, actions],
   );
+
+  // When the approval prompt goes (answered here or elsewhere) it takes the focused button with it: the composer takes
+  // the focus (the run's status is announced by its own live region), never the page's <body>. Checked after the
+  // render that removed it, whenever that comes.
+  const approvalShown = runView(run).kind === 'approval' && !data?.teamRequest;
+  const hadApproval = useRef(approvalShown);
+  useEffect(() => {
+    if (hadApproval.current && !approvalShown && focusIsLost()) composerArea.current?.querySelector('textarea')?.focus();
+    hadApproval.current = approvalShown;
+  }, [approvalShown]);
 
   if (query.isPending) {
     return (
