@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { DELEGATION_STATUSES } from '@/lib/types/delegation';
 import { bigint, boolean, index, integer, json, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import {
+  API_TOKEN_SCOPES,
   JOB_STATUSES,
   UNFINISHED_JOB_PREDICATE,
   RUN_STATUSES,
@@ -76,6 +77,7 @@ export const apiTokens = pgTable(
     lastUsedAt: ms('last_used_at'),
     expiresAt: ms('expires_at'),
     revokedAt: ms('revoked_at'),
+    scope: text('scope', { enum: API_TOKEN_SCOPES }).notNull().default('full'),
   },
   (t) => [index('api_tokens_user_idx').on(t.userId)],
 );
@@ -90,6 +92,11 @@ export const signInFailures = pgTable(
   },
   (t) => [index('sign_in_failures_key_at_idx').on(t.key, t.at)],
 );
+
+export const signInKnownAddresses = pgTable('sign_in_known_addresses', {
+  key: text('key').primaryKey(),
+  at: big('at').notNull(),
+});
 
 export const agents = pgTable(
   'agents',
@@ -381,5 +388,19 @@ export const teamLeases = pgTable('team_leases', {
 export const schedulerRounds = pgTable('scheduler_rounds', {
   name: text('name').primaryKey(),
   round: json('round').$type<unknown>().notNull(),
+  updatedAt: ms('updated_at').notNull(),
+});
+
+export const providers = pgTable('providers', {
+  id: id(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  kind: text('kind', { enum: ['openai', 'anthropic', 'ollama'] }).notNull(),
+  baseUrl: text('base_url').notNull(),
+  apiKeyCipher: text('api_key_cipher'),
+  apiKeyLast4: text('api_key_last4'),
+  models: json('models').$type<string[]>(),
+  modelsFetchedAt: ms('models_fetched_at'),
+  createdAt: createdAt(),
   updatedAt: ms('updated_at').notNull(),
 });

@@ -14,6 +14,7 @@ export const users = tables.users;
 export const invitations = tables.invitations;
 export const apiTokens = tables.apiTokens;
 export const signInFailures = tables.signInFailures;
+export const signInKnownAddresses = tables.signInKnownAddresses;
 export const agents = tables.agents;
 export const conversations = tables.conversations;
 export const runs = tables.runs;
@@ -26,8 +27,9 @@ export const stateEntries = tables.stateEntries;
 export const appProcesses = tables.appProcesses;
 export const teamLeases = tables.teamLeases;
 export const schedulerRounds = tables.schedulerRounds;
+export const providers = tables.providers;
 
-export { FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
+export { API_TOKEN_SCOPES, FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
 export type {
   Agent,
   AllowedSubagents,

@@ -2,6 +2,9 @@ import { sql } from 'drizzle-orm';
 import { DELEGATION_STATUSES } from '@/lib/types/delegation';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
+/** What an API token may do (ADR 040): 'read' only uses safe methods (GET, HEAD); 'full' may also write. */
+export const API_TOKEN_SCOPES = ['read', 'full'] as const;
+
 const id = () => text('id').primaryKey();
 const createdAt = () =>
   integer('created_at', { mode: 'timestamp_ms' })
@@ -59,6 +62,8 @@ export const apiTokens = sqliteTable(
     /** Null = never expires. */
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
     revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    /** What the token may do: 'read' (safe methods only) or 'full'. Tokens made before scopes existed are full. */
+    scope: text('scope', { enum: API_TOKEN_SCOPES }).notNull().default('full'),
   },
   (t) => [index('api_tokens_user_idx').on(t.userId)],
 );
@@ -73,6 +78,16 @@ export const signInFailures = sqliteTable(
   },
   (t) => [index('sign_in_failures_key_at_idx').on(t.key, t.at)],
 );
+
+/**
+ * Addresses (as rate-limit keys: an IPv4 address or an IPv6 /64) that signed in to an account with its password,
+ * keyed `email|address`, with the last time (epoch ms). A known address is not held by the account-wide sign-in
+ * ceiling (ADR 040), so strangers filling that ceiling can't keep the owner out.
+ */
+export const signInKnownAddresses = sqliteTable('sign_in_known_addresses', {
+  key: text('key').primaryKey(),
+  at: integer('at').notNull(),
+});
 
 export const agents = sqliteTable(
   'agents',
@@ -489,6 +504,25 @@ export const teamLeases = sqliteTable('team_leases', {
 export const schedulerRounds = sqliteTable('scheduler_rounds', {
   name: text('name').primaryKey(),
   round: text('round', { mode: 'json' }).$type<unknown>().notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+/**
+ * The model providers an admin manages in the app (ADR 040). `slug` names the provider in an agent's model string
+ * (`<slug>:<model>`); the API key is stored only encrypted (server/providers/secret-box.ts), with its last four
+ * characters kept apart so the key can be recognised without being decrypted. `models` caches the provider's list.
+ */
+export const providers = sqliteTable('providers', {
+  id: id(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  kind: text('kind', { enum: ['openai', 'anthropic', 'ollama'] }).notNull(),
+  baseUrl: text('base_url').notNull(),
+  apiKeyCipher: text('api_key_cipher'),
+  apiKeyLast4: text('api_key_last4'),
+  models: text('models', { mode: 'json' }).$type<string[]>(),
+  modelsFetchedAt: integer('models_fetched_at', { mode: 'timestamp_ms' }),
+  createdAt: createdAt(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });
 

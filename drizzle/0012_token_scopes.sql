@@ -1,0 +1,6 @@
+CREATE TABLE `sign_in_known_addresses` (
+	`key` text PRIMARY KEY NOT NULL,
+	`at` integer NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE `api_tokens` ADD `scope` text DEFAULT 'full' NOT NULL;
