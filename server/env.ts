@@ -63,7 +63,9 @@ const SETTINGS = {
   OPENAI_API_KEY: setting('OPENAI_API_KEY', 'an API key', z.string().trim(), { secret: true }),
   OPENAI_BASE_URL: setting('OPENAI_BASE_URL', 'an http(s) URL', httpUrl()),
   ANTHROPIC_API_KEY: setting('ANTHROPIC_API_KEY', 'an API key', z.string().trim(), { secret: true }),
+  ANTHROPIC_BASE_URL: setting('ANTHROPIC_BASE_URL', 'an http(s) URL', httpUrl()),
   OLLAMA_BASE_URL: setting('OLLAMA_BASE_URL', 'an http(s) URL', httpUrl()),
+  MODEL_MAX_ATTEMPTS: setting('MODEL_MAX_ATTEMPTS', 'a whole number of attempts per model call, 1 to 10', wholeNumber(1, 10)),
 };
 
 const none = () => undefined;
@@ -88,7 +90,9 @@ const read = {
   openaiApiKey: settingReader<string | undefined>(SETTINGS.OPENAI_API_KEY, none),
   openaiBaseUrl: settingReader<string | undefined>(SETTINGS.OPENAI_BASE_URL, none, reject),
   anthropicApiKey: settingReader<string | undefined>(SETTINGS.ANTHROPIC_API_KEY, none),
+  anthropicBaseUrl: settingReader<string | undefined>(SETTINGS.ANTHROPIC_BASE_URL, none, reject),
   ollamaBaseUrl: settingReader<string | undefined>(SETTINGS.OLLAMA_BASE_URL, none, reject),
+  modelMaxAttempts: settingReader(SETTINGS.MODEL_MAX_ATTEMPTS, () => 3),
 };
 
 /** The settings, read when asked (see the module comment). */
@@ -134,8 +138,15 @@ export const env = {
   get anthropicApiKey(): string | undefined {
     return read.anthropicApiKey();
   },
+  get anthropicBaseUrl(): string | undefined {
+    return read.anthropicBaseUrl();
+  },
   get ollamaBaseUrl(): string | undefined {
     return read.ollamaBaseUrl();
+  },
+  /** MODEL_MAX_ATTEMPTS: tries of one model call when its failures are transient (3; server/agents/model-call). */
+  get modelMaxAttempts(): number {
+    return read.modelMaxAttempts();
   },
 };
 
