@@ -57,7 +57,9 @@ describe('the SQLite and Postgres schemas', () => {
     expectTypeOf<typeof pg.teamLeases.$inferInsert>().toEqualTypeOf<typeof sqlite.teamLeases.$inferInsert>();
     expectTypeOf<typeof pg.schedulerRounds.$inferSelect>().toEqualTypeOf<typeof sqlite.schedulerRounds.$inferSelect>();
     expectTypeOf<typeof pg.schedulerRounds.$inferInsert>().toEqualTypeOf<typeof sqlite.schedulerRounds.$inferInsert>();
-    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds];
+    expectTypeOf<typeof pg.providers.$inferSelect>().toEqualTypeOf<typeof sqlite.providers.$inferSelect>();
+    expectTypeOf<typeof pg.providers.$inferInsert>().toEqualTypeOf<typeof sqlite.providers.$inferInsert>();
+    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers];
     expect(new Set(typed)).toEqual(new Set(tablesOf(pg, PgTable).values()));
   });
 });
