@@ -121,14 +121,15 @@ describe('agent schema: maxTurns', () => {
 });
 
 describe('agent schema: model', () => {
-  it.each(['scripted', 'openai:gpt-4.1-mini', 'anthropic:claude-sonnet-4-5', 'ollama:llama3.2', 'ollama:org/model:tag', '  openai:gpt-4o  '])(
+  it.each(['scripted', 'openai:gpt-4.1-mini', 'anthropic:claude-sonnet-4-5', 'ollama:llama3.2', 'ollama:org/model:tag', '  openai:gpt-4o  ', 'acme:model', 'lab-vllm:qwen2.5', `${'a'.repeat(32)}:m`])(
     'accepts %j',
     (model) => {
       expect(errorPaths({ name: 'ok', model })).toEqual([]);
     },
   );
 
-  it.each(['', 'gpt-4.1-mini', 'openai:', ':gpt', 'acme:model', 'Scripted', 'openai:gpt 4', 'openai:-x', `openai:${'m'.repeat(200)}`])(
+  // A managed provider's slug (ADR 040) is lowercase ASCII, at most 32 characters, and never "scripted".
+  it.each(['', 'gpt-4.1-mini', 'openai:', ':gpt', 'Acme:model', 'scripted:x', 'a_b:model', '-acme:m', 'acme-:m', `${'a'.repeat(33)}:m`, '模型:m', '🤖:m', 'Scripted', 'openai:gpt 4', 'openai:-x', `openai:${'m'.repeat(200)}`])(
     'refuses %j with the format hint',
     (model) => {
       const r = agentCreateSchema.safeParse({ name: 'ok', model });
