@@ -1,6 +1,7 @@
 import 'server-only';
 import { closeCheckpointer } from '@/server/agents/checkpointer';
 import { describeEnvProblem } from '@/lib/env-setting';
+import { sharedSecretProblem } from '@/server/auth/secret';
 import { closeDb, databaseEngine, openDatabase } from '@/server/db';
 import { dataDir } from '@/server/db/paths';
 import { acquireServiceLock, releaseServiceLock, ServiceLockError } from '@/server/db/service-lock';
@@ -31,6 +32,12 @@ export async function startServerProcess(): Promise<void> {
     console.error('[ensemble] not started: fix or unset the variables above (README.md "Configuration" lists them).');
     process.exit(1);
   }
+  // Several processes on one database must share the session secret: refuse rather than let each generate its own.
+  const secretProblem = sharedSecretProblem();
+  if (secretProblem) {
+    console.error(`[ensemble] not started: ${secretProblem.message}`);
+    process.exit(1);
+  }
   // Before any request is served: stamps each request with its socket address (sign-in rate limiting).
   (await import('@/server/auth/client-address')).installPeerAddressHeader();
   // …and refuses a burst of concurrent sign-ins from one address before Next routes them.
@@ -40,7 +47,7 @@ export async function startServerProcess(): Promise<void> {
   // (ADR 033 §5), whatever their data directories; they coordinate through it instead.
   const shared = databaseEngine() === 'postgres';
   let holding = 'the database with the other app processes';
-  // The data directory is made owner-only at start on either engine (on Postgres it may keep the auth secret).
+  // The data directory is made owner-only at start on either engine.
   if (shared) dataDir();
   if (!shared) {
     try {

@@ -20,13 +20,36 @@ export class AuthSecretError extends Error {
 // Read once per process and file: every request verifies its session with it.
 const g = globalThis as unknown as { __ensembleAuthSecret?: { file: string; secret: string } };
 
+/** Refused at start-up: several processes on one database, each with a secret of its own. */
+export class SharedSecretMissingError extends Error {
+  constructor() {
+    super(
+      'DATABASE_URL is set but AUTH_SECRET is not: the app processes sharing that database must sign sessions with one ' +
+        `secret. Set AUTH_SECRET (at least ${MIN_SECRET_CHARS} characters, e.g. \`openssl rand -base64 32\`) to the same value for every process.`,
+    );
+    this.name = 'SharedSecretMissingError';
+  }
+}
+
+/**
+ * Why start-up must refuse, if it must: with DATABASE_URL several processes may serve one set of accounts (ADR 033),
+ * and a secret generated per process (in each one's data directory) would make a session signed by one invalid at
+ * the others — sign-ins that work on one request and fail on the next, depending on where the balancer sends it.
+ */
+export function sharedSecretProblem(): SharedSecretMissingError | undefined {
+  return env.databaseUrl && !env.authSecret ? new SharedSecretMissingError() : undefined;
+}
+
 /**
  * AUTH_SECRET signs session cookies. When unset, a random secret is generated once and kept in the data
- * directory, so a self-hosted install works without configuration and sessions survive restarts.
+ * directory, so a self-hosted install works without configuration and sessions survive restarts. Not with
+ * DATABASE_URL: the processes on it must share one (sharedSecretProblem).
  */
 export function authSecret(): string {
   const configured = env.authSecret;
   if (configured) return configured;
+  const problem = sharedSecretProblem();
+  if (problem) throw problem;
   const file = path.join(dataDir(), 'auth-secret');
   if (g.__ensembleAuthSecret?.file !== file) g.__ensembleAuthSecret = { file, secret: loadOrCreateSecret(file) };
   return g.__ensembleAuthSecret.secret;

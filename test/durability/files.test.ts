@@ -93,7 +93,8 @@ describe('data directory modes', () => {
     try {
       getDb();
       getCheckpointer();
-      authSecret();
+      // On Postgres AUTH_SECRET is required (the processes share it), so none is generated here.
+      if (!onPostgres) authSecret();
     } finally {
       process.umask(previous);
     }
@@ -101,8 +102,8 @@ describe('data directory modes', () => {
     const modes = fileModes(dir);
     // The write-ahead logs exist (SQLite made them), so their modes were really checked.
     // On Postgres neither the app's tables nor the checkpoints are files here (ADR 033 §7).
-    const appFiles = onPostgres ? [] : ['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm', 'checkpoints.db'];
-    expect(Object.keys(modes)).toEqual(expect.arrayContaining([...appFiles, 'auth-secret']));
+    const appFiles = onPostgres ? [] : ['ensemble.db', 'ensemble.db-wal', 'ensemble.db-shm', 'checkpoints.db', 'auth-secret'];
+    expect(Object.keys(modes)).toEqual(expect.arrayContaining(appFiles));
     if (onPostgres) expect(Object.keys(modes).filter((name) => name.startsWith('checkpoints.db'))).toEqual([]);
     for (const [name, fileMode] of Object.entries(modes)) expect(fileMode, name).toBe(0o600);
   });
@@ -132,6 +133,8 @@ describe('the generated auth secret', () => {
     const dir = freshDir('race');
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
     delete env.AUTH_SECRET;
+    // A generated secret is the embedded database's (with DATABASE_URL the processes must be given one).
+    delete env.DATABASE_URL;
     const processes = Array.from({ length: 4 }, () => spawnFixture('auth-secret.ts', env));
     await Promise.all(processes.map((p) => p.printed('waiting\n')));
     // Release them together: each one finds no secret and writes one.
