@@ -65,6 +65,11 @@ const SETTINGS = {
   ANTHROPIC_API_KEY: setting('ANTHROPIC_API_KEY', 'an API key', z.string().trim(), { secret: true }),
   ANTHROPIC_BASE_URL: setting('ANTHROPIC_BASE_URL', 'an http(s) URL', httpUrl()),
   OLLAMA_BASE_URL: setting('OLLAMA_BASE_URL', 'an http(s) URL', httpUrl()),
+  // Encrypts the keys of providers added on the Admin page (server/providers/secret-box.ts, ADR 040).
+  ENSEMBLE_SECRET_KEY: setting('ENSEMBLE_SECRET_KEY', `a secret of at least ${MIN_SECRET_CHARS} characters`, z.string().min(MIN_SECRET_CHARS), { secret: true }),
+  ENSEMBLE_SECRET_KEY_PREVIOUS: setting('ENSEMBLE_SECRET_KEY_PREVIOUS', `a secret of at least ${MIN_SECRET_CHARS} characters`, z.string().min(MIN_SECRET_CHARS), {
+    secret: true,
+  }),
   MODEL_MAX_ATTEMPTS: setting('MODEL_MAX_ATTEMPTS', 'a whole number of attempts per model call, 1 to 10', wholeNumber(1, 10)),
 };
 
@@ -92,6 +97,8 @@ const read = {
   anthropicApiKey: settingReader<string | undefined>(SETTINGS.ANTHROPIC_API_KEY, none),
   anthropicBaseUrl: settingReader<string | undefined>(SETTINGS.ANTHROPIC_BASE_URL, none, reject),
   ollamaBaseUrl: settingReader<string | undefined>(SETTINGS.OLLAMA_BASE_URL, none, reject),
+  secretKey: settingReader<string | undefined>(SETTINGS.ENSEMBLE_SECRET_KEY, none, reject),
+  previousSecretKey: settingReader<string | undefined>(SETTINGS.ENSEMBLE_SECRET_KEY_PREVIOUS, none, reject),
   modelMaxAttempts: settingReader(SETTINGS.MODEL_MAX_ATTEMPTS, () => 3),
 };
 
@@ -143,6 +150,14 @@ export const env = {
   },
   get ollamaBaseUrl(): string | undefined {
     return read.ollamaBaseUrl();
+  },
+  /** ENSEMBLE_SECRET_KEY: encrypts managed providers' API keys; unset, the session secret does (ADR 040). */
+  get secretKey(): string | undefined {
+    return read.secretKey();
+  },
+  /** ENSEMBLE_SECRET_KEY_PREVIOUS: the secret before a rotation, still accepted for decrypting (ADR 040). */
+  get previousSecretKey(): string | undefined {
+    return read.previousSecretKey();
   },
   /** MODEL_MAX_ATTEMPTS: tries of one model call when its failures are transient (3; server/agents/model-call). */
   get modelMaxAttempts(): number {
