@@ -66,8 +66,16 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
     libraryDb.pragma('journal_mode = WAL');
     libraryDb.pragma('synchronous = NORMAL');
     if (variant === 'library+prune') libraryDb.pragma('auto_vacuum = INCREMENTAL');
+    // The product's side tables (run events, compaction records) live in checkpoints.db too and runs write them
+    // whatever the saver; created empty here, they add a few pages to the baseline's figures.
+    const { CHECKPOINT_TABLES_SQL } = await import('@/server/agents/checkpoint/schema');
+    libraryDb.exec(CHECKPOINT_TABLES_SQL);
     const saver = new SqliteSaver(libraryDb);
-    (globalThis as unknown as { __ensembleCheckpointer?: unknown }).__ensembleCheckpointer = { saver, path: checkpointDbPath(), db: libraryDb };
+    // The journal's end-of-run flush commits through `fsync`; the baseline keeps its own synchronous=NORMAL.
+    const db = libraryDb;
+    const fsync = { unsynced: <T,>(fn: () => T): T => db.transaction(fn)(), durable: async () => {} };
+    Object.assign(saver, { fsync });
+    (globalThis as unknown as { __ensembleCheckpointer?: unknown }).__ensembleCheckpointer = { saver, path: checkpointDbPath(), db };
   }
   if (variant === 'library+prune') {
     // The "prune only" direction: when a run settles, keep only the thread's newest checkpoint (and its writes).
