@@ -3,6 +3,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { initChatModel } from 'langchain/chat_models/universal';
 import { MODEL_FORMAT_HINT, parseModel } from '@/lib/models';
 import { env } from '@/server/env';
+import { managedChatModelArgs } from '@/server/providers/resolve';
 import { ScriptedChatModel } from './scripted-model';
 
 /** A model the server can't build (unknown string, missing key): it fails the run that needs it, nothing else. */
@@ -55,5 +56,8 @@ export async function createChatModel(agent: ModelAgent): Promise<BaseChatModel>
       const baseUrl = endpoint(agent.model, () => env.ollamaBaseUrl);
       return initChatModel(`ollama:${spec.model}`, { ...(baseUrl ? { baseUrl } : {}) });
     }
+    case 'managed':
+      // A provider an admin added on the Admin page (ADR 040), read at every run start.
+      return initChatModel(...(await managedChatModelArgs(spec.slug, spec.model, agent.model)));
   }
 }
