@@ -31,8 +31,17 @@ describe('canonical form and fingerprint', () => {
     expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(d));
     expect(canonicalJson(reordered)).toBe(canonicalJson(d));
     expect(fingerprintOf(reordered)).toBe(fingerprintOf(d));
-    expect(fingerprintOf(d)).toBe(sha256Hex(canonicalJson(d)));
+    const { appVersion: _version, ...setup } = d;
+    expect(fingerprintOf(d)).toBe(sha256Hex(canonicalJson(setup)));
     expect(fingerprintOf(d)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('leaves the app version out: an upgrade alone is not a new setup (seed 003)', async () => {
+    const d = descriptor();
+    expect(fingerprintOf({ ...d, appVersion: '9.9.9' })).toBe(fingerprintOf(d));
+    expect(assemblyChanges(d, { ...d, appVersion: '9.9.9' })).toEqual([]);
+    // A real change beside an upgrade is still listed, and alone.
+    expect(assemblyChanges(d, { ...d, appVersion: '9.9.9', model: 'openai:gpt-4o-mini' }).map((c) => c.field)).toEqual(['model']);
   });
 
   it('keeps array order (the order of the guards is part of the assembly)', async () => {

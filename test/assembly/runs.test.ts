@@ -51,7 +51,8 @@ describe('assembly descriptor and fingerprint, recorded at each run start', () =
       appVersion: packageJson.version,
     });
     expect(changes).toBeNull();
-    expect(run.fingerprint).toBe(sha256Hex(canonicalJson(descriptor)));
+    const { appVersion: _version, ...setup } = descriptor;
+    expect(run.fingerprint).toBe(sha256Hex(canonicalJson(setup)));
     expect((await eventsOf(run.id))[0]).toMatchObject({ type: 'run.started', fingerprint: run.fingerprint });
   });
 
@@ -75,7 +76,6 @@ describe('assembly descriptor and fingerprint, recorded at each run start', () =
       { field: 'limits.tokenBudget', change: () => updateAgent(agent.id, { tokenBudget: LIMITS.run.defaultTokenBudget === 50_000 ? 60_000 : 50_000 }) },
       // The ordered guard list is code, not a setting: a release that adds a guard changes it (graph.ts GRAPH_GUARDS).
       { field: 'middleware', change: () => (GRAPH_GUARDS as unknown as string[]).push('test-guard') },
-      { field: 'appVersion', change: () => setAppVersionForTests('99.0.0') },
     ];
     const savedKey = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY; // the openai model fails at once (not configured); its assembly is still recorded
@@ -102,7 +102,19 @@ describe('assembly descriptor and fingerprint, recorded at each run start', () =
       const guards = GRAPH_GUARDS as unknown as string[];
       if (guards.at(-1) === 'test-guard') guards.pop();
     }
-    expect((await assemblyOf(previous)).descriptor.appVersion).toBe('99.0.0');
+  });
+
+  it('an upgrade alone is no new setup: the same fingerprint, no change listed, the new version recorded', async () => {
+    const ann = await makeUser('ann');
+    const { conversation } = await conversationWith(ann.id, { toolGroups: ['utility'] });
+    const before = await stored(await send(ann.id, conversation.id, 'before the upgrade'));
+    setAppVersionForTests('99.0.0');
+    const after = await stored(await send(ann.id, conversation.id, 'after the upgrade'));
+    // Must not happen: every agent marked "Setup changed" by an upgrade that changed nothing it runs with.
+    expect(after.fingerprint).toBe(before.fingerprint);
+    expect((await assemblyOf(after)).changes).toEqual([]);
+    expect((await assemblyOf(before)).descriptor.appVersion).toBe(packageJson.version);
+    expect((await assemblyOf(after)).descriptor.appVersion).toBe('99.0.0');
   });
 
   it('a framework text change changes the instructions hash (it is the hash of the exact system prompt)', async () => {

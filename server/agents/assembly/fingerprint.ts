@@ -23,5 +23,15 @@ function sortKeys(value: unknown): unknown {
   return out;
 }
 
-/** The assembly's fingerprint: SHA-256 (hex) of its canonical JSON. */
-export const fingerprintOf = (descriptor: AssemblyDescriptor): string => sha256Hex(canonicalJson(descriptor));
+/**
+ * The assembly's fingerprint: SHA-256 (hex) of its canonical JSON without `appVersion`. The version is recorded for
+ * reading, but an upgrade that changes nothing an agent runs with is not a new setup (seed 003); what an upgrade
+ * does change (framework text, guards) shows in the fields that hold it.
+ */
+export const fingerprintOf = (descriptor: AssemblyDescriptor): string => sha256Hex(canonicalJson(fingerprinted(descriptor)));
+
+/** The descriptor as the fingerprint and the change list see it. */
+export function fingerprinted(descriptor: AssemblyDescriptor): Omit<AssemblyDescriptor, 'appVersion'> {
+  const { appVersion: _version, ...rest } = descriptor;
+  return rest;
+}
