@@ -4,6 +4,7 @@ import type { AccountUsage, AdminAccountView, CreateAccountData } from '@/lib/sc
 import { bumpSessionVersion, createUser } from '@/server/auth/users';
 import { getDb, schema, writeTx } from '@/server/db';
 import { conflict, notFound } from '@/server/http/errors';
+import { announceCredentialsChanged } from '@/server/push/bus';
 import { noUsage, usageByAccount } from './usage';
 
 /** Every account of the instance, oldest first, with its usage. Only admins reach this (server/admin/access.ts). */
@@ -40,7 +41,7 @@ function accountView(user: typeof schema.users.$inferSelect, usage: AccountUsage
  * An admin can't disable themselves, nor the last enabled admin. An unknown id answers 404.
  */
 export async function setAccountDisabled(actorId: string, targetId: string, disabled: boolean): Promise<AdminAccountView['disabledAt']> {
-  return writeTx(async (tx) => {
+  const disabledAt = await writeTx(async (tx) => {
     const u = schema.users;
     const [target] = await tx.select().from(u).where(eq(u.id, targetId));
     if (!target) throw notFound('Account');
@@ -62,4 +63,7 @@ export async function setAccountDisabled(actorId: string, targetId: string, disa
     await bumpSessionVersion(targetId, tx);
     return at.toISOString();
   });
+  // A disabled account's open streams close now (ADR 040).
+  if (disabledAt) announceCredentialsChanged(targetId);
+  return disabledAt;
 }

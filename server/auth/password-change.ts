@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import { schema, writeTx } from '@/server/db';
+import { announceCredentialsChanged } from '@/server/push/bus';
 import { confirmPassword, sessionsEnded } from './confirm-password';
 import { hashPassword } from './passwords';
 import type { Caller } from './require-user';
@@ -23,7 +24,7 @@ export async function changePassword(
   const userId = caller.user.id;
   const user = await confirmPassword(userId, input.currentPassword, address, 'currentPassword', caller.sessionVersion);
   const passwordHash = await hashPassword(input.newPassword);
-  return writeTx(async (tx) => {
+  const changed = await writeTx(async (tx) => {
     // Only over the hash just confirmed and the caller's session version: a change or sign-out that committed since
     // leaves no row to update.
     const [row] = await tx
@@ -40,4 +41,7 @@ export async function changePassword(
     if (!row) throw sessionsEnded();
     return row;
   });
+  // Streams opened with an ended session close now (ADR 040).
+  announceCredentialsChanged(userId);
+  return changed;
 }

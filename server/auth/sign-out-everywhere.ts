@@ -1,14 +1,15 @@
 import 'server-only';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { schema, writeTx } from '@/server/db';
+import { announceCredentialsChanged } from '@/server/push/bus';
 
 /**
  * End every session of a user (session cookies carry the version they were issued under, so bumping it ends them
  * at their next request) and revoke every API token, in one write: after it, nothing issued before works.
- * Returns how many tokens were revoked.
+ * Returns how many tokens were revoked. The account's open event streams close once committed (ADR 040).
  */
 export async function signOutEverywhere(userId: string): Promise<{ revokedTokens: number }> {
-  return writeTx(async (tx) => {
+  const result = await writeTx(async (tx) => {
     await tx
       .update(schema.users)
       .set({ sessionVersion: sql`${schema.users.sessionVersion} + 1` })
@@ -20,4 +21,6 @@ export async function signOutEverywhere(userId: string): Promise<{ revokedTokens
       .returning({ id: schema.apiTokens.id });
     return { revokedTokens: revoked.length };
   });
+  announceCredentialsChanged(userId);
+  return result;
 }

@@ -5,6 +5,7 @@ import { LIMITS } from '@/lib/limits';
 import type { ApiTokenView } from '@/lib/schemas/auth';
 import { getDb, schema, writeTx } from '@/server/db';
 import { conflict, notFound } from '@/server/http/errors';
+import { announceCredentialsChanged } from '@/server/push/bus';
 import type { PublicUser } from './users';
 
 const PREFIX = 'ens_';
@@ -81,6 +82,8 @@ export async function revokeApiToken(userId: string, tokenId: string): Promise<v
       .returning({ id: schema.apiTokens.id }),
   );
   if (revoked.length === 0) throw notFound('Token');
+  // Streams opened with this token close now (ADR 040).
+  announceCredentialsChanged(userId);
 }
 
 /** The user a bearer token belongs to, or null when it is unknown, revoked or expired. */

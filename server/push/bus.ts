@@ -24,9 +24,23 @@ export type LiveOutputChange = {
   text: string;
   truncated: boolean;
   done: boolean;
+  /** The model call is being tried again (attempt of maxAttempts) after a transient failure; null otherwise. */
+  retrying: { attempt: number; maxAttempts: number } | null;
 };
 
-type BusMap = { team: [TeamChange]; conversation: [ConversationChange]; accountTeams: [AccountTeamChange]; liveOutput: [LiveOutputChange] };
+/**
+ * One of the account's credentials may have stopped working (sign-out everywhere, a token revoked, a password change,
+ * the account disabled): each of its open streams checks the credential it was opened with now (ADR 040).
+ */
+export type CredentialsChange = { accountId: string };
+
+type BusMap = {
+  team: [TeamChange];
+  conversation: [ConversationChange];
+  accountTeams: [AccountTeamChange];
+  liveOutput: [LiveOutputChange];
+  credentials: [CredentialsChange];
+};
 
 // Route bundles and instrumentation may load separate copies of this module: one bus per process.
 const g = globalThis as unknown as { __ensemblePushBus?: EventEmitter<BusMap> };
@@ -75,6 +89,20 @@ export function subscribeLiveOutput(ownerId: string, match: (change: LiveOutputC
   };
   bus.on('liveOutput', wrapped);
   return () => bus.off('liveOutput', wrapped);
+}
+
+export function subscribeCredentials(accountId: string, listener: () => void): () => void {
+  const bus = pushBus();
+  const wrapped = (change: CredentialsChange) => {
+    if (change.accountId === accountId) listener();
+  };
+  bus.on('credentials', wrapped);
+  return () => bus.off('credentials', wrapped);
+}
+
+/** Call after the write that revoked something of the account has committed (the streams re-read it). */
+export function announceCredentialsChanged(accountId: string): void {
+  pushBus().emit('credentials', { accountId });
 }
 
 export const conversationListenerCount = (): number => pushBus().listenerCount('conversation');

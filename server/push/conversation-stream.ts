@@ -13,7 +13,14 @@ import { currentLiveOutput } from './live-output';
 export type ConversationPush = { conversationId: string; runIds: string[] | null };
 
 /** A running run's live output (`event: output`, no id), as on the team stream (team-stream.ts). */
-export type ConversationOutputPush = { conversationId: string; runId: string; text: string; truncated: boolean; done: boolean };
+export type ConversationOutputPush = {
+  conversationId: string;
+  runId: string;
+  text: string;
+  truncated: boolean;
+  done: boolean;
+  retrying: LiveOutputChange['retrying'];
+};
 
 type ConversationStreamInput = {
   accountId: string;
@@ -22,6 +29,8 @@ type ConversationStreamInput = {
   signal: AbortSignal;
   /** Held while the stream is open (event-stream.ts). */
   request?: Request;
+  /** The opening credential still good (event-stream.ts). */
+  signedIn: () => Promise<boolean>;
   heartbeatMs?: number;
 };
 
@@ -44,13 +53,14 @@ export function conversationEventStream(input: ConversationStreamInput): Promise
   const ofThis = (c: LiveOutputChange) => c.conversationId === input.conversationId;
   const output = (c: LiveOutputChange): PushMessage<ConversationOutputPush> => ({
     event: 'output',
-    data: { conversationId: c.conversationId, runId: c.runId, text: c.text, truncated: c.truncated, done: c.done },
+    data: { conversationId: c.conversationId, runId: c.runId, text: c.text, truncated: c.truncated, done: c.done, retrying: c.retrying },
   });
   const isChange = (m: PushMessage<ConversationPush | ConversationOutputPush>): m is PushMessage<ConversationPush> => m.event === 'conversation';
   return eventStreamResponse<ConversationPush | ConversationOutputPush>({
     accountId: input.accountId,
     signal: input.signal,
     request: input.request,
+    signedIn: input.signedIn,
     heartbeatMs: input.heartbeatMs,
     subscribe: (push) => {
       const changes = subscribeConversation(input.conversationId, (c) => push(message(c.id, { conversationId: c.conversationId, runIds: c.runIds })));

@@ -1,5 +1,6 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
+import { subscribeCredentials } from './bus';
 import { claimStreamSlot } from './streams';
 
 /** `id` absent: a message that does not move the client's Last-Event-ID (live output, which is not replayed). */
@@ -32,6 +33,13 @@ export type EventStreamOptions<T> = {
    * are bounded by its subscriber (one per running job), so what waits stays bounded too.
    */
   key?: (message: PushMessage<T>) => string;
+  /**
+   * Whether the credential the stream was opened with (its session cookie's version, its API token) still
+   * authenticates the account. Asked at every heartbeat and at once when the account's credentials change
+   * (bus.ts announceCredentialsChanged, relayed between processes): false, or a failure to tell, ends the stream,
+   * so a revoked credential hears nothing more and holds no slot (ADR 040).
+   */
+  signedIn: () => Promise<boolean>;
   heartbeatMs?: number;
 };
 
@@ -64,15 +72,46 @@ export async function eventStreamResponse<T>(opts: EventStreamOptions<T>): Promi
     closed = true;
     held.request = undefined;
     unsubscribe();
+    stopRechecks();
     clearInterval(timer);
     releaseSlot();
     opts.signal.removeEventListener('abort', end);
     poke();
   };
   const releaseSlot = claimStreamSlot(opts.accountId, end);
+  // One check at a time; a change announced while one runs asks for another after it (the running one may have read
+  // before the revocation committed).
+  let checking = false;
+  let checkAgain = false;
+  const recheck = () => {
+    if (closed) return;
+    if (checking) {
+      checkAgain = true;
+      return;
+    }
+    checking = true;
+    opts
+      .signedIn()
+      .then(
+        (ok) => ok || end(),
+        (error: Error) => {
+          console.error("[push] could not re-check a stream's credential, closing the stream:", error.message);
+          end();
+        },
+      )
+      .finally(() => {
+        checking = false;
+        if (checkAgain) {
+          checkAgain = false;
+          recheck();
+        }
+      });
+  };
+  const stopRechecks = subscribeCredentials(opts.accountId, recheck);
   const timer = setInterval(() => {
     heartbeatDue = true;
     poke();
+    recheck();
   }, opts.heartbeatMs ?? LIMITS.push.heartbeatMs);
   timer.unref?.();
   const push = (message: PushMessage<T>) => {

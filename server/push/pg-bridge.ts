@@ -1,9 +1,15 @@
 import 'server-only';
 import type { EventEmitter } from 'node:events';
 import pg from 'pg';
-import type { AccountTeamChange, ConversationChange, LiveOutputChange, TeamChange } from './bus';
+import type { AccountTeamChange, ConversationChange, CredentialsChange, LiveOutputChange, TeamChange } from './bus';
 
-type BusMap = { team: [TeamChange]; conversation: [ConversationChange]; accountTeams: [AccountTeamChange]; liveOutput: [LiveOutputChange] };
+type BusMap = {
+  team: [TeamChange];
+  conversation: [ConversationChange];
+  accountTeams: [AccountTeamChange];
+  liveOutput: [LiveOutputChange];
+  credentials: [CredentialsChange];
+};
 /** A run's end as the run executor announces it (server/agents/run-events.ts RunEvent). */
 export type RunFinished = { runId: string; conversationId: string; ownerId: string; status: string; teamId?: string | null; remote?: boolean };
 
@@ -13,6 +19,8 @@ type Note =
   | { k: 'accountTeams'; c: AccountTeamChange }
   | { k: 'conversation'; c: { conversationId: string; runIds: string[] } }
   | { k: 'liveOutput'; c: LiveOutputChange }
+  /** A credential of the account may have been revoked: its streams here re-check theirs now. */
+  | { k: 'credentials'; c: CredentialsChange }
   /** The sender was away and could not send some notes: every process's streams re-read. */
   | { k: 'resync' }
   /** A run finished in the sender (its waiters and its team's lease holder elsewhere hear of it). */
@@ -79,6 +87,7 @@ export class PushBridge {
     this.forward('accountTeams', (c) => ({ k: 'accountTeams', c }));
     this.forward('conversation', (c) => ({ k: 'conversation', c: { conversationId: c.conversationId, runIds: c.runIds } }));
     this.forward('liveOutput', (c) => ({ k: 'liveOutput', c }));
+    this.forward('credentials', (c) => ({ k: 'credentials', c: { accountId: c.accountId } }));
     const runs = this.options.runs;
     if (runs) {
       const listener = (event: RunFinished) => {

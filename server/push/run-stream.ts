@@ -20,6 +20,8 @@ type RunStreamInput = {
   signal: AbortSignal;
   /** Held while the stream is open (event-stream.ts). */
   request?: Request;
+  /** The opening credential still good (event-stream.ts). */
+  signedIn: () => Promise<boolean>;
   heartbeatMs?: number;
 };
 
@@ -62,6 +64,7 @@ export function runEventStream(input: RunStreamInput): Promise<Response> {
     accountId: input.accountId,
     signal: input.signal,
     request: input.request,
+    signedIn: input.signedIn,
     heartbeatMs: input.heartbeatMs,
     subscribe: (push) =>
       subscribeConversation(input.conversationId, (change) => {

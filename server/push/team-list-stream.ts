@@ -15,6 +15,8 @@ type TeamListStreamInput = {
   signal: AbortSignal;
   /** Held while the stream is open (event-stream.ts). */
   request?: Request;
+  /** The opening credential still good (event-stream.ts). */
+  signedIn: () => Promise<boolean>;
   heartbeatMs?: number;
 };
 
@@ -39,6 +41,7 @@ export function teamListEventStream(input: TeamListStreamInput): Promise<Respons
     accountId: input.accountId,
     signal: input.signal,
     request: input.request,
+    signedIn: input.signedIn,
     heartbeatMs: input.heartbeatMs,
     subscribe: (push) => subscribeAccountTeams(input.accountId, (change) => push(message([change.teamId]))),
     first: () => message(null),

@@ -16,7 +16,15 @@ export type TeamPush = { teamId: string; revision: number; jobIds: string[] | nu
  * connection carry the text so far): the newest text of its member's current response, `truncated` when older
  * text was dropped, `done` once its run has finished (the job's result follows as a `team` change).
  */
-export type TeamOutputPush = { teamId: string; jobId: string; runId: string; text: string; truncated: boolean; done: boolean };
+export type TeamOutputPush = {
+  teamId: string;
+  jobId: string;
+  runId: string;
+  text: string;
+  truncated: boolean;
+  done: boolean;
+  retrying: LiveOutputChange['retrying'];
+};
 
 type TeamStreamInput = {
   accountId: string;
@@ -28,6 +36,8 @@ type TeamStreamInput = {
   signal: AbortSignal;
   /** Held while the stream is open (event-stream.ts). */
   request?: Request;
+  /** The opening credential still good (event-stream.ts). */
+  signedIn: () => Promise<boolean>;
   heartbeatMs?: number;
 };
 
@@ -35,7 +45,15 @@ const message = (data: TeamPush): PushMessage<TeamPush> => ({ id: String(data.re
 
 const outputMessage = (change: LiveOutputChange & { teamId: string; jobId: string }): PushMessage<TeamOutputPush> => ({
   event: 'output',
-  data: { teamId: change.teamId, jobId: change.jobId, runId: change.runId, text: change.text, truncated: change.truncated, done: change.done },
+  data: {
+    teamId: change.teamId,
+    jobId: change.jobId,
+    runId: change.runId,
+    text: change.text,
+    truncated: change.truncated,
+    done: change.done,
+    retrying: change.retrying,
+  },
 });
 
 const isTeamMessage = (m: PushMessage<TeamPush | TeamOutputPush>): m is PushMessage<TeamPush> => m.event === 'team';
@@ -65,6 +83,7 @@ export function teamEventStream(input: TeamStreamInput): Promise<Response> {
     accountId: input.accountId,
     signal: input.signal,
     request: input.request,
+    signedIn: input.signedIn,
     heartbeatMs: input.heartbeatMs,
     subscribe: (push) => {
       const team = subscribeTeam(input.teamId, (change) => {

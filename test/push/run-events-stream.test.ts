@@ -154,6 +154,7 @@ describe('run event stream', () => {
         conversationId: conversation.id,
         readHead: () => ({ seq: ++reads, finished: false }),
         signal: abort.signal,
+        signedIn: async () => true,
         heartbeatMs: 60_000,
       }),
     );

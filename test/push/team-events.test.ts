@@ -131,7 +131,7 @@ describe('team event stream', () => {
     const { team } = await makeTeam(alice.id);
     const abort = new AbortController();
     const stream = sseReader(
-      await teamEventStream({ accountId: alice.id, teamId: team.id, readRevision: () => 7, lastEventId: 7, signal: abort.signal, heartbeatMs: 10 }),
+      await teamEventStream({ accountId: alice.id, teamId: team.id, readRevision: () => 7, lastEventId: 7, signal: abort.signal, signedIn: async () => true, heartbeatMs: 10 }),
     );
     expect((await stream.next())?.id).toBe('7');
     expect(await stream.next()).toEqual({ comment: 'heartbeat' });
@@ -143,7 +143,7 @@ describe('team event stream', () => {
     const { team } = await makeTeam(alice.id);
     const abort = new AbortController();
     const stream = sseReader(
-      await teamEventStream({ accountId: alice.id, teamId: team.id, readRevision: () => 0, lastEventId: 0, signal: abort.signal, heartbeatMs: 60_000 }),
+      await teamEventStream({ accountId: alice.id, teamId: team.id, readRevision: () => 0, lastEventId: 0, signal: abort.signal, signedIn: async () => true, heartbeatMs: 60_000 }),
     );
     for (let i = 1; i <= 1_000; i++) pushBus().emit('team', { teamId: team.id, revision: i, jobIds: [`job-${i}`] });
     // The first message was still unsent, so everything merged into it: latest revision, too many ids to list.

@@ -81,7 +81,7 @@ describe('teams list event stream', () => {
   it('coalesces a flood an idle reader has not read into one message ("re-read" past 200 teams)', async () => {
     const alice = await makeUser('alice');
     const abort = new AbortController();
-    const stream = sseReader(await teamListEventStream({ accountId: alice.id, signal: abort.signal, heartbeatMs: 60_000 }));
+    const stream = sseReader(await teamListEventStream({ accountId: alice.id, signal: abort.signal, signedIn: async () => true, heartbeatMs: 60_000 }));
     const first = await stream.next();
     for (let i = 0; i < 1_000; i++) pushBus().emit('accountTeams', { ownerId: alice.id, teamId: `t-${i}` });
     const flood = await stream.next();

@@ -2,6 +2,7 @@ import { getConversation } from '@/server/agents/conversations';
 import { bridgeChildChanges } from '@/server/agents/delegation/announce-children';
 import { runEvents } from '@/server/agents/run-events';
 import { requireUser } from '@/server/auth/require-user';
+import { stillSignedIn } from '@/server/auth/still-signed-in';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { route } from '@/server/http/route';
 import { bridgeRunEvents } from '@/server/push/conversation-changes';
@@ -18,7 +19,14 @@ export const GET = route(async (req, ctx: Ctx) => {
   await getConversation(user.id, id);
   bridgeRunEvents(runEvents());
   bridgeChildChanges();
-  return conversationEventStream({ accountId: user.id, conversationId: id, lastEventId: parseLastEventId(req), signal: req.signal, request: req });
+  return conversationEventStream({
+    accountId: user.id,
+    conversationId: id,
+    lastEventId: parseLastEventId(req),
+    signal: req.signal,
+    request: req,
+    signedIn: stillSignedIn(req, user.id),
+  });
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);

@@ -1,4 +1,5 @@
 import { requireUser } from '@/server/auth/require-user';
+import { stillSignedIn } from '@/server/auth/still-signed-in';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { route } from '@/server/http/route';
 import { parseLastEventId } from '@/server/push/event-stream';
@@ -20,6 +21,7 @@ export const GET = route(async (req, ctx: Ctx) => {
     lastEventId: parseLastEventId(req),
     signal: req.signal,
     request: req,
+    signedIn: stillSignedIn(req, user.id),
   });
 });
 

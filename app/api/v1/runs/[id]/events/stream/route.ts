@@ -1,4 +1,5 @@
 import { requireUser } from '@/server/auth/require-user';
+import { stillSignedIn } from '@/server/auth/still-signed-in';
 import { bridgeChildChanges } from '@/server/agents/delegation/announce-children';
 import { readRunHead } from '@/server/agents/observe/run-head';
 import { runEvents } from '@/server/agents/run-events';
@@ -26,6 +27,7 @@ export const GET = route(async (req, ctx: Ctx) => {
     readHead: () => readRunHead(run.id),
     signal: req.signal,
     request: req,
+    signedIn: stillSignedIn(req, user.id),
   });
 });
 
