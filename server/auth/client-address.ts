@@ -1,5 +1,6 @@
 import 'server-only';
 import diagnosticsChannel from 'node:diagnostics_channel';
+import ipaddr from 'ipaddr.js';
 import { env } from '@/server/env';
 
 /**
@@ -43,7 +44,7 @@ export const peerAddressHeaderInstalled = () => g[INSTALLED] === true;
  */
 export const trustedProxyHops = () => env.trustProxy;
 
-/** The address to rate-limit a request by (see the module comment). */
+/** The address to rate-limit a request by (see the module comment), as limitKey() makes it. */
 export function clientAddress(headers: Headers, hops = trustedProxyHops()): string {
   if (hops > 0) {
     const chain = (headers.get('x-forwarded-for') ?? '')
@@ -51,11 +52,27 @@ export function clientAddress(headers: Headers, hops = trustedProxyHops()): stri
       .map((hop) => hop.trim())
       .filter(Boolean);
     // Fewer entries than trusted hops: the leftmost one is still written by a trusted proxy.
-    if (chain.length > 0) return chain[Math.max(0, chain.length - hops)]!;
+    if (chain.length > 0) return limitKey(chain[Math.max(0, chain.length - hops)]!);
   }
   if (peerAddressHeaderInstalled()) {
     const peer = headers.get(PEER_HEADER)?.trim();
-    if (peer) return peer;
+    if (peer) return limitKey(peer);
   }
   return DIRECT;
+}
+
+/**
+ * One key per party that holds an address. An IPv6 host usually gets a whole /64 (SLAAC, privacy addresses), so
+ * keying on the full address would give it 2^64 fresh counters: IPv6 addresses count as their /64
+ * (`2001:db8:1:2::/64`). An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, what a dual-stack socket reports) is the
+ * IPv4 address it carries. Brackets and a port (`[2001:db8::1]:443`, `192.0.2.1:80`) some proxies append are
+ * dropped. Anything that is no IP address is kept as it came (it can only be one key either way).
+ */
+export function limitKey(address: string): string {
+  const bare = address.replace(/^\[([^\]]+)\](?::\d+)?$/, '$1').replace(/^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/, '$1');
+  if (!ipaddr.isValid(bare)) return address;
+  const ip = ipaddr.process(bare);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const parts = (ip as ipaddr.IPv6).parts;
+  return `${new ipaddr.IPv6([...parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
 }

@@ -44,3 +44,47 @@ describe('the peer address header', () => {
     expect(await addressSeenByServer({})).toBe('127.0.0.1');
   });
 });
+
+describe('limit keys for IPv6 and IPv4-mapped addresses', () => {
+  const viaProxy = (address: string) => {
+    vi.stubEnv('TRUST_PROXY', '1');
+    return clientAddress(new Headers({ 'x-forwarded-for': address }));
+  };
+
+  it('an IPv6 address counts as its /64: rotating the interface id must not give a fresh counter', () => {
+    expect(viaProxy('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(viaProxy('2001:DB8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    // At the edge of the prefix: the last bit inside the /64 makes another key, the first bit outside does not.
+    expect(viaProxy('2001:db8:1:3::')).toBe('2001:db8:1:3::/64');
+    expect(viaProxy('2001:db8:1:2:8000::')).toBe('2001:db8:1:2::/64');
+    expect(viaProxy('[2001:db8:1:2::9]:443')).toBe('2001:db8:1:2::/64');
+    expect(viaProxy('fe80::1%eth0')).toBe('fe80::/64');
+  });
+
+  it('an IPv4-mapped IPv6 address counts as its IPv4 address, not as a separate one', () => {
+    expect(viaProxy('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(viaProxy('::ffff:c000:0201')).toBe('192.0.2.1');
+    expect(viaProxy('192.0.2.1')).toBe('192.0.2.1');
+    expect(viaProxy('192.0.2.1:8080')).toBe('192.0.2.1');
+  });
+
+  it('the socket address of a dual-stack server is keyed the same way', async () => {
+    installPeerAddressHeader();
+    const server = http.createServer((req, res) => {
+      res.end(clientAddress(new Headers({ [PEER_HEADER]: String(req.headers[PEER_HEADER]) })));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '::', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      // An IPv4 client of a socket bound to :: is reported as ::ffff:127.0.0.1.
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('127.0.0.1');
+      expect(await (await fetch(`http://[::1]:${port}/`)).text()).toBe('::/64');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('anything that is not an IP address is kept as one key', () => {
+    expect(viaProxy('unknown')).toBe('unknown');
+  });
+});

@@ -272,6 +272,25 @@ describe('POST /api/auth/callback/credentials', () => {
     expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '198.51.100.10' }));
   });
 
+  it('IPv6: addresses of one /64 share the pair limit (limit, one past); another /64 is not held', async () => {
+    const ann = await makeUser('ann');
+    // Must not happen: a guesser rotating through its /64 getting a fresh pair counter for every address.
+    await failTimes(ann.email, (i) => `2001:db8:77:1::${i + 1}`, pair.max);
+    at(5_000);
+    expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '2001:db8:77:1:ab:cd:ef:1' })).status).toBe(429);
+    expect(await eventsInWindow(`signin:pair:${ann.email}|2001:db8:77:1::/64`, pair.windowMs)).toBe(pair.max);
+    expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '2001:db8:77:2::1' }));
+  });
+
+  it('an IPv4-mapped address is held with its IPv4 address', async () => {
+    const ann = await makeUser('ann');
+    // Must not happen: writing the same IPv4 address in its mapped form escaping that address's counters.
+    await failTimes(ann.email, (i) => (i % 2 ? '192.0.2.44' : '::ffff:192.0.2.44'), pair.max);
+    at(5_000);
+    expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '::ffff:c000:22c' })).status).toBe(429);
+    expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '192.0.2.44' })).status).toBe(429);
+  });
+
   /** `count` failures against the account, one from each of as many addresses (counted directly: fast). */
   const spreadFailures = async (email: string, count: number, stepMs = 100) => {
     for (let i = 0; i < count; i++) {

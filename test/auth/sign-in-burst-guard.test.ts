@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '@/lib/limits';
 import { installPeerAddressHeader } from '@/server/auth/client-address';
 import { installSignInBurstGuard } from '@/server/auth/sign-in-burst-guard';
@@ -29,11 +29,12 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => server.close());
+afterEach(() => vi.unstubAllEnvs());
 
-const signIn = () =>
+const signIn = (forwardedFor?: string) =>
   fetch(`${base}/api/auth/callback/credentials`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
     body: 'email=a%40example.test&password=wrong',
   });
 
@@ -71,5 +72,21 @@ describe('sign-in burst guard', () => {
     await until(() => held.length === 1);
     held.splice(0).forEach((release) => release());
     expect((await again).status).toBe(200);
+  });
+
+  it('counts every address of one IPv6 /64 as one address (limit, one past)', async () => {
+    vi.stubEnv('TRUST_PROXY', '1');
+    handled = 0;
+    // Must not happen: a client spreading its burst over the addresses of its /64 to get past the guard.
+    const burst = Array.from({ length: MAX }, (_, i) => signIn(`2001:db8:5:6::${i + 1}`));
+    await until(() => held.length === MAX);
+    const past = await signIn('2001:db8:5:6:ffff::1');
+    expect(past.status).toBe(429);
+    // Another /64 is another address.
+    const other = signIn('2001:db8:5:7::1');
+    await until(() => held.length === MAX + 1);
+    held.splice(0).forEach((release) => release());
+    expect((await Promise.all([...burst, other])).map((r) => r.status)).toEqual(Array(MAX + 1).fill(200));
+    expect(handled).toBe(MAX + 1);
   });
 });
