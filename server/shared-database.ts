@@ -17,7 +17,7 @@ export type SharedDatabaseOptions = {
  * Join the other app processes on a Postgres database (server/cluster; ADR 033 §4–6), wired to the rest of the
  * server: the push bridge relays team, conversation and live-output changes, run ends (into this process's run
  * events, marked remote; its budget cache forgets their owners' sums), cancels and wakes; a bridge that was away makes
- * every stream reconnect and re-read; each beat takes over the runs of stopped processes, adopts their finished parents
+ * every stream reconnect and re-read and forgets every budget sum; each beat takes over the runs of stopped processes, adopts their finished parents
  * with open children and carries out cancels asked elsewhere. Resolves after the first beat and its takeover, with
  * what that takeover recovered. The composition root of several processes: start-up and bench:processes share it.
  */
@@ -28,7 +28,7 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
   const { announceConversationChange, forgetConversationChanges } = await import('@/server/push/conversation-changes');
   const { closeAllStreams } = await import('@/server/push/streams');
   const { runEvents } = await import('@/server/agents/run-events');
-  const { usageChanged } = await import('@/server/budgets/usage-cache');
+  const { forgetAllUsage, usageChanged } = await import('@/server/budgets/usage-cache');
   const { adoptOrphanedParents, carryOutCancelRequests, stopHere, takeOverOrphanedRuns } = await import('@/server/agents/run-takeover');
   const { currentScheduler } = await import('@/server/scheduler/runtime');
   const { rememberLiveOutput } = await import('@/server/push/live-output');
@@ -46,8 +46,10 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
         origin,
         bus: pushBus(),
         onConversation: announceConversationChange,
-        // Notes sent while the bridge was away are gone: every stream reconnects and re-reads.
+        // Notes sent while the bridge was away are gone: every stream reconnects and re-reads, and the budget and
+        // daily-cap sums are read afresh (runs may have finished elsewhere meanwhile).
         onResync: () => {
+          forgetAllUsage();
           forgetConversationChanges();
           closeAllStreams();
         },

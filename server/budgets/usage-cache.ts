@@ -5,8 +5,10 @@ import { afterCommit } from '@/server/db';
  * Memoized usage sums. A planning pass runs on every wake and every 500 ms; summing a team's (or an account's day
  * of) finished runs each time costs row lookups in proportion to its history (npm run bench:budgets: ~0.6 s a pass
  * for 100 budgeted teams over 100,000 runs). A sum changes only when a run's token totals are written, which is
- * finishRun alone (server/agents/run-store.ts), and it calls usageChanged for that run; one process owns the data
- * directory (ADR 005), so nothing else can change them behind this cache. Cleared whole on start-up by being empty.
+ * finishRun alone (server/agents/run-store.ts), and it calls usageChanged for that run. With several processes on
+ * Postgres (ADR 033) another process's finishRun reaches this cache as a note on the push bridge; notes sent while
+ * the bridge was away are lost, so a reconnect forgets every sum (forgetAllUsage). Cleared whole on start-up by
+ * being empty.
  *
  * Reads are asynchronous, so a sum read before a change may come back after it: every change bumps a generation,
  * and a sum is remembered only if no change happened since its read began (`usageGeneration()` taken before the
@@ -29,6 +31,16 @@ export function usageChanged(run: { teamId: string | null; ownerId: string }): v
   const { teamId, ownerId } = run;
   forget({ teamId, ownerId });
   afterCommit(() => forget({ teamId, ownerId }));
+}
+
+/**
+ * Every sum is read afresh next time: runs may have finished elsewhere without this process hearing of it (the
+ * push bridge reconnected; ADR 033 §6). A read already under way is not kept either (the generation moves).
+ */
+export function forgetAllUsage(): void {
+  cache().teams.clear();
+  cache().days.clear();
+  cache().generation += 1;
 }
 
 /** Take before reading a sum; pass to remember…Usage, which keeps the sum only if nothing changed meanwhile. */
