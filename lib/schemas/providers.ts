@@ -38,7 +38,7 @@ export const providerSlugSchema = z
   .string({ error: 'Must be text' })
   .trim()
   .refine((v) => PROVIDER_SLUG.test(v), 'Use 1 to 32 lowercase letters, digits and hyphens (not at either end), e.g. "groq"')
-  .refine((v) => !RESERVED_PROVIDER_SLUGS.includes(v), (v) => ({ message: `"${v}" is reserved for a built-in model` }));
+  .refine((v) => !RESERVED_PROVIDER_SLUGS.includes(v), 'Reserved for a built-in provider (openai, anthropic, ollama, scripted)');
 
 export const providerBaseUrlSchema = z
   .string({ error: 'Must be text' })
