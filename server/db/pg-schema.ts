@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { API_TOKEN_SCOPES } from '@/lib/types/api-token';
 import { DELEGATION_STATUSES } from '@/lib/types/delegation';
 import { bigint, boolean, index, integer, json, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import {
-  API_TOKEN_SCOPES,
   JOB_STATUSES,
   UNFINISHED_JOB_PREDICATE,
   RUN_STATUSES,

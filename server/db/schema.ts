@@ -29,7 +29,7 @@ export const teamLeases = tables.teamLeases;
 export const schedulerRounds = tables.schedulerRounds;
 export const providers = tables.providers;
 
-export { API_TOKEN_SCOPES, FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
+export { FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
 export type {
   Agent,
   AllowedSubagents,

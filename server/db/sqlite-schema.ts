@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { API_TOKEN_SCOPES } from '@/lib/types/api-token';
 import { DELEGATION_STATUSES } from '@/lib/types/delegation';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-
-/** What an API token may do (ADR 040): 'read' only uses safe methods (GET, HEAD); 'full' may also write. */
-export const API_TOKEN_SCOPES = ['read', 'full'] as const;
 
 const id = () => text('id').primaryKey();
 const createdAt = () =>
@@ -82,7 +80,7 @@ export const signInFailures = sqliteTable(
 /**
  * Addresses (as rate-limit keys: an IPv4 address or an IPv6 /64) that signed in to an account with its password,
  * keyed `email|address`, with the last time (epoch ms). A known address is not held by the account-wide sign-in
- * ceiling (ADR 040), so strangers filling that ceiling can't keep the owner out.
+ * ceiling (ADR 041), so strangers filling that ceiling can't keep the owner out.
  */
 export const signInKnownAddresses = sqliteTable('sign_in_known_addresses', {
   key: text('key').primaryKey(),
