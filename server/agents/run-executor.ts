@@ -8,6 +8,7 @@ import { isRetryableConflict } from '@/server/db/errors';
 import { preparedPerConnection } from '@/server/db/prepared';
 import type { Agent, Run } from '@/server/db/schema';
 import { recordAssembly } from './assembly/record';
+import { agentAsRecorded } from './assembly/recorded-setup';
 import { delegatedRunSetup } from './delegation/child-run';
 import { buildAgentGraph, NodeWork, recursionLimitFor, type AgentGraph } from './graph';
 import { humanMessageId, type EnsembleMessageMeta } from './messages';
@@ -91,13 +92,15 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
   const started = await markRunning(runId, async (run) => {
     try {
       return await writeTx(async () => {
-        const agent = await loadAgent(run.conversationId);
+        const current = await loadAgent(run.conversationId);
+        // The setup recorded at the run's start (or the run it goes on from), never the catalog as edited since.
+        const agent = current && (await agentAsRecorded(run, current));
         // One context object for the whole run: the assembly record and the graph then share one build of its tools.
         const context = agent ? runContextFor(run, agent.id) : null;
         // A delegated child runs its agent with the delegation's persona, capture tool and time limit (delegation/child-run.ts).
         const delegated = agent && context ? delegatedRunSetup(agent, context) : null;
         // How the agent is assembled for this run (once per run: a continued run keeps its first record).
-        const fingerprint = agent && context ? await recordAssembly(run, delegated?.agent ?? agent, context) : null;
+        const fingerprint = agent && context ? await recordAssembly(run, delegated?.agent ?? agent, context, { setup: agent }) : null;
         return { agent, context, delegated, fingerprint };
       });
     } catch (failure) {

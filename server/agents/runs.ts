@@ -269,10 +269,11 @@ async function resumeRunAs(conversationId: string, value: unknown, options: Star
     }
     const stored: ResumeInput = { value, ...(checkpointId ? { checkpointId } : {}), ...(options.context ? { context: options.context } : {}) };
     const [agent] = conversation.agentId
-      ? await tx.select({ model: schema.agents.model }).from(schema.agents).where(eq(schema.agents.id, conversation.agentId))
+      ? await tx.select({ id: schema.agents.id }).from(schema.agents).where(eq(schema.agents.id, conversation.agentId))
       : [];
     if (!agent) throw conflict('agent_deleted', 'The agent of this conversation was deleted; start a new conversation');
-    const run = await insertRun(tx, conversation, 'resume', agent.model, stored, options.idempotencyKey);
+    // A resume goes on with the interrupted run's setup, model included (assembly/recorded-setup.ts).
+    const run = await insertRun(tx, conversation, 'resume', latest.model, stored, options.idempotencyKey);
     await tx.update(schema.conversations).set({ updatedAt: run.createdAt }).where(eq(schema.conversations.id, conversationId));
     await options.inTransaction?.(tx, run);
     return { run, created: true };

@@ -3,9 +3,15 @@ import type { Conversation as ConversationRow, Run as RunRow } from '@/server/db
 import type { Conversation, ConversationDetail, Run } from '@/lib/types/conversation';
 import type { ConversationState } from './runs';
 import type { AssemblyChange, AssemblyDescriptor } from '@/lib/types/assembly';
+import type { AgentSetup } from './assembly/recorded-setup';
 
-/** What runs.assembly holds: the descriptor recorded at the run's start and its changes from the previous run. */
-export type StoredAssembly = { descriptor: AssemblyDescriptor; changes: AssemblyChange[] | null };
+/** What runs.assembly holds: the descriptor recorded at the run's start, its changes from the previous run, the setup. */
+export type StoredAssembly = {
+  descriptor: AssemblyDescriptor;
+  changes: AssemblyChange[] | null;
+  /** The catalog agent's settings the run was built from (assembly/recorded-setup.ts); absent in older records. */
+  agent?: AgentSetup;
+};
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

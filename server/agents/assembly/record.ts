@@ -3,20 +3,22 @@ import { and, desc, eq, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
 import { schema, writeTx } from '@/server/db';
 import { tieBreak } from '@/server/db/dialect';
 import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
-import type { Run } from '@/server/db/schema';
+import type { Agent, Run } from '@/server/db/schema';
 import type { AssemblyChange, AssemblyDescriptor } from '@/lib/types/assembly';
 import type { RunContext } from '../tools/registry';
 import type { StoredAssembly } from '../views';
 import { assemblyChanges } from './changes';
 import { assemblyDescriptor, type AssemblyAgent } from './descriptor';
 import { fingerprintOf } from './fingerprint';
+import { setupOf } from './recorded-setup';
 
 /**
- * Record how the agent is assembled for this run (runs.fingerprint, runs.assembly = { descriptor, changes }) and
+ * Record how the agent is assembled for this run (runs.fingerprint, runs.assembly = { descriptor, changes, agent:
+ * the catalog agent's settings `options.setup`, which a continued run is built from again }) and
  * return the fingerprint. Changes compare with the conversation's previous run that has a fingerprint (null when
  * there is none). Once per run: a run continued after a restart, or executed again, keeps what it recorded first.
  */
-export async function recordAssembly(run: Run, agent: AssemblyAgent, context: RunContext, options: { model?: string } = {}): Promise<string> {
+export async function recordAssembly(run: Run, agent: AssemblyAgent, context: RunContext, options: { model?: string; setup?: Agent } = {}): Promise<string> {
   const descriptor = await assemblyDescriptor(agent, context, options);
   const fingerprint = fingerprintOf(descriptor);
   return writeTx(async (tx) => {
@@ -24,7 +26,11 @@ export async function recordAssembly(run: Run, agent: AssemblyAgent, context: Ru
     const [current] = await statements.fingerprint.execute({ id: run.id });
     if (current?.fingerprint) return current.fingerprint;
     const [previous] = await statements.previous.execute({ id: run.id, conversationId: run.conversationId, createdAt: run.createdAt });
-    const stored: StoredAssembly = { descriptor, changes: previous ? await changesSince(statements, previous, fingerprint, descriptor) : null };
+    const stored: StoredAssembly = {
+      descriptor,
+      changes: previous ? await changesSince(statements, previous, fingerprint, descriptor) : null,
+      ...(options.setup ? { agent: setupOf(options.setup) } : {}),
+    };
     await statements.record.execute({ id: run.id, fingerprint, assembly: stored });
     return fingerprint;
   });
