@@ -1,11 +1,14 @@
 import 'server-only';
+import { confusablesMap } from 'confusables';
 
 /**
  * How a reader might see text when it looks for tags: each code point on its own is mapped through Unicode
  * compatibility decomposition (the K of NFKC: fullwidth ＜, small ﹤ and ≮ all give `<`, fullwidth letters give
  * ASCII), lowercased, and stripped of everything that doesn't show: whitespace (including tabs and newlines),
  * controls, format characters (zero-width space/joiners, word joiner, BOM, soft hyphen, bidi controls), other
- * default-ignorable code points and combining marks.
+ * default-ignorable code points and combining marks. What remains is folded through the look-alike table of the
+ * `confusables` package (Cyrillic `е` and `ѕ`, Greek, Cherokee and Lisu letters that look Latin), so a name spelled
+ * in look-alikes reads as the name.
  *
  * The mapping is per code point and context free, so changing one code point changes only its own piece of
  * the view. Decomposing without recomposing means a combining mark can't hide a `<` by composing with it.
@@ -18,5 +21,8 @@ export function codePointView(codePoint: string): string {
     if (unit <= 0x20 || unit === 0x7f) return ''; // controls (tab, newline, …) and space
     return unit >= 0x41 && unit <= 0x5a ? String.fromCharCode(unit + 0x20) : codePoint;
   }
-  return codePoint.normalize('NFKD').toLowerCase().normalize('NFKD').replace(INVISIBLE, '');
+  const view = codePoint.normalize('NFKD').toLowerCase().normalize('NFKD').replace(INVISIBLE, '');
+  let folded = '';
+  for (const ch of view) folded += confusablesMap.get(ch) ?? ch;
+  return folded === view ? view : folded.toLowerCase().replace(INVISIBLE, '');
 }
