@@ -55,6 +55,18 @@ describe('push across processes', () => {
     expect(a.bridge.stats.received).toBe(0);
   });
 
+  it('a revocation signal reaches the other process, so its streams of that account re-check at once (ADR 040)', async () => {
+    // What must not happen: a token revoked through one process leaving its streams on another process live until
+    // their next heartbeat.
+    const a = await side('A');
+    const b = await side('B');
+    const heard: unknown[] = [];
+    b.bus.on('credentials', (change: unknown) => heard.push(change));
+    a.bus.emit('credentials', { accountId: 'acct-1' });
+    await until(() => heard.length === 1, 3_000, 'the signal on B');
+    expect(heard).toEqual([{ accountId: 'acct-1' }]);
+  });
+
   it('keeps one process\'s changes in the order it announced them', async () => {
     const a = await side('A');
     const b = await side('B');
