@@ -8,7 +8,8 @@
 import { useSyncExternalStore } from 'react';
 import { parsePushObject } from '@/lib/push-stream';
 
-export type LiveOutput = { runId: string; text: string; truncated: boolean; done: boolean };
+/** `retrying`: the model call failed for now and is being tried again (attempt of maxAttempts); its text was dropped. */
+export type LiveOutput = { runId: string; text: string; truncated: boolean; done: boolean; retrying: { attempt: number; maxAttempts: number } | null };
 
 const outputs = new Map<string, LiveOutput>();
 const listeners = new Map<string, Set<() => void>>();
@@ -52,5 +53,15 @@ export function parseOutputPush(raw: string, scope: { field: 'teamId' | 'convers
   const d = parsePushObject(raw);
   if (!d) return null;
   if (d[scope.field] !== scope.id || typeof d.runId !== 'string' || typeof d.text !== 'string') return null;
-  return { jobId: typeof d.jobId === 'string' ? d.jobId : null, runId: d.runId, text: d.text, truncated: d.truncated === true, done: d.done === true };
+  return { jobId: typeof d.jobId === 'string' ? d.jobId : null, runId: d.runId, text: d.text, truncated: d.truncated === true, done: d.done === true, retrying: retryOf(d.retrying) };
+}
+
+const MAX_SHOWN_ATTEMPTS = 100;
+
+/** A retry's numbers, only when both are small whole numbers in order (anything else: no retry shown). */
+function retryOf(value: unknown): LiveOutput['retrying'] {
+  if (!value || typeof value !== 'object') return null;
+  const { attempt, maxAttempts } = value as Record<string, unknown>;
+  const whole = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_SHOWN_ATTEMPTS;
+  return whole(attempt) && whole(maxAttempts) && attempt <= maxAttempts ? { attempt, maxAttempts } : null;
 }

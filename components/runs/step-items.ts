@@ -95,7 +95,7 @@ export function stepItem(event: ApiRunEvent): StepItem {
         event.inputTokens === undefined && event.outputTokens === undefined
           ? 'tokens not reported'
           : `${formatTokens(event.inputTokens)} in · ${formatTokens(event.outputTokens)} out`;
-      const parts = [tokens, formatDuration(event.latencyMs)];
+      const parts = [...(event.attempt ? [`attempt ${event.attempt}`] : []), tokens, formatDuration(event.latencyMs)];
       if (event.finishReason) parts.push(`finish: ${event.finishReason}`);
       return {
         ...base,

@@ -22,6 +22,8 @@ export type RunEventData =
       finishReason?: string;
       /** A system call the framework made (e.g. a compaction summary), not one of the agent's turns. */
       system?: 'summary';
+      /** The attempt's number when the call was retried after a transient failure (absent: its first and only one). */
+      attempt?: number;
       error?: string;
     }
   | {

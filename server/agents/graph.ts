@@ -11,10 +11,10 @@ import { appendingMessagesReducer } from './messages-reducer';
 import { applyResponseGuards, deliverableNotes, hasText, holdNotes, noteMessages, setMeta } from './guards';
 import { markedModelError, modelErrorMessage, modelErrorOf, withoutFailureMarkers } from './guards/model-error';
 import { guardNoteMessage, turnStartIndex } from './guards/notes';
-import { callModelStreaming } from './live-output';
 import { maxTurnsNote } from './guards/turns';
 import { withoutToolCalls } from './guards/without-tool-calls';
-import { observeModelCall, recordAssistantStep } from './observe/model-call';
+import { callAgentModel } from './model-call/call-model';
+import { recordAssistantStep } from './observe/model-call';
 import { ObservedToolNode, recordToolResult } from './observe/observed-tool-node';
 import { runIdsOf } from './observe/run-ids';
 import { stripEnsembleMeta } from './provenance';
@@ -167,10 +167,10 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     // handled: null, and the turn ends with a failure marker (guards/model-error.ts).
     const invoke = async (input: BaseMessage[], options: AnswerNowCallOptions = {}): Promise<{ message: AIMessage } | { error: unknown }> => {
       try {
-        // Streamed: the response's text is the run's live output while it is written (live-output/, ADR 031).
-        const call = () => callModelStreaming(bound, [new SystemMessage(prompt), ...input], { ...config, ...options } as LangGraphRunnableConfig);
+        // Streamed as live output, retried after transient failures, with an id of the server's (model-call/).
+        const message = await callAgentModel(bound, [new SystemMessage(prompt), ...input], { ...config, ...options } as LangGraphRunnableConfig, { run, model: agent.model });
         // Only the server sets provenance and the author the scripted model trusts: a model can't supply them.
-        return { message: stripEnsembleMeta((await observeModelCall(run, agent.model, call)) as AIMessage) };
+        return { message: stripEnsembleMeta(message) };
       } catch (error) {
         if (config.signal?.aborted) throw error;
         return { error };

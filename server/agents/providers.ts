@@ -1,9 +1,14 @@
 import 'server-only';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { initChatModel } from 'langchain/chat_models/universal';
+import { ChatAnthropic } from '@langchain/anthropic';
+import { ChatOllama } from '@langchain/ollama';
+import { ChatOpenAI } from '@langchain/openai';
 import { MODEL_FORMAT_HINT, parseModel } from '@/lib/models';
 import { env } from '@/server/env';
-import { managedChatModelArgs } from '@/server/providers/resolve';
+import { resolveProvider } from '@/server/providers/resolve';
+import { adaptiveFetch } from './model-call/adaptive-fetch';
+import { AssistantDeltaCompletions } from './model-call/assistant-deltas';
+import type { ProviderDescriptor } from './model-call/provider';
 import { ScriptedChatModel } from './scripted-model';
 
 /** A model the server can't build (unknown string, missing key): it fails the run that needs it, nothing else. */
@@ -33,9 +38,9 @@ function endpoint(model: string, read: () => string | undefined): string | undef
 }
 
 /**
- * The chat model for an agent: the embedded `scripted` model, or a real provider through langchain's
- * initChatModel. Keys and endpoints come from the environment (server/env.ts) when the run starts, so setting a
- * key and sending again works without a restart.
+ * The chat model for an agent: the embedded `scripted` model, or a real provider (chatModelFor). Keys and endpoints
+ * come from the environment (server/env.ts) when the run starts, so setting a key and sending again works without a
+ * restart.
  */
 export async function createChatModel(agent: ModelAgent): Promise<BaseChatModel> {
   const spec = parseModel(agent.model);
@@ -45,19 +50,38 @@ export async function createChatModel(agent: ModelAgent): Promise<BaseChatModel>
       return new ScriptedChatModel({ agentName: agent.name, instructions: agent.instructions });
     case 'openai': {
       const apiKey = requireKey(agent.model, 'OPENAI_API_KEY', env.openaiApiKey);
-      const baseURL = endpoint(agent.model, () => env.openaiBaseUrl);
-      return initChatModel(`openai:${spec.model}`, { apiKey, maxRetries: 1, ...(baseURL ? { configuration: { baseURL } } : {}) });
+      return chatModelFor({ kind: 'openai', apiKey, baseUrl: endpoint(agent.model, () => env.openaiBaseUrl) }, spec.model);
     }
     case 'anthropic': {
       const apiKey = requireKey(agent.model, 'ANTHROPIC_API_KEY', env.anthropicApiKey);
-      return initChatModel(`anthropic:${spec.model}`, { apiKey, maxRetries: 1 });
+      return chatModelFor({ kind: 'anthropic', apiKey, baseUrl: endpoint(agent.model, () => env.anthropicBaseUrl) }, spec.model);
     }
-    case 'ollama': {
-      const baseUrl = endpoint(agent.model, () => env.ollamaBaseUrl);
-      return initChatModel(`ollama:${spec.model}`, { ...(baseUrl ? { baseUrl } : {}) });
-    }
+    case 'ollama':
+      return chatModelFor({ kind: 'ollama', baseUrl: endpoint(agent.model, () => env.ollamaBaseUrl) }, spec.model);
     case 'managed':
       // A provider an admin added on the Admin page (ADR 040), read at every run start.
-      return initChatModel(...(await managedChatModelArgs(spec.slug, spec.model, agent.model)));
+      return chatModelFor(await resolveProvider(spec.slug, agent.model), spec.model);
+  }
+}
+
+/**
+ * A provider's model. The clients' own retries are off (`maxRetries: 0`): model-call/retry.ts is the one retry
+ * policy, so attempts are counted, recorded and shown once. Every request goes through adaptiveFetch (parameters a
+ * provider refused are left out). An OpenAI-compatible stream whose deltas carry no role is read as the assistant's
+ * (model-call/assistant-deltas.ts).
+ */
+export function chatModelFor(provider: ProviderDescriptor, model: string): BaseChatModel {
+  const fetch = adaptiveFetch(provider);
+  switch (provider.kind) {
+    case 'openai': {
+      const fields = { model, apiKey: provider.apiKey, maxRetries: 0, configuration: { fetch, ...(provider.baseUrl ? { baseURL: provider.baseUrl } : {}) } };
+      return new ChatOpenAI({ ...fields, completions: new AssistantDeltaCompletions(fields) });
+    }
+    case 'anthropic':
+      // The base URL is passed even when unset (the provider's own), so the client never reads ANTHROPIC_BASE_URL itself.
+      return new ChatAnthropic({ model, apiKey: provider.apiKey, maxRetries: 0, anthropicApiUrl: provider.baseUrl ?? 'https://api.anthropic.com', clientOptions: { fetch } });
+    case 'ollama':
+      // Ollama's default endpoint is passed too, so the client never reads OLLAMA_BASE_URL itself (env.ts checked it).
+      return new ChatOllama({ model, maxRetries: 0, fetch, baseUrl: provider.baseUrl ?? 'http://127.0.0.1:11434' });
   }
 }

@@ -24,8 +24,8 @@ export type LiveOutputChange = {
   text: string;
   truncated: boolean;
   done: boolean;
-  /** The model call is being tried again (attempt of maxAttempts) after a transient failure; null otherwise. */
-  retrying: { attempt: number; maxAttempts: number } | null;
+  /** The model call is being tried again (attempt of maxAttempts) after a transient failure; null or absent otherwise. */
+  retrying?: { attempt: number; maxAttempts: number } | null;
 };
 
 /**

@@ -19,7 +19,7 @@ export type ConversationOutputPush = {
   text: string;
   truncated: boolean;
   done: boolean;
-  retrying: LiveOutputChange['retrying'];
+  retrying: NonNullable<LiveOutputChange['retrying']> | null;
 };
 
 type ConversationStreamInput = {
@@ -53,7 +53,7 @@ export function conversationEventStream(input: ConversationStreamInput): Promise
   const ofThis = (c: LiveOutputChange) => c.conversationId === input.conversationId;
   const output = (c: LiveOutputChange): PushMessage<ConversationOutputPush> => ({
     event: 'output',
-    data: { conversationId: c.conversationId, runId: c.runId, text: c.text, truncated: c.truncated, done: c.done, retrying: c.retrying },
+    data: { conversationId: c.conversationId, runId: c.runId, text: c.text, truncated: c.truncated, done: c.done, retrying: c.retrying ?? null },
   });
   const isChange = (m: PushMessage<ConversationPush | ConversationOutputPush>): m is PushMessage<ConversationPush> => m.event === 'conversation';
   return eventStreamResponse<ConversationPush | ConversationOutputPush>({

@@ -23,7 +23,7 @@ export type TeamOutputPush = {
   text: string;
   truncated: boolean;
   done: boolean;
-  retrying: LiveOutputChange['retrying'];
+  retrying: NonNullable<LiveOutputChange['retrying']> | null;
 };
 
 type TeamStreamInput = {
@@ -52,7 +52,7 @@ const outputMessage = (change: LiveOutputChange & { teamId: string; jobId: strin
     text: change.text,
     truncated: change.truncated,
     done: change.done,
-    retrying: change.retrying,
+    retrying: change.retrying ?? null,
   },
 });
 

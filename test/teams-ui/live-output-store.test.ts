@@ -12,7 +12,21 @@ describe('an output message as the page reads it', () => {
       text: '<img src=x onerror=alert(1)>',
       truncated: true,
       done: false,
+      retrying: null,
     });
+  });
+
+  it('reads a retry notice only as two small whole numbers in order (1 to 100)', () => {
+    const retrying = (value: unknown) => parseOutputPush(msg({ text: '', retrying: value }), team)?.retrying;
+    expect(retrying({ attempt: 2, maxAttempts: 3 })).toEqual({ attempt: 2, maxAttempts: 3 });
+    expect(retrying({ attempt: 100, maxAttempts: 100 })).toEqual({ attempt: 100, maxAttempts: 100 });
+    expect(retrying({ attempt: 101, maxAttempts: 101 })).toBeNull();
+    expect(retrying({ attempt: 4, maxAttempts: 3 })).toBeNull();
+    expect(retrying({ attempt: 0, maxAttempts: 3 })).toBeNull();
+    expect(retrying({ attempt: 1.5, maxAttempts: 3 })).toBeNull();
+    expect(retrying({ attempt: '2', maxAttempts: '3' })).toBeNull();
+    expect(retrying('<b>2 of 3</b>')).toBeNull();
+    expect(retrying(undefined)).toBeNull();
   });
 
   it("ignores another team's or conversation's message, and anything malformed", () => {
@@ -26,6 +40,6 @@ describe('an output message as the page reads it', () => {
 
   it('reads a conversation message (no job) against its conversation', () => {
     const raw = JSON.stringify({ conversationId: 'c1', runId: 'r9', text: 'So far', truncated: false, done: true });
-    expect(parseOutputPush(raw, { field: 'conversationId', id: 'c1' })).toEqual({ jobId: null, runId: 'r9', text: 'So far', truncated: false, done: true });
+    expect(parseOutputPush(raw, { field: 'conversationId', id: 'c1' })).toEqual({ jobId: null, runId: 'r9', text: 'So far', truncated: false, done: true, retrying: null });
   });
 });

@@ -62,7 +62,7 @@ export async function modelInput({ agent, model, systemPrompt, messages, config 
 
   const span = messages.slice(from, cut);
   const run = runIdsOf(config);
-  const response = await observeModelCall(run, agent.model, () => summarize(model, transcriptOf(latest?.record.summary ?? null, span), config.signal), { system: 'summary' });
+  const response = await observeModelCall(run, agent.model, () => summarize(model, transcriptOf(latest?.record.summary ?? null, span), config.signal), { system: 'summary', signal: config.signal });
   const summary = contentText(response.content).trim();
   // An empty summary would silently drop the span: keep sending the thread as it is (the next call tries again).
   if (!summary) return view();

@@ -9,12 +9,15 @@ import { createThrottle, systemClock, type Clock, type Throttle } from './thrott
 /** Whose output it is and who may see it: from the server-owned run context, never from model text. */
 export type LiveScope = { ownerId: string; conversationId: string; runId: string; teamId: string | null; jobId: string | null };
 
-type Entry = { scope: LiveScope; tail: TextTail; nextResetsText: boolean; throttle: Throttle };
+/** The model call is being tried again after a transient failure (model-call/retry.ts): attempt `attempt` of `maxAttempts`. */
+export type LiveRetry = { attempt: number; maxAttempts: number };
+
+type Entry = { scope: LiveScope; tail: TextTail; nextResetsText: boolean; retrying: LiveRetry | null; throttle: Throttle };
 
 /** What the model seam reports while one response is written. */
-export type LiveResponse = { append(text: string): void; end(): void };
+export type LiveResponse = { append(text: string): void; retrying(retry: LiveRetry): void; end(): void };
 
-const NOTHING: LiveResponse = { append: () => {}, end: () => {} };
+const NOTHING: LiveResponse = { append: () => {}, retrying: () => {}, end: () => {} };
 
 // Route bundles and instrumentation may load separate copies of this module: one table per process.
 const g = globalThis as unknown as { __ensembleLiveRuns?: { runs: Map<string, Entry>; clock: Clock } };
@@ -40,20 +43,21 @@ export function liveScopeOf(config: RunnableConfig | undefined): LiveScope | nul
 }
 
 const publish = (entry: Entry, done: boolean) =>
-  publishLiveOutput({ ...entry.scope, text: shownText(entry.tail), truncated: entry.tail.truncated, done });
+  publishLiveOutput({ ...entry.scope, text: shownText(entry.tail), truncated: entry.tail.truncated, done, retrying: done ? null : entry.retrying });
 
 /**
  * A model response starts being written in this run. Its first words replace the previous response's text (one
  * response is shown at a time; a tool-calling response without text leaves the last text in place). Each chunk
  * is kept within LIMITS.liveOutput (the newest text) and published at most every LIMITS.liveOutput.publishMs;
- * `end()` publishes what is pending at once.
+ * `end()` publishes what is pending at once. `retrying()` drops what the failed attempt wrote and publishes the
+ * retry at once; the next attempt's first words clear it.
  */
 export function beginLiveResponse(scope: LiveScope | null): LiveResponse {
   if (!scope) return NOTHING;
   const { runs, clock } = state();
   let entry = runs.get(scope.runId);
   if (!entry) {
-    const created: Entry = { scope, tail: EMPTY_TAIL, nextResetsText: true, throttle: createThrottle(LIMITS.liveOutput.publishMs, () => publish(created, false), clock) };
+    const created: Entry = { scope, tail: EMPTY_TAIL, nextResetsText: true, retrying: null, throttle: createThrottle(LIMITS.liveOutput.publishMs, () => publish(created, false), clock) };
     entry = created;
     runs.set(scope.runId, entry);
     // Bounded even if a run never reports its end (a process stopping mid-run): the oldest entry goes.
@@ -68,8 +72,19 @@ export function beginLiveResponse(scope: LiveScope | null): LiveResponse {
         live.tail = EMPTY_TAIL;
         live.nextResetsText = false;
       }
+      live.retrying = null;
       live.tail = appendTail(live.tail, text);
       live.throttle.request();
+    },
+    retrying(retry) {
+      if (runs.get(scope.runId) !== live) return;
+      // What the failed attempt wrote is not the answer: it goes at once (it was never stored), and the card says
+      // the call is being tried again until the new attempt writes.
+      if (!live.nextResetsText) live.tail = EMPTY_TAIL;
+      live.nextResetsText = true;
+      live.retrying = retry;
+      live.throttle.request();
+      live.throttle.flush();
     },
     end() {
       if (runs.get(scope.runId) === live) live.throttle.flush();

@@ -1,6 +1,8 @@
 import 'server-only';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { RunEventData, StepToolCall } from '@/lib/types/run-events';
+import { env } from '@/server/env';
+import { withRetries } from '../model-call/retry';
 import { contentText } from '../messages';
 import { capJson, capText } from './caps';
 import { journalRunEvent } from './record';
@@ -8,29 +10,48 @@ import type { RunIds } from './run-ids';
 
 type ModelCallEvent = Extract<RunEventData, { type: 'model.call' }>;
 
+export type ObserveOptions = {
+  /** A call the framework made for itself (a summary), not one of the agent's turns. */
+  system?: 'summary';
+  /** The run's signal: a cancel or its time limit ends a wait between attempts. */
+  signal?: AbortSignal;
+  /** Attempt `next` of `maxAttempts` is about to start after a transient failure (the live output says so). */
+  onRetry?: (next: number, maxAttempts: number) => void;
+};
+
 /**
- * Make one model call and record it as a `model.call` event of the step: latency, the tokens exactly as the
- * provider reported them (absent stays absent, never 0) and its finish reason. A call that throws is recorded with
- * its error, then the error is rethrown unchanged. `system` marks a call the framework made for itself (a summary).
+ * Make one model call, retried after transient failures (model-call/retry.ts, up to MODEL_MAX_ATTEMPTS), and record
+ * each attempt as a `model.call` event of the step: latency, the tokens exactly as the provider reported them
+ * (absent stays absent, never 0), its finish reason, or its error. An attempt of a call that was retried carries
+ * its number (`attempt`; absent: the first and only one). When no attempt is left the last error is rethrown
+ * unchanged.
  */
 export async function observeModelCall<T extends BaseMessage>(
   run: RunIds | undefined,
   model: string,
-  call: () => Promise<T>,
-  options: { system?: 'summary' } = {},
+  call: (attempt: number) => Promise<T>,
+  options: ObserveOptions = {},
 ): Promise<T> {
-  if (!run) return call();
-  const started = performance.now();
   const system = options.system ? { system: options.system } : {};
-  try {
-    const response = await call();
-    journalRunEvent(run.runId, run.threadId, { type: 'model.call', model, ...usageOf(response), latencyMs: elapsed(started), ...finishReasonOf(response), ...system });
-    return response;
-  } catch (err) {
-    const error = capText(err instanceof Error ? err.message || err.name : String(err)).text;
-    journalRunEvent(run.runId, run.threadId, { type: 'model.call', model, latencyMs: elapsed(started), ...system, error });
-    throw err;
-  }
+  let started = 0;
+  const journal = (data: Omit<ModelCallEvent, 'type' | 'model' | 'latencyMs'>) => {
+    if (run) journalRunEvent(run.runId, run.threadId, { type: 'model.call', model, latencyMs: elapsed(started), ...data, ...system });
+  };
+  return withRetries(
+    async (attempt) => {
+      started = performance.now();
+      const response = await call(attempt);
+      journal({ ...usageOf(response), ...finishReasonOf(response), ...(attempt > 1 ? { attempt } : {}) });
+      return response;
+    },
+    {
+      maxAttempts: env.modelMaxAttempts,
+      signal: options.signal,
+      onFailure: (attempt, err, willRetry) =>
+        journal({ ...(attempt > 1 || willRetry ? { attempt } : {}), error: capText(err instanceof Error ? err.message || err.name : String(err)).text }),
+      onRetry: options.onRetry,
+    },
+  );
 }
 
 /**
