@@ -220,6 +220,7 @@ async function startRunAs(conversationId: string, input: StartInput, options: St
       const latest = await latestRun(conversationId);
       const waiting = await waitingTeamRequest(latest);
       if (waiting) throw teamRequestWaiting(waiting);
+      assertNoApprovalWaiting(latest);
       recorded = asClarificationAnswer(stored, latest);
       await assertRunQuota(tx, conversation.ownerId);
       // The operator's daily token cap: a new message is refused (429 daily_token_cap) until midnight UTC; team
@@ -342,6 +343,17 @@ function asClarificationAnswer(input: StartInput, latest: Run | undefined): Star
     meta: { ...input.meta, kind: 'clarification_answer', ...(typeof questionId === 'string' ? { questionId } : {}), provenance: clarificationAnswer() },
   };
 }
+
+/**
+ * A person's message while a tool call waits for their approval is refused, as an @mention is (one rule for both,
+ * and the chat's own: "Approve or decline the tool call above first"): a new turn would leave the call unanswered,
+ * and the person's yes or no is the answer the agent asked for. Declining is one step away.
+ */
+function assertNoApprovalWaiting(latest: Run | undefined): void {
+  if (latest?.status === 'interrupted' && isApproval(latest.interrupt)) throw interruptPending();
+}
+
+export const interruptPending = () => new AppError(409, 'interrupt_pending', 'Approve or decline the pending tool call in this conversation first');
 
 /** A delegated child's conversation (server/agents/delegation) can be read, never continued by a person. */
 function assertNotDelegated(conversation: Conversation): void {

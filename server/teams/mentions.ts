@@ -2,6 +2,7 @@ import 'server-only';
 import { and, asc, eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { assertConversationIdle } from '@/server/agents/conversation-lock';
+import { interruptPending } from '@/server/agents/runs';
 import { mentionMessage } from '@/server/agents/provenance';
 import { applyNote, recordNote } from '@/server/agents/thread-notes';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
@@ -70,7 +71,7 @@ export async function recordMentions(ownerId: string, conversationId: string, in
       const paused = await newestInterrupt.get<{ interrupt: string | null }>(conversationId);
       const interrupt = paused?.interrupt ? (JSON.parse(paused.interrupt) as { type?: string }) : null;
       if (interrupt && interrupt.type !== 'clarification') {
-        throw new AppError(409, 'interrupt_pending', 'Answer the pending approval in this conversation first');
+        throw interruptPending();
       }
     }
     const targets = new Map((await mentionTargets(ownerId, undefined, tx)).map((t) => [t.memberId, t]));

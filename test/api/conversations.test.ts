@@ -335,4 +335,28 @@ describe('conversations API: resume', () => {
     expect(after.messages.map((m) => m.text).slice(-2)).toEqual(['42', 'Gate: done\n[calculator] 42']);
     expect((await errorOf(await resumeReq(alice, conversation.id, { value: { approved: true }, idempotencyKey: 'r2' }), 409)).code).toBe('not_waiting');
   });
+
+  it('a new message while an approval waits is refused (409 interrupt_pending) as an @mention is; after a decline it is a new turn', async () => {
+    const conversation = await newConversation(alice, { name: 'Gatekeeper', toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const waiting = await sendAndWait(alice, conversation.id, '/call calculator {"expression":"7*6"}');
+    expect(waiting.status).toBe('interrupted');
+
+    // Must not happen: the message accepted as a new turn, leaving the call the person was asked about unanswered.
+    const refused = await errorOf(await message(alice, conversation.id, { text: 'never mind, tell me a joke' }), 409);
+    expect(refused).toEqual({ code: 'interrupt_pending', message: 'Approve or decline the pending tool call in this conversation first' });
+    expect(await runCount(conversation.id)).toBe(1);
+    expect(((await (await detail(alice, conversation.id)).json()) as ConversationDetail).run).toEqual(waiting);
+
+    const declined = await resumeReq(alice, conversation.id, { value: { approved: false }, idempotencyKey: 'decline-1' });
+    expect(declined.status).toBe(202);
+    await wait(((await declined.json()) as RunResponse).run.id, 10_000);
+    const next = await sendAndWait(alice, conversation.id, 'tell me a joke');
+    expect(next.status).toBe('success');
+    // Every tool call in the history has its result (the declined one's says so), as providers require.
+    const after = (await (await detail(alice, conversation.id)).json()) as ConversationDetail;
+    const calls = after.messages.flatMap((m) => m.toolCalls ?? []).map((c) => c.id);
+    const results = after.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId);
+    expect(calls).toHaveLength(1);
+    expect(results).toEqual(calls);
+  });
 });
