@@ -40,8 +40,9 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only. API routes get their static headers from next.config.mjs and must stay out: Next copies a request
-  // body for the proxy (up to 10 MB), which would defeat the streaming body cap. Next's assets and files with an
-  // extension need no nonce.
-  matcher: ['/((?!api/|_next/|.*\\.[a-zA-Z0-9]+$).*)'],
+  // Every path but the API and Next's assets. API routes get their static headers from next.config.mjs and must
+  // stay out: Next copies a request body for the proxy, which would defeat their streaming body cap. A dot in a path
+  // does not make it a file (`/teams/a.b` is a page); the app's few metadata files (icon.svg) get the CSP too, which
+  // costs nothing.
+  matcher: ['/((?!api/|_next/).*)'],
 };
