@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createOwner, ensureBuild, freePort, root, ServerProcess, waitForHealth } from '../scripts/crash/server';
 
-export type App = { url: string; token: string; pid: number; scratch: string; logFile: string; output(): string; stop(): Promise<void> };
+export type App = { url: string; token: string; pid: number; env: NodeJS.ProcessEnv; scratch: string; logFile: string; output(): string; stop(): Promise<void> };
 
 export async function startApp(extraEnv: Record<string, string>): Promise<App> {
   const distDir = process.env.NEXT_DIST_DIR || '.next-e2e';
@@ -46,6 +46,7 @@ export async function startApp(extraEnv: Record<string, string>): Promise<App> {
     url,
     token: owner.token,
     pid: server.child.pid!,
+    env,
     scratch,
     logFile,
     output: () => server.output,

@@ -68,7 +68,7 @@ export function write(res: http.ServerResponse, text: string): Promise<void> {
 
 export type Stub = { url: string; close(): Promise<void>; server: http.Server };
 
-/** Listens on a free loopback port. `onFirstToken` (the bench's hook) is called as a stream's first token is written. */
+/** Listens on a free loopback port. */
 export async function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>): Promise<Stub> {
   const server = http.createServer((req, res) => {
     handler(req, res).catch((error: unknown) => {
@@ -90,5 +90,8 @@ export async function listen(handler: (req: http.IncomingMessage, res: http.Serv
   };
 }
 
-/** Hooks for the benchmark: called when a stream writes its first content token (with the run-unique text). */
-export type StubHooks = { onFirstToken?: (model: string, text: string) => void; tokenDelayMs?: number };
+/**
+ * Hooks for the benchmark: `onFirstToken` runs as a stream's first content token is written (with the whole answer,
+ * which names the run), `onChunk` for every streamed chunk; `tokenDelayMs` spaces the chunks as a model would.
+ */
+export type StubHooks = { onFirstToken?: (model: string, text: string) => void; onChunk?: () => void; tokenDelayMs?: number };

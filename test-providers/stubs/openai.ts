@@ -116,6 +116,7 @@ export async function startOpenAiStub(hooks: StubHooks = {}): Promise<Stub> {
         announced = true;
         hooks.onFirstToken?.(model, reply.kind === 'text' ? reply.text : '');
       }
+      hooks.onChunk?.();
       await send(chunk(delta));
     }
     await send(chunk({}, reply.kind === 'text' ? 'stop' : 'tool_calls'));
