@@ -401,6 +401,22 @@ export const providers = pgTable('providers', {
   apiKeyLast4: text('api_key_last4'),
   models: json('models').$type<string[]>(),
   modelsFetchedAt: ms('models_fetched_at'),
+  maxConcurrent: integer('max_concurrent'),
+  requestsPerMinute: integer('requests_per_minute'),
   createdAt: createdAt(),
   updatedAt: ms('updated_at').notNull(),
 });
+
+export const providerCalls = pgTable(
+  'provider_calls',
+  {
+    id: text('id').primaryKey(),
+    providerKey: text('provider_key').notNull(),
+    runId: text('run_id'),
+    state: text('state', { enum: ['waiting', 'running', 'done'] }).notNull(),
+    queuedAt: big('queued_at').notNull(),
+    startedAt: big('started_at'),
+    expiresAt: big('expires_at').notNull(),
+  },
+  (t) => [index('provider_calls_key_state_idx').on(t.providerKey, t.state)],
+);

@@ -520,9 +520,34 @@ export const providers = sqliteTable('providers', {
   apiKeyLast4: text('api_key_last4'),
   models: text('models', { mode: 'json' }).$type<string[]>(),
   modelsFetchedAt: integer('models_fetched_at', { mode: 'timestamp_ms' }),
+  /** Model calls in flight at once, across every run and process (null: LIMITS.providers.defaultConcurrent). */
+  maxConcurrent: integer('max_concurrent'),
+  /** Model calls started per minute (null: no such cap). */
+  requestsPerMinute: integer('requests_per_minute'),
   createdAt: createdAt(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });
+
+/**
+ * A provider's model calls, waiting or in flight, shared by every process (server/providers/capacity): the
+ * concurrency and per-minute caps are counted here. A row is leased (`expires_at`, renewed while it lives), so a
+ * dead process's calls stop counting; a finished call is kept a minute for the per-minute count.
+ */
+export const providerCalls = sqliteTable(
+  'provider_calls',
+  {
+    id: text('id').primaryKey(),
+    /** The provider's identity (model-call/provider.ts providerKey: kind and endpoint). */
+    providerKey: text('provider_key').notNull(),
+    runId: text('run_id'),
+    state: text('state', { enum: ['waiting', 'running', 'done'] }).notNull(),
+    /** Epoch milliseconds (numbers on both engines, compared with Date.now()): the queue's order. */
+    queuedAt: integer('queued_at').notNull(),
+    startedAt: integer('started_at'),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('provider_calls_key_state_idx').on(t.providerKey, t.state)],
+);
 
 export type Team = typeof teams.$inferSelect;
 export type TeamMember = typeof teamMembers.$inferSelect;
