@@ -17,7 +17,7 @@ export type SharedDatabaseOptions = {
  * Join the other app processes on a Postgres database (server/cluster; ADR 033 §4–6), wired to the rest of the
  * server: the push bridge relays team, conversation and live-output changes, run ends (into this process's run
  * events, marked remote; its budget cache forgets their owners' sums), cancels and wakes; a bridge that was away makes
- * every stream reconnect and re-read and forgets every budget sum; each beat takes over the runs of stopped processes, adopts their finished parents
+ * every stream reconnect and re-read and forgets every budget sum; the stream cap counts every process's streams; each beat takes over the runs of stopped processes, adopts their finished parents
  * with open children and carries out cancels asked elsewhere. Resolves after the first beat and its takeover, with
  * what that takeover recovered. The composition root of several processes: start-up and bench:processes share it.
  */
@@ -27,6 +27,7 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
   const { pushBus } = await import('@/server/push/bus');
   const { announceConversationChange, forgetConversationChanges } = await import('@/server/push/conversation-changes');
   const { closeAllStreams } = await import('@/server/push/streams');
+  const { SharedStreamSlots, setSharedStreamSlots } = await import('@/server/push/shared-stream-slots');
   const { runEvents } = await import('@/server/agents/run-events');
   const { forgetAllUsage, usageChanged } = await import('@/server/budgets/usage-cache');
   const { adoptOrphanedParents, carryOutCancelRequests, stopHere, takeOverOrphanedRuns } = await import('@/server/agents/run-takeover');
@@ -73,5 +74,17 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
       },
     },
   });
+  // The per-account stream cap counts every process's streams (a slot is a session lock on a connection of its own).
+  const slots = new SharedStreamSlots({ url, onLost: closeAllStreams });
+  setSharedStreamSlots(slots);
+  const leave = joined.leave;
+  joined.leave = async () => {
+    try {
+      await leave();
+    } finally {
+      setSharedStreamSlots(undefined);
+      await slots.stop();
+    }
+  };
   return { joined, recovered: firstTakeover ?? [] };
 }

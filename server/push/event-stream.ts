@@ -78,7 +78,7 @@ export async function eventStreamResponse<T>(opts: EventStreamOptions<T>): Promi
     opts.signal.removeEventListener('abort', end);
     poke();
   };
-  const releaseSlot = claimStreamSlot(opts.accountId, end);
+  const releaseSlot = await claimStreamSlot(opts.accountId, end);
   // One check at a time; a change announced while one runs asks for another after it (the running one may have read
   // before the revocation committed).
   let checking = false;
