@@ -59,7 +59,11 @@ describe('the SQLite and Postgres schemas', () => {
     expectTypeOf<typeof pg.schedulerRounds.$inferInsert>().toEqualTypeOf<typeof sqlite.schedulerRounds.$inferInsert>();
     expectTypeOf<typeof pg.providers.$inferSelect>().toEqualTypeOf<typeof sqlite.providers.$inferSelect>();
     expectTypeOf<typeof pg.providers.$inferInsert>().toEqualTypeOf<typeof sqlite.providers.$inferInsert>();
-    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers];
+    expectTypeOf<typeof pg.providerCalls.$inferSelect>().toEqualTypeOf<typeof sqlite.providerCalls.$inferSelect>();
+    expectTypeOf<typeof pg.providerCalls.$inferInsert>().toEqualTypeOf<typeof sqlite.providerCalls.$inferInsert>();
+    expectTypeOf<typeof pg.signInKnownAddresses.$inferSelect>().toEqualTypeOf<typeof sqlite.signInKnownAddresses.$inferSelect>();
+    expectTypeOf<typeof pg.signInKnownAddresses.$inferInsert>().toEqualTypeOf<typeof sqlite.signInKnownAddresses.$inferInsert>();
+    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers];
     expect(new Set(typed)).toEqual(new Set(tablesOf(pg, PgTable).values()));
   });
 });
