@@ -71,6 +71,8 @@ describe('start-up check (environmentProblems)', () => {
     ['SCHEDULER_SHARED_GRACE_MS', '1', '0'],
     ['RUNS_IN_FLIGHT_PER_ACCOUNT', '1', '0'],
     ['CONVERSATION_LIMIT_PER_ACCOUNT', '1', '0'],
+    ['MODEL_MAX_ATTEMPTS', '1', '0'],
+    ['MODEL_MAX_ATTEMPTS', '10', '11'],
   ])('%s accepts %j and refuses %j', (name, atLimit, onePast) => {
     expect(accepts(name, atLimit)).toBe(true);
     expect(accepts(name, onePast)).toBe(false);
@@ -86,7 +88,7 @@ describe('start-up check (environmentProblems)', () => {
   });
 
   it.each(['ftp://example.test', 'example.test', 'https//x', 'not a url'])('AUTH_URL and the model endpoints refuse %j', (value) => {
-    for (const name of ['AUTH_URL', 'NEXTAUTH_URL', 'OPENAI_BASE_URL', 'OLLAMA_BASE_URL']) expect(accepts(name, value)).toBe(false);
+    for (const name of ['AUTH_URL', 'NEXTAUTH_URL', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'OLLAMA_BASE_URL']) expect(accepts(name, value)).toBe(false);
   });
 });
 

@@ -45,6 +45,37 @@ function frozenClock() {
 }
 
 describe('live output registry (per running run, bounded, throttled)', () => {
+  it("a retry drops the failed attempt's text at once (even within the throttle gap) and says so until the new attempt writes", () => {
+    const { clock, advance } = frozenClock();
+    setLiveOutputClock(clock);
+    const messages = heard();
+    const live = beginLiveResponse(scope('retry'));
+    live.append('Broken 東京 😀 ');
+    live.append('half');
+    live.retrying({ attempt: 2, maxAttempts: 3 });
+    // Not stored anywhere: what the viewers (and a viewer connecting now) see is the notice without the text.
+    expect(messages.at(-1)).toMatchObject({ text: '', truncated: false, retrying: { attempt: 2, maxAttempts: 3 }, done: false });
+    expect(currentLiveOutput('owner-a', (c) => c.runId === 'run-retry')).toEqual([expect.objectContaining({ text: '', retrying: { attempt: 2, maxAttempts: 3 } })]);
+    advance(LIMITS.liveOutput.publishMs);
+    live.append('Whole');
+    advance(LIMITS.liveOutput.publishMs);
+    expect(messages.at(-1)).toMatchObject({ text: 'Whole', retrying: null });
+    finishLiveOutput('run-retry');
+    expect(messages.at(-1)).toMatchObject({ text: 'Whole', retrying: null, done: true });
+  });
+
+  it('a retry before the attempt wrote anything leaves the previous response's whole text, with the notice; a run that ends while retrying says done without it', () => {
+    const messages = heard();
+    const first = beginLiveResponse(scope('retry2'));
+    first.append('Earlier turn.');
+    first.end();
+    const second = beginLiveResponse(scope('retry2'));
+    second.retrying({ attempt: 2, maxAttempts: 2 });
+    expect(messages.at(-1)).toMatchObject({ text: 'Earlier turn.', retrying: { attempt: 2, maxAttempts: 2 } });
+    finishLiveOutput('run-retry2');
+    expect(messages.at(-1)).toMatchObject({ done: true, retrying: null });
+  });
+
   it('publishes the first words at once, coalesces a burst, flushes at the end of a response and says done once', async () => {
     const { clock, advance } = frozenClock();
     setLiveOutputClock(clock);

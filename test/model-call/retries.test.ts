@@ -3,6 +3,7 @@ import type { LiveOutputChange } from '@/server/push/bus';
 import { pushBus } from '@/server/push/bus';
 import { getState } from '@/server/agents/runs';
 import { setRetryBaseDelayForTests } from '@/server/agents/model-call/backoff';
+import { setRunMinuteMsForTests } from '@/server/agents/run-time-limit';
 import { makeUser } from '../support/users';
 import { conversationWith, send } from '../agents/helpers';
 import { eventsOf, ofType } from '../observe/helpers';
@@ -23,11 +24,12 @@ beforeEach(() => setRetryBaseDelayForTests(5));
 afterEach(async () => {
   process.env = { ...saved };
   setRetryBaseDelayForTests(undefined);
+  setRunMinuteMsForTests(undefined);
   await close?.();
   close = undefined;
 });
 
-async function provider(reply: (n: number) => ProviderReply) {
+async function provider(reply: (n: number) => ProviderReply, agent: { timeLimitMinutes?: number } = {}) {
   const times: number[] = [];
   const server = await startSseProvider((_request, n) => {
     times.push(Date.now());
@@ -37,7 +39,7 @@ async function provider(reply: (n: number) => ProviderReply) {
   process.env.OPENAI_API_KEY = 'sk-test-retries';
   process.env.OPENAI_BASE_URL = server.baseURL;
   const ann = await makeUser('ann');
-  const { conversation } = await conversationWith(ann.id, { model: 'openai:gpt-4.1-mini' });
+  const { conversation } = await conversationWith(ann.id, { model: 'openai:gpt-4.1-mini', ...agent });
   return { server, times, ask: (text: string) => send(ann.id, conversation.id, text), state: () => getState(ann.id, conversation.id) };
 }
 
@@ -72,6 +74,16 @@ describe('transient failures are retried within the attempt cap', () => {
     expect(await ask('Hello')).toMatchObject({ status: 'success' });
     expect(times).toHaveLength(2);
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(400);
+  });
+
+  it("waits within the run's time limit: the limit ends a wait for Retry-After at once, as time_capped", { timeout: 30_000 }, async () => {
+    setRunMinuteMsForTests(600);
+    const { ask, server } = await provider(() => error(503, 'Busy', { 'retry-after': '50' }), { timeLimitMinutes: 1 }); // 0.6 s
+    const started = Date.now();
+    const run = await ask('Hello');
+    expect(run).toMatchObject({ status: 'error', stopReason: 'time_capped' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('a Retry-After longer than a minute is not waited for: the run fails with the provider message, once', { timeout: 30_000 }, async () => {

@@ -94,11 +94,21 @@ function asMessage(message: BaseMessage): AIMessage {
     ...(chunk.name ? { name: chunk.name } : {}),
     content: chunk.content,
     additional_kwargs: chunk.additional_kwargs,
-    response_metadata: chunk.response_metadata,
+    response_metadata: withStopReason(chunk),
     tool_calls: chunk.tool_calls ?? [],
     invalid_tool_calls: chunk.invalid_tool_calls ?? [],
     ...(chunk.usage_metadata ? { usage_metadata: asReported(chunk.usage_metadata) } : {}),
   });
+}
+
+/**
+ * Anthropic's stream carries the stop reason in its message_delta, which the client joins into additional_kwargs; its
+ * non-streamed answer has it in response_metadata, where the model.call event reads it: copied there.
+ */
+function withStopReason(chunk: AIMessageChunk): Record<string, unknown> {
+  const meta = chunk.response_metadata ?? {};
+  const reason = chunk.additional_kwargs?.stop_reason;
+  return meta.stop_reason === undefined && typeof reason === 'string' ? { ...meta, stop_reason: reason } : meta;
 }
 
 type Usage = NonNullable<AIMessage['usage_metadata']>;
