@@ -1,6 +1,14 @@
 'use client';
 
-import { useLiveOutput } from './store';
+import { useLiveOutput, type LiveOutput } from './store';
+
+/** The box's heading, or null when there is nothing to show (no text, and no retry under way). */
+export function liveOutputHeading(live: LiveOutput | undefined): string | null {
+  const retrying = live && !live.done ? live.retrying : null;
+  if (retrying) return `Retrying (attempt ${retrying.attempt} of ${retrying.maxAttempts})…`;
+  if (!live?.text) return null;
+  return live.done ? 'Written so far' : 'Writing…';
+}
 
 /**
  * What an agent is writing right now, as plain text (a React text node: never HTML). Not a live region: a screen
@@ -12,13 +20,13 @@ import { useLiveOutput } from './store';
  */
 export function LiveOutputBox({ outputKey, author, className = 'mt-3' }: { outputKey: string; author: string; className?: string }) {
   const live = useLiveOutput(outputKey);
-  const retrying = live && !live.done ? live.retrying : null;
-  if (!live || (!live.text && !retrying)) return null;
+  const heading = liveOutputHeading(live);
+  if (!live || heading === null) return null;
   return (
     <div className={`${className} rounded-md border border-dashed border-indigo-200 bg-indigo-50/60 p-2 dark:border-indigo-900 dark:bg-indigo-950/40`}>
       <p className="flex items-center gap-1.5 text-xs font-medium text-indigo-800 dark:text-indigo-200">
         {live.done ? null : <span aria-hidden className="inline-block size-1.5 rounded-full bg-indigo-500 motion-safe:animate-pulse" />}
-        {retrying ? `Retrying (attempt ${retrying.attempt} of ${retrying.maxAttempts})…` : live.done ? 'Written so far' : 'Writing…'}
+        {heading}
       </p>
       {live.text ? (
         <div
