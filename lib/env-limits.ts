@@ -19,6 +19,9 @@ const LIMIT_SETTINGS = {
   DELEGATION_MAX_CONCURRENT: setting('DELEGATION_MAX_CONCURRENT', 'a whole number of children, 1 to 64', wholeNumber(1, 64)),
   RUN_TOKEN_BUDGET: setting('RUN_TOKEN_BUDGET', 'a whole number of tokens, 1000 or more', wholeNumber(1_000)),
   DAILY_TOKEN_CAP_PER_ACCOUNT: setting('DAILY_TOKEN_CAP_PER_ACCOUNT', 'a whole number of tokens, 1 or more', wholeNumber(1)),
+  // A provider's own caps (Admin → Providers) take precedence; these apply to the rest (the environment's providers too).
+  PROVIDER_MAX_CONCURRENT: setting('PROVIDER_MAX_CONCURRENT', 'a whole number of model calls, 1 to 1000', wholeNumber(1, 1_000)),
+  PROVIDER_REQUESTS_PER_MINUTE: setting('PROVIDER_REQUESTS_PER_MINUTE', 'a whole number of model calls per minute, 1 to 100000', wholeNumber(1, 100_000)),
 } satisfies Record<string, Setting<number>>;
 
 export type LimitVariable = keyof typeof LIMIT_SETTINGS;

@@ -107,6 +107,14 @@ export const LIMITS = {
    * ranges; DELEGATION_MAX_CONCURRENT is the server's bound on children at once per run. acceptanceCriteria bounds
    * both `task` and `send_member`.
    */
+  /**
+   * Model providers (issue #26 item 7): calls in flight at once per provider, across every run and process, and an
+   * optional cap on calls started per minute. A provider without its own concurrency cap gets the default.
+   */
+  providers: {
+    concurrent: { min: 1, max: 1_000, default: limitFromEnv('PROVIDER_MAX_CONCURRENT', 4) },
+    requestsPerMinute: { min: 1, max: 100_000, default: limitFromEnv('PROVIDER_REQUESTS_PER_MINUTE', 0) || null },
+  },
   delegation: {
     depth: { min: 1, max: 5, default: 2 },
     childrenPerRun: { min: 1, max: 50, default: 6 },
