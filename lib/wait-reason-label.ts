@@ -17,5 +17,7 @@ export function waitReasonLabel(reason: ApiWaitReason): string {
       return 'Daily token cap reached — waits until midnight UTC';
     case 'team_not_ready':
       return 'Team not ready — reconnect it from the Manage menu';
+    case 'provider':
+      return 'Waiting for the model provider — its limit on calls at once or per minute is reached';
   }
 }

@@ -79,6 +79,18 @@ const OUTCOME: Record<RunOutcome, { title: string; tone: StepTone }> = {
   interrupted: { title: 'Run paused for input', tone: 'info' },
 };
 
+/** Why a model call waits for its provider, in words. */
+function providerWaitText(event: Extract<ApiRunEvent, { type: 'model.wait' }>): string {
+  switch (event.reason) {
+    case 'queue':
+      return `${event.ahead ?? 0} earlier ${event.ahead === 1 ? 'call' : 'calls'} to this provider first`;
+    case 'concurrency':
+      return `${event.inFlight ?? event.max} ${event.inFlight === 1 ? 'call' : 'calls'} in flight, its limit`;
+    case 'rate':
+      return `its limit of ${event.perMinute} calls a minute is reached`;
+  }
+}
+
 /** Why a run stopped early, in the words every surface uses (lib/stop-reason-label.ts); '' when it did not. */
 export function stopReasonText(reason: string | null | undefined): string {
   const capped = cappedText(reason);
@@ -106,6 +118,8 @@ export function stepItem(event: ApiRunEvent): StepItem {
         error: event.error ?? null,
       };
     }
+    case 'model.wait':
+      return { ...base, kind: 'model', tone: 'info', title: `Waiting for the model provider · ${event.model}`, detail: providerWaitText(event) };
     case 'step.assistant': {
       const calls = event.toolCalls.map((c) => ({ id: c.id, name: c.name, args: formatArgs(c.args), truncated: c.truncated === true }));
       const said = calls.length === 0 ? 'Assistant replied' : `Assistant called ${calls.map((c) => c.name).join(', ')}`;

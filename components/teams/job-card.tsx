@@ -236,7 +236,7 @@ export const JobCard = memo(function JobCard({
         </p>
       ) : null}
       {delivery ? <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">{delivery}</p> : null}
-      {waitReason && (job.status === 'queued' || job.status === 'resuming') ? (
+      {waitReason && (job.status === 'queued' || job.status === 'resuming' || (job.status === 'running' && waitReason.kind === 'provider')) ? (
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
           <span className="sr-only">Why it waits: </span>
           {waitReasonLabel(waitReason)}

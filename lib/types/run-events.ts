@@ -26,6 +26,22 @@ export type RunEventData =
       attempt?: number;
       error?: string;
     }
+  /**
+   * A model call waits for room at its provider (its concurrency or per-minute cap, counted across every run:
+   * server/providers/capacity): why, recorded when the wait starts and when its reason changes.
+   */
+  | {
+      type: 'model.wait';
+      model: string;
+      reason: 'queue' | 'concurrency' | 'rate';
+      /** queue: calls queued before it. */
+      ahead?: number;
+      /** concurrency: the provider's calls in flight, and its cap. */
+      inFlight?: number;
+      max?: number;
+      /** rate: the provider's cap on calls started per minute. */
+      perMinute?: number;
+    }
   | {
       type: 'step.assistant';
       text: string;

@@ -120,7 +120,9 @@ export type ApiWaitReason =
   | { kind: 'member_busy' }
   | { kind: 'team_budget' }
   | { kind: 'daily_cap' }
-  | { kind: 'team_not_ready' };
+  | { kind: 'team_not_ready' }
+  /** A running job whose model call waits for room at its provider (its concurrency or per-minute cap). */
+  | { kind: 'provider' };
 
 /** `GET /teams/:id/waiting`: a reason for each of the team's queued jobs, as of the team's revision. */
 export type ApiTeamWaits = { revision: number; reasons: Record<string, ApiWaitReason> };

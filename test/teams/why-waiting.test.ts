@@ -131,6 +131,36 @@ describe('why a queued job waits, from real scheduler states', () => {
     expect((await teamWaitReasons(owner.id, team.id)).reasons[queued]).toEqual({ kind: 'slot', ahead: 0 });
   });
 
+  it('a running job whose model call waits for its provider says so; an expired wait, a finished call and another team’s wait do not', async () => {
+    const owner = await makeUser('owner');
+    const other = await makeUser('other');
+    const { team } = await makeTeam(owner.id);
+    const { team: theirs } = await makeTeam(other.id);
+    const running = async (ownerId: string, t: typeof team, i: number) => {
+      const id = await request(ownerId, t.id, t.members[i]!.id);
+      const runId = await seedRun({ ownerId, conversationId: t.members[i]!.conversationId!, tokens: 0 });
+      await sql(`update jobs set status = 'running', run_id = ? where id = ?`, runId, id);
+      return { id, runId };
+    };
+    const waiting = await running(owner.id, team, 0);
+    const calling = await running(owner.id, team, 1);
+    const foreign = await running(other.id, theirs, 0);
+    const now = Date.now();
+    const call = (runId: string, state: 'waiting' | 'running', expiresAt: number) =>
+      ({ id: crypto.randomUUID(), providerKey: 'openai (default)', runId, state, queuedAt: now, startedAt: state === 'running' ? now : null, expiresAt });
+    await writeTx((tx) => tx.insert(schema.providerCalls).values([call(waiting.runId, 'waiting', now + 60_000), call(calling.runId, 'running', now + 60_000), call(foreign.runId, 'waiting', now + 60_000)]));
+    const reasons = (await teamWaitReasons(owner.id, team.id)).reasons;
+    expect(reasons[waiting.id]).toEqual({ kind: 'provider' });
+    expect(waitReasonLabel(reasons[waiting.id]!)).toBe('Waiting for the model provider — its limit on calls at once or per minute is reached');
+    // Must not happen: a call in flight read as waiting, or another owner's job in this team's answer.
+    expect(reasons[calling.id]).toBeUndefined();
+    expect(Object.keys(reasons)).not.toContain(foreign.id);
+    expect((await teamWaitReasons(other.id, theirs.id)).reasons[foreign.id]).toEqual({ kind: 'provider' });
+    // A wait whose lease ran out (its process died) no longer holds the job.
+    await sql(`update provider_calls set expires_at = ? where run_id = ?`, now - 1, waiting.runId);
+    expect((await teamWaitReasons(owner.id, team.id)).reasons[waiting.id]).toBeUndefined();
+  });
+
   it('a resuming answer waits for a slot (budgets never hold an answer)', async () => {
     const owner = await makeUser('owner');
     const { team } = await makeTeam(owner.id);
