@@ -64,7 +64,7 @@ describe('live output registry (per running run, bounded, throttled)', () => {
     expect(messages.at(-1)).toMatchObject({ text: 'Whole', retrying: null, done: true });
   });
 
-  it('a retry before the attempt wrote anything leaves the previous response's whole text, with the notice; a run that ends while retrying says done without it', () => {
+  it("a retry before the attempt wrote anything leaves the previous response's whole text, with the notice; a run that ends while retrying says done without it", () => {
     const messages = heard();
     const first = beginLiveResponse(scope('retry2'));
     first.append('Earlier turn.');
