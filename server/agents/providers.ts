@@ -7,7 +7,7 @@ import { MODEL_FORMAT_HINT, parseModel } from '@/lib/models';
 import { env } from '@/server/env';
 import { resolveProvider } from '@/server/providers/resolve';
 import { adaptiveFetch } from './model-call/adaptive-fetch';
-import { AssistantDeltaCompletions } from './model-call/assistant-deltas';
+import { OpenAiCompletions } from './model-call/openai-completions';
 import type { ProviderDescriptor } from './model-call/provider';
 import { ScriptedChatModel } from './scripted-model';
 
@@ -67,15 +67,15 @@ export async function createChatModel(agent: ModelAgent): Promise<BaseChatModel>
 /**
  * A provider's model. The clients' own retries are off (`maxRetries: 0`): model-call/retry.ts is the one retry
  * policy, so attempts are counted, recorded and shown once. Every request goes through adaptiveFetch (parameters a
- * provider refused are left out). An OpenAI-compatible stream whose deltas carry no role is read as the assistant's
- * (model-call/assistant-deltas.ts).
+ * provider refused are left out). An OpenAI-compatible stream whose deltas carry no role is read as the assistant's,
+ * and one cut before its finish reason is an error, not an answer (model-call/openai-completions.ts).
  */
 export function chatModelFor(provider: ProviderDescriptor, model: string): BaseChatModel {
   const fetch = adaptiveFetch(provider);
   switch (provider.kind) {
     case 'openai': {
       const fields = { model, apiKey: provider.apiKey, maxRetries: 0, configuration: { fetch, ...(provider.baseUrl ? { baseURL: provider.baseUrl } : {}) } };
-      return new ChatOpenAI({ ...fields, completions: new AssistantDeltaCompletions(fields) });
+      return new ChatOpenAI({ ...fields, completions: new OpenAiCompletions(fields) });
     }
     case 'anthropic':
       // The base URL is passed even when unset (the provider's own), so the client never reads ANTHROPIC_BASE_URL itself.

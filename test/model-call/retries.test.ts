@@ -133,6 +133,15 @@ describe('other errors fail at once', () => {
 });
 
 describe('a stream that breaks mid-answer', () => {
+  it('closed cleanly before its finish reason (a proxy cutting it): not taken as the answer, retried', { timeout: 30_000 }, async () => {
+    const { ask, state, server } = await provider((n) => (n === 1 ? { sse: [chunk('chatcmpl-1', { role: 'assistant', content: 'Cut sho' })], close: true } : answer('The whole answer.')));
+    const run = await ask('Hello');
+    expect(run).toMatchObject({ status: 'success', error: null });
+    expect((await state()).messages.map((m) => m.text)).toEqual(['Hello', 'The whole answer.']);
+    expect(server.requests).toHaveLength(2);
+    expect(ofType(await eventsOf(run.id), 'model.call')[0]!.error).toBe('The provider ended the stream before the answer was complete');
+  });
+
   it('is retried; what it wrote live is dropped (never stored), and the card is told it is retrying', { timeout: 30_000 }, async () => {
     const heard: LiveOutputChange[] = [];
     const listen = (change: LiveOutputChange) => heard.push(change);

@@ -6,13 +6,13 @@ export type ProviderRequest = { body: Record<string, unknown> & { stream?: boole
 
 /**
  * What the server answers one request with: an HTTP error (status, JSON body, headers); a JSON completion; or an
- * SSE stream of `data:` items, which may stop with `break` (the socket is destroyed mid-stream) — `[DONE]` ends a
- * stream that does not break.
+ * SSE stream of `data:` items, which may stop with `break` (the socket is destroyed mid-stream) or `close` (the
+ * response ends cleanly, without `[DONE]`) — `[DONE]` ends any other stream.
  */
 export type ProviderReply =
   | { status: number; body: unknown; headers?: Record<string, string> }
   | { json: unknown }
-  | { sse: unknown[]; break?: true };
+  | { sse: unknown[]; break?: true; close?: true };
 
 /**
  * An OpenAI-compatible server on 127.0.0.1 whose every answer the test decides (`reply` is called per request with
@@ -39,7 +39,7 @@ export async function startSseProvider(reply: (request: ProviderRequest, n: numb
             // Let the written chunks reach the client, then cut the connection without ending the response.
             await new Promise((resolve) => setTimeout(resolve, 20));
             res.destroy();
-          } else res.end('data: [DONE]\n\n');
+          } else res.end(answer.close ? undefined : 'data: [DONE]\n\n');
         }
       })();
     });

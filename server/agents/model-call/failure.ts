@@ -1,4 +1,5 @@
 import 'server-only';
+import { isIncompleteStream } from './incomplete-stream';
 
 /** What a failed model call allows: another attempt (after at least `retryAfterMs` when the provider said so), or none. */
 export type CallFailure = { transient: true; retryAfterMs?: number } | { transient: false };
@@ -14,7 +15,8 @@ const CONNECTION_MESSAGES = /^(terminated|fetch failed|socket hang up|other side
 
 /**
  * Whether a model call's error is worth another attempt. Transient: HTTP 408, 409, 429 and 5xx (529 "overloaded"
- * among them), an `overloaded_error` sent inside a stream, and a connection that failed or broke mid-stream (a
+ * among them), an `overloaded_error` sent inside a stream, a stream that ended before its answer did
+ * (incomplete-stream.ts), and a connection that failed or broke mid-stream (a
  * broken stream is always retried as a whole: the graph runs tools only after the answer is whole, so nothing it
  * asked for has run). Anything else — another 4xx, a configuration error, a bug — fails at once with its message.
  * A cancel or time limit is the caller's to see (its signal), never classified here.
@@ -23,6 +25,7 @@ export function classifyFailure(error: unknown): CallFailure {
   const status = statusOf(error);
   if (status !== undefined) return TRANSIENT_STATUS(status) ? withRetryAfter(error) : { transient: false };
   if (errorType(error) === 'overloaded_error') return withRetryAfter(error);
+  if (isIncompleteStream(error)) return { transient: true };
   return brokenConnection(error) ? { transient: true } : { transient: false };
 }
 
