@@ -79,8 +79,9 @@ async function fetchList(p: ProviderDescriptor, signal: AbortSignal): Promise<st
 function plainError(err: unknown): string {
   if (err instanceof DiscoveryError) return err.message;
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return `No answer within ${DISCOVERY_TIMEOUT_MS / 1000} seconds.`;
-  const cause = err instanceof Error ? (err.cause as { code?: string } | undefined) : undefined;
-  if (cause?.code) return `Could not connect (${cause.code}).`;
+  const cause = err instanceof Error ? (err.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const why = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message.slice(0, 100) : '';
+  if (why) return `Could not connect (${why}).`;
   return 'Could not connect.';
 }
 

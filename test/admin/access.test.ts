@@ -24,6 +24,7 @@ afterEach(() => {
 
 const { createInvitation } = await import('@/server/auth/invitations');
 const { setAccountDisabled } = await import('@/server/admin/accounts');
+const { createProvider } = await import('@/server/providers/store');
 const actions = await import('@/app/(app)/admin/actions');
 
 const ADMIN_API = path.resolve(__dirname, '../../app/api/v1/admin');
@@ -46,14 +47,21 @@ async function fixtures() {
   const member = await makeAccount('member', 'member');
   const victim = await makeAccount('victim', 'member');
   const invitation = await createInvitation(admin.id, { expiresInDays: 7 });
+  // Two providers: DELETE /providers/[id] runs before POST /providers/[id]/test in the walk. Port 9 refuses at once.
+  const provider = await createProvider({ kind: 'openai', slug: `p-${crypto.randomUUID().slice(0, 6)}`, name: 'P', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-access-1' });
+  const tested = await createProvider({ kind: 'ollama', slug: `t-${crypto.randomUUID().slice(0, 6)}`, name: 'T', baseUrl: 'http://127.0.0.1:9' });
   const params = (pattern: string): Record<string, string> => {
     if (pattern.includes('/users/[id]')) return { id: victim.id };
     if (pattern.includes('/invitations/[id]')) return { id: invitation.id };
+    if (pattern.endsWith('/providers/[id]/test')) return { id: tested.id };
+    if (pattern.includes('/providers/[id]')) return { id: provider.id };
     return {};
   };
   const bodies: Record<string, unknown> = {
     'POST /api/v1/admin/users': { email: `new-${crypto.randomUUID().slice(0, 6)}@example.test`, password: 'long enough', role: 'admin' },
     'POST /api/v1/admin/invitations': { expiresInDays: 30 },
+    'POST /api/v1/admin/providers': { kind: 'openai', slug: `n-${crypto.randomUUID().slice(0, 6)}`, name: 'New', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-new' },
+    'PATCH /api/v1/admin/providers/[id]': { name: 'Renamed', apiKey: 'sk-changed' },
   };
   return { admin, member, victim, invitation, params, bodies };
 }
@@ -86,9 +94,15 @@ describe('admin API routes', () => {
   it('the walk finds every documented admin route', async () => {
     expect((await routes()).map((r) => `${r.method} ${r.pattern}`).sort()).toEqual([
       'DELETE /api/v1/admin/invitations/[id]',
+      'DELETE /api/v1/admin/providers/[id]',
       'GET /api/v1/admin/invitations',
+      'GET /api/v1/admin/providers',
+      'GET /api/v1/admin/providers/[id]',
       'GET /api/v1/admin/users',
+      'PATCH /api/v1/admin/providers/[id]',
       'POST /api/v1/admin/invitations',
+      'POST /api/v1/admin/providers',
+      'POST /api/v1/admin/providers/[id]/test',
       'POST /api/v1/admin/users',
       'POST /api/v1/admin/users/[id]/disable',
       'POST /api/v1/admin/users/[id]/enable',

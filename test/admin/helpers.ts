@@ -23,5 +23,6 @@ export async function adminStateSnapshot(): Promise<string> {
     users: await db.select().from(schema.users).orderBy(asc(schema.users.id)),
     invitations: await db.select().from(schema.invitations).orderBy(asc(schema.invitations.id)),
     tokens: await db.select({ id: t.id, revokedAt: t.revokedAt }).from(t).orderBy(asc(t.id)),
+    providers: await db.select().from(schema.providers).orderBy(asc(schema.providers.id)),
   });
 }
