@@ -22,6 +22,8 @@ export type Script = {
   paceMs: number;
   /** `/fail`: every model call throws this message. */
   fail: string | null;
+  /** `/flaky N`: the first N attempts of each model call fail as a transient provider error (retried: ADR 042). */
+  flaky: number;
   /** `/loop`: once the actions are done, this call repeats on every turn. */
   loop: { tool: string; args: Record<string, unknown> } | null;
   /** `/cite`: the final answer ends with a citation of every receipt the run has shown the model. */
@@ -43,6 +45,7 @@ export const NO_SCRIPT: Readonly<Script> = Object.freeze({
   sleepMs: 0,
   paceMs: 0,
   fail: null,
+  flaky: 0,
   loop: null,
   cite: false,
   tokens: null,
@@ -51,11 +54,13 @@ export const NO_SCRIPT: Readonly<Script> = Object.freeze({
   hasDirectives: false,
 });
 
-const DIRECTIVE = /^\/(call|also|ask|reply|sleep|pace|fail|loop|cite|tokens|say)(?:\s+([\s\S]*))?$/;
+const DIRECTIVE = /^\/(call|also|ask|reply|sleep|pace|fail|flaky|loop|cite|tokens|say)(?:\s+([\s\S]*))?$/;
+/** `/flaky` at most: one less than MODEL_MAX_ATTEMPTS can be at most, so a call can still get through. */
+export const MAX_FLAKY = 9;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function parseScript(text: string): Script {
-  const script: Script = { actions: [], reply: null, sleepMs: 0, paceMs: 0, fail: null, loop: null, cite: false, tokens: null, say: null, errors: [], hasDirectives: false };
+  const script: Script = { actions: [], reply: null, sleepMs: 0, paceMs: 0, fail: null, flaky: 0, loop: null, cite: false, tokens: null, say: null, errors: [], hasDirectives: false };
   const replies: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const match = DIRECTIVE.exec(raw.trim());
@@ -102,6 +107,12 @@ export function parseScript(text: string): Script {
       case 'fail':
         script.fail = arg || 'Scripted failure';
         break;
+      case 'flaky': {
+        const n = Number(arg);
+        if (!/^\d+$/.test(arg) || n < 1 || n > MAX_FLAKY) script.errors.push(`/flaky ${arg}: expected 1 to ${MAX_FLAKY} failed attempts`);
+        else script.flaky = n;
+        break;
+      }
       case 'say':
         if (arg) script.say = arg;
         else script.errors.push('/say: the text is missing');

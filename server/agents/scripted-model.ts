@@ -11,6 +11,12 @@ import { isGuardNote } from './guards/notes';
 import { contentText, ensembleMeta, personWrittenText, taskText } from './messages';
 import { splitReceiptLabel } from './receipts/model-view';
 
+/**
+ * A `/flaky` attempt's failure: a provider's 429 asking to wait 2 s (transient, so the model call is retried: ADR
+ * 042; long enough for the card's retry notice to be seen).
+ */
+const flakyError = () => Object.assign(new Error('429 Scripted rate limit (/flaky)'), { status: 429, headers: { 'retry-after': '2' } });
+
 /** The tool the scripted model calls for `/ask`. */
 export const CLARIFICATION_TOOL = 'ask_clarification';
 
@@ -49,7 +55,25 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     return new ScriptedChatModel({ agentName: this.agentName, instructions: this.instructions });
   }
 
+  /** Attempts of each model call so far (`/flaky`), by the length of its input: one call per turn and input. */
+  private readonly attempts = new Map<number, number>();
+
+  /** True when this attempt of the call must fail (`/flaky N`: its first N attempts); the framework's calls never do. */
+  private flakyAttempt(messages: BaseMessage[], options: this['ParsedCallOptions']): boolean {
+    if ((options as SystemCallOptions).ensembleSystemCall) return false;
+    const { flaky } = scriptFor(readTurn(messages).human, this.instructions);
+    if (!flaky) return false;
+    const attempt = (this.attempts.get(messages.length) ?? 0) + 1;
+    this.attempts.set(messages.length, attempt);
+    return attempt <= flaky;
+  }
+
   async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
+    if (this.flakyAttempt(messages, options)) throw flakyError();
+    return this.generate(messages, options);
+  }
+
+  private async generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
     // A framework system call is marked by a call option the server sets (compaction/summarize.ts), never by text.
     if ((options as SystemCallOptions).ensembleSystemCall === 'summary') return withUsage(messages, scriptedSummary(messages));
     const turn = readTurn(messages);
@@ -69,10 +93,11 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   /**
    * The `_generate` response, streamed (so the two can never differ, and whatever watches `_generate` sees every
    * call): its text in word-sized chunks, `/pace MS` apart so a viewer can watch it arrive, then one chunk with
-   * its tool calls and usage.
+   * its tool calls and usage. A `/flaky` attempt breaks off after its first word, as a provider stream that fails.
    */
   async *_streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
-    const message = (await this._generate(messages, options)).generations[0]!.message as AIMessage;
+    const flaky = this.flakyAttempt(messages, options);
+    const message = (await this.generate(messages, options)).generations[0]!.message as AIMessage;
     const paceMs = (options as SystemCallOptions).ensembleSystemCall ? 0 : scriptFor(readTurn(messages).human, this.instructions).paceMs;
     const id = message.id;
     const words = contentText(message.content).match(WORD_CHUNK) ?? [];
@@ -81,7 +106,9 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
       options.signal?.throwIfAborted();
       yield new ChatGenerationChunk({ text: word, message: new AIMessageChunk({ ...(id ? { id } : {}), content: word }) });
       await runManager?.handleLLMNewToken(word);
+      if (flaky) throw flakyError();
     }
+    if (flaky) throw flakyError();
     const calls = (message.tool_calls ?? []).map((c, index) => ({ type: 'tool_call_chunk' as const, id: c.id, name: c.name, args: JSON.stringify(c.args), index }));
     yield new ChatGenerationChunk({
       text: '',

@@ -29,6 +29,7 @@ describe('directive parser', () => {
       tokens: null,
       say: null,
       fail: null,
+      flaky: 0,
       loop: { tool: 'calculator', args: { expression: '2' } },
       cite: false,
       errors: [],
