@@ -15,7 +15,8 @@
  *   stub-429 / stub-500       the first attempt of each call answers 429 (Retry-After: 1) or 500
  *   stub-midstream-break      the first attempt of each call breaks the connection after its first chunk
  *   stub-slow-first-token     headers at once, the first chunk 2 s later
- *   stub-bench                answers a "bench …" message with text at once (scripts/bench-providers.ts)
+ *   stub-bench                answers "bench MARKER [N]" with text at once, N (default 8) pieces of "streamed text "
+ *                             (scripts/bench-providers.ts)
  *
  * Like the real API it refuses a conversation whose tool messages don't answer the assistant's tool calls (400).
  */
@@ -139,7 +140,10 @@ function plan(variant: string, messages: Message[]): Reply {
     return { kind: 'text', text: answerText(results) };
   }
   const question = textOf([...messages].reverse().find((m) => m.role === 'user')?.content);
-  if (variant === 'bench' || question.startsWith('bench ')) return { kind: 'text', text: `${question.trim()} — ${'streamed text '.repeat(8)}` };
+  if (variant === 'bench' || question.startsWith('bench ')) {
+    const repeat = Number(/^bench \S+ (\d+)/.exec(question)?.[1] ?? 8);
+    return { kind: 'text', text: `${question.trim()} — ${'streamed text '.repeat(repeat)}` };
+  }
   const expression = expressionIn(question);
   const expressions = variant === 'parallel' ? [expression, `(${expression})*2`] : [expression];
   return { kind: 'calls', calls: expressions.map((e) => ({ id: `call_${crypto.randomBytes(9).toString('base64url')}`, name: 'calculator', arguments: JSON.stringify({ expression: e }) })) };
