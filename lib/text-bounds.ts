@@ -29,6 +29,16 @@ export function hasLoneSurrogate(text: string): boolean {
   return !text.isWellFormed();
 }
 
+// C0 and C1 controls except tab, line feed and carriage return: a person never means them, Postgres `text` refuses
+// U+0000, and the others print as nothing or garble a terminal reading an export (docs/decisions/040).
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u0080-\u009f]/;
+
+/** The first control character a person's text must not hold, as "U+0000", or null. */
+export function controlCharacter(text: string): string | null {
+  const found = CONTROL_CHARACTER.exec(text);
+  return found ? `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : null;
+}
+
 /** A text's bound; no `maxBytes` means only characters are counted. */
 export type TextBound = { readonly maxChars: number; readonly maxBytes?: number };
 
@@ -58,15 +68,18 @@ export function measureText(text: string, bound: TextBound): TextMeasure {
 export type TextProblem =
   | { kind: 'required' }
   | { kind: 'invalid_character' }
+  | { kind: 'control_character'; codePoint: string }
   | { kind: 'too_long'; measure: TextMeasure; bound: TextBound };
 
 /**
  * Why a text does not fit, or null when it does. `required`: blank (whitespace only) is a problem. A lone
- * surrogate is checked before length: its "length" means nothing once it can't be encoded.
+ * surrogate or a control character is checked before length: the text is refused whatever its length.
  */
 export function textProblem(text: string, bound: TextBound, { required = false }: { required?: boolean } = {}): TextProblem | null {
   if (required && text.trim() === '') return { kind: 'required' };
   if (hasLoneSurrogate(text)) return { kind: 'invalid_character' };
+  const codePoint = controlCharacter(text);
+  if (codePoint) return { kind: 'control_character', codePoint };
   const measure = measureText(text, bound);
   return measure.over ? { kind: 'too_long', measure, bound } : null;
 }
@@ -80,6 +93,8 @@ export function describeTextProblem(problem: TextProblem, what: string): string 
       return `${what} is required`;
     case 'invalid_character':
       return `${what} contains an invalid character (an unpaired UTF-16 surrogate)`;
+    case 'control_character':
+      return `${what} contains a control character (${problem.codePoint}); remove it`;
     case 'too_long': {
       const { measure, bound } = problem;
       const limit = bound.maxBytes === undefined ? `${n(bound.maxChars)} characters` : `${n(bound.maxChars)} characters and ${n(bound.maxBytes)} UTF-8 bytes`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { measureText, textProblem } from '../text-bounds';
+import { controlCharacter, hasLoneSurrogate, measureText, textProblem } from '../text-bounds';
 
 // zod probes `new Function` once to decide whether to compile its parsers; under the CSP (no 'unsafe-eval') that
 // probe is a reported violation in the browser. Don't probe: interpret. Set here, where every schema module starts
@@ -9,7 +9,8 @@ z.config({ jitless: true });
 type TextBounds = { maxChars: number; maxBytes?: number; minChars?: number; label?: string };
 
 /**
- * A string bounded in characters (code points) and UTF-8 bytes, refusing unpaired surrogates. The same schema
+ * A string bounded in characters (code points) and UTF-8 bytes, refusing unpaired surrogates and control characters
+ * other than tab, line feed and carriage return (ADR 040: a person's text is refused, not repaired). The same schema
  * validates browser forms and API bodies; whether a text fits is decided by lib/text-bounds (as counters and
  * server checks decide it), only the wording is the schema's.
  */
@@ -18,6 +19,11 @@ export function boundedText({ maxChars, maxBytes, minChars = 0 }: TextBounds) {
     const problem = textProblem(value, { maxChars, maxBytes }, { required: minChars > 0 });
     if (problem?.kind === 'invalid_character') {
       ctx.addIssue({ code: 'custom', message: 'Contains an unpaired UTF-16 surrogate' });
+      return;
+    }
+    if (problem?.kind === 'control_character') {
+      // Aborts: a schema refining further (an agent name's own control-character rule) adds no second message.
+      ctx.addIssue({ code: 'custom', message: `Contains a control character (${problem.codePoint})`, continue: false });
       return;
     }
     if (problem?.kind === 'required') {
@@ -31,7 +37,12 @@ export function boundedText({ maxChars, maxBytes, minChars = 0 }: TextBounds) {
   });
 }
 
-export const idSchema = z.string().min(1).max(100);
+/** An id or idempotency key the client chose: stored and compared as given, so nothing in it may need repairing. */
+export const idSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine((v) => !hasLoneSurrogate(v) && !controlCharacter(v), 'Must not contain control characters or unpaired surrogates');
 
 /**
  * A query parameter holding a whole number in decimal digits (query values arrive as text; "1e2", "-0" and "" are

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { isRetryableConflict } from './errors';
+import { injectedSerializationFailure, injectingConflicts } from './injected-conflicts';
 import { migrateUnderLock } from './pg-migrate';
+import { repairTextOnPg } from './stored-text';
 import { currentTx, TxScope, txContext } from './tx-scope';
 import type { Db } from './types';
 import { WriteQueue } from './write-queue';
@@ -36,6 +38,7 @@ export function openPg(url: string): PgEngine {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', (error) => console.error('[db] idle Postgres connection failed:', error.message));
+  repairTextOnPg(pool);
   return { url, pool, db: drizzle(pool) as unknown as Db, byClient: new WeakMap(), writes: new WriteQueue() };
 }
 
@@ -69,7 +72,8 @@ export async function pgWriteTx<T>(engine: PgEngine, fn: (tx: Db) => Promise<T> 
 async function retried<T>(engine: PgEngine, fn: (tx: Db) => Promise<T> | T): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await transaction(engine, 'BEGIN ISOLATION LEVEL SERIALIZABLE', false, fn);
+      // The conflict test mode fails every first attempt once its body ran (injected-conflicts.ts).
+      return await transaction(engine, 'BEGIN ISOLATION LEVEL SERIALIZABLE', false, fn, attempt === 1 && injectingConflicts());
     } catch (error) {
       if (!retryable(error) || attempt >= MAX_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(400, 5 * 2 ** attempt)));
@@ -83,7 +87,7 @@ export async function pgReadTx<T>(engine: PgEngine, fn: (db: Db) => Promise<T> |
   return transaction(engine, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', true, fn);
 }
 
-async function transaction<T>(engine: PgEngine, begin: string, readOnly: boolean, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+async function transaction<T>(engine: PgEngine, begin: string, readOnly: boolean, fn: (tx: Db) => Promise<T> | T, conflict = false): Promise<T> {
   const client = await engine.pool.connect();
   let broken: Error | undefined;
   // A checked-out client whose connection dies emits 'error' besides failing its query; unheard, that would be an
@@ -97,6 +101,7 @@ async function transaction<T>(engine: PgEngine, begin: string, readOnly: boolean
     let result: T;
     try {
       result = await txContext.run(scope, () => fn(db));
+      if (conflict) throw injectedSerializationFailure();
       const commit = await client.query('COMMIT');
       // A statement that failed inside fn and was caught there leaves the transaction aborted, and Postgres answers
       // that COMMIT with ROLLBACK, not an error. Nothing was written: say so (catch inside a nested writeTx instead).

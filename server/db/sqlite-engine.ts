@@ -8,6 +8,7 @@ import { currentTx, TxScope, txContext } from './tx-scope';
 import type { Db } from './types';
 import { GroupCommitWriter } from './group-commit';
 import { cacheStatements } from './statement-cache';
+import { repairTextOnSqlite } from './stored-text';
 import { WriteQueue } from './write-queue';
 
 /**
@@ -41,6 +42,7 @@ function connection(file: string, { readonly }: { readonly: boolean }): Db {
   }
   sqlite.pragma('busy_timeout = 5000');
   cacheStatements(sqlite);
+  repairTextOnSqlite(sqlite);
   return drizzle(sqlite, { schema }) as Db;
 }
 
