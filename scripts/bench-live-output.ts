@@ -1,15 +1,15 @@
 /**
  * Live output benchmark (`npx tsx --conditions=react-server scripts/bench-live-output.ts`): measures, never asserts.
  * What streaming the one model call costs (ADR 031), on the scripted model without a database: CPU per call of
- * `model.invoke` (the path before) and of `callModelStreaming` inside a run scope (chunks joined, the tail kept, the
- * throttled push), for a short answer and one at the 6,000-byte result cap; and the tail's cost for a 100,000-word
- * answer in word chunks (linear: each append costs the chunk and what it pushes out). Calls alternate between the
- * two paths so drift falls on both. Env: BENCH_CALLS (per path and size, default 300).
+ * `model.invoke` (the path before) and of the graph's model call `callAgentModel` inside a run scope (chunks joined,
+ * the tail kept, the throttled push, the attempt observed, the server id), for a short answer and one at the
+ * 6,000-byte result cap; and the tail's cost for a 100,000-word answer in word chunks (linear: each append costs the
+ * chunk and what it pushes out). Calls alternate between the two paths so drift falls on both. Env: BENCH_CALLS (per path and size, default 300).
  */
 import { HumanMessage } from '@langchain/core/messages';
-import { callModelStreaming } from '@/server/agents/live-output';
 import { finishLiveOutput } from '@/server/agents/live-output/registry';
 import { appendTail, EMPTY_TAIL } from '@/server/agents/live-output/text-tail';
+import { callAgentModel } from '@/server/agents/model-call/call-model';
 import { ScriptedChatModel } from '@/server/agents/scripted-model';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
@@ -31,7 +31,7 @@ async function compare(label: string, reply: string) {
     for (const path of order) {
       const start = process.cpuUsage();
       if (path === 'invoke') await model.invoke(input);
-      else await callModelStreaming(model, input, options);
+      else await callAgentModel(model, input, options, { run: undefined, model: 'scripted' });
       (path === 'invoke' ? invoked : streamed).push(cpuMs(start));
     }
     finishLiveOutput(runId);

@@ -17,6 +17,9 @@ import { splitReceiptLabel } from './receipts/model-view';
  */
 const flakyError = () => Object.assign(new Error('429 Scripted rate limit (/flaky)'), { status: 429, headers: { 'retry-after': '2' } });
 
+/** Marks the `_generate` call a stream makes (a symbol: no text or option from outside can set it). */
+const STREAMED = Symbol('scripted-streamed');
+
 /** The tool the scripted model calls for `/ask`. */
 export const CLARIFICATION_TOOL = 'ask_clarification';
 
@@ -69,11 +72,8 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   }
 
   async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
-    if (this.flakyAttempt(messages, options)) throw flakyError();
-    return this.generate(messages, options);
-  }
-
-  private async generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
+    // The stream decided about `/flaky` itself (it fails after its first word); a direct call fails at once.
+    if (!(options as { [STREAMED]?: true })[STREAMED] && this.flakyAttempt(messages, options)) throw flakyError();
     // A framework system call is marked by a call option the server sets (compaction/summarize.ts), never by text.
     if ((options as SystemCallOptions).ensembleSystemCall === 'summary') return withUsage(messages, scriptedSummary(messages));
     const turn = readTurn(messages);
@@ -97,7 +97,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
    */
   async *_streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
     const flaky = this.flakyAttempt(messages, options);
-    const message = (await this.generate(messages, options)).generations[0]!.message as AIMessage;
+    const message = (await this._generate(messages, { ...options, [STREAMED]: true })).generations[0]!.message as AIMessage;
     const paceMs = (options as SystemCallOptions).ensembleSystemCall ? 0 : scriptFor(readTurn(messages).human, this.instructions).paceMs;
     const id = message.id;
     const words = contentText(message.content).match(WORD_CHUNK) ?? [];
