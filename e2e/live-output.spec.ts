@@ -125,3 +125,41 @@ test('a conversation shows what its agent is writing while the run is active, th
   await expect(page.getByRole('status').filter({ hasText: 'Running' })).toHaveCount(0, { timeout: RESULT_TIMEOUT });
   await expect(live).toHaveCount(0);
 });
+
+/*
+ * A model call retried after a transient failure (ADR 042): the scripted model's `/flaky 1` writes one word, then
+ * fails as a provider's 429 asking for 2 s. What must not happen: the failed attempt's word left on screen as if it
+ * were the answer, or a card that goes quiet while the call is tried again.
+ */
+test("a member's card says its model call is being retried, drops what the failed attempt wrote, then shows the answer", async ({ page, api }) => {
+  const team = await createTeam(api, 'Retry crew', [{ name: 'Writer' }, { name: 'Reviewer' }]);
+  await openLive(page, team, layouts[0]!);
+  const text = `Answer ${words(12)}`;
+  await sendRequest(api, team, 'Writer', `/flaky 1\n/pace 300\n/reply ${text}`);
+  const job = card(page, 'You → @Writer');
+  await expect(job.getByText('Retrying (attempt 2 of 3)…')).toBeVisible({ timeout: RESULT_TIMEOUT });
+  // While it waits, the failed attempt's word is gone: no text is shown, only the notice.
+  await expect(liveOutput(page)).toHaveCount(0);
+  await expect(job.getByText('Writing…')).toBeVisible({ timeout: 10_000 });
+  expect(text.startsWith(await textOf(page))).toBe(true);
+  await expect(job.getByText('Retrying (attempt 2 of 3)…')).toHaveCount(0);
+  await expect(job.getByText('Result', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(job).toContainText(text);
+});
+
+test('a conversation says its model call is being retried, then shows the answer', async ({ page, api }) => {
+  const agent = await createAgent(api, { name: 'Narrator' });
+  const created = await api.post('/api/v1/conversations', { data: { agentId: agent.id } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`/conversations/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Narrator' })).toBeVisible(FIRST_LOAD);
+  const text = `Answer ${words(12)}`;
+  await page.getByRole('combobox', { name: 'Message', exact: true }).fill(`/flaky 1\n/pace 300\n/reply ${text}`);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByText('Retrying (attempt 2 of 3)…')).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(page.getByRole('group', { name: 'Live output from Narrator' })).toHaveCount(0);
+  const history = page.getByRole('log', { name: 'Conversation history' });
+  await expect(history).toContainText(text, { timeout: RESULT_TIMEOUT });
+  await expect(page.getByText('Retrying (attempt 2 of 3)…')).toHaveCount(0);
+});
