@@ -142,10 +142,12 @@ function personaBlock(persona: string): string {
 
 async function childContext(row: Delegation, spec: DelegationSpec, agent: Agent, parent: Run): Promise<Record<string, unknown>> {
   const { request } = spec;
+  // A row accepted before filters were carried down has none: its request's tools then.
+  const allow = spec.toolFilter ? spec.toolFilter.allow : request.tools;
   const delegation: ChildContext['delegation'] = {
     maxDepth: spec.limits.maxDepth,
     ...(request.persona ? { persona: request.persona } : {}),
-    ...(request.tools ? { tools: request.tools } : {}),
+    ...(allow ? { tools: allow } : {}),
     ...(request.output_schema ? { outputSchema: request.output_schema } : {}),
     timeLimitMinutes: await childTimeLimitMinutes(parent),
   };
@@ -154,9 +156,10 @@ async function childContext(row: Delegation, spec: DelegationSpec, agent: Agent,
     depth: row.depth,
     delegation,
     hasAcceptanceCriteria: (request.acceptance_criteria?.length ?? 0) > 0,
-    ...(request.tools ? { toolAllowlist: request.tools } : {}),
-    // Nobody answers a child's question or approves its calls: those tools are not the child's.
-    toolDenylist: [CLARIFICATION_TOOL, ...agent.approvalTools],
+    ...(allow ? { toolAllowlist: allow } : {}),
+    // Nobody answers a child's question or approves its calls: those tools are not the child's. What its ancestors
+    // were denied stays denied.
+    toolDenylist: [...new Set([...(spec.toolFilter?.deny ?? []), CLARIFICATION_TOOL, ...agent.approvalTools])],
   };
 }
 

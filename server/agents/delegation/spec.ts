@@ -60,7 +60,15 @@ export type DelegationSpec = {
   settings: DelegationSettings;
   /** Minutes the child may run: min(LIMITS.delegation.childTimeLimitMinutes, the parent's remaining time). */
   timeLimitMinutes?: number;
+  /**
+   * The child's tool filter, fixed when it was accepted: its request's tools (or, without them, the parent's own
+   * allowlist) and the parent's denylist carried down, so no descendant gets a tool an ancestor was denied.
+   */
+  toolFilter?: ToolFilter;
 };
+
+/** A run's tool filter (its context's toolAllowlist / toolDenylist): absent allow = every tool of its agent. */
+export type ToolFilter = { allow?: string[]; deny: string[] };
 
 /** Typed refusals a `task` call returns as an error tool result (structured JSON content). */
 export type TaskErrorCode =
@@ -73,6 +81,7 @@ export type TaskErrorCode =
   | 'children_exhausted'
   | 'invalid_output_schema'
   | 'unknown_tool'
+  | 'tool_not_allowed'
   | 'budget_reached';
 
 export class TaskRefusal extends Error {

@@ -17,6 +17,7 @@ import { neutralizedJson } from '@/server/trust/neutralize-tags';
 import { findAgent, findAgentByName } from '../catalog';
 import { turnStartIndex } from '../guards/notes';
 import { ensembleMeta } from '../messages';
+import { SELF_REPORT_NOTICE } from '../receipts/report-contract';
 import { activeRuns } from '../run-events';
 import { findRun } from '../run-store';
 import { isSuspension } from '../suspend';
@@ -27,7 +28,7 @@ import { acceptChild, findByCall, recordRefusal, type ParentRef } from './ledger
 import { outputValidator } from './output-capture';
 import { DEFAULT_PROVIDER, delegationProvider } from './providers';
 import { depthOf, delegationSettingsFor, settingsOfAgent } from './settings';
-import { taskRequestSchema, taskToolArgs, TaskRefusal, type DelegationSettings, type DelegationSpec, type TaskRequest } from './spec';
+import { taskRequestSchema, taskToolArgs, TaskRefusal, type DelegationSettings, type DelegationSpec, type TaskRequest, type ToolFilter } from './spec';
 import { awaitChild, ParentStoppedError } from './wait';
 
 export const TASK_TOOL = 'task';
@@ -49,6 +50,7 @@ export async function delegateTools(context: RunContext): Promise<StructuredTool
     'Hand a self-contained piece of work to a helper agent (a child run) and get its result back.',
     `Subagents you may use: ${names.join(', ')}${offered.length > OFFER_LIST_MAX ? ', and more by name' : ''}.`,
     `Several task calls in one response run in parallel (at most ${settings.concurrency} at once); this run may start ${settings.maxChildren} children in all.`,
+    SELF_REPORT_NOTICE,
   ].join(' ');
   return [
     tool(async (args: unknown, config: RunnableConfig) => runTask(context, args, config), {
@@ -185,15 +187,16 @@ async function accept(context: RunContext, parent: ParentRef, rawArgs: unknown):
   const childTools = toolNamesOf(agent);
   const unknown = (request.tools ?? []).filter((name) => !childTools.includes(name));
   if (unknown.length) throw new TaskRefusal('unknown_tool', `The child has no tool named ${unknown.map((n) => `"${n}"`).join(', ')}`, { tools: unknown });
+  const toolFilter = childToolFilter(toolFilterOf(context), request.tools);
   const childMaxDepth = settingsOfAgent(agent, settings.maxDepth).maxDepth;
-  const childCanDelegate = childDepth < childMaxDepth && childTools.includes(TASK_TOOL) && (!request.tools || request.tools.includes(TASK_TOOL));
-  const needed = requiredCapabilities(request, childCanDelegate);
+  const childCanDelegate = childDepth < childMaxDepth && childTools.includes(TASK_TOOL) && (!toolFilter.allow || toolFilter.allow.includes(TASK_TOOL)) && !toolFilter.deny.includes(TASK_TOOL);
+  const needed = requiredCapabilities(request, childCanDelegate, !!toolFilter.allow);
   const missing = needed.filter((c) => !provider.capabilities.has(c));
   if (missing.length) {
     throw new TaskRefusal('unsupported_capability', `The provider "${provider.name}" does not support ${missing.join(', ')}`, { provider: provider.name, capabilities: missing });
   }
   await assertBudgetOpen(context, parent);
-  const spec: DelegationSpec = { request, trusted: await parentTurnTrusted(context), limits: { concurrency: settings.concurrency, maxDepth: childMaxDepth }, settings };
+  const spec: DelegationSpec = { request, trusted: await parentTurnTrusted(context), limits: { concurrency: settings.concurrency, maxDepth: childMaxDepth }, settings, toolFilter };
   const row = await acceptChild(parent, { agentId: agent.id, provider: provider.name, spec }, settings.maxChildren);
   if (!row) {
     throw new TaskRefusal('children_exhausted', `This run has started all ${settings.maxChildren} children it may`, { maxChildren: settings.maxChildren });
@@ -213,12 +216,15 @@ async function assertBudgetOpen(context: RunContext, parent: ParentRef): Promise
   if (await atDailyCap(context.ownerId)) throw new TaskRefusal('budget_reached', "The account's daily token cap is reached: no new children can start");
 }
 
-/** Start-time capabilities a request needs; depthLimit when the child could itself delegate (its depth must be bounded). */
-export function requiredCapabilities(request: TaskRequest, childCanDelegate: boolean): ProviderCapability[] {
+/**
+ * Start-time capabilities a request needs; depthLimit when the child could itself delegate (its depth must be
+ * bounded), toolFilter when its tools are limited (by the request or by an ancestor's filter).
+ */
+export function requiredCapabilities(request: TaskRequest, childCanDelegate: boolean, filtered = !!request.tools): ProviderCapability[] {
   const needed: ProviderCapability[] = [];
   if (request.output_schema) needed.push('outputSchema');
   if (childCanDelegate) needed.push('depthLimit');
-  if (request.tools) needed.push('toolFilter');
+  if (filtered) needed.push('toolFilter');
   if (request.persona) needed.push('persona');
   return needed;
 }
@@ -235,6 +241,25 @@ async function resolveSubagent(context: RunContext, settings: DelegationSettings
     throw new TaskRefusal('subagent_not_allowed', `This agent may not delegate to "${agent.name}"`, { subagent: wanted ?? null });
   }
   return agent;
+}
+
+/** The run's own tool filter, from its server-written context (a delegated child's; none for any other run). */
+function toolFilterOf(context: RunContext): ToolFilter {
+  const names = (v: unknown) => (Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string') : undefined);
+  return { allow: names(context.toolAllowlist), deny: names(context.toolDenylist) ?? [] };
+}
+
+/**
+ * A child's filter within its parent's: the tools it asks for must be ones the parent may use itself (else
+ * `tool_not_allowed`); without a request it inherits the parent's allowlist; the parent's denylist always carries down.
+ */
+export function childToolFilter(parent: ToolFilter, requested: string[] | undefined): ToolFilter {
+  const notAllowed = (requested ?? []).filter((name) => (parent.allow && !parent.allow.includes(name)) || parent.deny.includes(name));
+  if (notAllowed.length) {
+    throw new TaskRefusal('tool_not_allowed', `This run may not use ${notAllowed.map((n) => `"${n}"`).join(', ')} itself, so it can't give it to a child`, { tools: notAllowed });
+  }
+  const allow = requested ?? parent.allow;
+  return { ...(allow ? { allow } : {}), deny: parent.deny };
 }
 
 /** The tool names an agent's groups give it (an empty allowlist = every group), from the static group list. */

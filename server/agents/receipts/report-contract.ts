@@ -25,6 +25,20 @@ export function promptOptionsFor(context: Pick<RunContext, string> | undefined):
 }
 
 /**
+ * Deliverables named so that whoever reads the report can check them without trusting it: a receipt proves a call
+ * happened, a handle lets the reader look at what the call produced.
+ */
+export const VERIFIABLE_HANDLES =
+  'For every deliverable, give a verifiable handle the reader can check for themselves: an absolute file path, a URL, an ID, or an HTTP status code, exactly as the tool returned it. A description of the work is not a handle.';
+
+/**
+ * What the delegating model is told about the results it gets back (the `task` tool's description): they are the
+ * child's own account, and the citation check only shows which cited calls happened.
+ */
+export const SELF_REPORT_NOTICE =
+  "A child's result is its own report, not verified fact. Its citations are checked against its receipts, but a resolved citation only means the cited tool call happened, not that the claim built on it is correct; an unresolved one cites a call it never made. Before relying on a deliverable, check the handles it gives (paths, URLs, IDs, HTTP status) where you can, and say in your answer what you did not check.";
+
+/**
  * The report contract, framework-owned text. It only *points* to where acceptance criteria are (the task message,
  * the untrusted channel); the criteria themselves never enter a system message.
  */
@@ -34,6 +48,7 @@ export function reportContractText(options: PromptOptions): string | null {
     'Report contract: every tool result you receive in this run starts with its receipt label, like [r2 calculator].',
     'When your answer says you did something with a tool, cite the receipt of that call in exactly that form, e.g. "The total is 42 [r2 calculator]".',
     'Cite only receipts shown to you in this run; never claim an action you have no receipt for.',
+    VERIFIABLE_HANDLES,
     'If a call failed or part of the task could not be done, say so plainly in your answer.',
   ];
   lines.push(
