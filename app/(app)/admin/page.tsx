@@ -9,6 +9,11 @@ import { listAccounts } from '@/server/admin/accounts';
 import { listInvitations } from '@/server/auth/invitations';
 import { currentUser } from '@/server/auth/require-user';
 import { signUpAllowedByEnv } from '@/server/auth/users';
+import { AddProviderForm } from '@/components/admin/add-provider-form';
+import { ProviderList } from '@/components/admin/provider-list';
+import { builtinProviders } from '@/server/providers/builtins';
+import { listProviders } from '@/server/providers/store';
+import { createProviderAction, deleteProviderAction, testProviderAction, updateProviderAction } from './provider-actions';
 import {
   createAccountAction,
   createInvitationAction,
@@ -27,6 +32,7 @@ export default async function AdminPage() {
   if (!(await isAdmin(user.id))) notFound();
   const accounts = await listAccounts();
   const invitations = await listInvitations();
+  const providers = await listProviders();
   return (
     <div className="mx-auto w-full max-w-4xl space-y-10">
       <PageHeader title="Admin" />
@@ -60,6 +66,23 @@ export default async function AdminPage() {
           </p>
         </div>
         <Invitations invitations={invitations} createInvitation={createInvitationAction} revokeInvitation={revokeInvitationAction} />
+      </section>
+      <section aria-labelledby="providers-heading" className="space-y-4">
+        <div>
+          <h2 id="providers-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
+            Providers
+          </h2>
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            Model providers for every agent on this instance. An agent names one in its model as slug:model. Keys are stored encrypted and never shown
+            again.
+          </p>
+        </div>
+        <AddProviderForm createProvider={createProviderAction} />
+        <ProviderList
+          providers={providers}
+          builtin={builtinProviders()}
+          actions={{ updateProvider: updateProviderAction, deleteProvider: deleteProviderAction, testProvider: testProviderAction }}
+        />
       </section>
     </div>
   );

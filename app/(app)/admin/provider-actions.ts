@@ -6,10 +6,10 @@ import { requireAdmin } from '@/server/admin/access';
 import { toActionResult } from '@/server/http/action-result';
 import { parseOrThrow } from '@/server/http/validation';
 import { testProvider } from '@/server/providers/discovery';
-import { createProvider, deleteProvider, listProviders, updateProvider } from '@/server/providers/store';
+import { createProvider, deleteProvider, updateProvider } from '@/server/providers/store';
 
 /**
- * The Admin page's provider mutations and reads: the same server/providers functions as /api/v1/admin/providers,
+ * The Admin page's provider mutations: the same server/providers functions as /api/v1/admin/providers,
  * each resolving the admin itself. A non-admin gets not_found, as for every admin action, and nothing changes.
  */
 async function asAdmin<T>(fn: () => T | Promise<T>): Promise<ActionResult<T>> {
@@ -20,10 +20,6 @@ async function asAdmin<T>(fn: () => T | Promise<T>): Promise<ActionResult<T>> {
 }
 
 const idOf = (id: unknown) => (typeof id === 'string' ? id : '');
-
-export async function listProvidersAction(): Promise<ActionResult<ProviderView[]>> {
-  return asAdmin(() => listProviders());
-}
 
 export async function createProviderAction(input: unknown): Promise<ActionResult<ProviderView>> {
   return asAdmin(() => createProvider(parseOrThrow(createProviderSchema, input)));

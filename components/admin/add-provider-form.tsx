@@ -1,0 +1,126 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Alert } from '@/components/ui/misc';
+import { DEFAULT_BASE_URLS, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_LIMITS, type ProviderKind } from '@/lib/schemas/providers';
+import { runAction } from './admin-actions';
+import { selectClass, type ProviderActions } from './provider-actions';
+
+/** A slug suggested from the name while the admin hasn't typed one: lowercase ASCII words joined by hyphens. */
+const suggestSlug = (name: string) =>
+  name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32)
+    .replace(/-+$/, '');
+
+type Errors = Partial<Record<'kind' | 'name' | 'slug' | 'baseUrl' | 'apiKey', string>>;
+
+/** Add a provider: kind, name, slug (its name in model strings), base URL and key (sent once, never shown again). */
+export function AddProviderForm({ createProvider }: { createProvider: ProviderActions['createProvider'] }) {
+  const router = useRouter();
+  const kindId = useId();
+  const [kind, setKind] = useState<ProviderKind>('openai');
+  const [name, setName] = useState('');
+  const [slug, setSlug] = useState('');
+  const [slugTouched, setSlugTouched] = useState(false);
+  const [baseUrl, setBaseUrl] = useState(DEFAULT_BASE_URLS.openai);
+  const [apiKey, setApiKey] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [error, setError] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const changeKind = (next: ProviderKind) => {
+    // The default endpoint follows the kind until the admin has typed their own.
+    if (baseUrl === DEFAULT_BASE_URLS[kind] || baseUrl === '') setBaseUrl(DEFAULT_BASE_URLS[next]);
+    setKind(next);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    setErrors({});
+    setAdded(null);
+    const result = await runAction(() => createProvider({ kind, name, slug, baseUrl, ...(apiKey.trim() ? { apiKey } : {}) }));
+    setPending(false);
+    if (result.ok) {
+      setAdded(result.data.name);
+      setName('');
+      setSlug('');
+      setSlugTouched(false);
+      setApiKey('');
+      router.refresh();
+      return;
+    }
+    if (result.error.fields) setErrors(result.error.fields as Errors);
+    setError(result.error.message);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="add-provider-heading" className="space-y-3">
+      <h3 id="add-provider-heading" className="font-medium text-zinc-900 dark:text-zinc-100">
+        Add a provider
+      </h3>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div className="space-y-1">
+          <label htmlFor={kindId} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+            Kind
+          </label>
+          <select id={kindId} className={selectClass} value={kind} onChange={(e) => changeKind(e.target.value as ProviderKind)}>
+            {PROVIDER_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {PROVIDER_KIND_LABELS[k]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field label="Name" hint={`Shown to people (up to ${PROVIDER_LIMITS.name.maxChars} characters).`} error={errors.name}>
+          <Input
+            type="text"
+            autoComplete="off"
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              if (!slugTouched) setSlug(suggestSlug(e.target.value));
+            }}
+          />
+        </Field>
+        <Field label="Slug" hint={<>Its name in model strings: {slug ? <code>{slug}:model</code> : 'e.g. groq:llama-3.3-70b'}. It can&apos;t change later.</>} error={errors.slug}>
+          <Input
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            value={slug}
+            onChange={(e) => {
+              setSlug(e.target.value);
+              setSlugTouched(true);
+            }}
+          />
+        </Field>
+        <Field label="Base URL" error={errors.baseUrl}>
+          <Input type="url" autoComplete="off" spellCheck={false} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
+        </Field>
+        <Field label="API key" hint={kind === 'ollama' ? 'Optional for Ollama.' : 'Stored encrypted; after saving only its last four characters are shown.'} error={errors.apiKey}>
+          <Input type="password" autoComplete="new-password" spellCheck={false} value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+        </Field>
+      </div>
+      <Button type="submit" pending={pending}>
+        {pending ? 'Adding…' : 'Add provider'}
+      </Button>
+      {error ? <Alert>{error}</Alert> : null}
+      {added ? (
+        <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
+          Added {added}.
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,169 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Alert, Badge } from '@/components/ui/misc';
+import { Time } from '@/components/ui/time';
+import { PROVIDER_KIND_LABELS, type ProviderTestResult, type ProviderView } from '@/lib/schemas/providers';
+import { runAction } from './admin-actions';
+import type { ProviderActions } from './provider-actions';
+
+type Errors = Partial<Record<'name' | 'baseUrl' | 'apiKey', string>>;
+
+/** One managed provider: what it is, Test connection (latency or the error), Edit and Remove. */
+export function ProviderItem({ provider, actions }: { provider: ProviderView; actions: Omit<ProviderActions, 'createProvider'> }) {
+  const router = useRouter();
+  const [testing, setTesting] = useState(false);
+  const [test, setTest] = useState<ProviderTestResult | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [removing, setRemoving] = useState(false);
+  const [removeError, setRemoveError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const runTest = async () => {
+    setTesting(true);
+    setTest(null);
+    setError(null);
+    const result = await runAction(() => actions.testProvider(provider.id));
+    setTesting(false);
+    if (result.ok) {
+      setTest(result.data);
+      router.refresh();
+    } else setError(result.error.message);
+  };
+
+  const remove = async () => {
+    setRemoving(true);
+    setRemoveError(null);
+    const result = await runAction(() => actions.deleteProvider(provider.id));
+    setRemoving(false);
+    if (result.ok) {
+      setConfirming(false);
+      router.refresh();
+    } else setRemoveError(result.error.message);
+  };
+
+  return (
+    <li className="space-y-3 p-3">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 flex-1 space-y-1">
+          <p className="flex flex-wrap items-center gap-2">
+            <span className="min-w-0 font-medium break-words text-zinc-900 dark:text-zinc-100">{provider.name}</span>
+            <Badge>{PROVIDER_KIND_LABELS[provider.kind]}</Badge>
+          </p>
+          <p className="text-xs break-all text-zinc-600 dark:text-zinc-400">
+            Models as <code>{provider.slug}:…</code> · {provider.baseUrl} · {provider.apiKey ? <>key {provider.apiKey}</> : 'no key'}
+          </p>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
+            {provider.modelsFetchedAt ? (
+              <>
+                {provider.models.length === 1 ? '1 model' : `${provider.models.length} models`} listed <Time iso={provider.modelsFetchedAt} format="datetime" />
+              </>
+            ) : (
+              'Models not listed yet: test the connection to list them.'
+            )}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" size="sm" onClick={runTest} pending={testing} aria-label={`Test connection to ${provider.name}`}>
+            {testing ? 'Testing…' : 'Test connection'}
+          </Button>
+          <Button variant="secondary" size="sm" onClick={() => setEditing((v) => !v)} aria-expanded={editing} aria-label={`Edit ${provider.name}`}>
+            Edit
+          </Button>
+          <Button variant="secondary" size="sm" onClick={() => setConfirming(true)} aria-label={`Remove ${provider.name}`}>
+            Remove
+          </Button>
+        </div>
+      </div>
+      <div role="status" aria-live="polite" className="text-sm">
+        {test?.ok ? (
+          <span className="text-emerald-700 dark:text-emerald-400">
+            Connected in {test.latencyMs} ms: {test.models === 1 ? '1 model' : `${test.models} models`} listed.
+          </span>
+        ) : null}
+        {test && !test.ok ? <span className="text-red-600 dark:text-red-400">Connection failed after {test.latencyMs} ms: {test.error}</span> : null}
+      </div>
+      {error ? <Alert>{error}</Alert> : null}
+      {editing ? <EditProviderForm provider={provider} updateProvider={actions.updateProvider} onDone={() => setEditing(false)} /> : null}
+      <ConfirmDialog
+        open={confirming}
+        title={`Remove ${provider.name}?`}
+        description={`Agents whose model starts with "${provider.slug}:" stay as they are and can be edited; their runs fail until they use another model or a provider named "${provider.slug}" is added again.`}
+        confirmLabel="Remove provider"
+        pendingLabel="Removing…"
+        pending={removing}
+        error={removeError}
+        onCancel={() => {
+          setConfirming(false);
+          setRemoveError(null);
+        }}
+        onConfirm={remove}
+      />
+    </li>
+  );
+}
+
+function EditProviderForm({ provider, updateProvider, onDone }: { provider: ProviderView; updateProvider: ProviderActions['updateProvider']; onDone: () => void }) {
+  const router = useRouter();
+  const [name, setName] = useState(provider.name);
+  const [baseUrl, setBaseUrl] = useState(provider.baseUrl);
+  const [apiKey, setApiKey] = useState('');
+  const [removeKey, setRemoveKey] = useState(false);
+  const [errors, setErrors] = useState<Errors>({});
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setPending(true);
+    setErrors({});
+    setError(null);
+    const key = removeKey ? { apiKey: null } : apiKey.trim() ? { apiKey } : {};
+    const result = await runAction(() => updateProvider(provider.id, { name, baseUrl, ...key }));
+    setPending(false);
+    if (result.ok) {
+      router.refresh();
+      onDone();
+      return;
+    }
+    if (result.error.fields) setErrors(result.error.fields as Errors);
+    setError(result.error.message);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={`Edit ${provider.name}`} className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field label="Name" error={errors.name}>
+          <Input type="text" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field label="Base URL" error={errors.baseUrl}>
+          <Input type="url" autoComplete="off" spellCheck={false} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
+        </Field>
+        <Field label="New API key" hint={provider.apiKey ? `Leave empty to keep ${provider.apiKey}.` : 'Leave empty for no key.'} error={errors.apiKey}>
+          <Input type="password" autoComplete="new-password" spellCheck={false} value={apiKey} disabled={removeKey} onChange={(e) => setApiKey(e.target.value)} />
+        </Field>
+      </div>
+      {provider.apiKey ? (
+        <label className="flex items-center gap-2 text-sm text-zinc-800 dark:text-zinc-200">
+          <input type="checkbox" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} />
+          Remove the stored key
+        </label>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" pending={pending}>
+          {pending ? 'Saving…' : 'Save changes'}
+        </Button>
+        <Button variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+      {error ? <Alert>{error}</Alert> : null}
+    </form>
+  );
+}
