@@ -8,6 +8,10 @@
  * 2. GET /api/health latency (p50/p99) while that flood is in flight (target p99 ≤ 50 ms).
  * 3. A 100 MB chunked body (no Content-Length) to POST /api/v1/agents: 413 long before it is sent, and the server's
  *    resident memory (VmRSS from /proc/<pid>/status) grows ≤ 20 MB.
+ * 4. A chat message that delegates with output_schema {"pattern":"^(a+)+$"} and a 40-character child output that
+ *    does not match (the regex freeze: on a backtracking engine it blocks the event loop for hours): the server's
+ *    event-loop delay p99 while the run happens (a --require preload measures it in next start:
+ *    scripts/bench-providers.loop-delay.cjs; target ≤ 50 ms), and /api/health meanwhile.
  *
  * Uses the build in BENCH_DIST_DIR (default .next-bench; built first when missing), a temporary DATA_DIR and port
  * BENCH_PORT (default 3290). Run with `tsx --conditions=react-server` (the user CLI needs it).
@@ -29,8 +33,11 @@ const BIG_BODY = 100 * 1024 * 1024;
 const PASSWORD = 'correct horse battery staple';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-abuse-'));
+const loopFile = path.join(dataDir, 'loop-delay.json');
 const env: NodeJS.ProcessEnv = {
   ...process.env,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(ROOT, 'scripts', 'bench-providers.loop-delay.cjs')}`.trim(),
+  LOOP_DELAY_OUT: loopFile,
   DATA_DIR: dataDir,
   NEXT_DIST_DIR: DIST,
   AUTH_SECRET: crypto.randomBytes(32).toString('base64url'),
@@ -67,6 +74,42 @@ function request(
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** The server's event-loop delay since the previous call (the preload writes it on SIGUSR2, then starts afresh). */
+async function loopDelay(pid: number): Promise<{ p50: number; p99: number; max: number; samples: number }> {
+  fs.rmSync(loopFile, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + 5_000;
+  while (!fs.existsSync(loopFile)) {
+    if (Date.now() > deadline) throw new Error('the server wrote no event-loop figures (is the preload loaded?)');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return JSON.parse(fs.readFileSync(loopFile, 'utf8')) as { p50: number; p99: number; max: number; samples: number };
+}
+
+/** The regex freeze: a delegation whose output_schema pattern backtracks exponentially on this child output. */
+const freezingMessage = (value: string) =>
+  `/call task ${JSON.stringify({
+    description: 'Regex',
+    prompt: `/call submit_output ${JSON.stringify({ s: value })}`,
+    output_schema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } }, required: ['s'] },
+  })}`;
+
+/** Send a chat message over the API and wait for its run to finish (bounded); the run as the API shows it. */
+async function chatRun(token: string, conversationId: string, text: string): Promise<{ status: string; ms: number }> {
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const started = performance.now();
+  const sent = await request('POST', `${BASE}/api/v1/conversations/${conversationId}/messages`, auth, JSON.stringify({ text }));
+  if (sent.status !== 202) throw new Error(`message: ${sent.status} ${sent.text}`);
+  const { run } = JSON.parse(sent.text) as { run: { id: string } };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { status } = (JSON.parse((await request('GET', `${BASE}/api/v1/runs/${run.id}`, auth)).text) as { run: { status: string } }).run;
+    if (status !== 'pending' && status !== 'running') return { status, ms: performance.now() - started };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`run ${run.id} did not finish within 60 s`);
 }
 
 async function waitForHealth(deadlineMs: number): Promise<void> {
@@ -210,6 +253,23 @@ async function main() {
     rssPeak = Math.max(rssPeak, rssAfter);
     const healthAfter = await request('GET', `${BASE}/api/health`);
 
+    // 4: the regex freeze, after a warm-up run of the same delegation with a matching output.
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const agent = JSON.parse((await request('POST', `${BASE}/api/v1/agents`, auth, JSON.stringify({ name: 'Regex bench' }))).text) as { id: string };
+    const conversation = JSON.parse((await request('POST', `${BASE}/api/v1/conversations`, auth, JSON.stringify({ agentId: agent.id }))).text) as { id: string };
+    await chatRun(token, conversation.id, freezingMessage('a'.repeat(40)));
+    await loopDelay(pid); // starts the window afresh
+    let freezing = true;
+    const healthDuringRegex: number[] = [];
+    const regexProbe = (async () => {
+      while (freezing) healthDuringRegex.push((await request('GET', `${BASE}/api/health`)).ms);
+    })();
+    const regexRun = await chatRun(token, conversation.id, freezingMessage(`${'a'.repeat(39)}!`));
+    const regexLoop = await loopDelay(pid);
+    freezing = false;
+    await regexProbe;
+    healthDuringRegex.sort((a, b) => a - b);
+
     const fmt = (n: number) => n.toFixed(1);
     console.log('\nbench:abuse — real server (next start), loopback, no TRUST_PROXY');
     console.log(`\n1. ${FLOOD} concurrent wrong-password sign-ins, ${FLOOD} different X-Forwarded-For values (${fmt(floodMs)} ms)`);
@@ -222,7 +282,11 @@ async function main() {
     console.log(`\n3. 100 MB chunked body to POST /api/v1/agents: ${big.status} after the client had sent ${(big.sentBytes / 1024 / 1024).toFixed(1)} MB`);
     console.log(`   server VmRSS: before ${(rssBefore / 1024).toFixed(1)} MB, peak ${(rssPeak / 1024).toFixed(1)} MB, after ${(rssAfter / 1024).toFixed(1)} MB → growth ${((rssPeak - rssBefore) / 1024).toFixed(1)} MB (target ≤ 20 MB)`);
     console.log(`   server still healthy afterwards: ${healthAfter.status}`);
-    const ok = limited >= FLOOD - 5 && percentile(healthDuring, 99) <= 50 && big.status === 413 && rssPeak - rssBefore <= 20 * 1024;
+    console.log(`\n4. output_schema {"pattern":"^(a+)+$"} on a 40-character child output that does not match: run ${regexRun.status} in ${fmt(regexRun.ms)} ms`);
+    console.log(`   server event-loop delay during the run: p50 ${fmt(regexLoop.p50)} ms, p99 ${fmt(regexLoop.p99)} ms, max ${fmt(regexLoop.max)} ms (${regexLoop.samples} samples; target p99 ≤ 50 ms)`);
+    console.log(`   /api/health during it: ${healthDuringRegex.length} probes, p99 ${fmt(percentile(healthDuringRegex, 99))} ms`);
+    const ok =
+      limited >= FLOOD - 5 && percentile(healthDuring, 99) <= 50 && big.status === 413 && rssPeak - rssBefore <= 20 * 1024 && regexLoop.p99 <= 50;
     console.log(`\n${ok ? 'All targets met.' : 'Some targets missed (see above).'}`);
   } catch (err) {
     console.error(serverLog.slice(-3000));
