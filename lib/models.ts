@@ -1,7 +1,7 @@
 /**
  * Model identifiers: `scripted` (the embedded deterministic model), `provider:model` for a provider configured
  * by environment variables (openai, anthropic, ollama), or `slug:model` for a provider an admin added in the app
- * (docs/decisions/040): the slug is the provider's name in model strings.
+ * (docs/decisions/043): the slug is the provider's name in model strings.
  */
 
 /** The built-in providers, configured by environment variables (server/env.ts). */

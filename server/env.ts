@@ -65,7 +65,7 @@ const SETTINGS = {
   ANTHROPIC_API_KEY: setting('ANTHROPIC_API_KEY', 'an API key', z.string().trim(), { secret: true }),
   ANTHROPIC_BASE_URL: setting('ANTHROPIC_BASE_URL', 'an http(s) URL', httpUrl()),
   OLLAMA_BASE_URL: setting('OLLAMA_BASE_URL', 'an http(s) URL', httpUrl()),
-  // Encrypts the keys of providers added on the Admin page (server/providers/secret-box.ts, ADR 040).
+  // Encrypts the keys of providers added on the Admin page (server/providers/secret-box.ts, ADR 043).
   ENSEMBLE_SECRET_KEY: setting('ENSEMBLE_SECRET_KEY', `a secret of at least ${MIN_SECRET_CHARS} characters`, z.string().min(MIN_SECRET_CHARS), { secret: true }),
   ENSEMBLE_SECRET_KEY_PREVIOUS: setting('ENSEMBLE_SECRET_KEY_PREVIOUS', `a secret of at least ${MIN_SECRET_CHARS} characters`, z.string().min(MIN_SECRET_CHARS), {
     secret: true,
@@ -151,11 +151,11 @@ export const env = {
   get ollamaBaseUrl(): string | undefined {
     return read.ollamaBaseUrl();
   },
-  /** ENSEMBLE_SECRET_KEY: encrypts managed providers' API keys; unset, the session secret does (ADR 040). */
+  /** ENSEMBLE_SECRET_KEY: encrypts managed providers' API keys; unset, the session secret does (ADR 043). */
   get secretKey(): string | undefined {
     return read.secretKey();
   },
-  /** ENSEMBLE_SECRET_KEY_PREVIOUS: the secret before a rotation, still accepted for decrypting (ADR 040). */
+  /** ENSEMBLE_SECRET_KEY_PREVIOUS: the secret before a rotation, still accepted for decrypting (ADR 043). */
   get previousSecretKey(): string | undefined {
     return read.previousSecretKey();
   },

@@ -4,7 +4,7 @@ import { PROVIDER_SLUG, RESERVED_PROVIDER_SLUGS } from '../models';
 import { boundedText } from './common';
 
 /**
- * A provider an admin manages in the app (ADR 040): its kind, a name for people, a slug for model strings
+ * A provider an admin manages in the app (ADR 043): its kind, a name for people, a slug for model strings
  * (`<slug>:<model>`), a base URL and an API key. The same schemas check the Admin page's form and the HTTP API.
  */
 

@@ -506,7 +506,7 @@ export const schedulerRounds = sqliteTable('scheduler_rounds', {
 });
 
 /**
- * The model providers an admin manages in the app (ADR 040). `slug` names the provider in an agent's model string
+ * The model providers an admin manages in the app (ADR 043). `slug` names the provider in an agent's model string
  * (`<slug>:<model>`); the API key is stored only encrypted (server/providers/secret-box.ts), with its last four
  * characters kept apart so the key can be recognised without being decrypted. `models` caches the provider's list.
  */

@@ -4,7 +4,7 @@ import { env } from '@/server/env';
 
 /**
  * The providers configured by environment variables (server/env.ts): shown on the Admin page read-only, never with
- * their keys. Model strings keep naming them `openai:`, `anthropic:` and `ollama:` (ADR 040).
+ * their keys. Model strings keep naming them `openai:`, `anthropic:` and `ollama:` (ADR 043).
  */
 export function builtinProviders(): BuiltinProviderView[] {
   const configured = (read: () => string | undefined) => {

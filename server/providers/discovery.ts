@@ -4,7 +4,7 @@ import { descriptorOf, type ProviderDescriptor } from './resolve';
 import { providerRow, saveModels, toProviderView } from './store';
 
 /**
- * Asking a provider which models it serves (ADR 040): OpenAI-compatible `GET <base>/models` (then `<base>/v1/models`
+ * Asking a provider which models it serves (ADR 043): OpenAI-compatible `GET <base>/models` (then `<base>/v1/models`
  * when the base URL has no /v1), Anthropic `GET <base>/v1/models`, Ollama `GET <base>/api/tags`. One call with a
  * 5-second limit; the same call is "Test connection" (its latency is what the admin sees). Errors are said plainly
  * and never carry the key, even when a provider's error text quotes it.

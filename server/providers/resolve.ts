@@ -4,7 +4,7 @@ import { open, SecretBoxError } from './secret-box';
 import { providerRowBySlug, type ProviderRow } from './store';
 
 /**
- * A managed provider as the model-call path needs it (ADR 040): read from the database at every run start, so a
+ * A managed provider as the model-call path needs it (ADR 043): read from the database at every run start, so a
  * change made in any process is used by the next run everywhere, with no cache to invalidate (one indexed read per
  * run is nothing next to a model call).
  */

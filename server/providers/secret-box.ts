@@ -4,7 +4,7 @@ import { authSecret } from '@/server/auth/secret';
 import { env } from '@/server/env';
 
 /**
- * Managed providers' API keys at rest (ADR 040): AES-256-GCM under a key derived with HKDF-SHA256 from the server
+ * Managed providers' API keys at rest (ADR 043): AES-256-GCM under a key derived with HKDF-SHA256 from the server
  * secret (ENSEMBLE_SECRET_KEY, else the session secret). A sealed value is `v1.<keyId>.<iv>.<tag>.<ciphertext>`
  * (base64url): keyId names the secret it was sealed under, so after a rotation (ENSEMBLE_SECRET_KEY_PREVIOUS holds
  * the old one) the right key is chosen, and a value no configured secret opened is reported as such instead of as a

@@ -8,7 +8,7 @@ import { AppError, notFound } from '@/server/http/errors';
 import { lastFour, seal } from './secret-box';
 
 /**
- * The providers table (ADR 040). Every function here is for an admin: the caller (action or route) has checked.
+ * The providers table (ADR 043). Every function here is for an admin: the caller (action or route) has checked.
  * Nothing here returns, throws or logs a key: views carry `••••last4`, and the sealed key stays in the row.
  */
 

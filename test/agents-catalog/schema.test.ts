@@ -128,7 +128,7 @@ describe('agent schema: model', () => {
     },
   );
 
-  // A managed provider's slug (ADR 040) is lowercase ASCII, at most 32 characters, and never "scripted".
+  // A managed provider's slug (ADR 043) is lowercase ASCII, at most 32 characters, and never "scripted".
   it.each(['', 'gpt-4.1-mini', 'openai:', ':gpt', 'Acme:model', 'scripted:x', 'a_b:model', '-acme:m', 'acme-:m', `${'a'.repeat(33)}:m`, '模型:m', '🤖:m', 'Scripted', 'openai:gpt 4', 'openai:-x', `openai:${'m'.repeat(200)}`])(
     'refuses %j with the format hint',
     (model) => {

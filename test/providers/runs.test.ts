@@ -7,7 +7,7 @@ import { startOpenAiStub } from '../agents/openai-stub';
 import { makeUser } from '../support/users';
 
 /**
- * An agent whose model names a managed provider (`<slug>:<model>`, ADR 040) runs against it, read when the run
+ * An agent whose model names a managed provider (`<slug>:<model>`, ADR 043) runs against it, read when the run
  * starts: a key changed on the Admin page is used by the next run, and a removed provider fails the run with a
  * message that names it while the agent stays as it was.
  */
