@@ -88,7 +88,7 @@ describe('real provider path (initChatModel against a local OpenAI-compatible st
       expect(typeof chat.bindTools).toBe('function');
     }
     await expect(createChatModel({ name: 'X', model: 'Mystery:model' })).rejects.toThrow(/Model "Mystery:model" is not valid/);
-    // A well-formed slug names a provider added on the Admin page (ADR 040): none by that name, so the run can't start.
+    // A well-formed slug names a provider added on the Admin page (ADR 043): none by that name, so the run can't start.
     await expect(createChatModel({ name: 'X', model: 'mystery:model' })).rejects.toThrow(/there is no provider "mystery"/);
   });
 });
