@@ -119,7 +119,7 @@ export function stepItem(event: ApiRunEvent): StepItem {
       };
     }
     case 'model.wait':
-      return { ...base, kind: 'model', tone: 'info', title: `Waiting for the model provider · ${event.model}`, detail: providerWaitText(event) };
+      return { ...base, kind: 'model', tone: 'info', title: `Waiting for the model provider · ${event.model}`, detail: providerWaitText(event), error: null };
     case 'step.assistant': {
       const calls = event.toolCalls.map((c) => ({ id: c.id, name: c.name, args: formatArgs(c.args), truncated: c.truncated === true }));
       const said = calls.length === 0 ? 'Assistant replied' : `Assistant called ${calls.map((c) => c.name).join(', ')}`;
