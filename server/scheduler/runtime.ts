@@ -171,9 +171,11 @@ export class SchedulerRuntime {
     if (result.admissions.length === 0) return { round: result.round, elsewhere: false };
     // Every admission of the pass in one transaction (each a savepoint): one commit instead of one per admission, and
     // with several processes the planning lock is held for one queued transaction. What they start — launches — is
-    // done once it has committed (a launch reads the job as admitted). Run again from the start if Postgres retries it.
+    // done once it has committed (a launch reads the job as admitted). Run again from the start if Postgres retries it,
+    // so it does database work only: the teams' leases are claimed after the commit (below).
     const admitted = await writeTx(async () => {
       const launches: Array<() => void> = [];
+      const jobs: Array<{ teamId: string; jobId: string }> = [];
       let count = 0;
       let elsewhere = false;
       for (const admission of result.admissions) {
@@ -197,15 +199,21 @@ export class SchedulerRuntime {
           continue;
         }
         count += 1;
-        // The team's steps run where its lease is: ours (taken now if free), or another live process's.
-        if (await this.cluster.claim(candidate.teamId)) launches.push(() => this.launch(candidate.teamId, admission.jobId));
-        else elsewhere = true;
+        jobs.push({ teamId: candidate.teamId, jobId: admission.jobId });
       }
-      return { launches, count, elsewhere };
+      return { launches, jobs, count, elsewhere };
     });
     this.stats.admissions += admitted.count;
+    // The team's steps run where its lease is: ours (taken now if free), or another live process's. Claimed only for
+    // committed admissions: a claim commits at once on the cluster's own connection, so inside the transaction it
+    // would be taken at every attempt, and kept when the admission rolled back.
+    let elsewhere = admitted.elsewhere;
+    for (const { teamId, jobId } of admitted.jobs) {
+      if (await this.cluster.claim(teamId)) admitted.launches.push(() => this.launch(teamId, jobId));
+      else elsewhere = true;
+    }
     for (const launch of admitted.launches) launch();
-    return { round: result.round, elsewhere: admitted.elsewhere };
+    return { round: result.round, elsewhere };
   }
 
   /**

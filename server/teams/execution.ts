@@ -9,7 +9,7 @@ import { clarificationAnswer, receipt, teamRequest } from '@/server/agents/prove
 import { isFinished } from '@/server/agents/run-store';
 import { readThread } from '@/server/agents/thread';
 import { takeFinalMessages } from '@/server/agents/final-state';
-import { getDb, schema, writeTx, type Db } from '@/server/db';
+import { afterCommit, getDb, schema, writeTx, type Db } from '@/server/db';
 import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
 import type { Job, Team } from '@/server/db/schema';
@@ -215,7 +215,8 @@ export async function launchJob(jobId: string, signal?: AbortSignal): Promise<vo
     // The job now has a run to show (its card's Steps, its bar on the Runs page): announce it, or readers that
     // read at admission would not see the run until the job's next change.
     if (fresh.runId !== run.id) await touchTeam(tx, fresh.teamId, [jobId]);
-    stored = true;
+    // Known once committed: on Postgres this body may run again and find the job changed (ADR 033 §3).
+    afterCommit(() => (stored = true));
   };
   try {
     const isAnswer = job.runKey.includes(':answer:');

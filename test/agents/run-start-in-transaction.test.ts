@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startRun } from '@/server/agents/runs';
 import { findRun, latestRun } from '@/server/agents/run-store';
+import { afterCommit } from '@/server/db';
 import type { Run } from '@/server/db/schema';
 import { makeUser } from '../support/users';
 import { conversationWith, finished } from './helpers';
@@ -14,8 +15,10 @@ describe('startRun inTransaction', () => {
     const { conversation } = await conversationWith(owner.id);
     const idempotencyKey = crypto.randomUUID();
     const seen: Array<{ id: string; visible: boolean }> = [];
+    // Kept once committed: on Postgres a transaction's body may run twice (ADR 033 §3).
     const record = async (_tx: unknown, run: Run) => {
-      seen.push({ id: run.id, visible: (await findRun(run.id))?.id === run.id });
+      const visible = (await findRun(run.id))?.id === run.id;
+      afterCommit(() => seen.push({ id: run.id, visible }));
     };
 
     const first = await startRun(conversation.id, { text: '/reply one' }, { idempotencyKey, inTransaction: record });

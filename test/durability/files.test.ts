@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeCheckpointer, getCheckpointer } from '@/server/agents/checkpointer';
 import { AuthSecretError, authSecret, loadOrCreateSecret, publishSecret } from '@/server/auth/secret';
 import { closeDb, databaseEngine, getDb, writeTx } from '@/server/db';
+import { dataDir } from '@/server/db/paths';
 
 const root = path.resolve(__dirname, '../..');
 const children = new Set<ChildProcess>();
@@ -93,8 +94,10 @@ describe('data directory modes', () => {
     try {
       getDb();
       getCheckpointer();
-      // On Postgres AUTH_SECRET is required (the processes share it), so none is generated here.
+      // On Postgres AUTH_SECRET is required (the processes share it), so none is generated: start-up makes the
+      // directory itself (server/startup.ts).
       if (!onPostgres) authSecret();
+      else dataDir();
     } finally {
       process.umask(previous);
     }
@@ -189,10 +192,17 @@ describe('the generated auth secret', () => {
     const dir = freshDir('keep');
     process.env.DATA_DIR = dir;
     delete process.env.AUTH_SECRET;
-    const first = authSecret();
-    expect(authSecret()).toBe(first);
-    expect(loadOrCreateSecret(path.join(dir, 'auth-secret'))).toBe(first);
-    process.env.AUTH_SECRET = 'from-the-environment-from-the-environment';
-    expect(authSecret()).toBe('from-the-environment-from-the-environment');
+    // A generated secret is the embedded database's (with DATABASE_URL AUTH_SECRET is required).
+    const databaseUrl = process.env.DATABASE_URL;
+    delete process.env.DATABASE_URL;
+    try {
+      const first = authSecret();
+      expect(authSecret()).toBe(first);
+      expect(loadOrCreateSecret(path.join(dir, 'auth-secret'))).toBe(first);
+      process.env.AUTH_SECRET = 'from-the-environment-from-the-environment';
+      expect(authSecret()).toBe('from-the-environment-from-the-environment');
+    } finally {
+      if (databaseUrl !== undefined) process.env.DATABASE_URL = databaseUrl;
+    }
   });
 });
