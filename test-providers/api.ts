@@ -31,8 +31,9 @@ export class Api {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  async createAgent(model: string, name = `${model} ${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
-    const agent = await this.call<{ id: string }>('POST', '/agents', { name, model, toolGroups: ['utility'], instructions: 'Use the calculator for arithmetic.' }, 201);
+  async createAgent(model: string, settings: Record<string, unknown> = {}): Promise<string> {
+    const name = `${model} ${Math.random().toString(36).slice(2, 8)}`;
+    const agent = await this.call<{ id: string }>('POST', '/agents', { name, model, toolGroups: ['utility'], instructions: 'Use the calculator for arithmetic.', ...settings }, 201);
     return agent.id;
   }
 
@@ -42,7 +43,7 @@ export class Api {
 
   /** Sends a message and returns its run once it is final (bounded: a run that hangs fails the test). */
   async send(conversationId: string, text: string, timeoutMs = 60_000): Promise<Run> {
-    const { run } = await this.call<{ run: Run }>('POST', `/conversations/${conversationId}/messages`, { text, idempotencyKey: `${conversationId}:${text}` }, 202);
+    const { run } = await this.call<{ run: Run }>('POST', `/conversations/${conversationId}/messages`, { text, idempotencyKey: crypto.randomUUID() }, 202);
     return this.finished(run.id, timeoutMs);
   }
 
@@ -74,6 +75,6 @@ export class Api {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    providersApp: { url: string; token: string; offlineLog: string };
+    providersApp: { url: string; token: string; pid: number; offlineLog: string };
   }
 }

@@ -25,7 +25,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await stubs.close();
     throw error;
   }
-  project.provide('providersApp', { url: app.url, token: app.token, offlineLog });
+  project.provide('providersApp', { url: app.url, token: app.token, pid: app.pid, offlineLog });
   return async () => {
     await app.stop();
     await stubs.close();

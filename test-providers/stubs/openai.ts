@@ -75,7 +75,7 @@ export async function startOpenAiStub(hooks: StubHooks = {}): Promise<Stub> {
     if (variant === '500' && attempts.first(body))
       return sendJson(res, 500, { error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } });
 
-    const reply = plan(variant, messages);
+    const reply = plan(variant, messages, Boolean(body.tools?.length));
     const id = variant === 'reused-ids' ? 'chatcmpl-stub-reused' : `chatcmpl-${crypto.randomBytes(12).toString('base64url')}`;
     const created = Math.floor(Date.now() / 1000);
     const chunk = (delta: Record<string, unknown>, finish: string | null = null, withRole = false) => ({
@@ -131,8 +131,11 @@ const usage = (messages: Message[]) => ({ prompt_tokens: tokensOf(messages), com
 
 type Reply = { kind: 'text'; text: string } | { kind: 'calls'; calls: Array<{ id: string; name: string; arguments: string }> };
 
-/** After tool results: an answer quoting them. After a question: a calculator call (two when `parallel`). */
-function plan(variant: string, messages: Message[]): Reply {
+/**
+ * After tool results: an answer quoting them. After a question: a calculator call (two when `parallel`). Offered no
+ * tools (the app's summary call): a text answer, as a model can only call the tools it is given.
+ */
+function plan(variant: string, messages: Message[], tools: boolean): Reply {
   const last = messages.at(-1);
   if (last?.role === 'tool') {
     const results: string[] = [];
@@ -144,6 +147,7 @@ function plan(variant: string, messages: Message[]): Reply {
     const repeat = Number(/^bench \S+ (\d+)/.exec(question)?.[1] ?? 8);
     return { kind: 'text', text: `${question.trim()} — ${'streamed text '.repeat(repeat)}` };
   }
+  if (!tools) return { kind: 'text', text: `Summary: the person asked ${messages.filter((m) => m.role === 'user').length} arithmetic questions and the calculator answered them.` };
   const expression = expressionIn(question);
   const expressions = variant === 'parallel' ? [expression, `(${expression})*2`] : [expression];
   return { kind: 'calls', calls: expressions.map((e) => ({ id: `call_${crypto.randomBytes(9).toString('base64url')}`, name: 'calculator', arguments: JSON.stringify({ expression: e }) })) };
