@@ -35,6 +35,12 @@ const nextConfig = {
     '@langchain/anthropic',
     '@langchain/ollama',
   ],
+  experimental: {
+    // Next copies a page request's body for proxy.ts before anything authenticates it, 10 MB by default: an anonymous
+    // POST to any page path would hold that much. Server actions take at most 1 MB anyway (their own cap), so the
+    // copy needs no more; past it Next stops copying (and keeps reading, unbuffered).
+    proxyClientMaxBodySize: '1mb',
+  },
   // DIST_DIR lets tests build into their own folder without touching a developer's .next.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // `npm test` type-checks the whole project (npm run typecheck) before its e2e build, which sets this to skip
