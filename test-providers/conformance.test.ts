@@ -21,6 +21,7 @@ const CASES: Case[] = [
   { model: 'openai:stub-norole', calls: 1, usage: 'reported' },
   { model: 'openai:stub-noids', calls: 1, usage: 'reported' },
   { model: 'openai:stub-reused-ids', calls: 1, usage: 'reported' },
+  { model: 'openai:stub-reused-call-ids', calls: 1, usage: 'reported' },
   { model: 'openai:stub-nousage', calls: 1, usage: 'unreported' },
   { model: 'openai:stub-split-args', calls: 1, usage: 'reported' },
   { model: 'openai:stub-parallel', calls: 2, usage: 'reported' },

@@ -7,6 +7,7 @@
  *   stub-norole               no `role` in any delta (allowed by the wire format; several servers omit it)
  *   stub-noids                chunks without an `id`
  *   stub-reused-ids           the same completion id for every completion (some gateways)
+ *   stub-reused-call-ids      tool-call ids numbered per completion (`call_0`, `call_1`), so every turn reuses them
  *   stub-nousage              never reports usage, even when asked
  *   stub-refuse-stream-options  400 invalid_request_error naming `stream_options` when the request has it
  *   stub-split-args           tool-call arguments one character per chunk, the first chunk without `arguments`
@@ -150,5 +151,8 @@ function plan(variant: string, messages: Message[], tools: boolean): Reply {
   if (!tools) return { kind: 'text', text: `Summary: the person asked ${messages.filter((m) => m.role === 'user').length} arithmetic questions and the calculator answered them.` };
   const expression = expressionIn(question);
   const expressions = variant === 'parallel' ? [expression, `(${expression})*2`] : [expression];
-  return { kind: 'calls', calls: expressions.map((e) => ({ id: `call_${crypto.randomBytes(9).toString('base64url')}`, name: 'calculator', arguments: JSON.stringify({ expression: e }) })) };
+  return {
+    kind: 'calls',
+    calls: expressions.map((e, i) => ({ id: variant === 'reused-call-ids' ? `call_${i}` : `call_${crypto.randomBytes(9).toString('base64url')}`, name: 'calculator', arguments: JSON.stringify({ expression: e }) })),
+  };
 }
