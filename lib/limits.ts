@@ -74,12 +74,14 @@ export const LIMITS = {
    * Several app processes on one Postgres database (ADR 033 §5): each heartbeats every heartbeatMs; a process whose
    * heartbeat is older than leaseMs is dead, and its teams and runs are taken over (handover ≤ leaseMs + heartbeatMs).
    * A process that finds its last recorded heartbeat older than leaseMs, or cannot reach the database for longer than
-   * selfFenceMs, stops at once: the others may be taking over.
+   * selfFenceMs, stops at once: the others may be taking over. Sized for issue 31's bound (kill → first progress of the
+   * dead process's teams ≤ 15 s), which includes re-running the interrupted step (up to 8 s in the crash test): the
+   * takeover must come within 6 s. A live process survives an event-loop stall or a database outage of up to 4 s.
    */
   cluster: {
-    heartbeatMs: 3_000,
-    leaseMs: 10_000,
-    selfFenceMs: 8_000,
+    heartbeatMs: 1_000,
+    leaseMs: 5_000,
+    selfFenceMs: 4_000,
   },
   /**
    * Agent runs. Every run has a wall-clock limit: the default (RUN_TIME_LIMIT_MINUTES overrides it, 1 to
