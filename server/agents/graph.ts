@@ -18,7 +18,7 @@ import { recordAssistantStep } from './observe/model-call';
 import { ObservedToolNode, recordToolResult } from './observe/observed-tool-node';
 import { runIdsOf } from './observe/run-ids';
 import { stripEnsembleMeta } from './provenance';
-import { createChatModel } from './providers';
+import { capacityOf, createChatModel } from './providers';
 import { withReceiptLabels } from './receipts/model-view';
 import { promptOptionsFor, reportContractText, type PromptOptions } from './receipts/report-contract';
 import { stampReceipts } from './receipts/stamp';
@@ -142,6 +142,8 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   const tools = [...(await toolsForAgent(agent.toolGroups, context)), ...(options.extraTools ?? [])];
   const finishTools = new Set<string>(options.finishTools ?? []);
   const model = options.model ?? (await createChatModel(options.modelAgent ?? agent));
+  // A real provider's calls take its capacity (server/providers/capacity); the scripted model takes none.
+  const capacity = capacityOf(model);
   const bound = tools.length && model.bindTools ? model.bindTools(tools) : model;
   const prompt = systemPrompt(agent, promptOptionsFor(context));
   const needsApproval = new Set(agent.approvalTools);
@@ -168,7 +170,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     const invoke = async (input: BaseMessage[], options: AnswerNowCallOptions = {}): Promise<{ message: AIMessage } | { error: unknown }> => {
       try {
         // Streamed as live output, retried after transient failures, with an id of the server's (model-call/).
-        const message = await callAgentModel(bound, [new SystemMessage(prompt), ...input], { ...config, ...options } as LangGraphRunnableConfig, { run, model: agent.model });
+        const message = await callAgentModel(bound, [new SystemMessage(prompt), ...input], { ...config, ...options } as LangGraphRunnableConfig, { run, model: agent.model, capacity });
         // Only the server sets provenance and the author the scripted model trusts: a model can't supply them.
         return { message: stripEnsembleMeta(message) };
       } catch (error) {

@@ -5,10 +5,12 @@ import { ChatOllama } from '@langchain/ollama';
 import { ChatOpenAI } from '@langchain/openai';
 import { MODEL_FORMAT_HINT, parseModel } from '@/lib/models';
 import { env } from '@/server/env';
+import { providerLimits } from '@/server/providers/capacity/limits';
+import type { ProviderLimits } from '@/server/providers/capacity/provider-calls';
 import { resolveProvider } from '@/server/providers/resolve';
 import { adaptiveFetch } from './model-call/adaptive-fetch';
 import { OpenAiCompletions } from './model-call/openai-completions';
-import type { ProviderDescriptor } from './model-call/provider';
+import { providerKey, type ProviderDescriptor } from './model-call/provider';
 import { ScriptedChatModel } from './scripted-model';
 
 /** A model the server can't build (unknown string, missing key): it fails the run that needs it, nothing else. */
@@ -59,7 +61,7 @@ export async function createChatModel(agent: ModelAgent): Promise<BaseChatModel>
     case 'ollama':
       return chatModelFor({ kind: 'ollama', baseUrl: endpoint(agent.model, () => env.ollamaBaseUrl) }, spec.model);
     case 'managed':
-      // A provider an admin added on the Admin page (ADR 040), read at every run start.
+      // A provider an admin added on the Admin page (ADR 043), read at every run start.
       return chatModelFor(await resolveProvider(spec.slug, agent.model), spec.model);
   }
 }
@@ -71,10 +73,25 @@ export async function createChatModel(agent: ModelAgent): Promise<BaseChatModel>
  * and one cut before its finish reason is an error, not an answer (model-call/openai-completions.ts).
  */
 export function chatModelFor(provider: ProviderDescriptor, model: string): BaseChatModel {
+  const chatModel = providerModel(provider, model);
+  capacities.set(chatModel, { providerKey: providerKey(provider), limits: providerLimits(provider.limits) });
+  return chatModel;
+}
+
+/** Which provider's capacity a model's calls take (server/providers/capacity); none for the embedded model. */
+export type ModelCapacity = { providerKey: string; limits: ProviderLimits };
+
+const capacities = new WeakMap<object, ModelCapacity>();
+
+/** The capacity a model built by chatModelFor takes (undefined: the scripted model, which takes none). */
+export const capacityOf = (model: object): ModelCapacity | undefined => capacities.get(model);
+
+function providerModel(provider: ProviderDescriptor, model: string): BaseChatModel {
   const fetch = adaptiveFetch(provider);
   switch (provider.kind) {
     case 'openai': {
-      const fields = { model, apiKey: provider.apiKey, maxRetries: 0, configuration: { fetch, ...(provider.baseUrl ? { baseURL: provider.baseUrl } : {}) } };
+      // A local OpenAI-compatible server may need no key, but the client refuses to start without one.
+      const fields = { model, apiKey: provider.apiKey ?? 'none', maxRetries: 0, configuration: { fetch, ...(provider.baseUrl ? { baseURL: provider.baseUrl } : {}) } };
       return new ChatOpenAI({ ...fields, completions: new OpenAiCompletions(fields) });
     }
     case 'anthropic':

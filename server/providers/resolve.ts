@@ -8,7 +8,15 @@ import { providerRowBySlug, type ProviderRow } from './store';
  * change made in any process is used by the next run everywhere, with no cache to invalidate (one indexed read per
  * run is nothing next to a model call).
  */
-export type ProviderDescriptor = { slug: string; name: string; kind: ProviderKind; baseUrl: string; apiKey: string | undefined };
+export type ProviderDescriptor = {
+  slug: string;
+  name: string;
+  kind: ProviderKind;
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** Its own caps on calls in flight and per minute (null: the instance defaults; server/providers/capacity). */
+  limits: { maxConcurrent: number | null; requestsPerMinute: number | null };
+};
 
 /** A model string names a provider that can't be used: the run that needs it fails with this message. */
 export class ProviderUnavailableError extends Error {
@@ -28,7 +36,7 @@ export function descriptorOf(row: ProviderRow): ProviderDescriptor {
       throw err;
     }
   }
-  return { slug: row.slug, name: row.name, kind: row.kind, baseUrl: row.baseUrl, apiKey };
+  return { slug: row.slug, name: row.name, kind: row.kind, baseUrl: row.baseUrl, apiKey, limits: { maxConcurrent: row.maxConcurrent, requestsPerMinute: row.requestsPerMinute } };
 }
 
 export async function resolveProvider(slug: string, model: string): Promise<ProviderDescriptor> {

@@ -5,7 +5,10 @@ import { AIMessage, type BaseMessage, type ToolMessage } from '@langchain/core/m
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { LIMITS } from '@/lib/limits';
 import { contentText } from '../messages';
+import { providerGate } from '../model-call/call-model';
 import { observeModelCall } from '../observe/model-call';
+import type { RunIds } from '../observe/run-ids';
+import { capacityOf } from '../providers';
 import { journalRunEvent } from '../observe/record';
 import { runIdsOf } from '../observe/run-ids';
 import { keepTokensFor, planCompaction, type PlanItem } from './plan';
@@ -62,7 +65,7 @@ export async function modelInput({ agent, model, systemPrompt, messages, config 
 
   const span = messages.slice(from, cut);
   const run = runIdsOf(config);
-  const response = await observeModelCall(run, agent.model, () => summarize(model, transcriptOf(latest?.record.summary ?? null, span), config.signal), { system: 'summary', signal: config.signal });
+  const response = await observeModelCall(run, agent.model, () => summarize(model, transcriptOf(latest?.record.summary ?? null, span), config.signal), { system: 'summary', signal: config.signal, ...summaryGate(model, run, agent.model, config.signal) });
   const summary = contentText(response.content).trim();
   // An empty summary would silently drop the span: keep sending the thread as it is (the next call tries again).
   if (!summary) return view();
@@ -145,4 +148,10 @@ function promptTokens(counter: TokenCounter, prompt: string): number {
     counts.set(prompt, (n = counter.text(prompt) + MESSAGE_OVERHEAD_TOKENS));
   }
   return n;
+}
+
+/** A summary call takes its provider's capacity as the agent's turns do (none for the scripted model). */
+function summaryGate(model: BaseChatModel, run: RunIds | undefined, modelName: string, signal: AbortSignal | undefined) {
+  const capacity = capacityOf(model);
+  return capacity ? { gate: providerGate(capacity, run, modelName, signal) } : {};
 }

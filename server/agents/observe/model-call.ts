@@ -17,6 +17,8 @@ export type ObserveOptions = {
   signal?: AbortSignal;
   /** Attempt `next` of `maxAttempts` is about to start after a transient failure (the live output says so). */
   onRetry?: (next: number, maxAttempts: number) => void;
+  /** Runs each attempt once the provider has room for it (server/providers/capacity); the wait is not its latency. */
+  gate?: <T>(attempt: () => Promise<T>) => Promise<T>;
 };
 
 /**
@@ -40,7 +42,11 @@ export async function observeModelCall<T extends BaseMessage>(
   return withRetries(
     async (attempt) => {
       started = performance.now();
-      const response = await call(attempt);
+      const timed = () => {
+        started = performance.now();
+        return call(attempt);
+      };
+      const response = await (options.gate ? options.gate(timed) : timed());
       journal({ ...usageOf(response), ...finishReasonOf(response), ...(attempt > 1 ? { attempt } : {}) });
       return response;
     },
