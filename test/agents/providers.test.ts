@@ -40,7 +40,11 @@ describe('real provider path (initChatModel against a local OpenAI-compatible st
       // The stub echoes the tool result as the provider received it: with its receipt label (ADR 022).
       ['assistant', 'The answer is [r1 calculator] 42.'],
     ]);
-    expect(messages[1]!.toolCalls).toEqual([{ id: `call_stub_${before + 1}`, name: 'calculator', args: { expression: '6*7' } }]);
+    // The call's id is the server's (the provider's is metadata only), and the result pairs with it.
+    const ourId = messages[1]!.toolCalls![0]!.id;
+    expect(messages[1]!.toolCalls).toEqual([{ id: expect.stringMatching(/^call_[0-9a-f]{24}$/), name: 'calculator', args: { expression: '6*7' } }]);
+    expect(ourId).not.toBe(`call_stub_${before + 1}`);
+    expect(messages[2]!.toolCallId).toBe(ourId);
 
     const sent = stub.requests.slice(before);
     expect(sent).toHaveLength(2);
@@ -54,7 +58,9 @@ describe('real provider path (initChatModel against a local OpenAI-compatible st
     expect(system!.content).not.toContain('six times seven');
     expect(user).toMatchObject({ role: 'user', content: 'What is six times seven?' });
     // The thread keeps the tool's own text ('42'); the provider receives it labelled as receipt r1.
-    expect(sent[1]!.body.messages.at(-1)).toMatchObject({ role: 'tool', content: '[r1 calculator] 42', tool_call_id: `call_stub_${before + 1}` });
+    // The history sent back names the call by the server's id, in the call and in its result alike.
+    expect(sent[1]!.body.messages.at(-1)).toMatchObject({ role: 'tool', content: '[r1 calculator] 42', tool_call_id: ourId });
+    expect(sent[1]!.body.messages.at(-2)).toMatchObject({ role: 'assistant', tool_calls: [{ id: ourId }] });
   });
 
   it('a missing key fails that run with the exact message, and the process carries on', async () => {

@@ -51,6 +51,40 @@ describe('message identity is ours', () => {
     }
   });
 
+  it('a server that numbers tool calls per answer (call_0 every turn): each turn’s call runs and pairs with its own result', { timeout: 30_000 }, async () => {
+    // Odd requests ask for the calculator with call_0, as such servers do every turn; even ones answer in words.
+    const { ask, state, server, conversation } = await provider(
+      (n) =>
+        n % 2 === 1
+          ? { sse: [chunk('c', { role: 'assistant', tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: 'calculator', arguments: `{"expression":"${n}*10"}` } }] }), chunk('c', {}, 'tool_calls')] }
+          : { sse: textStream(`Turn ${n / 2} done.`, { role: true }) },
+      { toolGroups: ['utility'] },
+    );
+    expect(await ask('First')).toMatchObject({ status: 'success' });
+    expect(await ask('Second')).toMatchObject({ status: 'success' });
+    const { messages } = await state();
+    // Must not happen: the second turn's call skipped as already answered (its id had a result from turn one).
+    expect(messages.map((m) => [m.role, m.text])).toEqual([
+      ['user', 'First'],
+      ['assistant', ''],
+      ['tool', '10'],
+      ['assistant', 'Turn 1 done.'],
+      ['user', 'Second'],
+      ['assistant', ''],
+      ['tool', '30'],
+      ['assistant', 'Turn 2 done.'],
+    ]);
+    const callIds = [messages[1]!, messages[5]!].map((m) => m.toolCalls![0]!.id);
+    expect(new Set(callIds).size).toBe(2);
+    expect([messages[2]!.toolCallId, messages[6]!.toolCallId]).toEqual(callIds);
+    const calls = (await readThread(conversation.id)).messages.filter((m): m is AIMessage => m.getType() === 'ai' && !!m.tool_calls?.length);
+    for (const m of calls) expect(Object.values(m.response_metadata.provider_tool_call_ids as Record<string, string>)).toEqual(['call_0']);
+    // The history sent back is consistent: each call and its result under the server's id.
+    const last = server.requests.at(-1)!.body.messages as Array<{ role: string; tool_call_id?: string; tool_calls?: Array<{ id: string }> }>;
+    expect(last.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(callIds);
+    expect(last.filter((m) => m.tool_calls).map((m) => m.tool_calls![0]!.id)).toEqual(callIds);
+  });
+
   it('the scripted model gets server ids too: two identical answers are two messages', async () => {
     const ann = await makeUser('ann');
     const { conversation } = await conversationWith(ann.id, { instructions: '/reply Same words.' });
@@ -86,6 +120,7 @@ describe('deltas without a role', () => {
       ['tool', '42'],
       ['assistant', 'It is 42, 東京 😀.'],
     ]);
-    expect(messages[1]!.toolCalls).toEqual([{ id: 'call_abc', name: 'calculator', args: { expression: '6*7' } }]);
+    expect(messages[1]!.toolCalls).toEqual([{ id: expect.stringMatching(/^call_[0-9a-f]{24}$/), name: 'calculator', args: { expression: '6*7' } }]);
+    expect(messages[2]!.toolCallId).toBe(messages[1]!.toolCalls![0]!.id);
   });
 });
