@@ -1,24 +1,24 @@
 import 'server-only';
-import { codePointView } from './tag-view';
+import { codePointView, lookAlikesOf } from './tag-view';
 
 /** Framework tag names: all start with `ensemble`, so any tag-like `<ensemble…` in data is defused. */
 export const FRAMEWORK_TAGS = ['ensemble-request', 'ensemble-result', 'ensemble-context', 'ensemble-answer', 'ensemble-criteria'] as const;
-/** Every code point whose view is `<` (checked against all of Unicode by the tests). */
-export const LESS_THAN_LIKE = /[<\u226e\ufe64\uff1c]/;
-const BRACKETS = new RegExp(LESS_THAN_LIKE.source, 'g');
+/** Every code point whose view is `<`: its compatibility forms and its look-alikes (checked against all of Unicode by the tests). */
+export const LESS_THAN_LIKE = new RegExp(`[<\u226e\ufe64\uff1c${lookAlikesOf('<').join('')}]`, 'u');
+const BRACKETS = new RegExp(LESS_THAN_LIKE.source, 'gu');
 /** In the view, a tag opening is `<`, at most one slash (or a slash lookalike decomposition leaves alone), `ensemble`. */
 const SLASHES = new Set(['/', '\\', '\u2044', '\u2215', '\u29f8']);
 const NAME = 'ensemble';
 
 /**
- * Does the `<`-like code point at `at` open a framework tag, as a reader would see it? Walks the view of what
+ * Does the `<`-like code point ending at `after` open a framework tag, as a reader would see it? Walks the view of what
  * follows (tag-view.ts) only until the name is complete or a visible character breaks it, so the whole text
  * costs O(length): a scan stops at the first visible character that is not the next one of `/ensemble`.
  */
-function opensTag(text: string, at: number): boolean {
+function opensTag(text: string, after: number): boolean {
   let matched = 0;
   let slash = false;
-  for (let i = at + 1; i < text.length; ) {
+  for (let i = after; i < text.length; ) {
     const codePoint = String.fromCodePoint(text.codePointAt(i)!);
     i += codePoint.length;
     for (const ch of codePointView(codePoint)) {
@@ -38,7 +38,7 @@ function opensTag(text: string, at: number): boolean {
  * character of the person's text is kept exactly as written.
  */
 export function neutralizeTags(text: string): string {
-  return text.replace(BRACKETS, (bracket: string, at: number) => (opensTag(text, at) ? '&lt;' : bracket));
+  return text.replace(BRACKETS, (bracket: string, at: number) => (opensTag(text, at + bracket.length) ? '&lt;' : bracket));
 }
 
 /**
