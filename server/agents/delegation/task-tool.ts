@@ -18,6 +18,7 @@ import { findAgent, findAgentByName } from '../catalog';
 import { turnStartIndex } from '../guards/notes';
 import { ensembleMeta } from '../messages';
 import { SELF_REPORT_NOTICE } from '../receipts/report-contract';
+import { runTokenTotals } from '../observe/run-lifecycle';
 import { activeRuns } from '../run-events';
 import { findRun } from '../run-store';
 import { isSuspension } from '../suspend';
@@ -29,6 +30,7 @@ import { outputValidator } from './output-capture';
 import { DEFAULT_PROVIDER, delegationProvider } from './providers';
 import { depthOf, delegationSettingsFor, settingsOfAgent } from './settings';
 import { taskRequestSchema, taskToolArgs, TaskRefusal, type DelegationSettings, type DelegationSpec, type TaskRequest, type ToolFilter } from './spec';
+import { treeBudget } from './tree-budget';
 import { awaitChild, ParentStoppedError } from './wait';
 
 export const TASK_TOOL = 'task';
@@ -214,6 +216,16 @@ async function assertBudgetOpen(context: RunContext, parent: ParentRef): Promise
     throw new TaskRefusal('budget_reached', "The team's token budget is used up: no new children can start");
   }
   if (await atDailyCap(context.ownerId)) throw new TaskRefusal('budget_reached', "The account's daily token cap is reached: no new children can start");
+  const tree = await treeBudget(context.runId);
+  if (tree && tree.spentElsewhere + (await ownTokens(context.runId)) >= tree.budget) {
+    throw new TaskRefusal('budget_reached', `This delegation tree has used its ${tree.budget.toLocaleString('en-US')} tokens: no new children can start`);
+  }
+}
+
+/** What the run has spent so far (its recorded model calls). */
+async function ownTokens(runId: string): Promise<number> {
+  const totals = await runTokenTotals(runId);
+  return totals.inputTokens + totals.outputTokens;
 }
 
 /**

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import { LIMITS } from '@/lib/limits';
+import { treeBudget } from '../delegation/tree-budget';
 import { contentText, ensembleMeta } from '../messages';
 import { runTokenTotals } from '../observe/run-lifecycle';
 import type { RunIds } from '../observe/run-ids';
@@ -104,6 +105,15 @@ export const tokenGuard: ResponseGuard = {
         message: withoutToolCalls(message),
         stopReason: 'token_capped',
         note: `Token budget reached: this run has used ${fmt(spent)} of its ${fmt(budget)} tokens. Pending tool calls were not run. Answer now with what you have; no more tool calls.`,
+      };
+    }
+    // A delegation tree shares its root's budget (server/agents/delegation/tree-budget.ts).
+    const tree = await treeBudget(run.runId);
+    if (tree && tree.spentElsewhere + spent >= tree.budget) {
+      return {
+        message: withoutToolCalls(message),
+        stopReason: 'token_capped',
+        note: `Token budget reached: this run and the runs delegated within its tree have used ${fmt(tree.spentElsewhere + spent)} of the tree's ${fmt(tree.budget)} tokens. Pending tool calls were not run. Answer now with what you have; no more tool calls.`,
       };
     }
     if (spent < budget * LIMITS.guards.tokenWarnAt || warned(messages, run.runId)) return null;
