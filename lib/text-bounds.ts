@@ -30,7 +30,7 @@ export function hasLoneSurrogate(text: string): boolean {
 }
 
 // C0 and C1 controls except tab, line feed and carriage return: a person never means them, Postgres `text` refuses
-// U+0000, and the others print as nothing or garble a terminal reading an export (docs/decisions/040).
+// U+0000, and the others print as nothing or garble a terminal reading an export (docs/decisions/046).
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u0080-\u009f]/;
 
 /** The first control character a person's text must not hold, as "U+0000", or null. */

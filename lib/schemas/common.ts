@@ -10,7 +10,7 @@ type TextBounds = { maxChars: number; maxBytes?: number; minChars?: number; labe
 
 /**
  * A string bounded in characters (code points) and UTF-8 bytes, refusing unpaired surrogates and control characters
- * other than tab, line feed and carriage return (ADR 040: a person's text is refused, not repaired). The same schema
+ * other than tab, line feed and carriage return (ADR 046: a person's text is refused, not repaired). The same schema
  * validates browser forms and API bodies; whether a text fits is decided by lib/text-bounds (as counters and
  * server checks decide it), only the wording is the schema's.
  */

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type pg from 'pg';
 
 /**
- * The one place text is repaired on its way into the database (ADR 040): every string bound as a statement
+ * The one place text is repaired on its way into the database (ADR 046): every string bound as a statement
  * parameter, on every connection of both engines, whoever built the statement (drizzle's builder, its prepared
  * queries, `statement()`'s hand-written texts). People's text was refused before it got here (lib/text-bounds);
  * what arrives with a NUL or a lone surrogate is a model's, a tool's or an error's, and it is kept, repaired:

@@ -145,7 +145,7 @@ describe('fuzzed bodies on every route that reads one', () => {
 
 /**
  * A person's text holding NUL or another C0/C1 control (tab, line feed and carriage return aside) in each text field
- * of the routes that store one, from outside (ADR 040). Runs on both engines (under test:pg on Postgres, where a NUL
+ * of the routes that store one, from outside (ADR 046). Runs on both engines (under test:pg on Postgres, where a NUL
  * reaching a `text` column was a 500). What must not happen: a 5xx, an answer that doesn't name the field, or
  * anything written.
  */

@@ -10,7 +10,7 @@ import { scriptAgent } from '../support/scripts';
 import { makeTeam } from '../support/teams';
 import { makeUser } from '../support/users';
 
-// Model, tool and error text holding U+0000 or a lone surrogate (a person's text is refused before; ADR 040). It runs
+// Model, tool and error text holding U+0000 or a lone surrogate (a person's text is refused before; ADR 046). It runs
 // on both engines: under `npm run test:pg` on Postgres, where `text` refuses a NUL outright.
 // What must not happen: a finish that throws, leaving a run or job 'running' (a busy conversation, a held slot), or
 // the two engines storing different text.

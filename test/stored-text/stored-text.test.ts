@@ -9,7 +9,7 @@ import { storedJsonText, storedParam, storedText } from '@/server/db/stored-text
 import { makeAgent } from '../agents/helpers';
 import { makeUser } from '../support/users';
 
-// The database's one repair of text (ADR 040), over all of Unicode: fast-check's default strings are ASCII only, so
+// The database's one repair of text (ADR 046), over all of Unicode: fast-check's default strings are ASCII only, so
 // the alphabet here is every code point (unit 'binary'), U+0000 and the C0/C1 controls, and lone surrogate halves.
 const loneHalf = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
 const unit = fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.constantFrom('\u0000', '\u0001', '\u009f', '\t', '\n'), loneHalf);
