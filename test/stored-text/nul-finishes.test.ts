@@ -51,6 +51,6 @@ describe('text with NUL from a model or an error is stored repaired, and the wor
       .from(schema.jobs)
       .where(and(eq(schema.jobs.teamId, team.id), inArray(schema.jobs.status, ['running', 'cancelling'])));
     expect(running).toEqual([]);
-    expect((await job(failed.id)).error).not.toContain('\u0000');
+    expect((await job(failed!.id)).error).not.toContain('\u0000');
   });
 });
