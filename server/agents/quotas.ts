@@ -11,7 +11,7 @@ import { AppError } from '@/server/http/errors';
 
 const agentCount = statement('select count(*) as n from agents where owner_id = ?');
 const conversationCount = statement(
-  `select (select count(*) from conversations where owner_id = ? and parent_run_id is null)
+  `select (select count(*) from conversations where owner_id = ?)
         + (select count(*) from team_members m join teams t on t.id = m.team_id
             where t.owner_id = ? and m.conversation_id is null) as n`,
 );
@@ -31,6 +31,11 @@ export function overrideQuotasForTests(override?: Partial<Quotas>): void {
   g.__ensembleQuotaOverride = override;
 }
 
+/** Conversations the account holds or has admitted (hidden child conversations included). */
+export async function conversationsHeld(ownerId: string): Promise<number> {
+  return Number((await conversationCount.get<{ n: number | string }>(ownerId, ownerId))!.n);
+}
+
 /** 409 'agent_limit' when the owner already has the maximum number of agents (counted in tx, the open writeTx). */
 export async function assertAgentQuota(_tx: Db, ownerId: string): Promise<void> {
   const limit = quotas().agentsPerAccount;
@@ -40,11 +45,12 @@ export async function assertAgentQuota(_tx: Db, ownerId: string): Promise<void> 
 
 /**
  * 409 'conversation_limit' when `adding` more conversations would pass the owner's maximum. Member conversations
- * a team still has to create (members without one) are counted as taken: they were admitted with the team.
+ * a team still has to create (members without one) are counted as taken: they were admitted with the team. A
+ * delegated child's hidden conversation counts like any other: it is stored for the account all the same.
  */
 export async function assertConversationQuota(_tx: Db, ownerId: string, adding = 1): Promise<void> {
   const limit = quotas().conversationsPerAccount;
-  const { n } = (await conversationCount.get<{ n: number }>(ownerId, ownerId))!;
+  const n = await conversationsHeld(ownerId);
   if (n + adding > limit) {
     const what = adding === 1 ? 'a conversation' : `${adding} member conversations`;
     throw new AppError(409, 'conversation_limit', `Conversation limit reached (${limit}); this would add ${what} to your ${n}`);

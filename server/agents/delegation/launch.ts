@@ -7,7 +7,9 @@ import { isRunActive } from '@/lib/types/conversation';
 import { getDb, schema, writeTx } from '@/server/db';
 import type { Agent, Delegation, Run } from '@/server/db/schema';
 import { buildAgentGraph, NODES } from '../graph';
+import { assertConversationQuota } from '../quotas';
 import type { EnsembleMessageMeta } from '../messages';
+import { AppError } from '@/server/http/errors';
 import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import { acceptanceCriteriaBlock } from '../receipts/criteria';
 import { findRun, startRun, type StartInput } from '../runs';
@@ -48,7 +50,14 @@ export async function launchChild(id: string, signal: AbortSignal): Promise<void
     await finishChild(id, 'failed', failedResult(row, error), error);
     return;
   }
-  const conversationId = await childConversation(row, agent);
+  let conversationId: string;
+  try {
+    conversationId = await childConversation(row, agent);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'conversation_limit') throw err;
+    await finishChild(id, 'failed', failedResult(row, err.message), err.message);
+    return;
+  }
   const { messages } = await readThread(conversationId);
   signal.throwIfAborted();
   if (!messages.length && !(await findRun(row.childRunId ?? ''))) {
@@ -79,6 +88,8 @@ async function childConversation(row: Delegation, agent: Agent): Promise<string>
     if (current?.c) return current.c;
     const now = new Date();
     const id = crypto.randomUUID();
+    // The account's conversation quota counts it (checked in this transaction, like any other conversation).
+    await assertConversationQuota(tx, row.ownerId);
     const title = Array.from((row.spec as DelegationSpec).request.description).slice(0, 80).join('');
     await tx.insert(schema.conversations).values({ id, ownerId: row.ownerId, agentId: agent.id, agentName: agent.name, title, parentRunId: row.parentRunId, createdAt: now, updatedAt: now });
     await tx.update(schema.delegations).set({ childConversationId: id }).where(and(eq(schema.delegations.id, row.id), isNull(schema.delegations.childConversationId)));

@@ -82,7 +82,8 @@ export type TaskErrorCode =
   | 'invalid_output_schema'
   | 'unknown_tool'
   | 'tool_not_allowed'
-  | 'budget_reached';
+  | 'budget_reached'
+  | 'quota_reached';
 
 export class TaskRefusal extends Error {
   constructor(

@@ -17,8 +17,9 @@ import { neutralizedJson } from '@/server/trust/neutralize-tags';
 import { findAgent, findAgentByName } from '../catalog';
 import { turnStartIndex } from '../guards/notes';
 import { ensembleMeta } from '../messages';
-import { SELF_REPORT_NOTICE } from '../receipts/report-contract';
 import { runTokenTotals } from '../observe/run-lifecycle';
+import { conversationsHeld, quotas } from '../quotas';
+import { SELF_REPORT_NOTICE } from '../receipts/report-contract';
 import { activeRuns } from '../run-events';
 import { findRun } from '../run-store';
 import { isSuspension } from '../suspend';
@@ -198,6 +199,11 @@ async function accept(context: RunContext, parent: ParentRef, rawArgs: unknown):
     throw new TaskRefusal('unsupported_capability', `The provider "${provider.name}" does not support ${missing.join(', ')}`, { provider: provider.name, capabilities: missing });
   }
   await assertBudgetOpen(context, parent);
+  // Each child stores a hidden conversation, counted in the account's quota (checked again when it is created).
+  const limit = quotas().conversationsPerAccount;
+  if ((await conversationsHeld(context.ownerId)) >= limit) {
+    throw new TaskRefusal('quota_reached', `The account holds its ${limit} conversations (a child's counts too): no new children can start`, { limit });
+  }
   const spec: DelegationSpec = { request, trusted: await parentTurnTrusted(context), limits: { concurrency: settings.concurrency, maxDepth: childMaxDepth }, settings, toolFilter };
   const row = await acceptChild(parent, { agentId: agent.id, provider: provider.name, spec }, settings.maxChildren);
   if (!row) {
