@@ -1,0 +1,93 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import crypto from 'node:crypto';
+import { expect, test } from './fixtures';
+import { PAGE_DATA } from './support/seed';
+
+/**
+ * Admin → Providers: add an OpenAI-compatible provider, test its connection against a tiny local stub that answers
+ * /v1/models, see its key only as ••••last4, and remove it. A member's API call gets the 404 every admin path gives.
+ */
+
+const KEY = `sk-e2e-${crypto.randomUUID().slice(0, 8)}-Zq7w`;
+
+async function startModelsStub() {
+  const server = http.createServer((req, res) => {
+    const ok = req.url === '/v1/models' && req.headers.authorization === `Bearer ${KEY}`;
+    res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(ok ? { object: 'list', data: [{ id: 'stub-large' }, { id: 'stub-small' }] } : { error: { message: 'bad key' } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+test('an admin adds a provider, tests the connection, sees only the key’s last four, and removes it', async ({ browser, accounts, account }) => {
+  test.setTimeout(60_000);
+  const stub = await startModelsStub();
+  try {
+    const admin = await accounts.create('admin', { admin: true });
+    const context = await browser.newContext({ storageState: admin.storageState });
+    const page = await context.newPage();
+    await page.goto('/admin');
+    const section = page.getByRole('region', { name: 'Providers', exact: true });
+    await expect(section.getByText('No providers added yet')).toBeVisible(PAGE_DATA);
+
+    const slug = `lab-${crypto.randomUUID().slice(0, 6)}`;
+    const form = section.getByRole('form', { name: 'Add a provider' });
+    await form.getByLabel('Kind').selectOption({ label: 'OpenAI-compatible' });
+    await form.getByLabel('Name').fill('Lab 🧪 模型');
+    await form.getByLabel('Slug').fill(slug);
+    await form.getByLabel('Base URL').fill(`${stub.origin}/v1`);
+    await form.getByLabel('API key').fill(KEY);
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await expect(form.getByRole('status')).toHaveText('Added Lab 🧪 模型.');
+    await expect(form.getByLabel('API key')).toHaveValue('');
+
+    const item = section.getByRole('list', { name: 'Providers', exact: true }).getByRole('listitem').filter({ hasText: 'Lab 🧪 模型' });
+    await expect(item).toContainText(`${slug}:…`, PAGE_DATA);
+    await expect(item).toContainText('key ••••Zq7w');
+    // What must not happen: the saved key reaching the browser again.
+    expect(await page.content()).not.toContain(KEY);
+
+    await item.getByRole('button', { name: 'Test connection to Lab 🧪 模型' }).click();
+    await expect(item.getByRole('status')).toHaveText(/^Connected in \d+ ms: 2 models listed\.$/);
+    await expect(item).toContainText('2 models listed', PAGE_DATA);
+
+    // A member can't read the providers through the API either.
+    const memberApi = await accounts.apiFor(account);
+    expect((await memberApi.get('/api/v1/admin/providers')).status()).toBe(404);
+
+    await item.getByRole('button', { name: 'Remove Lab 🧪 模型' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove Lab 🧪 模型?' });
+    await expect(dialog).toContainText(`"${slug}:"`);
+    await dialog.getByRole('button', { name: 'Remove provider' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(section.getByText('No providers added yet')).toBeVisible(PAGE_DATA);
+    await context.close();
+  } finally {
+    await stub.close();
+  }
+});
+
+test('a wrong key: the test shows the provider’s error, plainly', async ({ browser, accounts }) => {
+  const stub = await startModelsStub();
+  try {
+    const admin = await accounts.create('admin', { admin: true });
+    const context = await browser.newContext({ storageState: admin.storageState });
+    const page = await context.newPage();
+    await page.goto('/admin');
+    const section = page.getByRole('region', { name: 'Providers', exact: true });
+    const form = section.getByRole('form', { name: 'Add a provider' });
+    await form.getByLabel('Name').fill('Wrong key');
+    await form.getByLabel('Slug').fill(`wrong-${crypto.randomUUID().slice(0, 6)}`);
+    await form.getByLabel('Base URL').fill(`${stub.origin}/v1`);
+    await form.getByLabel('API key').fill('sk-not-the-one');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    const item = section.getByRole('listitem').filter({ hasText: 'Wrong key' });
+    await item.getByRole('button', { name: 'Test connection to Wrong key' }).click();
+    await expect(item.getByRole('status')).toHaveText(/^Connection failed after \d+ ms: HTTP 401: bad key$/);
+    await context.close();
+  } finally {
+    await stub.close();
+  }
+});
