@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { LIMITS } from '@/lib/limits';
@@ -6,9 +7,10 @@ import { registerDelegationProvider, unregisterDelegationProvider } from '@/serv
 import { systemPrompt } from '@/server/agents/graph';
 import { contentText } from '@/server/agents/messages';
 import { promptOptionsFor } from '@/server/agents/receipts/report-contract';
+import { start } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import type { StoredAssembly } from '@/server/agents/views';
-import { conversationWith, makeAgent, send } from '../agents/helpers';
+import { conversationWith, finished, makeAgent, send, until } from '../agents/helpers';
 import { makeUser } from '../support/users';
 import { delegationsOf, runRow, taskCall, withDelegationScheduler } from './helpers';
 
@@ -277,5 +279,30 @@ describe('arguments are bounded: the limit passes, one past is refused naming th
     const results = await taskResults(conversation.id);
     expect(results[0]).toMatchObject({ status: 'success', body: { status: 'completed', output: 'ok' } });
     expect(results[1]).toMatchObject({ status: 'error', body: { error: 'invalid_arguments', fields: { description: expect.stringContaining('at most 200') } } });
+  });
+});
+
+describe('providers: removing one blocks new starts, never a child already accepted', () => {
+  it('a child accepted with a provider still starts after the provider is removed; a new call then is refused', async () => {
+    // What must not happen: a child the parent was promised (accepted, queued) failed because its provider was
+    // unregistered before the scheduler launched it.
+    registerDelegationProvider({ name: 'bare', capabilities: new Set(['outputSchema', 'depthLimit', 'toolFilter', 'persona']), initialMessages: () => [] });
+    const alice = await makeUser('alice');
+    // One child at a time: the second waits in the queue while the first runs.
+    const { conversation } = await conversationWith(alice.id, { maxDepth: 1, maxConcurrentChildren: 1 });
+    const script = [taskCall({ description: 'first', prompt: '/sleep 400\n/reply first' }), `/also task ${JSON.stringify({ description: 'queued', prompt: '/reply second', provider: 'bare' })}`].join('\n');
+    const { run } = await start(alice.id, conversation.id, { text: script }, { idempotencyKey: crypto.randomUUID() });
+    await until(async () => {
+      const rows = await delegationsOf(run.id);
+      return rows.length === 2 && rows[0]!.status === 'running' && rows[1]!.status === 'queued';
+    }, 10_000);
+    unregisterDelegationProvider('bare');
+    await finished(run.id, 20_000);
+    const [, queued] = await delegationsOf(run.id);
+    expect(queued).toMatchObject({ status: 'completed', provider: 'bare' });
+    expect((queued!.result as { output: string }).output).toBe('second');
+    // New starts with it are refused.
+    await send(alice.id, conversation.id, taskCall({ description: 'd', prompt: '/reply x', provider: 'bare' }));
+    expect((await taskResults(conversation.id)).at(-1)).toMatchObject({ status: 'error', body: { error: 'unknown_provider', provider: 'bare' } });
   });
 });

@@ -19,6 +19,7 @@ import { readThread, threadConfig } from '../thread';
 import { failedResult } from './result';
 import { finishChild, findDelegation, setChildRun } from './ledger';
 import { SUBMIT_OUTPUT_TOOL } from './output-capture';
+import { pinnedProvider, unpinProvider } from './provider-pins';
 import { delegationProvider } from './providers';
 import { childContextOf, type ChildContext } from './settings';
 import type { DelegationSpec } from './spec';
@@ -44,12 +45,6 @@ export async function launchChild(id: string, signal: AbortSignal): Promise<void
     await finishChild(id, 'failed', failedResult(row, 'The subagent was deleted before the child started'), 'The subagent was deleted before the child started');
     return;
   }
-  const provider = delegationProvider(row.provider);
-  if (!provider) {
-    const error = `The delegation provider "${row.provider}" is no longer registered`;
-    await finishChild(id, 'failed', failedResult(row, error), error);
-    return;
-  }
   let conversationId: string;
   try {
     conversationId = await childConversation(row, agent);
@@ -61,6 +56,13 @@ export async function launchChild(id: string, signal: AbortSignal): Promise<void
   const { messages } = await readThread(conversationId);
   signal.throwIfAborted();
   if (!messages.length && !(await findRun(row.childRunId ?? ''))) {
+    // Only seeding needs the provider: the one the child was accepted with, even if it has been removed since.
+    const provider = pinnedProvider(row.id) ?? delegationProvider(row.provider);
+    if (!provider) {
+      const error = `The delegation provider "${row.provider}" is no longer registered`;
+      await finishChild(id, 'failed', failedResult(row, error), error);
+      return;
+    }
     const parentThread = await readThread(row.parentConversationId);
     const initial = provider.initialMessages(parentThread.messages, row.parentToolCallId);
     signal.throwIfAborted();
@@ -78,6 +80,7 @@ export async function launchChild(id: string, signal: AbortSignal): Promise<void
       .where(eq(schema.runs.id, run.id));
     await setChildRun(row.id, { childRunId: run.id });
   });
+  unpinProvider(row.id);
 }
 
 /** The child's own conversation, created once (the row remembers it in the same transaction). */

@@ -8,6 +8,7 @@ import { statement } from '@/server/db/statement';
 import type { DelegationSpec, TaskRefusal } from './spec';
 import { noteConversationChange } from '@/server/push/conversation-changes';
 import { delegationEvents } from './events';
+import { unpinProvider } from './provider-pins';
 
 /**
  * The durable delegation ledger (`delegations`): one row per `task` call, unique by (parent run, tool call), so a
@@ -157,7 +158,10 @@ export async function finishChild(
     }
     return updated;
   });
-  if (row) delegationEvents().emit('finished', { delegationId: row.id, parentRunId: row.parentRunId });
+  if (row) {
+    unpinProvider(row.id);
+    delegationEvents().emit('finished', { delegationId: row.id, parentRunId: row.parentRunId });
+  }
   return row;
 }
 

@@ -28,6 +28,7 @@ import type { RunContext } from '../tools/registry';
 import { cancelChildrenOf } from './cancel';
 import { acceptChild, findByCall, recordRefusal, type ParentRef } from './ledger';
 import { outputValidator } from './output-capture';
+import { pinProvider } from './provider-pins';
 import { DEFAULT_PROVIDER, delegationProvider } from './providers';
 import { depthOf, delegationSettingsFor, settingsOfAgent } from './settings';
 import { taskRequestSchema, taskToolArgs, TaskRefusal, type DelegationSettings, type DelegationSpec, type TaskRequest, type ToolFilter } from './spec';
@@ -206,6 +207,7 @@ async function accept(context: RunContext, parent: ParentRef, rawArgs: unknown):
   }
   const spec: DelegationSpec = { request, trusted: await parentTurnTrusted(context), limits: { concurrency: settings.concurrency, maxDepth: childMaxDepth }, settings, toolFilter };
   const row = await acceptChild(parent, { agentId: agent.id, provider: provider.name, spec }, settings.maxChildren);
+  if (row) pinProvider(row.id, provider);
   if (!row) {
     throw new TaskRefusal('children_exhausted', `This run has started all ${settings.maxChildren} children it may`, { maxChildren: settings.maxChildren });
   }
