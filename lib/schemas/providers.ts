@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ActionResult } from '../action-result';
 import { PROVIDER_SLUG, RESERVED_PROVIDER_SLUGS } from '../models';
 import { boundedText } from './common';
 
@@ -104,5 +103,3 @@ export type ProviderView = {
 export type BuiltinProviderView = { slug: ProviderKind; name: string; kind: ProviderKind; configured: boolean; variables: string };
 
 export type ProviderTestResult = { ok: true; latencyMs: number; models: number } | { ok: false; latencyMs: number; error: string };
-
-export type ProviderActionResult<T> = ActionResult<T>;
