@@ -52,12 +52,12 @@ test('change password: asks the current one, signs out other browsers, keeps thi
   await expect(page).toHaveURL(/\/settings\?password=changed$/, PAGE_DATA);
   await expect(section.getByRole('status').filter({ hasText: 'Password changed' })).toBeVisible(PAGE_DATA);
 
-  // This browser is still signed in; the other one is not; API tokens keep working.
+  // This browser is still signed in; the other one is not; API tokens made before the change are revoked.
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible(PAGE_DATA);
   expect(await meStatus({ storageState: await page.context().storageState() })).toBe(200);
   expect(await meStatus({ storageState: otherBrowser })).toBe(401);
-  expect(await meStatus({ token: account.token })).toBe(200);
+  expect(await meStatus({ token: account.token })).toBe(401);
 
   // The new password signs in; the old one no longer does.
   await expect(accounts.signIn({ email: account.email, password: newPassword })).resolves.toBeTruthy();

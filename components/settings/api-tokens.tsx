@@ -14,7 +14,8 @@ import { tokenListQuery } from './queries';
 
 const MAX = LIMITS.apiToken.perUser;
 
-/** Personal API tokens: list (name, prefix, created, last used, expiry), create (shown once), revoke (with confirmation). */
+/** Personal API tokens: list (name, access, prefix, created, last used, expiry), create (shown once), revoke (with
+ * confirmation). */
 export function ApiTokens() {
   const tokens = useQuery(tokenListQuery());
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
@@ -59,6 +60,7 @@ export function ApiTokens() {
               <div className="min-w-0 flex-1">
                 <p className="flex flex-wrap items-center gap-2 font-medium break-words text-zinc-900 dark:text-zinc-100">
                   {token.name}
+                  <Badge>{token.scope === 'read' ? 'Read only' : 'Full access'}</Badge>
                   {token.expired ? <Badge tone="danger">Expired</Badge> : null}
                 </p>
                 <p className="mt-0.5 flex flex-wrap gap-x-3 gap-y-1 text-xs text-zinc-600 dark:text-zinc-400">

@@ -18,7 +18,7 @@ const { minChars, maxChars } = LIMITS.user.password;
  * answers per field. The fields are cleared after every answer (React resets a form after its action): passwords
  * are never kept on screen. Every other browser is signed out; this one stays signed in.
  */
-export const PASSWORD_CHANGED_MESSAGE = 'Password changed. Every other browser has been signed out; API tokens keep working.';
+export const PASSWORD_CHANGED_MESSAGE = 'Password changed. Every other browser has been signed out and your API tokens were revoked; make new ones where you need them.';
 
 export function ChangePasswordForm({ action, changed }: { action: Action; changed?: boolean }) {
   const [state, formAction, pending] = useActionState<ChangePasswordState, FormData>(action, INITIAL);
@@ -29,7 +29,7 @@ export function ChangePasswordForm({ action, changed }: { action: Action; change
         Change password
       </h2>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        Every other browser signed in to this account is signed out; this one stays signed in. API tokens keep working.
+        Every other browser signed in to this account is signed out; this one stays signed in. Your API tokens are revoked.
       </p>
       {state.message ? (
         <Alert>{state.message}</Alert>

@@ -20,24 +20,32 @@ const EXPIRY_CHOICES = [
   { value: 'never', label: 'No expiry' },
 ] as const;
 
+/** What a token may do (ADR 041). Read-only comes first and is preselected: the least a script needs is the default. */
+const SCOPE_CHOICES = [
+  { value: 'read', label: 'Read only', hint: 'Can read your agents, teams, conversations and runs; any change is refused.' },
+  { value: 'full', label: 'Full access', hint: 'Can do everything you can, including creating, changing and deleting.' },
+] as const;
+
 /** The form's own shape (a select gives strings); converted to the API's body on submit. */
 const formSchema = z.object({
   name: createTokenSchema.shape.name,
   expiry: z.enum(['30', '90', 'never']),
+  scope: z.enum(['read', 'full'], { error: 'Choose what the token may do' }),
   password: currentPasswordSchema,
 });
 type FormValues = z.input<typeof formSchema>;
-const EMPTY: FormValues = { name: '', expiry: '90', password: '' };
+const EMPTY: FormValues = { name: '', expiry: '90', scope: 'read', password: '' };
 
-const toBody = ({ name, expiry, password }: FormValues): CreateTokenInput => ({
+const toBody = ({ name, expiry, scope, password }: FormValues): CreateTokenInput => ({
   name,
   password,
+  scope,
   expiresInDays: expiry === 'never' ? null : (Number(expiry) as 30 | 90),
 });
 
 /**
- * Names a token, picks its lifetime and asks for the password again; the parent shows the plain token once.
- * The name and lifetime stay when the server refuses; the password is cleared.
+ * Names a token, picks its lifetime and what it may do, and asks for the password again; the parent shows the plain
+ * token once. The name, lifetime and access stay when the server refuses; the password is cleared.
  */
 export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: CreatedApiToken) => void; disabled?: boolean }) {
   const queryClient = useQueryClient();
@@ -63,10 +71,11 @@ export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: Cr
       if (!(err instanceof ApiError)) return;
       if (err.fields.password) setError('password', { message: err.fields.password }, { shouldFocus: true });
       else if (err.fields.name) setError('name', { message: err.fields.name }, { shouldFocus: true });
+      else if (err.fields.scope) setError('scope', { message: err.fields.scope }, { shouldFocus: true });
     },
   });
 
-  const fieldError = create.error instanceof ApiError && (create.error.fields.name || create.error.fields.password);
+  const fieldError = create.error instanceof ApiError && (create.error.fields.name || create.error.fields.password || create.error.fields.scope);
   const formError = create.isError && !fieldError ? create.error.message : null;
   return (
     <form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="space-y-3" aria-label="Create API token">
@@ -86,6 +95,32 @@ export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: Cr
             ))}
           </select>
         </Field>
+        <fieldset className="sm:col-span-2">
+          <legend className="text-sm font-medium text-zinc-900 dark:text-zinc-100">Access</legend>
+          <div className="mt-1 space-y-2">
+            {SCOPE_CHOICES.map((choice) => (
+              <div key={choice.value} className="flex items-start gap-2">
+                <input
+                  type="radio"
+                  id={`token-scope-${choice.value}`}
+                  value={choice.value}
+                  aria-describedby={`token-scope-${choice.value}-hint`}
+                  className="mt-1 h-4 w-4 accent-indigo-600 focus:outline-2 focus:outline-offset-2 focus:outline-indigo-500"
+                  {...register('scope')}
+                />
+                <div className="text-sm">
+                  <label htmlFor={`token-scope-${choice.value}`} className="font-medium text-zinc-900 dark:text-zinc-100">
+                    {choice.label}
+                  </label>
+                  <p id={`token-scope-${choice.value}-hint`} className="text-xs text-zinc-600 dark:text-zinc-400">
+                    {choice.hint}
+                  </p>
+                </div>
+              </div>
+            ))}
+          </div>
+          {errors.scope?.message ? <p className="mt-1 text-sm text-red-700 dark:text-red-400">{errors.scope.message}</p> : null}
+        </fieldset>
         <Field label="Your password" hint="Asked again before a new token is made." error={errors.password?.message}>
           <Input type="password" autoComplete="current-password" {...register('password')} />
         </Field>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
+import { API_TOKEN_SCOPES, type ApiTokenScope } from '../types/api-token';
 import { charCount } from '../text-bounds';
 import { boundedText } from './common';
 
@@ -60,11 +61,16 @@ export const tokenExpirySchema = z
   .union([z.literal(30), z.literal(90), z.null()], { error: 'Choose 30, 90 or null (never)' })
   .default(null);
 
+/** What the token may do (ADR 041): 'read' answers 403 read_only_token on any write. The API's default is 'full', as
+ * every token was before scopes; the Settings form preselects 'read'. */
+export const tokenScopeSchema = z.enum(API_TOKEN_SCOPES, { error: 'Choose "read" or "full"' }).default('full');
+
 /** Creating a token asks for the password again (a borrowed session alone can't mint long-lived credentials). */
 export const createTokenSchema = z
   .object({
     name: boundedText({ minChars: LIMITS.apiToken.name.minChars, maxChars: LIMITS.apiToken.name.maxChars }),
     expiresInDays: tokenExpirySchema,
+    scope: tokenScopeSchema,
     password: currentPasswordSchema,
   })
   .strict();
@@ -95,6 +101,8 @@ export type ApiTokenView = {
   expiresAt: string | null;
   /** Past its expiry when listed: it answers 401 and is kept in the list (marked) until revoked. */
   expired: boolean;
+  /** 'read': safe methods only (403 read_only_token on a write); 'full': everything its owner may do. */
+  scope: ApiTokenScope;
 };
 export type CreatedApiToken = ApiTokenView & { token: string };
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, asc, count, eq, isNull, ne } from 'drizzle-orm';
 import type { AccountUsage, AdminAccountView, CreateAccountData } from '@/lib/schemas/admin';
+import { revokeAllApiTokens } from '@/server/auth/tokens';
 import { bumpSessionVersion, createUser } from '@/server/auth/users';
 import { getDb, schema, writeTx } from '@/server/db';
 import { conflict, notFound } from '@/server/http/errors';
@@ -37,7 +38,8 @@ function accountView(user: typeof schema.users.$inferSelect, usage: AccountUsage
 /**
  * Disable or re-enable an account. Disabling stamps disabledAt and bumps the session version in one transaction:
  * requireUser refuses the account's cookies and tokens from the next request on, and sign-in refuses it; a
- * re-enabled account signs in afresh (its old sessions stay ended) and its tokens work again.
+ * re-enabled account signs in afresh (its old sessions stay ended). Disabling revokes the account's API tokens in the
+ * same transaction, so re-enabling it does not bring them back (ADR 041): the person makes new ones.
  * An admin can't disable themselves, nor the last enabled admin. An unknown id answers 404.
  */
 export async function setAccountDisabled(actorId: string, targetId: string, disabled: boolean): Promise<AdminAccountView['disabledAt']> {
@@ -61,6 +63,7 @@ export async function setAccountDisabled(actorId: string, targetId: string, disa
     const at = new Date();
     await tx.update(u).set({ disabledAt: at }).where(eq(u.id, targetId));
     await bumpSessionVersion(targetId, tx);
+    await revokeAllApiTokens(tx, targetId, at);
     return at.toISOString();
   });
   // A disabled account's open streams close now (ADR 040).

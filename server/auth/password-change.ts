@@ -4,12 +4,14 @@ import { schema, writeTx } from '@/server/db';
 import { announceCredentialsChanged } from '@/server/push/bus';
 import { confirmPassword, sessionsEnded } from './confirm-password';
 import { hashPassword } from './passwords';
+import { revokeAllApiTokens } from './tokens';
 import type { Caller } from './require-user';
 
 /**
  * Change a user's password after checking the current one (a wrong one counts as a failed sign-in), and bump
  * the session version in the same write, so every session issued before (other browsers, and the caller's own
- * cookie) ends. API tokens are not touched: "Sign out everywhere" revokes those.
+ * cookie) ends, and revoke every API token of the account in that same write (ADR 041): a token made before the
+ * change must not authenticate after it.
  *
  * Two changes racing (two tabs): the first to write wins; the other is refused with 409 `password_changed`
  * whenever it was authenticated before the winner wrote, whether its password check ran before that write or
@@ -39,6 +41,7 @@ export async function changePassword(
       )
       .returning({ sessionVersion: schema.users.sessionVersion });
     if (!row) throw sessionsEnded();
+    await revokeAllApiTokens(tx, userId);
     return row;
   });
   // Streams opened with an ended session close now (ADR 040).

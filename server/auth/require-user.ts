@@ -1,8 +1,8 @@
 import 'server-only';
 import { assertSameOriginWrite } from '@/server/http/cross-site';
-import { unauthorized } from '@/server/http/errors';
+import { AppError, unauthorized } from '@/server/http/errors';
 import { authSecret } from './secret';
-import { userForToken } from './tokens';
+import { tokenOwner } from './tokens';
 import { findUserById, type PublicUser } from './users';
 
 const SECURE_SESSION_COOKIE = '__Secure-authjs.session-token';
@@ -40,10 +40,15 @@ async function currentCaller(req?: Request): Promise<Caller | null> {
   const authorization = headers.get('authorization');
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-    const owner = match?.[1] ? await userForToken(match[1]) : null;
-    // A disabled account's tokens stop working at once (and work again if it is re-enabled).
-    const account = owner ? await findUserById(owner.id) : undefined;
-    return owner && isActive(account) ? { user: owner, sessionVersion: account.sessionVersion } : null;
+    const owner = match?.[1] ? await tokenOwner(match[1]) : null;
+    // A disabled account's tokens stop working at once (disabling also revokes them, so re-enabling it doesn't
+    // bring them back).
+    const account = owner ? await findUserById(owner.user.id) : undefined;
+    if (!owner || !isActive(account)) return null;
+    // The one place a read-only token is held to reads (ADR 041): every route handler, server action and 405 answer
+    // resolves its caller here.
+    if (owner.scope === 'read' && isWrite(req, headers)) throw readOnlyToken();
+    return { user: owner.user, sessionVersion: account.sessionVersion };
   }
   // A write authenticated by the cookie must come from this app's own pages (server/http/cross-site.ts): checked
   // here, where the cookie is resolved, so no route handler can forget it. Server actions (no req) are checked by
@@ -52,6 +57,22 @@ async function currentCaller(req?: Request): Promise<Caller | null> {
   const user = req ? await userFromSessionCookie(req.headers) : await userFromAuth();
   return isActive(user) ? { user: { id: user.id, email: user.email, name: user.name }, sessionVersion: user.sessionVersion } : null;
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether the request may change something: a route handler's method other than GET, HEAD or OPTIONS. Without a
+ * request (server components and actions) the method is not visible, so anything that could be a server action
+ * call counts: the Next-Action header (a fetch from the page) or a body's content type (a form posted without
+ * JavaScript carries the action in its body). A page render has neither.
+ */
+function isWrite(req: Request | undefined, headers: Headers): boolean {
+  if (req) return !SAFE_METHODS.has(req.method.toUpperCase());
+  return headers.has('next-action') || headers.has('content-type');
+}
+
+export const readOnlyToken = () =>
+  new AppError(403, 'read_only_token', 'This API token is read-only: it cannot create, change or delete anything. Use a token with full scope.');
 
 /** An account that exists and is not disabled by an admin. */
 function isActive<U extends { disabledAt: Date | null }>(user: U | null | undefined): user is U {

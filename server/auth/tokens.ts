@@ -3,8 +3,10 @@ import crypto from 'node:crypto';
 import { and, count, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import type { ApiTokenView } from '@/lib/schemas/auth';
-import { getDb, schema, writeTx } from '@/server/db';
+import type { ApiTokenScope } from '@/lib/types/api-token';
+import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { conflict, notFound } from '@/server/http/errors';
+import { sessionsEnded } from './confirm-password';
 import { announceCredentialsChanged } from '@/server/push/bus';
 import type { PublicUser } from './users';
 
@@ -20,6 +22,7 @@ export type TokenInfo = {
   createdAt: Date;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
+  scope: ApiTokenScope;
 };
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -33,12 +36,14 @@ const live = (at: Date) => or(isNull(schema.apiTokens.expiresAt), gt(schema.apiT
 /**
  * Create a personal API token. The plain token is returned once; only its hash is stored.
  * A user holds at most LIMITS.apiToken.perUser unrevoked, unexpired tokens (409 token_limit beyond that).
- * Callers that act for a person check their password first (the API route and the Settings form do).
+ * Callers that act for a person check their password first (the API route and the Settings form do), and pass the
+ * session version the caller was authenticated under: a password change (or sign out everywhere) that committed
+ * since revoked every token, so this one must not be made either (409 password_changed; ADR 041).
  */
 export async function createApiToken(
   userId: string,
   name: string,
-  options: { expiresAt?: Date | null } = {},
+  options: { expiresAt?: Date | null; scope?: ApiTokenScope; sessionVersion?: number } = {},
 ): Promise<{ token: string; info: TokenInfo }> {
   const token = PREFIX + crypto.randomBytes(24).toString('base64url');
   const row = {
@@ -48,8 +53,13 @@ export async function createApiToken(
     tokenHash: sha256(token),
     prefix: token.slice(0, PREFIX.length + 6),
     expiresAt: options.expiresAt ?? null,
+    scope: options.scope ?? 'full',
   };
   const info = await writeTx(async (tx) => {
+    if (options.sessionVersion !== undefined) {
+      const [account] = await tx.select({ sessionVersion: schema.users.sessionVersion }).from(schema.users).where(eq(schema.users.id, userId));
+      if (account?.sessionVersion !== options.sessionVersion) throw sessionsEnded();
+    }
     const [active] = await tx
       .select({ n: count() })
       .from(schema.apiTokens)
@@ -86,14 +96,33 @@ export async function revokeApiToken(userId: string, tokenId: string): Promise<v
   announceCredentialsChanged(userId);
 }
 
+/**
+ * Revoke every live token of an account, inside the caller's write (a password change, disabling the account, sign
+ * out everywhere): whatever ends the account's credentials ends its tokens in the same commit. Returns how many.
+ */
+export async function revokeAllApiTokens(tx: Db, userId: string, at = new Date()): Promise<number> {
+  const revoked = await tx
+    .update(schema.apiTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(schema.apiTokens.userId, userId), isNull(schema.apiTokens.revokedAt)))
+    .returning({ id: schema.apiTokens.id });
+  return revoked.length;
+}
+
 /** The user a bearer token belongs to, or null when it is unknown, revoked or expired. */
 export async function userForToken(token: string): Promise<PublicUser | null> {
+  return (await tokenOwner(token))?.user ?? null;
+}
+
+/** As userForToken, with what the token may do. */
+export async function tokenOwner(token: string): Promise<{ user: PublicUser; scope: ApiTokenScope } | null> {
   if (!token.startsWith(PREFIX)) return null;
   const now = new Date();
   const [row] = await getDb()
     .select({
       tokenId: schema.apiTokens.id,
       lastUsedAt: schema.apiTokens.lastUsedAt,
+      scope: schema.apiTokens.scope,
       id: schema.users.id,
       email: schema.users.email,
       name: schema.users.name,
@@ -109,7 +138,7 @@ export async function userForToken(token: string): Promise<PublicUser | null> {
       await tx.update(schema.apiTokens).set({ lastUsedAt: now }).where(eq(schema.apiTokens.id, row.tokenId));
     });
   }
-  return { id: row.id, email: row.email, name: row.name };
+  return { user: { id: row.id, email: row.email, name: row.name }, scope: row.scope };
 }
 
 /** The JSON shape the API and the Settings page use. */
@@ -122,10 +151,11 @@ export function tokenView(info: TokenInfo, now = new Date()): ApiTokenView {
     lastUsedAt: info.lastUsedAt ? info.lastUsedAt.toISOString() : null,
     expiresAt: info.expiresAt ? info.expiresAt.toISOString() : null,
     expired: info.expiresAt !== null && info.expiresAt.getTime() <= now.getTime(),
+    scope: info.scope,
   };
 }
 
 function toInfo(row: typeof schema.apiTokens.$inferSelect): TokenInfo {
-  const { id, name, prefix, createdAt, lastUsedAt, expiresAt } = row;
-  return { id, name, prefix, createdAt, lastUsedAt, expiresAt };
+  const { id, name, prefix, createdAt, lastUsedAt, expiresAt, scope } = row;
+  return { id, name, prefix, createdAt, lastUsedAt, expiresAt, scope };
 }

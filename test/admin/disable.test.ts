@@ -52,7 +52,7 @@ describe('disabling an account', () => {
     expect(await meWith(admin.auth)).toBe(200);
   });
 
-  it('re-enabling lets the account sign in again and its tokens work again; old sessions stay ended', async () => {
+  it('re-enabling lets the account sign in again; its old tokens and sessions stay ended', async () => {
     const admin = await makeAccount('admin', 'admin');
     const bo = await makeAccount('bo', 'member');
     const oldCookie = await signInOverHttp({ email: bo.email, password: PASSWORD });
@@ -60,7 +60,8 @@ describe('disabling an account', () => {
 
     const res = await enableAs(admin, bo.id);
     expect(res).toMatchObject({ status: 200, body: { id: bo.id, disabledAt: null } });
-    expect(await meWith(bo.auth)).toBe(200);
+    // Must not happen: re-enabling an account reviving the tokens it had when it was disabled (ADR 041).
+    expect(await meWith(bo.auth)).toBe(401);
     expect(await meWith({ cookie: oldCookie })).toBe(401);
     const fresh = await signInOverHttp({ email: bo.email, password: PASSWORD });
     expect(await meWith({ cookie: fresh })).toBe(200);

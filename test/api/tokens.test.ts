@@ -67,6 +67,7 @@ describe('/api/v1/tokens', () => {
       lastUsedAt: null,
       expiresAt: null,
       expired: false,
+      scope: 'full',
     });
     expect(JSON.stringify(listed)).not.toContain(created.token);
 
@@ -123,7 +124,8 @@ describe('/api/v1/tokens', () => {
       expect(await fieldsOf(await create(ann.auth, { name: '' }))).toEqual({ name: 'Required' });
       expect(await fieldsOf(await create(ann.auth, { name: '   ' }))).toEqual({ name: 'Required' });
       expect(Object.keys(await fieldsOf(await create(ann.auth, { name: 42 })))).toEqual(['name']);
-      expect(await fieldsOf(await create(ann.auth, { name: 'ok', scope: 'admin' }))).toEqual({ scope: 'Unknown field' });
+      expect(await fieldsOf(await create(ann.auth, { name: 'ok', role: 'admin' }))).toEqual({ role: 'Unknown field' });
+      expect(await fieldsOf(await create(ann.auth, { name: 'ok', scope: 'admin' }))).toEqual({ scope: 'Choose "read" or "full"' });
       expect(await fieldsOf(await create(ann.auth, '{"name":"\\ud800"}'))).toEqual({ _: 'Text contains an unpaired UTF-16 surrogate' });
     });
 

@@ -7,6 +7,7 @@ import { LIMITS } from '@/lib/limits';
 import { changePassword } from '@/server/auth/password-change';
 import { eventsInWindow, setSignInClock } from '@/server/auth/rate-limit';
 import { requireCaller } from '@/server/auth/require-user';
+import { createApiToken } from '@/server/auth/tokens';
 import { findUserById } from '@/server/auth/users';
 import { schema, writeTx } from '@/server/db';
 import { makeUser } from '../support/users';
@@ -64,7 +65,7 @@ const storedHash = async (userId: string) => (await findUserById(userId))!.passw
 const signsIn = async (email: string, password: string) => sessionCookieFrom(await postCredentials({ email, password })) !== null;
 
 describe('POST /api/v1/me/password', () => {
-  it('changes the password, ends every session (this cookie too), and leaves API tokens working', async () => {
+  it('changes the password, ends every session (this cookie too), and revokes every API token', async () => {
     const ann = await makeUser('ann');
     const cookie = await signInOverHttp({ email: ann.email, password: PASSWORD });
     const otherCookie = await signInOverHttp({ email: ann.email, password: PASSWORD });
@@ -75,7 +76,8 @@ describe('POST /api/v1/me/password', () => {
     expect((await findUserById(ann.id))!.sessionVersion).toBe(version + 1);
     expect(await meStatus({ cookie })).toBe(401);
     expect(await meStatus({ cookie: otherCookie })).toBe(401);
-    expect(await meStatus(ann.auth)).toBe(200);
+    // Must not happen: a token made before the password change authenticating after it (ADR 041).
+    expect(await meStatus(ann.auth)).toBe(401);
     expect(await signsIn(ann.email, PASSWORD)).toBe(false);
     expect(await signsIn(ann.email, NEW_PASSWORD)).toBe(true);
     expect(await storedHash(ann.id)).toMatch(/^scrypt\$/);
@@ -164,8 +166,10 @@ describe('POST /api/v1/me/password', () => {
     expect(await eventsInWindow(`signin:account:${ann.email}`, LIMITS.signIn.account.windowMs)).toBe(0);
     expect(await signsIn(ann.email, NEW_PASSWORD)).toBe(true);
     expect((await findUserById(ann.id))!.sessionVersion).toBe(2);
-    // A request that comes after the change, with the old password: that password is wrong now.
-    const late = await change(ann.auth, { currentPassword: PASSWORD, newPassword: 'third new password' });
+    // A request that comes after the change (with a token made after it: the change revoked the old ones), with the
+    // old password: that password is wrong now.
+    const { token: after } = await createApiToken(ann.id, 'after the change');
+    const late = await change({ authorization: `Bearer ${after}` }, { currentPassword: PASSWORD, newPassword: 'third new password' });
     expect(late.status).toBe(403);
     expect(((await late.json()) as { error: { code: string } }).error.code).toBe('wrong_password');
   });

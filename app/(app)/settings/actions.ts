@@ -63,10 +63,10 @@ export async function changePasswordAction(_prev: ChangePasswordState, formData:
  */
 export async function createTokenAction(input: unknown): Promise<ActionResult<CreatedApiToken>> {
   return toActionResult(async () => {
-    const user = await requireUser();
-    const { name, expiresInDays, password } = actionInput(createTokenSchema, input);
-    await confirmPassword(user.id, password, clientAddress(await headers()), 'password');
-    const { token, info } = await createApiToken(user.id, name, { expiresAt: tokenExpiry(expiresInDays) });
+    const { user, sessionVersion } = await requireCaller();
+    const { name, expiresInDays, scope, password } = actionInput(createTokenSchema, input);
+    await confirmPassword(user.id, password, clientAddress(await headers()), 'password', sessionVersion);
+    const { token, info } = await createApiToken(user.id, name, { expiresAt: tokenExpiry(expiresInDays), scope, sessionVersion });
     return { ...tokenView(info), token };
   });
 }

@@ -8,7 +8,7 @@ import { readBody, route } from '@/server/http/route';
 /**
  * Change the caller's password (session cookie or Bearer token). The current password is required (403
  * wrong_password naming `currentPassword`, counted as a failed sign-in). Every session, the one that made this
- * call included, ends; API tokens keep working.
+ * call included, ends, and every API token of the account is revoked in the same write (ADR 041).
  */
 export const POST = route(async (req) => {
   const caller = await requireCaller(req);
