@@ -14,7 +14,11 @@ export type DelegationResult = {
   status: Extract<DelegationStatus, 'completed' | 'failed' | 'cancelled'>;
   stopReason: StopReason | null;
   model: string;
-  usage: { inputTokens: number; outputTokens: number; modelCalls: number };
+  /**
+   * The child's tokens as its provider reported them: null when it reported none (absent stays absent, never 0);
+   * unreportedCalls counts its model calls that reported no usage (not in the sums).
+   */
+  usage: { inputTokens: number | null; outputTokens: number | null; modelCalls: number; unreportedCalls: number };
   receipts: Receipt[];
   /** The child's citations of its own receipts, each marked resolved or not. */
   citations: CitationCheck[];

@@ -36,7 +36,7 @@ describe('childSummary: what the run steps say about one child', () => {
         status: 'failed',
         stopReason: 'time_capped',
         model: 'scripted',
-        usage: { inputTokens: 1234, outputTokens: 5, modelCalls: 1 },
+        usage: { inputTokens: 1234, outputTokens: 5, modelCalls: 1, unreportedCalls: 0 },
         receipts: [{ id: 'r1', tool: 'calculator', status: 'ok' }],
         citations: [
           { id: 'r1', tool: 'calculator', resolved: true },

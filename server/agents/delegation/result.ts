@@ -55,7 +55,7 @@ export async function childOutcome(row: Delegation, run: Run): Promise<Finished>
     status,
     stopReason: isStopReason(run.stopReason) ? run.stopReason : null,
     model: run.model,
-    usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, modelCalls: run.modelCalls },
+    usage: childUsage(run),
     receipts,
     citations: output ? checkCitations(output, receipts) : [],
     output,
@@ -63,6 +63,22 @@ export async function childOutcome(row: Delegation, run: Run): Promise<Finished>
     ...(error ? { error } : {}),
   };
   return { status, result, error };
+}
+
+/**
+ * A child's usage as reported: a run with no model call that reported any (or no run at all) has absent token
+ * figures, not zeros; calls that reported none are counted as unreported.
+ */
+export function childUsage(run: Pick<Run, 'inputTokens' | 'outputTokens' | 'modelCalls' | 'unreportedCalls'> | null): DelegationResult['usage'] {
+  const modelCalls = run?.modelCalls ?? 0;
+  const unreportedCalls = run?.unreportedCalls ?? 0;
+  const reported = modelCalls > unreportedCalls;
+  return {
+    inputTokens: reported ? (run?.inputTokens ?? null) : null,
+    outputTokens: reported ? (run?.outputTokens ?? null) : null,
+    modelCalls,
+    unreportedCalls,
+  };
 }
 
 /** The result of a child cancelled before its run started (or whose run is gone). */
@@ -73,7 +89,7 @@ export function cancelledResult(row: Delegation, run: Run | null): DelegationRes
     status: 'cancelled',
     stopReason: null,
     model: run?.model ?? '',
-    usage: { inputTokens: run?.inputTokens ?? 0, outputTokens: run?.outputTokens ?? 0, modelCalls: run?.modelCalls ?? 0 },
+    usage: childUsage(run),
     receipts: [],
     citations: [],
     output: null,
