@@ -4,7 +4,7 @@ import { RE2JS } from 're2js';
 import { TaskRefusal } from './spec';
 
 /**
- * An output schema (a model wrote it: untrusted) compiled for validation (docs/decisions/040):
+ * An output schema (a model wrote it: untrusted) compiled for validation (docs/decisions/047):
  * - every regex in it (`pattern`, `patternProperties` keys) runs on RE2, linear in the input, so no pattern can block
  *   the event loop; a pattern RE2 can't compile (backreferences, lookaround) is refused naming its field, never run
  *   on the backtracking engine instead;
