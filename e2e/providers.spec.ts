@@ -53,6 +53,19 @@ test('an admin adds a provider, tests the connection, sees only the key’s last
     await expect(item.getByRole('status')).toHaveText(/^Connected in \d+ ms: 2 models listed\.$/);
     await expect(item).toContainText('2 models listed', PAGE_DATA);
 
+    // Its caps on calls: one past the bound is refused at the field, a whole number is saved and shown.
+    await expect(item).toContainText('4 calls at once');
+    await item.getByRole('button', { name: 'Edit Lab 🧪 模型' }).click();
+    const edit = item.getByRole('form', { name: 'Edit Lab 🧪 模型' });
+    await edit.getByLabel('Calls at once').fill('1001');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await expect(edit.getByText('Must be a whole number from 1 to 1000, or empty')).toBeVisible();
+    await edit.getByLabel('Calls at once').fill('2');
+    await edit.getByLabel('Calls per minute').fill('30');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await expect(edit).toBeHidden();
+    await expect(item).toContainText('2 calls at once · 30 a minute', PAGE_DATA);
+
     // A member can't read the providers through the API either.
     const memberApi = await accounts.apiFor(account);
     expect((await memberApi.get('/api/v1/admin/providers')).status()).toBe(404);

@@ -8,11 +8,15 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert, Badge } from '@/components/ui/misc';
 import { Time } from '@/components/ui/time';
+import { LIMITS } from '@/lib/limits';
 import { PROVIDER_KIND_LABELS, type ProviderTestResult, type ProviderView } from '@/lib/schemas/providers';
 import { runAction } from './admin-actions';
 import type { ProviderActions } from './provider-actions';
 
-type Errors = Partial<Record<'name' | 'baseUrl' | 'apiKey', string>>;
+type Errors = Partial<Record<'name' | 'baseUrl' | 'apiKey' | 'maxConcurrent' | 'requestsPerMinute', string>>;
+
+/** A cap field's text as the API takes it: empty is null (the default); anything else a number the server checks. */
+const capValue = (text: string): number | null => (text.trim() === '' ? null : Number(text.trim()));
 
 /** One managed provider: what it is, Test connection (latency or the error), Edit and Remove. */
 export function ProviderItem({ provider, actions }: { provider: ProviderView; actions: Omit<ProviderActions, 'createProvider'> }) {
@@ -58,6 +62,10 @@ export function ProviderItem({ provider, actions }: { provider: ProviderView; ac
           </p>
           <p className="text-xs break-all text-zinc-600 dark:text-zinc-400">
             Models as <code>{provider.slug}:…</code> · {provider.baseUrl} · {provider.apiKey ? <>key {provider.apiKey}</> : 'no key'}
+          </p>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
+            {provider.maxConcurrent ?? LIMITS.providers.concurrent.default} calls at once
+            {provider.requestsPerMinute ? ` · ${provider.requestsPerMinute} a minute` : ''}
           </p>
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
             {provider.modelsFetchedAt ? (
@@ -115,6 +123,8 @@ function EditProviderForm({ provider, updateProvider, onDone }: { provider: Prov
   const [baseUrl, setBaseUrl] = useState(provider.baseUrl);
   const [apiKey, setApiKey] = useState('');
   const [removeKey, setRemoveKey] = useState(false);
+  const [maxConcurrent, setMaxConcurrent] = useState(provider.maxConcurrent?.toString() ?? '');
+  const [requestsPerMinute, setRequestsPerMinute] = useState(provider.requestsPerMinute?.toString() ?? '');
   const [errors, setErrors] = useState<Errors>({});
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -125,7 +135,8 @@ function EditProviderForm({ provider, updateProvider, onDone }: { provider: Prov
     setErrors({});
     setError(null);
     const key = removeKey ? { apiKey: null } : apiKey.trim() ? { apiKey } : {};
-    const result = await runAction(() => updateProvider(provider.id, { name, baseUrl, ...key }));
+    const caps = { maxConcurrent: capValue(maxConcurrent), requestsPerMinute: capValue(requestsPerMinute) };
+    const result = await runAction(() => updateProvider(provider.id, { name, baseUrl, ...key, ...caps }));
     setPending(false);
     if (result.ok) {
       router.refresh();
@@ -147,6 +158,12 @@ function EditProviderForm({ provider, updateProvider, onDone }: { provider: Prov
         </Field>
         <Field label="New API key" hint={provider.apiKey ? `Leave empty to keep ${provider.apiKey}.` : 'Leave empty for no key.'} error={errors.apiKey}>
           <Input type="password" autoComplete="new-password" spellCheck={false} value={apiKey} disabled={removeKey} onChange={(e) => setApiKey(e.target.value)} />
+        </Field>
+        <Field label="Calls at once" hint={`Its model calls in flight across every run; more wait their turn. Empty: ${LIMITS.providers.concurrent.default}.`} error={errors.maxConcurrent}>
+          <Input type="text" inputMode="numeric" autoComplete="off" value={maxConcurrent} onChange={(e) => setMaxConcurrent(e.target.value)} />
+        </Field>
+        <Field label="Calls per minute" hint="Model calls started per minute across every run. Empty: no limit." error={errors.requestsPerMinute}>
+          <Input type="text" inputMode="numeric" autoComplete="off" value={requestsPerMinute} onChange={(e) => setRequestsPerMinute(e.target.value)} />
         </Field>
       </div>
       {provider.apiKey ? (

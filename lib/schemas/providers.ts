@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_SLUG, RESERVED_PROVIDER_SLUGS } from '../models';
+import { LIMITS } from '../limits';
 import { boundedText } from './common';
 
 /**
@@ -60,6 +61,20 @@ export const providerApiKeySchema = z
 
 const kindSchema = z.enum(PROVIDER_KINDS, { error: 'Must be "openai", "anthropic" or "ollama"' });
 
+/** A cap on the provider's calls (server/providers/capacity); null: the instance default (concurrency) or none (per minute). */
+const capSchema = (bounds: { min: number; max: number }) =>
+  z
+    .number({ error: `Must be a whole number from ${bounds.min} to ${bounds.max}, or empty` })
+    .int(`Must be a whole number from ${bounds.min} to ${bounds.max}, or empty`)
+    .min(bounds.min, `Must be a whole number from ${bounds.min} to ${bounds.max}, or empty`)
+    .max(bounds.max, `Must be a whole number from ${bounds.min} to ${bounds.max}, or empty`)
+    .nullable()
+    .optional();
+const capFields = {
+  maxConcurrent: capSchema(LIMITS.providers.concurrent),
+  requestsPerMinute: capSchema(LIMITS.providers.requestsPerMinute),
+};
+
 export const createProviderSchema = z
   .object({
     kind: kindSchema,
@@ -67,6 +82,7 @@ export const createProviderSchema = z
     name: providerNameSchema,
     baseUrl: providerBaseUrlSchema,
     apiKey: providerApiKeySchema.optional(),
+    ...capFields,
   })
   .strict();
 
@@ -76,6 +92,7 @@ export const updateProviderSchema = z
     name: providerNameSchema.optional(),
     baseUrl: providerBaseUrlSchema.optional(),
     apiKey: providerApiKeySchema.nullable().optional(),
+    ...capFields,
   })
   .strict();
 
@@ -95,6 +112,9 @@ export type ProviderView = {
   apiKey: string | null;
   models: string[];
   modelsFetchedAt: string | null;
+  /** Its caps on calls in flight at once and started per minute (null: the instance default / none). */
+  maxConcurrent: number | null;
+  requestsPerMinute: number | null;
   createdAt: string;
   updatedAt: string;
 };

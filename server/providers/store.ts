@@ -26,6 +26,8 @@ export function toProviderView(row: ProviderRow): ProviderView {
     apiKey: row.apiKeyCipher ? `${MASK}${row.apiKeyLast4 ?? ''}` : null,
     models: row.models ?? [],
     modelsFetchedAt: row.modelsFetchedAt ? row.modelsFetchedAt.toISOString() : null,
+    maxConcurrent: row.maxConcurrent,
+    requestsPerMinute: row.requestsPerMinute,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -61,7 +63,17 @@ export async function createProvider(input: CreateProviderData): Promise<Provide
     const row = await writeTx(async (tx) => {
       const [inserted] = await tx
         .insert(schema.providers)
-        .values({ id, slug: input.slug, name: input.name, kind: input.kind, baseUrl: input.baseUrl, ...keyColumns(id, input.apiKey), updatedAt: now })
+        .values({
+          id,
+          slug: input.slug,
+          name: input.name,
+          kind: input.kind,
+          baseUrl: input.baseUrl,
+          ...keyColumns(id, input.apiKey),
+          maxConcurrent: input.maxConcurrent ?? null,
+          requestsPerMinute: input.requestsPerMinute ?? null,
+          updatedAt: now,
+        })
         .returning();
       return inserted!;
     });
@@ -77,6 +89,8 @@ export async function updateProvider(id: string, input: UpdateProviderData): Pro
     const changes: Partial<ProviderRow> = { updatedAt: new Date() };
     if (input.name !== undefined) changes.name = input.name;
     if (input.baseUrl !== undefined) changes.baseUrl = input.baseUrl;
+    if (input.maxConcurrent !== undefined) changes.maxConcurrent = input.maxConcurrent;
+    if (input.requestsPerMinute !== undefined) changes.requestsPerMinute = input.requestsPerMinute;
     if (input.apiKey !== undefined) Object.assign(changes, keyColumns(id, input.apiKey));
     // A new endpoint or key may list other models: the cached list is dropped rather than shown as theirs.
     if (input.baseUrl !== undefined || input.apiKey !== undefined) Object.assign(changes, { models: null, modelsFetchedAt: null });

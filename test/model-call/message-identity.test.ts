@@ -77,7 +77,7 @@ describe('message identity is ours', () => {
     const callIds = [messages[1]!, messages[5]!].map((m) => m.toolCalls![0]!.id);
     expect(new Set(callIds).size).toBe(2);
     expect([messages[2]!.toolCallId, messages[6]!.toolCallId]).toEqual(callIds);
-    const calls = (await readThread(conversation.id)).messages.filter((m): m is AIMessage => m.getType() === 'ai' && !!m.tool_calls?.length);
+    const calls = (await readThread(conversation.id)).messages.filter((m): m is AIMessage => m.getType() === 'ai' && !!(m as AIMessage).tool_calls?.length);
     for (const m of calls) expect(Object.values(m.response_metadata.provider_tool_call_ids as Record<string, string>)).toEqual(['call_0']);
     // The history sent back is consistent: each call and its result under the server's id.
     const last = server.requests.at(-1)!.body.messages as Array<{ role: string; tool_call_id?: string; tool_calls?: Array<{ id: string }> }>;

@@ -56,6 +56,8 @@ describe('/api/v1/admin/providers', () => {
       apiKey: '••••9876',
       models: [],
       modelsFetchedAt: null,
+      maxConcurrent: null,
+      requestsPerMinute: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -162,6 +164,23 @@ describe('/api/v1/admin/providers', () => {
       const res = await call(createRoute, { method: 'POST', headers: a.auth, body: body({ slug: 'u', baseUrl }) });
       expect(res.status, baseUrl).toBe(422);
     }
+  });
+
+  it('caps on calls: whole numbers 1–1000 at once and 1–100000 a minute (0 and one past refused), null for the default; a run takes them', async () => {
+    const a = await admin();
+    const created = await call(createRoute, { method: 'POST', headers: a.auth, body: body({ maxConcurrent: 1000, requestsPerMinute: 100_000 }) });
+    expect(created.body).toMatchObject({ maxConcurrent: 1000, requestsPerMinute: 100_000 });
+    const { id } = created.body as { id: string };
+    for (const [field, value] of [['maxConcurrent', 0], ['maxConcurrent', 1001], ['maxConcurrent', 2.5], ['maxConcurrent', '4'], ['requestsPerMinute', 0], ['requestsPerMinute', 100_001]] as const) {
+      const res = await call(patchRoute, { method: 'PATCH', headers: a.auth, params: { id }, body: { [field]: value } });
+      expect(res.status, `${field} ${value}`).toBe(422);
+      expect(Object.keys((res.body as { error: { fields: object } }).error.fields)).toEqual([field]);
+    }
+    const edited = await call(patchRoute, { method: 'PATCH', headers: a.auth, params: { id }, body: { maxConcurrent: 1, requestsPerMinute: null } });
+    expect(edited.body).toMatchObject({ maxConcurrent: 1, requestsPerMinute: null });
+    // What a run's calls are held to (server/providers/capacity): the provider's own caps, read at run start.
+    const { resolveProvider } = await import('@/server/providers/resolve');
+    expect((await resolveProvider('lab', 'lab:m')).limits).toEqual({ maxConcurrent: 1, requestsPerMinute: null });
   });
 
   it('removes a provider (204, then 404)', async () => {
