@@ -44,7 +44,9 @@ const freezing = (value: string) =>
   });
 
 describe('abuse matrix: regular expressions a model or a person writes', () => {
-  it('an output_schema pattern with exponential backtracking, on a 40-character child output, keeps event-loop delay p99 under 50 ms', async () => {
+  // Tried up to three times: the freeze this guards against fails every try (for hours), while a pause another
+  // worker's load causes on this 2-core machine fails one at most.
+  it('an output_schema pattern with exponential backtracking, on a 40-character child output, keeps event-loop delay p99 under 50 ms', { retry: 2 }, async () => {
     // What must not happen: the pattern run by the backtracking engine, which blocks the event loop (and with it
     // the health check and every other account) for hours on these 40 characters.
     const alice = await makeUser('alice');
