@@ -48,17 +48,3 @@ export async function resolveProvider(slug: string, model: string): Promise<Prov
   }
   return descriptorOf(row);
 }
-
-/** The `initChatModel` arguments for a managed provider's model (langchain's universal constructor). */
-export async function managedChatModelArgs(slug: string, model: string, agentModel: string): Promise<[string, Record<string, unknown>]> {
-  const p = await resolveProvider(slug, agentModel);
-  switch (p.kind) {
-    case 'openai':
-      // OpenAI-compatible servers that need no key still get one: the client refuses to start without.
-      return [`openai:${model}`, { apiKey: p.apiKey ?? 'none', maxRetries: 1, configuration: { baseURL: p.baseUrl } }];
-    case 'anthropic':
-      return [`anthropic:${model}`, { apiKey: p.apiKey, maxRetries: 1, anthropicApiUrl: p.baseUrl }];
-    case 'ollama':
-      return [`ollama:${model}`, { baseUrl: p.baseUrl, ...(p.apiKey ? { headers: { authorization: `Bearer ${p.apiKey}` } } : {}) }];
-  }
-}
