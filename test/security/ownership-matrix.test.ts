@@ -51,6 +51,7 @@ const CASES: Record<RouteKey, Case> = {
   },
 
   'GET /me': { noForeignId: 'answers who the caller is' },
+  'GET /models': { noForeignId: 'lists the providers and their models for anyone signed in; no one owns them' },
   'POST /me/password': { noForeignId: "changes the caller's own password" },
 
   'GET /runs/[id]': { foreign: (w) => ({ params: { id: w.run.id } }) },
