@@ -6,7 +6,7 @@ import { LIMITS } from '@/lib/limits';
 import { findUserByEmail, findUserById } from './users';
 import { upgradePasswordHash } from './password-hash-upgrade';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
-import { clientAddress, signInRules, takeLimit } from './rate-limit';
+import { clientAddress, rememberSignInAddress, signInRulesFor, takeLimit } from './rate-limit';
 import { authSecret } from './secret';
 
 declare module 'next-auth' {
@@ -76,11 +76,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       async authorize(credentials, request) {
         const email = typeof credentials?.email === 'string' ? credentials.email : null;
         // Counted before the hash (so concurrent guesses can't all pass the check) and taken back on success.
-        const attempt = await takeLimit(signInRules(email, clientAddress(request.headers)));
+        const address = clientAddress(request.headers);
+        const attempt = await takeLimit(await signInRulesFor(email, address));
         if (!attempt.ok) throw new SignInRateLimited();
         const user = await checkCredentials(credentials?.email, credentials?.password);
         if (!user) throw new InvalidCredentials();
         await attempt.release();
+        await rememberSignInAddress(user.email, address);
         return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
       },
     }),

@@ -2,7 +2,7 @@ import 'server-only';
 import { AppError, conflict, unauthorized } from '@/server/http/errors';
 import { needsRehash, verifyPassword } from './passwords';
 import { upgradePasswordHash } from './password-hash-upgrade';
-import { signInRules, takeLimit, tooManySignInsMessage } from './rate-limit';
+import { rememberSignInAddress, signInRulesFor, takeLimit, tooManySignInsMessage } from './rate-limit';
 import { findUserById } from './users';
 
 /**
@@ -22,7 +22,7 @@ export async function confirmPassword(userId: string, password: string, address:
   const user = await findUserById(userId);
   if (!user) throw unauthorized();
   if (sessionVersion !== undefined && user.sessionVersion !== sessionVersion) throw sessionsEnded();
-  const attempt = await takeLimit(signInRules(user.email, address));
+  const attempt = await takeLimit(await signInRulesFor(user.email, address));
   if (!attempt.ok) {
     throw new AppError(429, 'rate_limited', tooManySignInsMessage(attempt.retryAfterSeconds), undefined, {
       'retry-after': String(attempt.retryAfterSeconds),
@@ -32,6 +32,7 @@ export async function confirmPassword(userId: string, password: string, address:
     throw new AppError(403, 'wrong_password', 'The password is not correct', { [field]: 'Wrong password' });
   }
   await attempt.release();
+  await rememberSignInAddress(user.email, address);
   if (!needsRehash(user.passwordHash)) return user;
   const upgraded = await upgradePasswordHash(user.id, user.passwordHash, password);
   return upgraded ? { ...user, passwordHash: upgraded } : user;

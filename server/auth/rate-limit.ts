@@ -16,7 +16,8 @@ export { clientAddress } from './client-address';
  * Sign-in uses three rules per attempt (LIMITS.signIn): the (account, address) pair, the address across all
  * accounts, and a much higher ceiling for the account across all addresses. A stranger's failures fill their own
  * pair and address counters, not the owner's, so the owner signing in from their own address is not locked out;
- * only a guesser spread over many addresses reaches the account ceiling. See docs/decisions/008.
+ * only a guesser spread over many addresses reaches the account ceiling, and even then an address the account's
+ * password was right from before is not held by that ceiling. See docs/decisions/008 and 041.
  *
  * Attempts are counted *before* the password is checked (takeLimit, one write transaction), and the count is
  * taken back when the password was right: a flood of concurrent attempts can't all slip past the check while
@@ -143,22 +144,61 @@ export async function clearLimitKeys(keys: string[]): Promise<void> {
 
 // ——— Sign-in ———
 
-/** The counters one sign-in attempt touches. An attempt without an email counts against its address only. */
-export function signInRules(email: string | null | undefined, address: string): LimitRule[] {
+/**
+ * The counters one sign-in attempt touches. An attempt without an email counts against its address only; one from
+ * an address known to the account (below) is not held by the account-wide ceiling, only by its own counters.
+ */
+export function signInRules(email: string | null | undefined, address: string, known = false): LimitRule[] {
   const { pair, address: perAddress, account } = LIMITS.signIn;
   const rules: LimitRule[] = [{ key: `signin:address:${address}`, ...perAddress }];
   const normalized = typeof email === 'string' ? normalizeEmail(email) : '';
   if (normalized) {
-    rules.unshift(
-      { key: `signin:pair:${normalized}|${address}`, ...pair },
-      { key: `signin:account:${normalized}`, ...account },
-    );
+    rules.unshift({ key: `signin:pair:${normalized}|${address}`, ...pair });
+    if (!known) rules.splice(1, 0, { key: `signin:account:${normalized}`, ...account });
   }
   return rules;
 }
 
+/** signInRules, with whether the address is known to the account looked up. */
+export async function signInRulesFor(email: string | null | undefined, address: string): Promise<LimitRule[]> {
+  return signInRules(email, address, await addressKnown(email, address));
+}
+
 /** Null when a sign-in for this email from this address may proceed; otherwise how long until it may. */
-export const signInBlock = (email: string | null | undefined, address: string) => limitBlock(signInRules(email, address));
+export const signInBlock = async (email: string | null | undefined, address: string) => limitBlock(await signInRulesFor(email, address));
+
+// ——— Known addresses (ADR 041) ———
+
+/** How long an address stays known to an account after its last successful password check there. */
+export const KNOWN_ADDRESS_MS = 90 * 24 * 60 * 60_000;
+
+const knownKey = (email: string, address: string) => `${normalizeEmail(email)}|${address}`;
+
+/**
+ * Remember that the account's password was right from this address (a sign-in, or the password typed again): from
+ * now on, strangers filling the account's ceiling don't hold it out from here. Only a right password calls this.
+ */
+export async function rememberSignInAddress(email: string, address: string): Promise<void> {
+  const t = now();
+  const key = knownKey(email, address);
+  await writeTx(async (tx) => {
+    await tx.delete(schema.signInKnownAddresses).where(lt(schema.signInKnownAddresses.at, t - KNOWN_ADDRESS_MS));
+    await tx
+      .insert(schema.signInKnownAddresses)
+      .values({ key, at: t })
+      .onConflictDoUpdate({ target: schema.signInKnownAddresses.key, set: { at: t } });
+  });
+}
+
+/** Whether the account's password was right from this address in the last KNOWN_ADDRESS_MS. */
+export async function addressKnown(email: string | null | undefined, address: string): Promise<boolean> {
+  if (typeof email !== 'string' || !normalizeEmail(email)) return false;
+  const [row] = await getDb()
+    .select({ at: schema.signInKnownAddresses.at })
+    .from(schema.signInKnownAddresses)
+    .where(and(eq(schema.signInKnownAddresses.key, knownKey(email, address)), gt(schema.signInKnownAddresses.at, now() - KNOWN_ADDRESS_MS)));
+  return row !== undefined;
+}
 
 export const tooManySignInsMessage = (seconds: number) =>
   `Too many failed sign-ins. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
@@ -177,7 +217,7 @@ export function limitCredentialsSignIn<R extends Request>(delegate: (req: R) => 
   return async (req: R): Promise<Response> => {
     if (req.method !== 'POST' || !new URL(req.url).pathname.endsWith('/callback/credentials')) return delegate(req);
     const email = await emailFromBody(req.clone());
-    const rules = signInRules(email, clientAddress(req.headers));
+    const rules = await signInRulesFor(email, clientAddress(req.headers));
     const t = now();
     const events = await eventsFor(getDb(), rules, t);
     // From here to the counting below nothing is awaited: each attempt's decision sees every attempt of this

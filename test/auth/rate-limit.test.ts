@@ -3,8 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '@/lib/limits';
 import { getDb, schema, writeTx } from '@/server/db';
 import {
+  addressKnown,
   clientAddress,
   eventsInWindow,
+  KNOWN_ADDRESS_MS,
+  rememberSignInAddress,
   limitBlock,
   limitCredentialsSignIn,
   recordLimitEvent,
@@ -23,7 +26,10 @@ const at = (ms: number) => {
 };
 
 beforeEach(async () => {
-  await writeTx((tx) => tx.delete(schema.signInFailures));
+  await writeTx(async (tx) => {
+    await tx.delete(schema.signInFailures);
+    await tx.delete(schema.signInKnownAddresses);
+  });
   now = T0;
   setSignInClock(() => now);
   // Most tests name the client's address with X-Forwarded-For, as a single reverse proxy would.
@@ -315,6 +321,34 @@ describe('POST /api/auth/callback/credentials', () => {
     expectSignedIn(await postCredentials({ email: bob.email, password: PASSWORD, address: '203.0.113.200' }));
     at(account.windowMs);
     expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.200' }));
+  });
+
+  it('a full account ceiling does not hold the owner out of an address they signed in from before (ADR 041)', async () => {
+    const ann = await makeUser('ann');
+    at(-60_000);
+    expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.50' }));
+    // Strangers at many addresses fill the ceiling (limit, and one failure past it through the real door).
+    await spreadFailures(ann.email, account.max);
+    at(account.max * 100);
+    expectInvalid(await postCredentials({ email: ann.email, password: 'guess', address: '203.0.113.50' }));
+    // Must not happen: strangers' failures elsewhere keeping the owner out of the address they use.
+    expectSignedIn(await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.50' }));
+    // A new address is still held; and failing there does not make an address known.
+    expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.51' })).status).toBe(429);
+    expect(await addressKnown(ann.email, '10.1.0.1')).toBe(false);
+    // The known address keeps its own limits: five wrong guesses from it, and the sixth attempt waits.
+    for (let i = 0; i < pair.max - 1; i++) expectInvalid(await postCredentials({ email: ann.email, password: 'guess', address: '203.0.113.50' }));
+    expect((await postCredentials({ email: ann.email, password: PASSWORD, address: '203.0.113.50' })).status).toBe(429);
+  });
+
+  it('an address stays known for 90 days after its last right password, not at 90 days', async () => {
+    const ann = await makeUser('ann');
+    await rememberSignInAddress(ann.email.toUpperCase(), '203.0.113.60');
+    at(KNOWN_ADDRESS_MS - 1);
+    expect(await addressKnown(ann.email, '203.0.113.60')).toBe(true);
+    at(KNOWN_ADDRESS_MS);
+    expect(await addressKnown(ann.email, '203.0.113.60')).toBe(false);
+    expect(signInRules(ann.email, '203.0.113.60', true).map((r) => r.key)).toEqual([`signin:pair:${ann.email}|203.0.113.60`, 'signin:address:203.0.113.60']);
   });
 
   it('at one below the account ceiling a new address still gets in', async () => {
