@@ -74,11 +74,16 @@ export type TextProblem =
 /**
  * Why a text does not fit, or null when it does. `required`: blank (whitespace only) is a problem. A lone
  * surrogate or a control character is checked before length: the text is refused whatever its length.
+ * `allowControls`: for a check that models' text passes through too (a model's is repaired when stored, not refused).
  */
-export function textProblem(text: string, bound: TextBound, { required = false }: { required?: boolean } = {}): TextProblem | null {
+export function textProblem(
+  text: string,
+  bound: TextBound,
+  { required = false, allowControls = false }: { required?: boolean; allowControls?: boolean } = {},
+): TextProblem | null {
   if (required && text.trim() === '') return { kind: 'required' };
   if (hasLoneSurrogate(text)) return { kind: 'invalid_character' };
-  const codePoint = controlCharacter(text);
+  const codePoint = allowControls ? null : controlCharacter(text);
   if (codePoint) return { kind: 'control_character', codePoint };
   const measure = measureText(text, bound);
   return measure.over ? { kind: 'too_long', measure, bound } : null;

@@ -68,7 +68,8 @@ const countEntries = statement('select count(*) as n from state_entries where te
 
 function checkText(field: 'title' | 'content', value: unknown, bounds: TextBound, required: boolean): string {
   if (typeof value !== 'string') throw new StateRefusal('invalid', `${field} must be a string`);
-  const problem = textProblem(value, bounds, { required });
+  // Members' tool calls write here too: their control characters are kept (NUL repaired when stored, ADR 046).
+  const problem = textProblem(value, bounds, { required, allowControls: true });
   if (problem) throw new StateRefusal('invalid', describeTextProblem(problem, field) + (problem.kind === 'too_long' ? '. Shorten it.' : ''));
   return value;
 }
