@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
 import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllowedRoutes, type Answer, type RouteKey, type World } from './support';
 
@@ -12,7 +13,7 @@ import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllo
  */
 type Foreign = { params?: Record<string, string>; body?: unknown; query?: string };
 /** The world plus a second agent of ann's, for "create a team from ann's agents". */
-type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string };
+type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string };
 /**
  * `likeMissing`: a foreign id inside the body is a field error (422 naming the field) exactly as an id that never
  * existed gets, rather than a 404 for the whole route; the test compares both answers.
@@ -30,6 +31,12 @@ const CASES: Record<RouteKey, Case> = {
   'POST /admin/users': { foreign: () => ({ body: { email: `x-${key().slice(0, 6)}@example.test`, password: 'long enough pw' } }) },
   'POST /admin/users/[id]/disable': { foreign: (w) => ({ params: { id: w.ann.id } }) },
   'POST /admin/users/[id]/enable': { foreign: (w) => ({ params: { id: w.ann.id } }) },
+  'GET /admin/providers': { foreign: () => ({}) },
+  'POST /admin/providers': { foreign: () => ({ body: { kind: 'openai', slug: `stolen-${key().slice(0, 6)}`, name: 'Stolen', baseUrl: 'http://127.0.0.1:9/v1' } }) },
+  'GET /admin/providers/[id]': { foreign: (w) => ({ params: { id: w.providerId } }) },
+  'PATCH /admin/providers/[id]': { foreign: (w) => ({ params: { id: w.providerId }, body: { name: 'Taken over' } }) },
+  'DELETE /admin/providers/[id]': { foreign: (w) => ({ params: { id: w.providerId } }) },
+  'POST /admin/providers/[id]/test': { foreign: (w) => ({ params: { id: w.providerId } }) },
 
   'GET /agents': { noForeignId: "lists the caller's own agents", hidesFrom: (w) => [w.agent.id] },
   'POST /agents': { noForeignId: 'creates an agent for the caller; the body holds no ids' },
@@ -112,6 +119,7 @@ function annsId(w: MatrixWorld, route: string, name: string): string {
     tokens: w.tokenId,
     'admin/invitations': w.invitationId,
     'admin/users': w.ann.id,
+    'admin/providers': w.providerId,
   };
   const folder = Object.keys(byFolder).find((f) => route.startsWith(`/${f}/[${name}]`));
   if (!folder) throw new Error(`no id of ann's for [${name}] in ${route}`);
@@ -133,7 +141,9 @@ describe('ownership matrix over app/api/v1', () => {
     const base = await makeWorld();
     const stateEntryId = (await createPersonEntry(base.ann.id, base.team.id, { requestId: key(), kind: 'plan', title: 'Ann plan', content: '' }))
       .entry.id;
-    world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId };
+    // A provider an admin added (instance-wide, but only admins may read or change it).
+    const provider = await createProvider({ kind: 'openai', slug: `ann-${key().slice(0, 6)}`, name: 'Ann lab', baseUrl: 'http://127.0.0.1:9/v1' });
+    world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId, providerId: provider.id };
   });
 
   it('has a case for every route and method in the tree, and no case for a route that is gone', () => {
