@@ -5,6 +5,7 @@ import { makeUser } from '../support/users';
 import { createConversation } from '@/server/agents/conversations';
 import { createApiToken } from '@/server/auth/tokens';
 import { createInvitation } from '@/server/auth/invitations';
+import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
 import {
   agentFor,
@@ -33,6 +34,8 @@ import {
 type Prepared = { params?: Record<string, string>; body?: unknown; cookie?: string; ok: number[] };
 type Ctx = { ann: Owner; cookie: string };
 const key = () => crypto.randomUUID();
+/** A fresh provider; port 9 refuses at once, so "Test connection" answers its normal 200 { ok: false } quickly. */
+const provider = () => createProvider({ kind: 'openai', slug: `xs-${key().slice(0, 8)}`, name: 'Cross-site lab', baseUrl: 'http://127.0.0.1:9/v1' });
 
 const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   'POST /admin/invitations': () => ({ body: { expiresInDays: 7 }, ok: [201] }),
@@ -40,6 +43,10 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   'POST /admin/users': () => ({ body: { email: `new-${key().slice(0, 8)}@example.test`, password: 'long enough pw' }, ok: [201] }),
   'POST /admin/users/[id]/disable': async () => ({ params: { id: (await makeUser('member')).id }, ok: [200] }),
   'POST /admin/users/[id]/enable': async () => ({ params: { id: (await makeUser('member')).id }, ok: [200] }),
+  'POST /admin/providers': () => ({ body: { kind: 'openai', slug: `xs-${key().slice(0, 8)}`, name: 'Made here', baseUrl: 'http://127.0.0.1:9/v1' }, ok: [201] }),
+  'PATCH /admin/providers/[id]': async () => ({ params: { id: (await provider()).id }, body: { name: 'Renamed' }, ok: [200] }),
+  'DELETE /admin/providers/[id]': async () => ({ params: { id: (await provider()).id }, ok: [204] }),
+  'POST /admin/providers/[id]/test': async () => ({ params: { id: (await provider()).id }, ok: [200] }),
   'POST /agents': () => ({ body: { name: 'Made here' }, ok: [201] }),
   'PATCH /agents/[id]': async (c) => ({ params: { id: (await agentFor(c.ann.id)).id }, body: { name: 'Renamed' }, ok: [200] }),
   'DELETE /agents/[id]': async (c) => ({ params: { id: (await agentFor(c.ann.id)).id }, ok: [204] }),
