@@ -104,3 +104,75 @@ test('a wrong key: the test shows the provider’s error, plainly', async ({ bro
     await stub.close();
   }
 });
+
+// In this file (its tests run in order in one worker), so the first test's "No providers added yet" holds.
+test('the agent form’s Model picker offers the models a tested provider lists, by keyboard; an unlisted one warns and still saves', async ({ browser, accounts }) => {
+  test.setTimeout(90_000);
+  const stub = await startModelsStub();
+  const admin = await accounts.create('admin', { admin: true });
+  const adminApi = await accounts.apiFor(admin);
+  const slug = `pick-${crypto.randomUUID().slice(0, 6)}`;
+  const name = `Picker ${slug} 🧪`;
+  let providerId: string | undefined;
+  try {
+    const context = await browser.newContext({ storageState: admin.storageState });
+    const page = await context.newPage();
+    await page.goto('/admin');
+    const section = page.getByRole('region', { name: 'Providers', exact: true });
+    const form = section.getByRole('form', { name: 'Add a provider' });
+    await form.getByLabel('Kind').selectOption({ label: 'OpenAI-compatible' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('Slug').fill(slug);
+    await form.getByLabel('Base URL').fill(`${stub.origin}/v1`);
+    await form.getByLabel('API key').fill(KEY);
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await expect(form.getByRole('status')).toHaveText(`Added ${name}.`);
+    const listed = (await (await adminApi.get('/api/v1/admin/providers')).json()) as { providers: { id: string; slug: string }[] };
+    providerId = listed.providers.find((p) => p.slug === slug)?.id;
+    const item = section.getByRole('listitem').filter({ hasText: name });
+    await item.getByRole('button', { name: `Test connection to ${name}` }).click();
+    await expect(item.getByRole('status')).toHaveText(/^Connected in \d+ ms: 2 models listed\.$/);
+
+    await page.goto('/agents/new');
+    const model = page.getByRole('combobox', { name: 'Model' });
+    await expect(model).toHaveValue('scripted', PAGE_DATA);
+    await expect(model).toHaveAttribute('aria-expanded', 'false');
+    await page.getByLabel('Name').fill('Picked by keyboard');
+    await model.fill(`${slug}:stub-sm`);
+    await expect(model).toHaveAttribute('aria-expanded', 'true');
+    const list = page.getByRole('listbox', { name: 'Suggestions by provider' });
+    const group = list.getByRole('group', { name });
+    await expect(group.getByRole('option')).toHaveText(['stub-small']);
+    await expect(list.getByRole('option')).toHaveCount(1); // stub-large doesn't match what was typed
+    await model.press('ArrowDown');
+    const option = group.getByRole('option', { name: 'stub-small' });
+    await expect(option).toHaveAttribute('aria-selected', 'true');
+    await expect(model).toHaveAttribute('aria-activedescendant', (await option.getAttribute('id'))!);
+    await model.press('Enter'); // picks; must not submit the form
+    await expect(model).toHaveValue(`${slug}:stub-small`);
+    await expect(model).toHaveAttribute('aria-expanded', 'false');
+    await expect(page).toHaveURL(/\/agents\/new$/);
+    await expect(page.getByText(/Not listed by/)).toHaveCount(0);
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await expect(page).toHaveURL(/\/agents$/, PAGE_DATA);
+    await expect(page.getByRole('listitem').filter({ hasText: 'Picked by keyboard' })).toContainText(`${slug}:stub-small`, PAGE_DATA);
+
+    // A model the provider doesn't list: a warning naming the provider, Escape closes the list, and it still saves.
+    await page.goto('/agents/new');
+    await expect(model).toHaveValue('scripted', PAGE_DATA);
+    await page.getByLabel('Name').fill('Typed by hand');
+    await model.fill(`${slug}:stub-medium`);
+    await expect(page.getByRole('status').filter({ hasText: 'No listed model matches' })).toBeVisible();
+    await model.press('Escape');
+    await expect(model).toHaveAttribute('aria-expanded', 'false');
+    await expect(list).toBeHidden();
+    await expect(model).toHaveAccessibleDescription(new RegExp(`^Not listed by ${name} — check the name`));
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await expect(page).toHaveURL(/\/agents$/, PAGE_DATA);
+    await expect(page.getByRole('listitem').filter({ hasText: 'Typed by hand' })).toContainText(`${slug}:stub-medium`, PAGE_DATA);
+    await context.close();
+  } finally {
+    if (providerId) expect((await adminApi.delete(`/api/v1/admin/providers/${providerId}`)).status()).toBe(204);
+    await stub.close();
+  }
+});

@@ -70,14 +70,16 @@ export const hasListedModels = (providers: readonly ModelCatalogProvider[]) => p
 
 /**
  * A warning for a model string that parses but isn't in its provider's cached list: "Not listed by <name> — check
- * the name". None for a string that doesn't parse (the form's validation says why), for a provider the catalog
- * doesn't know (a run says so), or for a provider with no list to compare against.
+ * the name", or for a prefix no provider has. None for a string that doesn't parse (the form's validation says why),
+ * before the catalog has loaded, or for a provider with no list to compare against. Saving stays allowed: a list
+ * can be stale, and a provider can be added after the agent.
  */
 export function unlistedModelWarning(value: string, providers: readonly ModelCatalogProvider[]): string | null {
   const spec = parseModel(value.trim());
-  if (!spec || spec.provider === 'scripted') return null;
+  if (!spec || spec.provider === 'scripted' || providers.length === 0) return null;
   const providerId = spec.provider === 'managed' ? spec.slug : spec.provider;
   const provider = providers.find((p) => p.id === providerId);
-  if (!provider || provider.models.length === 0 || provider.models.includes(spec.model)) return null;
+  if (!provider) return `No provider named "${providerId}" — an admin adds providers on the Admin page`;
+  if (provider.models.length === 0 || provider.models.includes(spec.model)) return null;
   return `Not listed by ${provider.name} — check the name`;
 }

@@ -19,6 +19,7 @@ import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { useAgentActions } from './agent-actions';
+import { ModelField } from './model-field';
 import { agentKeys, agentListQuery } from './queries';
 import { splitFieldErrors } from './server-errors';
 
@@ -59,16 +60,6 @@ function WholeNumberInput({
   );
 }
 
-/** Offered in the model field's suggestion list; any provider:model the server accepts can be typed. */
-export const MODEL_SUGGESTIONS = [
-  'scripted',
-  'openai:gpt-4.1-mini',
-  'openai:gpt-4.1',
-  'anthropic:claude-sonnet-4-5',
-  'anthropic:claude-haiku-4-5',
-  'ollama:llama3.2',
-] as const;
-
 type Props = { mode: 'create' } | { mode: 'edit'; agent: ApiAgent };
 
 type FormValues = AgentCreateInput;
@@ -103,7 +94,6 @@ export function AgentForm(props: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const actions = useAgentActions();
-  const modelListId = useId();
   const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -178,24 +168,7 @@ export function AgentForm(props: Props) {
         <Textarea {...register('instructions')} rows={8} className="font-mono text-[13px] leading-relaxed" />
       </Field>
 
-      <Field
-        label="Model"
-        error={errors.model?.message}
-        hint={
-          <>
-            <code className="font-mono">scripted</code> is built in, free and offline. Or a provider and model, e.g.{' '}
-            <code className="font-mono">openai:gpt-4.1-mini</code>, <code className="font-mono">anthropic:claude-sonnet-4-5</code>,{' '}
-            <code className="font-mono">ollama:llama3.2</code>.
-          </>
-        }
-      >
-        <Input {...register('model')} list={modelListId} autoComplete="off" autoCapitalize="none" spellCheck={false} className="font-mono" />
-      </Field>
-      <datalist id={modelListId}>
-        {MODEL_SUGGESTIONS.map((m) => (
-          <option key={m} value={m} />
-        ))}
-      </datalist>
+      <ModelField control={control} />
 
       <Controller
         control={control}

@@ -5,6 +5,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
+import type { ModelCatalog } from '@/lib/model-picker';
 import type { ApiAgent, ApiAgentList } from '@/lib/types/agent';
 
 export const agentKeys = {
@@ -28,3 +29,11 @@ export const agentListQuery = (query: string) =>
 
 export const agentQuery = (id: string) =>
   queryOptions({ queryKey: agentKeys.detail(id), queryFn: ({ signal }) => fetchAgent(id, signal) });
+
+/** The Model picker's providers and cached model lists (GET /api/v1/models); outside ['agents'], as no agent owns them. */
+export const modelCatalogKey = ['models', 'catalog'] as const;
+
+export const fetchModelCatalog = (signal?: AbortSignal) => apiFetch<ModelCatalog>('/api/v1/models', { signal });
+
+export const modelCatalogQuery = () =>
+  queryOptions({ queryKey: modelCatalogKey, queryFn: ({ signal }) => fetchModelCatalog(signal), staleTime: 60_000 });

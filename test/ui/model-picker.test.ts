@@ -79,11 +79,15 @@ describe('model picker: the unlisted-model warning', () => {
     expect(unlistedModelWarning(' groq:gpt-4o ', catalog)).toBe('Not listed by Groq — check the name');
   });
 
-  it('says nothing for a listed model, scripted, a provider with no list, an unknown provider, or text that does not parse', () => {
+  it('warns for a well-formed prefix no provider has (the run would fail), once the catalog is known', () => {
+    expect(unlistedModelWarning('nobody:gpt-4o', catalog)).toBe('No provider named "nobody" — an admin adds providers on the Admin page');
+    expect(unlistedModelWarning('nobody:gpt-4o', [])).toBeNull();
+  });
+
+  it('says nothing for a listed model, scripted, a provider with no list, or text that does not parse', () => {
     expect(unlistedModelWarning('lab:gpt-4o', catalog)).toBeNull();
     expect(unlistedModelWarning('scripted', catalog)).toBeNull();
     expect(unlistedModelWarning('openai:gpt-4.1-mini', catalog)).toBeNull(); // the environment's list is unknown
-    expect(unlistedModelWarning('nobody:gpt-4o', catalog)).toBeNull(); // the run says the provider is missing
     expect(unlistedModelWarning('gpt4', catalog)).toBeNull(); // the form's validation error says why
     expect(unlistedModelWarning('lab:模型', catalog)).toBeNull(); // not a model name: validation again
     expect(unlistedModelWarning('lab:gpt-4o', [])).toBeNull(); // the catalog has not loaded
