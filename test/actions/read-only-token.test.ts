@@ -21,7 +21,8 @@ describe('a read-only token on a server action', () => {
     const reader = await createApiToken(ann.id, 'reader', { scope: 'read' });
     const full = await createApiToken(ann.id, 'writer', { scope: 'full' });
     const before = await rowsOf(schema.apiTokens);
-    for (const marker of [{ 'next-action': 'abc123' }, { 'content-type': 'multipart/form-data; boundary=x' }]) {
+    const markers: Array<Record<string, string>> = [{ 'next-action': 'abc123' }, { 'content-type': 'multipart/form-data; boundary=x' }];
+    for (const marker of markers) {
       scope.headers = new Headers({ authorization: `Bearer ${reader.token}`, ...marker });
       expect(await createTokenAction({ name: 'minted', password: PASSWORD, scope: 'full' })).toEqual(READ_ONLY);
       expect(await revokeTokenAction(full.info.id)).toEqual(READ_ONLY);
