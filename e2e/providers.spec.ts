@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import crypto from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 import { PAGE_DATA } from './support/seed';
 
@@ -133,14 +134,26 @@ test('the agent form’s Model picker offers the models a tested provider lists,
     await item.getByRole('button', { name: `Test connection to ${name}` }).click();
     await expect(item.getByRole('status')).toHaveText(/^Connected in \d+ ms: 2 models listed\.$/);
 
+    // On a phone in dark mode: the open list fits the width and axe finds no serious or critical problem in it.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto('/agents/new');
     const model = page.getByRole('combobox', { name: 'Model' });
     await expect(model).toHaveValue('scripted', PAGE_DATA);
     await expect(model).toHaveAttribute('aria-expanded', 'false');
+    await model.fill(slug);
+    const list = page.getByRole('listbox', { name: 'Suggestions by provider' });
+    await expect(list.getByRole('group', { name }).getByRole('option')).toHaveText(['stub-large', 'stub-small']);
+    const box = (await list.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    const axe = await new AxeBuilder({ page }).include('form').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     await page.getByLabel('Name').fill('Picked by keyboard');
     await model.fill(`${slug}:stub-sm`);
     await expect(model).toHaveAttribute('aria-expanded', 'true');
-    const list = page.getByRole('listbox', { name: 'Suggestions by provider' });
     const group = list.getByRole('group', { name });
     await expect(group.getByRole('option')).toHaveText(['stub-small']);
     await expect(list.getByRole('option')).toHaveCount(1); // stub-large doesn't match what was typed
