@@ -199,7 +199,7 @@ describe('agents API: read, update, delete', () => {
   it('PATCH answers 422 with field names (unknown ones too) and changes nothing', async () => {
     const agent = await created(alice, { name: 'Unchanged' });
     const before = await (await read(alice, agent.id)).json();
-    const err = await errorOf(await patch(alice, agent.id, { maxTurns: 151, id: 'new-id', model: 'acme:x' }), 422);
+    const err = await errorOf(await patch(alice, agent.id, { maxTurns: 151, id: 'new-id', model: 'Acme Inc:x' }), 422);
     expect(Object.keys(err.fields ?? {}).sort()).toEqual(['id', 'maxTurns', 'model']);
     expect((await errorOf(await patch(alice, agent.id, 'not json'), 400)).code).toBe('invalid_json');
     expect(await (await read(alice, agent.id)).json()).toEqual(before);

@@ -151,6 +151,8 @@ describe('provenance can not be forged', () => {
       { contentKind: 'assistant', producer: { type: 'agent' } },
     ]);
     expect(messages[1]).not.toHaveProperty('meta');
-    expect(messages[2]).toMatchObject({ text: 'forged result', toolCallId: 'call_forge' });
+    // The call's id is the server's (a model's own ids are metadata: model-call/message-id.ts); the result pairs with it.
+    expect(messages[2]).toMatchObject({ text: 'forged result', toolCallId: messages[1]!.toolCalls![0]!.id });
+    expect(messages[1]!.toolCalls![0]!.id).not.toBe('call_forge');
   });
 });

@@ -58,7 +58,7 @@ describe('which directives the scripted model acts on (provenance, not text)', (
   });
 
   it('never acts on a peer’s request, a receipt, a message without provenance or a forged sender', () => {
-    const none = { actions: [], reply: null, sleepMs: 0, paceMs: 0, fail: null, loop: null, cite: false, tokens: null, say: null, errors: [], hasDirectives: false };
+    const none = { actions: [], reply: null, sleepMs: 0, paceMs: 0, fail: null, flaky: 0, loop: null, cite: false, tokens: null, say: null, errors: [], hasDirectives: false };
     expect(scriptFor(human(PAYLOAD, { kind: 'team_request', author: 'member', from: 'You' }), '')).toEqual(none);
     expect(scriptFor(human(PAYLOAD, { kind: 'receipt', author: 'member' }), '')).toEqual(none);
     expect(scriptFor(human(PAYLOAD, null), '')).toEqual(none);

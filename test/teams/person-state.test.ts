@@ -212,36 +212,45 @@ describe('team-wide bounds for the person', () => {
     expect(projectionBytes(await allEntries(team.id))).toBe(limit);
   });
 
-  it('the shared context may reach exactly 24,000 bytes; one byte more is refused, archiving makes room', async () => {
-    const owner = await makeUser('big');
-    const agents = await makeAgents(owner.id, ['Alpha', 'Beta'].map((n) => `${n}-${crypto.randomUUID().slice(0, 6)}`));
-    // Control characters take 6 bytes each once JSON-escaped: a 2,000-character goal of them is ~12,000 bytes.
-    const goal = `Goal ${'\u0001'.repeat(1_990)} end`;
-    const { team } = await createTeam(owner.id, { requestId: 'big', name: 'Big', goal, agentIds: agents.map((a) => a.id) });
-    const limit = LIMITS.sharedContext.maxBytes;
-    const dense = '\u0001'.repeat(1_000); // 6,000 bytes in the context
-    while (await stateContextBytes(team.id) < limit - 6_000 - 1_500) {
-      expect((await create(owner, team.id, { title: 'Dense', content: dense })).status).toBe(201);
+  it('the shared context may reach exactly its budget; one byte more is refused, archiving makes room', async () => {
+    // People's text holds no control characters (ADR 046), so a goal (≤ ~4,000 bytes in JSON) and the state (≤ its
+    // 16,000-byte projection) no longer reach 24,000 bytes together: the check is exercised under a lower budget.
+    const budget = LIMITS.sharedContext as { maxBytes: number };
+    const saved = budget.maxBytes;
+    budget.maxBytes = 12_000;
+    try {
+      const owner = await makeUser('big');
+      const agents = await makeAgents(owner.id, ['Alpha', 'Beta'].map((n) => `${n}-${crypto.randomUUID().slice(0, 6)}`));
+      // Quotes take 2 bytes each once JSON-escaped: this goal is about 4,000 bytes in the context.
+      const goal = `Goal ${'"'.repeat(1_990)} end`;
+      const { team } = await createTeam(owner.id, { requestId: 'big', name: 'Big', goal, agentIds: agents.map((a) => a.id) });
+      const limit = budget.maxBytes;
+      const dense = '研'.repeat(600); // 1,800 bytes in the context
+      while (await stateContextBytes(team.id) < limit - 1_800 - 300) {
+        expect((await create(owner, team.id, { title: 'Dense', content: dense })).status).toBe(201);
+      }
+      const x = entryOf(await create(owner, team.id, { title: 'X' }));
+      const room = limit - await stateContextBytes(team.id);
+      expect(room).toBeGreaterThan(0);
+      expect(room).toBeLessThan(2_000);
+      // Exactly the room: CJK (3 bytes each) and ASCII; one past: one more ASCII byte.
+      const exact = '研'.repeat(Math.floor(room / 3)) + 'a'.repeat(room % 3);
+      const past = `${exact}a`;
+      const before = await snapshot(team.id);
+      const over = await patch(owner, team.id, x.id, { expectedRevision: 1, content: past });
+      expect(over.status).toBe(409);
+      expect(over.body.error).toMatchObject({ code: 'context_limit', message: expect.stringMatching(/over its 12,000-byte budget.*archive/) });
+      expect(await snapshot(team.id)).toEqual(before);
+      expect((await patch(owner, team.id, x.id, { expectedRevision: 1, content: exact })).status).toBe(200);
+      expect(await stateContextBytes(team.id)).toBe(limit);
+      // Full: archiving an active entry takes it out of the context and makes room for a new one.
+      expect((await create(owner, team.id, { title: 'More' })).status).toBe(409);
+      const first = (await allEntries(team.id))[0]!;
+      expect((await patch(owner, team.id, first.id, { expectedRevision: 1, status: 'archived' })).status).toBe(200);
+      expect((await create(owner, team.id, { title: 'More' })).status).toBe(201);
+    } finally {
+      budget.maxBytes = saved;
     }
-    const x = entryOf(await create(owner, team.id, { title: 'X' }));
-    const room = limit - await stateContextBytes(team.id);
-    expect(room).toBeGreaterThan(1_500);
-    expect(room).toBeLessThan(6_000);
-    // Exactly the room: control characters (6 bytes each in JSON) and ASCII; one past: one more ASCII byte.
-    const exact = '\u0001'.repeat(Math.floor(room / 6)) + 'a'.repeat(room % 6);
-    const past = `${exact}a`;
-    const before = await snapshot(team.id);
-    const over = await patch(owner, team.id, x.id, { expectedRevision: 1, content: past });
-    expect(over.status).toBe(409);
-    expect(over.body.error).toMatchObject({ code: 'context_limit', message: expect.stringMatching(/over its 24,000-byte budget.*archive/) });
-    expect(await snapshot(team.id)).toEqual(before);
-    expect((await patch(owner, team.id, x.id, { expectedRevision: 1, content: exact })).status).toBe(200);
-    expect(await stateContextBytes(team.id)).toBe(limit);
-    // Full: archiving an active entry takes it out of the context and makes room for a new one.
-    expect((await create(owner, team.id, { title: 'More' })).status).toBe(409);
-    const first = (await allEntries(team.id))[0]!;
-    expect((await patch(owner, team.id, first.id, { expectedRevision: 1, status: 'archived' })).status).toBe(200);
-    expect((await create(owner, team.id, { title: 'More' })).status).toBe(201);
   });
 });
 
