@@ -60,7 +60,7 @@ test('an admin adds a provider, tests the connection, sees only the key’s last
     const edit = item.getByRole('form', { name: 'Edit Lab 🧪 模型' });
     await edit.getByLabel('Calls at once').fill('1001');
     await edit.getByRole('button', { name: 'Save changes' }).click();
-    await expect(edit.getByText('Must be a whole number from 1 to 1000, or empty')).toBeVisible();
+    await expect(edit.getByText('Must be a whole number from 1 to 1000, or empty', { exact: true })).toBeVisible();
     await edit.getByLabel('Calls at once').fill('2');
     await edit.getByLabel('Calls per minute').fill('30');
     await edit.getByRole('button', { name: 'Save changes' }).click();
