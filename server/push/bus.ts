@@ -34,7 +34,8 @@ export type LiveOutputChange = {
  */
 export type CredentialsChange = { accountId: string };
 
-type BusMap = {
+/** What each kind of push carries (the Postgres bridge forwards the same kinds between processes). */
+export type BusMap = {
   team: [TeamChange];
   conversation: [ConversationChange];
   accountTeams: [AccountTeamChange];

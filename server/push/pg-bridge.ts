@@ -1,15 +1,7 @@
 import 'server-only';
 import type { EventEmitter } from 'node:events';
 import pg from 'pg';
-import type { AccountTeamChange, ConversationChange, CredentialsChange, LiveOutputChange, TeamChange } from './bus';
-
-type BusMap = {
-  team: [TeamChange];
-  conversation: [ConversationChange];
-  accountTeams: [AccountTeamChange];
-  liveOutput: [LiveOutputChange];
-  credentials: [CredentialsChange];
-};
+import type { AccountTeamChange, BusMap, CredentialsChange, LiveOutputChange, TeamChange } from './bus';
 /** A run's end as the run executor announces it (server/agents/run-events.ts RunEvent). */
 export type RunFinished = { runId: string; conversationId: string; ownerId: string; status: string; teamId?: string | null; remote?: boolean };
 
