@@ -60,8 +60,10 @@ export function AddProviderForm({ createProvider }: { createProvider: ProviderAc
       router.refresh();
       return;
     }
-    if (result.error.fields) setErrors(result.error.fields as Errors);
-    setError(result.error.message);
+    // A field's error is said at its field; the form's message only for an error no field shows.
+    const fields = (result.error.fields ?? {}) as Errors;
+    setErrors(fields);
+    if (Object.keys(fields).length === 0) setError(result.error.message);
   };
 
   return (
