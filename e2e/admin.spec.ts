@@ -88,7 +88,7 @@ test('an admin revokes an open invitation link and it stops working', async ({ b
   await page.context().close();
 });
 
-test('the admin disables an account: its next page load is signed out, its token answers 401, it cannot sign in', async ({
+test('the admin disables an account: its next page load is signed out, its token answers 401 (for good), it cannot sign in until enabled', async ({
   browser,
   accounts,
 }) => {
@@ -123,10 +123,14 @@ test('the admin disables an account: its next page load is signed out, its token
   await victimPage.getByRole('button', { name: 'Sign in' }).click();
   await expect(victimPage.getByRole('alert').filter({ hasText: 'Invalid email or password' })).toBeVisible();
 
-  // Enabled again: the token works again and the person can sign in.
+  // Enabled again: the person can sign in, but the old token stays dead (disabling revoked it; ADR 041).
   await row.getByRole('button', { name: `Enable ${victim.email}` }).click();
   await expect(row).not.toContainText('Disabled', PAGE_DATA);
-  expect((await api.get('/api/v1/me', { headers: { authorization: `Bearer ${victim.token}` } })).status()).toBe(200);
+  expect((await api.get('/api/v1/me', { headers: { authorization: `Bearer ${victim.token}` } })).status()).toBe(401);
+  await victimPage.getByLabel('Email').fill(victim.email);
+  await victimPage.getByLabel('Password').fill(victim.password);
+  await victimPage.getByRole('button', { name: 'Sign in' }).click();
+  await expect(victimPage).toHaveURL(/\/agents$/, PAGE_DATA);
   await api.dispose();
   await victimContext.close();
   await page.context().close();
