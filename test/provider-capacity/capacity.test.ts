@@ -81,11 +81,15 @@ describe('withProviderCapacity: calls of one provider, across every run', () => 
         }
       }),
     );
-    // Each call is released once it runs; the next in line takes its place.
-    for (const c of calls) {
-      await c.running;
-      c.release();
+    // Two run at once (the cap); each next call starts only once the oldest running one is released.
+    await calls[0]!.running;
+    await calls[1]!.running;
+    for (let i = 2; i < calls.length; i++) {
+      calls[i - 2]!.release();
+      await calls[i]!.running;
     }
+    calls.at(-2)!.release();
+    calls.at(-1)!.release();
     expect(await Promise.all(results)).toEqual(calls.map((_, i) => `c${i}`));
     // Must not happen: a third call in flight beside two (a storm of 429s from a provider that allows two).
     expect(most).toBe(2);
