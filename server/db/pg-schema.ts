@@ -163,6 +163,7 @@ export const runs = pgTable(
     outputTokens: big('output_tokens').notNull().default(0),
     modelCalls: integer('model_calls').notNull().default(0),
     unreportedCalls: integer('unreported_calls').notNull().default(0),
+    costNanos: big('cost_nanos'),
     fingerprint: text('fingerprint'),
     assembly: json('assembly').$type<unknown>(),
     parentRunId: text('parent_run_id'),
@@ -240,6 +241,7 @@ export const teams = pgTable(
     hasPending: integer('has_pending').notNull().default(0),
     clonedFromTeamId: text('cloned_from_team_id'),
     tokenBudget: big('token_budget'),
+    moneyBudgetNanos: big('money_budget_nanos'),
     createdAt: createdAt(),
     updatedAt: ms('updated_at').notNull(),
   },
@@ -420,3 +422,10 @@ export const providerCalls = pgTable(
   },
   (t) => [index('provider_calls_key_state_idx').on(t.providerKey, t.state)],
 );
+
+export const modelPrices = pgTable('model_prices', {
+  model: text('model').primaryKey(),
+  inputMicrosPerMillion: big('input_micros_per_million'),
+  outputMicrosPerMillion: big('output_micros_per_million'),
+  updatedAt: ms('updated_at').notNull(),
+});

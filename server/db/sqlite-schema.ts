@@ -182,6 +182,11 @@ export const runs = sqliteTable(
     /** Model calls recorded for the run, and how many of them reported no token usage (absent, never counted as 0). */
     modelCalls: integer('model_calls').notNull().default(0),
     unreportedCalls: integer('unreported_calls').notNull().default(0),
+    /**
+     * What the run cost in nano-dollars (1e-9 USD), priced when it finished at its model's price then (ADR 048): null
+     * while it runs, and when the cost is unknown (no price for the model, or a call reported no usage).
+     */
+    costNanos: integer('cost_nanos'),
     /** SHA-256 of the canonical assembly descriptor recorded when the run started (lib/types/assembly.ts). */
     fingerprint: text('fingerprint'),
     assembly: text('assembly', { mode: 'json' }).$type<unknown>(),
@@ -300,6 +305,8 @@ export const teams = sqliteTable(
     clonedFromTeamId: text('cloned_from_team_id'),
     /** Tokens the team may spend in all (its runs and their delegated children); null = no team budget. */
     tokenBudget: integer('token_budget'),
+    /** Or money it may spend in all, in nano-dollars (ADR 048); at most one of the two is set. */
+    moneyBudgetNanos: integer('money_budget_nanos'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
@@ -554,3 +561,14 @@ export type TeamMember = typeof teamMembers.$inferSelect;
 export type Job = typeof jobs.$inferSelect;
 export type SharedMessage = typeof sharedMessages.$inferSelect;
 export type StateEntry = typeof stateEntries.$inferSelect;
+
+/**
+ * Prices per million tokens of a model, keyed by its model string (`scripted`, `openai:gpt-4.1-mini`, `slug:model`:
+ * the provider and the model), in micro-dollars (ADR 048). A null price is unknown, and so is any cost it enters.
+ */
+export const modelPrices = sqliteTable('model_prices', {
+  model: text('model').primaryKey(),
+  inputMicrosPerMillion: integer('input_micros_per_million'),
+  outputMicrosPerMillion: integer('output_micros_per_million'),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});

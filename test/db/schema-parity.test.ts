@@ -63,7 +63,9 @@ describe('the SQLite and Postgres schemas', () => {
     expectTypeOf<typeof pg.providerCalls.$inferInsert>().toEqualTypeOf<typeof sqlite.providerCalls.$inferInsert>();
     expectTypeOf<typeof pg.signInKnownAddresses.$inferSelect>().toEqualTypeOf<typeof sqlite.signInKnownAddresses.$inferSelect>();
     expectTypeOf<typeof pg.signInKnownAddresses.$inferInsert>().toEqualTypeOf<typeof sqlite.signInKnownAddresses.$inferInsert>();
-    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers];
+    expectTypeOf<typeof pg.modelPrices.$inferSelect>().toEqualTypeOf<typeof sqlite.modelPrices.$inferSelect>();
+    expectTypeOf<typeof pg.modelPrices.$inferInsert>().toEqualTypeOf<typeof sqlite.modelPrices.$inferInsert>();
+    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers, pg.modelPrices];
     expect(new Set(typed)).toEqual(new Set(tablesOf(pg, PgTable).values()));
   });
 });
