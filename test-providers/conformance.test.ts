@@ -120,5 +120,12 @@ describe.concurrent('providers: a three-turn conversation with a tool call on ea
 // After the others: the app remembers a parameter a server refused, per endpoint (as it should), and every OpenAI
 // variant is served from the one OPENAI_BASE_URL, so once this case has taught it, no call there asks for usage.
 describe('providers: a server that refuses stream_options (after the cases that expect usage)', () => {
-  test('openai:stub-refuse-stream-options', () => threeTurns({ model: 'openai:stub-refuse-stream-options', calls: 1, usage: 'either' }));
+  test('openai:stub-refuse-stream-options', async () => {
+    await threeTurns({ model: 'openai:stub-refuse-stream-options', calls: 1, usage: 'either' });
+    // The refusal is remembered and shown in the provider's status (the test account is the instance's admin).
+    const { url, token } = inject('providersApp');
+    const { builtin } = await new Api(url, token).call<{ builtin: { slug: string; refusedParameters: string[] }[] }>('GET', '/admin/providers');
+    expect(builtin.find((b) => b.slug === 'openai')?.refusedParameters).toEqual(['stream_options']);
+    expect(builtin.find((b) => b.slug === 'anthropic')?.refusedParameters).toEqual([]);
+  });
 });

@@ -11,6 +11,7 @@ import { Time } from '@/components/ui/time';
 import { LIMITS } from '@/lib/limits';
 import { PROVIDER_KIND_LABELS, type ProviderTestResult, type ProviderView } from '@/lib/schemas/providers';
 import { runAction } from './admin-actions';
+import { RefusedParameters } from './refused-parameters';
 import type { ProviderActions } from './provider-actions';
 
 type Errors = Partial<Record<'name' | 'baseUrl' | 'apiKey' | 'maxConcurrent' | 'requestsPerMinute', string>>;
@@ -76,6 +77,7 @@ export function ProviderItem({ provider, actions }: { provider: ProviderView; ac
               'Models not listed yet: test the connection to list them.'
             )}
           </p>
+          <RefusedParameters parameters={provider.refusedParameters} />
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="secondary" size="sm" onClick={runTest} pending={testing} aria-label={`Test connection to ${provider.name}`}>

@@ -2,6 +2,7 @@ import { Badge, EmptyState } from '@/components/ui/misc';
 import type { BuiltinProviderView, ProviderView } from '@/lib/schemas/providers';
 import type { ProviderActions } from './provider-actions';
 import { ProviderItem } from './provider-item';
+import { RefusedParameters } from './refused-parameters';
 
 /** The managed providers, then the ones the environment configures (read-only here). */
 export function ProviderList({ providers, builtin, actions }: { providers: ProviderView[]; builtin: BuiltinProviderView[]; actions: Omit<ProviderActions, 'createProvider'> }) {
@@ -25,6 +26,7 @@ export function ProviderList({ providers, builtin, actions }: { providers: Provi
               <code className="text-xs">{b.slug}:…</code>
               <Badge tone={b.configured ? 'success' : 'neutral'}>{b.configured ? 'Configured' : 'Not set'}</Badge>
               <span className="text-xs text-zinc-500 dark:text-zinc-400">{b.variables}</span>
+              <RefusedParameters parameters={b.refusedParameters} />
             </li>
           ))}
         </ul>

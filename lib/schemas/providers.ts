@@ -115,11 +115,13 @@ export type ProviderView = {
   /** Its caps on calls in flight at once and started per minute (null: the instance default / none). */
   maxConcurrent: number | null;
   requestsPerMinute: number | null;
+  /** Optional request parameters the server refused, which requests to it now leave out (as this process learned). */
+  refusedParameters: string[];
   createdAt: string;
   updatedAt: string;
 };
 
 /** A provider configured by environment variables (read-only in the app). */
-export type BuiltinProviderView = { slug: ProviderKind; name: string; kind: ProviderKind; configured: boolean; variables: string };
+export type BuiltinProviderView = { slug: ProviderKind; name: string; kind: ProviderKind; configured: boolean; variables: string; refusedParameters: string[] };
 
 export type ProviderTestResult = { ok: true; latencyMs: number; models: number } | { ok: false; latencyMs: number; error: string };

@@ -2,6 +2,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { CreateProviderData, ProviderView, UpdateProviderData } from '@/lib/schemas/providers';
+import { unsupportedParameters } from '@/server/agents/model-call/unsupported-parameters';
 import { getDb, schema, writeTx } from '@/server/db';
 import { isUniqueViolation } from '@/server/db/errors';
 import { AppError, notFound } from '@/server/http/errors';
@@ -28,6 +29,7 @@ export function toProviderView(row: ProviderRow): ProviderView {
     modelsFetchedAt: row.modelsFetchedAt ? row.modelsFetchedAt.toISOString() : null,
     maxConcurrent: row.maxConcurrent,
     requestsPerMinute: row.requestsPerMinute,
+    refusedParameters: unsupportedParameters(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as getRoute, PATCH as patchRoute, DELETE as deleteRoute } from '@/app/api/v1/admin/providers/[id]/route';
 import { POST as testRoute } from '@/app/api/v1/admin/providers/[id]/test/route';
 import { GET as listRoute, POST as createRoute } from '@/app/api/v1/admin/providers/route';
+import { forgetUnsupportedParameters, rememberUnsupported } from '@/server/agents/model-call/unsupported-parameters';
 import { getDb, schema, writeTx } from '@/server/db';
 import { open } from '@/server/providers/secret-box';
 import { adminStateSnapshot, makeAccount } from '../admin/helpers';
@@ -58,6 +59,7 @@ describe('/api/v1/admin/providers', () => {
       modelsFetchedAt: null,
       maxConcurrent: null,
       requestsPerMinute: null,
+      refusedParameters: [],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -83,6 +85,27 @@ describe('/api/v1/admin/providers', () => {
     expect(res.status).toBe(200);
     expect((res.body as { builtin: { slug: string }[] }).builtin.map((b) => b.slug)).toEqual(['openai', 'anthropic', 'ollama']);
     expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("shows in each provider's status the parameters its server refused, for that endpoint only", async () => {
+    const a = await admin();
+    const lab = (await call(createRoute, { method: 'POST', headers: a.auth, body: body() })).body as { id: string };
+    await call(createRoute, { method: 'POST', headers: a.auth, body: body({ slug: 'other', name: 'Other', baseUrl: `${stub.origin}/other/v1` }) });
+    // As adaptive requests record a refusal (a trailing slash is the same endpoint).
+    rememberUnsupported({ kind: 'openai', baseUrl: `${stub.origin}/v1/` }, ['stream_options']);
+    rememberUnsupported({ kind: 'openai', baseUrl: `${stub.origin}/v1` }, ['parallel_tool_calls']);
+    try {
+      const listed = (await call(listRoute, { headers: a.auth })).body as { providers: { slug: string; refusedParameters: string[] }[]; builtin: { slug: string; refusedParameters: string[] }[] };
+      // What must not happen: one server's refusals shown on (and so left out of requests to) another endpoint.
+      expect(listed.providers.map((p) => [p.slug, p.refusedParameters])).toEqual([
+        ['lab', ['stream_options', 'parallel_tool_calls']],
+        ['other', []],
+      ]);
+      expect(listed.builtin.map((b) => b.refusedParameters)).toEqual([[], [], []]);
+      expect((await call(getRoute, { headers: a.auth, params: { id: lab.id } })).body).toMatchObject({ refusedParameters: ['stream_options', 'parallel_tool_calls'] });
+    } finally {
+      forgetUnsupportedParameters();
+    }
   });
 
   it('test connection lists the models (valid ids, sorted), caches them and reports the latency', async () => {
