@@ -10,11 +10,12 @@ import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Alert, Badge, Card, EmptyState, Spinner } from '@/components/ui/misc';
+import { LoadError } from '@/components/ui/load-error';
 import { useAgentActions } from './agent-actions';
 import { conversationKeys } from '@/components/conversations/queries';
 import { agentListQuery } from './queries';
 import { DeleteAgentDialog } from './delete-agent-dialog';
-import { useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from '@/components/ui/use-debounced-value';
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -51,15 +52,7 @@ export function AgentList() {
       {agents.isPending ? (
         <Spinner label="Loading agents" />
       ) : agents.isError ? (
-        <Alert
-          action={
-            <Button variant="secondary" size="sm" onClick={() => agents.refetch()} disabled={agents.isFetching}>
-              Retry
-            </Button>
-          }
-        >
-          Could not load your agents: {agents.error.message}
-        </Alert>
+        <LoadError query={agents}>Couldn’t load your agents.</LoadError>
       ) : agents.data.agents.length === 0 ? (
         query ? (
           <EmptyState title="No matching agents">No agent’s name or description contains “{query}”.</EmptyState>

@@ -3,8 +3,8 @@
 import { ButtonLink } from '@/components/ui/button-link';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-client';
-import { Button } from '@/components/ui/button';
-import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
+import { EmptyState, Spinner } from '@/components/ui/misc';
+import { LoadError } from '@/components/ui/load-error';
 import { AgentForm } from './agent-form';
 import { agentQuery } from './queries';
 
@@ -30,15 +30,7 @@ export function EditAgent({ id }: { id: string }) {
       );
     }
     return (
-      <Alert
-        action={
-          <Button variant="secondary" size="sm" onClick={() => agent.refetch()} disabled={agent.isFetching}>
-            Retry
-          </Button>
-        }
-      >
-        Could not load the agent: {agent.error.message}
-      </Alert>
+      <LoadError query={agent}>Couldn’t load the agent.</LoadError>
     );
   }
   return <AgentForm key={agent.data.id} mode="edit" agent={agent.data} />;

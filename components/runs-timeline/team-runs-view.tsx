@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
-import { Button } from '@/components/ui/button';
+import { LoadError } from '@/components/ui/load-error';
 import { linkButton } from '@/components/teams/link-button';
 import { teamQuery } from '@/components/teams/queries';
 import { ApiError } from '@/lib/api-client';
@@ -96,15 +96,7 @@ export function TeamRunsView({ teamId }: { teamId: string }) {
       {runs.isPending ? (
         <Spinner label="Loading runs…" />
       ) : runs.isError && !data ? (
-        <Alert
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void runs.refetch()} disabled={runs.isFetching}>
-              Retry
-            </Button>
-          }
-        >
-          Couldn’t load the runs. {runs.error.message}
-        </Alert>
+        <LoadError query={runs}>Couldn’t load the runs.</LoadError>
       ) : data ? (
         <section aria-label={view === 'timeline' ? 'Timeline' : 'Table'} className="space-y-3">
           <p className="text-sm text-zinc-700 dark:text-zinc-300">

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useId } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Alert, Spinner } from '@/components/ui/misc';
-import { Button } from '@/components/ui/button';
+import { LoadError } from '@/components/ui/load-error';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
 import { LIMITS } from '@/lib/limits';
@@ -78,15 +78,7 @@ export function AgentPicker({ search, onSearch, catalog, selected, onToggle, err
       {catalog.isPending ? (
         <Spinner label="Loading your agents…" />
       ) : catalog.isError ? (
-        <Alert
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void catalog.refetch()} disabled={catalog.isFetching}>
-              Retry
-            </Button>
-          }
-        >
-          Couldn’t load your agents. {catalog.error.message}
-        </Alert>
+        <LoadError query={catalog}>Couldn’t load your agents.</LoadError>
       ) : catalog.data.agents.length === 0 ? (
         <div className="rounded-md border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
           {search.trim() ? (

@@ -15,7 +15,7 @@ import {
   type FeedFilter,
 } from '@/lib/feed-filter';
 import type { ApiMember } from '@/lib/types/team';
-import { useDebounced } from './use-debounced';
+import { useDebouncedValue } from '@/components/ui/use-debounced-value';
 
 /** Typing settles this long before the URL (and the feed) follows. */
 const TEXT_SETTLE_MS = 300;
@@ -55,7 +55,7 @@ export function FeedFilterBar({ filter, members, matching }: Props) {
   const pathname = usePathname();
   const id = useId();
   const [text, setText] = useState(filter.text);
-  const settled = useDebounced(text, TEXT_SETTLE_MS);
+  const settled = useDebouncedValue(text, TEXT_SETTLE_MS);
 
   // The URL moved on its own (back button, a link): show its text, unless it is what is being typed. Adjusted
   // while rendering (React's pattern for state derived from a changed prop), not in an effect.

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { Alert, Spinner } from '@/components/ui/misc';
+import { LoadError } from '@/components/ui/load-error';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
@@ -79,15 +80,7 @@ export function StatePanel({ teamId }: { teamId: string }) {
       </div>
       {query.isError ? (
         <div className="mb-3">
-          <Alert
-            action={
-              <Button variant="secondary" size="sm" onClick={() => void query.refetch()} disabled={query.isFetching}>
-                Retry
-              </Button>
-            }
-          >
-            {view ? 'Couldn’t refresh the team state; showing what was last loaded.' : 'Couldn’t load the team state.'} {query.error.message}
-          </Alert>
+          <LoadError query={query}>{view ? 'Couldn’t refresh the team state; showing what was last loaded.' : 'Couldn’t load the team state.'}</LoadError>
         </div>
       ) : null}
       {setStatus.isError ? (

@@ -21,7 +21,7 @@ import { AgentPicker } from './agent-picker';
 import { agentListQuery } from '@/components/agents/queries';
 import { teamKeys } from './queries';
 import { useTeamActions } from './team-actions';
-import { useDebounced } from './use-debounced';
+import { useDebouncedValue } from '@/components/ui/use-debounced-value';
 
 type FieldErrors = Partial<Record<'name' | 'goal' | 'agentIds', string>>;
 const { minMembers, maxMembers } = LIMITS.team;
@@ -41,7 +41,7 @@ export function TeamCreateForm() {
   const nameRef = useRef<HTMLInputElement>(null);
   const goalRef = useRef<HTMLTextAreaElement>(null);
 
-  const query = useDebounced(search.trim(), 250);
+  const query = useDebouncedValue(search.trim(), 250);
   const catalog = useQuery({
     ...agentListQuery(query),
     placeholderData: keepPreviousData,

@@ -2,8 +2,8 @@
 
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Badge, EmptyState, PageHeader, Spinner } from '@/components/ui/misc';
-import { Button } from '@/components/ui/button';
+import { Badge, EmptyState, PageHeader, Spinner } from '@/components/ui/misc';
+import { LoadError } from '@/components/ui/load-error';
 import { Time } from '@/components/ui/time';
 import { TEAM_STATUS_BADGE, workBadges } from './feed';
 import { linkButton } from './link-button';
@@ -30,15 +30,7 @@ export function TeamList() {
       {teams.isPending ? (
         <Spinner label="Loading teams…" />
       ) : teams.isError ? (
-        <Alert
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void teams.refetch()} disabled={teams.isFetching}>
-              Retry
-            </Button>
-          }
-        >
-          Couldn’t load your teams. {teams.error.message}
-        </Alert>
+        <LoadError query={teams}>Couldn’t load your teams.</LoadError>
       ) : teams.data.teams.length === 0 ? (
         <EmptyState title="No teams yet">
           <p>Compose 2–8 of your agents into a team with a goal, then direct work to them by @mention.</p>

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
+import { LoadError } from '@/components/ui/load-error';
 import { Button } from '@/components/ui/button';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
@@ -134,15 +135,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
         </Link>
       </EmptyState>
     ) : (
-      <Alert
-        action={
-          <Button variant="secondary" size="sm" onClick={() => void team.refetch()} disabled={team.isFetching}>
-            Retry
-          </Button>
-        }
-      >
-        Couldn’t load this team. {team.error.message}
-      </Alert>
+      <LoadError query={team}>Couldn’t load this team.</LoadError>
     );
   }
 
@@ -217,15 +210,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
               filtered={isFiltered(filter)}
             />
           ) : activity.isError ? (
-            <Alert
-              action={
-                <Button variant="secondary" size="sm" onClick={() => void activity.refetch()} disabled={activity.isFetching}>
-                  Retry
-                </Button>
-              }
-            >
-              Couldn’t load the activity. {activity.error.message}
-            </Alert>
+            <LoadError query={activity}>Couldn’t load the activity.</LoadError>
           ) : (
             <Spinner label="Loading activity…" />
           )}
