@@ -10,6 +10,7 @@ import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { signInSchema, type SignInInput } from '@/lib/schemas/auth';
 import type { AuthFormAction, AuthFormState } from '@/lib/types/auth-forms';
+import { textLink } from '@/components/ui/button-variants';
 
 const INITIAL: AuthFormState = {};
 
@@ -74,7 +75,7 @@ export function SignInForm({ action, callbackPath, initialMessage, signUpLink }:
       {signUpLink ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           New here?{' '}
-          <Link href="/sign-up" className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+          <Link href="/sign-up" className={textLink}>
             Create account
           </Link>
         </p>

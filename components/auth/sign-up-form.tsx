@@ -11,6 +11,7 @@ import { Alert } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
 import { signUpSchema, type SignUpInput } from '@/lib/schemas/auth';
 import type { AuthFormAction, AuthFormState } from '@/lib/types/auth-forms';
+import { textLink } from '@/components/ui/button-variants';
 
 const INITIAL: AuthFormState = {};
 
@@ -69,7 +70,7 @@ export function SignUpForm({ action, invite = null, notice }: { action: AuthForm
       </form>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         Already have an account?{' '}
-        <Link href="/sign-in" className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+        <Link href="/sign-in" className={textLink}>
           Sign in
         </Link>
       </p>

@@ -1,5 +1,7 @@
 import Link from 'next/link';
 import type { WaitingTeamRequest } from '@/lib/types/conversation';
+import { textLink } from '@/components/ui/button-variants';
+import { cn } from '@/components/ui/cn';
 
 /**
  * In a team member's conversation, while a team request waits on it (a question or an approval): where to answer.
@@ -20,7 +22,7 @@ export function TeamRequestNotice({ request, agentName }: { request: WaitingTeam
       </p>
       <Link
         href={`/teams/${encodeURIComponent(request.teamId)}`}
-        className="mt-2 inline-block font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
+        className={cn(textLink, 'mt-2 inline-block')}
       >
         Answer on the team’s page
       </Link>

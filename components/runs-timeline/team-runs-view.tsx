@@ -1,11 +1,9 @@
 'use client';
 
-import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, EmptyState, Spinner } from '@/components/ui/misc';
 import { LoadError } from '@/components/ui/load-error';
-import { linkButton } from '@/components/teams/link-button';
 import { teamQuery } from '@/components/teams/queries';
 import { ApiError } from '@/lib/api-client';
 import { formatCount, totalTokens } from './layout';
@@ -15,6 +13,7 @@ import { fallbackInterval, hasUnfinishedRuns } from './runs-push';
 import { useTeamRunsPush } from './use-team-runs-push';
 import { RunsTable } from './runs-table';
 import { TimelineChart } from './timeline-chart';
+import { ButtonLink } from '@/components/ui/button-link';
 
 const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
@@ -51,9 +50,9 @@ export function TeamRunsView({ teamId }: { teamId: string }) {
     return (
       <EmptyState title="Team not found">
         <p>It may have been deleted.</p>
-        <Link href="/teams" className={`${linkButton.secondary} mt-3`}>
+        <ButtonLink href="/teams" variant="secondary" size="sm" className="mt-3">
           Back to teams
-        </Link>
+        </ButtonLink>
       </EmptyState>
     );
   }
@@ -64,10 +63,10 @@ export function TeamRunsView({ teamId }: { teamId: string }) {
   return (
     <div className="w-full min-w-0 space-y-4">
       <header className="space-y-1">
-        <Link href={`/teams/${encodeURIComponent(teamId)}`} className={`${linkButton.text} text-sm`}>
+        <ButtonLink href={`/teams/${encodeURIComponent(teamId)}`} variant="link" size="inline" className="text-sm">
           <span aria-hidden>← </span>
           {team.data ? team.data.name : 'Team'}
-        </Link>
+        </ButtonLink>
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
           <h1 className="text-2xl font-semibold text-zinc-900 dark:text-zinc-50">Runs</h1>
           <LiveStatus connection={connection} />

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useId } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Alert, Spinner } from '@/components/ui/misc';
@@ -10,7 +9,7 @@ import { cn } from '@/components/ui/cn';
 import { LIMITS } from '@/lib/limits';
 import { TOOL_GROUPS } from '@/lib/tool-groups';
 import type { ApiAgent, ApiAgentList } from '@/lib/types/agent';
-import { linkButton } from './link-button';
+import { ButtonLink } from '@/components/ui/button-link';
 
 const { minMembers, maxMembers } = LIMITS.team;
 
@@ -86,9 +85,9 @@ export function AgentPicker({ search, onSearch, catalog, selected, onToggle, err
           ) : (
             <>
               <p>You have no agents yet. A team needs at least two.</p>
-              <Link href="/agents/new" className={cn(linkButton.secondary, 'mt-3')}>
+              <ButtonLink href="/agents/new" variant="secondary" size="sm" className="mt-3">
                 Create an agent
-              </Link>
+              </ButtonLink>
             </>
           )}
         </div>

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { memo, useRef, useState, type MouseEvent } from 'react';
 import { LiveOutputBox } from '@/components/live-output/live-output-box';
 import { jobOutputKey } from '@/components/live-output/store';
@@ -27,8 +26,9 @@ import { waitReasonLabel } from '@/lib/wait-reason-label';
 import { JobRetryControls, type RetryTarget } from './job-retry-controls';
 import { jobRunParts } from './job-run-parts';
 import { JobAnswerForm, type AnswerBody } from './job-answer-form';
-import { linkButton } from './link-button';
 import { stopReasonLabel } from '@/lib/stop-reason-label';
+import { ButtonLink } from '@/components/ui/button-link';
+import { textLink } from '@/components/ui/button-variants';
 
 export const jobElementId = (jobId: string) => `job-${jobId}`;
 
@@ -166,7 +166,7 @@ export const JobCard = memo(function JobCard({
         <p className="mt-1 break-words text-xs text-zinc-600 dark:text-zinc-400">
           {isReceipt ? 'Result of: ' : job.retryOf && !job.parentId ? 'Retry of: ' : 'Follow-up to: '}
           {linked ? (
-            <a href={`#${jobElementId(linked.id)}`} onClick={(e) => scrollToJob(e, linked.id)} className={linkButton.text}>
+            <a href={`#${jobElementId(linked.id)}`} onClick={(e) => scrollToJob(e, linked.id)} className={textLink}>
               {firstWords(linked.text ?? '') || 'an earlier request'}
             </a>
           ) : (
@@ -193,7 +193,7 @@ export const JobCard = memo(function JobCard({
               aria-expanded={textExpanded}
               aria-controls={textId}
               onClick={() => onToggleText(job.id)}
-              className={cn(linkButton.text, 'mt-1 text-xs')}
+              className={cn(textLink, 'mt-1 text-xs')}
             >
               {textExpanded ? 'Show less' : 'Show full request'}
             </button>
@@ -243,7 +243,7 @@ export const JobCard = memo(function JobCard({
           {'jobId' in waitReason ? (
             <>
               {' — '}
-              <a href={`#${jobElementId(waitReason.jobId)}`} onClick={(e) => scrollToJob(e, waitReason.jobId)} className={linkButton.text}>
+              <a href={`#${jobElementId(waitReason.jobId)}`} onClick={(e) => scrollToJob(e, waitReason.jobId)} className={textLink}>
                 {waitReason.kind === 'your_answer' ? 'answer it' : 'show it'}
               </a>
             </>
@@ -286,9 +286,9 @@ export const JobCard = memo(function JobCard({
               <dd className="break-all font-mono">{job.id}</dd>
             </dl>
             <div className="flex flex-wrap items-center gap-2">
-              <Link href={`/conversations/${job.conversationId}`} className={linkButton.secondary}>
+              <ButtonLink href={`/conversations/${job.conversationId}`} variant="secondary" size="sm">
                 Open conversation
-              </Link>
+              </ButtonLink>
               {canCancel(job.status) ? (
                 <Button variant="danger" size="sm" onClick={() => void cancel()} pending={cancelState.pending}>
                   {cancelState.pending ? 'Cancelling…' : 'Cancel'}

@@ -1,11 +1,10 @@
 'use client';
 
-import Link from 'next/link';
 import { Badge } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { MEMBER_STATUS_BADGE } from './feed';
 import type { ApiMember } from '@/lib/types/team';
-import { linkButton } from './link-button';
+import { ButtonLink } from '@/components/ui/button-link';
 
 type Props = {
   members: ApiMember[];
@@ -55,9 +54,9 @@ export function MemberSidebar({ members, recipientIds, onMention }: Props) {
                   Mention
                 </Button>
                 {member.conversationId ? (
-                  <Link href={`/conversations/${member.conversationId}`} className={`${linkButton.text} text-sm`}>
+                  <ButtonLink href={`/conversations/${member.conversationId}`} variant="link" size="inline" className="text-sm">
                     Open conversation<span className="sr-only"> with {member.name}</span>
-                  </Link>
+                  </ButtonLink>
                 ) : (
                   <span className="text-xs text-zinc-500 dark:text-zinc-400">No conversation yet</span>
                 )}

@@ -6,9 +6,9 @@ import { Badge, EmptyState, PageHeader, Spinner } from '@/components/ui/misc';
 import { LoadError } from '@/components/ui/load-error';
 import { Time } from '@/components/ui/time';
 import { TEAM_STATUS_BADGE, workBadges } from './feed';
-import { linkButton } from './link-button';
 import { teamListQuery } from './queries';
 import { TEAM_LIST_FALLBACK_MS, useTeamListEvents } from './use-team-list-events';
+import { ButtonLink } from '@/components/ui/button-link';
 
 /** The owner's teams, newest first, with member count, status and waiting work. */
 export function TeamList() {
@@ -22,9 +22,9 @@ export function TeamList() {
   return (
     <div className="w-full">
       <PageHeader title="Teams">
-        <Link href="/teams/new" className={linkButton.primary}>
+        <ButtonLink href="/teams/new">
           New team
-        </Link>
+        </ButtonLink>
       </PageHeader>
 
       {teams.isPending ? (
@@ -34,9 +34,9 @@ export function TeamList() {
       ) : teams.data.teams.length === 0 ? (
         <EmptyState title="No teams yet">
           <p>Compose 2–8 of your agents into a team with a goal, then direct work to them by @mention.</p>
-          <Link href="/teams/new" className={`${linkButton.primary} mt-4`}>
+          <ButtonLink href="/teams/new" className="mt-4">
             New team
-          </Link>
+          </ButtonLink>
         </EmptyState>
       ) : (
         <ul className="space-y-3" aria-label="Your teams">

@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
@@ -22,7 +21,6 @@ import { MentionComposer, emptyDraft, type ComposerDraft } from './mention-compo
 import { StatePanel } from './state-panel';
 import { TeamBudgetMeter } from './team-budget-meter';
 import { TeamBudgetNotice } from './team-budget-notice';
-import { linkButton } from './link-button';
 import { activityQuery, teamQuery, waitReasonsQuery } from './queries';
 import type { RetryTarget } from './job-retry-controls';
 import { useTeamActions } from './team-actions';
@@ -32,6 +30,9 @@ import { useTeamNotifications } from './notifications';
 import { TeamCapacityNotice } from './team-capacity-notice';
 import { TeamSettingsDialog } from './team-dialogs-lazy';
 import { tabTitle, useTabTitle } from './use-tab-title';
+import { ButtonLink } from '@/components/ui/button-link';
+import { cn } from '@/components/ui/cn';
+import { textLink } from '@/components/ui/button-variants';
 
 const toggleKey = (id: string) => (prev: Readonly<Record<string, boolean>>) => ({ ...prev, [id]: !prev[id] });
 
@@ -130,9 +131,9 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
     return missing ? (
       <EmptyState title="Team not found">
         <p>It may have been deleted.</p>
-        <Link href="/teams" className={`${linkButton.secondary} mt-3`}>
+        <ButtonLink href="/teams" variant="secondary" size="sm" className="mt-3">
           Back to teams
-        </Link>
+        </ButtonLink>
       </EmptyState>
     ) : (
       <LoadError query={team}>Couldn’t load this team.</LoadError>
@@ -155,9 +156,9 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
           <div className="ml-auto flex flex-wrap items-center gap-3">
             <TeamBudgetMeter team={t} onChanged={refreshAll} />
             <NotificationToggle notifications={notifications} />
-            <Link href={`/teams/${encodeURIComponent(t.id)}/runs`} className={linkButton.secondary}>
+            <ButtonLink href={`/teams/${encodeURIComponent(t.id)}/runs`} variant="secondary" size="sm">
               Runs
-            </Link>
+            </ButtonLink>
             <ManageMenu team={t} onRefresh={refreshAll} onReconnected={refreshAll} />
           </div>
         </div>
@@ -169,7 +170,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
           {longGoal ? (
             <button
               type="button"
-              className={`${linkButton.text} text-xs`}
+              className={cn(textLink, 'text-xs')}
               aria-expanded={goalExpanded}
               aria-controls="team-goal"
               onClick={() => setGoalExpanded((v) => !v)}

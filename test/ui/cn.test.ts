@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cn } from '@/components/ui/cn';
-import { buttonVariants } from '@/components/ui/button-variants';
+import { buttonVariants, textLink } from '@/components/ui/button-variants';
 
 describe('cn', () => {
   it('skips falsy parts and accepts clsx objects and arrays', () => {
@@ -33,5 +33,14 @@ describe('buttonVariants', () => {
     expect(small).toContain('h-8');
     expect(small).toContain('px-4');
     expect(small).not.toContain('px-2.5');
+  });
+
+  it('a text link has no box (it flows and wraps with its sentence) but keeps the focus ring and the link colour', () => {
+    for (const box of ['inline-flex', 'h-8', 'h-10', 'px-2.5', 'px-4', 'rounded-md']) expect(textLink.split(' ')).not.toContain(box);
+    expect(textLink).toContain('focus-visible:outline-indigo-500');
+    expect(textLink).toContain('text-indigo-700');
+    expect(textLink).toContain('dark:text-indigo-300');
+    // A link-looking ButtonLink is the same classes.
+    expect(buttonVariants({ variant: 'link', size: 'inline' })).toBe(textLink);
   });
 });

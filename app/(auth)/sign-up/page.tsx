@@ -8,6 +8,7 @@ import { AUTH_MESSAGES } from '@/lib/schemas/auth';
 import { signUpAccess } from '@/server/auth/registration';
 import { currentUser } from '@/server/auth/require-user';
 import { hasAnyUser } from '@/server/auth/users';
+import { textLink } from '@/components/ui/button-variants';
 
 export const metadata: Metadata = { title: 'Create account' };
 export const dynamic = 'force-dynamic';
@@ -38,7 +39,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Searc
         <Alert tone="info">{invite ? AUTH_MESSAGES.invitationInvalid : AUTH_MESSAGES.signUpDisabled}</Alert>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           Already have an account?{' '}
-          <Link href="/sign-in" className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+          <Link href="/sign-in" className={textLink}>
             Sign in
           </Link>
         </p>

@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/misc';
 import { Time } from '@/components/ui/time';
 import type { ApiStateEntry } from '@/lib/types/team';
 import { KIND_LABEL } from './state-view';
+import { textLink } from '@/components/ui/button-variants';
 
 /**
  * One public-state entry. Title and content were written by a model: rendered as plain text (React escapes it),
@@ -38,7 +39,7 @@ export function StateEntryCard({ entry, actions }: { entry: ApiStateEntry; actio
         {entry.source.conversationId ? (
           <Link
             href={`/conversations/${encodeURIComponent(entry.source.conversationId)}`}
-            className="font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
+            className={textLink}
           >
             Source conversation<span className="sr-only"> of “{entry.title}”</span>
           </Link>
