@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
@@ -12,6 +13,7 @@ import type { ApprovalValue } from '@/components/approvals/approval';
 import { agentQuery } from '@/components/agents/queries';
 import { conversationKeys, conversationStateQuery } from './queries';
 import { Composer } from './composer';
+import { DeleteConversationButton } from './delete-conversation-dialog';
 import { useConversationActions } from './conversation-actions';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } from './errors';
 import { newClientId } from '@/lib/idempotency/client-id';
@@ -38,6 +40,7 @@ const ANSWER_FIRST = 'The agent is waiting for your answer. Answer it first, the
 /** The chat screen for one conversation: header, history, run state, approval prompt and composer. */
 export function ChatView({ conversationId }: { conversationId: string }) {
   const queryClient = useQueryClient();
+  const router = useRouter();
   const actions = useConversationActions();
   const queryKey = useMemo(() => conversationKeys.state(conversationId), [conversationId]);
   // Changes arrive by push (runs started, stepping, finished; @mention results are receipt runs); only while the
@@ -205,8 +208,9 @@ export function ChatView({ conversationId }: { conversationId: string }) {
           ) : (
             <Badge tone="warning">Agent deleted</Badge>
           )}
-          <div className="ml-auto">
+          <div className="ml-auto flex items-center gap-2">
             <StreamStatusLine status={stream} />
+            <DeleteConversationButton conversation={conversation} afterDelete={() => router.push('/conversations')} />
           </div>
         </div>
         {conversation.title ? (

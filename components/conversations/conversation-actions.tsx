@@ -19,6 +19,8 @@ export type ConversationActions = {
     conversationId: string,
     input: { memberIds: string[]; text: string; messageKey: string },
   ) => Promise<ActionResult<SendMentionsResponse>>;
+  /** Delete the conversation with the hidden ones it delegated to; conversation_busy while a run works. */
+  remove: (conversationId: string) => Promise<ActionResult<null>>;
 };
 
 const context = createActionsContext<ConversationActions>('Conversation');

@@ -2,10 +2,10 @@
 
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
-import { Button } from '@/components/ui/button';
+import { Badge, EmptyState, Spinner } from '@/components/ui/misc';
+import { LoadError } from '@/components/ui/load-error';
 import { conversationListQuery } from './queries';
-import { loadErrorMessage } from './errors';
+import { DeleteConversationButton } from './delete-conversation-dialog';
 import { Time } from '@/components/ui/time';
 import { ACTIVITY_BADGE, conversationLabel, sortByUpdated } from './list-format';
 
@@ -16,15 +16,7 @@ export function ConversationList() {
   if (query.isPending) return <Spinner label="Loading conversations…" />;
   if (query.isError) {
     return (
-      <Alert
-        action={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()} disabled={query.isFetching}>
-            Retry
-          </Button>
-        }
-      >
-        {loadErrorMessage(query.error, 'Conversations')}
-      </Alert>
+      <LoadError query={query}>Couldn’t load your conversations.</LoadError>
     );
   }
 
@@ -44,10 +36,10 @@ export function ConversationList() {
   return (
     <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
       {conversations.map((c) => (
-        <li key={c.id}>
+        <li key={c.id} className="flex items-start gap-1 pr-2 hover:bg-zinc-50 dark:hover:bg-zinc-800">
           <Link
             href={`/conversations/${encodeURIComponent(c.id)}`}
-            className="block px-4 py-3 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:bg-zinc-800"
+            className="block min-w-0 flex-1 px-4 py-3 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
           >
             <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
               <span className="flex min-w-0 flex-wrap items-baseline gap-x-2 gap-y-0.5">
@@ -60,6 +52,10 @@ export function ConversationList() {
               {conversationLabel(c)}
             </p>
           </Link>
+          {/* Beside the link, never inside it: its own stop in the tab order. */}
+          <div className="pt-2.5">
+            <DeleteConversationButton conversation={c} />
+          </div>
         </li>
       ))}
     </ul>

@@ -51,6 +51,7 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   'PATCH /agents/[id]': async (c) => ({ params: { id: (await agentFor(c.ann.id)).id }, body: { name: 'Renamed' }, ok: [200] }),
   'DELETE /agents/[id]': async (c) => ({ params: { id: (await agentFor(c.ann.id)).id }, ok: [204] }),
   'POST /conversations': async (c) => ({ body: { agentId: (await agentFor(c.ann.id)).id }, ok: [201] }),
+  'DELETE /conversations/[id]': async (c) => ({ params: { id: (await createConversation(c.ann.id, (await agentFor(c.ann.id)).id)).id }, ok: [204] }),
   'POST /conversations/[id]/mentions': async (c) => {
     const { team } = await makeTeam(c.ann.id);
     const conversation = await createConversation(c.ann.id, (await agentFor(c.ann.id)).id);

@@ -47,6 +47,7 @@ const CASES: Record<RouteKey, Case> = {
   'GET /conversations': { noForeignId: "lists the caller's own conversations", hidesFrom: (w) => [w.conversation.id] },
   'POST /conversations': { foreign: (w) => ({ body: { agentId: w.agent.id } }) },
   'GET /conversations/[id]': { foreign: (w) => ({ params: { id: w.conversation.id } }) },
+  'DELETE /conversations/[id]': { foreign: (w) => ({ params: { id: w.conversation.id } }) },
   'GET /conversations/[id]/events': { foreign: (w) => ({ params: { id: w.conversation.id } }) },
   'GET /conversations/[id]/mentions': { foreign: (w) => ({ params: { id: w.conversation.id } }) },
   'POST /conversations/[id]/mentions': {

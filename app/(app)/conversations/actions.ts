@@ -6,6 +6,7 @@ import type { SendMentionsResponse } from '@/lib/mentions/types';
 import { createConversationSchema, resumeSchema, sendMessageSchema } from '@/lib/schemas/conversation';
 import { mentionSchema } from '@/lib/schemas/team';
 import type { Conversation, RunResponse } from '@/lib/types/conversation';
+import { deleteConversation } from '@/server/agents/conversation-delete';
 import { createConversation, getConversation } from '@/server/agents/conversations';
 import { cancel, resume, start } from '@/server/agents/runs';
 import { conversationView, runView } from '@/server/agents/views';
@@ -26,6 +27,15 @@ export async function createConversationAction(input: unknown): Promise<ActionRe
     const user = await requireUser();
     const { agentId } = actionInput(createConversationSchema, input);
     return conversationView(await createConversation(user.id, agentId));
+  });
+}
+
+/** Delete a conversation with the hidden ones it delegated to (ADR 050); refused while a run works. */
+export async function deleteConversationAction(conversationId: unknown): Promise<ActionResult<null>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    await deleteConversation(user.id, actionId(conversationId));
+    return null;
   });
 }
 

@@ -1,6 +1,13 @@
 import type { ReactNode } from 'react';
 import { ConversationActionsProvider } from '@/components/conversations/conversation-actions';
-import { cancelRunAction, createConversationAction, resumeConversationAction, sendMentionsAction, sendMessageAction } from './actions';
+import {
+  cancelRunAction,
+  createConversationAction,
+  deleteConversationAction,
+  resumeConversationAction,
+  sendMentionsAction,
+  sendMessageAction,
+} from './actions';
 
 /** Hands the conversation pages' server actions to their client components (components never import app/). */
 export default function ConversationsLayout({ children }: { children: ReactNode }) {
@@ -12,6 +19,7 @@ export default function ConversationsLayout({ children }: { children: ReactNode 
         resume: resumeConversationAction,
         cancelRun: cancelRunAction,
         sendMentions: sendMentionsAction,
+        remove: deleteConversationAction,
       }}
     >
       {children}

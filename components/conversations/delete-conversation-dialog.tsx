@@ -1,0 +1,102 @@
+'use client';
+
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { actionData } from '@/lib/action-result';
+import { ApiError } from '@/lib/api-client';
+import { useConversationActions } from './conversation-actions';
+import { conversationKeys } from './queries';
+
+type Props = {
+  /** The conversation to delete (its id and the agent's name, for the question); null keeps the dialog closed. */
+  conversation: { id: string; agentName: string } | null;
+  onClose: () => void;
+  /** After the delete (or when it was already gone): the list is refreshed first; the page navigates away. */
+  onDeleted?: () => void;
+};
+
+/**
+ * Asks before deleting a conversation (the kit's ConfirmDialog: Cancel has focus first, Escape cancels). A refusal
+ * (a run still working, a team member's conversation) is said inside the dialog, which stays open.
+ */
+export function DeleteConversationDialog({ conversation, onClose, onDeleted }: Props) {
+  const queryClient = useQueryClient();
+  const actions = useConversationActions();
+  const forget = async (id: string) => {
+    // Its cached reads would only answer 404 now: drop those nothing shows. The open chat page keeps its own until
+    // it navigates away (removing a read that is on screen would fetch it again and flash "unavailable").
+    queryClient.removeQueries({ queryKey: conversationKeys.one(id), type: 'inactive' });
+    await queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
+  };
+  const remove = useMutation({
+    mutationFn: (id: string) => actionData(() => actions.remove(id)),
+    onSuccess: async (_data, id) => {
+      await forget(id);
+      remove.reset();
+      onClose();
+      onDeleted?.();
+    },
+    onError: async (err, id) => {
+      // Already gone (deleted in another tab): the outcome the person asked for, so treat it as done.
+      if (err instanceof ApiError && err.code === 'not_found') {
+        await forget(id);
+        remove.reset();
+        onClose();
+        onDeleted?.();
+      }
+    },
+  });
+
+  const close = () => {
+    if (remove.isPending) return;
+    remove.reset();
+    onClose();
+  };
+
+  return (
+    <ConfirmDialog
+      open={conversation !== null}
+      title="Delete conversation?"
+      description={
+        <>
+          The conversation with “{conversation?.agentName}” is deleted for good: its messages, runs and steps, and the
+          conversations of the tasks it delegated. A conversation with a run still working can’t be deleted: stop
+          the run first.
+        </>
+      }
+      confirmLabel="Delete conversation"
+      cancelLabel="Keep conversation"
+      pendingLabel="Deleting…"
+      pending={remove.isPending}
+      error={remove.isError ? (remove.error instanceof ApiError ? remove.error.message : 'Delete failed; try again.') : null}
+      onCancel={close}
+      onConfirm={() => conversation && remove.mutate(conversation.id)}
+    />
+  );
+}
+
+/**
+ * The Delete control of one conversation: a button that opens the dialog. `afterDelete` says where to go once it
+ * is gone (the chat page goes back to the list; the list stays where it is and drops the row).
+ */
+export function DeleteConversationButton({
+  conversation,
+  label = 'Delete',
+  afterDelete,
+}: {
+  conversation: { id: string; agentName: string };
+  label?: string;
+  afterDelete?: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="ghost" size="sm" onClick={() => setOpen(true)} aria-haspopup="dialog" aria-label={`Delete conversation with ${conversation.agentName}`}>
+        {label}
+      </Button>
+      <DeleteConversationDialog conversation={open ? conversation : null} onClose={() => setOpen(false)} onDeleted={afterDelete} />
+    </>
+  );
+}
