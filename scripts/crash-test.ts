@@ -26,10 +26,10 @@ import { LIMITS } from '@/lib/limits';
 import { Cluster, type Node } from './crash/cluster';
 import type { Facts } from './crash/facts';
 import { checkFairness } from './crash/fairness';
-import { handovers, type Kill } from './crash/handover';
+import { describePhases, handovers, parseTakeovers, phasesOf, type Kill, type Phases } from './crash/handover';
 import { parseOptions, type CrashOptions } from './crash/options';
 import { pgFacts } from './crash/pg-facts';
-import { createCrashDatabase, leasesOf, NoPostgresError, type CrashDatabase } from './crash/postgres';
+import { createCrashDatabase, lastBeats, leasesOf, NoPostgresError, type CrashDatabase } from './crash/postgres';
 import { createOwner, ensureBuild, freePort, ServerProcess, type Exit } from './crash/server';
 import { sqliteFacts } from './crash/sqlite-facts';
 import { verify, type Restart } from './crash/verify';
@@ -41,6 +41,8 @@ const SIZES = {
 } as const;
 /** With several processes, a killed one comes back after this long: sometimes before its leases expire (10 s), sometimes after. */
 const RESTART_DELAY_MS = [500, 12_000] as const;
+/** Issue 31's bound on kill → first progress of the killed process's teams; reported (a timing, not a verdict). */
+const HANDOVER_BOUND_MS = 15_000;
 const TEAMS_PER_OWNER = 3;
 /** Even, so every member has a teammate of each role (workload.ts roleFor). */
 const MEMBERS_PER_TEAM = 4;
@@ -333,6 +335,8 @@ async function main(): Promise<number> {
       else if (exit.code !== 143) violations.push(`SIGTERM: process ${i} exited with ${JSON.stringify(exit)}, expected code 143`);
     }
 
+    // Read before the facts: the stopped processes' rows are still there (a row goes an hour after its last beat).
+    const beats = database ? await lastBeats(database.url) : new Map<string, number>();
     const facts: Facts = database ? await pgFacts(database.url, dataDirs) : sqliteFacts(dataDirs[0]!);
     let verdict;
     try {
@@ -342,6 +346,8 @@ async function main(): Promise<number> {
     }
     const fairness = checkFairness(facts.jobs, facts.runs, { maxActive: LIMITS.scheduler.maxActiveJobs, perOwnerWhenShared: LIMITS.scheduler.maxSlotsPerOwnerWhenShared });
     const handed = handovers(log.kills, facts.jobs, facts.runs);
+    const takeovers = parseTakeovers(cluster.nodes.map((n) => (fs.existsSync(n.logFile) ? fs.readFileSync(n.logFile, 'utf8') : '')));
+    const phases = handed.map((h) => phasesOf(h, facts.runs, takeovers, beats, LIMITS.cluster.leaseMs));
     const healthAfterRestart = cluster.nodes.flatMap((n) => n.healthMs.slice(1));
     const byStatus = Object.entries(verdict.jobs.byStatus).map(([s, n]) => `${n} ${s}`).join(', ');
     const ownerName = new Map(owners.map((o, i) => [o.userId, `owner ${i + 1}`]));
@@ -375,6 +381,21 @@ async function main(): Promise<number> {
       `  handover:     kill → first progress of its teams ${spread(handed.map((h) => h.ms))} (${handed.length} kills with work pending` +
         (options.processes > 1 ? `, ${handed.filter((h) => h.byAnother).length} known to be by another process); per process ${perProcess.join('; ')}` : ')'),
     );
+    if (options.processes > 1 && phases.length) {
+      // Where the handover's time went (ms relative to the kill), p50 and max of each phase over the kills.
+      const phase = (label: string, pick: (p: Phases) => number | null) => {
+        const values = phases.map(pick).filter((v): v is number => v != null);
+        return `${label} ${values.length ? spread(values) : 'none'}`;
+      };
+      console.log(
+        `  phases:       after the kill: ${phase('lease out', (p) => p.leaseOut)}; ${phase('first run taken', (p) => p.firstRunTaken)}; ` +
+          `${phase('first team taken', (p) => p.firstTeamTaken)}; lease out → first takeover ${spread(phases.flatMap((p) => (p.leaseOut != null && (p.firstRunTaken ?? p.firstTeamTaken) != null ? [Math.min(p.firstRunTaken ?? Infinity, p.firstTeamTaken ?? Infinity) - p.leaseOut] : [])))}; ` +
+          `first progress's run taken → finished ${spread(phases.flatMap((p) => (p.progressRunTaken != null ? [p.progress - p.progressRunTaken] : [])))}`,
+      );
+      for (const [i, h] of handed.entries()) console.log(`    kill at +${secs(h.kill.killedAt - workStarted)} (process ${h.process}): ${describePhases(phases[i]!)}`);
+      const over = handed.filter((h) => h.ms > HANDOVER_BOUND_MS);
+      console.log(`  bound:        kill → first progress ≤ ${secs(HANDOVER_BOUND_MS)} (issue 31): ${over.length ? `MISSED by ${over.length} of ${handed.length} kills (${over.map((h) => secs(h.ms)).join(', ')})` : `held for all ${handed.length}`}`);
+    }
     console.log(
       `  shutdown:     final SIGTERM → exit ${stops.map((s) => s.exit?.code ?? 'none').join('/')} in ${stops.map((s) => secs(s.ms)).join('/')}; ` +
         (postgres ? 'second-server refusal: SQLite only' : `second server on the same data directory ${refusal ? 'NOT refused' : 'refused'}`),

@@ -59,3 +59,17 @@ export async function leasesOf(url: string, pid: number): Promise<LeaseSnapshot>
     await client.end();
   }
 }
+
+/** Each process's last recorded beat (app_processes.heartbeat_at, epoch ms); empty before the table exists. */
+export async function lastBeats(url: string): Promise<Map<string, number>> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ t: string | null }>(`select to_regclass('app_processes') as t`);
+    if (rows[0]?.t == null) return new Map();
+    const beats = await client.query<{ id: string; at: Date }>(`select id, heartbeat_at as at from app_processes`);
+    return new Map(beats.rows.map((r) => [r.id, r.at.getTime()]));
+  } finally {
+    await client.end();
+  }
+}

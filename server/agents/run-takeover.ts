@@ -1,6 +1,7 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
 import { currentCluster } from '@/server/cluster/cluster';
+import { logHandover } from '@/server/cluster/handover-log';
 import { clusterSignals } from '@/server/cluster/signals';
 import { statement } from '@/server/db/statement';
 import { recoverOrFail, type RecoveryReport } from './recovery';
@@ -23,11 +24,13 @@ const dead = `(runs.process_id is null or not exists (
   select 1 from app_processes p where p.id = runs.process_id and p.heartbeat_at > now() - (? * interval '1 millisecond')))`;
 
 // A batch per beat, claimed without waiting on another process claiming the same rows.
+// `was` (the row as the statement found it) names the process the run is taken from, for the log.
 const claimOrphans = statement(
-  `update runs set process_id = ? where id in (
-     select id from runs where status in ('pending','running') and ${dead}
-      order by created_at limit 20 for update skip locked)
-   returning id, kind`,
+  `update runs set process_id = ? from (
+     select id, process_id as was from runs where status in ('pending','running') and ${dead}
+      order by created_at limit 20 for update skip locked) orphan
+    where runs.id = orphan.id
+   returning runs.id, runs.kind, orphan.was`,
 );
 const claimOne = statement(`update runs set process_id = ? where id = ? and status in ('pending','running') and ${dead} returning id`);
 // Answers whether it had been asked before (a repeated cancel does not wait again).
@@ -51,7 +54,8 @@ const leaseMs = () => LIMITS.cluster.leaseMs;
 /** Take over the unfinished runs of processes that stopped heartbeating, and recover each from its checkpoint. */
 export async function takeOverOrphanedRuns(): Promise<RecoveryReport> {
   const me = currentCluster().processId;
-  const claimed = await claimOrphans.all<{ id: string; kind: string }>(me, leaseMs());
+  const claimed = await claimOrphans.all<{ id: string; kind: string; was: string | null }>(me, leaseMs());
+  for (const { id, was } of claimed) logHandover('run', id, was ?? 'none', me);
   const report: RecoveryReport = [];
   for (const { id, kind } of claimed) {
     // A note is appended, never executed (thread-notes.ts); it releases its conversation once written.

@@ -5,6 +5,7 @@ import { LIMITS } from '@/lib/limits';
 import { withPgSession } from '@/server/db/pg-session';
 import type { Cluster } from './cluster';
 import type { StepFence } from './fence';
+import { logHandover } from './handover-log';
 import { thisProcess, type ProcessIdentity } from './identity';
 
 export type SharedClusterOptions = {
@@ -49,6 +50,7 @@ export class SharedCluster implements Cluster {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private lastBeat = performance.now();
+  private lastBeatStarted = performance.now();
   private stopped = false;
   /** Live processes at the last beat (for the claim share only; takeovers judge liveness in SQL). */
   liveCount = 1;
@@ -89,6 +91,10 @@ export class SharedCluster implements Cluster {
   private async beat(): Promise<void> {
     if (this.stopped) return;
     const sentAt = performance.now();
+    // A beat much later than its interval (a busy event loop, a slow previous beat) delays every takeover by as much.
+    const gap = sentAt - this.lastBeatStarted;
+    this.lastBeatStarted = sentAt;
+    if (this.stats.beats > 0 && gap > 2 * this.heartbeatMs) console.log(`[cluster] beat ${Math.round(gap)} ms after the last`);
     try {
       // Only while our last beat is younger than the lease, judged by the database's clock as every takeover is: a
       // process whose event loop stalled past it finds out here, before its next write, and stops.
@@ -128,7 +134,11 @@ export class SharedCluster implements Cluster {
   private async runHooks(): Promise<void> {
     for (const [name, hook] of this.hooks) {
       if (this.stopped) return;
+      const started = performance.now();
       await hook(this).catch((error: Error) => console.error(`[cluster] ${name} failed:`, error));
+      // A round longer than a beat delays the next takeover (rounds never overlap): say so, it is part of a handover.
+      const took = performance.now() - started;
+      if (took > this.heartbeatMs) console.log(`[cluster] ${name} took ${Math.round(took)} ms`);
     }
   }
 
@@ -213,19 +223,23 @@ export class SharedCluster implements Cluster {
     if (this.stopped) return false;
     const sentAt = performance.now();
     // A new holder gets the next epoch; our own (unexpired) lease keeps its epoch. A live other holder: no row.
-    const { rows } = await this.query<{ epoch: number }>(
-      `insert into team_leases (team_id, process_id, epoch, expires_at)
+    // `before` (the statement's snapshot) names the holder whose expired lease this claim takes, for the log.
+    const { rows } = await this.query<{ epoch: number; was: string | null }>(
+      `with before as (select process_id from team_leases where team_id = $1)
+       insert into team_leases (team_id, process_id, epoch, expires_at)
          select $1, $2, 1, now() + ${ms('$3')} where exists (select 1 from teams where id = $1)
        on conflict (team_id) do update set process_id = excluded.process_id, expires_at = excluded.expires_at,
          epoch = case when team_leases.process_id = excluded.process_id then team_leases.epoch else team_leases.epoch + 1 end
        where team_leases.process_id = excluded.process_id or team_leases.expires_at < now()
-       returning epoch`,
+       returning epoch, (select process_id from before) as was`,
       [teamId, this.processId, this.leaseMs],
     );
     const row = rows[0];
     if (!row) return false;
     this.held.set(teamId, { epoch: row.epoch, renewedAt: sentAt });
     this.stats.claimed += 1;
+    // A takeover is rare and worth a line: how long a dead process's teams waited is read from these (crash test).
+    if (row.was && row.was !== this.processId) logHandover('team', teamId, row.was, this.processId);
     return true;
   }
 

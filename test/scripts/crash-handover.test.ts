@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobRow, RunRow } from '@/scripts/crash/facts';
-import { handovers } from '@/scripts/crash/handover';
+import { describePhases, handovers, parseTakeovers, phasesOf } from '@/scripts/crash/handover';
+import { handoverLine } from '@/server/cluster/handover-log';
 
 const job = (id: string, team: string, created: number, completed: number | null): JobRow => ({
   id,
@@ -39,24 +40,79 @@ describe('crash test handover', () => {
   const jobs = [job('a', 'team-a', 100, 1_500), job('b', 'team-b', 100, 1_200), job('done', 'team-c', 100, 900)];
 
   it('measures from the kill to the first progress of a team the process held that had work pending', () => {
-    const result = handovers([{ process: 1, killedAt: 1_000, healthyAt: 5_000, teams: ['team-a'], processId: null }], jobs, [run('conv-a', 1_300)]);
-    expect(result).toEqual([{ process: 1, ms: 300, byAnother: true }]);
+    const kill = { process: 1, killedAt: 1_000, healthyAt: 5_000, teams: ['team-a'], processId: null };
+    const result = handovers([kill], jobs, [run('conv-a', 1_300)]);
+    expect(result).toEqual([{ process: 1, ms: 300, byAnother: true, runId: 'r-conv-a-1300', kill }]);
   });
 
   it('ignores teams the process did not hold, and progress before the kill', () => {
-    const result = handovers([{ process: 0, killedAt: 1_000, healthyAt: 1_400, teams: ['team-a', 'team-c'], processId: null }], jobs, [run('conv-a', 999), run('conv-b', 1_100)]);
-    expect(result).toEqual([{ process: 0, ms: 500, byAnother: false }]);
+    const kill = { process: 0, killedAt: 1_000, healthyAt: 1_400, teams: ['team-a', 'team-c'], processId: null };
+    const result = handovers([kill], jobs, [run('conv-a', 999), run('conv-b', 1_100)]);
+    // team-a's job completed at 1 500: the progress is the job, not a run.
+    expect(result).toEqual([{ process: 0, ms: 500, byAnother: false, runId: null, kill }]);
   });
 
   it('counts every team when the leases are unknown, and reports nothing for a kill with no work pending', () => {
-    expect(handovers([{ process: 0, killedAt: 1_000, healthyAt: 3_000, teams: null, processId: null }], jobs, [])).toEqual([{ process: 0, ms: 200, byAnother: true }]);
+    const kill = { process: 0, killedAt: 1_000, healthyAt: 3_000, teams: null, processId: null };
+    expect(handovers([kill], jobs, [])).toEqual([{ process: 0, ms: 200, byAnother: true, runId: null, kill }]);
     expect(handovers([{ process: 0, killedAt: 2_000, healthyAt: 3_000, teams: null, processId: null }], jobs, [])).toEqual([]);
   });
 
   it('counts only runs another process finished when runs record their process', () => {
     const kill = { process: 2, killedAt: 1_000, healthyAt: 1_100, teams: ['team-a', 'team-b'], processId: 'p-killed' };
     const runs = [run('conv-b', 1_050, 'p-killed'), run('conv-a', 1_250, 'p-restarted'), run('conv-b', 1_300, 'p-other')];
-    expect(handovers([kill], jobs, runs)).toEqual([{ process: 2, ms: 250, byAnother: true }]);
+    expect(handovers([kill], jobs, runs)).toEqual([{ process: 2, ms: 250, byAnother: true, runId: 'r-conv-a-1250', kill }]);
     expect(handovers([kill], jobs, [run('conv-b', 1_050, 'p-killed')])).toEqual([]);
+  });
+});
+
+describe('crash test handover phases', () => {
+  const jobs = [job('a', 'team-a', 100, null)];
+  const kill = { process: 1, killedAt: 10_000, healthyAt: 30_000, teams: ['team-a'], processId: 'p-killed' };
+  const progressRun = { ...run('conv-a', 21_000, 'p-other'), created_at: 9_500 };
+  const logs = [
+    [
+      'ready on :3000',
+      handoverLine('run', progressRun.id, 'p-killed', 'p-other', 15_800),
+      handoverLine('team', 'team-a', 'p-killed', 'p-other', 16_100),
+      // Another process's takeover, and one of the killed process's from before this kill: neither is this handover's.
+      handoverLine('run', 'r-elsewhere', 'p-third', 'p-other', 14_000),
+      handoverLine('team', 'team-z', 'p-killed', 'p-other', 9_000),
+      '[handover] run malformed line',
+    ].join('\n'),
+  ];
+
+  it('reads the servers’ takeover lines and only those', () => {
+    const takeovers = parseTakeovers(logs);
+    expect(takeovers.map((t) => `${t.what} ${t.id} ${t.from}→${t.by} ${t.at}`)).toEqual([
+      `run ${progressRun.id} p-killed→p-other 15800`,
+      'team team-a p-killed→p-other 16100',
+      'run r-elsewhere p-third→p-other 14000',
+      'team team-z p-killed→p-other 9000',
+    ]);
+  });
+
+  it('splits kill → first progress into last beat, lease out, takeovers and the run that progressed', () => {
+    const [handover] = handovers([kill], jobs, [progressRun]);
+    const phases = phasesOf(handover!, [progressRun], parseTakeovers(logs), new Map([['p-killed', 9_400]]), 5_000);
+    expect(phases).toEqual({
+      lastBeat: -600,
+      leaseOut: 4_400,
+      firstRunTaken: 5_800,
+      firstTeamTaken: 6_100,
+      progressRunCreated: -500,
+      progressRunTaken: 5_800,
+      progress: 11_000,
+    });
+    expect(describePhases(phases)).toBe(
+      'last beat -0.6 s, lease out +4.4 s, first run taken +5.8 s, first team taken +6.1 s; first progress +11.0 s (its run created -0.5 s, taken over +5.8 s, finished after 5.2 s)',
+    );
+  });
+
+  it('leaves unknown what was not recorded (no beat row, no takeover line)', () => {
+    const [handover] = handovers([kill], jobs, [progressRun]);
+    const phases = phasesOf(handover!, [progressRun], [], new Map(), 5_000);
+    expect(phases).toMatchObject({ lastBeat: null, leaseOut: null, firstRunTaken: null, firstTeamTaken: null, progressRunTaken: null, progress: 11_000 });
+    expect(describePhases(phases)).toContain('(a run created -0.5 s, not a takeover)');
   });
 });
