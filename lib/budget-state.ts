@@ -1,4 +1,5 @@
 import { LIMITS } from './limits';
+import { formatUsd, NANO, parseDecimal } from './money';
 
 /**
  * Where a team's usage stands against its budget: 'warning' from LIMITS.budget.warnAt of it, 'reached' at 100 %
@@ -17,4 +18,54 @@ export function teamBudgetState(used: number, budget: number | null, warnAt: num
 export function usageText(used: number, budget: number | null): string {
   const n = (v: number) => v.toLocaleString('en-US');
   return budget === null ? `${n(used)} tokens` : `${n(used)} / ${n(budget)} tokens`;
+}
+
+/** What a team's header and notices need of its budget (ApiTeam's fields). */
+export type TeamBudgetFields = { tokenBudget: number | null; tokensUsed: number; moneyBudget: string | null; spent: string; unknownCostRuns: number };
+
+/**
+ * Where a team stands against its budget of either kind (ADR 048): the state, "used / budget" in the budget's unit,
+ * the share used, and the other measure beside it. A money budget counts the known costs of finished runs; runs of
+ * unknown cost are not counted as $0 but reported (`unknownNote`), so a person knows the spend is partly unknown.
+ */
+export type BudgetStanding = {
+  kind: 'tokens' | 'money' | null;
+  state: TeamBudgetState;
+  /** "12,340 / 50,000 tokens", "$1.23 / $10.00", or the usage alone without a budget. */
+  usage: string;
+  /** The other measure: the spend beside a token budget, the tokens beside a money budget (or the spend without one). */
+  beside: string;
+  /** Whole percent of the budget used; null without a budget. */
+  percent: number | null;
+  /** "2 runs of unknown cost are not counted", or null when every finished run's cost is known. */
+  unknownNote: string | null;
+};
+
+export function teamBudgetStanding(team: TeamBudgetFields): BudgetStanding {
+  const spentNanos = parseDecimal(team.spent, NANO) ?? 0;
+  const moneyNanos = team.moneyBudget === null ? null : parseDecimal(team.moneyBudget, NANO);
+  const spentText = formatUsd(spentNanos);
+  const unknownNote =
+    team.unknownCostRuns > 0
+      ? `${team.unknownCostRuns.toLocaleString('en-US')} ${team.unknownCostRuns === 1 ? 'run' : 'runs'} of unknown cost ${team.unknownCostRuns === 1 ? 'is' : 'are'} not counted`
+      : null;
+  const pct = (used: number, budget: number) => Math.floor((used / budget) * 100);
+  if (moneyNanos != null) {
+    return {
+      kind: 'money',
+      state: teamBudgetState(spentNanos, moneyNanos),
+      usage: `${spentText} / ${formatUsd(moneyNanos)}`,
+      beside: `${team.tokensUsed.toLocaleString('en-US')} tokens`,
+      percent: pct(spentNanos, moneyNanos),
+      unknownNote,
+    };
+  }
+  return {
+    kind: team.tokenBudget === null ? null : 'tokens',
+    state: teamBudgetState(team.tokensUsed, team.tokenBudget),
+    usage: usageText(team.tokensUsed, team.tokenBudget),
+    beside: unknownNote && spentNanos === 0 ? 'cost unknown' : `${spentText}${unknownNote ? ' known' : ''}`,
+    percent: team.tokenBudget === null ? null : pct(team.tokensUsed, team.tokenBudget),
+    unknownNote,
+  };
 }

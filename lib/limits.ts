@@ -137,7 +137,14 @@ export const LIMITS = {
     team: { min: 1_000, max: 1_000_000_000 },
     warnAt: 0.8,
     dailyPerAccount: limitFromEnv('DAILY_TOKEN_CAP_PER_ACCOUNT', 0),
+    /** A team's money budget, in US dollars with at most `decimals` decimal places (ADR 048). */
+    money: { min: '0.01', max: '1000000', decimals: 2 },
   },
+  /**
+   * Model prices (ADR 048): US dollars per million tokens, 0 to `max`, at most `decimals` decimal places (one
+   * micro-dollar per million tokens), so a run's exact cost fits a 64-bit integer of nano-dollars.
+   */
+  prices: { max: '1000', decimals: 6 },
   /** Receipts (lib/types/receipts.ts): distinct citations checked per text (more are ignored, not an error). */
   receipts: { citationsPerText: 100 },
   result: { maxBytes: 6_000 },

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { teamBudgetState, usageText } from '@/lib/budget-state';
+import { teamBudgetStanding } from '@/lib/budget-state';
 import type { ApiTeam } from '@/lib/types/team';
 import { TeamBudgetDialog } from './team-budget-dialog-lazy';
 
@@ -14,21 +14,32 @@ const TONE = {
 } as const;
 
 /**
- * The team header's "12,340 / 50,000 tokens" (tokens of finished runs), with the way to set or change the budget.
+ * The team header's "12,340 / 50,000 tokens · $0.12" or "$1.23 / $10.00 · 12,340 tokens" (finished runs; ADR 048),
+ * with the way to set or change the budget.
  * Not a live region: it changes with every finished run, and a screen reader would read each one out. Nearing and
  * reaching the budget are announced once, by TeamBudgetNotice.
  */
 export function TeamBudgetMeter({ team, onChanged }: { team: ApiTeam; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
-  const state = teamBudgetState(team.tokensUsed, team.tokenBudget);
+  const standing = teamBudgetStanding(team);
   return (
     <div className="flex items-center gap-2">
-      <p className={`text-sm tabular-nums ${TONE[state]}`}>
-        <span className="sr-only">Token usage: </span>
-        {usageText(team.tokensUsed, team.tokenBudget)}
+      <p className={`text-sm tabular-nums ${TONE[standing.state]}`}>
+        <span className="sr-only">{standing.kind === 'money' ? 'Spend: ' : 'Token usage: '}</span>
+        {standing.usage}
+        <span className="text-zinc-500 dark:text-zinc-400">
+          {' · '}
+          <span className="sr-only">{standing.kind === 'money' ? 'tokens: ' : 'cost: '}</span>
+          {standing.beside}
+        </span>
+        {standing.unknownNote ? (
+          <span className="ml-1 text-amber-700 dark:text-amber-300" title={standing.unknownNote}>
+            {' '}(partly unknown<span className="sr-only">: {standing.unknownNote}</span>)
+          </span>
+        ) : null}
       </p>
       <Button variant="ghost" size="sm" onClick={() => setOpen(true)}>
-        {team.tokenBudget === null ? 'Set budget' : 'Change budget'}
+        {standing.kind === null ? 'Set budget' : 'Change budget'}
       </Button>
       {open ? <TeamBudgetDialog team={team} open onClose={() => setOpen(false)} onSaved={onChanged} /> : null}
     </div>

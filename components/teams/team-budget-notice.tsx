@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { teamBudgetState, usageText } from '@/lib/budget-state';
+import { teamBudgetStanding } from '@/lib/budget-state';
 import type { ApiTeam } from '@/lib/types/team';
 import { TeamBudgetDialog } from './team-budget-dialog-lazy';
 
@@ -17,8 +17,8 @@ const red = `${box} border-red-300 bg-red-50 text-red-800 dark:border-red-900 da
  */
 export function TeamBudgetNotice({ team, onChanged }: { team: ApiTeam; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
-  const state = teamBudgetState(team.tokensUsed, team.tokenBudget);
-  const usage = usageText(team.tokensUsed, team.tokenBudget);
+  const standing = teamBudgetStanding(team);
+  const { state, usage } = standing;
   const dialog = open ? <TeamBudgetDialog team={team} open onClose={() => setOpen(false)} onSaved={onChanged} /> : null;
 
   if (state === 'reached') {
@@ -27,8 +27,11 @@ export function TeamBudgetNotice({ team, onChanged }: { team: ApiTeam; onChanged
         <div className="min-w-0">
           <p className="font-semibold">Budget reached</p>
           <p>
-            This team has used {n(team.tokensUsed)} of its {n(team.tokenBudget!)}-token budget. It starts no new work: new
-            requests are refused and queued ones wait until the budget is raised. Work already running finishes.
+            {standing.kind === 'money'
+              ? `This team has spent ${usage.replace(' / ', ' of its ')} budget.`
+              : `This team has used ${n(team.tokensUsed)} of its ${n(team.tokenBudget!)}-token budget.`}{' '}
+            It starts no new work: new requests are refused and queued ones wait until the budget is raised. Work already
+            running finishes.
           </p>
         </div>
         <Button size="sm" onClick={() => setOpen(true)}>
@@ -52,13 +55,23 @@ export function TeamBudgetNotice({ team, onChanged }: { team: ApiTeam; onChanged
     return (
       <section role="status" aria-label="Team budget" className={amber}>
         <p className="min-w-0">
-          <span className="font-semibold">Budget almost used:</span> {usage} ({Math.floor((team.tokensUsed / team.tokenBudget!) * 100)} %).
+          <span className="font-semibold">Budget almost used:</span> {usage} ({standing.percent} %).
           At 100 % the team starts no new work.
         </p>
         <Button variant="secondary" size="sm" onClick={() => setOpen(true)}>
           Raise budget
         </Button>
         {dialog}
+      </section>
+    );
+  }
+  if (standing.kind === 'money' && standing.unknownNote) {
+    return (
+      <section role="status" aria-label="Team budget" className={amber}>
+        <p className="min-w-0">
+          <span className="font-semibold">Spend partly unknown:</span> {standing.unknownNote} in {usage}, because their model has
+          no price or their provider reported no usage. An admin can set prices on the Admin page.
+        </p>
       </section>
     );
   }

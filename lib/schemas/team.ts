@@ -3,7 +3,7 @@ import { FEED_FILTER_TEXT, FEED_STATUS_VALUES, type FeedStatusGroup } from '../f
 import { LIMITS } from '../limits';
 import { boundedText, oneOfParam, wholeNumberParam } from './common';
 import { interruptResponseSchema } from './conversation';
-import { tokenBudgetField } from './team-budget';
+import { moneyBudgetField, oneBudgetKind, tokenBudgetField } from './team-budget';
 
 const key = z.string().trim().min(1, 'Required').max(200);
 
@@ -17,11 +17,15 @@ export const createTeamSchema = z
       .min(LIMITS.team.minMembers, `Choose at least ${LIMITS.team.minMembers} agents`)
       .max(LIMITS.team.maxMembers, `Choose at most ${LIMITS.team.maxMembers} agents`)
       .refine((ids) => new Set(ids).size === ids.length, 'Each agent can be chosen once'),
-    /** Optional token budget for the whole team (null or absent = none). */
+    /** Optional budget for the whole team, in tokens or in money (null or absent = none; ADR 048). */
     tokenBudget: tokenBudgetField.optional(),
+    moneyBudget: moneyBudgetField.optional(),
   })
-  .strict();
-export type CreateTeamInput = z.infer<typeof createTeamSchema>;
+  .strict()
+  .superRefine(oneBudgetKind);
+/** What a client sends (a money budget as a decimal string) and what the server works with (nano-dollars). */
+export type CreateTeamInput = z.input<typeof createTeamSchema>;
+export type CreateTeamData = z.output<typeof createTeamSchema>;
 
 export const taskText = boundedText({ ...LIMITS.task, minChars: 1 });
 

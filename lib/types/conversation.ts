@@ -40,6 +40,11 @@ export type Run = {
   outputTokens: number;
   modelCalls: number;
   unreportedCalls: number;
+  /**
+   * What the run cost, in US dollars as a decimal string, priced at its model's price when it finished (ADR 048);
+   * null while it runs and when unknown (no price for the model, or a call reported no usage) — never "0" for that.
+   */
+  cost: string | null;
   /** How the agent was assembled for this run (null for runs recorded before assembly capture, and notes). */
   fingerprint: string | null;
   assembly: AssemblyDescriptor | null;

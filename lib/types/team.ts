@@ -45,6 +45,12 @@ export type ApiTeam = {
   tokenBudget: number | null;
   /** Tokens its runs (and their delegated children) have spent, counted when each run finishes. */
   tokensUsed: number;
+  /** Or the money it may spend in all, in US dollars as a decimal string; null = no money budget (ADR 048). */
+  moneyBudget: string | null;
+  /** US dollars its finished runs cost, as a decimal string: the runs whose cost is known (each priced when it finished). */
+  spent: string;
+  /** Finished runs whose cost is unknown (no price for their model, or usage unreported): `spent` leaves them out. */
+  unknownCostRuns: number;
   /**
    * Why queued work is not being admitted: the team's budget is used up, or the account reached the operator's
    * daily token cap (until midnight UTC); null when work is admitted.

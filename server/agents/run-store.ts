@@ -8,6 +8,7 @@ import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
 import type { StopReason } from '@/lib/types/stop-reason';
 import { recordRunEnd } from './observe/run-lifecycle';
 import { usageChanged } from '@/server/budgets/usage-cache';
+import { priceOf, runCostNanos } from '@/server/providers/prices';
 import { runEvents } from './run-events';
 
 /** What a run row keeps as `input`: enough to execute the same request again after a crash. */
@@ -51,6 +52,8 @@ const statements = preparedPerConnection((db) => ({
       outputTokens: sql`coalesce(${sql.placeholder('outputTokens')}, ${schema.runs.outputTokens})`,
       modelCalls: sql`coalesce(${sql.placeholder('modelCalls')}, ${schema.runs.modelCalls})`,
       unreportedCalls: sql`coalesce(${sql.placeholder('unreportedCalls')}, ${schema.runs.unreportedCalls})`,
+      // Priced once, now (ADR 048): null when unknown, including when the totals could not be read.
+      costNanos: sql`${sql.placeholder('costNanos')}`,
       finishedAt: encodedPlaceholder('finishedAt', schema.runs.finishedAt),
     })
     .where(and(eq(schema.runs.id, sql.placeholder('id')), inArray(schema.runs.status, ACTIVE)))
@@ -112,6 +115,16 @@ export type Outcome =
   | { status: 'error'; error: string; stopReason?: StopReason }
   | { status: 'cancelled' };
 
+/** The model's price when the run ends; a failed read leaves the cost unknown rather than the run unfinished. */
+async function runPrice(model: string) {
+  try {
+    return await priceOf(model);
+  } catch (err) {
+    console.error(`[runs] could not read the price of ${model}; the run's cost stays unknown`, err);
+    return null;
+  }
+}
+
 /**
  * Record a run's final status once: only a pending/running row changes, so a late outcome never overwrites
  * 'cancelled'. Its end events are written first (observe/run-lifecycle.ts: once per run, so a row finished in the
@@ -123,6 +136,7 @@ export async function finishRun(runId: string, outcome: Outcome): Promise<Run | 
   const current = await findRun(runId);
   if (!current || isFinished(current.status)) return undefined;
   const totals = await recordRunEnd(current, outcome);
+  const cost = totals ? runCostNanos(totals, await runPrice(current.model)) : null;
   const now = new Date();
   const interrupt = outcome.status === 'interrupted' ? (outcome.interrupt ?? null) : null;
   const row = await writeTx(async (tx) => {
@@ -137,6 +151,7 @@ export async function finishRun(runId: string, outcome: Outcome): Promise<Run | 
       outputTokens: totals?.outputTokens ?? null,
       modelCalls: totals?.modelCalls ?? null,
       unreportedCalls: totals?.unreportedCalls ?? null,
+      costNanos: cost,
       finishedAt: now,
     });
     if (updated) await sql.touchConversation.execute({ id: updated.conversationId, updatedAt: now });

@@ -1,4 +1,5 @@
 import 'server-only';
+import { nanosToUsd } from '@/lib/money';
 import type { Conversation as ConversationRow, Run as RunRow } from '@/server/db/schema';
 import type { Conversation, ConversationDetail, Run } from '@/lib/types/conversation';
 import type { ConversationState } from './runs';
@@ -52,6 +53,7 @@ export function runView(row: RunRow): Run {
     outputTokens: row.outputTokens,
     modelCalls: row.modelCalls,
     unreportedCalls: row.unreportedCalls,
+    cost: row.costNanos === null ? null : nanosToUsd(row.costNanos),
     fingerprint: row.fingerprint,
     assembly: (row.assembly as StoredAssembly | null)?.descriptor ?? null,
     assemblyChanges: (row.assembly as StoredAssembly | null)?.changes ?? null,

@@ -62,6 +62,7 @@ export async function cloneTeam(ownerId: string, sourceId: string, input: CloneT
         goal: source.goal,
         status: 'creating',
         tokenBudget: source.tokenBudget,
+        moneyBudgetNanos: source.moneyBudgetNanos,
         clonedFromTeamId: sourceId,
         updatedAt: new Date(),
       });

@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, asc, eq, gt, lte, max } from 'drizzle-orm';
 import { getDb, schema, type Db } from '@/server/db';
+import { nanosToUsd } from '@/lib/money';
 import type { ApiStateEntry } from '@/lib/types/team';
 import type { Job, Team, TeamMember } from '@/server/db/schema';
 import { fenced, inline } from './export-markdown';
@@ -113,6 +114,7 @@ async function* json(team: Team, members: TeamMember[], batches: AsyncIterable<J
       status: team.status,
       revision: team.revision,
       tokenBudget: team.tokenBudget,
+      moneyBudget: team.moneyBudgetNanos === null ? null : nanosToUsd(team.moneyBudgetNanos),
       clonedFromTeamId: team.clonedFromTeamId,
       createdAt: iso(team.createdAt),
       updatedAt: iso(team.updatedAt),

@@ -1,12 +1,13 @@
 import 'server-only';
 import type { AdmissionHold, ApiJob, ApiMember, ApiTeam, ApiTeamSummary, ApiWaiting, MemberStatus, TeamStatus } from '@/lib/types/team';
+import { nanosToUsd } from '@/lib/money';
 import type { Job, Team, TeamMember } from '@/server/db/schema';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export type JobCounts = { pending: number; waiting: number };
-/** The team's token usage and whether its queued work is held (server/budgets). */
-export type TeamBudgetView = { tokensUsed: number; admissionHeld: AdmissionHold | null };
+/** The team's token usage, its spend (known and unknown costs) and whether its queued work is held (server/budgets). */
+export type TeamBudgetView = { tokensUsed: number; spentNanos: number; unknownCostRuns: number; admissionHeld: AdmissionHold | null };
 
 /**
  * The schema still lists 'disconnected' (kept for the column's history), but no code ever wrote it; such a row
@@ -26,6 +27,9 @@ export function toApiTeamSummary(team: Team, memberCount: number, counts: JobCou
     waitingJobs: counts.waiting,
     tokenBudget: team.tokenBudget,
     tokensUsed: budget.tokensUsed,
+    moneyBudget: team.moneyBudgetNanos === null ? null : nanosToUsd(team.moneyBudgetNanos),
+    spent: nanosToUsd(budget.spentNanos),
+    unknownCostRuns: budget.unknownCostRuns,
     admissionHeld: budget.admissionHeld,
     createdAt: team.createdAt.toISOString(),
     updatedAt: team.updatedAt.toISOString(),

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import type { TeamSettingsInput } from '@/lib/schemas/team-settings';
+import type { TeamSettingsData } from '@/lib/schemas/team-settings';
 import type { ApiTeam } from '@/lib/types/team';
 import { schema, writeTx, type Db } from '@/server/db';
 import { validationError } from '@/server/http/errors';
@@ -23,7 +23,7 @@ export const memberConversationTitle = (teamName: string, memberName: string) =>
  * A goal that would push the shared context (goal, roster, active state) past its byte budget is refused as a
  * goal field error, the same bound public-state writes keep; nothing changes.
  */
-export async function updateTeamSettings(ownerId: string, teamId: string, input: TeamSettingsInput): Promise<ApiTeam> {
+export async function updateTeamSettings(ownerId: string, teamId: string, input: TeamSettingsData): Promise<ApiTeam> {
   await writeTx(async (tx) => {
     const team = await requireTeam(ownerId, teamId, tx);
     const name = input.name?.trim();
@@ -34,7 +34,7 @@ export async function updateTeamSettings(ownerId: string, teamId: string, input:
       .set({
         ...(name !== undefined ? { name } : {}),
         ...(goal !== undefined ? { goal } : {}),
-        ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
+        ...budgetChanges(input),
       })
       .where(eq(schema.teams.id, teamId));
     if (goal !== undefined) {
@@ -49,8 +49,21 @@ export async function updateTeamSettings(ownerId: string, teamId: string, input:
     await touchTeam(tx, teamId, []);
   });
   // A raised (or removed) budget re-admits held work at the scheduler's next pass.
-  if (input.tokenBudget !== undefined) wakeScheduler();
+  if (input.tokenBudget !== undefined || input.moneyBudget !== undefined) wakeScheduler();
   return getTeam(ownerId, teamId);
+}
+
+/**
+ * A team has a budget of one kind at most (ADR 048): setting one kind clears the other; null clears only its own
+ * kind. (The schema refuses both set at once.)
+ */
+function budgetChanges(input: TeamSettingsData): { tokenBudget?: number | null; moneyBudgetNanos?: number | null } {
+  const out: { tokenBudget?: number | null; moneyBudgetNanos?: number | null } = {};
+  if (input.tokenBudget !== undefined) out.tokenBudget = input.tokenBudget;
+  if (input.moneyBudget !== undefined) out.moneyBudgetNanos = input.moneyBudget;
+  if (input.tokenBudget != null) out.moneyBudgetNanos = null;
+  if (input.moneyBudget != null) out.tokenBudget = null;
+  return out;
 }
 
 /** Member conversations still titled after the old name follow the rename; a title that differs is left alone. */

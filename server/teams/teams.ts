@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { deriveMemberNames } from '@/lib/member-names';
-import type { CreateTeamInput } from '@/lib/schemas/team';
+import type { CreateTeamData } from '@/lib/schemas/team';
 import type { ApiTeam, ApiTeamSummary, MemberStatus } from '@/lib/types/team';
 import { getDb, readTx, schema, writeTx, type Db } from '@/server/db';
 import { preparedPerConnection } from '@/server/db/prepared';
@@ -67,7 +67,7 @@ export async function teamMembers(teamId: string, db: Db = getDb()): Promise<Tea
  * The team and its roster are written in one transaction; member conversations are then ensured and the
  * team becomes ready only when every member has one (an interrupted creation is finished by reconnect).
  */
-export async function createTeam(ownerId: string, input: CreateTeamInput): Promise<{ team: ApiTeam; created: boolean }> {
+export async function createTeam(ownerId: string, input: CreateTeamData): Promise<{ team: ApiTeam; created: boolean }> {
   const outcome = await writeTx(async (tx) => {
     const [existing] = await tx
       .select()
@@ -97,7 +97,7 @@ export async function createTeam(ownerId: string, input: CreateTeamInput): Promi
     const now = new Date();
     await tx
       .insert(schema.teams)
-      .values({ id: teamId, ownerId, requestId: input.requestId, name: input.name.trim(), goal: input.goal.trim(), status: 'creating', tokenBudget: input.tokenBudget ?? null, updatedAt: now });
+      .values({ id: teamId, ownerId, requestId: input.requestId, name: input.name.trim(), goal: input.goal.trim(), status: 'creating', tokenBudget: input.tokenBudget ?? null, moneyBudgetNanos: input.moneyBudget ?? null, updatedAt: now });
     await tx.insert(schema.teamMembers).values(
         agentsInOrder.map((a, i) => ({
           id: crypto.randomUUID(),

@@ -15,6 +15,7 @@ const run = (status: RunStatus, over: Partial<Run> = {}): Run => ({
   outputTokens: 0,
   modelCalls: 0,
   unreportedCalls: 0,
+  cost: null,
   fingerprint: null,
   assembly: null,
   assemblyChanges: null,

@@ -11,6 +11,9 @@ import { currentUser } from '@/server/auth/require-user';
 import { signUpAllowedByEnv } from '@/server/auth/users';
 import { AddProviderForm } from '@/components/admin/add-provider-form';
 import { ProviderList } from '@/components/admin/provider-list';
+import { ModelPrices } from '@/components/admin/model-prices';
+import { listPrices } from '@/server/providers/prices';
+import { setModelPriceAction } from './price-actions';
 import { builtinProviders } from '@/server/providers/builtins';
 import { listProviders } from '@/server/providers/store';
 import { createProviderAction, deleteProviderAction, testProviderAction, updateProviderAction } from './provider-actions';
@@ -33,6 +36,9 @@ export default async function AdminPage() {
   const accounts = await listAccounts();
   const invitations = await listInvitations();
   const providers = await listProviders();
+  const prices = await listPrices();
+  // Suggestions for the price form: the embedded model and every managed provider's cached models, as agents name them.
+  const priceModels = ['scripted', ...providers.flatMap((p) => p.models.map((m) => `${p.slug}:${m}`))];
   return (
     <div className="mx-auto w-full max-w-4xl space-y-10">
       <PageHeader title="Admin" />
@@ -83,6 +89,18 @@ export default async function AdminPage() {
           builtin={builtinProviders()}
           actions={{ updateProvider: updateProviderAction, deleteProvider: deleteProviderAction, testProvider: testProviderAction }}
         />
+      </section>
+      <section aria-labelledby="prices-heading" className="space-y-4">
+        <div>
+          <h2 id="prices-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
+            Model prices
+          </h2>
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            What a model costs per million input and output tokens, in US dollars. Runs, teams and usage show cost beside tokens; a
+            team can have a budget in money. A run is priced when it finishes, so a change doesn’t rewrite past costs.
+          </p>
+        </div>
+        <ModelPrices prices={prices} models={priceModels} setPrice={setModelPriceAction} />
       </section>
     </div>
   );

@@ -1,0 +1,19 @@
+'use server';
+
+import type { ActionResult } from '@/lib/action-result';
+import { setModelPriceSchema, type ModelPriceView } from '@/lib/schemas/prices';
+import { requireAdmin } from '@/server/admin/access';
+import { actionInput } from '@/server/http/action-input';
+import { toActionResult } from '@/server/http/action-result';
+import { setPrice } from '@/server/providers/prices';
+
+/**
+ * The Admin page's price change (ADR 048): what PUT /api/v1/admin/prices does, resolving the admin itself. A
+ * non-admin gets not_found, as for every admin action, and nothing changes.
+ */
+export async function setModelPriceAction(input: unknown): Promise<ActionResult<ModelPriceView | null>> {
+  return toActionResult(async () => {
+    await requireAdmin();
+    return setPrice(actionInput(setModelPriceSchema, input));
+  });
+}
