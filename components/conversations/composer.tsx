@@ -4,11 +4,13 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { MentionField } from '@/components/mentions/mention-field';
 import { useMentionPicker } from '@/components/mentions/use-mention-picker';
 import { Button } from '@/components/ui/button';
+import { CharCounter } from '@/components/ui/char-counter';
 import { cn } from '@/components/ui/cn';
 import { addRecipient, removeRecipient, type ListTexts } from '@/lib/mentions/picker';
 import type { QueuedMention, Recipient } from '@/lib/mentions/types';
 import type { KeyedDraft } from '@/lib/idempotency/draft-key';
-import { checkDraft, counterLabel } from './draft';
+import { LIMITS } from '@/lib/limits';
+import { checkDraft } from './draft';
 import { sendDraft } from './send-draft';
 import { mentionConfirmation, sendMentionDraft } from './send-mentions';
 import { useMentionTargets, type TargetOption } from './use-mention-targets';
@@ -193,11 +195,7 @@ export function Composer({ onSend, busyMessage, context, mentions }: ComposerPro
               : 'Type @ to mention a team member. '}
             Enter adds a new line; press Ctrl+Enter (⌘+Enter on a Mac) or Send to send.
           </p>
-          {check.nearLimit ? (
-            <p id={counterId} className={cn('tabular-nums', check.tooLong && 'font-medium text-red-600 dark:text-red-400')}>
-              {counterLabel(check)}
-            </p>
-          ) : null}
+          <CharCounter id={counterId} text={draft} bound={LIMITS.message} onlyNearLimit className="block" />
         </div>
         <Button type="submit" disabled={sending} aria-describedby={error ? errorId : undefined}>
           {sending ? 'Sending…' : toMembers ? 'Send to members' : 'Send'}

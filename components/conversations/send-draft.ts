@@ -1,12 +1,12 @@
-/** One press of Send, as a pure-ish async step the composer runs and the tests drive with a fake server. */
-import { checkDraft } from './draft';
+/** One press of Send for a plain message to the conversation's agent: the one send step (lib/send-step.ts). */
+import { LIMITS } from '@/lib/limits';
+import type { KeyedDraft } from '@/lib/idempotency/draft-key';
+import { sendStep } from '@/lib/send-step';
 import { sendErrorMessage } from './errors';
-import { newClientId } from '@/lib/idempotency/client-id';
-import { draftSignature, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
 
 export type SendAttempt =
   /** Nothing was sent: the draft is invalid, blank, or sending is blocked. `error` says why. */
-  | { outcome: 'refused'; error: string | null; keyed: KeyedDraft | null }
+  | { outcome: 'refused'; error: string; keyed: KeyedDraft | null }
   /** The server refused or could not be reached: the draft stays, and so does its key for the retry. */
   | { outcome: 'failed'; error: string; keyed: KeyedDraft }
   /** Sent: `draft` is what the box should now hold (cleared unless the person typed on meanwhile). */
@@ -21,19 +21,17 @@ export async function sendDraft(opts: {
   currentDraft: () => string;
   mint?: () => string;
 }): Promise<SendAttempt> {
-  const { text, keyed, busyMessage, send, currentDraft, mint = newClientId } = opts;
-  const check = checkDraft(text);
-  if (check.error) return { outcome: 'refused', error: check.error, keyed };
-  if (check.blank) return { outcome: 'refused', error: 'Write a message first.', keyed };
-  if (busyMessage) return { outcome: 'refused', error: busyMessage, keyed };
-  // A plain message has no recipients: its content identity is the text alone.
-  const next = keyForDraft(keyed, draftSignature(text, []), mint);
-  try {
-    await send(text, next.key);
-  } catch (err) {
-    return { outcome: 'failed', error: sendErrorMessage(err), keyed: next };
-  }
-  // The key is spent either way; the box is cleared only if it still holds what was sent.
-  const now = currentDraft();
-  return { outcome: 'sent', draft: now === text ? '' : now, keyed: null };
+  const step = await sendStep({
+    draft: { text: opts.text, memberIds: [] },
+    bound: LIMITS.message,
+    blankError: 'Write a message first.',
+    busyMessage: opts.busyMessage,
+    keyed: opts.keyed,
+    send: (draft, key) => opts.send(draft.text, key),
+    errorMessage: sendErrorMessage,
+    mint: opts.mint,
+  });
+  if (step.outcome !== 'sent') return step;
+  const now = opts.currentDraft();
+  return { outcome: 'sent', draft: now === step.sent.text ? '' : now, keyed: null };
 }

@@ -6,10 +6,10 @@
  * reuses it, so the server answers with the requests the first attempt queued instead of queueing new ones.
  */
 import { requestText } from '@/lib/mentions/request-text';
-import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
-import { newClientId } from '@/lib/idempotency/client-id';
+import { draftStillEquals, type KeyedDraft } from '@/lib/idempotency/draft-key';
+import { LIMITS } from '@/lib/limits';
 import type { QueuedMention, Recipient } from '@/lib/mentions/types';
-import { checkDraft } from './draft';
+import { sendStep } from '@/lib/send-step';
 import { sendErrorMessage } from './errors';
 
 export type MentionDraft = { text: string; recipients: Recipient[] };
@@ -19,10 +19,11 @@ export type MentionAttempt =
   /** Text and recipients stay, and so does the key for the retry. */
   | { outcome: 'failed'; error: string; keyed: KeyedDraft }
   /** `draft` is what the composer should now hold: emptied unless the person changed it meanwhile. */
-  | { outcome: 'sent'; jobs: QueuedMention[]; draft: MentionDraft; keyed: KeyedDraft | null };
+  | { outcome: 'sent'; jobs: QueuedMention[]; draft: MentionDraft; keyed: null };
 
 const ids = (d: MentionDraft) => d.recipients.map((r) => r.memberId);
 
+/** The one send step (lib/send-step.ts) with the draft's recipients; the request text drops a mention's trailing space. */
 export async function sendMentionDraft(opts: {
   draft: MentionDraft;
   keyed: KeyedDraft | null;
@@ -31,27 +32,20 @@ export async function sendMentionDraft(opts: {
   currentDraft: () => MentionDraft;
   mint?: () => string;
 }): Promise<MentionAttempt> {
-  const { draft, keyed, busyMessage, send, currentDraft, mint = newClientId } = opts;
-  const sent: MentionDraft = { text: draft.text, recipients: [...draft.recipients] };
-  const check = checkDraft(sent.text);
-  if (check.error) return { outcome: 'refused', error: check.error, keyed };
-  if (check.blank) return { outcome: 'refused', error: 'Write a message for the recipients first.', keyed };
-  if (busyMessage) return { outcome: 'refused', error: busyMessage, keyed };
-  const next = keyForDraft(keyed, draftSignature(sent.text, ids(sent)), mint);
-  let jobs: QueuedMention[];
-  try {
-    jobs = await send(requestText(sent.text), ids(sent), next.key);
-  } catch (err) {
-    return { outcome: 'failed', error: sendErrorMessage(err), keyed: next };
-  }
-  const now = currentDraft();
-  const unchanged = draftStillEquals({ text: now.text, memberIds: ids(now) }, { text: sent.text, memberIds: ids(sent) });
-  return {
-    outcome: 'sent',
-    jobs,
-    draft: unchanged ? { text: '', recipients: [] } : now,
-    keyed: forgetKeyAfterSuccess(next, next.key),
-  };
+  const step = await sendStep({
+    draft: { text: opts.draft.text, memberIds: ids(opts.draft) },
+    bound: LIMITS.message,
+    blankError: 'Write a message for the recipients first.',
+    busyMessage: opts.busyMessage,
+    keyed: opts.keyed,
+    send: (draft, key) => opts.send(requestText(draft.text), [...draft.memberIds], key),
+    errorMessage: sendErrorMessage,
+    mint: opts.mint,
+  });
+  if (step.outcome !== 'sent') return step;
+  const now = opts.currentDraft();
+  const unchanged = draftStillEquals({ text: now.text, memberIds: ids(now) }, step.sent);
+  return { outcome: 'sent', jobs: step.result, draft: unchanged ? { text: '', recipients: [] } : now, keyed: null };
 }
 
 /** The short confirmation after a send: "Sent to Launch / Writer and Launch / Reviewer." */

@@ -7,11 +7,11 @@ import { useMentionPicker } from '@/components/mentions/use-mention-picker';
 import { Button } from '@/components/ui/button';
 import { CharCounter } from '@/components/ui/char-counter';
 import { ApiError } from '@/lib/api-client';
-import { newClientId } from '@/lib/idempotency/client-id';
-import { draftSignature, draftStillEquals, forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
+import { draftStillEquals, type KeyedDraft } from '@/lib/idempotency/draft-key';
 import { LIMITS } from '@/lib/limits';
 import type { ListTexts, MentionOption } from '@/lib/mentions/picker';
-import { boundedTextProblem, measureText } from '@/lib/text-bounds';
+import { sendStep } from '@/lib/send-step';
+import { measureText } from '@/lib/text-bounds';
 import type { ApiMember } from '@/lib/types/team';
 
 export type ComposerDraft = { text: string; memberIds: string[] };
@@ -75,29 +75,30 @@ export function MentionComposer({ members, draft, setDraft, onSend, textareaRef 
       picker.browse();
       return;
     }
-    // Checked here first: an over-long message is refused without any request, and the text stays.
-    const problem = boundedTextProblem(sent.text, LIMITS.task, 'Message');
-    if (problem) {
-      setError(problem);
-      textareaRef.current?.focus();
+    setError(null);
+    setSending(true);
+    // Checked before any request: an over-long message is refused there, and the text stays.
+    const step = await sendStep({
+      draft: sent,
+      bound: LIMITS.task,
+      blankError: 'Write a message for the recipients first.',
+      keyed: draftKey.current,
+      send: (d, key) => {
+        picker.close();
+        return onSend({ text: requestText(d.text), memberIds: [...d.memberIds] }, key);
+      },
+      errorMessage: (e) => (e instanceof ApiError ? (e.fields.text ?? e.fields.memberIds ?? e.message) : 'Sending failed; try again.'),
+    });
+    setSending(false);
+    draftKey.current = step.keyed;
+    if (step.outcome !== 'sent') {
+      setError(step.error);
+      if (step.outcome === 'refused') textareaRef.current?.focus();
       return;
     }
-    setError(null);
-    picker.close();
-    draftKey.current = keyForDraft(draftKey.current, draftSignature(sent.text, sent.memberIds), newClientId);
-    const key = draftKey.current.key;
-    setSending(true);
-    try {
-      await onSend({ ...sent, text: requestText(sent.text) }, key);
-      draftKey.current = forgetKeyAfterSuccess(draftKey.current, key);
-      setDraft((current) => (draftStillEquals(current, sent) ? emptyDraft : current));
-      const to = sent.memberIds.map((memberId) => `@${byId.get(memberId)?.name ?? 'member'}`).join(', ');
-      setNotice(`Sent to ${to}`);
-    } catch (e) {
-      setError(e instanceof ApiError ? (e.fields.text ?? e.fields.memberIds ?? e.message) : 'Sending failed; try again.');
-    } finally {
-      setSending(false);
-    }
+    setDraft((current) => (draftStillEquals(current, step.sent) ? emptyDraft : current));
+    const to = sent.memberIds.map((memberId) => `@${byId.get(memberId)?.name ?? 'member'}`).join(', ');
+    setNotice(`Sent to ${to}`);
   };
 
   const describedBy = [hintId, counterId, error ? errorId : null].filter(Boolean).join(' ');

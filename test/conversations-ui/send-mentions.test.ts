@@ -113,9 +113,9 @@ describe('sendMentionDraft', () => {
     const blank = await sendMentionDraft({ draft: draft('   '), keyed: null, busyMessage: null, send: server.send, currentDraft: () => draft(''), mint });
     expect(blank).toMatchObject({ outcome: 'refused', error: 'Write a message for the recipients first.' });
     const long = await sendMentionDraft({ draft: draft('x'.repeat(4_001)), keyed: null, busyMessage: null, send: server.send, currentDraft: () => draft(''), mint });
-    expect(long).toMatchObject({ outcome: 'refused', error: expect.stringMatching(/too long: 4,001 characters/) });
+    expect(long).toMatchObject({ outcome: 'refused', error: expect.stringMatching(/too long: .*now 4,001 characters/) });
     const emoji = await sendMentionDraft({ draft: draft('😀'.repeat(2_001)), keyed: null, busyMessage: null, send: server.send, currentDraft: () => draft(''), mint });
-    expect(emoji).toMatchObject({ outcome: 'refused', error: expect.stringMatching(/too long: 8,004 bytes/) });
+    expect(emoji).toMatchObject({ outcome: 'refused', error: expect.stringMatching(/too long: .*now 2,001 characters, 8,004 bytes/) });
     const busy = await sendMentionDraft({ draft: draft('hi'), keyed: null, busyMessage: 'Wait', send: server.send, currentDraft: () => draft(''), mint });
     expect(busy).toMatchObject({ outcome: 'refused', error: 'Wait' });
     expect(server.calls).toHaveLength(0);
