@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import { ACTIVE_RUN_STATUSES } from '@/lib/types/conversation';
-import { afterCommit, schema, writeTx, type Db } from '@/server/db';
+import { schema, writeTx, type Db } from '@/server/db';
 import { UNFINISHED_JOB_STATUSES } from '@/server/db/schema';
 import { AppError, notFound } from '@/server/http/errors';
 import { getCheckpointer } from './checkpointer';
@@ -42,12 +42,12 @@ export async function deleteConversation(ownerId: string, conversationId: string
       .where(or(inArray(schema.delegations.parentConversationId, ids), inArray(schema.delegations.childConversationId, ids)));
     await tx.delete(schema.runs).where(inArray(schema.runs.conversationId, ids));
     await tx.delete(schema.conversations).where(and(inArray(schema.conversations.id, ids), eq(schema.conversations.ownerId, ownerId)));
-    // The threads live beside the app's tables (SQLite: checkpoints.db, another file), so they go once the rows are
-    // committed: every read of a thread goes through its owner-checked conversation row, so a crash before this
-    // leaves only rows nothing reaches (space, not data anyone sees; ADR 050 says why there is no sweep yet).
-    afterCommit(() => void deleteThreads(ids));
     return { id: conversationId, hidden: ids.slice(1) };
   });
+  // The threads live beside the app's tables (SQLite: checkpoints.db, another file), so they go once the rows are
+  // committed, before the caller is answered. Every read of a thread goes through its owner-checked conversation
+  // row, so a crash in between leaves only rows nothing reaches (space, not data anyone sees; ADR 050).
+  await deleteThreads([deleted.id, ...deleted.hidden]);
   return deleted;
 }
 

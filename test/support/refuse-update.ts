@@ -16,20 +16,28 @@ export function errorText(error: unknown): string {
   return lines.join('\n');
 }
 
-export async function refuseUpdate(opts: { name: string; table: string; column?: string; id?: string; message: string }): Promise<() => Promise<void>> {
-  const { name, table, column, id, message } = opts;
-  const of = column ? ` of ${column}` : '';
+export async function refuseUpdate(opts: {
+  name: string;
+  table: string;
+  column?: string;
+  id?: string;
+  message: string;
+  /** Refuse a delete of the row(s) instead (a failure in the middle of a transaction that deletes). */
+  on?: 'update' | 'delete';
+}): Promise<() => Promise<void>> {
+  const { name, table, column, id, message, on = 'update' } = opts;
+  const of = column && on === 'update' ? ` of ${column}` : '';
   const text = message.replace(/'/g, "''");
   const run = (statement: string) => writeTx(() => execute(sql.raw(statement)));
   if (databaseEngine() === 'sqlite') {
     const when = id ? ` when old.id = '${id.replace(/'/g, "''")}'` : '';
-    await run(`create temp trigger ${name} before update${of} on ${table}${when} begin select raise(abort, '${text}'); end`);
+    await run(`create temp trigger ${name} before ${on}${of} on ${table}${when} begin select raise(abort, '${text}'); end`);
     return () => run(`drop trigger ${name}`).then(() => undefined);
   }
   const when = id ? ` when (old.id = '${id.replace(/'/g, "''")}')` : '';
   await run('create schema if not exists test_faults');
   await run(`create function test_faults.${name}() returns trigger language plpgsql as $$ begin raise exception '${text}'; end $$`);
-  await run(`create trigger ${name} before update${of} on ${table} for each row${when} execute function test_faults.${name}()`);
+  await run(`create trigger ${name} before ${on}${of} on ${table} for each row${when} execute function test_faults.${name}()`);
   return async () => {
     await run(`drop trigger ${name} on ${table}`);
     await run(`drop function test_faults.${name}()`);
