@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { inArray, or } from 'drizzle-orm';
+import { eq, inArray, or } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DELETE as deleteRoute, GET as detailRoute } from '@/app/api/v1/conversations/[id]/route';
 import { GET as listRoute } from '@/app/api/v1/conversations/route';
@@ -10,8 +10,9 @@ import { conversationsHeld, overrideQuotasForTests } from '@/server/agents/quota
 import { start } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { createApiToken } from '@/server/auth/tokens';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import { deleteTeam } from '@/server/teams/lifecycle';
+import { sendMentions } from '@/server/teams/mentions';
 import { deleteAgent } from '@/server/agents/catalog';
 import { delegationsOf, taskCall, withDelegationScheduler } from '../delegation/helpers';
 import { GATE_GROUP, registerGateTool } from '../support/gate-tool';
@@ -198,6 +199,40 @@ describe('refusals: a run still working, a team member’s conversation', () => 
     expect((await call(detailRoute, { headers: alice.auth, params: { id: memberConversation } })).status).toBe(200);
     await deleteTeam(alice.id, team.id);
     expect((await del(alice.auth, memberConversation)).status).toBe(204);
+  });
+});
+
+describe('team requests sent from the conversation', () => {
+  it('refused while one is unfinished; once finished, the team keeps the request but no longer points at the chat', async () => {
+    gate.close();
+    const before = gate.entered;
+    const alice = await makeUser('alice');
+    const { team, agents } = await makeTeam(alice.id);
+    // The member holds its request open at the gate until the test says (written straight to its row: the catalog's
+    // schema knows only the product's tool groups).
+    await writeTx((tx) => tx.update(schema.agents).set({ toolGroups: [GATE_GROUP] }).where(eq(schema.agents.id, agents[0]!.id)));
+    const { conversation } = await conversationWith(alice.id);
+    const member = team.members[0]!;
+    await sendMentions(alice.id, conversation.id, { memberIds: [member.id], text: '/call hold {}\n/reply looked', messageKey: crypto.randomUUID() });
+    await until(() => gate.entered === before + 1, 10_000);
+    const jobsFromChat = () => getDb().select().from(schema.jobs).where(eq(schema.jobs.teamId, team.id));
+
+    const refused = await del(alice.auth, conversation.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: { code: 'conversation_busy', message: expect.stringContaining('team request') } });
+    expect((await jobsFromChat()).map((j) => j.sourceConversationId)).toContain(conversation.id);
+
+    gate.open();
+    // The request finishes, and its result comes back to the chat as a receipt job that runs there.
+    await until(async () => {
+      const jobs = await jobsFromChat();
+      return jobs.length === 2 && jobs.every((j) => j.status === 'completed');
+    }, 15_000);
+    expect((await del(alice.auth, conversation.id)).status).toBe(204);
+    const after = await jobsFromChat();
+    // What must not happen: the team's record losing the request, or a later retry returning into a deleted chat.
+    expect(after.find((j) => j.kind === 'request')).toMatchObject({ status: 'completed', sourceConversationId: null, memberId: member.id });
+    expect((await call(detailRoute, { headers: alice.auth, params: { id: member.conversationId! } })).status).toBe(200);
   });
 });
 
