@@ -117,6 +117,25 @@ describe('conversation actions, for the owner', () => {
   });
 });
 
+describe('deleteConversationAction', () => {
+  it('deletes the owner’s conversation as the API does; a second call, a team member’s and a junk id are refused', async () => {
+    const alice = await makeUser('alice');
+    const conversation = await conversationFor(alice);
+    await sendAndSettle(conversation.id, '/reply done');
+    const { team } = await makeTeam(alice.id, ['Research', 'Review']);
+    signIn(alice);
+    expect(await actions.deleteConversationAction(conversation.id)).toEqual({ ok: true, data: null });
+    expect((await call(conversationRoute, { headers: alice.auth, params: { id: conversation.id } })).status).toBe(404);
+    expect(await runsOf(conversation.id)).toEqual([]);
+    expect(await actions.deleteConversationAction(conversation.id)).toMatchObject(NOT_FOUND);
+    // What must not happen: a member's conversation deleted from under its team, or a non-string id reaching SQL.
+    const before = await conversationRows();
+    expect(await actions.deleteConversationAction(team.members[0]!.conversationId)).toMatchObject({ ok: false, error: { code: 'conversation_in_team' } });
+    expect(await actions.deleteConversationAction({ id: conversation.id })).toMatchObject(NOT_FOUND);
+    expect(await conversationRows()).toBe(before);
+  });
+});
+
 describe('conversation actions, for anyone else', () => {
   type Action = (...args: unknown[]) => Promise<unknown>;
   async function fixtures() {
@@ -134,6 +153,7 @@ describe('conversation actions, for anyone else', () => {
     resumeConversationAction: [f.conversation.id, { value: { approved: true }, idempotencyKey: crypto.randomUUID() }],
     cancelRunAction: [f.run.id],
     sendMentionsAction: [f.conversation.id, { memberIds: [f.team.members[0]!.id], text: 'x', messageKey: crypto.randomUUID() }],
+    deleteConversationAction: [f.conversation.id],
   });
 
   it("another owner's agent, conversation or run answers not_found from every action, and nothing changes", async () => {
