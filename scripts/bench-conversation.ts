@@ -48,6 +48,8 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
   const { closeDb, schema, writeTx } = await import('@/server/db');
   const { createConversation } = await import('@/server/agents/conversations');
   const { start, wait } = await import('@/server/agents/runs');
+  // Delegation plugs into the run core as start-up does (server/startup.ts), so runs are assembled as in the app.
+  (await import('@/server/agents/delegation/register')).registerDelegation();
   const { readThread } = await import('@/server/agents/thread');
   const { getCheckpointer, closeCheckpointer, readCheckpointStore } = await import('@/server/agents/checkpointer');
   const { checkpointDbPath } = await import('@/server/db/paths');

@@ -39,6 +39,8 @@ async function main() {
   const { closeDb, schema, writeTx } = await import('@/server/db');
   const { createConversation } = await import('@/server/agents/conversations');
   const { start, wait } = await import('@/server/agents/runs');
+  // Delegation plugs into the run core as start-up does (server/startup.ts), so runs are assembled as in the app.
+  (await import('@/server/agents/delegation/register')).registerDelegation();
   const { closeCheckpointer, readCheckpointStore } = await import('@/server/agents/checkpointer');
   const { setRunEventCapture } = await import('@/server/agents/observe/capture-switch');
 

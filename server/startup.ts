@@ -66,6 +66,10 @@ export async function startServerProcess(): Promise<void> {
   // Tool groups first: a run recovered below may call a team tool before the scheduler would register them.
   const { registerTeamTools } = await import('@/server/teams/tools/register');
   registerTeamTools();
+  // Delegation plugs into the run core the same way (its tool group, guard, shared budget and child-run hook), before
+  // a recovered run needs any of them: the core never imports it (docs/decisions/049-run-core-seams.md).
+  const { registerDelegation } = await import('@/server/agents/delegation/register');
+  registerDelegation();
   let notes: unknown[] = [];
   let recovered: unknown[] = [];
   if (shared) {

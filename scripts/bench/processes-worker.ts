@@ -30,11 +30,13 @@ async function main() {
   const { currentScheduler, startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
   const { teamJobs } = await import('@/server/teams/scheduler-jobs');
   const { delegationPort } = await import('@/server/agents/delegation/port');
+  const { registerDelegation } = await import('@/server/agents/delegation/register');
   const { suspendActiveRuns } = await import('@/server/agents/suspend');
   const { closeCheckpointer } = await import('@/server/agents/checkpointer');
 
   await openDatabase();
   registerTeamTools();
+  registerDelegation();
   const url = env.databaseUrl!;
   let joined: Awaited<ReturnType<typeof joinSharedDatabase>>['joined'] | undefined;
   let cpuAtGo = 0;

@@ -1,14 +1,12 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import type { StructuredToolInterface } from '@langchain/core/tools';
 import { Annotation, END, START, StateGraph, interrupt, type LangGraphRunnableConfig, type Messages } from '@langchain/langgraph';
 import type { ApprovalDecision, ApprovalInterrupt } from '@/lib/types/conversation';
 import { getCheckpointer } from './checkpointer';
 import { modelInput } from './compaction/model-input';
 import { appendingMessagesReducer } from './messages-reducer';
-import { applyResponseGuards, deliverableNotes, hasText, holdNotes, noteMessages, setMeta } from './guards';
+import { applyResponseGuards, deliverableNotes, hasText, holdNotes, noteMessages, registeredGuardNames, setMeta } from './guards';
 import { markedModelError, modelErrorMessage, modelErrorOf, withoutFailureMarkers } from './guards/model-error';
 import { guardNoteMessage, turnStartIndex } from './guards/notes';
 import { maxTurnsNote } from './guards/turns';
@@ -24,34 +22,8 @@ import { promptOptionsFor, reportContractText, type PromptOptions } from './rece
 import { stampReceipts } from './receipts/stamp';
 import { CLARIFICATION_TOOL } from './scripted-model';
 import { ensureBuiltinToolGroups } from './tools/builtin';
-import { toolsForAgent, type RunContext } from './tools/registry';
-
-/** The agent fields the graph needs (a row of schema.agents fits). */
-export type GraphAgent = {
-  id: string;
-  name: string;
-  instructions: string;
-  model: string;
-  toolGroups: string[];
-  approvalTools: string[];
-  maxTurns: number;
-  /** Compaction threshold in tokens; null/absent = LIMITS.compaction.defaultAtTokens. */
-  compactAtTokens?: number | null;
-  /** Tokens one run may spend; null/absent = LIMITS.run.defaultTokenBudget (guards/tokens.ts). */
-  tokenBudget?: number | null;
-};
-
-/** Additive per-run options (a delegated child's capture tool comes in this way: server/agents/delegation). */
-export type BuildOptions = {
-  model?: BaseChatModel;
-  /** Build the model for this agent instead (a delegated child's persona replaces the prompt's instructions only). */
-  modelAgent?: GraphAgent;
-  nodeWork?: NodeWork;
-  /** Tools beyond the agent's groups, bound and executed like them. */
-  extraTools?: StructuredToolInterface[];
-  /** Tools whose run ends the graph after their tools step (the run then finishes). */
-  finishTools?: readonly string[];
-};
+import { toolsForAgent } from './tools/registry';
+import { NodeWork, type BuildOptions, type GraphAgent, type RunContext } from './run-types';
 
 /** A call option the server sets (never text) when the model must answer now, without tools (guards/index.ts). */
 export type AnswerNowCallOptions = { ensembleAnswerNow?: true };
@@ -65,27 +37,6 @@ export const NODES = { model: 'model', approval: 'approval', tools: 'tools' } as
 const AgentState = Annotation.Root({
   messages: Annotation<BaseMessage[], Messages>({ reducer: appendingMessagesReducer, default: () => [] }),
 });
-
-/**
- * The model and tool calls of one run still executing. On abort LangGraph rejects the stream at once but does not
- * wait for the node in flight (a tool or provider call that ignores the signal keeps going); the run is not stopped
- * until that work has settled, so the executor waits on this before it records the outcome.
- */
-export class NodeWork {
-  private readonly running = new Set<Promise<unknown>>();
-
-  track<T>(work: Promise<T>): Promise<T> {
-    this.running.add(work);
-    const forget = () => this.running.delete(work);
-    work.then(forget, forget);
-    return work;
-  }
-
-  /** Resolves once every tracked call has finished or failed. */
-  async settled(): Promise<void> {
-    while (this.running.size) await Promise.allSettled([...this.running]);
-  }
-}
 
 /**
  * Framework text plus the owner's own instructions — the only things a system prompt ever holds. Text from
@@ -109,8 +60,10 @@ export function systemPrompt(agent: Pick<GraphAgent, 'name' | 'instructions'>, o
  * descriptor, so keep it in step with buildAgentGraph and the executor): the run's wall-clock limit (executor),
  * compaction of what the model receives, placeholder results for dangling tool calls, receipt labels on tool
  * results, the observed model call, server meta stripped from the model's response, a provider error handled as a failure
- * marker, the response guards (guards/index.ts: max turns, token budget, loops), their notes, the approval step, server meta
- * stripped from tool results, receipts stamped on them, the observed tool calls, the stop after ask_clarification.
+ * marker, the response guards (guards/index.ts: max turns, token budget, loops, then the registered ones), their notes,
+ * the approval step, server meta stripped from tool results, receipts stamped on them, the observed tool calls, the
+ * stop after ask_clarification. The registered response guards (delegation's `delegation-cap`) take their place
+ * after `loop-guard`: graphGuards() is the list as this process applies it.
  */
 export const GRAPH_GUARDS = [
   'time-limit',
@@ -123,7 +76,6 @@ export const GRAPH_GUARDS = [
   'max-turns',
   'token-budget',
   'loop-guard',
-  'delegation-cap',
   'guard-notes',
   'approval',
   'tool-meta-strip',
@@ -131,6 +83,12 @@ export const GRAPH_GUARDS = [
   'tool-events',
   'clarification-stop',
 ] as const;
+
+/** GRAPH_GUARDS with the registered response guards in their place (after the built-in ones, before their notes). */
+export function graphGuards(): string[] {
+  const at = GRAPH_GUARDS.indexOf('guard-notes');
+  return [...GRAPH_GUARDS.slice(0, at), ...registeredGuardNames(), ...GRAPH_GUARDS.slice(at)];
+}
 
 /**
  * Turn an agent into its compiled graph: a model node and a ToolNode in a loop, with an approval step before

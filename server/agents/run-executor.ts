@@ -9,8 +9,7 @@ import { preparedPerConnection } from '@/server/db/prepared';
 import type { Agent, Run } from '@/server/db/schema';
 import { recordAssembly } from './assembly/record';
 import { agentAsRecorded } from './assembly/recorded-setup';
-import { delegatedRunSetup } from './delegation/child-run';
-import { buildAgentGraph, NodeWork, recursionLimitFor, type AgentGraph } from './graph';
+import { buildAgentGraph, recursionLimitFor, type AgentGraph } from './graph';
 import { humanMessageId, type EnsembleMessageMeta } from './messages';
 import { activeRuns, runsSuspended } from './run-events';
 import { discardJournal } from './checkpoint/step-journal';
@@ -21,7 +20,8 @@ import { ScriptedChatModel } from './scripted-model';
 import { isSuspension } from './suspend';
 import { armTimeLimit, isTimeCap, runTimeLimitMinutes, TIME_CAPPED_REASON } from './run-time-limit';
 import { outcomeOf, threadConfig } from './thread';
-import type { RunContext } from './tools/registry';
+import { runSetupFor } from './run-setup';
+import { NodeWork, type RunContext } from './run-types';
 
 /**
  * How to drive the graph: 'input' sends the run's stored input (a human message or a resume Command);
@@ -97,11 +97,15 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
         const agent = current && (await agentAsRecorded(run, current));
         // One context object for the whole run: the assembly record and the graph then share one build of its tools.
         const context = agent ? runContextFor(run, agent.id) : null;
-        // A delegated child runs its agent with the delegation's persona, capture tool and time limit (delegation/child-run.ts).
-        const delegated = agent && context ? delegatedRunSetup(agent, context) : null;
+        // A run a registered hook claims runs differently (a delegated child: the delegation's persona, capture tool
+        // and time limit; run-setup.ts).
+        const plan = agent && context ? runSetupFor(agent, context) : null;
         // How the agent is assembled for this run (once per run: a continued run keeps its first record).
-        const fingerprint = agent && context ? await recordAssembly(run, delegated?.agent ?? agent, context, { setup: agent }) : null;
-        return { agent, context, delegated, fingerprint };
+        const fingerprint =
+          agent && context
+            ? await recordAssembly(run, plan?.agent ?? agent, context, { setup: agent, ...(plan?.timeLimitMinutes ? { timeLimitMinutes: plan.timeLimitMinutes } : {}) })
+            : null;
+        return { agent, context, plan, fingerprint };
       });
     } catch (failure) {
       // A conflict with another process's transaction is not the run's failure: the whole transaction runs again.
@@ -115,14 +119,14 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
   let clearTimeLimit = () => {};
   try {
     if ('failure' in setup) throw setup.failure;
-    const { agent, context, delegated, fingerprint } = setup;
+    const { agent, context, plan, fingerprint } = setup;
     recordRunStarted(run, mode === 'continue' ? 'continue' : run.kind === 'resume' ? 'resume' : 'start', { model: run.model, fingerprint });
     if (!agent || !context) {
       await finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });
       return;
     }
-    clearTimeLimit = armTimeLimit(controller, Math.min(runTimeLimitMinutes(agent), delegated?.timeLimitMinutes ?? Infinity));
-    const graph = await buildAgentGraph(delegated?.agent ?? agent, context, { nodeWork, ...delegated?.graphOptions });
+    clearTimeLimit = armTimeLimit(controller, Math.min(runTimeLimitMinutes(agent), plan?.timeLimitMinutes ?? Infinity));
+    const graph = await buildAgentGraph(plan?.agent ?? agent, context, { nodeWork, ...plan?.graphOptions });
     const input = mode === 'continue' ? null : run.kind === 'start' ? { messages: [runHumanMessage(run)] } : new Command({ resume: (run.input as ResumeInput).value });
     const config = {
       configurable: { ...threadConfig(run.conversationId).configurable, ensemble: context },

@@ -11,6 +11,11 @@ import 'server-only';
  * - a parent that waited on its children (delegation_wait 'ready') takes its slot back and continues.
  */
 export interface DelegationPort {
+  /**
+   * Called once when a runtime starts, before it launches anything, like JobPort.prepare: delegation plugs into the
+   * run core (its tool group, guard and child-run hook), so a child the scheduler launches runs as delegation says.
+   */
+  prepare(): void;
   /** queued → running for a child whose parent is still active, in one transaction; false when no longer admissible. */
   admitChild(delegationId: string): Promise<boolean>;
   /** Start (or find, by its run key) the admitted child's run; safe to repeat after a crash or a timeout. */

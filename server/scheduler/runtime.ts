@@ -78,6 +78,7 @@ export class SchedulerRuntime {
 
   start(): void {
     this.jobs.prepare();
+    this.delegations?.prepare();
     runEvents().on('run:finished', this.onRunFinished);
     this.timer = setInterval(() => this.wake(), this.tickMs);
     this.timer.unref();

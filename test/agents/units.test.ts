@@ -6,7 +6,8 @@ import { parseScript } from '@/server/agents/directives';
 import { answerDanglingToolCalls, systemPrompt } from '@/server/agents/graph';
 import { ArithmeticError, evaluateArithmetic, formatNumber } from '@/server/agents/tools/arithmetic';
 import { ensureBuiltinToolGroups } from '@/server/agents/tools/builtin';
-import { registerToolGroup, runContext, toolsForAgent, type RunContext } from '@/server/agents/tools/registry';
+import type { RunContext } from '@/server/agents/run-types';
+import { registerToolGroup, runContext, toolsForAgent } from '@/server/agents/tools/registry';
 import { toApiMessages } from '@/server/agents/messages';
 import { openDatabase } from '@/server/db';
 
@@ -81,8 +82,13 @@ describe('tool registry', () => {
       seen.push(context);
       return [tool(() => 'sent', { name: 'send_member', description: 'test', schema: z.object({}) })];
     });
-    expect((await toolsForAgent([], ctx)).map((t) => t.name)).toEqual(['current_time', 'calculator', 'ask_clarification', 'send_member']);
+    // Registered after the built-in groups, `team` still takes its place in lib/tool-groups.ts's order: an empty
+    // allowlist offers the same order whichever domain registered first (start-up, a test, a script).
+    expect((await toolsForAgent([], ctx)).map((t) => t.name)).toEqual(['current_time', 'calculator', 'send_member', 'ask_clarification']);
     expect(seen).toEqual([ctx]);
+    // A group lib/tool-groups.ts doesn't know comes after the known ones (must not jump ahead of them).
+    registerToolGroup('probe_group', () => [tool(() => 'probed', { name: 'probe_tool', description: 'test', schema: z.object({}) })]);
+    expect((await toolsForAgent([], { ...ctx })).map((t) => t.name)).toEqual(['current_time', 'calculator', 'send_member', 'ask_clarification', 'probe_tool']);
   });
 
   it("builds a run context's tools once (the assembly record and the graph share them), again for another context or a re-registered group", async () => {

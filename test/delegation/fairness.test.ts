@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { delegationPort } from '@/server/agents/delegation/port';
+import { registerDelegation } from '@/server/agents/delegation/register';
 import { start } from '@/server/agents/runs';
 import { getDb, schema } from '@/server/db';
 import { startScheduler, stopScheduler } from '@/server/scheduler/runtime';
@@ -13,6 +14,9 @@ import { makeTeam } from '../support/teams';
 import { makeUser } from '../support/users';
 import { until } from '../support/wait';
 import { delegationsOf } from './helpers';
+
+// The run below starts before the scheduler does: delegation is plugged into the run core first, as start-up does.
+beforeAll(registerDelegation);
 
 afterAll(async () => {
   await stopScheduler();

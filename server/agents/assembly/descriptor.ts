@@ -2,13 +2,13 @@ import 'server-only';
 import type { AssemblyDescriptor } from '@/lib/types/assembly';
 import type { Agent } from '@/server/db/schema';
 import { thresholdFor } from '../compaction/model-input';
-import { childContextOf } from '../delegation/settings';
-import { GRAPH_GUARDS, systemPrompt } from '../graph';
+import { graphGuards, systemPrompt } from '../graph';
 import { tokenBudgetOf } from '../guards/tokens';
 import { promptOptionsFor } from '../receipts/report-contract';
 import { runTimeLimitMinutes } from '../run-time-limit';
 import { ensureBuiltinToolGroups } from '../tools/builtin';
-import { groupedToolsForAgent, type RunContext } from '../tools/registry';
+import type { RunContext } from '../run-types';
+import { groupedToolsForAgent } from '../tools/registry';
 import { appVersion } from './app-version';
 import { sha256Hex } from './fingerprint';
 
@@ -28,7 +28,8 @@ const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export async function assemblyDescriptor(
   agent: AssemblyAgent,
   context: RunContext,
-  options: { model?: string } = {},
+  /** timeLimitMinutes: a lower limit the run's setup gives it (a delegated child's: run-setup.ts). */
+  options: { model?: string; timeLimitMinutes?: number } = {},
 ): Promise<AssemblyDescriptor> {
   ensureBuiltinToolGroups();
   const tools = (await groupedToolsForAgent(agent.toolGroups, context))
@@ -42,12 +43,12 @@ export async function assemblyDescriptor(
     limits: {
       maxTurns: agent.maxTurns,
       // A delegated child runs under min(the agent's limit, what the delegation gave it): the executor's own rule.
-      timeLimitMinutes: Math.min(runTimeLimitMinutes(agent), childContextOf(context)?.delegation.timeLimitMinutes ?? Infinity),
+      timeLimitMinutes: Math.min(runTimeLimitMinutes(agent), options.timeLimitMinutes ?? Infinity),
       compactAtTokens: thresholdFor(agent),
       // The effective budget the token guard enforces (guards/tokens.ts): the agent's own or the instance default.
       tokenBudget: tokenBudgetOf(agent),
     },
-    middleware: [...GRAPH_GUARDS],
+    middleware: graphGuards(),
     appVersion: appVersion(),
   };
 }

@@ -5,7 +5,7 @@ import { tieBreak } from '@/server/db/dialect';
 import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
 import type { Agent, Run } from '@/server/db/schema';
 import type { AssemblyChange, AssemblyDescriptor } from '@/lib/types/assembly';
-import type { RunContext } from '../tools/registry';
+import type { RunContext } from '../run-types';
 import type { StoredAssembly } from '../views';
 import { assemblyChanges } from './changes';
 import { assemblyDescriptor, type AssemblyAgent } from './descriptor';
@@ -18,7 +18,7 @@ import { setupOf } from './recorded-setup';
  * return the fingerprint. Changes compare with the conversation's previous run that has a fingerprint (null when
  * there is none). Once per run: a run continued after a restart, or executed again, keeps what it recorded first.
  */
-export async function recordAssembly(run: Run, agent: AssemblyAgent, context: RunContext, options: { model?: string; setup?: Agent } = {}): Promise<string> {
+export async function recordAssembly(run: Run, agent: AssemblyAgent, context: RunContext, options: { model?: string; setup?: Agent; timeLimitMinutes?: number } = {}): Promise<string> {
   const descriptor = await assemblyDescriptor(agent, context, options);
   const fingerprint = fingerprintOf(descriptor);
   return writeTx(async (tx) => {

@@ -1,27 +1,20 @@
 import 'server-only';
 import type { Agent } from '@/server/db/schema';
-import type { BuildOptions, GraphAgent } from '../graph';
-import type { RunContext } from '../tools/registry';
+import type { RunSetup } from '../run-setup';
+import type { RunContext } from '../run-types';
 import { SUBMIT_OUTPUT_TOOL, submitOutputTool } from './output-capture';
 import { childContextOf } from './settings';
 
-export type DelegatedSetup = {
-  /** The agent as this child runs it: with a persona, without the owner's instructions (this child only). */
-  agent: GraphAgent & Agent;
-  graphOptions: Pick<BuildOptions, 'modelAgent' | 'extraTools' | 'finishTools'>;
-  /** The child's wall-clock limit (min of the delegation bound and the parent's remaining time). */
-  timeLimitMinutes?: number;
-};
-
 /**
- * How the executor runs a delegated child, from its server-written run context (null for every other run). The tool
- * filter is applied by the tool registry from the same context (toolAllowlist / toolDenylist), so the prompt, the
+ * How the executor runs a delegated child, from its server-written run context (null for every other run): delegation's
+ * run-setup hook (../run-setup.ts), registered at start-up. The child's time limit is min of the delegation bound and
+ * the parent's remaining time. The tool filter is applied by the tool registry from the same context (toolAllowlist / toolDenylist), so the prompt, the
  * execution and the assembly record agree. A persona replaces the owner's instructions for this child: the system
  * prompt keeps only the framework's text, and the persona — written by a model, so never system text — opens the
  * child's task message (launch.ts). The scripted model still takes its directives from the catalog agent's
  * owner-written instructions.
  */
-export function delegatedRunSetup(agent: Agent, context: RunContext): DelegatedSetup | null {
+export function delegatedRunSetup(agent: Agent, context: RunContext): RunSetup | null {
   const child = childContextOf(context);
   if (!child) return null;
   const { persona, outputSchema, timeLimitMinutes } = child.delegation;

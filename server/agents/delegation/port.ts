@@ -4,11 +4,13 @@ import type { DelegationPort } from '@/server/scheduler/delegation-port';
 import { findRun } from '../run-store';
 import { stopChildRow } from './cancel';
 import { launchChild } from './launch';
+import { registerDelegation } from './register';
 import { admitChildRow, finishChild, findDelegation, isUnfinished, readmitParentRun } from './ledger';
 import { cancelledResult, childOutcome } from './result';
 
 /** Delegation's side of the scheduler (server/scheduler/delegation-port.ts), wired in by start-up. */
 export const delegationPort: DelegationPort = {
+  prepare: registerDelegation,
   admitChild: admitChildRow,
   launchChild,
   async finalizeChild(id, signal) {

@@ -4,7 +4,7 @@ import { jsonText } from '@/server/db/dialect';
 import { statement } from '@/server/db/statement';
 import type { Agent } from '@/server/db/schema';
 import { findAgent } from '../catalog';
-import type { RunContext } from '../tools/registry';
+import type { RunContext } from '../run-types';
 import type { DelegationSettings, DelegationSpec } from './spec';
 
 const L = LIMITS.delegation;

@@ -24,7 +24,7 @@ import { activeRuns } from '../run-events';
 import { findRun } from '../run-store';
 import { isSuspension } from '../suspend';
 import { readThread } from '../thread';
-import type { RunContext } from '../tools/registry';
+import type { RunContext } from '../run-types';
 import { cancelChildrenOf } from './cancel';
 import { acceptChild, findByCall, recordRefusal, type ParentRef } from './ledger';
 import { outputValidator } from './output-capture';

@@ -3,17 +3,39 @@ import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import type { StopReason } from '@/lib/types/stop-reason';
 import { contentText, ensembleMeta } from '../messages';
 import { guardNoteMessage, isGuardNote, type PendingNote } from './notes';
-import { delegationCapGuard } from './delegation-cap';
 import { loopGuard } from './loops';
 import { tokenGuard } from './tokens';
 import { turnGuard } from './turns';
 import type { ResponseGuard, ResponseGuardInput } from './types';
 
 /**
- * Every guard a model response meets before its tool calls run, in order (graph.ts callModel). One guard per file;
- * add a guard by appending it here (and its name to GRAPH_GUARDS in graph.ts, the assembly record).
+ * The built-in guards a model response meets before its tool calls run, in order (graph.ts callModel). One guard per
+ * file; add a guard by appending it here (and its name to GRAPH_GUARDS in graph.ts, the assembly record).
  */
-export const RESPONSE_GUARDS: ResponseGuard[] = [turnGuard, tokenGuard, loopGuard, delegationCapGuard];
+export const RESPONSE_GUARDS: ResponseGuard[] = [turnGuard, tokenGuard, loopGuard];
+
+// Guards a domain plugs in at start-up (delegation's delegation-cap: server/agents/delegation/register.ts), so the
+// guards never import that domain. Route bundles and instrumentation may load separate copies of this module: one
+// registry per process, on globalThis.
+const g = globalThis as unknown as { __ensembleResponseGuards?: Map<string, ResponseGuard> };
+const registered = (g.__ensembleResponseGuards ??= new Map());
+
+/**
+ * Register (or replace, by name) a response guard. Registered guards run after the built-in ones, in the order they
+ * were first registered, and their names take the same place in the assembly record (graph.ts graphGuards()).
+ */
+export function registerResponseGuard(guard: ResponseGuard): void {
+  registered.set(guard.name, guard);
+}
+
+export function registeredGuardNames(): string[] {
+  return [...registered.keys()];
+}
+
+/** Every guard this process applies, in order: RESPONSE_GUARDS, then the registered ones. */
+export function responseGuards(): ResponseGuard[] {
+  return [...RESPONSE_GUARDS, ...registered.values()];
+}
 
 /** Stop reasons after which the model is not called again (the others require an answer now). */
 const NO_ANSWER_CALL: ReadonlySet<StopReason> = new Set(['turn_capped']);
@@ -28,11 +50,11 @@ export type GuardedResponse = {
 };
 
 /**
- * Run the response through RESPONSE_GUARDS. Each guard sees the response the previous one kept. The stop reason
+ * Run the response through responseGuards(). Each guard sees the response the previous one kept. The stop reason
  * is written into the kept response's server meta (`additional_kwargs.ensemble.stopReason`), with the run, so the
  * run's outcome reads it back from the checkpoint (thread.ts outcomeOf).
  */
-export async function applyResponseGuards(input: ResponseGuardInput, guards: readonly ResponseGuard[] = RESPONSE_GUARDS): Promise<GuardedResponse> {
+export async function applyResponseGuards(input: ResponseGuardInput, guards: readonly ResponseGuard[] = responseGuards()): Promise<GuardedResponse> {
   let message = input.message;
   let stopReason: StopReason | undefined;
   const notes: PendingNote[] = [];

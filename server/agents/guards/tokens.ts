@@ -1,7 +1,6 @@
 import 'server-only';
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import { LIMITS } from '@/lib/limits';
-import { treeBudget } from '../delegation/tree-budget';
 import { contentText, ensembleMeta } from '../messages';
 import { runTokenTotals } from '../observe/run-lifecycle';
 import type { RunIds } from '../observe/run-ids';
@@ -10,6 +9,23 @@ import type { ResponseGuard } from './types';
 import { withoutToolCalls } from './without-tool-calls';
 
 export const TOKEN_GUARD = 'token-budget';
+
+/**
+ * A budget the run shares with other runs: a delegation tree spends its root's (server/agents/delegation/tree-budget.ts).
+ * What it allows, and what the tree's other runs have spent.
+ */
+export type SharedTokenBudget = { budget: number; spentElsewhere: number };
+/** The run's shared budget, or null when it shares none. */
+export type SharedTokenBudgetOf = (runId: string) => Promise<SharedTokenBudget | null>;
+
+// Delegation plugs its tree budget in at start-up (server/agents/delegation/register.ts), so this guard never imports
+// delegation. One slot per process, on globalThis (route bundles may load their own copy of this module).
+const shared = globalThis as unknown as { __ensembleSharedTokenBudget?: SharedTokenBudgetOf };
+
+/** Set (or replace) how a run's shared budget is found; without one, every run's own budget is the whole story. */
+export function registerSharedTokenBudget(of: SharedTokenBudgetOf): void {
+  shared.__ensembleSharedTokenBudget = of;
+}
 
 /** The agent's own budget when it is in range, else the instance default (LIMITS.run). */
 export function tokenBudgetOf(agent: { tokenBudget?: number | null }): number {
@@ -108,7 +124,7 @@ export const tokenGuard: ResponseGuard = {
       };
     }
     // A delegation tree shares its root's budget (server/agents/delegation/tree-budget.ts).
-    const tree = await treeBudget(run.runId);
+    const tree = (await shared.__ensembleSharedTokenBudget?.(run.runId)) ?? null;
     if (tree && tree.spentElsewhere + spent >= tree.budget) {
       return {
         message: withoutToolCalls(message),

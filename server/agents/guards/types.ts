@@ -1,13 +1,12 @@
 import 'server-only';
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import type { StopReason } from '@/lib/types/stop-reason';
-import type { GraphAgent } from '../graph';
 import type { RunIds } from '../observe/run-ids';
-import type { RunContext } from '../tools/registry';
+import type { GraphAgent, RunContext } from '../run-types';
 
 /**
  * A guard that looks at each model response before any of its tool calls run (graph.ts callModel applies every
- * guard in RESPONSE_GUARDS order, after server meta is stripped). A guard may remove tool calls and end the turn
+ * guard in responseGuards() order, after server meta is stripped). A guard may remove tool calls and end the turn
  * early; it says why with a stopReason, which is stored on the message's server meta
  * (`additional_kwargs.ensemble.stopReason`) so the run's outcome reads it back from the checkpoint, and with a
  * visible note (framework text, never the model's or a person's) that the agent and the person both see.

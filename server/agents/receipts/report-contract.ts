@@ -1,5 +1,5 @@
 import 'server-only';
-import type { RunContext } from '../tools/registry';
+import type { RunContext } from '../run-types';
 import { CRITERIA_TAG } from './criteria';
 
 /** What the framework's system text adds for a run that reports to someone (systemPrompt's second argument). */

@@ -1,19 +1,8 @@
 import 'server-only';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-
-/**
- * The run's server-owned context. The runtime puts it in `config.configurable.ensemble`; tools read identity
- * (owner, conversation, team, member, job) only from here, never from arguments a model wrote.
- */
-export type RunContext = {
-  ownerId: string;
-  conversationId: string;
-  runId: string;
-  agentId: string | null;
-  /** Added by callers through start(..., { context }) — e.g. teamId, memberId, jobId. */
-  [key: string]: unknown;
-};
+import { TOOL_GROUP_NAMES } from '@/lib/tool-groups';
+import type { RunContext } from '../run-types';
 
 /** May read the database (the delegate and team groups do), so it may answer a promise. */
 export type ToolGroupFactory = (context: RunContext) => StructuredToolInterface[] | Promise<StructuredToolInterface[]>;
@@ -30,8 +19,13 @@ export function registerToolGroup(name: string, factory: ToolGroupFactory): void
   groups.set(name, factory);
 }
 
+/**
+ * The registered groups, those of lib/tool-groups.ts first in its order, then any other in registration order: an
+ * empty allowlist offers its tools in the same order whichever domain registered its group first.
+ */
 export function registeredToolGroups(): string[] {
-  return [...groups.keys()];
+  const known: readonly string[] = TOOL_GROUP_NAMES;
+  return [...known.filter((name) => groups.has(name)), ...[...groups.keys()].filter((name) => !known.includes(name))];
 }
 
 /** The tools an agent may use: its allowlisted groups that are registered (an empty allowlist = all of them). */
@@ -50,7 +44,7 @@ const builtFor = new WeakMap<RunContext, { factories: ToolGroupFactory[]; tools:
 
 /** The same tools, each with the group it came from (a name two groups offer is the first group's). */
 export function groupedToolsForAgent(allowlist: readonly string[], context: RunContext): Promise<GroupedTools> {
-  const names = allowlist.length ? allowlist.filter((name) => groups.has(name)) : [...groups.keys()];
+  const names = allowlist.length ? allowlist.filter((name) => groups.has(name)) : registeredToolGroups();
   const factories = names.map((group) => groups.get(group)!);
   const built = builtFor.get(context);
   if (built && built.factories.length === factories.length && built.factories.every((f, i) => f === factories[i])) return built.tools;
@@ -70,8 +64,8 @@ async function buildGroupedTools(names: readonly string[], factories: readonly T
     for (const tool of await factory(context)) tools.push({ tool, group: names[i]! });
   }
   const seen = new Set<string>();
-  // A delegated child's tool filter (server-written context, server/agents/delegation): the same tools vanish from
-  // its prompt, its execution and its assembly record.
+  // A run's tool filter (server-written context; delegation writes it for a child): the same tools vanish from its
+  // prompt, its execution and its assembly record.
   const allow = Array.isArray(context.toolAllowlist) ? new Set<unknown>(context.toolAllowlist) : null;
   const deny = Array.isArray(context.toolDenylist) ? new Set<unknown>(context.toolDenylist) : null;
   return tools.filter(({ tool }) => !seen.has(tool.name) && seen.add(tool.name) && (!allow || allow.has(tool.name)) && !deny?.has(tool.name));

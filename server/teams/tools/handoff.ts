@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { LIMITS } from '@/lib/limits';
 import { acceptanceCriteriaSchema } from '@/lib/schemas/acceptance-criteria';
 import { taskText } from '@/lib/schemas/team';
-import type { RunContext } from '@/server/agents/tools/registry';
+import type { RunContext } from '@/server/agents/run-types';
 import { writeTx } from '@/server/db';
 import { AppError } from '@/server/http/errors';
 import { wakeScheduler } from '@/server/scheduler/signal';

@@ -2,7 +2,7 @@ import 'server-only';
 import { tool } from '@langchain/core/tools';
 import { LIMITS } from '@/lib/limits';
 import { historyToolArgs, readResultArgs } from '@/lib/schemas/team-history';
-import type { RunContext } from '@/server/agents/tools/registry';
+import type { RunContext } from '@/server/agents/run-types';
 import { AppError } from '@/server/http/errors';
 import { readHistory, readResult, searchResults } from '../history';
 import { neutralizedJson } from '@/server/trust/neutralize-tags';

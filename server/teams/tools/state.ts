@@ -3,7 +3,7 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { LIMITS } from '@/lib/limits';
-import type { RunContext } from '@/server/agents/tools/registry';
+import type { RunContext } from '@/server/agents/run-types';
 import { neutralizedJson } from '@/server/trust/neutralize-tags';
 import { STATE_KINDS, StateRefusal, publishState, readState, updateState, type StateActor } from '../state';
 import { TeamToolError, executingJob, resolveCaller } from './caller';

@@ -1,10 +1,10 @@
 import 'server-only';
 import { AIMessage } from '@langchain/core/messages';
-import { remainingChildren } from '../delegation/ledger';
+import type { ResponseGuard } from '../guards/types';
 import { contentText } from '../messages';
-import { delegationSettingsFor } from '../delegation/settings';
-import { TASK_TOOL } from '../delegation/task-tool';
-import type { ResponseGuard } from './types';
+import { remainingChildren } from './ledger';
+import { delegationSettingsFor } from './settings';
+import { TASK_TOOL } from './task-tool';
 
 export const DELEGATION_CAPPED_NOTE =
   'Delegation limit reached: this run has started all the children it may. Its task calls were not run. Finish with the results you have.';
@@ -12,7 +12,8 @@ export const DELEGATION_CAPPED_NOTE =
 /**
  * When a run has no children left (its total, counted from the durable ledger), the response's `task` calls are
  * removed and a note says so. With nothing else to call, the agent must answer now (stopReason delegation_capped);
- * its other tool calls still run, and the note reaches it after their results.
+ * its other tool calls still run, and the note reaches it after their results. Registered with the response guards
+ * at start-up (./register.ts), after the built-in ones.
  */
 export const delegationCapGuard: ResponseGuard = {
   name: 'delegation-cap',
