@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
-import { prettyValue, previewValue } from '@/components/conversations/format';
+import { prettyValue, previewValue } from '@/lib/tool-value-format';
 import { ApiError } from '@/lib/api-client';
 import { approvalValue, noteError, type ApprovalRequest, type ApprovalValue } from './approval';
 

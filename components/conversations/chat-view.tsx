@@ -18,8 +18,7 @@ import { useConversationActions } from './conversation-actions';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } from './errors';
 import { newClientId } from '@/lib/idempotency/client-id';
 import { MessageList } from './message-list';
-import { fallbackInterval } from './live-updates';
-import { StreamStatusLine } from './stream-status-line';
+import { LiveStatus } from '@/components/ui/live-status';
 import { visibleEcho, type PendingEcho } from './pending-echo';
 import { isRunActive, laterRun, runView } from './run-state';
 import { LiveOutputBox } from '@/components/live-output/live-output-box';
@@ -45,10 +44,10 @@ export function ChatView({ conversationId }: { conversationId: string }) {
   const queryKey = useMemo(() => conversationKeys.state(conversationId), [conversationId]);
   // Changes arrive by push (runs started, stepping, finished; @mention results are receipt runs); only while the
   // stream is down is the conversation re-read on a timer.
-  const stream = useConversationEvents(conversationId);
+  const live = useConversationEvents(conversationId);
   const query = useQuery({
     ...conversationStateQuery(conversationId),
-    refetchInterval: fallbackInterval(stream),
+    ...live.poll,
     retry: (count, err) => !isPermanentError(err) && count < 2,
   });
   const data = query.data;
@@ -209,7 +208,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
             <Badge tone="warning">Agent deleted</Badge>
           )}
           <div className="ml-auto flex items-center gap-2">
-            <StreamStatusLine status={stream} />
+            <LiveStatus connection={live.connection} />
             <DeleteConversationButton conversation={conversation} afterDelete={() => router.push('/conversations')} />
           </div>
         </div>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/misc';
-import { prettyValue, previewValue } from './format';
+import { prettyValue, previewValue } from '@/lib/tool-value-format';
 import type { Message } from './types';
 
 const preClass =

@@ -1,6 +1,7 @@
 /** Browser read of a team's runs timeline, as a TanStack `queryOptions` factory under ['teams', 'runs', id, window]. */
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '@/lib/api-client';
+import type { LivePoll } from '@/lib/query/live-connection';
 import type { ApiTeamRuns } from '@/lib/types/team-runs';
 
 export const WINDOWS = {
@@ -23,12 +24,12 @@ export const fetchTeamRuns = (teamId: string, window: WindowKey, signal?: AbortS
 
 /**
  * GET /api/v1/teams/:id/runs for a window ending now (each read moves the window to the moment it is made). Re-read
- * when the team's event stream announces a change (use-team-runs-push.ts); `refetchInterval` only while it is down.
+ * when the team's event stream announces a change (use-team-runs-push.ts); `poll` (its fallback) only while it is down.
  */
-export const teamRunsQuery = (teamId: string, window: WindowKey, refetchInterval: number | false = false) =>
+export const teamRunsQuery = (teamId: string, window: WindowKey, poll?: LivePoll) =>
   queryOptions({
     queryKey: teamRunsKeys.window(teamId, window),
     queryFn: ({ signal }) => fetchTeamRuns(teamId, window, signal),
-    refetchInterval,
+    ...poll,
     retry: (count, e) => !(e instanceof ApiError && (e.status === 401 || e.status === 404)) && count < 2,
   });

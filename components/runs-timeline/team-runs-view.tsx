@@ -7,9 +7,9 @@ import { LoadError } from '@/components/ui/load-error';
 import { teamQuery } from '@/components/teams/queries';
 import { ApiError } from '@/lib/api-client';
 import { formatCount, totalTokens } from './layout';
-import { LiveStatus } from '@/components/teams/live-status';
+import { LiveStatus } from '@/components/ui/live-status';
 import { WINDOWS, teamRunsQuery, type WindowKey } from './queries';
-import { fallbackInterval, hasUnfinishedRuns } from './runs-push';
+import { hasUnfinishedRuns } from './runs-push';
 import { useTeamRunsPush } from './use-team-runs-push';
 import { RunsTable } from './runs-table';
 import { TimelineChart } from './timeline-chart';
@@ -40,8 +40,8 @@ export function TeamRunsView({ teamId }: { teamId: string }) {
   const [window, setWindow] = useState<WindowKey>('day');
   const [view, setView] = useState<'timeline' | 'table'>('timeline');
   const team = useQuery(teamQuery(teamId));
-  const connection = useTeamRunsPush(teamId);
-  const runs = useQuery(teamRunsQuery(teamId, window, fallbackInterval(connection)));
+  const { connection, poll } = useTeamRunsPush(teamId);
+  const runs = useQuery(teamRunsQuery(teamId, window, poll));
   const live = hasUnfinishedRuns(runs.data);
   const now = useNow(live, runs.dataUpdatedAt);
 

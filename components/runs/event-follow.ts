@@ -2,6 +2,7 @@
  * Following a run's events forward by `seq`: the accumulated list, how a fetched page joins it, and when to ask
  * again. Pure, so the paging rules are tested without a browser; the hook (use-run-events.ts) only schedules.
  */
+import { LIVE_FALLBACK_MS } from '@/lib/query/live-intervals';
 import type { ApiRunEvent, ApiRunEventsPage } from '@/lib/types/run-events';
 
 export type RunEventsFollow = {
@@ -16,8 +17,6 @@ export type RunEventsFollow = {
   caughtUp: boolean;
 };
 
-/** How often a run that is still working is asked for new events while its event stream is down (use-run-events.ts). */
-export const FOLLOW_INTERVAL_MS = 1_000;
 /** Pages read in one go while the server says there are more (a long finished run: 10 × 200 events per tick). */
 export const MAX_PAGES_PER_READ = 10;
 /** The page size asked for (the API's maximum, LIMITS.runEvents.page.max). */
@@ -49,7 +48,7 @@ export function appendPage(state: RunEventsFollow, page: ApiRunEventsPage): RunE
 }
 
 /** TanStack refetchInterval while the run's stream is down: about once a second until it has finished and every event was read. */
-export function followInterval(state: RunEventsFollow | undefined, ms = FOLLOW_INTERVAL_MS): number | false {
+export function followInterval(state: RunEventsFollow | undefined, ms: number = LIVE_FALLBACK_MS.followedRun): number | false {
   return isFollowDone(state) ? false : ms;
 }
 

@@ -4,14 +4,11 @@
  * whether it finished. A head past what the panel holds starts one read `after` its last seq; heads that arrive
  * meanwhile fold into the next read, so a flood of steps costs one read at a time, never one per message.
  */
-import type { PushStreamStatus } from '@/lib/push-stream';
 import type { RunEventsFollow } from './event-follow';
 import { parsePushObject } from '@/lib/push-stream';
 
 /** One message of the run stream (server/push/run-stream.ts). */
 export type RunPush = { runId: string; seq: number; finished: boolean };
-
-export type RunStreamStatus = 'connecting' | 'live' | 'down';
 
 /** A message's data, checked field by field (JSON from the wire); null when it is not this run's. */
 export function parseRunPush(raw: string, runId: string): RunPush | null {
@@ -21,12 +18,6 @@ export function parseRunPush(raw: string, runId: string): RunPush | null {
   if (id !== runId || !Number.isSafeInteger(seq) || (seq as number) < 0 || typeof finished !== 'boolean') return null;
   return { runId, seq: seq as number, finished };
 }
-
-/**
- * A stream stopped for good (401/403/404) counts as down: the panel's own read then shows why. Connecting counts
- * as up: the stream's first message (always sent) says where the run stands, so nothing is missed meanwhile.
- */
-export const runStreamStatusOf = (s: PushStreamStatus): RunStreamStatus => (s.state === 'open' ? 'live' : s.state === 'connecting' ? 'connecting' : 'down');
 
 /** Does the panel hold less than the head says exists? (No data yet: the first read is due anyway.) */
 export function needsRead(held: RunEventsFollow | undefined, head: RunPush): boolean {

@@ -7,7 +7,8 @@ import { Alert, Spinner } from '@/components/ui/misc';
 import { Time } from '@/components/ui/time';
 import { LIMITS } from '@/lib/limits';
 import { DelegatedChild } from './delegated-child';
-import { FOLLOW_INTERVAL_MS, isFollowDone } from './event-follow';
+import { liveLabel } from '@/components/ui/live-status';
+import { isFollowDone } from './event-follow';
 import { isPermanentRunError } from './queries';
 import { formatCount, stepItems, type StepItem, type StepTone } from './step-items';
 import { useRunEvents } from './use-run-events';
@@ -88,7 +89,7 @@ function Step({ item, runId, pollChildren }: { item: StepItem; runId: string; po
  * to checking on a timer) and reads it once when it's done.
  */
 export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?: string }) {
-  const { query, stream } = useRunEvents(runId);
+  const { query, connection, polling } = useRunEvents(runId);
   const follow = query.data;
   const items = useMemo(() => stepItems(follow?.events ?? []), [follow?.events]);
   const live = follow !== undefined && !isFollowDone(follow);
@@ -115,7 +116,7 @@ export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?
       {live ? (
         <p className="flex items-center gap-1.5 text-xs text-emerald-700 dark:text-emerald-300">
           <span aria-hidden className="size-1.5 animate-pulse rounded-full bg-current" />
-          {stream === 'down' ? `Reconnecting — checking every ${FOLLOW_INTERVAL_MS / 1000} s` : 'Live — new steps appear as they happen'}
+          {polling ? liveLabel(connection) : 'Live — new steps appear as they happen'}
         </p>
       ) : null}
       {items.length === 0 ? (
@@ -125,7 +126,7 @@ export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?
       ) : (
         <ol aria-label={label} className="min-w-0 space-y-2 border-l border-zinc-200 dark:border-zinc-800">
           {items.map((item) => (
-            <Step key={item.key} item={item} runId={runId} pollChildren={stream === 'down'} />
+            <Step key={item.key} item={item} runId={runId} pollChildren={polling} />
           ))}
         </ol>
       )}

@@ -7,17 +7,14 @@ import { LoadError } from '@/components/ui/load-error';
 import { Time } from '@/components/ui/time';
 import { TEAM_STATUS_BADGE, workBadges } from './feed';
 import { teamListQuery } from './queries';
-import { TEAM_LIST_FALLBACK_MS, useTeamListEvents } from './use-team-list-events';
+import { useTeamListEvents } from './use-team-list-events';
 import { ButtonLink } from '@/components/ui/button-link';
 
 /** The owner's teams, newest first, with member count, status and waiting work. */
 export function TeamList() {
-  const stream = useTeamListEvents();
-  const teams = useQuery({
-    ...teamListQuery(),
-    // Push keeps the statuses and "waiting for input" badges current; a timer only while the stream is down.
-    refetchInterval: stream === 'down' ? TEAM_LIST_FALLBACK_MS : false,
-  });
+  const live = useTeamListEvents();
+  // Push keeps the statuses and "waiting for input" badges current; a timer only while the stream is down.
+  const teams = useQuery({ ...teamListQuery(), ...live.poll });
 
   return (
     <div className="w-full">

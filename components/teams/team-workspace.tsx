@@ -14,7 +14,7 @@ import { ActivityFeed } from './activity-feed';
 import { FeedFilterBar, useFeedFilter } from './feed-filter';
 import { isFiltered } from '@/lib/feed-filter';
 import type { AnswerBody } from './job-answer-form';
-import { LiveStatus } from './live-status';
+import { LiveStatus } from '@/components/ui/live-status';
 import { ManageMenu } from './manage-menu';
 import { MemberSidebar } from './member-sidebar';
 import { MentionComposer, emptyDraft, type ComposerDraft } from './mention-composer';

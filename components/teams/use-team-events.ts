@@ -1,39 +1,17 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { NO_FEED_FILTER, type FeedFilter } from '@/lib/feed-filter';
-import { openPushStream, type PushStreamStatus } from '@/lib/push-stream';
+import { createFeedSync } from '@/lib/feed-sync';
+import type { LiveConnection } from '@/lib/query/live-connection';
+import { LIVE_FALLBACK_MS } from '@/lib/query/live-intervals';
 import { refreshOnPush } from '@/lib/query/refresh-on-push';
+import { useLiveStream } from '@/lib/query/use-live-stream';
 import { clearLiveOutput, jobOutputKey, parseOutputPush, setLiveOutput } from '@/components/live-output/store';
 import { runKeys } from '@/components/runs/queries';
 import { feedRevision, mergeChanges, type ActivityFeed } from './activity-cache';
-import { createFeedSync } from './feed-sync';
 import { fetchActivityChanges, teamKeys } from './queries';
-
-/** How often the feed asks `activity?since=` while its stream is down (the footer names the figure). */
-export const FALLBACK_POLL_MS = 5_000;
-
-/** The live view's connection (not a team status), as the footer tells it. */
-export type LiveConnection =
-  | { state: 'connecting' }
-  | { state: 'live' }
-  | { state: 'polling'; everySeconds: number }
-  | { state: 'stopped'; status: number };
-
-/** The stream's status as the page tells it; `fallbackMs` is what the page polls at while the stream is down. */
-export function liveConnection(status: PushStreamStatus, fallbackMs = FALLBACK_POLL_MS): LiveConnection {
-  switch (status.state) {
-    case 'connecting':
-      return { state: 'connecting' };
-    case 'open':
-      return { state: 'live' };
-    case 'down':
-      return { state: 'polling', everySeconds: fallbackMs / 1_000 };
-    case 'closed':
-      return { state: 'stopped', status: status.status };
-  }
-}
 
 type TeamPush = { teamId: string; revision: number; jobIds: string[] | null };
 
@@ -65,14 +43,13 @@ async function syncFeed(queryClient: QueryClient, teamId: string, filter: FeedFi
 }
 
 /**
- * Keeps an open workspace current: one event stream per team; each message that moves the team past the feed's
- * revision fetches `activity?since=` (one read at a time, feed-sync.ts).
- * While the stream is down the same read runs every FALLBACK_POLL_MS. `refresh()` reads now (after the page's own
+ * Keeps an open workspace current: one event stream per team (lib/query/use-live-stream.ts); each message that moves
+ * the team past the feed's revision fetches `activity?since=` (one read at a time, lib/feed-sync.ts). While the
+ * stream is down the same read runs every LIVE_FALLBACK_MS.openThread. `refresh()` reads now (after the page's own
  * mutations, so their effect shows without waiting for the push).
  */
 export function useTeamEvents(teamId: string, filter: FeedFilter = NO_FEED_FILTER): { connection: LiveConnection; refresh: () => void } {
   const queryClient = useQueryClient();
-  const [connection, setConnection] = useState<LiveConnection>({ state: 'connecting' });
   const sync = useRef<((force: boolean) => void) | null>(null);
   // The feed on screen is the current filter's; a new filter must not reopen the stream.
   const currentFilter = useRef(filter);
@@ -80,46 +57,48 @@ export function useTeamEvents(teamId: string, filter: FeedFilter = NO_FEED_FILTE
     currentFilter.current = filter;
   }, [filter]);
 
-  useEffect(() => {
-    let pushed = -1;
-    // The jobs this workspace holds live output for: forgotten when it closes (a new stream's first messages bring
-    // whatever is still being written).
-    const liveJobs = new Set<string>();
-    const feedSync = createFeedSync({
-      read: () => syncFeed(queryClient, teamId, currentFilter.current),
-      behind: () => {
-        const at = feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId, currentFilter.current)));
-        return at !== undefined && pushed > at;
-      },
-      retryMs: FALLBACK_POLL_MS,
-    });
-    sync.current = feedSync.request;
-
-    const stream = openPushStream({
-      url: `/api/v1/teams/${encodeURIComponent(teamId)}/events`,
-      onStatus: (status) => setConnection(liveConnection(status)),
-      onMessage: (message) => {
-        if (message.event === 'output') {
-          const output = parseOutputPush(message.data, { field: 'teamId', id: teamId });
-          if (!output?.jobId) return;
-          const { jobId, ...live } = output;
-          liveJobs.add(jobOutputKey(jobId));
-          setLiveOutput(jobOutputKey(jobId), live);
-          return;
-        }
-        if (message.event !== 'team') return;
-        const push = JSON.parse(message.data) as TeamPush;
-        pushed = Math.max(pushed, push.revision);
-        feedSync.request(false);
-      },
-    });
-    return () => {
-      stream.close();
-      feedSync.dispose();
-      sync.current = null;
-      for (const key of liveJobs) clearLiveOutput(key);
-    };
-  }, [queryClient, teamId]);
+  const { connection } = useLiveStream({
+    url: `/api/v1/teams/${encodeURIComponent(teamId)}/events`,
+    fallbackMs: LIVE_FALLBACK_MS.openThread,
+    listen: () => {
+      let pushed = -1;
+      // The jobs this workspace holds live output for: forgotten when it closes (a new stream's first messages bring
+      // whatever is still being written).
+      const liveJobs = new Set<string>();
+      const feedSync = createFeedSync({
+        read: () => syncFeed(queryClient, teamId, currentFilter.current),
+        behind: () => {
+          const at = feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId, currentFilter.current)));
+          return at !== undefined && pushed > at;
+        },
+        retryMs: LIVE_FALLBACK_MS.openThread,
+      });
+      sync.current = feedSync.request;
+      return {
+        onMessage: (message) => {
+          if (message.event === 'output') {
+            const output = parseOutputPush(message.data, { field: 'teamId', id: teamId });
+            if (!output?.jobId) return;
+            const { jobId, ...live } = output;
+            liveJobs.add(jobOutputKey(jobId));
+            setLiveOutput(jobOutputKey(jobId), live);
+            return;
+          }
+          if (message.event !== 'team') return;
+          const push = JSON.parse(message.data) as TeamPush;
+          pushed = Math.max(pushed, push.revision);
+          feedSync.request(false);
+        },
+        close: () => {
+          feedSync.dispose();
+          sync.current = null;
+          for (const key of liveJobs) clearLiveOutput(key);
+        },
+      };
+    },
+    // The feed is an infinite query patched by `since` reads, not re-read whole: the poll is that read, forced.
+    onPoll: () => sync.current?.(true),
+  });
 
   // A feed that arrives after a message (first read still in flight) catches up with what was announced.
   const feedAt = feedRevision(queryClient.getQueryData<ActivityFeed>(teamKeys.activity(teamId, filter)));
@@ -135,21 +114,6 @@ export function useTeamEvents(teamId: string, filter: FeedFilter = NO_FEED_FILTE
     shownFilter.current = filterId;
     sync.current?.(true);
   }, [filterId]);
-
-  // A hidden tab skips its polls (the stream, when it is back, or becoming visible catches it up at once).
-  const polling = connection.state === 'polling';
-  useEffect(() => {
-    if (!polling) return;
-    const tick = () => {
-      if (document.visibilityState !== 'hidden') sync.current?.(true);
-    };
-    const timer = setInterval(tick, FALLBACK_POLL_MS);
-    document.addEventListener('visibilitychange', tick);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', tick);
-    };
-  }, [polling]);
 
   const refresh = useCallback(() => sync.current?.(true), []);
   return { connection, refresh };

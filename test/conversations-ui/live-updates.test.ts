@@ -1,27 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FALLBACK_POLL_MS,
-  fallbackInterval,
-  parsePush,
-  pushChangesState,
-  streamStatusLabel,
-  streamStatusOf,
-} from '@/components/conversations/live-updates';
+import { liveLabel } from '@/components/ui/live-status';
+import { parsePush, pushChangesState } from '@/components/conversations/live-updates';
+import { liveConnection, livePoll } from '@/lib/query/live-connection';
+import { LIVE_FALLBACK_MS } from '@/lib/query/live-intervals';
+import type { PushStreamStatus } from '@/lib/push-stream';
+
+// As use-conversation-events.ts follows the conversation's stream: its cadence, and a stream stopped for good polls.
+const FALLBACK_POLL_MS = LIVE_FALLBACK_MS.openThread;
+const streamStatusOf = (s: PushStreamStatus) => liveConnection(s, FALLBACK_POLL_MS, 'poll');
+const fallbackInterval = (s: PushStreamStatus) => livePoll(streamStatusOf(s), FALLBACK_POLL_MS).refetchInterval;
 
 describe('conversation live updates', () => {
   it('polls only while the stream is down, and says so with the figure', async () => {
-    expect(fallbackInterval('live')).toBe(false);
-    expect(fallbackInterval('connecting')).toBe(false);
-    expect(fallbackInterval('down')).toBe(FALLBACK_POLL_MS);
-    expect(streamStatusLabel('live')).toBe('Live');
-    expect(streamStatusLabel('down')).toBe(`Reconnecting — checking every ${FALLBACK_POLL_MS / 1000} s`);
+    expect(fallbackInterval({ state: 'open' })).toBe(false);
+    expect(fallbackInterval({ state: 'connecting' })).toBe(false);
+    expect(fallbackInterval({ state: 'down', failures: 1, retryInMs: 1_000 })).toBe(5_000);
+    expect(liveLabel(streamStatusOf({ state: 'open' }))).toBe('Live');
+    expect(liveLabel(streamStatusOf({ state: 'down', failures: 1, retryInMs: 1_000 }))).toBe('Reconnecting — checking every 5 s');
   });
 
   it('maps the stream reader: open is live; down and stopped for good both fall back to polling', async () => {
-    expect(streamStatusOf({ state: 'open' })).toBe('live');
-    expect(streamStatusOf({ state: 'connecting' })).toBe('connecting');
-    expect(streamStatusOf({ state: 'down', failures: 1, retryInMs: 1_000 })).toBe('down');
-    expect(streamStatusOf({ state: 'closed', status: 404 })).toBe('down');
+    expect(streamStatusOf({ state: 'open' })).toEqual({ state: 'live' });
+    expect(streamStatusOf({ state: 'connecting' })).toEqual({ state: 'connecting' });
+    expect(streamStatusOf({ state: 'down', failures: 1, retryInMs: 1_000 })).toEqual({ state: 'polling', everySeconds: 5 });
+    expect(streamStatusOf({ state: 'closed', status: 404 })).toEqual({ state: 'polling', everySeconds: 5 });
+    expect(fallbackInterval({ state: 'closed', status: 401 })).toBe(5_000);
   });
 
   it('reads a message field by field and refuses anything else', async () => {

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { liveLabel } from '@/components/teams/live-status';
+import { liveLabel } from '@/components/ui/live-status';
 import { jobTotals } from '@/components/runs-timeline/job-totals';
-import { FALLBACK_REFETCH_MS, fallbackInterval, hasUnfinishedRuns, parseTeamRevision, timelineConnection } from '@/components/runs-timeline/runs-push';
+import { hasUnfinishedRuns, parseTeamRevision } from '@/components/runs-timeline/runs-push';
+import { liveConnection, livePoll } from '@/lib/query/live-connection';
+import { LIVE_FALLBACK_MS } from '@/lib/query/live-intervals';
+import type { PushStreamStatus } from '@/lib/push-stream';
+
+// As use-team-runs-push.ts follows the team's stream: its cadence, and a stream stopped for good stops.
+const FALLBACK_REFETCH_MS = LIVE_FALLBACK_MS.runsTimeline;
+const timelineConnection = (s: PushStreamStatus) => liveConnection(s, FALLBACK_REFETCH_MS, 'stop');
+const fallbackInterval = (s: PushStreamStatus) => livePoll(timelineConnection(s), FALLBACK_REFETCH_MS).refetchInterval;
 import type { ApiTeamRun } from '@/lib/types/team-runs';
 
 describe('the Runs page by push', () => {
@@ -23,13 +31,13 @@ describe('the Runs page by push', () => {
   });
 
   it('re-reads on a timer only while the stream is down, running or not, and says so', () => {
-    expect(fallbackInterval(timelineConnection({ state: 'open' }))).toBe(false);
-    expect(fallbackInterval(timelineConnection({ state: 'connecting' }))).toBe(false);
-    expect(fallbackInterval(timelineConnection({ state: 'closed', status: 404 }))).toBe(false);
+    expect(fallbackInterval({ state: 'open' })).toBe(false);
+    expect(fallbackInterval({ state: 'connecting' })).toBe(false);
+    expect(fallbackInterval({ state: 'closed', status: 404 })).toBe(false);
     for (const retryInMs of [750, 8_000]) {
-      const down = timelineConnection({ state: 'down', failures: 2, retryInMs });
-      expect(fallbackInterval(down)).toBe(FALLBACK_REFETCH_MS);
-      expect(liveLabel(down)).toBe(`Reconnecting — checking every ${FALLBACK_REFETCH_MS / 1_000} s`);
+      const down: PushStreamStatus = { state: 'down', failures: 2, retryInMs };
+      expect(fallbackInterval(down)).toBe(3_000);
+      expect(liveLabel(timelineConnection(down))).toBe('Reconnecting — checking every 3 s');
     }
     expect(liveLabel(timelineConnection({ state: 'open' }))).toBe('Live');
     expect(liveLabel(timelineConnection({ state: 'closed', status: 404 }))).toBe('Disconnected · this team is gone');
@@ -58,6 +66,7 @@ function run(id: string, memberId: string, jobId: string | null, jobKind: ApiTea
     startedAt: new Date(T0 + start).toISOString(),
     finishedAt: end === null ? null : new Date(T0 + end).toISOString(),
     tokens: { inputTokens, outputTokens, modelCalls, unreportedCalls },
+    cost: null,
     fingerprint: null,
   };
 }

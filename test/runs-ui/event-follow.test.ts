@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   EVENTS_PAGE_LIMIT,
-  FOLLOW_INTERVAL_MS,
   addsRunFigures,
   appendPage,
   emptyFollow,
@@ -11,6 +10,7 @@ import {
   readForward,
   type RunEventsFollow,
 } from '@/components/runs/event-follow';
+import { LIVE_FALLBACK_MS } from '@/lib/query/live-intervals';
 import type { ApiRunEvent, ApiRunEventsPage } from '@/lib/types/run-events';
 
 const RUN = 'run-1';
@@ -89,11 +89,11 @@ describe('appendPage', () => {
     expect(s.finished).toBe(true);
     expect(s.caughtUp).toBe(false);
     expect(isFollowDone(s)).toBe(false);
-    expect(followInterval(s)).toBe(FOLLOW_INTERVAL_MS);
+    expect(followInterval(s)).toBe(LIVE_FALLBACK_MS.followedRun);
     const done = appendPage(s, page([toolEvent(2)], { finished: true }));
     expect(isFollowDone(done)).toBe(true);
     expect(followInterval(done)).toBe(false);
-    expect(followInterval(undefined)).toBe(FOLLOW_INTERVAL_MS);
+    expect(followInterval(undefined)).toBe(LIVE_FALLBACK_MS.followedRun);
   });
 
   it('a stale page that still had more to say does not mark the list caught up', () => {

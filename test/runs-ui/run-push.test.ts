@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyFollow, type RunEventsFollow } from '@/components/runs/event-follow';
-import { createCatchUp, needsRead, parseRunPush, runStreamStatusOf, type RunPush } from '@/components/runs/run-push';
+import { createCatchUp, needsRead, parseRunPush, type RunPush } from '@/components/runs/run-push';
+import { liveConnection } from '@/lib/query/live-connection';
+import { LIVE_FALLBACK_MS } from '@/lib/query/live-intervals';
 
 const held = (lastSeq: number, finished = false, caughtUp = true): RunEventsFollow => ({ ...emptyFollow('r1'), lastSeq, finished, caughtUp });
 const head = (seq: number, finished = false): RunPush => ({ runId: 'r1', seq, finished });
@@ -46,11 +48,13 @@ describe('parseRunPush', () => {
     }
   });
 
-  it('counts a refused or stopped stream as down, an opening one as up', () => {
-    expect(runStreamStatusOf({ state: 'open' })).toBe('live');
-    expect(runStreamStatusOf({ state: 'connecting' })).toBe('connecting');
-    expect(runStreamStatusOf({ state: 'down', failures: 1, retryInMs: 30_000 })).toBe('down');
-    expect(runStreamStatusOf({ state: 'closed', status: 404 })).toBe('down');
+  it('counts a refused or stopped stream as down (polled every second), an opening one as up', () => {
+    // The Steps panel's policy (use-run-events.ts): a stream stopped for good polls, so the panel's read shows why.
+    const panel = (s: Parameters<typeof liveConnection>[0]) => liveConnection(s, LIVE_FALLBACK_MS.followedRun, 'poll');
+    expect(panel({ state: 'open' })).toEqual({ state: 'live' });
+    expect(panel({ state: 'connecting' })).toEqual({ state: 'connecting' });
+    expect(panel({ state: 'down', failures: 1, retryInMs: 30_000 })).toEqual({ state: 'polling', everySeconds: 1 });
+    expect(panel({ state: 'closed', status: 404 })).toEqual({ state: 'polling', everySeconds: 1 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFeedSync, type FeedSync } from '@/components/teams/feed-sync';
+import { createFeedSync, type FeedSync } from '@/lib/feed-sync';
 import { until } from '../support/wait';
 
 /** A read the test finishes by hand, so "while a read is out" is exact rather than timed. */

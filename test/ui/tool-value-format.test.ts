@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prettyValue, previewValue } from '@/components/conversations/format';
+import { prettyValue, previewValue } from '@/lib/tool-value-format';
 
 describe('prettyValue', () => {
   it('indents objects and arrays', async () => {

@@ -2,7 +2,7 @@
  * One `since` read at a time for an open workspace. Messages and polls that arrive while a read is out fold into
  * a single read right after it (a flood of messages costs two reads, not one per message); a read only starts
  * unasked-for when the feed is behind what was announced; a failed read is retried once after `retryMs` instead
- * of in a tight loop. Kept apart from React so the rules are tested directly (test/teams-ui/feed-sync.test.ts).
+ * of in a tight loop. Kept apart from React so the rules are tested directly (test/ui/feed-sync.test.ts).
  */
 export type FeedSync = {
   /** `force`: read even if nothing announced is missing (a poll, or after the page's own mutation). */

@@ -1,5 +1,5 @@
 import { cn } from '@/components/ui/cn';
-import type { LiveConnection } from './use-team-events';
+import type { LiveConnection } from '@/lib/query/live-connection';
 
 const dot: Record<LiveConnection['state'], string> = {
   connecting: 'bg-zinc-400',
@@ -8,6 +8,10 @@ const dot: Record<LiveConnection['state'], string> = {
   stopped: 'bg-red-500',
 };
 
+/**
+ * The status line's words. Only the team pages' streams stop for good (lib/query/live-connection.ts, WhenClosed),
+ * so the stopped wording names the team.
+ */
 export function liveLabel(connection: LiveConnection): string {
   switch (connection.state) {
     case 'connecting':
@@ -21,7 +25,7 @@ export function liveLabel(connection: LiveConnection): string {
   }
 }
 
-/** How the workspace hears of changes: pushed ("Live") or, while the stream is down, polled. Announced politely. */
+/** How a live view hears of changes: pushed ("Live") or, while the stream is down, polled. Announced politely. */
 export function LiveStatus({ connection }: { connection: LiveConnection }) {
   return (
     <p role="status" aria-live="polite" className="inline-flex min-w-0 items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
