@@ -63,6 +63,8 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
         onCancel: stopHere,
         onWake: () => currentScheduler()?.wake(),
       }),
+    // Teams just claimed (a dead process's among them) get their steps planned now, not at the next scheduler tick.
+    onClaimed: () => currentScheduler()?.wake(),
     hooks: {
       'run takeover': async () => {
         const started = performance.now();

@@ -19,8 +19,16 @@ export async function joinCluster(options: {
   onFenced: (reason: string) => void;
   bridge: (origin: string) => PushBridge;
   hooks: Record<string, () => Promise<unknown>>;
+  /** A beat claimed teams: plan here now, rather than at the scheduler's next tick. */
+  onClaimed?: () => void;
 }): Promise<JoinedCluster> {
-  const cluster = new SharedCluster({ url: options.url, identity: options.identity, onFenced: options.onFenced, wakeOthers: () => clusterSignals().wake() });
+  const cluster = new SharedCluster({
+    url: options.url,
+    identity: options.identity,
+    onFenced: options.onFenced,
+    wakeOthers: () => clusterSignals().wake(),
+    onClaimed: options.onClaimed,
+  });
   const started = options.bridge(cluster.processId);
   await started.start();
   setClusterSignals({ wake: () => started.sendWake(), cancel: (runId) => started.sendCancel(runId) });

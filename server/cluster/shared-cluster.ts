@@ -15,14 +15,25 @@ export type SharedClusterOptions = {
   heartbeatMs?: number;
   leaseMs?: number;
   selfFenceMs?: number;
+  /** Another process whose last beat is older than this missed a beat (default MISSED_BEATS × heartbeatMs). */
+  missedBeatMs?: number;
   /** This process can no longer prove it is alive to the others: stop it (start-up: exit at once). */
   onFenced: (reason: string) => void;
   /** Ask the other processes to plan now (start-up: a note on the push bridge). */
   wakeOthers?: () => void;
+  /** A beat claimed teams (free, or taken from a dead process): plan here now (start-up: the scheduler's wake). */
+  onClaimed?: () => void;
 };
 
 type Held = { epoch: number; renewedAt: number };
 type TickHook = (cluster: SharedCluster) => Promise<void>;
+
+/**
+ * A process whose last beat is older than this many beats has missed one: this process beats again the moment that
+ * process's lease runs out (plus EXPIRY_MARGIN_MS), instead of up to a beat later at its own next regular beat.
+ */
+const MISSED_BEATS = 1.5;
+const EXPIRY_MARGIN_MS = 10;
 
 const PLANNER_LOCK = "hashtext('ensemble:planner')";
 const ms = (param: string) => `(${param} * interval '1 millisecond')`;
@@ -44,6 +55,7 @@ export class SharedCluster implements Cluster {
   private readonly heartbeatMs: number;
   readonly leaseMs: number;
   private readonly selfFenceMs: number;
+  private readonly missedBeatMs: number;
   private readonly held = new Map<string, Held>();
   private readonly hooks = new Map<string, TickHook>();
   private client: pg.Client | undefined;
@@ -51,6 +63,9 @@ export class SharedCluster implements Cluster {
   private ticking: Promise<void> | undefined;
   private lastBeat = performance.now();
   private lastBeatStarted = performance.now();
+  /** The extra beat due when a process that missed beats runs out of lease (one timer: the earliest). */
+  private expiryTimer: NodeJS.Timeout | undefined;
+  private expiryAt = Infinity;
   private stopped = false;
   /** Live processes at the last beat (for the claim share only; takeovers judge liveness in SQL). */
   liveCount = 1;
@@ -62,6 +77,7 @@ export class SharedCluster implements Cluster {
     this.heartbeatMs = options.heartbeatMs ?? LIMITS.cluster.heartbeatMs;
     this.leaseMs = options.leaseMs ?? LIMITS.cluster.leaseMs;
     this.selfFenceMs = options.selfFenceMs ?? LIMITS.cluster.selfFenceMs;
+    this.missedBeatMs = options.missedBeatMs ?? Math.round(MISSED_BEATS * this.heartbeatMs);
   }
 
   /** Register this process and start beating; resolves after the first beat (leases and hooks included). */
@@ -109,7 +125,9 @@ export class SharedCluster implements Cluster {
       this.stats.beats += 1;
       await this.renewLeases(sentAt);
       await this.releaseIdle();
-      await this.claimShare();
+      const { claimed, expiresInMs } = await this.claimShare();
+      if (claimed > 0) this.options.onClaimed?.();
+      this.beatAtExpiry(expiresInMs);
       // Rows of processes gone for an hour: their runs were taken over long ago (takeover never needs the row).
       await this.query(`delete from app_processes where heartbeat_at < now() - interval '1 hour'`, []);
     } catch (error) {
@@ -120,11 +138,48 @@ export class SharedCluster implements Cluster {
       return;
     }
     // Not awaited by the beat: a takeover recovering runs can take longer than the self-fence time, and the next
-    // beat must not wait for it. One round of hooks at a time.
-    this.hooking ??= this.runHooks().finally(() => (this.hooking = undefined));
+    // beat must not wait for it. One round of hooks at a time; a beat during a round asks for one more right after
+    // it, so a takeover due at this beat (a lease just ran out) waits for the round in progress, not for a later beat.
+    if (this.hooking) {
+      this.hooksAgain = true;
+      return;
+    }
+    this.hooking = (async () => {
+      do {
+        this.hooksAgain = false;
+        await this.runHooks();
+      } while (this.hooksAgain && !this.stopped);
+    })().finally(() => (this.hooking = undefined));
   }
 
   private hooking: Promise<void> | undefined;
+  private hooksAgain = false;
+
+  /**
+   * Another process missed a beat and its lease runs out in expiresInMs: beat again right then, so its teams and runs
+   * are taken over at the expiry rather than at our next regular beat (up to a beat later). Liveness is still judged
+   * in SQL by that beat: a process that beat again meanwhile keeps everything, and the extra beat only costs its
+   * statements.
+   */
+  private beatAtExpiry(expiresInMs: number | null): void {
+    if (expiresInMs == null || this.stopped) return;
+    const at = performance.now() + Math.max(0, expiresInMs) + EXPIRY_MARGIN_MS;
+    if (this.expiryTimer && at >= this.expiryAt) return;
+    clearTimeout(this.expiryTimer);
+    this.expiryAt = at;
+    this.expiryTimer = setTimeout(() => {
+      this.expiryTimer = undefined;
+      this.expiryAt = Infinity;
+      void this.beatAfterCurrent();
+    }, at - performance.now());
+    this.expiryTimer.unref();
+  }
+
+  /** A beat that starts after the one in progress (whose statements may have run before the expiry). */
+  private async beatAfterCurrent(): Promise<void> {
+    while (this.ticking) await this.ticking;
+    await this.tick();
+  }
 
   /** The hooks' round started by the last beat (tests; stop waits for it). */
   get hooksSettled(): Promise<void> {
@@ -158,6 +213,7 @@ export class SharedCluster implements Cluster {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.expiryTimer);
     this.held.clear();
     this.options.onFenced(reason);
   }
@@ -195,22 +251,34 @@ export class SharedCluster implements Cluster {
     this.stats.released += rows.length;
   }
 
-  /** Take free or expired leases of teams with work, up to this process's share (teams with work ÷ live processes). */
-  private async claimShare(): Promise<void> {
-    const { rows } = await this.query<{ live: number; pending: number }>(
+  /**
+   * Take free or expired leases of teams with work, up to this process's share (teams with work ÷ live processes).
+   * Answers how many it took, and in how long the earliest other process that missed a beat runs out of lease —
+   * its heartbeat's and its teams' (renewed a moment after the heartbeat), whichever ends later; null: none did.
+   * Read in the same statement as the live count.
+   */
+  private async claimShare(): Promise<{ claimed: number; expiresInMs: number | null }> {
+    const { rows } = await this.query<{ live: number; pending: number; expires_in: number | null }>(
       `select (select count(*) from app_processes where heartbeat_at > now() - ${ms('$1')})::int as live,
-              (select count(*) from teams where has_pending = 1)::int as pending`,
-      [this.leaseMs],
+              (select count(*) from teams where has_pending = 1)::int as pending,
+              (select ceil(extract(epoch from min(ends) - now()) * 1000)::int from (
+                 select greatest(p.heartbeat_at + ${ms('$1')}, (select max(l.expires_at) from team_leases l where l.process_id = p.id)) as ends
+                   from app_processes p where p.id <> $2 and p.heartbeat_at < now() - ${ms('$3')}) missed
+                where ends > now()) as expires_in`,
+      [this.leaseMs, this.processId, this.missedBeatMs],
     );
     this.liveCount = Math.max(1, rows[0]?.live ?? 1);
+    const expiresInMs = rows[0]?.expires_in ?? null;
     const want = Math.ceil((rows[0]?.pending ?? 0) / this.liveCount) - this.held.size;
-    if (want <= 0) return;
+    if (want <= 0) return { claimed: 0, expiresInMs };
     const free = await this.query<{ id: string }>(
       `select t.id from teams t left join team_leases l on l.team_id = t.id
         where t.has_pending = 1 and (l.team_id is null or l.expires_at < now()) order by random() limit $1`,
       [want],
     );
-    for (const { id } of free.rows) await this.claim(id);
+    let claimed = 0;
+    for (const { id } of free.rows) if (await this.claim(id)) claimed += 1;
+    return { claimed, expiresInMs };
   }
 
   holds(teamId: string): boolean {
@@ -292,6 +360,7 @@ export class SharedCluster implements Cluster {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.expiryTimer);
     await this.ticking;
     await this.hooking;
     try {
