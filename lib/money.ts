@@ -81,3 +81,8 @@ export function formatUsd(nanos: number | null): string {
   const usd = nanos / 1e9;
   return usdFormat(usd >= 1 ? 2 : usd >= 0.01 ? 4 : 6).format(usd);
 }
+
+/** A decimal-string amount from the API ("0.0042") for a person, or "unknown" for null (formatUsd's rules). */
+export function formatUsdText(usd: string | null): string {
+  return formatUsd(usd === null ? null : parseDecimal(usd, NANO));
+}

@@ -1,5 +1,6 @@
 'use client';
 
+import { CostText } from '@/components/ui/cost-text';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -66,6 +67,12 @@ export function AccountList({
                 <dl aria-label={`Usage of ${account.email}`} className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600 dark:text-zinc-400">
                   <Figure term="Runs" value={account.usage.runs} />
                   <Figure term="Model tokens" value={account.usage.modelTokens} />
+                  <div className="flex gap-1">
+                    <dt>Cost</dt>
+                    <dd className="font-medium text-zinc-900 tabular-nums dark:text-zinc-100">
+                      <CostText usd={account.usage.cost} unknownRuns={account.usage.unknownCostRuns} />
+                    </dd>
+                  </div>
                   <Figure term="Active jobs" value={account.usage.activeJobs} />
                   <Figure term="Agents" value={account.usage.agents} />
                   <Figure term="Conversations" value={account.usage.conversations} />

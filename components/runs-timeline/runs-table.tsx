@@ -8,6 +8,7 @@ import { jobTotals } from './job-totals';
 import { OUTCOME_STYLE } from './outcome-style';
 import { useScrollCue } from './use-scroll-cue';
 import { cappedText } from '@/lib/stop-reason-label';
+import { CostText } from '@/components/ui/cost-text';
 
 const th = 'px-2 py-1.5 text-left font-medium whitespace-nowrap';
 const num = 'px-2 py-1.5 text-right tabular-nums whitespace-nowrap';
@@ -77,6 +78,7 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
               <th scope="col" className={`${th} text-right`}>Tokens in</th>
               <th scope="col" className={`${th} text-right`}>Tokens out</th>
               <th scope="col" className={`${th} text-right`}>Model calls</th>
+              <th scope="col" className={`${th} text-right`}>Cost</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
@@ -95,6 +97,9 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
                   <td className={`${td} tabular-nums`}>{r.finishedAt ? clock(runEnd(r, now)) : 'still running'}</td>
                   <td className={num}>{formatSpan(runEnd(r, now) - runStart(r))}</td>
                   <TokenCells tokens={r.tokens} />
+                  <td className={num}>
+                    <CostText usd={r.cost} pending={r.finishedAt === null} />
+                  </td>
                 </tr>
               );
             })}
@@ -142,6 +147,7 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
               <th scope="col" className={`${th} text-right`}>Tokens in</th>
               <th scope="col" className={`${th} text-right`}>Tokens out</th>
               <th scope="col" className={`${th} text-right`}>Model calls</th>
+              <th scope="col" className={`${th} text-right`}>Cost</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
@@ -150,6 +156,9 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
                 <th scope="row" className={`${th} max-w-40 truncate`}>{m.name}</th>
                 <td className={num}>{formatCount(runsOf(m.id))}</td>
                 <TokenCells tokens={m.tokens} />
+                <td className={num}>
+                  <CostText usd={m.cost.usd} unknownRuns={m.cost.unknownRuns} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -158,6 +167,9 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
               <th scope="row" className={th}>Team total</th>
               <td className={num}>{formatCount(data.runs.length)}</td>
               <TokenCells tokens={data.totals} />
+              <td className={num}>
+                <CostText usd={data.cost.usd} unknownRuns={data.cost.unknownRuns} />
+              </td>
             </tr>
           </tfoot>
         </table>

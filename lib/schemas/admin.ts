@@ -32,7 +32,11 @@ export type CreateInvitationInput = z.input<typeof createInvitationSchema>;
 export type CreateAccountData = z.output<typeof createAccountSchema>;
 export type CreateInvitationData = z.output<typeof createInvitationSchema>;
 
-export type AccountUsage = { runs: number; modelTokens: number; activeJobs: number; agents: number; conversations: number };
+/**
+ * What an account uses. `cost`: US dollars (decimal string) of its finished runs whose cost is known (ADR 048);
+ * `unknownCostRuns`: finished runs whose cost is unknown, left out of `cost` rather than counted as $0.
+ */
+export type AccountUsage = { runs: number; modelTokens: number; cost: string; unknownCostRuns: number; activeJobs: number; agents: number; conversations: number };
 
 /** One account as the admin page and GET /api/v1/admin/users show it. */
 export type AdminAccountView = {

@@ -16,8 +16,13 @@ export type ApiTeamRun = {
   startedAt: string | null;
   finishedAt: string | null;
   tokens: TokenTotals;
+  /** US dollars as a decimal string, priced when the run finished (ADR 048); null while it runs, or when unknown. */
+  cost: string | null;
   fingerprint: string | null;
 };
+
+/** Costs over several runs: the known ones summed (US dollars, decimal string), finished runs of unknown cost counted apart. */
+export type ApiCostTotals = { usd: string; unknownRuns: number };
 
 /** A handoff: a request one member (or the person, fromMemberId null) sent to another, drawn between lanes. */
 export type ApiTeamHandoff = {
@@ -35,11 +40,12 @@ export type ApiTeamHandoff = {
 export type ApiTeamRuns = {
   from: string;
   to: string;
-  members: Array<{ id: string; name: string; tokens: TokenTotals }>;
+  members: Array<{ id: string; name: string; tokens: TokenTotals; cost: ApiCostTotals }>;
   runs: ApiTeamRun[];
   handoffs: ApiTeamHandoff[];
   /** Over the runs returned (the window's, at most LIMITS.teamRuns.maxRuns). */
   totals: TokenTotals;
+  cost: ApiCostTotals;
   /** True when the window held more runs than LIMITS.teamRuns.maxRuns: the newest are returned. */
   truncated: boolean;
 };

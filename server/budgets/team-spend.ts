@@ -12,7 +12,7 @@ import { cachedTeamSpend, rememberTeamSpend, usageGeneration, type TeamSpend } f
 const spendOfTeams = statement(
   `select team_id as "teamId",
           coalesce(sum(cost_nanos), 0) as nanos,
-          coalesce(sum(case when cost_nanos is null and finished_at is not null and kind <> 'note' then 1 else 0 end), 0) as unknown
+          coalesce(sum(case when cost_nanos is null and status not in ('pending', 'running') and kind <> 'note' then 1 else 0 end), 0) as unknown
      from runs${indexedBy('runs_team_idx')}
     where ${inList('team_id')}
     group by team_id`,

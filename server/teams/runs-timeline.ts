@@ -1,8 +1,9 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
 import { runOutcome } from '@/lib/run-outcome';
+import { nanosToUsd } from '@/lib/money';
 import type { TokenTotals } from '@/lib/types/run-events';
-import type { ApiTeamHandoff, ApiTeamRun, ApiTeamRuns } from '@/lib/types/team-runs';
+import type { ApiCostTotals, ApiTeamHandoff, ApiTeamRun, ApiTeamRuns } from '@/lib/types/team-runs';
 import { runTokenTotals } from '@/server/agents/observe/run-lifecycle';
 import { databaseEngine, readTx } from '@/server/db';
 import { inList } from '@/server/db/dialect';
@@ -54,6 +55,7 @@ type RunRow = {
   output_tokens: number;
   model_calls: number;
   unreported_calls: number;
+  cost_nanos: number | string | null;
   fingerprint: string | null;
   created_at: number;
   started_at: number | null;
@@ -70,7 +72,7 @@ type JobRow = {
 };
 
 const RUN_COLUMNS = `id, conversation_id, idempotency_key, status, stop_reason, input_tokens, output_tokens, model_calls,
-  unreported_calls, fingerprint, created_at, started_at, finished_at`;
+  unreported_calls, cost_nanos, fingerprint, created_at, started_at, finished_at`;
 const JOB_COLUMNS = 'id, kind, member_id, conversation_id, source_member_id, created_at';
 /** Jobs read per step of the walk back through a team's jobs (handoffs), newest first. */
 const WALK_PAGE = 200;
@@ -103,6 +105,15 @@ const add = (into: TokenTotals, t: TokenTotals) => {
   into.modelCalls += t.modelCalls;
   into.unreportedCalls += t.unreportedCalls;
 };
+
+/** Costs summed exactly in nano-dollars; a finished run of unknown cost is counted apart, never as $0 (ADR 048). */
+type CostSum = { nanos: number; unknownRuns: number };
+const addCost = (into: CostSum, run: RunRow) => {
+  if (ACTIVE.has(run.status)) return;
+  if (run.cost_nanos === null) into.unknownRuns += 1;
+  else into.nanos += Number(run.cost_nanos);
+};
+const costView = (sum: CostSum): ApiCostTotals => ({ usd: nanosToUsd(sum.nanos), unknownRuns: sum.unknownRuns });
 
 /** A team job's run keys are `job:<jobId>:start` and `job:<jobId>:answer:<key>` (server/teams/execution.ts). */
 export function jobIdOfRunKey(key: string): string | null {
@@ -171,6 +182,8 @@ async function readTeamRuns(ownerId: string, teamId: string, window: RunsWindow)
       startedAt: r.started_at === null ? null : new Date(r.started_at).toISOString(),
       finishedAt: r.finished_at === null ? null : new Date(r.finished_at).toISOString(),
       tokens,
+      // Priced when it finished (ADR 048): null while it runs, or when unknown.
+      cost: ACTIVE.has(r.status) || r.cost_nanos === null ? null : nanosToUsd(Number(r.cost_nanos)),
       fingerprint: r.fingerprint,
     };
   }));
@@ -181,14 +194,21 @@ async function readTeamRuns(ownerId: string, teamId: string, window: RunsWindow)
     add(memberTokens.get(run.memberId)!, run.tokens);
     add(totals, run.tokens);
   }
+  const memberCost = new Map<string, CostSum>(members.map((m) => [m.id, { nanos: 0, unknownRuns: 0 }]));
+  const cost: CostSum = { nanos: 0, unknownRuns: 0 };
+  for (const r of kept) {
+    addCost(memberCost.get(memberOfConversation.get(r.conversation_id)!)!, r);
+    addCost(cost, r);
+  }
 
   return {
     from: window.from.toISOString(),
     to: window.to.toISOString(),
-    members: members.map((m) => ({ id: m.id, name: m.name, tokens: memberTokens.get(m.id)! })),
+    members: members.map((m) => ({ id: m.id, name: m.name, tokens: memberTokens.get(m.id)!, cost: costView(memberCost.get(m.id)!) })),
     runs,
     handoffs: await handoffs(teamId, window, [...jobs.values()], members, memberOfConversation),
     totals,
+    cost: costView(cost),
     truncated,
   };
 }

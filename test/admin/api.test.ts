@@ -32,7 +32,7 @@ describe('POST /api/v1/admin/users', () => {
       role: 'member',
       disabledAt: null,
       createdAt: expect.any(String),
-      usage: { runs: 0, modelTokens: 0, activeJobs: 0, agents: 0, conversations: 0 },
+      usage: { runs: 0, modelTokens: 0, cost: '0.00', unknownCostRuns: 0, activeJobs: 0, agents: 0, conversations: 0 },
     });
     expect(await signInOverHttp({ email, password: 'initial pass' })).toMatch(/authjs\.session-token=/);
   });

@@ -70,9 +70,9 @@ describe('account usage', () => {
     const res = await call(listUsers, { headers: admin.auth });
     expect(res.status).toBe(200);
     const usage = Object.fromEntries((res.body as Listed).users.map((u) => [u.id, u.usage]));
-    expect(usage[ann.id]).toEqual({ runs: 3, modelTokens: 132, activeJobs: 5, agents: agents.length + 1, conversations: 3 });
-    expect(usage[admin.id]).toEqual({ runs: 1, modelTokens: 1_002_345, activeJobs: 0, agents: 1, conversations: 1 });
-    expect(usage[idle.id]).toEqual({ runs: 0, modelTokens: 0, activeJobs: 0, agents: 0, conversations: 0 });
+    expect(usage[ann.id]).toEqual({ runs: 3, modelTokens: 132, cost: '0.00', unknownCostRuns: 3, activeJobs: 5, agents: agents.length + 1, conversations: 3 });
+    expect(usage[admin.id]).toEqual({ runs: 1, modelTokens: 1_002_345, cost: '0.00', unknownCostRuns: 1, activeJobs: 0, agents: 1, conversations: 1 });
+    expect(usage[idle.id]).toEqual({ runs: 0, modelTokens: 0, cost: '0.00', unknownCostRuns: 0, activeJobs: 0, agents: 0, conversations: 0 });
   });
 
   it('lists every account oldest first with role and state, never a password hash', async () => {
@@ -88,7 +88,7 @@ describe('account usage', () => {
       role: 'member',
       disabledAt: null,
       createdAt: expect.any(String),
-      usage: { runs: 0, modelTokens: 0, activeJobs: 0, agents: 0, conversations: 0 },
+      usage: { runs: 0, modelTokens: 0, cost: '0.00', unknownCostRuns: 0, activeJobs: 0, agents: 0, conversations: 0 },
     });
     expect(res.raw).not.toMatch(/password|hash|sessionVersion/i);
   });

@@ -31,6 +31,7 @@ const run = (id: string, memberId: string, start: number, end: number | null, ex
   startedAt: iso(start),
   finishedAt: end === null ? null : iso(end),
   tokens: zero,
+  cost: null,
   fingerprint: null,
   ...extra,
 });
@@ -112,8 +113,8 @@ describe('assignRows', () => {
 
 describe('layoutTimeline', () => {
   const members = [
-    { id: 'A', name: 'Research', tokens: zero },
-    { id: 'B', name: 'Review', tokens: zero },
+    { id: 'A', name: 'Research', tokens: zero, cost: { usd: '0.00', unknownRuns: 0 } },
+    { id: 'B', name: 'Review', tokens: zero, cost: { usd: '0.00', unknownRuns: 0 } },
   ];
 
   it('draws bars from start to end in their lanes and a link from the sending bar to the receiving one', () => {
