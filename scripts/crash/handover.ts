@@ -70,10 +70,17 @@ export type Phases = {
   /** The run whose end was the first progress: created, taken over (null: not a takeover), finished. */
   progressRunCreated: number | null;
   progressRunTaken: number | null;
+  /** How many times that run was taken over between the kill and its end (2+: its taker died too). */
+  progressRunTakeovers: number;
+  /**
+   * A later kill of a process that had taken that run over, before the run finished: the run was interrupted again
+   * and its end waited for that kill's handover as well (null: it was not).
+   */
+  interruptedAt: number | null;
   progress: number;
 };
 
-export function phasesOf(handover: Handover, runs: RunRow[], takeovers: Takeover[], lastBeats: Map<string, number>, leaseMs: number): Phases {
+export function phasesOf(handover: Handover, runs: RunRow[], takeovers: Takeover[], lastBeats: Map<string, number>, leaseMs: number, kills: Kill[] = []): Phases {
   const { kill } = handover;
   const rel = (at: number | null | undefined) => (at == null ? null : at - kill.killedAt);
   const beat = kill.processId ? (lastBeats.get(kill.processId) ?? null) : null;
@@ -84,6 +91,13 @@ export function phasesOf(handover: Handover, runs: RunRow[], takeovers: Takeover
   };
   const run = handover.runId ? runs.find((r) => r.id === handover.runId) : undefined;
   const taken = handover.runId ? fromKilled.filter((t) => t.what === 'run' && t.id === handover.runId).map((t) => t.at) : [];
+  const progressAt = kill.killedAt + handover.ms;
+  // Every takeover of that run until it finished (from the killed process, then from whoever took it and died).
+  const chain = handover.runId ? takeovers.filter((t) => t.what === 'run' && t.id === handover.runId && t.at >= kill.killedAt && t.at <= progressAt) : [];
+  // A later kill, before the run's end, of a process that had taken the run over by then.
+  const interrupting = kills.filter(
+    (k) => k !== kill && k.killedAt > kill.killedAt && k.killedAt < progressAt && chain.some((t) => t.by === k.processId && t.at <= k.killedAt),
+  );
   return {
     lastBeat: rel(beat),
     leaseOut: beat == null ? null : rel(beat + leaseMs),
@@ -91,6 +105,8 @@ export function phasesOf(handover: Handover, runs: RunRow[], takeovers: Takeover
     firstTeamTaken: rel(first('team')),
     progressRunCreated: rel(run?.created_at),
     progressRunTaken: taken.length ? rel(Math.min(...taken)) : null,
+    progressRunTakeovers: chain.length,
+    interruptedAt: interrupting.length ? rel(Math.min(...interrupting.map((k) => k.killedAt))) : null,
     progress: handover.ms,
   };
 }
@@ -101,7 +117,8 @@ const s = (ms: number | null) => (ms == null ? '—' : `${ms >= 0 ? '+' : ''}${(
 export function describePhases(p: Phases): string {
   const how =
     p.progressRunTaken != null
-      ? `its run created ${s(p.progressRunCreated)}, taken over ${s(p.progressRunTaken)}, finished after ${((p.progress - p.progressRunTaken) / 1000).toFixed(1)} s`
+      ? `its run created ${s(p.progressRunCreated)}, taken over ${s(p.progressRunTaken)}, finished after ${((p.progress - p.progressRunTaken) / 1000).toFixed(1)} s` +
+        (p.interruptedAt != null ? `; its taker was killed ${s(p.interruptedAt)} and the run taken over again (${p.progressRunTakeovers} takeovers)` : '')
       : p.progressRunCreated != null
         ? `a run created ${s(p.progressRunCreated)}, not a takeover`
         : 'not a run';

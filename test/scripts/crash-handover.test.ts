@@ -102,11 +102,29 @@ describe('crash test handover phases', () => {
       firstTeamTaken: 6_100,
       progressRunCreated: -500,
       progressRunTaken: 5_800,
+      progressRunTakeovers: 1,
+      interruptedAt: null,
       progress: 11_000,
     });
     expect(describePhases(phases)).toBe(
       'last beat -0.6 s, lease out +4.4 s, first run taken +5.8 s, first team taken +6.1 s; first progress +11.0 s (its run created -0.5 s, taken over +5.8 s, finished after 5.2 s)',
     );
+  });
+
+  it('tells a run whose taker was killed before it finished (taken over twice), and only such a kill', () => {
+    const late = { ...progressRun, finished_at: 24_000 };
+    const [handover] = handovers([kill], jobs, [late]);
+    const second = { process: 2, killedAt: 17_000, healthyAt: 19_000, teams: [], processId: 'p-other' };
+    const bystander = { process: 0, killedAt: 16_500, healthyAt: 18_000, teams: [], processId: 'p-third' };
+    const chain = parseTakeovers([...logs, handoverLine('run', late.id, 'p-other', 'p-fourth', 22_100)]);
+    const phases = phasesOf(handover!, [late], chain, new Map([['p-killed', 9_400]]), 5_000, [kill, bystander, second]);
+    expect(phases).toMatchObject({ progressRunTaken: 5_800, progressRunTakeovers: 2, interruptedAt: 7_000, progress: 14_000 });
+    expect(describePhases(phases)).toContain('its taker was killed +7.0 s and the run taken over again (2 takeovers)');
+    // Must not happen: a kill of a process that never took the run (or took it only after that kill) counted as
+    // interrupting it.
+    expect(phasesOf(handover!, [late], chain, new Map(), 5_000, [kill, bystander]).interruptedAt).toBeNull();
+    const fourthKilledFirst = { process: 1, killedAt: 12_000, healthyAt: 13_000, teams: [], processId: 'p-fourth' };
+    expect(phasesOf(handover!, [late], chain, new Map(), 5_000, [kill, fourthKilledFirst]).interruptedAt).toBeNull();
   });
 
   it('leaves unknown what was not recorded (no beat row, no takeover line)', () => {
