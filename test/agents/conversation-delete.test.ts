@@ -112,6 +112,8 @@ describe('DELETE /api/v1/conversations/:id takes the hidden conversations its ru
     expect((await del(alice.auth, conversation.id)).status).toBe(204);
     expect((await del(alice.auth, conversation.id)).body).toMatchObject({ error: { code: 'not_found', message: 'Conversation not found' } });
     expect((await del(alice.auth, crypto.randomUUID())).status).toBe(404);
+    // Nothing can start on it any more.
+    await expect(start(alice.id, conversation.id, { text: '/reply late' }, { idempotencyKey: crypto.randomUUID() })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it("another owner's conversation is 404 exactly like a missing one, and nothing of it is deleted", async () => {
@@ -265,6 +267,37 @@ describe('quota and the agent’s deletion', () => {
     expect(await stored(t)).toMatchObject(everything);
     expect(await deleteConversation(alice.id, t.root)).toEqual({ id: t.root, hidden: t.hidden });
     expect(await stored(t)).toEqual(nothing);
+  });
+});
+
+describe('races', () => {
+  it('a flood of deletes of one conversation: exactly one deletes, every other answers not_found', async () => {
+    const alice = await makeUser('alice');
+    const t = await tree(alice.id);
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => deleteConversation(alice.id, t.root)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes.filter((o) => o.status === 'rejected')) expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'not_found' });
+    expect(await stored(t)).toEqual(nothing);
+  });
+
+  it('a message sent while the delete runs: either the run started and the delete was refused, or the send found nothing', async () => {
+    // What must not happen: a run left on a deleted conversation, or a conversation deleted under a run that started.
+    const alice = await makeUser('alice');
+    const { conversation } = await conversationWith(alice.id);
+    const [sent, deleted] = await Promise.allSettled([
+      start(alice.id, conversation.id, { text: '/reply raced' }, { idempotencyKey: crypto.randomUUID() }),
+      deleteConversation(alice.id, conversation.id),
+    ]);
+    const runs = await getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversation.id));
+    if (sent.status === 'fulfilled') {
+      expect(deleted).toMatchObject({ status: 'rejected', reason: { code: 'conversation_busy' } });
+      expect(runs.map((r) => r.id)).toEqual([sent.value.run.id]);
+      await finished(sent.value.run.id);
+    } else {
+      expect(deleted.status).toBe('fulfilled');
+      expect(sent.reason).toMatchObject({ code: 'not_found' });
+      expect(runs).toEqual([]);
+    }
   });
 });
 
