@@ -43,6 +43,7 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   'POST /admin/users': () => ({ body: { email: `new-${key().slice(0, 8)}@example.test`, password: 'long enough pw' }, ok: [201] }),
   'POST /admin/users/[id]/disable': async () => ({ params: { id: (await makeUser('member')).id }, ok: [200] }),
   'POST /admin/users/[id]/enable': async () => ({ params: { id: (await makeUser('member')).id }, ok: [200] }),
+  'PUT /admin/prices': () => ({ body: { model: `xs-${key().slice(0, 8)}:m`, inputPerMillion: '1.5', outputPerMillion: null }, ok: [200] }),
   'POST /admin/providers': () => ({ body: { kind: 'openai', slug: `xs-${key().slice(0, 8)}`, name: 'Made here', baseUrl: 'http://127.0.0.1:9/v1' }, ok: [201] }),
   'PATCH /admin/providers/[id]': async () => ({ params: { id: (await provider()).id }, body: { name: 'Renamed' }, ok: [200] }),
   'DELETE /admin/providers/[id]': async () => ({ params: { id: (await provider()).id }, ok: [204] }),
