@@ -69,7 +69,7 @@ test('a team at its budget says "Budget reached", holds its queued work, and rai
   await expect(box).toHaveValue('One more, please');
 
   await notice.getByRole('button', { name: 'Raise budget' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Team token budget' });
+  const dialog = page.getByRole('dialog', { name: 'Team budget' });
   await dialog.getByLabel('Token budget').fill('999');
   await dialog.getByRole('button', { name: 'Save budget' }).click();
   await expect(dialog.getByText('Must be at least 1,000 tokens')).toBeVisible();
@@ -101,7 +101,7 @@ test('the header shows used / budget, warns from 80 %, and the budget can be set
   // 85 % used: the warning, not the hold.
   const budget = Math.ceil(used / 0.85);
   await page.getByRole('button', { name: 'Set budget' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Team token budget' });
+  const dialog = page.getByRole('dialog', { name: 'Team budget' });
   await dialog.getByLabel('Token budget').fill(String(budget));
   await dialog.getByRole('button', { name: 'Save budget' }).click();
   await expect(usage(page)).toHaveText(`Token usage: ${n(used)} / ${n(budget)} tokens`);
@@ -109,7 +109,7 @@ test('the header shows used / budget, warns from 80 %, and the budget can be set
   await expect(page.getByText('Budget reached')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Change budget' }).click();
-  await page.getByRole('dialog', { name: 'Team token budget' }).getByRole('button', { name: 'Remove budget' }).click();
+  await page.getByRole('dialog', { name: 'Team budget' }).getByRole('button', { name: 'Remove budget' }).click();
   await expect(usage(page)).toHaveText(`Token usage: ${n(used)} tokens`);
   await expect(page.getByRole('status', { name: 'Team budget' })).toHaveCount(0);
 });

@@ -27,13 +27,14 @@ export function TeamBudgetMeter({ team, onChanged }: { team: ApiTeam; onChanged:
       <p className={`text-sm tabular-nums ${TONE[standing.state]}`}>
         <span className="sr-only">{standing.kind === 'money' ? 'Spend: ' : 'Token usage: '}</span>
         {standing.usage}
-        <span className="text-zinc-500 dark:text-zinc-400">
-          {' · '}
-          <span className="sr-only">{standing.kind === 'money' ? 'tokens: ' : 'cost: '}</span>
-          {standing.beside}
-        </span>
+      </p>
+      {/* The other measure in its own paragraph: "Token usage: …" keeps reading exactly as before (ADR 048). */}
+      <p className="text-sm text-zinc-500 tabular-nums dark:text-zinc-400">
+        <span aria-hidden>· </span>
+        <span className="sr-only">{standing.kind === 'money' ? 'Tokens: ' : 'Cost: '}</span>
+        {standing.beside}
         {standing.unknownNote ? (
-          <span className="ml-1 text-amber-700 dark:text-amber-300" title={standing.unknownNote}>
+          <span className="text-amber-700 dark:text-amber-300" title={standing.unknownNote}>
             {' '}(partly unknown<span className="sr-only">: {standing.unknownNote}</span>)
           </span>
         ) : null}
