@@ -1,7 +1,9 @@
 import 'server-only';
 import { and, asc, eq, gt, lte, max } from 'drizzle-orm';
 import { getDb, schema, type Db } from '@/server/db';
-import { nanosToUsd } from '@/lib/money';
+import { formatUsdText, nanosToUsd } from '@/lib/money';
+import { teamSpend } from '@/server/budgets/team-spend';
+import { teamTokensUsed } from '@/server/budgets/team-usage';
 import type { ApiStateEntry } from '@/lib/types/team';
 import type { Job, Team, TeamMember } from '@/server/db/schema';
 import { fenced, inline } from './export-markdown';
@@ -32,6 +34,7 @@ export async function exportTeam(ownerId: string, teamId: string, format: Export
   const db = getDb();
   const team = await requireTeam(ownerId, teamId, db);
   const members = await teamMembers(teamId, db);
+  const usage = await exportUsage(teamId);
   const lastSeq = (await db.select({ seq: max(schema.jobs.seq) }).from(schema.jobs).where(eq(schema.jobs.teamId, teamId)))[0]?.seq ?? 0;
   const batches = jobBatches(db, ownerId, teamId, lastSeq);
   const state = async () => (await listStateForApi(ownerId, teamId)).entries;
@@ -40,8 +43,15 @@ export async function exportTeam(ownerId: string, teamId: string, format: Export
     filename,
     contentDisposition: attachmentHeader(filename, `${team.name} team.${format}`),
     contentType: format === 'md' ? 'text/markdown; charset=utf-8' : 'application/json; charset=utf-8',
-    chunks: format === 'md' ? markdown(team, members, batches, state, now) : json(team, members, batches, state, now),
+    chunks: format === 'md' ? markdown(team, members, usage, batches, state, now) : json(team, members, usage, batches, state, now),
   };
+}
+
+/** What the team has used (finished runs, as its header says): tokens and cost beside them (ADR 048). */
+type ExportUsage = { tokensUsed: number; spent: string; unknownCostRuns: number };
+async function exportUsage(teamId: string): Promise<ExportUsage> {
+  const spend = await teamSpend(teamId);
+  return { tokensUsed: await teamTokensUsed(teamId), spent: nanosToUsd(spend.nanos), unknownCostRuns: spend.unknownRuns };
 }
 
 async function* jobBatches(db: Db, ownerId: string, teamId: string, lastSeq: number): AsyncGenerator<Job[], void, undefined> {
@@ -102,7 +112,7 @@ function pendingAnswer(answer: unknown): unknown {
   return rest;
 }
 
-async function* json(team: Team, members: TeamMember[], batches: AsyncIterable<Job[]>, state: () => Promise<ApiStateEntry[]>, now: Date) {
+async function* json(team: Team, members: TeamMember[], usage: ExportUsage, batches: AsyncIterable<Job[]>, state: () => Promise<ApiStateEntry[]>, now: Date) {
   const head = {
     format: 'ensemble.team-export',
     version: 1,
@@ -115,6 +125,7 @@ async function* json(team: Team, members: TeamMember[], batches: AsyncIterable<J
       revision: team.revision,
       tokenBudget: team.tokenBudget,
       moneyBudget: team.moneyBudgetNanos === null ? null : nanosToUsd(team.moneyBudgetNanos),
+      ...usage,
       clonedFromTeamId: team.clonedFromTeamId,
       createdAt: iso(team.createdAt),
       updatedAt: iso(team.updatedAt),
@@ -150,7 +161,13 @@ const KIND_HEADING: Record<ApiStateEntry['kind'], string> = {
   finding: 'Findings',
 };
 
-async function* markdown(team: Team, members: TeamMember[], batches: AsyncIterable<Job[]>, state: () => Promise<ApiStateEntry[]>, now: Date) {
+/** "12,340 tokens · $0.12 (2 runs of unknown cost not counted)": finished runs, as the team header counts them. */
+function usageLine(u: ExportUsage): string {
+  const unknown = u.unknownCostRuns ? ` (${u.unknownCostRuns.toLocaleString('en-US')} ${u.unknownCostRuns === 1 ? 'run' : 'runs'} of unknown cost not counted)` : '';
+  return `${u.tokensUsed.toLocaleString('en-US')} tokens · ${formatUsdText(u.spent)}${unknown}`;
+}
+
+async function* markdown(team: Team, members: TeamMember[], usage: ExportUsage, batches: AsyncIterable<Job[]>, state: () => Promise<ApiStateEntry[]>, now: Date) {
   const names = new Map(members.map((m) => [m.id, m.name]));
   const who = (id: string | null) => (id ? `@${inline(names.get(id) ?? 'a former member')}` : 'You');
   yield [
@@ -160,6 +177,8 @@ async function* markdown(team: Team, members: TeamMember[], batches: AsyncIterab
     fenced(team.goal),
     `## Members\n`,
     members.map((m) => `- ${inline(m.name)} (agent: ${inline(m.agentName)})\n`).join(''),
+    `\n## Usage\n`,
+    `${usageLine(usage)}\n`,
     `\n## Requests\n`,
   ].join('\n');
   let count = 0;

@@ -193,7 +193,16 @@ describe('PATCH /api/v1/teams/:id { moneyBudget }', () => {
     expect(await getDb().select().from(schema.teams).where(eq(schema.teams.ownerId, alice.id))).toHaveLength(1);
     const exported = await call(exportRoute.GET, { headers: alice.auth, params: { id: (created.body as { id: string }).id }, url: 'http://localhost/x?format=json' });
     expect(exported.status).toBe(200);
-    expect(JSON.parse(exported.raw).team).toMatchObject({ tokenBudget: null, moneyBudget: '25.00' });
+    expect(JSON.parse(exported.raw).team).toMatchObject({ tokenBudget: null, moneyBudget: '25.00', tokensUsed: 0, spent: '0.00', unknownCostRuns: 0 });
+  });
+
+  it('the export carries the spend beside the tokens, and says how many runs’ cost is unknown (never counted as $0)', async () => {
+    const { owner, team } = await teamSpent(1_234_500_000, { unknown: 2 });
+    const json = await call(exportRoute.GET, { headers: owner.auth, params: { id: team.id }, url: 'http://localhost/x?format=json' });
+    expect(JSON.parse(json.raw).team).toMatchObject({ moneyBudget: '10.00', tokensUsed: 300, spent: '1.2345', unknownCostRuns: 2 });
+    const res = await exportRoute.GET(new Request('http://localhost/x?format=md', { headers: owner.auth }), { params: Promise.resolve({ id: team.id }) });
+    // For people, rounded to the cent past a dollar; the JSON above keeps the exact figure.
+    expect(await res.text()).toContain('## Usage\n\n300 tokens · $1.23 (2 runs of unknown cost not counted)\n');
   });
 });
 

@@ -93,6 +93,7 @@ describe('team export: Markdown', () => {
       `1:${team.name}`,
       '2:Goal',
       '2:Members',
+      '2:Usage',
       '2:Requests',
       `3:1. You → @${research.name} · Completed`,
       `3:2. You → @${review.name} · Failed`,
