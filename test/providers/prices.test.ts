@@ -5,7 +5,7 @@ import { adminStateSnapshot, makeAccount } from '../admin/helpers';
 const route = await import('@/app/api/v1/admin/prices/route');
 const runRoute = await import('@/app/api/v1/runs/[id]/route');
 const actions = await import('@/app/(app)/admin/price-actions');
-const { getDb, schema } = await import('@/server/db');
+const { getDb, openDatabase, schema } = await import('@/server/db');
 const { costNanos } = await import('@/lib/money');
 const { listPrices, priceOf, runCostNanos, setPrice } = await import('@/server/providers/prices');
 const { createProvider } = await import('@/server/providers/store');
@@ -22,6 +22,8 @@ const fresh = () => `lab-${crypto.randomUUID().slice(0, 6)}:model-${crypto.rando
 
 let stub: Awaited<ReturnType<typeof startOpenAiStub>>;
 beforeAll(async () => {
+  // On Postgres the first plain read (getDb) needs the migrations applied, as start-up does before serving.
+  await openDatabase();
   stub = await startOpenAiStub();
 });
 afterAll(async () => {
