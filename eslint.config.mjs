@@ -3,10 +3,21 @@ import nextTs from 'eslint-config-next/typescript';
 
 const ARCHITECTURE = 'docs/architecture.md "Import direction"';
 
+/** The run core: what delegation plugs into through its seams (docs/decisions/049-run-core-seams.md). */
+const RUN_CORE = [
+  './server/agents/graph.ts',
+  './server/agents/guards',
+  './server/agents/tools',
+  './server/agents/run-executor.ts',
+  './server/agents/run-types.ts',
+  './server/agents/run-setup.ts',
+];
+
 /**
  * The import direction of docs/architecture.md: `app` → `components` → `lib`; `app` → `server` → `lib`; and inside
  * server, the scheduler never imports the team domain (it owns its port, server/scheduler/job-port.ts), and neither
- * do agents (teams build on agents, never the reverse). Checked by
+ * do agents (teams build on agents, never the reverse), and the run core never imports delegation (it plugs in through
+ * the core's seams). Checked by
  * eslint-plugin-import's no-restricted-paths (registered by eslint-config-next), which resolves every import —
  * the `@/` alias, relative paths, `import type`, `export … from` and `import()` — to the file it names, so
  * neither a relative path nor a type-only import slips past. test/lint/import-boundaries.test.ts checks the rules.
@@ -42,6 +53,11 @@ const importBoundaries = [
     from: './server/teams',
     message: `Agents know nothing of teams: the team domain registers its tools and context through the agents' seams; what both need (tag neutralizing) lives in server/trust (${ARCHITECTURE}).`,
   },
+  {
+    target: RUN_CORE,
+    from: './server/agents/delegation',
+    message: `The run core (graph, guards, tools, executor and their seams) never imports delegation, not even a type: delegation registers its tool group, guard, shared budget and child-run hook at start-up (server/agents/delegation/register.ts; ${ARCHITECTURE}, docs/decisions/049-run-core-seams.md).`,
+  },
 ];
 
 /** Settings come from server/env.ts (and lib/env-limits.ts), parsed once with zod; nothing else reads process.env. */
@@ -51,7 +67,8 @@ const config = [
   ...next,
   ...nextTs,
   {
-    ignores: ['.next/**', '.next-*/**', 'node_modules/**', 'drizzle/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
+    // test/lint/fixtures: code that breaks the rules on purpose, linted by test/lint/import-boundaries.test.ts.
+    ignores: ['.next/**', '.next-*/**', 'node_modules/**', 'drizzle/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'test/lint/fixtures/**'],
   },
   {
     rules: {
@@ -62,6 +79,15 @@ const config = [
     files: ['app/**', 'components/**', 'lib/**', 'server/**'],
     rules: {
       'import/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: importBoundaries }],
+    },
+  },
+  {
+    // No import cycles anywhere (docs/decisions/049-run-core-seams.md): a cycle makes every module in it load and change
+    // with all the others. eslint-plugin-import's no-cycle resolves imports like no-restricted-paths; it follows value
+    // imports (static, re-exports and import()), not `import type`, which vanishes at run time.
+    files: ['**/*.{ts,tsx,mts,js,mjs}'],
+    rules: {
+      'import/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

@@ -1,12 +1,11 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useState, type ComponentType } from 'react';
 import { cn } from '@/components/ui/cn';
 import { CITATION_NOTE, childSummary } from './child-summary';
 import { runChildrenQuery } from './children-query';
 import { DisclosureButton } from './disclosure-button';
-import { RunSteps } from './run-steps';
 
 const TONE = {
   neutral: 'text-zinc-600 dark:text-zinc-400',
@@ -17,10 +16,21 @@ const TONE = {
 /**
  * The child a `task` call started, nested under that call: what it was asked, by which agent, its status (with
  * its stop reason), its tokens, and — on request — its own steps, read through the child run's events like any run
- * (`poll`: the parent's run stream is down, so re-read the children on a timer).
+ * (`poll`: the parent's run stream is down, so re-read the children on a timer). Those steps are `Steps`, which
+ * RunSteps passes as itself: the two nest in each other, and a prop keeps their modules from importing each other.
  * All text is untrusted (written by models) and shown as plain text.
  */
-export function DelegatedChild({ parentRunId, toolCallId, poll }: { parentRunId: string; toolCallId: string; poll: boolean }) {
+export function DelegatedChild({
+  parentRunId,
+  toolCallId,
+  poll,
+  Steps,
+}: {
+  parentRunId: string;
+  toolCallId: string;
+  poll: boolean;
+  Steps: ComponentType<{ runId: string; label: string }>;
+}) {
   // Re-read when the parent's run stream says the run changed; `poll` while that stream is down (children-query.ts).
   const { data } = useQuery(runChildrenQuery(parentRunId, poll));
   const child = data?.find((c) => c.parentToolCallId === toolCallId);
@@ -52,7 +62,7 @@ export function DelegatedChild({ parentRunId, toolCallId, poll }: { parentRunId:
             Child steps
           </DisclosureButton>
           <div id={panelId} hidden={!open} className="mt-1">
-            {open ? <RunSteps runId={child.childRunId} label={`Steps of child: ${child.description || 'task'}`} /> : null}
+            {open ? <Steps runId={child.childRunId} label={`Steps of child: ${child.description || 'task'}`} /> : null}
           </div>
         </div>
       ) : null}

@@ -48,7 +48,7 @@ function StepBody({ item, runId, pollChildren }: { item: StepItem; runId: string
               <pre className={pre}>{call.args || '(none)'}</pre>
               {call.truncated ? <Shortened /> : null}
               {/* A delegated child nests under the call that started it, live while it works. */}
-              {call.name === TASK_TOOL ? <DelegatedChild parentRunId={runId} toolCallId={call.id} poll={pollChildren} /> : null}
+              {call.name === TASK_TOOL ? <DelegatedChild parentRunId={runId} toolCallId={call.id} poll={pollChildren} Steps={RunSteps} /> : null}
             </div>
           ))}
         </>

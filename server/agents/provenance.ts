@@ -2,7 +2,7 @@ import 'server-only';
 import type { BaseMessage } from '@langchain/core/messages';
 import { isCommand } from '@langchain/langgraph';
 import type { ContentKind, Producer, Provenance } from '@/lib/types/provenance';
-import { ensembleMeta } from './messages';
+import { ensembleMeta } from './message-meta';
 
 /*
  * Provenance is written only where the server builds a message (runs.ts start, teams/execution.ts, teams/mentions.ts,

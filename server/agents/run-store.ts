@@ -5,7 +5,7 @@ import { tieBreak } from '@/server/db/dialect';
 import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
 import type { Run } from '@/server/db/schema';
 import { ACTIVE_RUN_STATUSES, type RunStatus } from '@/lib/types/conversation';
-import type { StopReason } from '@/lib/types/stop-reason';
+import type { Outcome } from './run-types';
 import { recordRunEnd } from './observe/run-lifecycle';
 import { usageChanged } from '@/server/budgets/usage-cache';
 import { priceOf, runCostNanos } from '@/server/providers/prices';
@@ -109,11 +109,8 @@ export async function markRunning<T = undefined>(
   return started;
 }
 
-export type Outcome =
-  | { status: 'success'; stopReason?: StopReason }
-  | { status: 'interrupted'; interrupt: unknown }
-  | { status: 'error'; error: string; stopReason?: StopReason }
-  | { status: 'cancelled' };
+// A run's final status lives in run-types.ts, so observe/run-lifecycle.ts (which this module calls) needn't import this one.
+export type { Outcome };
 
 /** The model's price when the run ends; a failed read leaves the cost unknown rather than the run unfinished. */
 async function runPrice(model: string) {

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { StructuredToolInterface } from '@langchain/core/tools';
+import type { StopReason } from '@/lib/types/stop-reason';
 
 /**
  * The types the run core and everything that plugs into it share (tools, guards, delegation, teams). They live here,
@@ -20,6 +21,13 @@ export type RunContext = {
   /** Added by callers through start(..., { context }) — e.g. teamId, memberId, jobId. */
   [key: string]: unknown;
 };
+
+/** How a run ended, as run-store.ts finishRun records it (and observe/run-lifecycle.ts its end events). */
+export type Outcome =
+  | { status: 'success'; stopReason?: StopReason }
+  | { status: 'interrupted'; interrupt: unknown }
+  | { status: 'error'; error: string; stopReason?: StopReason }
+  | { status: 'cancelled' };
 
 /** The agent fields the graph needs (a row of schema.agents fits). */
 export type GraphAgent = {

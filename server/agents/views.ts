@@ -3,16 +3,9 @@ import { nanosToUsd } from '@/lib/money';
 import type { Conversation as ConversationRow, Run as RunRow } from '@/server/db/schema';
 import type { Conversation, ConversationDetail, Run } from '@/lib/types/conversation';
 import type { ConversationState } from './runs';
-import type { AssemblyChange, AssemblyDescriptor } from '@/lib/types/assembly';
-import type { AgentSetup } from './assembly/recorded-setup';
+import type { StoredAssembly } from './assembly/recorded-setup';
 
-/** What runs.assembly holds: the descriptor recorded at the run's start, its changes from the previous run, the setup. */
-export type StoredAssembly = {
-  descriptor: AssemblyDescriptor;
-  changes: AssemblyChange[] | null;
-  /** The catalog agent's settings the run was built from (assembly/recorded-setup.ts); absent in older records. */
-  agent?: AgentSetup;
-};
+export type { StoredAssembly };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ESLint } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -16,7 +16,7 @@ let eslint: ESLint;
  * they go to a default project with the repository's own compiler options (paths, strict). Only where the probes
  * are found changes: the rules and their settings are the real config's.
  */
-const PROBES = ['app/*/probe.tsx', 'app/*/probe.ts', 'server/probe.ts', 'server/*/probe.ts', 'scripts/probe.ts', 'test/*/probe.test.ts'];
+const PROBES = ['app/*/probe.tsx', 'app/*/probe.ts', 'server/probe.ts', 'server/*/probe.ts', 'server/agents/*/probe.ts', 'scripts/probe.ts', 'test/*/probe.test.ts'];
 const findProbes = {
   files: ['app/**/*.{ts,tsx}', 'server/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts'],
   languageOptions: {
@@ -31,8 +31,15 @@ const findProbes = {
   },
 };
 
+/**
+ * import/no-cycle first maps the strongly connected components of the files on disk and skips an import between two
+ * of them; a probe exists only in memory (its imports aren't on disk), so for the probes it walks every import
+ * instead. Same rule, same verdicts, without the shortcut; the fixtures below check the real setting on real files.
+ */
+const probeCycles: Linter.Config = { files: ['**/*.{ts,tsx}'], rules: { 'import/no-cycle': ['error', { ignoreExternal: true, disableScc: true }] } };
+
 beforeAll(async () => {
-  eslint = new ESLint({ cwd: root, overrideConfig: [findProbes] });
+  eslint = new ESLint({ cwd: root, overrideConfig: [findProbes, probeCycles] });
   // Loading the TypeScript program for the first type-aware probe takes a while on a busy machine: do it once here.
   await eslint.lintText('export const x = 1;\n', { filePath: path.join(root, 'server/probe.ts') });
 }, 180_000);
@@ -67,6 +74,13 @@ describe('import direction (docs/architecture.md)', () => {
     ['the scheduler importing teams dynamically', 'server/scheduler/probe.ts', "export const load = () => import('@/server/teams/tools/register');\n"],
     ['budgets importing teams', 'server/budgets/probe.ts', "import { touchTeam } from '@/server/teams/revision';\nexport const x = touchTeam;\n"],
     ['budgets importing agents', 'server/budgets/probe.ts', "import { findRun } from '@/server/agents/run-store';\nexport const x = findRun;\n"],
+    // The run core and delegation (ADR 049): delegation plugs in through the core's seams, never the reverse.
+    // (A module that leads back to the graph, as task-tool does, is a cycle too: no-cycle would report it as well.)
+    ['the graph importing delegation', 'server/agents/graph.ts', "import { childContextOf } from './delegation/settings';\nexport const x = childContextOf;\n"],
+    ['the executor importing delegation', 'server/agents/run-executor.ts', "import { delegatedRunSetup } from './delegation/child-run';\nexport const x = delegatedRunSetup;\n"],
+    ['a guard importing a delegation type', 'server/agents/guards/probe.ts', "import type { TreeBudget } from '@/server/agents/delegation/tree-budget';\nexport type X = TreeBudget;\n"],
+    ['a tool importing delegation dynamically', 'server/agents/tools/probe.ts', "export const load = () => import('../delegation/register');\n"],
+    ['a tool group re-exporting delegation', 'server/agents/tools/probe.ts', "export { delegateTools } from '@/server/agents/delegation/task-tool';\n"],
   ])('reports %s (%s)', async (_what, file, code) => {
     expect(await reported(file, code)).toEqual([BOUNDARY]);
   });
@@ -82,8 +96,43 @@ describe('import direction (docs/architecture.md)', () => {
     ['budgets importing db, http errors and lib', 'server/budgets/probe.ts', "import type { Db } from '@/server/db';\nimport { AppError } from '@/server/http/errors';\nimport { LIMITS } from '@/lib/limits';\nexport const x: [unknown, unknown, Db?] = [AppError, LIMITS];\n"],
     ['agents importing the shared tag neutralizing', 'server/agents/probe.ts', "import { neutralizeTags } from '@/server/trust/neutralize-tags';\nexport const x = neutralizeTags;\n"],
     ['start-up wiring the team port in', 'server/probe.ts', "export const load = () => import('@/server/teams/scheduler-jobs');\n"],
+    ['start-up registering delegation', 'server/probe.ts', "export const load = () => import('@/server/agents/delegation/register');\n"],
+    [
+      'delegation registering through the core’s seams',
+      'server/agents/delegation/probe.ts',
+      "import { registerResponseGuard } from '../guards';\nimport { registerRunSetup } from '../run-setup';\nimport type { RunContext } from '../run-types';\nimport { registerToolGroup } from '../tools/registry';\nexport const x: [unknown, unknown, unknown, RunContext?] = [registerResponseGuard, registerRunSetup, registerToolGroup];\n",
+    ],
+    ['the runs service beside delegation', 'server/agents/probe.ts', "import { runChildren } from './delegation/views';\nexport const x = runChildren;\n"],
   ])('allows %s (%s)', async (_what, file, code) => {
     expect(await reported(file, code)).toEqual([]);
+  });
+});
+
+const CYCLE = 'import/no-cycle';
+
+describe('no import cycles (ADR 049)', () => {
+  // test/lint/fixtures/import-cycle holds real files that import each other (the rule follows imports on disk, so
+  // in-memory probes can't form a cycle); the repository's own lint run leaves that folder out, this one lints it.
+  it('reports every file of a cycle, through re-exports and import() too; a type-only cycle vanishes at run time and passes', async () => {
+    const withFixtures = new ESLint({ cwd: root, ignore: false });
+    const results = await withFixtures.lintFiles(['test/lint/fixtures/import-cycle']);
+    const byFile = Object.fromEntries(results.map((r) => [path.basename(r.filePath), r.messages.map((m) => m.ruleId ?? 'unknown')]));
+    // What must not happen: a cycle that lint lets through, or a type-only cycle refused.
+    expect(byFile).toEqual({
+      'value-a.ts': [CYCLE],
+      'value-b.ts': [CYCLE],
+      'chain-a.ts': [CYCLE],
+      'chain-b.ts': [CYCLE],
+      'chain-c.ts': [CYCLE],
+      'type-a.ts': [],
+      'type-b.ts': [],
+    });
+  }, 180_000);
+
+  it('reports a cycle through a module of the app (an in-memory graph.ts importing the executor, which imports it)', async () => {
+    expect(await reported('server/agents/graph.ts', "import { launchRun } from './run-executor';\nexport const x = launchRun;\n")).toEqual([CYCLE]);
+    // Its allowed neighbour: the executor imports the graph, the graph imports neither it nor delegation.
+    expect(await reported('server/agents/graph.ts', "import { NodeWork } from './run-types';\nexport const x = NodeWork;\n")).toEqual([]);
   });
 });
 

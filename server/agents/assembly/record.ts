@@ -6,11 +6,10 @@ import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared'
 import type { Agent, Run } from '@/server/db/schema';
 import type { AssemblyChange, AssemblyDescriptor } from '@/lib/types/assembly';
 import type { RunContext } from '../run-types';
-import type { StoredAssembly } from '../views';
 import { assemblyChanges } from './changes';
 import { assemblyDescriptor, type AssemblyAgent } from './descriptor';
 import { fingerprintOf } from './fingerprint';
-import { setupOf } from './recorded-setup';
+import { setupOf, type StoredAssembly } from './recorded-setup';
 
 /**
  * Record how the agent is assembled for this run (runs.fingerprint, runs.assembly = { descriptor, changes, agent:

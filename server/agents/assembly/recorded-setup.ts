@@ -3,13 +3,25 @@ import { and, desc, eq, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import { schema } from '@/server/db';
 import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
 import type { Agent, Run } from '@/server/db/schema';
-import type { StoredAssembly } from '../views';
+import type { AssemblyChange, AssemblyDescriptor } from '@/lib/types/assembly';
 
 /**
  * The catalog agent's settings a run was built from, recorded with its assembly when it first starts
  * (runs.assembly.agent). Everything the graph, the guards and delegation read; not its identity or timestamps.
  */
 export type AgentSetup = Omit<Agent, 'id' | 'ownerId' | 'createdAt' | 'updatedAt'>;
+
+/**
+ * What runs.assembly holds: the descriptor recorded at the run's start, its changes from the previous run, the setup.
+ * Here, beside the setup, so the assembly record (which the executor writes) and the API views (which read runs)
+ * share it without importing each other.
+ */
+export type StoredAssembly = {
+  descriptor: AssemblyDescriptor;
+  changes: AssemblyChange[] | null;
+  /** The catalog agent's settings the run was built from (AgentSetup); absent in older records. */
+  agent?: AgentSetup;
+};
 
 export function setupOf(agent: Agent): AgentSetup {
   const { id: _id, ownerId: _owner, createdAt: _created, updatedAt: _updated, ...setup } = agent;

@@ -6,7 +6,7 @@ import { flushStepJournal, readCheckpointStore } from '../checkpointer';
 import type { EventRow } from '../checkpoint/journal-write';
 import { prepared } from '../checkpoint/sqlite-statements';
 import { journal } from '../checkpoint/step-journal';
-import type { Outcome } from '../run-store';
+import type { Outcome } from '../run-types';
 import { runEventCaptureEnabled } from './capture-switch';
 import { capJson, capText } from './caps';
 import { eventRow, journalRunEvent } from './record';
