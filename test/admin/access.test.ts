@@ -62,6 +62,7 @@ async function fixtures() {
     'POST /api/v1/admin/invitations': { expiresInDays: 30 },
     'POST /api/v1/admin/providers': { kind: 'openai', slug: `n-${crypto.randomUUID().slice(0, 6)}`, name: 'New', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-new' },
     'PATCH /api/v1/admin/providers/[id]': { name: 'Renamed', apiKey: 'sk-changed' },
+    'PUT /api/v1/admin/prices': { model: 'scripted', inputPerMillion: '0', outputPerMillion: '0' },
   };
   return { admin, member, victim, invitation, params, bodies };
 }
@@ -96,6 +97,7 @@ describe('admin API routes', () => {
       'DELETE /api/v1/admin/invitations/[id]',
       'DELETE /api/v1/admin/providers/[id]',
       'GET /api/v1/admin/invitations',
+      'GET /api/v1/admin/prices',
       'GET /api/v1/admin/providers',
       'GET /api/v1/admin/providers/[id]',
       'GET /api/v1/admin/users',
@@ -106,6 +108,7 @@ describe('admin API routes', () => {
       'POST /api/v1/admin/users',
       'POST /api/v1/admin/users/[id]/disable',
       'POST /api/v1/admin/users/[id]/enable',
+      'PUT /api/v1/admin/prices',
     ]);
   });
 

@@ -24,5 +24,6 @@ export async function adminStateSnapshot(): Promise<string> {
     invitations: await db.select().from(schema.invitations).orderBy(asc(schema.invitations.id)),
     tokens: await db.select({ id: t.id, revokedAt: t.revokedAt }).from(t).orderBy(asc(t.id)),
     providers: await db.select().from(schema.providers).orderBy(asc(schema.providers.id)),
+    prices: await db.select().from(schema.modelPrices).orderBy(asc(schema.modelPrices.model)),
   });
 }
