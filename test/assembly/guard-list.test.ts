@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { GRAPH_GUARDS } from '@/server/agents/graph';
-import { RESPONSE_GUARDS } from '@/server/agents/guards';
+import { registerDelegation } from '@/server/agents/delegation/register';
+import { graphGuards } from '@/server/agents/graph';
+import { responseGuards } from '@/server/agents/guards';
 
 describe('the guard list recorded in every assembly', () => {
-  it('names each response guard the graph applies, in the order it applies them, once', async () => {
-    const names = RESPONSE_GUARDS.map((g) => g.name);
-    expect(names.length).toBeGreaterThan(0);
-    const positions = names.map((n) => GRAPH_GUARDS.indexOf(n as (typeof GRAPH_GUARDS)[number]));
-    expect(positions.every((p) => p >= 0), `missing from GRAPH_GUARDS: ${names.filter((_, i) => positions[i]! < 0).join(', ')}`).toBe(true);
+  it('names each response guard the graph applies, registered ones included, in the order it applies them, once', async () => {
+    // As start-up does: delegation's guard joins the built-in ones (ADR 049).
+    registerDelegation();
+    const names = responseGuards().map((g) => g.name);
+    expect(names).toContain('delegation-cap');
+    const recorded = graphGuards();
+    const positions = names.map((n) => recorded.indexOf(n));
+    expect(positions.every((p) => p >= 0), `missing from graphGuards(): ${names.filter((_, i) => positions[i]! < 0).join(', ')}`).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-    expect(new Set(GRAPH_GUARDS).size).toBe(GRAPH_GUARDS.length);
+    expect(new Set(recorded).size).toBe(recorded.length);
   });
 });
