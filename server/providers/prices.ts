@@ -4,6 +4,7 @@ import { costNanos, microsToUsd, type PriceMicros } from '@/lib/money';
 import type { ModelPriceView, SetModelPriceData } from '@/lib/schemas/prices';
 import type { TokenTotals } from '@/lib/types/run-events';
 import { getDb, schema, writeTx } from '@/server/db';
+import { statement } from '@/server/db/statement';
 
 /**
  * Model prices (ADR 048): per model string (`scripted`, `openai:gpt-4.1-mini`, `slug:model` — the provider and the
@@ -50,13 +51,16 @@ export async function setPrice(input: SetModelPriceData): Promise<ModelPriceView
   });
 }
 
+// Read at every run's end: a statement prepared once per connection, not SQL built per call (docs/performance.md).
+const priceRow = statement(
+  'select input_micros_per_million as "input", output_micros_per_million as "output" from model_prices where model = ?',
+);
+const whole = (v: number | string | null) => (v === null ? null : Number(v));
+
 /** The model's prices now, or null when none is set (every cost at it is unknown). */
 export async function priceOf(model: string): Promise<PriceMicros | null> {
-  const [row] = await getDb()
-    .select({ inputMicrosPerMillion: schema.modelPrices.inputMicrosPerMillion, outputMicrosPerMillion: schema.modelPrices.outputMicrosPerMillion })
-    .from(schema.modelPrices)
-    .where(eq(schema.modelPrices.model, model));
-  return row ?? null;
+  const row = await priceRow.get<{ input: number | string | null; output: number | string | null }>(model);
+  return row ? { inputMicrosPerMillion: whole(row.input), outputMicrosPerMillion: whole(row.output) } : null;
 }
 
 /**

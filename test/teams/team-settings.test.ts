@@ -80,7 +80,7 @@ describe('PATCH /teams/:id — rename and goal', () => {
   it('refuses an empty body, unknown fields and wrong types as field errors', async () => {
     const { team, patch } = await setup();
     const before = await teamRow(team.id);
-    expect((await patch({})).body).toMatchObject({ error: { code: 'validation_error', fields: { name: 'Send name, goal or tokenBudget' } } });
+    expect((await patch({})).body).toMatchObject({ error: { code: 'validation_error', fields: { name: 'Send name, goal, tokenBudget or moneyBudget' } } });
     expect((await patch({ name: 'x', members: [] })).body).toMatchObject({ error: { fields: { members: 'Unknown field' } } });
     expect((await patch({ goal: 7 })).status).toBe(422);
     expect((await patch({ tokenBudget: 999 })).body).toMatchObject({ error: { fields: { tokenBudget: expect.stringContaining('1,000') } } });
