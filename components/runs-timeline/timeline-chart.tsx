@@ -21,6 +21,7 @@ import {
 import { OUTCOME_STYLE } from './outcome-style';
 import { useScrollCue } from './use-scroll-cue';
 import { cappedText } from '@/lib/stop-reason-label';
+import { CostText } from '@/components/ui/cost-text';
 
 const AXIS_HEIGHT = 28;
 const BAR_HEIGHT = LANE_ROW_HEIGHT - 6;
@@ -182,7 +183,7 @@ function RunDetails({ id, run, name, now }: { id: string; run: ApiTeamRun | unde
   if (!run) {
     return (
       <p id={id} className="rounded-md border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-        Hover over or focus a bar (Tab) to see its run’s duration and tokens.
+        Hover over or focus a bar (Tab) to see its run’s duration, tokens and cost.
       </p>
     );
   }
@@ -209,6 +210,10 @@ function RunDetails({ id, run, name, now }: { id: string; run: ApiTeamRun | unde
           {formatCount(run.tokens.inputTokens)} in · {formatCount(run.tokens.outputTokens)} out · {formatCount(run.tokens.modelCalls)} model{' '}
           {run.tokens.modelCalls === 1 ? 'call' : 'calls'}
           {run.tokens.unreportedCalls ? ` (${formatCount(run.tokens.unreportedCalls)} reported no usage)` : ''}
+        </dd>
+        <dt>Cost</dt>
+        <dd className="tabular-nums">
+          <CostText usd={run.cost} pending={run.finishedAt === null} />
         </dd>
       </dl>
     </div>
