@@ -1,4 +1,5 @@
 import { scope } from '../support/action-session';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminStateSnapshot, makeAccount } from '../admin/helpers';
 
@@ -44,6 +45,17 @@ describe('the prices store', () => {
     ]);
     expect(await setPrice({ model, inputPerMillion: null, outputPerMillion: null })).toBeNull();
     expect(await priceOf(model)).toBeNull();
+  });
+
+  it('a flood of concurrent changes to one model leaves one row holding one of the prices sent, never a mix', async () => {
+    const model = fresh();
+    const sent = Array.from({ length: 40 }, (_, i) => ({ model, inputPerMillion: i * 1_000, outputPerMillion: i * 1_000 + 1 }));
+    const answers = await Promise.all(sent.map((p) => setPrice(p)));
+    expect(answers.every((a) => a?.model === model)).toBe(true);
+    const rows = await getDb().select().from(schema.modelPrices).where(eq(schema.modelPrices.model, model));
+    expect(rows).toHaveLength(1);
+    // What must not happen: an input price from one request stored with another request's output price.
+    expect(rows[0]!.outputMicrosPerMillion).toBe(rows[0]!.inputMicrosPerMillion! + 1);
   });
 
   it('runCostNanos: no calls cost nothing; any call with unreported usage makes the cost unknown, never 0', () => {
