@@ -393,7 +393,7 @@ async function main(): Promise<number> {
           `first progress's run taken → finished ${spread(phases.flatMap((p) => (p.progressRunTaken != null ? [p.progress - p.progressRunTaken] : [])))}`,
       );
       for (const [i, h] of handed.entries()) console.log(`    kill at +${secs(h.kill.killedAt - workStarted)} (process ${h.process}): ${describePhases(phases[i]!)}`);
-      // A handover whose run was interrupted again (the process that took it over was killed before it finished)
+      // A handover whose run was interrupted again (the process executing it was killed before it finished)
       // waited for two handovers: told apart, never left out.
       const single = handed.filter((_, i) => phases[i]!.interruptedAt == null);
       const twice = handed.filter((_, i) => phases[i]!.interruptedAt != null);
@@ -401,7 +401,7 @@ async function main(): Promise<number> {
       console.log(
         `  bound:        kill → first progress ≤ ${secs(HANDOVER_BOUND_MS)} (issue 31): ` +
           (over.length ? `MISSED by ${over.length} of ${single.length} kills (${over.map((h) => secs(h.ms)).join(', ')})` : `held for all ${single.length} kills (max ${secs(Math.max(0, ...single.map((h) => h.ms)))})`) +
-          (twice.length ? `; ${twice.length} more whose run's taker was killed too, before the run finished: ${twice.map((h) => secs(h.ms)).join(', ')}` : ''),
+          (twice.length ? `; ${twice.length} more whose run's executor was killed too, before the run finished: ${twice.map((h) => secs(h.ms)).join(', ')}` : ''),
       );
     }
     console.log(

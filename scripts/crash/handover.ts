@@ -73,8 +73,8 @@ export type Phases = {
   /** How many times that run was taken over between the kill and its end (2+: its taker died too). */
   progressRunTakeovers: number;
   /**
-   * A later kill of a process that had taken that run over, before the run finished: the run was interrupted again
-   * and its end waited for that kill's handover as well (null: it was not).
+   * A later kill, before the run finished, of a process executing that run (it was taken from that process after
+   * that kill): the run was interrupted again and its end waited for that kill's handover as well (null: it was not).
    */
   interruptedAt: number | null;
   progress: number;
@@ -94,9 +94,10 @@ export function phasesOf(handover: Handover, runs: RunRow[], takeovers: Takeover
   const progressAt = kill.killedAt + handover.ms;
   // Every takeover of that run until it finished (from the killed process, then from whoever took it and died).
   const chain = handover.runId ? takeovers.filter((t) => t.what === 'run' && t.id === handover.runId && t.at >= kill.killedAt && t.at <= progressAt) : [];
-  // A later kill, before the run's end, of a process that had taken the run over by then.
+  // A later kill, before the run's end, of a process the run was then taken from: it was executing the run (it had
+  // taken it over, or started it after this kill) when it was killed.
   const interrupting = kills.filter(
-    (k) => k !== kill && k.killedAt > kill.killedAt && k.killedAt < progressAt && chain.some((t) => t.by === k.processId && t.at <= k.killedAt),
+    (k) => k !== kill && k.killedAt > kill.killedAt && k.killedAt < progressAt && chain.some((t) => t.from === k.processId && t.at >= k.killedAt),
   );
   return {
     lastBeat: rel(beat),
@@ -118,9 +119,10 @@ export function describePhases(p: Phases): string {
   const how =
     p.progressRunTaken != null
       ? `its run created ${s(p.progressRunCreated)}, taken over ${s(p.progressRunTaken)}, finished after ${((p.progress - p.progressRunTaken) / 1000).toFixed(1)} s` +
-        (p.interruptedAt != null ? `; its taker was killed ${s(p.interruptedAt)} and the run taken over again (${p.progressRunTakeovers} takeovers)` : '')
+        (p.interruptedAt != null ? `; its executor was killed ${s(p.interruptedAt)} and the run taken over again (${p.progressRunTakeovers} takeovers)` : '')
       : p.progressRunCreated != null
-        ? `a run created ${s(p.progressRunCreated)}, not a takeover`
+        ? `a run created ${s(p.progressRunCreated)}, not taken from the killed process` +
+          (p.interruptedAt != null ? `; its executor was killed ${s(p.interruptedAt)} and the run taken over (${p.progressRunTakeovers} takeovers)` : '')
         : 'not a run';
   return `last beat ${s(p.lastBeat)}, lease out ${s(p.leaseOut)}, first run taken ${s(p.firstRunTaken)}, first team taken ${s(p.firstTeamTaken)}; first progress ${s(p.progress)} (${how})`;
 }

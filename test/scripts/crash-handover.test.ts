@@ -119,7 +119,7 @@ describe('crash test handover phases', () => {
     const chain = parseTakeovers([...logs, handoverLine('run', late.id, 'p-other', 'p-fourth', 22_100)]);
     const phases = phasesOf(handover!, [late], chain, new Map([['p-killed', 9_400]]), 5_000, [kill, bystander, second]);
     expect(phases).toMatchObject({ progressRunTaken: 5_800, progressRunTakeovers: 2, interruptedAt: 7_000, progress: 14_000 });
-    expect(describePhases(phases)).toContain('its taker was killed +7.0 s and the run taken over again (2 takeovers)');
+    expect(describePhases(phases)).toContain('its executor was killed +7.0 s and the run taken over again (2 takeovers)');
     // Must not happen: a kill of a process that never took the run (or took it only after that kill) counted as
     // interrupting it.
     expect(phasesOf(handover!, [late], chain, new Map(), 5_000, [kill, bystander]).interruptedAt).toBeNull();
@@ -127,10 +127,22 @@ describe('crash test handover phases', () => {
     expect(phasesOf(handover!, [late], chain, new Map(), 5_000, [kill, fourthKilledFirst]).interruptedAt).toBeNull();
   });
 
+  it('tells a run started after the kill by a process that was killed too before it finished', () => {
+    // p-other took team-a over and started a new run at 15 000; p-other was killed at 17 000 and p-fourth took the
+    // run over at 22 100 and finished it at 24 000.
+    const started = { ...run('conv-a', 24_000, 'p-fourth'), created_at: 15_000 };
+    const [handover] = handovers([kill], jobs, [started]);
+    const second = { process: 2, killedAt: 17_000, healthyAt: 19_000, teams: [], processId: 'p-other' };
+    const chain = parseTakeovers([handoverLine('team', 'team-a', 'p-killed', 'p-other', 15_000), handoverLine('run', started.id, 'p-other', 'p-fourth', 22_100)]);
+    const phases = phasesOf(handover!, [started], chain, new Map(), 5_000, [kill, second]);
+    expect(phases).toMatchObject({ progressRunTaken: null, progressRunTakeovers: 1, interruptedAt: 7_000, progress: 14_000 });
+    expect(describePhases(phases)).toContain('a run created +5.0 s, not taken from the killed process; its executor was killed +7.0 s and the run taken over (1 takeovers)');
+  });
+
   it('leaves unknown what was not recorded (no beat row, no takeover line)', () => {
     const [handover] = handovers([kill], jobs, [progressRun]);
     const phases = phasesOf(handover!, [progressRun], [], new Map(), 5_000);
     expect(phases).toMatchObject({ lastBeat: null, leaseOut: null, firstRunTaken: null, firstTeamTaken: null, progressRunTaken: null, progress: 11_000 });
-    expect(describePhases(phases)).toContain('(a run created -0.5 s, not a takeover)');
+    expect(describePhases(phases)).toContain('(a run created -0.5 s, not taken from the killed process)');
   });
 });
