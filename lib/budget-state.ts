@@ -33,6 +33,8 @@ export type BudgetStanding = {
   state: TeamBudgetState;
   /** "12,340 / 50,000 tokens", "$1.23 / $10.00", or the usage alone without a budget. */
   usage: string;
+  /** A money budget's two figures apart ("$1.23", "$10.00"), for sentences; null otherwise. */
+  money: { spent: string; budget: string } | null;
   /** The other measure: the spend beside a token budget, the tokens beside a money budget (or the spend without one). */
   beside: string;
   /** Whole percent of the budget used; null without a budget. */
@@ -55,6 +57,7 @@ export function teamBudgetStanding(team: TeamBudgetFields): BudgetStanding {
       kind: 'money',
       state: teamBudgetState(spentNanos, moneyNanos),
       usage: `${spentText} / ${formatUsd(moneyNanos)}`,
+      money: { spent: spentText, budget: formatUsd(moneyNanos) },
       beside: `${team.tokensUsed.toLocaleString('en-US')} tokens`,
       percent: pct(spentNanos, moneyNanos),
       unknownNote,
@@ -64,6 +67,7 @@ export function teamBudgetStanding(team: TeamBudgetFields): BudgetStanding {
     kind: team.tokenBudget === null ? null : 'tokens',
     state: teamBudgetState(team.tokensUsed, team.tokenBudget),
     usage: usageText(team.tokensUsed, team.tokenBudget),
+    money: null,
     beside: unknownNote && spentNanos === 0 ? 'cost unknown' : `${spentText}${unknownNote ? ' known' : ''}`,
     percent: team.tokenBudget === null ? null : pct(team.tokensUsed, team.tokenBudget),
     unknownNote,

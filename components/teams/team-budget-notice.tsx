@@ -27,8 +27,8 @@ export function TeamBudgetNotice({ team, onChanged }: { team: ApiTeam; onChanged
         <div className="min-w-0">
           <p className="font-semibold">Budget reached</p>
           <p>
-            {standing.kind === 'money'
-              ? `This team has spent ${usage.replace(' / ', ' of its ')} budget.`
+            {standing.money
+              ? `This team has spent ${standing.money.spent} of its ${standing.money.budget} budget.`
               : `This team has used ${n(team.tokensUsed)} of its ${n(team.tokenBudget!)}-token budget.`}{' '}
             It starts no new work: new requests are refused and queued ones wait until the budget is raised. Work already
             running finishes.

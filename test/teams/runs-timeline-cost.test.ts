@@ -38,6 +38,7 @@ describe('teamBudgetStanding (the header and notices)', () => {
       kind: 'tokens',
       state: 'ok',
       usage: '12,340 / 50,000 tokens',
+      money: null,
       beside: '$0.12',
       percent: 24,
       unknownNote: null,
@@ -48,7 +49,7 @@ describe('teamBudgetStanding (the header and notices)', () => {
     const money = (spent: string) => teamBudgetStanding({ ...team, moneyBudget: '10.00', spent });
     expect(money('7.999999999').state).toBe('ok');
     expect(money('8.00').state).toBe('warning');
-    expect(money('10.00')).toMatchObject({ kind: 'money', state: 'reached', usage: '$10.00 / $10.00', beside: '12,340 tokens', percent: 100 });
+    expect(money('10.00')).toMatchObject({ kind: 'money', state: 'reached', usage: '$10.00 / $10.00', money: { spent: '$10.00', budget: '$10.00' }, beside: '12,340 tokens', percent: 100 });
     expect(money('10.000000001').state).toBe('reached');
   });
 
