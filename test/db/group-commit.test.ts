@@ -143,6 +143,26 @@ describe.runIf(databaseEngine() === 'sqlite')('group commit (SQLite)', () => {
     expect(await emailOf(later.id)).toBe(later.email);
   });
 
+  it('the callers of one group go on in turns of the event loop of their own, not back to back', async () => {
+    const first = heldTransaction();
+    await first.running;
+    const resumed: string[] = [];
+    const queued = Array.from({ length: 5 }, (_, i) =>
+      writeTx((tx) => tx.insert(schema.users).values(newUser(`turn${i}`))).then(() => {
+        resumed.push(`caller ${i}`);
+        // Another piece of work (a stream's chunk, a request) asked for while the group's callers are resumed.
+        if (i === 0) setImmediate(() => resumed.push('other work'));
+      }),
+    );
+    first.release();
+    await Promise.all([first.done, ...queued]);
+    // What must not happen: all five continuations run back to back with the other work waiting behind them all
+    // (a run start's continuation builds its graph: 64 of them at once held the loop for a quarter of a second).
+    expect(resumed.indexOf('other work')).toBeGreaterThan(0);
+    expect(resumed.indexOf('other work')).toBeLessThan(resumed.indexOf('caller 4'));
+    expect(resumed.filter((r) => r.startsWith('caller'))).toEqual(['caller 0', 'caller 1', 'caller 2', 'caller 3', 'caller 4']);
+  });
+
   it('a long queue is split into bounded groups, still in order', async () => {
     const commits = watchCommits();
     const first = heldTransaction();
