@@ -67,6 +67,8 @@ test('from the list, with the keyboard: Delete opens the confirm dialog, Cancel 
   await expect(dialog(page)).toBeHidden();
   await expect(row(page, 'Doomed')).toHaveCount(0);
   await expect(row(page, 'Keeper')).toBeVisible();
+  // The button that opened the dialog went with its row: focus is on the heading above the list, not lost to <body>.
+  await expect(page.getByRole('heading', { level: 1, name: 'Conversations' })).toBeFocused();
 
   expect((await api.get(`/api/v1/conversations/${doomed.id}`)).status()).toBe(404);
   expect((await api.get(`/api/v1/runs/${doomed.childRunId}`)).status()).toBe(404);
