@@ -102,7 +102,10 @@ test('the admin disables an account: its next page load is signed out, its token
 
   const page = await adminPage(browser, admin);
   const row = page.getByRole('list', { name: 'Accounts' }).getByRole('listitem', { name: victim.email });
-  await expect(row.getByRole('definition')).toHaveCount(5);
+  await expect(row.getByRole('definition')).toHaveCount(6);
+  // Cost beside the model tokens (ADR 048): an account with no runs has spent nothing, known.
+  await expect(row.getByRole('term').nth(2)).toHaveText('Cost');
+  await expect(row.getByRole('definition').nth(2)).toHaveText('$0.00');
   await row.getByRole('button', { name: `Disable ${victim.email}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Disable account?' });
   await expect(dialog).toContainText(victim.email);
