@@ -227,6 +227,8 @@ describe('conversations API: messages', () => {
       outputTokens: 0,
       modelCalls: 0,
       unreportedCalls: 0,
+      // Priced when it finishes (ADR 048): a pending run has no cost yet, and unknown is never 0.
+      cost: null,
       fingerprint: null,
       assembly: null,
       assemblyChanges: null,
