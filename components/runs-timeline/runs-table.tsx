@@ -120,6 +120,7 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
                 <th scope="col" className={`${th} text-right`}>Tokens in</th>
                 <th scope="col" className={`${th} text-right`}>Tokens out</th>
                 <th scope="col" className={`${th} text-right`}>Model calls</th>
+                <th scope="col" className={`${th} text-right`}>Cost</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
@@ -130,6 +131,9 @@ export function RunsTable({ data, now }: { data: ApiTeamRuns; now: number }) {
                   <td className={`${td} tabular-nums`}>{clock(j.start)}</td>
                   <td className={num}>{formatCount(j.runs)}</td>
                   <TokenCells tokens={j.tokens} />
+                  <td className={num}>
+                    <CostText usd={j.cost.usd} unknownRuns={j.cost.unknownRuns} pending={j.unfinished === j.runs} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -52,7 +52,7 @@ describe('the Runs page by push', () => {
 });
 
 const T0 = Date.parse('2026-12-01T12:00:00.000Z');
-function run(id: string, memberId: string, jobId: string | null, jobKind: ApiTeamRun['jobKind'], start: number, end: number | null, tokens = [0, 0, 0, 0]): ApiTeamRun {
+function run(id: string, memberId: string, jobId: string | null, jobKind: ApiTeamRun['jobKind'], start: number, end: number | null, tokens = [0, 0, 0, 0], cost: string | null = null): ApiTeamRun {
   const [inputTokens, outputTokens, modelCalls, unreportedCalls] = tokens as [number, number, number, number];
   return {
     runId: id,
@@ -66,7 +66,7 @@ function run(id: string, memberId: string, jobId: string | null, jobKind: ApiTea
     startedAt: new Date(T0 + start).toISOString(),
     finishedAt: end === null ? null : new Date(T0 + end).toISOString(),
     tokens: { inputTokens, outputTokens, modelCalls, unreportedCalls },
-    cost: null,
+    cost,
     fingerprint: null,
   };
 }
@@ -81,12 +81,27 @@ describe('jobTotals', () => {
       run('r5', 'm1', 'j3', 'receipt', 9_000, 9_500, [7, 0, 1, 0]),
     ];
     expect(jobTotals({ runs })).toEqual([
-      { jobId: 'j1', memberId: 'm1', jobKind: 'request', runs: 2, start: T0 + 1_000, tokens: { inputTokens: 150, outputTokens: 15, modelCalls: 3, unreportedCalls: 1 } },
-      { jobId: 'j2', memberId: 'm2', jobKind: 'request', runs: 1, start: T0 + 5_000, tokens: { inputTokens: 10, outputTokens: 1, modelCalls: 1, unreportedCalls: 0 } },
-      { jobId: 'j3', memberId: 'm1', jobKind: 'receipt', runs: 1, start: T0 + 9_000, tokens: { inputTokens: 7, outputTokens: 0, modelCalls: 1, unreportedCalls: 0 } },
+      { jobId: 'j1', memberId: 'm1', jobKind: 'request', runs: 2, start: T0 + 1_000, tokens: { inputTokens: 150, outputTokens: 15, modelCalls: 3, unreportedCalls: 1 }, cost: { usd: '0.00', unknownRuns: 1 }, unfinished: 1 },
+      { jobId: 'j2', memberId: 'm2', jobKind: 'request', runs: 1, start: T0 + 5_000, tokens: { inputTokens: 10, outputTokens: 1, modelCalls: 1, unreportedCalls: 0 }, cost: { usd: '0.00', unknownRuns: 1 }, unfinished: 0 },
+      { jobId: 'j3', memberId: 'm1', jobKind: 'receipt', runs: 1, start: T0 + 9_000, tokens: { inputTokens: 7, outputTokens: 0, modelCalls: 1, unreportedCalls: 0 }, cost: { usd: '0.00', unknownRuns: 1 }, unfinished: 0 },
     ]);
     // The runs' own totals are not changed by summing.
     expect(runs[1]!.tokens).toEqual({ inputTokens: 100, outputTokens: 10, modelCalls: 2, unreportedCalls: 0 });
     expect(jobTotals({ runs: [] })).toEqual([]);
+  });
+
+  it("a job's cost is its finished runs' known costs summed exactly; an unknown one is counted apart, never as 0, and a running one is priced later", () => {
+    const runs = [
+      run('a', 'm1', 'j1', 'request', 0, 1_000, [10, 1, 1, 0], '0.1'),
+      run('b', 'm1', 'j1', 'request', 2_000, 3_000, [10, 1, 1, 0], '0.2'),
+      run('c', 'm1', 'j1', 'request', 4_000, 5_000, [10, 1, 1, 1], null),
+      run('d', 'm1', 'j1', 'request', 6_000, null, [10, 1, 1, 0], null),
+      run('e', 'm2', 'j2', 'request', 0, 1_000, [1, 1, 1, 0], '0.000000001'),
+      run('f', 'm2', 'j2', 'request', 2_000, 3_000, [1, 1, 1, 0], '9007199.254740990'),
+    ];
+    const [j1, j2] = jobTotals({ runs });
+    // 0.1 + 0.2 in binary floating point is 0.30000000000000004: what must not happen.
+    expect(j1).toMatchObject({ runs: 4, cost: { usd: '0.30', unknownRuns: 1 }, unfinished: 1 });
+    expect(j2).toMatchObject({ runs: 2, cost: { usd: '9007199.254740991', unknownRuns: 0 }, unfinished: 0 });
   });
 });
