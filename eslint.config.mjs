@@ -82,15 +82,6 @@ const config = [
     },
   },
   {
-    // No import cycles anywhere (docs/decisions/049-run-core-seams.md): a cycle makes every module in it load and change
-    // with all the others. eslint-plugin-import's no-cycle resolves imports like no-restricted-paths; it follows value
-    // imports (static, re-exports and import()), not `import type`, which vanishes at run time.
-    files: ['**/*.{ts,tsx,mts,js,mjs}'],
-    rules: {
-      'import/no-cycle': ['error', { ignoreExternal: true }],
-    },
-  },
-  {
     // The data layer is asynchronous (ADR 033): a query or writeTx that is not awaited runs after its caller moved
     // on, and a promise in a condition is always true. Type-aware, so both are caught wherever they hide. A query
     // builder is a thenable, not a Promise (drizzle's QueryPromise): checkThenables, or an unawaited query passes.
