@@ -409,6 +409,28 @@ export const providers = pgTable('providers', {
   updatedAt: ms('updated_at').notNull(),
 });
 
+export const mcpServers = pgTable(
+  'mcp_servers',
+  {
+    id: id(),
+    ownerId: text('owner_id').references(() => users.id, { onDelete: 'cascade' }),
+    scope: text('scope').notNull(),
+    name: text('name').notNull(),
+    transport: text('transport', { enum: ['stdio', 'http'] }).notNull(),
+    command: text('command'),
+    args: json('args').$type<string[]>(),
+    urlShown: text('url_shown'),
+    envNames: json('env_names').$type<string[]>(),
+    headerNames: json('header_names').$type<string[]>(),
+    secretsCipher: text('secrets_cipher'),
+    timeoutMs: integer('timeout_ms').notNull(),
+    maxConcurrent: integer('max_concurrent').notNull(),
+    createdAt: createdAt(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('mcp_servers_scope_name_idx').on(t.scope, t.name), index('mcp_servers_owner_idx').on(t.ownerId)],
+);
+
 export const providerCalls = pgTable(
   'provider_calls',
   {

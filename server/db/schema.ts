@@ -1,3 +1,4 @@
+import 'server-only';
 import * as pg from './pg-schema';
 import * as sqlite from './sqlite-schema';
 import { databaseEngine } from './engine';
@@ -30,6 +31,7 @@ export const schedulerRounds = tables.schedulerRounds;
 export const providers = tables.providers;
 export const providerCalls = tables.providerCalls;
 export const modelPrices = tables.modelPrices;
+export const mcpServers = tables.mcpServers;
 
 export { FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
 export type {

@@ -556,6 +556,35 @@ export const providerCalls = sqliteTable(
   (t) => [index('provider_calls_key_state_idx').on(t.providerKey, t.state)],
 );
 
+/**
+ * MCP servers (issue 28, ADR 053): deployment-wide ones (owner_id null, an admin defines them; stdio or http) and an
+ * account's own (http only). `scope` is the owner's id or '' for deployment-wide, so a name is unique per scope.
+ * Every secret — stdio env values, http header values, and the URL itself (it may carry a token) — is sealed in
+ * `secrets_cipher` (server/providers/secret-box.ts, the row id as additional data); `url_shown` is the URL without
+ * credentials, query or fragment, and `env_names`/`header_names` the names only, for the pages.
+ */
+export const mcpServers = sqliteTable(
+  'mcp_servers',
+  {
+    id: id(),
+    ownerId: text('owner_id').references(() => users.id, { onDelete: 'cascade' }),
+    scope: text('scope').notNull(),
+    name: text('name').notNull(),
+    transport: text('transport', { enum: ['stdio', 'http'] }).notNull(),
+    command: text('command'),
+    args: text('args', { mode: 'json' }).$type<string[]>(),
+    urlShown: text('url_shown'),
+    envNames: text('env_names', { mode: 'json' }).$type<string[]>(),
+    headerNames: text('header_names', { mode: 'json' }).$type<string[]>(),
+    secretsCipher: text('secrets_cipher'),
+    timeoutMs: integer('timeout_ms').notNull(),
+    maxConcurrent: integer('max_concurrent').notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [uniqueIndex('mcp_servers_scope_name_idx').on(t.scope, t.name), index('mcp_servers_owner_idx').on(t.ownerId)],
+);
+
 export type Team = typeof teams.$inferSelect;
 export type TeamMember = typeof teamMembers.$inferSelect;
 export type Job = typeof jobs.$inferSelect;
