@@ -1,3 +1,4 @@
+import 'server-only';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { databaseEngine } from './engine';
 

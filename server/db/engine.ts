@@ -1,3 +1,4 @@
+import 'server-only';
 import { env } from '@/server/env';
 
 export type DatabaseEngine = 'sqlite' | 'postgres';

@@ -1,3 +1,5 @@
+import 'server-only';
+
 /**
  * Whether a database error is a unique-constraint violation, on either engine: SQLite's SQLITE_CONSTRAINT_UNIQUE
  * (or PRIMARYKEY), Postgres's 23505 — whether drizzle wrapped the driver's error (as `cause`) or not.

@@ -1,3 +1,4 @@
+import 'server-only';
 import { rawEnv } from '@/lib/env-setting';
 
 /**

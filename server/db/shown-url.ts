@@ -1,3 +1,5 @@
+import 'server-only';
+
 /** A database URL without its password, for messages and logs. */
 export function shownUrl(url: string): string {
   try {

@@ -1,3 +1,4 @@
+import 'server-only';
 import type Database from 'better-sqlite3';
 
 /** Compiled statements kept per connection; the least recently used beyond this are dropped (finalized by GC). */

@@ -1,3 +1,4 @@
+import 'server-only';
 import type Database from 'better-sqlite3';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type * as schema from './sqlite-schema';

@@ -1,3 +1,5 @@
+import 'server-only';
+
 /** A FIFO async mutex: callers run one at a time, in the order they asked. */
 export class WriteQueue {
   private tail: Promise<void> = Promise.resolve();

@@ -1,3 +1,5 @@
+import 'server-only';
+
 // Pure measurement helpers for the scheduler benchmark (scripts/bench-scheduler). No I/O, no clock:
 // callers pass the numbers they measured.
 

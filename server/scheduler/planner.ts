@@ -1,7 +1,9 @@
+import 'server-only';
+
 // Owner-fair admission planner: a pure function of (pending work per owner, free slots, round state).
 // No I/O, no clock, no randomness, so the same input always gives the same plan. The rules and their
-// reasons are in docs/decisions/004-owner-fair-admission.md. Deliberately free of 'server-only' so
-// benchmarks and scripts can import it directly; it touches nothing server-side.
+// reasons are in docs/decisions/004-owner-fair-admission.md. Benchmarks and scripts import it under
+// `tsx --conditions=react-server`, where 'server-only' is empty.
 import type { Admission, Candidate, PlanInput, PlanResult, RoundState } from './types';
 
 export type { Admission, Candidate, OwnerQueue, PlanInput, PlanResult, RoundState } from './types';

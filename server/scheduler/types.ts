@@ -1,3 +1,5 @@
+import 'server-only';
+
 // Types for the owner-fair admission planner (server/scheduler/planner.ts).
 // Pure data: no I/O, safe to import from the runtime, scripts and tests.
 

@@ -1,3 +1,5 @@
+import 'server-only';
+
 // Why queued work waits: a pure function of the scheduling view (view.ts) and the planner's rotation, so the answer
 // a person reads is the scheduler's own rule, never a second guess at it. No I/O and no clock, like planner.ts.
 import type { ApiWaitReason } from '@/lib/types/team';

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { CitationCheck, Receipt } from '@/lib/types/receipts';
 import { LIMITS } from '@/lib/limits';
 

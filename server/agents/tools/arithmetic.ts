@@ -1,3 +1,5 @@
+import 'server-only';
+
 /**
  * A small arithmetic evaluator for the calculator tool: numbers, + - * / % ^, parentheses and unary signs.
  * A recursive-descent parser over a token list — never eval — so model-written text can only do arithmetic.
