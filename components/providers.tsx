@@ -1,17 +1,18 @@
 'use client';
 
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ThemeProvider } from 'next-themes';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 
-/** nonce: this request's CSP nonce (proxy.ts), for next-themes' inline script that sets the theme before paint. */
+/**
+ * What every page needs, signed in or not: the theme. Keep it that small — whatever is added here ships with the
+ * home page and the sign-in form too (their budgets: docs/performance.md). TanStack Query lives in the signed-in
+ * layout (QueryProvider), the only pages that read through it.
+ * nonce: this request's CSP nonce (proxy.ts), for next-themes' inline script that sets the theme before paint.
+ */
 export function Providers({ children, nonce }: { children: ReactNode; nonce?: string }) {
-  const [client] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 } } }),
-  );
   return (
     <ThemeProvider nonce={nonce} attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
-      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      {children}
     </ThemeProvider>
   );
 }

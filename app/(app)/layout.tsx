@@ -2,6 +2,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { signOutAction } from '@/app/actions/auth';
+import { QueryProvider } from '@/components/query-provider';
 import { AppHeader } from '@/components/shell/app-header';
 import { REQUEST_PATH_HEADER } from '@/lib/request-path';
 import { safeCallbackPath } from '@/lib/schemas/auth';
@@ -19,17 +20,19 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
     redirect(back ? `/sign-in?callbackUrl=${encodeURIComponent(back)}` : '/sign-in');
   }
   return (
-    <div className="flex min-h-screen flex-col">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm dark:focus:bg-zinc-900"
-      >
-        Skip to content
-      </a>
-      <AppHeader email={user.email} signOutAction={signOutAction} admin={await isAdmin(user.id)} />
-      <main id="main" className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 sm:px-6">
-        {children}
-      </main>
-    </div>
+    <QueryProvider>
+      <div className="flex min-h-screen flex-col">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm dark:focus:bg-zinc-900"
+        >
+          Skip to content
+        </a>
+        <AppHeader email={user.email} signOutAction={signOutAction} admin={await isAdmin(user.id)} />
+        <main id="main" className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 sm:px-6">
+          {children}
+        </main>
+      </div>
+    </QueryProvider>
   );
 }
