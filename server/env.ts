@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { limitEnvProblems } from '@/lib/env-limits';
 import { httpUrl, setting, settingProblem, settingReader, wholeNumber, type EnvProblem } from '@/lib/env-setting';
+import { parseAllowedRanges } from '@/server/egress/address-rule';
 
 /**
  * The server's settings from the environment, in one place (the bounds lib/limits.ts reads are in
@@ -71,6 +72,22 @@ const SETTINGS = {
     secret: true,
   }),
   MODEL_MAX_ATTEMPTS: setting('MODEL_MAX_ATTEMPTS', 'a whole number of attempts per model call, 1 to 10', wholeNumber(1, 10)),
+  // Address ranges an account's MCP servers may reach although they are not public (server/egress, ADR 053).
+  MCP_EGRESS_ALLOW: setting(
+    'MCP_EGRESS_ALLOW',
+    'a comma-separated list of address ranges in CIDR form, like 127.0.0.1/32,::1/128',
+    z
+      .string()
+      .trim()
+      .refine((list) => {
+        try {
+          parseAllowedRanges(list);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+  ),
 };
 
 const none = () => undefined;
@@ -100,6 +117,7 @@ const read = {
   secretKey: settingReader<string | undefined>(SETTINGS.ENSEMBLE_SECRET_KEY, none, reject),
   previousSecretKey: settingReader<string | undefined>(SETTINGS.ENSEMBLE_SECRET_KEY_PREVIOUS, none, reject),
   modelMaxAttempts: settingReader(SETTINGS.MODEL_MAX_ATTEMPTS, () => 3),
+  mcpEgressAllow: settingReader<string | undefined>(SETTINGS.MCP_EGRESS_ALLOW, none, reject),
 };
 
 /** The settings, read when asked (see the module comment). */
@@ -162,6 +180,10 @@ export const env = {
   /** MODEL_MAX_ATTEMPTS: tries of one model call when its failures are transient (3; server/agents/model-call). */
   get modelMaxAttempts(): number {
     return read.modelMaxAttempts();
+  },
+  /** MCP_EGRESS_ALLOW: ranges (CIDR) an account's MCP servers may reach though not public; none by default (ADR 053). */
+  get mcpEgressAllow(): string | undefined {
+    return read.mcpEgressAllow();
   },
 };
 

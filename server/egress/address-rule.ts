@@ -1,0 +1,49 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Which addresses an account's outbound calls may reach (issue 28, ADR 053): public unicast only. Private, loopback,
+ * link-local, unique-local, carrier-grade NAT, multicast, reserved and unspecified ranges are refused, and so are the
+ * cloud metadata addresses by name, unless the deployment allows a range explicitly (MCP_EGRESS_ALLOW).
+ */
+
+export type AllowedRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+const METADATA = ['169.254.169.254', 'fd00:ec2::254', '100.100.100.200'];
+
+/** A CIDR list ("127.0.0.1/32, ::1/128") parsed; a malformed entry throws, naming it. */
+export function parseAllowedRanges(list: string | undefined): AllowedRange[] {
+  if (!list) return [];
+  return list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      try {
+        const [addr, bits] = ipaddr.parseCIDR(entry);
+        return [normalize(addr), addr.kind() === 'ipv6' && normalize(addr).kind() === 'ipv4' ? Math.max(0, bits - 96) : bits] as AllowedRange;
+      } catch {
+        throw new Error(`"${entry}" is not an address range (CIDR, like 127.0.0.1/32 or ::1/128)`);
+      }
+    });
+}
+
+/** An IPv4-mapped IPv6 address (::ffff:10.0.0.1) is judged as the IPv4 address it is. */
+function normalize(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
+}
+
+function allowedExplicitly(addr: ipaddr.IPv4 | ipaddr.IPv6, allowed: AllowedRange[]): boolean {
+  return allowed.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range as never, bits));
+}
+
+/** null when the address may be reached, else why not (said to the person, without the address's owner's secrets). */
+export function refusedAddress(address: string, allowed: AllowedRange[]): string | null {
+  if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
+  const addr = normalize(ipaddr.parse(address));
+  if (allowedExplicitly(addr, allowed)) return null;
+  const text = addr.toNormalizedString();
+  if (METADATA.some((m) => ipaddr.parse(m).toNormalizedString() === text)) return `${address} is a cloud metadata address`;
+  const range = addr.range();
+  if (range !== 'unicast') return `${address} is a ${range} address, not a public one`;
+  return null;
+}
