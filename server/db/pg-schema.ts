@@ -8,6 +8,7 @@ import {
   RUN_STATUSES,
   STATE_KINDS,
   TEAM_STATUSES,
+  type AgentMcpTools,
   type AllowedSubagents,
 } from './sqlite-schema';
 
@@ -112,6 +113,7 @@ export const agents = pgTable(
     model: text('model').notNull().default('scripted'),
     toolGroups: json('tool_groups').$type<string[]>().notNull().default(sql`'[]'::json`),
     approvalTools: json('approval_tools').$type<string[]>().notNull().default(sql`'[]'::json`),
+    mcpTools: json('mcp_tools').$type<AgentMcpTools>().notNull().default(sql`'[]'::json`),
     maxTurns: integer('max_turns').notNull().default(25),
     timeLimitMinutes: integer('time_limit_minutes'),
     compactAtTokens: big('compact_at_tokens'),

@@ -36,6 +36,7 @@ export const mcpServers = tables.mcpServers;
 export { FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
 export type {
   Agent,
+  AgentMcpTools,
   AllowedSubagents,
   ApiToken,
   Conversation,

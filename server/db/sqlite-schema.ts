@@ -102,6 +102,8 @@ export const agents = sqliteTable(
     model: text('model').notNull().default('scripted'),
     toolGroups: text('tool_groups', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
     approvalTools: text('approval_tools', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** The MCP servers (and which of their tools) the agent uses: lib/schemas/agent.ts agentMcpToolsSchema. */
+    mcpTools: text('mcp_tools', { mode: 'json' }).$type<AgentMcpTools>().notNull().default(sql`'[]'`),
     maxTurns: integer('max_turns').notNull().default(25),
     /** Wall-clock limit of one run in minutes; null = the server's default (LIMITS.run). */
     timeLimitMinutes: integer('time_limit_minutes'),
@@ -128,6 +130,9 @@ export const agents = sqliteTable(
 
 /** AGENT.allowedSubagents: every catalog agent, none, or these agent ids. */
 export type AllowedSubagents = 'all' | 'none' | string[];
+
+/** AGENT.mcpTools: per server, all its tools or the tools named (their MCP names). */
+export type AgentMcpTools = Array<{ serverId: string; tools: 'all' | string[] }>;
 
 /** A conversation is one LangGraph thread (thread_id = conversation id) bound to one agent. */
 export const conversations = sqliteTable(

@@ -1,0 +1,1 @@
+ALTER TABLE "agents" ADD COLUMN "mcp_tools" json DEFAULT '[]'::json NOT NULL;
