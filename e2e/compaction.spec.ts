@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { createConversation, PAGE_DATA } from './support/seed';
 
-// Compaction (docs/architecture.md, "Compaction"): the agent's threshold in the form, and a compacted conversation
+// Compaction (docs/decisions/016-compaction.md): the agent's threshold in the form, and a compacted conversation
 // showing its summary where it was made.
 const REPLY = { timeout: 10_000 };
 const composer = (page: Page) => page.getByRole('combobox', { name: 'Message', exact: true });

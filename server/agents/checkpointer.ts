@@ -52,7 +52,7 @@ export function getCheckpointer(): Checkpointer {
   // Only takes effect on a new file (before WAL mode and the first table); an existing one switches at migration.
   db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL'); // acknowledged checkpoints survive an OS crash too (docs/architecture.md, Durability)
+  db.pragma('synchronous = FULL'); // acknowledged checkpoints survive an OS crash too (ADR 005, "What is durable")
   db.pragma('busy_timeout = 5000');
   cacheStatements(db);
   const migrated = migrateLibraryTables(db);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * File names are kebab-case everywhere (docs/architecture.md, "Module map"): `job-card.tsx`, never `JobCard.tsx`, so
+ * File names are kebab-case everywhere (docs/architecture.md, "File names"): `job-card.tsx`, never `JobCard.tsx`, so
  * a name is spelled one way in imports, on case-insensitive disks and in the URL of a route folder. Folders may also
  * use Next's routing forms: `[id]`, `[...nextauth]`, `(app)`. Exports keep their own case (components PascalCase).
  */

@@ -4,7 +4,7 @@ import { parseModel } from '@/lib/models';
 import { contentText } from '../messages';
 
 /**
- * Token counts for compaction (docs/architecture.md, "Compaction"). An OpenAI model is counted with its own
+ * Token counts for compaction (docs/decisions/016-compaction.md). An OpenAI model is counted with its own
  * tokenizer (js-tiktoken with the ranks bundled in the package: nothing is fetched at run time); every other model
  * with the documented estimate, ceil(UTF-8 bytes / 4). Bytes rather than characters: English text is about four
  * characters (= bytes) per token either way, while a CJK character (3 bytes) is often a whole token, so counting
