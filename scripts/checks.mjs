@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// npm test's first step: `npm run lint` and `npm run typecheck` side by side (each keeps one core busy; CI has two),
-// each one's output printed whole when it ends so the two never interleave. Fails when either fails.
+// npm test's first step: the house rules no linter knows (scripts/house-rules.mjs: the architecture page's length,
+// 'server-only' first in every server module; milliseconds), then `npm run lint` and `npm run typecheck` side by side
+// (each keeps one core busy; CI has two), each one's output printed whole when it ends so the two never interleave.
+// Fails when any of them fails; lint and typecheck still run after a broken house rule, so one run shows everything.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { houseRuleProblems } from './house-rules.mjs';
 
 function run(script) {
   const started = Date.now();
@@ -26,5 +30,11 @@ function run(script) {
   });
 }
 
+const problems = houseRuleProblems(path.join(import.meta.dirname, '..'));
+process.stdout.write(
+  problems.length === 0
+    ? '--- house rules: kept\n'
+    : `--- house rules: broken (scripts/house-rules.mjs)\n${problems.map((p) => `  ${p}\n`).join('')}`,
+);
 const codes = await Promise.all([run('lint'), run('typecheck')]);
-process.exit(codes.every((code) => code === 0) ? 0 : 1);
+process.exit(problems.length === 0 && codes.every((code) => code === 0) ? 0 : 1);
