@@ -13,6 +13,9 @@ const RUN_CORE = [
   './server/agents/run-setup.ts',
 ];
 
+/** The server action modules under app/ ('use server' files), as absolute globs: what components may import from app/. */
+export const ACTION_MODULES = ['**/app/**/actions.ts', '**/app/**/*-actions.ts', '**/app/actions/*.ts'];
+
 /**
  * The import direction of docs/architecture.md: `app` → `components` → `lib`; `app` → `server` → `lib`; and inside
  * server, the scheduler never imports the team domain (it owns its port, server/scheduler/job-port.ts), and neither
@@ -30,8 +33,17 @@ const importBoundaries = [
   },
   {
     target: './components',
-    from: ['./server', './app'],
-    message: `components never import server/ or app/, not even types: a server action arrives as a prop or through a feature's actions context, shared types live in lib/types (${ARCHITECTURE}).`,
+    from: './server',
+    message: `components never import server/, not even types: shared types live in lib/types, and server work is reached through a server action (${ARCHITECTURE}).`,
+  },
+  {
+    // A 'use server' module is the browser's door (ADR 018): a client component that imports it gets references
+    // that POST to the action, never the server code behind it. test/lint/action-modules.test.ts checks that every
+    // file these patterns admit is one.
+    target: './components',
+    from: ['./app/**/*'],
+    except: ACTION_MODULES,
+    message: `components never import app/, except its server action modules (app/**/actions.ts, app/**/*-actions.ts, app/actions/*.ts), which they import directly (${ARCHITECTURE}, docs/decisions/018-server-actions.md).`,
   },
   {
     target: './server',

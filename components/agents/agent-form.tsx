@@ -18,7 +18,7 @@ import { CharCounter as KitCharCounter } from '@/components/ui/char-counter';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
-import { useAgentActions } from './agent-actions';
+import { createAgentAction, updateAgentAction } from '@/app/(app)/agents/actions';
 import { ModelField } from './model-field';
 import { agentKeys, agentListQuery } from './queries';
 import { splitFieldErrors } from './server-errors';
@@ -93,7 +93,6 @@ function initialValues(props: Props): FormValues {
 export function AgentForm(props: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const actions = useAgentActions();
   const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -124,7 +123,7 @@ export function AgentForm(props: Props) {
       values = { ...values, allowedSubagents: values.allowedSubagents.filter((id) => known.has(id)) };
     }
     try {
-      const agent = await actionData(() => (props.mode === 'edit' ? actions.update(props.agent.id, values) : actions.create(values)));
+      const agent = await actionData(() => (props.mode === 'edit' ? updateAgentAction(props.agent.id, values) : createAgentAction(values)));
       setSaved(true);
       queryClient.setQueryData(agentKeys.detail(agent.id), agent);
       await queryClient.invalidateQueries({ queryKey: agentKeys.lists });

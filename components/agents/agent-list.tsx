@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Alert, Badge, Card, EmptyState, Spinner } from '@/components/ui/misc';
 import { LoadError } from '@/components/ui/load-error';
-import { useAgentActions } from './agent-actions';
+import { startConversationAction } from '@/app/(app)/agents/actions';
 import { conversationKeys } from '@/components/conversations/queries';
 import { agentListQuery } from './queries';
 import { DeleteAgentDialog } from './delete-agent-dialog';
@@ -87,9 +87,8 @@ export function AgentList() {
 function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => void }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const actions = useAgentActions();
   const chat = useMutation({
-    mutationFn: () => actionData(() => actions.startConversation(agent.id)),
+    mutationFn: () => actionData(() => startConversationAction(agent.id)),
     onSuccess: async ({ id }) => {
       await queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
       router.push(`/conversations/${encodeURIComponent(id)}`);

@@ -5,7 +5,7 @@ import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiAgent } from '@/lib/types/agent';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { useAgentActions } from './agent-actions';
+import { deleteAgentAction } from '@/app/(app)/agents/actions';
 import { agentKeys } from './queries';
 
 type Props = {
@@ -17,9 +17,8 @@ type Props = {
 /** Asks before deleting an agent (the kit's ConfirmDialog: focus stays inside until it closes; Escape cancels). */
 export function DeleteAgentDialog({ agent, onClose }: Props) {
   const queryClient = useQueryClient();
-  const actions = useAgentActions();
   const remove = useMutation({
-    mutationFn: (id: string) => actionData(() => actions.remove(id)),
+    mutationFn: (id: string) => actionData(() => deleteAgentAction(id)),
     onSuccess: async (_data, id) => {
       queryClient.removeQueries({ queryKey: agentKeys.detail(id) });
       await queryClient.invalidateQueries({ queryKey: agentKeys.lists });

@@ -14,7 +14,7 @@ import { agentQuery } from '@/components/agents/queries';
 import { conversationKeys, conversationStateQuery } from './queries';
 import { Composer } from './composer';
 import { DeleteConversationButton } from './delete-conversation-dialog';
-import { useConversationActions } from './conversation-actions';
+import { cancelRunAction, resumeConversationAction, sendMentionsAction, sendMessageAction } from '@/app/(app)/conversations/actions';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } from './errors';
 import { newClientId } from '@/lib/idempotency/client-id';
 import { MessageList } from './message-list';
@@ -40,7 +40,6 @@ const ANSWER_FIRST = 'The agent is waiting for your answer. Answer it first, the
 export function ChatView({ conversationId }: { conversationId: string }) {
   const queryClient = useQueryClient();
   const router = useRouter();
-  const actions = useConversationActions();
   const queryKey = useMemo(() => conversationKeys.state(conversationId), [conversationId]);
   // Changes arrive by push (runs started, stepping, finished; @mention results are receipt runs); only while the
   // stream is down is the conversation re-read on a timer.
@@ -87,19 +86,19 @@ export function ChatView({ conversationId }: { conversationId: string }) {
 
   const send = useCallback(
     async (text: string, idempotencyKey: string) => {
-      const { run: started } = await actionData(() => actions.sendMessage(conversationId, { text, idempotencyKey }));
+      const { run: started } = await actionData(() => sendMessageAction(conversationId, { text, idempotencyKey }));
       const baseCount = queryClient.getQueryData<ConversationDetail>(queryKey)?.messages.length ?? 0;
       setEcho({ text, runId: started.id, baseCount });
       scrollToEnd();
       await adoptRun(started);
     },
-    [conversationId, adoptRun, scrollToEnd, queryClient, queryKey, actions],
+    [conversationId, adoptRun, scrollToEnd, queryClient, queryKey],
   );
 
   /** Queue the @mention requests, then re-read the thread, which now holds the message and the framework note. */
   const sendToMembers = useCallback(
     async (text: string, memberIds: string[], messageKey: string) => {
-      const { jobs } = await actionData(() => actions.sendMentions(conversationId, { memberIds, text, messageKey }));
+      const { jobs } = await actionData(() => sendMentionsAction(conversationId, { memberIds, text, messageKey }));
       scrollToEnd();
       // As in adoptRun: a read already on the wire may predate the POST, so let it land, then read again.
       if (queryClient.isFetching({ queryKey, exact: true }) > 0) {
@@ -109,14 +108,14 @@ export function ChatView({ conversationId }: { conversationId: string }) {
       void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
       return jobs;
     },
-    [conversationId, queryClient, queryKey, scrollToEnd, actions],
+    [conversationId, queryClient, queryKey, scrollToEnd],
   );
 
   const cancel = useCallback(async () => {
     if (!run) return;
-    const { run: cancelled } = await actionData(() => actions.cancelRun(run.id));
+    const { run: cancelled } = await actionData(() => cancelRunAction(run.id));
     await adoptRun(cancelled);
-  }, [run, adoptRun, actions]);
+  }, [run, adoptRun]);
 
   const answerApproval = useCallback(
     async (value: ApprovalValue) => {
@@ -127,10 +126,10 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         key = newClientId();
         resumeKeys.current.set(run.id, key);
       }
-      const { run: resumed } = await actionData(() => actions.resume(conversationId, { value, idempotencyKey: key }));
+      const { run: resumed } = await actionData(() => resumeConversationAction(conversationId, { value, idempotencyKey: key }));
       await adoptRun(resumed);
     },
-    [run, conversationId, adoptRun, actions],
+    [run, conversationId, adoptRun],
   );
 
   // When the approval prompt goes (answered here or elsewhere) it takes the focused button with it: the composer takes

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
-import { useConversationActions } from './conversation-actions';
+import { deleteConversationAction } from '@/app/(app)/conversations/actions';
 import { conversationKeys } from './queries';
 
 type Props = {
@@ -23,7 +23,6 @@ type Props = {
  */
 export function DeleteConversationDialog({ conversation, onClose, onDeleted }: Props) {
   const queryClient = useQueryClient();
-  const actions = useConversationActions();
   const forget = async (id: string) => {
     // Its cached reads would only answer 404 now: drop those nothing shows. The open chat page keeps its own until
     // it navigates away (removing a read that is on screen would fetch it again and flash "unavailable").
@@ -31,7 +30,7 @@ export function DeleteConversationDialog({ conversation, onClose, onDeleted }: P
     await queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
   };
   const remove = useMutation({
-    mutationFn: (id: string) => actionData(() => actions.remove(id)),
+    mutationFn: (id: string) => actionData(() => deleteConversationAction(id)),
     onSuccess: async (_data, id) => {
       await forget(id);
       remove.reset();

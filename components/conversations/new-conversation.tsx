@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { actionData } from '@/lib/action-result';
 import { agentListQuery } from '@/components/agents/queries';
 import { conversationKeys } from './queries';
-import { useConversationActions } from './conversation-actions';
+import { createConversationAction } from '@/app/(app)/conversations/actions';
 import { loadErrorMessage, sendErrorMessage } from './errors';
 
 const selectClass =
@@ -20,7 +20,6 @@ export function NewConversation() {
   const id = useId();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const actions = useConversationActions();
   const agents = useQuery(agentListQuery(''));
   const [agentId, setAgentId] = useState('');
   const [creating, setCreating] = useState(false);
@@ -35,7 +34,7 @@ export function NewConversation() {
     setCreating(true);
     setError(null);
     try {
-      const conversation = await actionData(() => actions.create({ agentId: selected }));
+      const conversation = await actionData(() => createConversationAction({ agentId: selected }));
       void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
       router.push(`/conversations/${encodeURIComponent(conversation.id)}`);
     } catch (err) {

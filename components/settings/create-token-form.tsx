@@ -11,7 +11,7 @@ import { Alert } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { createTokenSchema, currentPasswordSchema, type CreatedApiToken, type CreateTokenInput } from '@/lib/schemas/auth';
-import { useSettingsActions } from './settings-actions';
+import { createTokenAction } from '@/app/(app)/settings/actions';
 import { tokenKeys } from './queries';
 
 const EXPIRY_CHOICES = [
@@ -49,7 +49,6 @@ const toBody = ({ name, expiry, scope, password }: FormValues): CreateTokenInput
  */
 export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: CreatedApiToken) => void; disabled?: boolean }) {
   const queryClient = useQueryClient();
-  const actions = useSettingsActions();
   const {
     register,
     handleSubmit,
@@ -60,7 +59,7 @@ export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: Cr
   } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: EMPTY });
 
   const create = useMutation({
-    mutationFn: (values: FormValues) => actionData(() => actions.createToken(toBody(values))),
+    mutationFn: (values: FormValues) => actionData(() => createTokenAction(toBody(values))),
     onSuccess: async (token) => {
       reset(EMPTY);
       onCreated(token);

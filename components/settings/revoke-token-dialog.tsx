@@ -5,15 +5,14 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiTokenView } from '@/lib/schemas/auth';
-import { useSettingsActions } from './settings-actions';
+import { revokeTokenAction } from '@/app/(app)/settings/actions';
 import { tokenKeys } from './queries';
 
 /** Asks before revoking; a revoked token stops working at once. Escape or Cancel keeps it. */
 export function RevokeTokenDialog({ token, onClose }: { token: ApiTokenView | null; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const actions = useSettingsActions();
   const revoke = useMutation({
-    mutationFn: (id: string) => actionData(() => actions.revokeToken(id)),
+    mutationFn: (id: string) => actionData(() => revokeTokenAction(id)),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: tokenKeys.list });
       onClose();

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import type { ApiTeam } from '@/lib/types/team';
-import { useTeamActions } from './team-actions';
+import { cancelAllJobsAction } from '@/app/(app)/teams/actions';
 
 type Props = {
   team: Pick<ApiTeam, 'id' | 'name' | 'pendingJobs'>;
@@ -17,9 +17,8 @@ type Props = {
 
 /** "Cancel all" asks first: every unfinished request of the team stops, each as if cancelled one by one. */
 export function CancelAllDialog({ team, open, onClose, onCancelled }: Props) {
-  const actions = useTeamActions();
   const cancelAll = useMutation({
-    mutationFn: () => actionData(() => actions.cancelAll(team.id)),
+    mutationFn: () => actionData(() => cancelAllJobsAction(team.id)),
     onSuccess: (result) => {
       onClose();
       onCancelled(result.jobs.length);

@@ -18,7 +18,7 @@ import { cloneName } from '@/lib/team-clone-name';
 import { boundedTextProblem } from '@/lib/text-bounds';
 import type { ApiTeam } from '@/lib/types/team';
 import { teamKeys, teamListQuery } from './queries';
-import { useTeamActions } from './team-actions';
+import { cloneTeamAction } from '@/app/(app)/teams/actions';
 
 type Props = { team: ApiTeam; open: boolean; onClose: () => void };
 
@@ -27,7 +27,6 @@ type Props = { team: ApiTeam; open: boolean; onClose: () => void };
  * again (a retry after a lost answer) carries the same request id, so it can't make a second clone.
  */
 export function CloneTeamDialog({ team, open, onClose }: Props) {
-  const actions = useTeamActions();
   const router = useRouter();
   const queryClient = useQueryClient();
   // The first "<name> (n)" not taken by a team in the loaded list (the server refuses a taken name either way).
@@ -36,7 +35,7 @@ export function CloneTeamDialog({ team, open, onClose }: Props) {
   const nameRef = useRef<HTMLInputElement>(null);
   const requestKey = useRef<KeyedDraft | null>(null);
   const clone = useMutation({
-    mutationFn: (input: { requestId: string; name: string }) => actionData(() => actions.cloneTeam(team.id, input)),
+    mutationFn: (input: { requestId: string; name: string }) => actionData(() => cloneTeamAction(team.id, input)),
     onSuccess: (created) => {
       queryClient.setQueryData(teamKeys.detail(created.id), created);
       void queryClient.invalidateQueries({ queryKey: teamKeys.list() });

@@ -14,7 +14,7 @@ import { CancelAllDialog } from './cancel-all-dialog';
 import { downloadTeamExport } from './export-download';
 import { CloneTeamDialog } from './team-dialogs-lazy';
 import { teamKeys } from './queries';
-import { useTeamActions } from './team-actions';
+import { deleteTeamAction, reconnectTeamAction } from '@/app/(app)/teams/actions';
 
 type Props = {
   team: ApiTeam;
@@ -32,17 +32,16 @@ const errorText = (e: unknown, fallback: string) => (e instanceof ApiError ? e.m
 export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const actions = useTeamActions();
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [cancelAllOpen, setCancelAllOpen] = useState(false);
   const [cloneOpen, setCloneOpen] = useState(false);
 
   const reconnect = useMutation({
-    mutationFn: () => actionData(() => actions.reconnect(team.id)),
+    mutationFn: () => actionData(() => reconnectTeamAction(team.id)),
     onSuccess: onReconnected,
   });
   const remove = useMutation({
-    mutationFn: () => actionData(() => actions.remove(team.id)),
+    mutationFn: () => actionData(() => deleteTeamAction(team.id)),
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: teamKeys.detail(team.id) });
       void queryClient.invalidateQueries({ queryKey: teamKeys.list() });

@@ -13,7 +13,7 @@ import type { StateDialogTask } from './state/state-entry-dialog';
 import { StateEntryDialog } from './state/state-entry-dialog-lazy';
 import { StateSections } from './state/state-sections';
 import { teamKeys, teamStateQuery } from './queries';
-import { useTeamActions } from './team-actions';
+import { updateStateEntryAction } from '@/app/(app)/teams/actions';
 
 /**
  * The "Team state" panel: the team's public entries (current, then archived), which the person can add to, edit,
@@ -27,14 +27,13 @@ export function StatePanel({ teamId }: { teamId: string }) {
   const [task, setTask] = useState<StateDialogTask | null>(null);
   const query = useQuery(teamStateQuery(teamId));
   const queryClient = useQueryClient();
-  const actions = useTeamActions();
   const view = query.data;
   const full = (view?.entries.length ?? 0) >= LIMITS.publicState.entries;
 
   // Archive and restore change the status alone, from the revision shown; a newer one opens the side-by-side choice.
   const setStatus = useMutation({
     mutationFn: ({ entry, status }: { entry: ApiStateEntry; status: ApiStateEntry['status'] }) =>
-      actionData(() => actions.updateStateEntry(teamId, entry.id, { expectedRevision: entry.revision, status })),
+      actionData(() => updateStateEntryAction(teamId, entry.id, { expectedRevision: entry.revision, status })),
     onSuccess: (r, { entry, status }) => {
       void queryClient.invalidateQueries({ queryKey: teamKeys.state(teamId) });
       if (!r.updated) setTask({ type: 'conflict', mine: { title: entry.title, content: entry.content, status }, theirs: r.entry });

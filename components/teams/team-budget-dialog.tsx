@@ -15,7 +15,7 @@ import { LIMITS } from '@/lib/limits';
 import { NANO, nanosToUsd, parseDecimal } from '@/lib/money';
 import { updateTeamSchema, type UpdateTeamInput } from '@/lib/schemas/team-budget';
 import type { ApiTeam } from '@/lib/types/team';
-import { useTeamActions } from './team-actions';
+import { updateTeamBudgetAction } from '@/app/(app)/teams/actions';
 
 type Props = { team: ApiTeam; open: boolean; onClose: () => void; onSaved: () => void };
 type Kind = 'tokens' | 'money';
@@ -42,14 +42,13 @@ const initialValue = (team: ApiTeam, kind: Kind) => {
 
 /** Set, raise or remove the team's budget, in tokens or in money. A raise past the usage lets held work run at once. */
 export function TeamBudgetDialog({ team, open, onClose, onSaved }: Props) {
-  const actions = useTeamActions();
   const standing = teamBudgetStanding(team);
   const [kind, setKind] = useState<Kind>(standing.kind ?? 'tokens');
   const [value, setValue] = useState(() => initialValue(team, kind));
   const [fieldError, setFieldError] = useState<string | undefined>();
   const field = kind === 'money' ? 'moneyBudget' : 'tokenBudget';
   const save = useMutation({
-    mutationFn: (input: UpdateTeamInput) => actionData(() => actions.updateBudget(team.id, input)),
+    mutationFn: (input: UpdateTeamInput) => actionData(() => updateTeamBudgetAction(team.id, input)),
     onSuccess: () => {
       onSaved();
       onClose();

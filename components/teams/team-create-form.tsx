@@ -20,7 +20,7 @@ import { keyForDraft, teamDraftSignature, type KeyedDraft } from '@/lib/idempote
 import { AgentPicker } from './agent-picker';
 import { agentListQuery } from '@/components/agents/queries';
 import { teamKeys } from './queries';
-import { useTeamActions } from './team-actions';
+import { createTeamAction } from '@/app/(app)/teams/actions';
 import { useDebouncedValue } from '@/components/ui/use-debounced-value';
 
 type FieldErrors = Partial<Record<'name' | 'goal' | 'agentIds', string>>;
@@ -30,7 +30,6 @@ const { minMembers, maxMembers } = LIMITS.team;
 export function TeamCreateForm() {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const actions = useTeamActions();
   const [name, setName] = useState('');
   const [goal, setGoal] = useState('');
   const [search, setSearch] = useState('');
@@ -49,7 +48,7 @@ export function TeamCreateForm() {
   });
 
   const create = useMutation({
-    mutationFn: (body: CreateTeamInput) => actionData(() => actions.createTeam(body)),
+    mutationFn: (body: CreateTeamInput) => actionData(() => createTeamAction(body)),
     onSuccess: (team) => {
       void queryClient.invalidateQueries({ queryKey: teamKeys.list() });
       router.push(`/teams/${team.id}`);

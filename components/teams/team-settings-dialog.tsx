@@ -14,7 +14,7 @@ import { LIMITS } from '@/lib/limits';
 import type { TeamSettingsInput } from '@/lib/schemas/team-settings';
 import { boundedTextProblem } from '@/lib/text-bounds';
 import type { ApiTeam } from '@/lib/types/team';
-import { useTeamActions } from './team-actions';
+import { updateTeamSettingsAction } from '@/app/(app)/teams/actions';
 
 type Props = { team: ApiTeam; open: boolean; onClose: () => void; onSaved: () => void };
 type Errors = { name?: string; goal?: string };
@@ -24,14 +24,13 @@ type Errors = { name?: string; goal?: string };
  * started with; queued and new ones get the new one (the dialog says so, since it is not otherwise visible).
  */
 export function TeamSettingsDialog({ team, open, onClose, onSaved }: Props) {
-  const actions = useTeamActions();
   const [name, setName] = useState(team.name);
   const [goal, setGoal] = useState(team.goal);
   const [errors, setErrors] = useState<Errors>({});
   const nameRef = useRef<HTMLInputElement>(null);
   const goalRef = useRef<HTMLTextAreaElement>(null);
   const save = useMutation({
-    mutationFn: (input: TeamSettingsInput) => actionData(() => actions.updateSettings(team.id, input)),
+    mutationFn: (input: TeamSettingsInput) => actionData(() => updateTeamSettingsAction(team.id, input)),
     onSuccess: () => {
       onSaved();
       onClose();

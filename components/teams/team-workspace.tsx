@@ -23,7 +23,7 @@ import { TeamBudgetMeter } from './team-budget-meter';
 import { TeamBudgetNotice } from './team-budget-notice';
 import { activityQuery, teamQuery, waitReasonsQuery } from './queries';
 import type { RetryTarget } from './job-retry-controls';
-import { useTeamActions } from './team-actions';
+import { cancelJobAction, respondToJobAction, retryJobAction, sendTeamRequestAction } from '@/app/(app)/teams/actions';
 import { useTeamEvents } from './use-team-events';
 import { NotificationToggle } from './notification-toggle';
 import { useTeamNotifications } from './notifications';
@@ -48,7 +48,6 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
   const activity = useInfiniteQuery(activityQuery(teamId, filter));
   const live = useTeamEvents(teamId, filter);
   const refreshActivity = live.refresh;
-  const actions = useTeamActions();
 
   const [draft, setDraft] = useState<ComposerDraft>(emptyDraft);
   const [openDetails, setOpenDetails] = useState<Record<string, boolean>>({});
@@ -79,33 +78,33 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
   const send = useCallback(
     async (d: ComposerDraft, draftKey: string) => {
       try {
-        await actionData(() => actions.sendRequest(teamId, { memberIds: d.memberIds, text: d.text, draftKey }));
+        await actionData(() => sendTeamRequestAction(teamId, { memberIds: d.memberIds, text: d.text, draftKey }));
       } catch (e) {
         if (e instanceof ApiError && e.code === 'team_capacity') setCapacityRefused(true);
         throw e;
       }
       refreshActivity();
     },
-    [teamId, refreshActivity, actions],
+    [teamId, refreshActivity],
   );
   const retry = useCallback(
     async ({ jobId, memberId, requestId }: RetryTarget) => {
-      await actionData(() => actions.retryJob(teamId, jobId, memberId ? { requestId, memberId } : { requestId }));
+      await actionData(() => retryJobAction(teamId, jobId, memberId ? { requestId, memberId } : { requestId }));
       refreshActivity();
     },
-    [teamId, refreshActivity, actions],
+    [teamId, refreshActivity],
   );
   const cancel = useCallback(
     async (jobId: string) => {
-      await actionData(() => actions.cancelJob(teamId, jobId));
+      await actionData(() => cancelJobAction(teamId, jobId));
       refreshActivity();
     },
-    [teamId, refreshActivity, actions],
+    [teamId, refreshActivity],
   );
   const answer = useCallback(
     async (jobId: string, body: AnswerBody) => {
       const sent = 'answer' in body ? body.answer : null;
-      await actionData(() => actions.respondToJob(teamId, jobId, body));
+      await actionData(() => respondToJobAction(teamId, jobId, body));
       // Keep the typed text unless it is still exactly what was answered.
       setAnswers((prev) => {
         if (sent !== null && prev[jobId] !== sent) return prev;
@@ -115,7 +114,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
       });
       refreshActivity();
     },
-    [teamId, refreshActivity, actions],
+    [teamId, refreshActivity],
   );
   const onAnswerChange = useCallback((jobId: string, value: string) => setAnswers((p) => ({ ...p, [jobId]: value })), []);
   const onToggleDetails = useCallback((jobId: string) => setOpenDetails(toggleKey(jobId)), []);

@@ -53,8 +53,9 @@ describe('import direction (docs/architecture.md)', () => {
     ['a value from server/', 'components/teams/probe.tsx', "import { getDb } from '@/server/db';\nexport const x = getDb;\n"],
     ['a type from server/', 'components/teams/probe.tsx', "import type { Db } from '@/server/db';\nexport type X = Db;\n"],
     ['server/ by a relative path', 'components/teams/probe.tsx', "import { getDb } from '../../server/db';\nexport const x = getDb;\n"],
-    ['a server action from app/', 'components/auth/probe.tsx', "import { signInAction } from '@/app/actions/auth';\nexport const x = signInAction;\n"],
-    ['re-exporting from app/', 'components/auth/probe.tsx', "export { signInAction } from '@/app/actions/auth';\n"],
+    ['a page from app/', 'components/admin/probe.tsx', "import AdminPage from '@/app/(app)/admin/page';\nexport const x = AdminPage;\n"],
+    ['re-exporting a layout from app/', 'components/shell/probe.tsx', "export { default } from '@/app/(app)/layout';\n"],
+    ['a route handler beside the actions, relatively', 'components/teams/probe.tsx', "import { GET } from '../../app/api/v1/teams/route';\nexport const x = GET;\n"],
     ['a dynamic import of server/', 'components/auth/probe.tsx', "export const load = () => import('@/server/db');\n"],
     ['lib/ importing server/', 'lib/probe.ts', "import { env } from '@/server/env';\nexport const x = env;\n"],
     ['lib/ importing components/', 'lib/schemas/probe.ts', "import { Button } from '@/components/ui/button';\nexport const x = Button;\n"],
@@ -80,6 +81,10 @@ describe('import direction (docs/architecture.md)', () => {
 
   it.each([
     ['lib/ and components/', 'components/teams/probe.tsx', "import { LIMITS } from '@/lib/limits';\nimport { Button } from '@/components/ui/button';\nexport const x = [LIMITS, Button];\n"],
+    // A 'use server' module is the browser's door (ADR 018): components import their section's actions directly.
+    ['a section’s server actions', 'components/teams/probe.tsx', "import { createTeamAction } from '@/app/(app)/teams/actions';\nexport const x = createTeamAction;\n"],
+    ['the admin’s price actions, relatively', 'components/admin/probe.tsx', "import { setModelPriceAction } from '../../app/(app)/admin/price-actions';\nexport const x = setModelPriceAction;\n"],
+    ['the sign-in action', 'components/auth/probe.tsx', "import { signInAction } from '@/app/actions/auth';\nexport const x = signInAction;\n"],
     ['a type from lib/types', 'components/teams/probe.tsx', "import type { ApiTeam } from '@/lib/types/team';\nexport type X = ApiTeam;\n"],
     ['lib/ and packages', 'lib/probe.ts', "import { LIMITS } from './limits';\nimport { z } from 'zod';\nexport const x = [LIMITS, z];\n"],
     ['server/, components/ and app/', 'app/(app)/probe.tsx', "import { getDb } from '@/server/db';\nimport { Button } from '@/components/ui/button';\nimport { signInAction } from '@/app/actions/auth';\nexport const x = [getDb, Button, signInAction];\n"],

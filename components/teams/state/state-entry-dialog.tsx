@@ -10,7 +10,7 @@ import { forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/idemp
 import { newClientId } from '@/lib/idempotency/client-id';
 import type { ApiStateEntry } from '@/lib/types/team';
 import { teamKeys } from '../queries';
-import { useTeamActions } from '../team-actions';
+import { createStateEntryAction, updateStateEntryAction } from '@/app/(app)/teams/actions';
 import { StateConflict } from './state-conflict';
 import { draftErrors, draftSignature, hasErrors, type DraftErrors, type MyVersion, type StateDraft } from './state-draft';
 import { StateEntryForm } from './state-entry-form';
@@ -40,7 +40,6 @@ type SaveResult = { updated: true; entry: ApiStateEntry } | { updated: false; en
 
 /** Add or edit a state entry; on a conflict, both versions side by side and the person's choice. */
 export function StateEntryDialog({ teamId, task, onClose }: { teamId: string; task: StateDialogTask; onClose: () => void }) {
-  const actions = useTeamActions();
   const queryClient = useQueryClient();
   const [phase, setPhase] = useState<Phase>(() => initialPhase(task));
   const [errors, setErrors] = useState<DraftErrors>({});
@@ -51,12 +50,12 @@ export function StateEntryDialog({ teamId, task, onClose }: { teamId: string; ta
       if (!base) {
         createKey.current = keyForDraft(createKey.current, draftSignature(draft), newClientId);
         const requestId = createKey.current.key;
-        const { entry } = await actionData(() => actions.createStateEntry(teamId, { requestId, kind: draft.kind, title: draft.title, content: draft.content }));
+        const { entry } = await actionData(() => createStateEntryAction(teamId, { requestId, kind: draft.kind, title: draft.title, content: draft.content }));
         createKey.current = forgetKeyAfterSuccess(createKey.current, requestId);
         return { updated: true, entry };
       }
       const { updated, entry } = await actionData(() =>
-        actions.updateStateEntry(teamId, base.id, { expectedRevision: base.revision, title: mine.title, content: mine.content, status: mine.status }),
+        updateStateEntryAction(teamId, base.id, { expectedRevision: base.revision, title: mine.title, content: mine.content, status: mine.status }),
       );
       return updated ? { updated: true, entry } : { updated: false, entry, mine };
     },
