@@ -12,9 +12,8 @@ import { parseAllowedRanges } from '@/server/egress/address-rule';
  * test (DATA_DIR, ALLOW_SIGNUP, TRUST_PROXY …) and see them at the next read.
  *
  * Start-up checks every variable first (environmentProblems) and refuses to start, naming each invalid one and
- * what it allows. Read later, an invalid value (only a script or a test can get there) gets the same answer as
- * before this module existed where that is safe — closed sign-up, no trusted proxy, the default — and throws where
- * a fallback would do harm: a short AUTH_SECRET, or a model endpoint that would send the key elsewhere.
+ * what it allows. Read later, an invalid value (only a script or a test can get there) gets the safe answer where
+ * there is one — closed sign-up, no trusted proxy, the default — and throws where a fallback would do harm: a short AUTH_SECRET, or a model endpoint that would send the key elsewhere.
  * README.md "Configuration" lists them all.
  */
 
@@ -72,7 +71,7 @@ const SETTINGS = {
     secret: true,
   }),
   MODEL_MAX_ATTEMPTS: setting('MODEL_MAX_ATTEMPTS', 'a whole number of attempts per model call, 1 to 10', wholeNumber(1, 10)),
-  // Address ranges an account's MCP servers may reach although they are not public (server/egress, ADR 053).
+  // Address ranges an account's MCP servers may reach although they are not public (server/egress, ADR 054).
   MCP_EGRESS_ALLOW: setting(
     'MCP_EGRESS_ALLOW',
     'a comma-separated list of address ranges in CIDR form, like 127.0.0.1/32,::1/128',
@@ -181,7 +180,7 @@ export const env = {
   get modelMaxAttempts(): number {
     return read.modelMaxAttempts();
   },
-  /** MCP_EGRESS_ALLOW: ranges (CIDR) an account's MCP servers may reach though not public; none by default (ADR 053). */
+  /** MCP_EGRESS_ALLOW: ranges (CIDR) an account's MCP servers may reach though not public; none by default (ADR 054). */
   get mcpEgressAllow(): string | undefined {
     return read.mcpEgressAllow();
   },

@@ -1,7 +1,7 @@
 /**
  * How often each live view re-reads while its push stream is down (ADR 030: push first, a timer only as the
- * fallback). One table, so the cadences are compared side by side and none is defined twice; each is the interval
- * its view polled at before push, kept so that losing the stream never makes a view slower than it used to be.
+ * fallback). One table, so the cadences are compared side by side and none is defined twice; each is the cadence
+ * its view needs when a timer is all it has, so losing the stream leaves a view as fresh as polling alone would.
  */
 export const LIVE_FALLBACK_MS = {
   /** A run being followed (its Steps panel, its delegated children): a person is watching each step land. */

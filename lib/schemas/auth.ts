@@ -61,8 +61,8 @@ export const tokenExpirySchema = z
   .union([z.literal(30), z.literal(90), z.null()], { error: 'Choose 30, 90 or null (never)' })
   .default(null);
 
-/** What the token may do (ADR 041): 'read' answers 403 read_only_token on any write. The API's default is 'full', as
- * every token was before scopes; the Settings form preselects 'read'. */
+/** What the token may do (ADR 041): 'read' answers 403 read_only_token on any write. The API's default is 'full', so a
+ * script that names no scope keeps the rights it had; the Settings form preselects 'read'. */
 export const tokenScopeSchema = z.enum(API_TOKEN_SCOPES, { error: 'Choose "read" or "full"' }).default('full');
 
 /** Creating a token asks for the password again (a borrowed session alone can't mint long-lived credentials). */

@@ -10,7 +10,7 @@ const kept = (g.__ensembleFinalMessages ??= new Map());
 /**
  * A run's final messages, as its executor read them to decide the outcome, so the step that finalizes the run's job
  * reads them from here instead of the checkpoint again (docs/performance.md, "A cheaper job"). Bounded: the oldest
- * go first, and a finalize that finds nothing (after a restart, or evicted) reads the checkpoint as before.
+ * go first, and a finalize that finds nothing (after a restart, or evicted) reads the checkpoint instead.
  */
 export function keepFinalMessages(runId: string, messages: readonly BaseMessage[]): void {
   kept.delete(runId);

@@ -20,7 +20,7 @@ type LibraryRow = {
  * Convert the tables of @langchain/langgraph-checkpoint-sqlite (every checkpoint holding the whole message list)
  * into this saver's tables, in one transaction, then drop them and VACUUM once to give their space back and switch
  * the file to incremental auto-vacuum. Every checkpoint and pending write is kept, so an interrupted or unfinished
- * run continues exactly as before; pruning later trims what settles.
+ * run continues where it stopped; pruning later trims what settles.
  *
  * The library stores JSON (type "json"), so messages are compared as JSON text: one row per distinct message
  * per thread, no LangChain objects revived. Returns null when there is nothing to migrate.

@@ -49,7 +49,8 @@ const threadKey = (threadId: string, ns: string) => `${threadId}\u0000${ns}`;
  * A LangGraph checkpointer that stores each message once (ADR 013). The messages channel of a checkpoint is
  * written as new rows for the messages it has not stored yet plus a short list of positions; every other
  * channel, the metadata and pending writes are stored as the library saver stores them. Reading a checkpoint
- * rebuilds exactly the list that was put, for any checkpoint id, so interrupts, recovery and history work as before.
+ * rebuilds exactly the list that was put, for any checkpoint id, so interrupts, recovery and history read what the
+ * library's own saver would give them.
  *
  * Messages are values: LangGraph's reducer replaces a message by id instead of changing it, so an object this
  * saver stored or loaded is known by identity and not serialized again. A changed object (other id or content
