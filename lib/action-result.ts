@@ -20,16 +20,23 @@ export class ActionFailure extends ApiError {
 }
 
 /**
+ * Call a server action and hand back its result, with a thrown call (network, server crash) as the refusal
+ * `network_error`: one shape for every way a call can end, for forms that read the result themselves.
+ */
+export async function actionResult<T>(call: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+  try {
+    return await call();
+  } catch {
+    return { ok: false, error: { code: 'network_error', message: NETWORK_MESSAGE } };
+  }
+}
+
+/**
  * Call a server action and hand back its data, for TanStack Query's mutationFn: a refusal throws ActionFailure,
  * a thrown action (network, server crash) throws ActionFailure `network_error`.
  */
 export async function actionData<T>(call: () => Promise<ActionResult<T>>): Promise<T> {
-  let result: ActionResult<T>;
-  try {
-    result = await call();
-  } catch {
-    throw new ActionFailure({ code: 'network_error', message: NETWORK_MESSAGE });
-  }
+  const result = await actionResult(call);
   if (!result.ok) throw new ActionFailure(result.error);
   return result.data;
 }

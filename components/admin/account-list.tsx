@@ -7,35 +7,24 @@ import { Button } from '@/components/ui/button';
 import { Alert, Badge } from '@/components/ui/misc';
 import type { AdminAccountView } from '@/lib/schemas/admin';
 import { Time } from '@/components/ui/time';
-import { runAction, type AdminActions } from './admin-actions';
+import { enableAccountAction } from '@/app/(app)/admin/actions';
+import { useActionCall } from './use-action-call';
 import { DisableAccountDialog } from './disable-account-dialog';
 
 const number = new Intl.NumberFormat('en-US');
 
 /** Every account with its role, state and usage; disable (with confirmation) or re-enable. Not yourself. */
-export function AccountList({
-  accounts,
-  currentUserId,
-  disableAccount,
-  enableAccount,
-}: {
-  accounts: AdminAccountView[];
-  currentUserId: string;
-  disableAccount: AdminActions['disableAccount'];
-  enableAccount: AdminActions['enableAccount'];
-}) {
+export function AccountList({ accounts, currentUserId }: { accounts: AdminAccountView[]; currentUserId: string }) {
   const router = useRouter();
   const [disabling, setDisabling] = useState<AdminAccountView | null>(null);
   const [enabling, setEnabling] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { call, error } = useActionCall();
 
   const enable = async (account: AdminAccountView) => {
     setEnabling(account.id);
-    setError(null);
-    const result = await runAction(() => enableAccount(account.id));
+    const result = await call(() => enableAccountAction(account.id));
     setEnabling(null);
     if (result.ok) router.refresh();
-    else setError(result.error.message);
   };
 
   return (
@@ -99,7 +88,6 @@ export function AccountList({
       </ul>
       <DisableAccountDialog
         account={disabling}
-        action={disableAccount}
         onClose={() => setDisabling(null)}
         onDone={() => {
           setDisabling(null);

@@ -7,8 +7,9 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { DEFAULT_BASE_URLS, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_LIMITS, type ProviderKind } from '@/lib/schemas/providers';
-import { runAction } from './admin-actions';
-import { selectClass, type ProviderActions } from './provider-actions';
+import { createProviderAction } from '@/app/(app)/admin/provider-actions';
+import { selectClass } from './select-class';
+import { useActionCall } from './use-action-call';
 
 /** A slug suggested from the name while the admin hasn't typed one: lowercase ASCII words joined by hyphens. */
 const suggestSlug = (name: string) =>
@@ -20,10 +21,10 @@ const suggestSlug = (name: string) =>
     .slice(0, 32)
     .replace(/-+$/, '');
 
-type Errors = Partial<Record<'kind' | 'name' | 'slug' | 'baseUrl' | 'apiKey', string>>;
+const FIELDS = ['name', 'slug', 'baseUrl', 'apiKey'] as const;
 
 /** Add a provider: kind, name, slug (its name in model strings), base URL and key (sent once, never shown again). */
-export function AddProviderForm({ createProvider }: { createProvider: ProviderActions['createProvider'] }) {
+export function AddProviderForm() {
   const router = useRouter();
   const kindId = useId();
   const [kind, setKind] = useState<ProviderKind>('openai');
@@ -32,10 +33,8 @@ export function AddProviderForm({ createProvider }: { createProvider: ProviderAc
   const [slugTouched, setSlugTouched] = useState(false);
   const [baseUrl, setBaseUrl] = useState(DEFAULT_BASE_URLS.openai);
   const [apiKey, setApiKey] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [error, setError] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { call, pending, fieldErrors: errors, error } = useActionCall(FIELDS);
 
   const changeKind = (next: ProviderKind) => {
     // The default endpoint follows the kind until the admin has typed their own.
@@ -45,25 +44,15 @@ export function AddProviderForm({ createProvider }: { createProvider: ProviderAc
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setPending(true);
-    setError(null);
-    setErrors({});
     setAdded(null);
-    const result = await runAction(() => createProvider({ kind, name, slug, baseUrl, ...(apiKey.trim() ? { apiKey } : {}) }));
-    setPending(false);
-    if (result.ok) {
-      setAdded(result.data.name);
-      setName('');
-      setSlug('');
-      setSlugTouched(false);
-      setApiKey('');
-      router.refresh();
-      return;
-    }
-    // A field's error is said at its field; the form's message only for an error no field shows.
-    const fields = (result.error.fields ?? {}) as Errors;
-    setErrors(fields);
-    if (Object.keys(fields).length === 0) setError(result.error.message);
+    const result = await call(() => createProviderAction({ kind, name, slug, baseUrl, ...(apiKey.trim() ? { apiKey } : {}) }));
+    if (!result.ok) return;
+    setAdded(result.data.name);
+    setName('');
+    setSlug('');
+    setSlugTouched(false);
+    setApiKey('');
+    router.refresh();
   };
 
   return (

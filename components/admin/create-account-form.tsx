@@ -11,14 +11,15 @@ import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
 import { createAccountSchema } from '@/lib/schemas/admin';
-import { runAction, type AdminActions } from './admin-actions';
+import { actionResult } from '@/lib/action-result';
+import { createAccountAction } from '@/app/(app)/admin/actions';
 
 const formSchema = createAccountSchema.omit({ role: true }).extend({ admin: z.boolean() });
 type FormValues = z.input<typeof formSchema>;
 const FIELDS = ['email', 'name', 'password'] as const;
 
 /** Email, optional name, initial password, and whether the account is an admin. Works while sign-up is closed. */
-export function CreateAccountForm({ action }: { action: AdminActions['createAccount'] }) {
+export function CreateAccountForm() {
   const router = useRouter();
   const [message, setMessage] = useState<{ tone: 'info' | 'danger'; text: string } | null>(null);
   const {
@@ -31,7 +32,7 @@ export function CreateAccountForm({ action }: { action: AdminActions['createAcco
 
   const submit = handleSubmit(async ({ admin, ...values }) => {
     setMessage(null);
-    const result = await runAction(() => action({ ...values, role: admin ? 'admin' : 'member' }));
+    const result = await actionResult(() => createAccountAction({ ...values, role: admin ? 'admin' : 'member' }));
     if (result.ok) {
       reset();
       setMessage({ tone: 'info', text: `Account ${result.data.email} created. Give them the initial password; they can sign in now.` });

@@ -1,38 +1,31 @@
 'use client';
 
-import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import type { AdminAccountView } from '@/lib/schemas/admin';
-import { runAction, type AdminActions } from './admin-actions';
+import { disableAccountAction } from '@/app/(app)/admin/actions';
+import { useActionCall } from './use-action-call';
 
 /** Asks before disabling: the account is signed out everywhere and its API tokens stop working at once. */
 export function DisableAccountDialog({
   account,
-  action,
   onClose,
   onDone,
 }: {
   account: AdminAccountView | null;
-  action: AdminActions['disableAccount'];
   onClose: () => void;
   onDone: () => void;
 }) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { call, pending, error, clear } = useActionCall();
 
   const close = () => {
     if (pending) return;
-    setError(null);
+    clear();
     onClose();
   };
   const confirm = async () => {
     if (!account) return;
-    setPending(true);
-    setError(null);
-    const result = await runAction(() => action(account.id));
-    setPending(false);
+    const result = await call(() => disableAccountAction(account.id));
     if (result.ok) onDone();
-    else setError(result.error.message);
   };
 
   return (

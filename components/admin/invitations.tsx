@@ -9,14 +9,12 @@ import { Alert, Badge, EmptyState } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
 import type { CreatedInvitation, InvitationStatus, InvitationView } from '@/lib/schemas/admin';
 import { Time } from '@/components/ui/time';
-import { runAction, type AdminActions } from './admin-actions';
+import { createInvitationAction, revokeInvitationAction } from '@/app/(app)/admin/actions';
+import { selectClass } from './select-class';
+import { useActionCall } from './use-action-call';
 import { NewInvitationNotice } from './new-invitation-notice';
 
 const { expiryDays, defaultExpiryDays, note: noteLimit } = LIMITS.invitation;
-
-const selectClass =
-  'h-10 w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 text-sm text-zinc-900 focus:outline-2 focus:outline-indigo-500 ' +
-  'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';
 
 const STATUS: Record<InvitationStatus, { label: string; tone: 'success' | 'neutral' | 'warning' | 'danger' }> = {
   open: { label: 'Open', tone: 'success' },
@@ -26,47 +24,34 @@ const STATUS: Record<InvitationStatus, { label: string; tone: 'success' | 'neutr
 };
 
 /** Create single-use invitation links (shown once), list them, revoke open ones. */
-export function Invitations({
-  invitations,
-  createInvitation,
-  revokeInvitation,
-}: {
-  invitations: InvitationView[];
-  createInvitation: AdminActions['createInvitation'];
-  revokeInvitation: AdminActions['revokeInvitation'];
-}) {
+export function Invitations({ invitations }: { invitations: InvitationView[] }) {
   const router = useRouter();
   const expiryId = useId();
   const [days, setDays] = useState<number>(defaultExpiryDays);
   const [note, setNote] = useState('');
-  const [noteError, setNoteError] = useState<string | undefined>();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedInvitation | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
+  const creating = useActionCall(['note']);
+  const revokeCall = useActionCall();
+  // One message line for both: the last call's refusal.
+  const error = creating.error ?? revokeCall.error;
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setPending(true);
-    setError(null);
-    setNoteError(undefined);
-    const result = await runAction(() => createInvitation({ expiresInDays: days, ...(note.trim() ? { note } : {}) }));
-    setPending(false);
-    if (result.ok) {
-      setCreated(result.data);
-      setNote('');
-      router.refresh();
-    } else if (result.error.fields?.note) setNoteError(result.error.fields.note);
-    else setError(result.error.message);
+    revokeCall.clear();
+    const result = await creating.call(() => createInvitationAction({ expiresInDays: days, ...(note.trim() ? { note } : {}) }));
+    if (!result.ok) return;
+    setCreated(result.data);
+    setNote('');
+    router.refresh();
   };
 
   const revoke = async (id: string) => {
     setRevoking(id);
-    setError(null);
-    const result = await runAction(() => revokeInvitation(id));
+    creating.clear();
+    const result = await revokeCall.call(() => revokeInvitationAction(id));
     setRevoking(null);
     if (result.ok) router.refresh();
-    else setError(result.error.message);
   };
 
   return (
@@ -88,12 +73,12 @@ export function Invitations({
               ))}
             </select>
           </div>
-          <Field label="Note" hint={`Optional, for you: who it is for (up to ${noteLimit.maxChars} characters).`} error={noteError}>
+          <Field label="Note" hint={`Optional, for you: who it is for (up to ${noteLimit.maxChars} characters).`} error={creating.fieldErrors.note}>
             <Input type="text" autoComplete="off" value={note} onChange={(e) => setNote(e.target.value)} />
           </Field>
         </div>
-        <Button type="submit" pending={pending}>
-          {pending ? 'Creating…' : 'Create invitation link'}
+        <Button type="submit" pending={creating.pending}>
+          {creating.pending ? 'Creating…' : 'Create invitation link'}
         </Button>
       </form>
       {error ? <Alert>{error}</Alert> : null}

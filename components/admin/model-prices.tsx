@@ -6,12 +6,11 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
-import type { ActionResult } from '@/lib/action-result';
 import type { ModelPriceView } from '@/lib/schemas/prices';
-import { runAction } from './admin-actions';
+import { setModelPriceAction } from '@/app/(app)/admin/price-actions';
+import { useActionCall } from './use-action-call';
 
-type SetPrice = (input: unknown) => Promise<ActionResult<ModelPriceView | null>>;
-type Errors = Partial<Record<'model' | 'inputPerMillion' | 'outputPerMillion', string>>;
+const FIELDS = ['model', 'inputPerMillion', 'outputPerMillion'] as const;
 
 const shown = (usd: string | null) => (usd === null ? 'unknown' : `$${usd}`);
 
@@ -20,34 +19,23 @@ const shown = (usd: string | null) => (usd === null ? 'unknown' : `$${usd}`);
  * unknown, and a run of that model then has an unknown cost (never $0). A change prices runs that finish from now
  * on; runs already finished keep the cost they were given. `models` are suggestions (the providers' lists).
  */
-export function ModelPrices({ prices, models, setPrice }: { prices: ModelPriceView[]; models: string[]; setPrice: SetPrice }) {
+export function ModelPrices({ prices, models }: { prices: ModelPriceView[]; models: string[] }) {
   const router = useRouter();
   const [model, setModel] = useState('');
   const [input, setInput] = useState('');
   const [output, setOutput] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { call, pending, fieldErrors: errors, error } = useActionCall(FIELDS);
 
   const save = async (body: { model: string; inputPerMillion: string | null; outputPerMillion: string | null }) => {
-    setPending(true);
-    setError(null);
-    setErrors({});
     setSaved(null);
-    const result = await runAction(() => setPrice(body));
-    setPending(false);
-    if (result.ok) {
-      setSaved(body.model.trim());
-      setModel('');
-      setInput('');
-      setOutput('');
-      router.refresh();
-      return;
-    }
-    const fields = (result.error.fields ?? {}) as Errors;
-    setErrors(fields);
-    if (Object.keys(fields).length === 0) setError(result.error.message);
+    const result = await call(() => setModelPriceAction(body));
+    if (!result.ok) return;
+    setSaved(body.model.trim());
+    setModel('');
+    setInput('');
+    setOutput('');
+    router.refresh();
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {

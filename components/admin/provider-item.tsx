@@ -10,47 +10,37 @@ import { Alert, Badge } from '@/components/ui/misc';
 import { Time } from '@/components/ui/time';
 import { LIMITS } from '@/lib/limits';
 import { PROVIDER_KIND_LABELS, type ProviderTestResult, type ProviderView } from '@/lib/schemas/providers';
-import { runAction } from './admin-actions';
+import { deleteProviderAction, testProviderAction, updateProviderAction } from '@/app/(app)/admin/provider-actions';
 import { RefusedParameters } from './refused-parameters';
-import type { ProviderActions } from './provider-actions';
+import { useActionCall } from './use-action-call';
 
-type Errors = Partial<Record<'name' | 'baseUrl' | 'apiKey' | 'maxConcurrent' | 'requestsPerMinute', string>>;
+const FIELDS = ['name', 'baseUrl', 'apiKey', 'maxConcurrent', 'requestsPerMinute'] as const;
 
 /** A cap field's text as the API takes it: empty is null (the default); anything else a number the server checks. */
 const capValue = (text: string): number | null => (text.trim() === '' ? null : Number(text.trim()));
 
 /** One managed provider: what it is, Test connection (latency or the error), Edit and Remove. */
-export function ProviderItem({ provider, actions }: { provider: ProviderView; actions: Omit<ProviderActions, 'createProvider'> }) {
+export function ProviderItem({ provider }: { provider: ProviderView }) {
   const router = useRouter();
-  const [testing, setTesting] = useState(false);
   const [test, setTest] = useState<ProviderTestResult | null>(null);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [removing, setRemoving] = useState(false);
-  const [removeError, setRemoveError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { call: callTest, pending: testing, error } = useActionCall();
+  const removal = useActionCall();
 
   const runTest = async () => {
-    setTesting(true);
     setTest(null);
-    setError(null);
-    const result = await runAction(() => actions.testProvider(provider.id));
-    setTesting(false);
-    if (result.ok) {
-      setTest(result.data);
-      router.refresh();
-    } else setError(result.error.message);
+    const result = await callTest(() => testProviderAction(provider.id));
+    if (!result.ok) return;
+    setTest(result.data);
+    router.refresh();
   };
 
   const remove = async () => {
-    setRemoving(true);
-    setRemoveError(null);
-    const result = await runAction(() => actions.deleteProvider(provider.id));
-    setRemoving(false);
-    if (result.ok) {
-      setConfirming(false);
-      router.refresh();
-    } else setRemoveError(result.error.message);
+    const result = await removal.call(() => deleteProviderAction(provider.id));
+    if (!result.ok) return;
+    setConfirming(false);
+    router.refresh();
   };
 
   return (
@@ -100,18 +90,18 @@ export function ProviderItem({ provider, actions }: { provider: ProviderView; ac
         {test && !test.ok ? <span className="text-red-600 dark:text-red-400">Connection failed after {test.latencyMs} ms: {test.error}</span> : null}
       </div>
       {error ? <Alert>{error}</Alert> : null}
-      {editing ? <EditProviderForm provider={provider} updateProvider={actions.updateProvider} onDone={() => setEditing(false)} /> : null}
+      {editing ? <EditProviderForm provider={provider} onDone={() => setEditing(false)} /> : null}
       <ConfirmDialog
         open={confirming}
         title={`Remove ${provider.name}?`}
         description={`Agents whose model starts with "${provider.slug}:" stay as they are and can be edited; their runs fail until they use another model or a provider named "${provider.slug}" is added again.`}
         confirmLabel="Remove provider"
         pendingLabel="Removing…"
-        pending={removing}
-        error={removeError}
+        pending={removal.pending}
+        error={removal.error}
         onCancel={() => {
           setConfirming(false);
-          setRemoveError(null);
+          removal.clear();
         }}
         onConfirm={remove}
       />
@@ -119,7 +109,7 @@ export function ProviderItem({ provider, actions }: { provider: ProviderView; ac
   );
 }
 
-function EditProviderForm({ provider, updateProvider, onDone }: { provider: ProviderView; updateProvider: ProviderActions['updateProvider']; onDone: () => void }) {
+function EditProviderForm({ provider, onDone }: { provider: ProviderView; onDone: () => void }) {
   const router = useRouter();
   const [name, setName] = useState(provider.name);
   const [baseUrl, setBaseUrl] = useState(provider.baseUrl);
@@ -127,28 +117,16 @@ function EditProviderForm({ provider, updateProvider, onDone }: { provider: Prov
   const [removeKey, setRemoveKey] = useState(false);
   const [maxConcurrent, setMaxConcurrent] = useState(provider.maxConcurrent?.toString() ?? '');
   const [requestsPerMinute, setRequestsPerMinute] = useState(provider.requestsPerMinute?.toString() ?? '');
-  const [errors, setErrors] = useState<Errors>({});
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { call, pending, fieldErrors: errors, error } = useActionCall(FIELDS);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setPending(true);
-    setErrors({});
-    setError(null);
     const key = removeKey ? { apiKey: null } : apiKey.trim() ? { apiKey } : {};
     const caps = { maxConcurrent: capValue(maxConcurrent), requestsPerMinute: capValue(requestsPerMinute) };
-    const result = await runAction(() => updateProvider(provider.id, { name, baseUrl, ...key, ...caps }));
-    setPending(false);
-    if (result.ok) {
-      router.refresh();
-      onDone();
-      return;
-    }
-    // A field's error is said at its field; the form's message only for an error no field shows.
-    const fields = (result.error.fields ?? {}) as Errors;
-    setErrors(fields);
-    if (Object.keys(fields).length === 0) setError(result.error.message);
+    const result = await call(() => updateProviderAction(provider.id, { name, baseUrl, ...key, ...caps }));
+    if (!result.ok) return;
+    router.refresh();
+    onDone();
   };
 
   return (

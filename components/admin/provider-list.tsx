@@ -1,11 +1,10 @@
 import { Badge, EmptyState } from '@/components/ui/misc';
 import type { BuiltinProviderView, ProviderView } from '@/lib/schemas/providers';
-import type { ProviderActions } from './provider-actions';
 import { ProviderItem } from './provider-item';
 import { RefusedParameters } from './refused-parameters';
 
 /** The managed providers, then the ones the environment configures (read-only here). */
-export function ProviderList({ providers, builtin, actions }: { providers: ProviderView[]; builtin: BuiltinProviderView[]; actions: Omit<ProviderActions, 'createProvider'> }) {
+export function ProviderList({ providers, builtin }: { providers: ProviderView[]; builtin: BuiltinProviderView[] }) {
   return (
     <div className="space-y-4">
       {providers.length === 0 ? (
@@ -13,7 +12,7 @@ export function ProviderList({ providers, builtin, actions }: { providers: Provi
       ) : (
         <ul aria-label="Providers" className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
           {providers.map((provider) => (
-            <ProviderItem key={provider.id} provider={provider} actions={actions} />
+            <ProviderItem key={provider.id} provider={provider} />
           ))}
         </ul>
       )}

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { boundedText } from './common';
 import { emailSchema, newPasswordSchema } from './auth';
-import type { ActionResult } from '../action-result';
 
 const { expiryDays, defaultExpiryDays, note } = LIMITS.invitation;
 
@@ -65,5 +64,3 @@ export type InvitationView = {
 /** The create answer: the only time the code (and the sign-up path carrying it) is shown. */
 export type CreatedInvitation = InvitationView & { code: string; path: string };
 
-/** What an admin server action answers: every server action's result (lib/action-result.ts). */
-export type AdminActionResult<T> = ActionResult<T>;

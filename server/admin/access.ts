@@ -3,6 +3,8 @@ import { eq } from 'drizzle-orm';
 import { requireUser } from '@/server/auth/require-user';
 import type { PublicUser } from '@/server/auth/users';
 import { getDb, schema } from '@/server/db';
+import type { ActionResult } from '@/lib/action-result';
+import { toActionResult } from '@/server/http/action-result';
 import { notFound } from '@/server/http/errors';
 
 /** Whether this account is an (enabled) admin of the instance, read from the database on every call. */
@@ -22,4 +24,12 @@ export async function requireAdmin(req?: Request): Promise<PublicUser> {
   const user = await requireUser(req);
   if (!(await isAdmin(user.id))) throw notFound();
   return user;
+}
+
+/**
+ * An admin server action's body, run as the signed-in admin; its value or refusal comes back as every action's
+ * result (ADR 018). A member gets not_found, as for a missing account, before the body runs.
+ */
+export async function asAdmin<T>(body: (admin: PublicUser) => T | Promise<T>): Promise<ActionResult<T>> {
+  return toActionResult(async () => body(await requireAdmin()));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ActionFailure, actionData } from '@/lib/action-result';
+import { ActionFailure, actionData, actionResult } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
 import { actionId, actionInput } from '@/server/http/action-input';
@@ -80,6 +80,17 @@ describe('actionData: what a mutation sees of an action', () => {
   it('turns a thrown action (network, server crash) into network_error', async () => {
     const err = await actionData(() => Promise.reject(new TypeError('Failed to fetch'))).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'network_error', message: expect.stringMatching(/^Could not reach the server/) });
+  });
+
+  it('actionResult (what the Admin forms read): a success and a refusal as they came, a thrown call as network_error', async () => {
+    await expect(actionResult(async () => ({ ok: true, data: 1 }))).resolves.toEqual({ ok: true, data: 1 });
+    const refused = { ok: false as const, error: { code: 'email_taken', message: 'Taken', fields: { email: 'Taken' } } };
+    await expect(actionResult(async () => refused)).resolves.toEqual(refused);
+    // Must not happen: a failed call escaping as a rejection the form never catches (its button would stay pending).
+    await expect(actionResult(() => Promise.reject(new TypeError('Failed to fetch')))).resolves.toEqual({
+      ok: false,
+      error: { code: 'network_error', message: expect.stringMatching(/^Could not reach the server/) },
+    });
   });
 
   it('toActionResult rethrows what is not an AppError (a crash is not a refusal)', async () => {

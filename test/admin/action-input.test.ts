@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@/lib/limits';
 
 const actions = await import('@/app/(app)/admin/actions');
+const providerActions = await import('@/app/(app)/admin/provider-actions');
+const priceActions = await import('@/app/(app)/admin/price-actions');
+const { createProvider } = await import('@/server/providers/store');
 const { adminStateSnapshot, makeAccount } = await import('./helpers');
 
 /**
@@ -55,5 +58,22 @@ describe('admin actions validate their input like every other action', () => {
     expect(await actions.enableAccountAction(['x'])).toEqual(notFound);
     expect(await actions.revokeInvitationAction(42)).toEqual(notFound);
     expect(await adminStateSnapshot()).toBe(before);
+  });
+
+  it('the provider and price actions: a non-JSON value is a 422 and writes nothing; a non-string id is not_found', async () => {
+    await asAdmin();
+    const provider = await createProvider({ kind: 'openai', slug: `v-${crypto.randomUUID().slice(0, 6)}`, name: 'V', baseUrl: 'http://127.0.0.1:9/v1' });
+    const before = await adminStateSnapshot();
+    const slug = `w-${crypto.randomUUID().slice(0, 6)}`;
+    // Must not happen: a provider or price written from an argument no JSON request could have carried.
+    expect(await providerActions.createProviderAction({ kind: 'ollama', slug, name: new String('W'), baseUrl: 'http://127.0.0.1:9' })).toEqual(refused);
+    expect(await providerActions.updateProviderAction(provider.id, { name: 'Renamed', maxConcurrent: Number.NaN })).toEqual(refused);
+    expect(await priceActions.setModelPriceAction({ model: 'scripted', inputPerMillion: '1', outputPerMillion: '2', at: new Date() })).toEqual(refused);
+    const notFound = { ok: false, error: { code: 'not_found', message: expect.any(String) } };
+    expect(await providerActions.deleteProviderAction({ toString: () => provider.id })).toEqual(notFound);
+    expect(await providerActions.testProviderAction([provider.id])).toEqual(notFound);
+    expect(await adminStateSnapshot()).toBe(before);
+    // The same arguments as plain JSON are taken: the refusals above were the encoding's, not the values'.
+    expect(await providerActions.updateProviderAction(provider.id, { name: 'Renamed' })).toMatchObject({ ok: true, data: { name: 'Renamed' } });
   });
 });

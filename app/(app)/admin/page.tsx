@@ -13,17 +13,8 @@ import { AddProviderForm } from '@/components/admin/add-provider-form';
 import { ProviderList } from '@/components/admin/provider-list';
 import { ModelPrices } from '@/components/admin/model-prices';
 import { listPrices } from '@/server/providers/prices';
-import { setModelPriceAction } from './price-actions';
 import { builtinProviders } from '@/server/providers/builtins';
 import { listProviders } from '@/server/providers/store';
-import { createProviderAction, deleteProviderAction, testProviderAction, updateProviderAction } from './provider-actions';
-import {
-  createAccountAction,
-  createInvitationAction,
-  disableAccountAction,
-  enableAccountAction,
-  revokeInvitationAction,
-} from './actions';
 
 export const metadata: Metadata = { title: 'Admin' };
 export const dynamic = 'force-dynamic';
@@ -54,13 +45,8 @@ export default async function AdminPage() {
             Disabling an account signs it out everywhere and stops its API tokens at once.
           </p>
         </div>
-        <CreateAccountForm action={createAccountAction} />
-        <AccountList
-          accounts={accounts}
-          currentUserId={user.id}
-          disableAccount={disableAccountAction}
-          enableAccount={enableAccountAction}
-        />
+        <CreateAccountForm />
+        <AccountList accounts={accounts} currentUserId={user.id} />
       </section>
       <section aria-labelledby="invitations-heading" className="space-y-4">
         <div>
@@ -71,7 +57,7 @@ export default async function AdminPage() {
             An invitation link lets one person create their own account. It works once and expires.
           </p>
         </div>
-        <Invitations invitations={invitations} createInvitation={createInvitationAction} revokeInvitation={revokeInvitationAction} />
+        <Invitations invitations={invitations} />
       </section>
       <section aria-labelledby="providers-heading" className="space-y-4">
         <div>
@@ -83,12 +69,8 @@ export default async function AdminPage() {
             again.
           </p>
         </div>
-        <AddProviderForm createProvider={createProviderAction} />
-        <ProviderList
-          providers={providers}
-          builtin={builtinProviders()}
-          actions={{ updateProvider: updateProviderAction, deleteProvider: deleteProviderAction, testProvider: testProviderAction }}
-        />
+        <AddProviderForm />
+        <ProviderList providers={providers} builtin={builtinProviders()} />
       </section>
       <section aria-labelledby="prices-heading" className="space-y-4">
         <div>
@@ -100,7 +82,7 @@ export default async function AdminPage() {
             team can have a budget in money. A run is priced when it finishes, so a change doesn’t rewrite past costs.
           </p>
         </div>
-        <ModelPrices prices={prices} models={priceModels} setPrice={setModelPriceAction} />
+        <ModelPrices prices={prices} models={priceModels} />
       </section>
     </div>
   );

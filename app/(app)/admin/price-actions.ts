@@ -2,9 +2,8 @@
 
 import type { ActionResult } from '@/lib/action-result';
 import { setModelPriceSchema, type ModelPriceView } from '@/lib/schemas/prices';
-import { requireAdmin } from '@/server/admin/access';
+import { asAdmin } from '@/server/admin/access';
 import { actionInput } from '@/server/http/action-input';
-import { toActionResult } from '@/server/http/action-result';
 import { setPrice } from '@/server/providers/prices';
 
 /**
@@ -12,8 +11,5 @@ import { setPrice } from '@/server/providers/prices';
  * non-admin gets not_found, as for every admin action, and nothing changes.
  */
 export async function setModelPriceAction(input: unknown): Promise<ActionResult<ModelPriceView | null>> {
-  return toActionResult(async () => {
-    await requireAdmin();
-    return setPrice(actionInput(setModelPriceSchema, input));
-  });
+  return asAdmin(() => setPrice(actionInput(setModelPriceSchema, input)));
 }
