@@ -13,7 +13,8 @@ import { parseAllowedRanges } from '@/server/egress/address-rule';
  *
  * Start-up checks every variable first (environmentProblems) and refuses to start, naming each invalid one and
  * what it allows. Read later, an invalid value (only a script or a test can get there) gets the safe answer where
- * there is one — closed sign-up, no trusted proxy, the default — and throws where a fallback would do harm: a short AUTH_SECRET, or a model endpoint that would send the key elsewhere.
+ * there is one — closed sign-up, no trusted proxy, the default — and throws where a fallback would do harm: a short
+ * AUTH_SECRET, or a model endpoint that would send the key elsewhere.
  * README.md "Configuration" lists them all.
  */
 

@@ -62,7 +62,7 @@ export const tokenExpirySchema = z
   .default(null);
 
 /** What the token may do (ADR 041): 'read' answers 403 read_only_token on any write. The API's default is 'full', so a
- * script that names no scope keeps the rights it had; the Settings form preselects 'read'. */
+ * token a script creates without naming a scope can do whatever the API allows; the Settings form preselects 'read'. */
 export const tokenScopeSchema = z.enum(API_TOKEN_SCOPES, { error: 'Choose "read" or "full"' }).default('full');
 
 /** Creating a token asks for the password again (a borrowed session alone can't mint long-lived credentials). */
