@@ -1,14 +1,24 @@
 'use client';
 
 import { useState } from 'react';
-import { actionResult, type ActionResult } from '@/lib/action-result';
+import { actionResult, type ActionError, type ActionResult } from '@/lib/action-result';
 
 type FieldErrors<F extends string> = Partial<Record<F, string>>;
 
 /**
+ * Where a refusal is said: each of its field errors the form shows at that field, and its message only when none of
+ * those fields has one — a refusal of a field the form doesn't show (or of no field) still reaches the person.
+ */
+export function placeRefusal<F extends string>(error: ActionError, shownFields: readonly F[]): { fieldErrors: FieldErrors<F>; message: string | null } {
+  const fields = error.fields ?? {};
+  const fieldErrors = Object.fromEntries(shownFields.filter((f) => fields[f]).map((f) => [f, fields[f]])) as FieldErrors<F>;
+  return { fieldErrors, message: Object.keys(fieldErrors).length === 0 ? error.message : null };
+}
+
+/**
  * One server action called from an Admin form or button, which reads the result itself (the page re-renders from
- * the server after a change, so nothing here is cached): whether it is pending, the refusal's errors for the fields
- * the form shows, and its message when none of those fields has one — so no refusal goes unsaid.
+ * the server after a change, so nothing here is cached): whether it is pending, and the refusal as placeRefusal
+ * places it.
  */
 export function useActionCall<F extends string = never>(shownFields: readonly F[] = []) {
   const [pending, setPending] = useState(false);
@@ -22,10 +32,9 @@ export function useActionCall<F extends string = never>(shownFields: readonly F[
     const result = await actionResult(action);
     setPending(false);
     if (!result.ok) {
-      const fields = result.error.fields ?? {};
-      const shown = Object.fromEntries(shownFields.filter((f) => fields[f]).map((f) => [f, fields[f]])) as FieldErrors<F>;
-      setFieldErrors(shown);
-      if (Object.keys(shown).length === 0) setError(result.error.message);
+      const placed = placeRefusal(result.error, shownFields);
+      setFieldErrors(placed.fieldErrors);
+      setError(placed.message);
     }
     return result;
   };
