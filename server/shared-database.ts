@@ -28,7 +28,7 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
   const { announceConversationChange, forgetConversationChanges } = await import('@/server/push/conversation-changes');
   const { closeAllStreams } = await import('@/server/push/streams');
   const { SharedStreamSlots, setSharedStreamSlots } = await import('@/server/push/shared-stream-slots');
-  const { runEvents } = await import('@/server/agents/run-events');
+  const { activeRuns, runEvents } = await import('@/server/agents/run-events');
   const { forgetAllUsage, usageChanged } = await import('@/server/budgets/usage-cache');
   const { adoptOrphanedParents, carryOutCancelRequests, stopHere, takeOverOrphanedRuns } = await import('@/server/agents/run-takeover');
   const { currentScheduler } = await import('@/server/scheduler/runtime');
@@ -65,6 +65,8 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
       }),
     // Teams just claimed (a dead process's among them) get their steps planned now, not at the next scheduler tick.
     onClaimed: () => currentScheduler()?.wake(),
+    // Every run executing here is registered (run-executor.ts launchRun), from before it is marked running.
+    executesNoRun: () => activeRuns().size === 0,
     hooks: {
       'run takeover': async () => {
         const started = performance.now();

@@ -9,6 +9,7 @@ import type { Outcome } from './run-types';
 import { recordRunEnd } from './observe/run-lifecycle';
 import { usageChanged } from '@/server/budgets/usage-cache';
 import { priceOf, runCostNanos } from '@/server/providers/prices';
+import { currentCluster } from '@/server/cluster/cluster';
 import { runEvents } from './run-events';
 
 /** What a run row keeps as `input`: enough to execute the same request again after a crash. */
@@ -37,6 +38,13 @@ const statements = preparedPerConnection((db) => ({
     .update(schema.runs)
     .set({ status: 'running', startedAt: sql`coalesce(${schema.runs.startedAt}, ${encodedPlaceholder('now', schema.runs.startedAt)})` })
     .where(and(eq(schema.runs.id, sql.placeholder('id')), inArray(schema.runs.status, ACTIVE)))
+    .returning()
+    .prepare(),
+  // Several processes: only the run's executor (runs.process_id) starts it (ADR 044 §7).
+  markRunningOwned: db
+    .update(schema.runs)
+    .set({ status: 'running', startedAt: sql`coalesce(${schema.runs.startedAt}, ${encodedPlaceholder('now', schema.runs.startedAt)})` })
+    .where(and(eq(schema.runs.id, sql.placeholder('id')), inArray(schema.runs.status, ACTIVE), eq(schema.runs.processId, sql.placeholder('me'))))
     .returning()
     .prepare(),
   finish: db
@@ -90,7 +98,9 @@ export async function unfinishedRuns(): Promise<Run[]> {
 }
 
 /**
- * pending → running (also when a recovered run was already 'running'); undefined when it already finished. `andThen`
+ * pending → running (also when a recovered run was already 'running'); undefined when it already finished, or — with
+ * several processes — when another process executes it: a run written under an identity this process gave up (a
+ * late beat's rejoin, ADR 044 §7) belongs to whoever takes it over, never to a launch queued here before. `andThen`
  * runs in the same transaction (the executor records the run's assembly there: one commit instead of two, and each
  * commit waits for the disk); 'run:started' is emitted once that transaction has committed.
  */
@@ -99,7 +109,10 @@ export async function markRunning<T = undefined>(
   andThen?: (run: Run) => T | Promise<T>,
 ): Promise<{ run: Run; then: T } | undefined> {
   const started = await writeTx(async (tx) => {
-    const [run] = await statements(tx).markRunning.execute({ id: runId, now: new Date() });
+    const cluster = currentCluster();
+    const [run] = cluster.shared
+      ? await statements(tx).markRunningOwned.execute({ id: runId, now: new Date(), me: cluster.processId })
+      : await statements(tx).markRunning.execute({ id: runId, now: new Date() });
     return run ? { run, then: andThen ? await andThen(run) : (undefined as T) } : undefined;
   });
   if (started) {

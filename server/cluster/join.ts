@@ -21,6 +21,8 @@ export async function joinCluster(options: {
   hooks: Record<string, () => Promise<unknown>>;
   /** A beat claimed teams: plan here now, rather than at the scheduler's next tick. */
   onClaimed?: () => void;
+  /** No run executes here now: a late beat may then re-register instead of stopping (ADR 044 §7). */
+  executesNoRun?: () => boolean;
 }): Promise<JoinedCluster> {
   const cluster = new SharedCluster({
     url: options.url,
@@ -28,6 +30,7 @@ export async function joinCluster(options: {
     onFenced: options.onFenced,
     wakeOthers: () => clusterSignals().wake(),
     onClaimed: options.onClaimed,
+    executesNoRun: options.executesNoRun,
   });
   const started = options.bridge(cluster.processId);
   await started.start();

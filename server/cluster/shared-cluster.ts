@@ -1,4 +1,5 @@
 import 'server-only';
+import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { LIMITS } from '@/lib/limits';
@@ -23,6 +24,12 @@ export type SharedClusterOptions = {
   wakeOthers?: () => void;
   /** A beat claimed teams (free, or taken from a dead process): plan here now (start-up: the scheduler's wake). */
   onClaimed?: () => void;
+  /**
+   * Whether this process executes no run at this moment (start-up: no run registered as executing). With no team
+   * lease held either, a beat found late re-registers under a new identity instead of stopping (ADR 044 §7).
+   * Absent: a late beat always stops the process.
+   */
+  executesNoRun?: () => boolean;
 };
 
 type Held = { epoch: number; renewedAt: number };
@@ -50,8 +57,8 @@ const ms = (param: string) => `(${param} * interval '1 millisecond')`;
  */
 export class SharedCluster implements Cluster {
   readonly shared = true;
-  readonly processId: string;
-  private readonly identity: ProcessIdentity;
+  /** Replaced when a late beat re-registers this process (rejoin): never the identity others judged dead. */
+  private identity: ProcessIdentity;
   private readonly heartbeatMs: number;
   readonly leaseMs: number;
   private readonly selfFenceMs: number;
@@ -69,15 +76,21 @@ export class SharedCluster implements Cluster {
   private stopped = false;
   /** Live processes at the last beat (for the claim share only; takeovers judge liveness in SQL). */
   liveCount = 1;
-  readonly stats = { beats: 0, claimed: 0, released: 0, lost: 0 };
+  readonly stats = { beats: 0, claimed: 0, released: 0, lost: 0, rejoined: 0 };
+  /** Claims sent and not yet answered: a claim committed for the old identity must not be answered to the new one. */
+  private claiming = 0;
 
   constructor(private readonly options: SharedClusterOptions) {
     this.identity = options.identity ?? thisProcess();
-    this.processId = this.identity.id;
     this.heartbeatMs = options.heartbeatMs ?? LIMITS.cluster.heartbeatMs;
     this.leaseMs = options.leaseMs ?? LIMITS.cluster.leaseMs;
     this.selfFenceMs = options.selfFenceMs ?? LIMITS.cluster.selfFenceMs;
     this.missedBeatMs = options.missedBeatMs ?? Math.round(MISSED_BEATS * this.heartbeatMs);
+  }
+
+  /** This process among the others: what its runs and leases are written under (changes only at a rejoin). */
+  get processId(): string {
+    return this.identity.id;
   }
 
   /** Register this process and start beating; resolves after the first beat (leases and hooks included). */
@@ -119,8 +132,11 @@ export class SharedCluster implements Cluster {
         [this.processId, this.leaseMs],
       );
       // Our last beat is older than the lease (others may have taken our teams and runs over), or our row is gone
-      // (judged dead, or removed by an operator): stop.
-      if (beat.rowCount === 0) return this.fenced(`no heartbeat recorded for longer than the lease (${this.leaseMs} ms), or this process's row was removed`);
+      // (judged dead, or removed by an operator): stop — unless nothing of ours could be run twice (rejoin()).
+      if (beat.rowCount === 0) {
+        const reason = `no heartbeat recorded for longer than the lease (${this.leaseMs} ms), or this process's row was removed`;
+        if (!(await this.rejoin(reason))) return this.fenced(reason);
+      }
       this.lastBeat = sentAt;
       this.stats.beats += 1;
       await this.renewLeases(sentAt);
@@ -209,6 +225,43 @@ export class SharedCluster implements Cluster {
     return true;
   }
 
+  /** Nothing of this process that another could take over and run a second time: no team lease, no run executing. */
+  private holdsNothing(): boolean {
+    return !this.stopped && this.held.size === 0 && this.claiming === 0 && (this.options.executesNoRun?.() ?? false);
+  }
+
+  /**
+   * A late beat of a process that holds nothing (ADR 044 §7): register again under a new identity instead of stopping.
+   * The others may already treat the old identity as dead and take over whatever was written under it (a run whose
+   * creation committed during the stall, a lease claimed then); this process never acts under it again: every run it
+   * launches must name the new identity (markRunning checks runs.process_id), and team writes check (team, process,
+   * epoch). Holding nothing is checked again after the registration's await, and the switch is synchronous with it.
+   * Answers false when the process must stop instead.
+   */
+  private async rejoin(reason: string): Promise<boolean> {
+    if (!this.holdsNothing()) return false;
+    const was = this.identity;
+    const next: ProcessIdentity = { ...was, id: crypto.randomUUID() };
+    await this.query(`insert into app_processes (id, pid, host, started_at, heartbeat_at) values ($1, $2, $3, now(), now())`, [
+      next.id,
+      next.pid,
+      next.host,
+    ]);
+    if (!this.holdsNothing()) {
+      await this.query('delete from app_processes where id = $1', [next.id]).catch(() => undefined);
+      return false;
+    }
+    this.identity = next;
+    this.lastBeat = performance.now();
+    // The old identity's leases (none in memory; a step under one checks it per write) and row go now: its teams and
+    // runs are taken over at once rather than when they expire.
+    await this.query('delete from team_leases where process_id = $1', [was.id]);
+    await this.query('delete from app_processes where id = $1', [was.id]);
+    this.stats.rejoined += 1;
+    console.log(`[cluster] ${reason}; holding no team and executing no run, this process goes on as ${next.id} (was ${was.id})`);
+    return true;
+  }
+
   private fenced(reason: string): void {
     if (this.stopped) return;
     this.stopped = true;
@@ -290,6 +343,16 @@ export class SharedCluster implements Cluster {
     if (this.holds(teamId)) return true;
     if (this.stopped) return false;
     const sentAt = performance.now();
+    const as = this.identity;
+    this.claiming += 1;
+    try {
+      return await this.claimAs(teamId, as, sentAt);
+    } finally {
+      this.claiming -= 1;
+    }
+  }
+
+  private async claimAs(teamId: string, as: ProcessIdentity, sentAt: number): Promise<boolean> {
     // A new holder gets the next epoch; our own (unexpired) lease keeps its epoch. A live other holder: no row.
     // `before` (the statement's snapshot) names the holder whose expired lease this claim takes, for the log.
     const { rows } = await this.query<{ epoch: number; was: string | null }>(
@@ -300,9 +363,10 @@ export class SharedCluster implements Cluster {
          epoch = case when team_leases.process_id = excluded.process_id then team_leases.epoch else team_leases.epoch + 1 end
        where team_leases.process_id = excluded.process_id or team_leases.expires_at < now()
        returning epoch, (select process_id from before) as was`,
-      [teamId, this.processId, this.leaseMs],
+      [teamId, as.id, this.leaseMs],
     );
     const row = rows[0];
+    // (A rejoin waits for claims in flight: `as` is still this process's identity here.)
     if (!row) return false;
     this.held.set(teamId, { epoch: row.epoch, renewedAt: sentAt });
     this.stats.claimed += 1;
