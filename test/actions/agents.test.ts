@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 
@@ -10,10 +10,6 @@ const { makeUser } = await import('../support/users');
 const { call, makeAgents } = await import('../support/teams');
 const { NOT_FOUND, fieldError, rowsOf } = await import('./support');
 
-type User = Awaited<ReturnType<typeof makeUser>>;
-const signIn = (user: User) => {
-  scope.headers = new Headers(user.auth);
-};
 const agentRows = () => rowsOf(schema.agents, schema.conversations);
 const agentRow = async (id: string) => (await getDb().select().from(schema.agents).where(eq(schema.agents.id, id)))[0];
 

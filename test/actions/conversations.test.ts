@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { scope, signIn } from '../support/action-session';
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -16,9 +16,6 @@ const { NOT_FOUND, fieldError, rowsOf } = await import('./support');
 
 type User = Awaited<ReturnType<typeof makeUser>>;
 type Result<T> = { ok: true; data: T } | { ok: false; error: unknown };
-const signIn = (user: User) => {
-  scope.headers = new Headers(user.auth);
-};
 const conversationRows = () => rowsOf(schema.conversations, schema.runs, schema.jobs);
 const runsOf = (conversationId: string) => getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId));
 function dataOf<T>(result: Result<T>): T {

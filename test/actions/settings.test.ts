@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 
@@ -10,10 +10,7 @@ const { makeUser } = await import('../support/users');
 const { NOT_FOUND, fieldError, rowsOf } = await import('./support');
 
 const PASSWORD = 'correct horse battery';
-type User = Awaited<ReturnType<typeof makeUser>>;
-const signIn = (user: User) => {
-  scope.headers = new Headers({ ...user.auth, 'x-forwarded-for': '192.0.2.7' });
-};
+const FROM_ADDRESS = { 'x-forwarded-for': '192.0.2.7' };
 // Every token column but lastUsedAt, which the signed-in caller's own bearer token moves by being used.
 const tokenRows = async () =>
   JSON.stringify(
@@ -31,7 +28,7 @@ beforeEach(async () => {
 describe('token actions, for the owner', () => {
   it('createTokenAction asks for the password and mints a working token, shown once', async () => {
     const alice = await makeUser('alice');
-    signIn(alice);
+    signIn(alice, FROM_ADDRESS);
     const created = await createTokenAction({ name: 'laptop script', expiresInDays: 30, password: PASSWORD });
     if (!created.ok) throw new Error(JSON.stringify(created.error));
     expect(created.data).toMatchObject({ name: 'laptop script', token: expect.any(String), expiresAt: expect.any(String), expired: false });
@@ -44,7 +41,7 @@ describe('token actions, for the owner', () => {
 
   it('a wrong password is refused on the password field and mints nothing', async () => {
     const alice = await makeUser('alice');
-    signIn(alice);
+    signIn(alice, FROM_ADDRESS);
     const before = await tokenRows();
     expect(await createTokenAction({ name: 'x', expiresInDays: null, password: 'not the password' })).toMatchObject({
       ok: false,
@@ -57,7 +54,7 @@ describe('token actions, for the owner', () => {
 
   it('bounds the name: 64 characters pass, 65 is a field error; an unknown lifetime names expiresInDays', async () => {
     const alice = await makeUser('alice');
-    signIn(alice);
+    signIn(alice, FROM_ADDRESS);
     const max = LIMITS.apiToken.name.maxChars;
     expect(await createTokenAction({ name: 'n'.repeat(max + 1), expiresInDays: 30, password: PASSWORD })).toMatchObject(fieldError('name'));
     expect(await createTokenAction({ name: '', expiresInDays: 30, password: PASSWORD })).toMatchObject(fieldError('name'));
@@ -67,7 +64,7 @@ describe('token actions, for the owner', () => {
 
   it('revokeTokenAction stops the token at once; revoking it again is not_found', async () => {
     const alice = await makeUser('alice');
-    signIn(alice);
+    signIn(alice, FROM_ADDRESS);
     const created = await createTokenAction({ name: 'short-lived', expiresInDays: null, password: PASSWORD });
     if (!created.ok) throw new Error(JSON.stringify(created.error));
     expect(await revokeTokenAction(created.data.id)).toEqual({ ok: true, data: null });
@@ -80,7 +77,7 @@ describe('token actions, for anyone else', () => {
   it("another person's token id answers not_found and the token keeps working", async () => {
     const alice = await makeUser('alice');
     const bob = await makeUser('bob');
-    signIn(bob);
+    signIn(bob, FROM_ADDRESS);
     const aliceTokenId = (await getDb().select().from(schema.apiTokens).where(eq(schema.apiTokens.userId, alice.id)))[0]!.id;
     const before = await tokenRows();
     expect(await revokeTokenAction(aliceTokenId)).toMatchObject(NOT_FOUND);

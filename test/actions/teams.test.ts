@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -11,10 +11,6 @@ const { call, makeAgents, makeTeam } = await import('../support/teams');
 const { createPersonEntry } = await import('@/server/teams/person-state');
 const { NOT_FOUND, fieldError, rowsOf } = await import('./support');
 
-type User = Awaited<ReturnType<typeof makeUser>>;
-const signIn = (user: User) => {
-  scope.headers = new Headers(user.auth);
-};
 const teamRows = () => rowsOf(schema.teams, schema.teamMembers, schema.jobs, schema.conversations, schema.stateEntries);
 const jobRow = async (id: string) => (await getDb().select().from(schema.jobs).where(eq(schema.jobs.id, id)))[0]!;
 const rid = () => crypto.randomUUID();

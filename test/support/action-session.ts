@@ -16,3 +16,8 @@ vi.mock('@/server/auth/config', async (importOriginal) => ({
 afterEach(() => {
   scope.headers = new Headers();
 });
+
+/** Sign in for the actions called next: the user's Bearer token in the request's headers, with any `extra` ones. */
+export function signIn(user: { auth: Record<string, string> }, extra: Record<string, string> = {}): void {
+  scope.headers = new Headers({ ...user.auth, ...extra });
+}

@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import { describe, expect, it } from 'vitest';
 
 const actions = await import('@/app/(app)/teams/actions');
@@ -8,10 +8,6 @@ const { makeUser } = await import('../support/users');
 const { call, makeTeam } = await import('../support/teams');
 const { NOT_FOUND, fieldError, rowsOf } = await import('../actions/support');
 
-type User = Awaited<ReturnType<typeof makeUser>>;
-const signIn = (user: User) => {
-  scope.headers = new Headers(user.auth);
-};
 const stateRows = () => rowsOf(schema.teams, schema.stateEntries);
 
 /** The panel's doors: createStateEntryAction and updateStateEntryAction, the same functions as the routes. */

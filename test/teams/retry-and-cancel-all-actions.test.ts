@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
@@ -9,10 +9,6 @@ const { job } = await import('../support/scheduler');
 const { makeTeam } = await import('../support/teams');
 const { makeUser } = await import('../support/users');
 
-type User = Awaited<ReturnType<typeof makeUser>>;
-const signIn = (user: User) => {
-  scope.headers = new Headers(user.auth);
-};
 const send = async (ownerId: string, teamId: string, memberId: string) =>
   (await sendRequest(ownerId, teamId, { memberIds: [memberId], text: 'Draft the notes', draftKey: crypto.randomUUID() })).jobs[0]!.id;
 

@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import { describe, expect, it } from 'vitest';
 
 const actions = await import('@/app/(app)/teams/actions');
@@ -7,10 +7,6 @@ const { makeUser } = await import('../support/users');
 const { makeTeam } = await import('../support/teams');
 const { NOT_FOUND, fieldError, rowsOf } = await import('../actions/support');
 
-type User = Awaited<ReturnType<typeof makeUser>>;
-const signIn = (user: User) => {
-  scope.headers = new Headers(user.auth);
-};
 const teamRows = () => rowsOf(schema.teams, schema.teamMembers, schema.conversations);
 
 /** The workspace's doors for rename/goal and clone: the same functions as PATCH /teams/:id and POST …/clone. */
