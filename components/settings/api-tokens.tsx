@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { PageSection } from '@/components/ui/page-section';
 import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { Time } from '@/components/ui/time';
 import { LIMITS } from '@/lib/limits';
@@ -23,17 +24,17 @@ export function ApiTokens() {
   const atLimit = (tokens.data?.filter((t) => !t.expired).length ?? 0) >= MAX;
 
   return (
-    <section aria-labelledby="api-tokens-heading" className="space-y-4">
-      <div>
-        <h2 id="api-tokens-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
-          API tokens
-        </h2>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+    <PageSection
+      id="api-tokens"
+      title="API tokens"
+      description={
+        <>
           Scripts use a token to call the HTTP API as you: send{' '}
           <code className="rounded bg-zinc-100 px-1 py-0.5 text-xs break-all dark:bg-zinc-800">Authorization: Bearer &lt;token&gt;</code>. You can
           have up to {MAX} tokens.
-        </p>
-      </div>
+        </>
+      }
+    >
 
       {created ? <NewTokenNotice token={created} onDismiss={() => setCreated(null)} /> : null}
       <CreateTokenForm onCreated={setCreated} disabled={atLimit} />
@@ -92,6 +93,6 @@ export function ApiTokens() {
         </ul>
       )}
       <RevokeTokenDialog token={revoking} onClose={() => setRevoking(null)} />
-    </section>
+    </PageSection>
   );
 }

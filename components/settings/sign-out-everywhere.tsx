@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { PageSection } from '@/components/ui/page-section';
 
 type Action = (formData: FormData) => void | Promise<void>;
 
@@ -10,14 +11,11 @@ type Action = (formData: FormData) => void | Promise<void>;
 export function SignOutEverywhere({ action }: { action: Action }) {
   const [open, setOpen] = useState(false);
   return (
-    <section aria-labelledby="sessions-heading" className="space-y-3">
-      <h2 id="sessions-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
-        Sessions
-      </h2>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        Signed in on a computer you no longer use, or worried someone has your password? Sign out of every browser at
-        once. This also revokes all your API tokens: scripts using them will get 401 until you create new ones.
-      </p>
+    <PageSection
+      id="sessions"
+      title="Sessions"
+      description="Signed in on a computer you no longer use, or worried someone has your password? Sign out of every browser at once. This also revokes all your API tokens: scripts using them will get 401 until you create new ones."
+    >
       <Button variant="secondary" onClick={() => setOpen(true)}>
         Sign out everywhere…
       </Button>
@@ -35,6 +33,6 @@ export function SignOutEverywhere({ action }: { action: Action }) {
         onCancel={() => setOpen(false)}
         action={action}
       />
-    </section>
+    </PageSection>
   );
 }

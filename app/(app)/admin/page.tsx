@@ -4,6 +4,7 @@ import { AccountList } from '@/components/admin/account-list';
 import { CreateAccountForm } from '@/components/admin/create-account-form';
 import { Invitations } from '@/components/admin/invitations';
 import { PageHeader } from '@/components/ui/misc';
+import { PageSection } from '@/components/ui/page-section';
 import { isAdmin } from '@/server/admin/access';
 import { listAccounts } from '@/server/admin/accounts';
 import { listInvitations } from '@/server/auth/invitations';
@@ -33,57 +34,43 @@ export default async function AdminPage() {
   return (
     <div className="mx-auto w-full max-w-4xl space-y-10">
       <PageHeader title="Admin" />
-      <section aria-labelledby="accounts-heading" className="space-y-4">
-        <div>
-          <h2 id="accounts-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
-            Accounts
-          </h2>
-          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+      <PageSection
+        id="accounts"
+        title="Accounts"
+        description={
+          <>
             {signUpAllowedByEnv()
               ? 'Anyone can sign up (ALLOW_SIGNUP=true). '
               : 'Sign-up is closed: people join through an account you create or an invitation link. '}
             Disabling an account signs it out everywhere and stops its API tokens at once.
-          </p>
-        </div>
+          </>
+        }
+      >
         <CreateAccountForm />
         <AccountList accounts={accounts} currentUserId={user.id} />
-      </section>
-      <section aria-labelledby="invitations-heading" className="space-y-4">
-        <div>
-          <h2 id="invitations-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
-            Invitations
-          </h2>
-          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            An invitation link lets one person create their own account. It works once and expires.
-          </p>
-        </div>
+      </PageSection>
+      <PageSection
+        id="invitations"
+        title="Invitations"
+        description="An invitation link lets one person create their own account. It works once and expires."
+      >
         <Invitations invitations={invitations} />
-      </section>
-      <section aria-labelledby="providers-heading" className="space-y-4">
-        <div>
-          <h2 id="providers-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
-            Providers
-          </h2>
-          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            Model providers for every agent on this instance. An agent names one in its model as slug:model. Keys are stored encrypted and never shown
-            again.
-          </p>
-        </div>
+      </PageSection>
+      <PageSection
+        id="providers"
+        title="Providers"
+        description="Model providers for every agent on this instance. An agent names one in its model as slug:model. Keys are stored encrypted and never shown again."
+      >
         <AddProviderForm />
         <ProviderList providers={providers} builtin={builtinProviders()} />
-      </section>
-      <section aria-labelledby="prices-heading" className="space-y-4">
-        <div>
-          <h2 id="prices-heading" className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
-            Model prices
-          </h2>
-          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            What a model costs per million input and output tokens, in US dollars. Runs, teams and usage show cost beside tokens; a
-            team can have a budget in money. A run is priced when it finishes, so a change doesn’t rewrite past costs.
-          </p>
-        </div>
+      </PageSection>
+      <PageSection
+        id="prices"
+        title="Model prices"
+        description="What a model costs per million input and output tokens, in US dollars. Runs, teams and usage show cost beside tokens; a team can have a budget in money. A run is priced when it finishes, so a change doesn’t rewrite past costs."
+      >
         <ModelPrices prices={prices} models={priceModels} />
-      </section>
+      </PageSection>
     </div>
   );
 }

@@ -1,25 +1,11 @@
-import { historyQueryParams } from '@/lib/schemas/team-history';
 import { requireUser } from '@/server/auth/require-user';
-import { badRequest } from '@/server/http/errors';
 import { otherMethods } from '@/server/http/method-not-allowed';
-import { json, route } from '@/server/http/route';
 import { searchResults } from '@/server/teams/history';
-import { requireTeam } from '@/server/teams/teams';
+import { teamRecordRoute } from '@/server/teams/history-route';
 
 export const dynamic = 'force-dynamic';
-type Ctx = { params: Promise<{ id: string }> };
 
 /** Finished requests with request and answer excerpts; the same page search_team_results gives a member. */
-export const GET = route(async (req, ctx: Ctx) => {
-  const user = await requireUser(req);
-  const { id } = await ctx.params;
-  const team = await requireTeam(user.id, id);
-  const parsed = historyQueryParams.safeParse(Object.fromEntries(new URL(req.url).searchParams));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw badRequest('invalid_query', `${issue?.path.join('.') || 'query'}: ${issue?.message ?? 'invalid'}`);
-  }
-  return json(await searchResults(team.id, parsed.data), { headers: { 'cache-control': 'no-store' } });
-});
+export const GET = teamRecordRoute(searchResults);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);
