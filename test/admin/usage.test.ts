@@ -4,6 +4,7 @@ import { GET as listUsers } from '@/app/api/v1/admin/users/route';
 import { createConversation } from '@/server/agents/conversations';
 import { getDb, schema, writeTx } from '@/server/db';
 import type { JobStatus } from '@/server/db/schema';
+import { insertRun } from '../support/runs';
 import { call, makeAgents, makeTeam } from '../support/teams';
 import { makeAccount } from './helpers';
 
@@ -17,22 +18,8 @@ beforeEach(async () => {
   await writeTx((tx) => tx.delete(schema.users));
 });
 
-let runSeq = 0;
-async function insertRun(ownerId: string, conversationId: string, kind: 'start' | 'resume', inputTokens: number, outputTokens: number) {
-  const row = {
-    id: crypto.randomUUID(),
-    conversationId,
-    ownerId,
-    idempotencyKey: `k${++runSeq}`,
-    kind,
-    status: 'success' as const,
-    model: 'scripted',
-    input: {},
-    inputTokens,
-    outputTokens,
-  };
-  await writeTx((tx) => tx.insert(schema.runs).values(row));
-}
+const finishedRun = (ownerId: string, conversationId: string, kind: 'start' | 'resume', inputTokens: number, outputTokens: number) =>
+  insertRun({ ownerId, conversationId, kind, status: 'success', inputTokens, outputTokens });
 
 async function insertJob(ownerId: string, teamId: string, conversationId: string, status: JobStatus) {
   const id = crypto.randomUUID();
@@ -55,9 +42,9 @@ describe('account usage', () => {
     const { team, agents } = await makeTeam(ann.id);
     const [solo] = await makeAgents(ann.id, ['Solo']);
     const chat = await createConversation(ann.id, solo!.id);
-    await insertRun(ann.id, chat.id, 'start', 100, 20);
-    await insertRun(ann.id, chat.id, 'resume', 5, 7);
-    await insertRun(ann.id, chat.id, 'start', 0, 0);
+    await finishedRun(ann.id, chat.id, 'start', 100, 20);
+    await finishedRun(ann.id, chat.id, 'resume', 5, 7);
+    await finishedRun(ann.id, chat.id, 'start', 0, 0);
     const memberConversation = (await getDb().select().from(schema.teamMembers)).find((m) => m.teamId === team.id)!.conversationId!;
     for (const status of ['queued', 'running', 'waiting_input', 'resuming', 'cancelling', 'completed', 'failed', 'cancelled'] as const) {
       await insertJob(ann.id, team.id, memberConversation, status);
@@ -65,7 +52,7 @@ describe('account usage', () => {
     // The admin: one agent, one conversation, one run.
     const [own] = await makeAgents(admin.id, ['Mine']);
     const adminChat = await createConversation(admin.id, own!.id);
-    await insertRun(admin.id, adminChat.id, 'start', 1_000_000, 2_345);
+    await finishedRun(admin.id, adminChat.id, 'start', 1_000_000, 2_345);
 
     const res = await call(listUsers, { headers: admin.auth });
     expect(res.status).toBe(200);

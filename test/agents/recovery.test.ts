@@ -11,7 +11,7 @@ import { getState, runEvents, start } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
 import { registerToolGroup } from '@/server/agents/tools/registry';
 import { closeDb, getDb, schema, writeTx } from '@/server/db';
-import type { Run } from '@/server/db/schema';
+import { insertRun } from '../support/runs';
 import { makeUser } from '../support/users';
 import { conversationWith, finished, send, until } from './helpers';
 
@@ -20,13 +20,6 @@ async function crashAsRunning(runId: string) {
   await writeTx((tx) => tx.update(schema.runs).set({ status: 'running', finishedAt: null, error: null, interrupt: null }).where(eq(schema.runs.id, runId)));
   closeCheckpointer();
   await closeDb();
-}
-
-async function insertRun(values: Pick<Run, 'conversationId' | 'ownerId' | 'kind' | 'input'> & Partial<Run>): Promise<Run> {
-  return (await writeTx((tx) => tx
-    .insert(schema.runs)
-    .values({ id: crypto.randomUUID(), idempotencyKey: crypto.randomUUID(), status: 'pending', model: 'scripted', ...values })
-    .returning()))[0]!;
 }
 
 const runCount = async (conversationId: string) => (await getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId))).length;

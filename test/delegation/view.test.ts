@@ -5,19 +5,13 @@ import { schema, writeTx } from '@/server/db';
 import type { DelegationSpec } from '@/server/agents/delegation/spec';
 import { loadSchedulingView } from '@/server/scheduler/view';
 import { makeAgent } from '../agents/helpers';
+import { insertRun } from '../support/runs';
 import { makeUser } from '../support/users';
 
 type RunStatus = 'pending' | 'running' | 'success' | 'cancelled';
 
-async function insertRun(ownerId: string, conversationId: string, status: RunStatus, delegationWait: 'waiting' | 'ready' | null = null) {
-  const [row] = await writeTx(async (tx) =>
-    tx
-      .insert(schema.runs)
-      .values({ id: crypto.randomUUID(), conversationId, ownerId, idempotencyKey: crypto.randomUUID(), kind: 'start', status, model: 'scripted', input: { text: 'x' }, delegationWait })
-      .returning(),
-  );
-  return row!;
-}
+const runIn = (ownerId: string, conversationId: string, status: RunStatus, delegationWait: 'waiting' | 'ready' | null = null) =>
+  insertRun({ ownerId, conversationId, status, delegationWait });
 
 async function insertChild(ownerId: string, parent: { id: string; conversationId: string }, status: 'queued' | 'running', childRunId: string | null = null, concurrency = 2) {
   const spec = { request: { description: 'd', prompt: 'p' }, trusted: false, limits: { concurrency, maxDepth: 2 } } as unknown as DelegationSpec;
@@ -35,19 +29,19 @@ describe('the scheduling view of delegation', () => {
     const alice = await makeUser('alice');
     const agent = await makeAgent(alice.id);
     const conversation = async () => (await createConversation(alice.id, agent.id)).id;
-    const parent = await insertRun(alice.id, await conversation(), 'running');
-    const runningChild = await insertRun(alice.id, await conversation(), 'running');
+    const parent = await runIn(alice.id, await conversation(), 'running');
+    const runningChild = await runIn(alice.id, await conversation(), 'running');
     await insertChild(alice.id, parent, 'running', runningChild.id);
     const queued = [];
     for (let i = 0; i < 5; i++) queued.push(await insertChild(alice.id, parent, 'queued'));
     // A child that itself waits on its children lends its slot.
-    const lender = await insertRun(alice.id, await conversation(), 'running', 'waiting');
-    const other = await insertRun(alice.id, await conversation(), 'running');
+    const lender = await runIn(alice.id, await conversation(), 'running', 'waiting');
+    const other = await runIn(alice.id, await conversation(), 'running');
     await insertChild(alice.id, other, 'running', lender.id, 1);
     // A run whose children all finished, waiting to take its slot back.
-    const ready = await insertRun(alice.id, await conversation(), 'running', 'ready');
+    const ready = await runIn(alice.id, await conversation(), 'running', 'ready');
     // A parent that finished with a child still queued: that child is stopped, never offered.
-    const gone = await insertRun(alice.id, await conversation(), 'cancelled');
+    const gone = await runIn(alice.id, await conversation(), 'cancelled');
     const orphan = await insertChild(alice.id, gone, 'queued');
 
     const view = await loadSchedulingView();

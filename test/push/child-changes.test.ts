@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createConversation } from '@/server/agents/conversations';
 import { bridgeChildChanges, childChangesAnnounced } from '@/server/agents/delegation/announce-children';
@@ -6,20 +5,13 @@ import { delegationEvents } from '@/server/agents/delegation/events';
 import { acceptChild } from '@/server/agents/delegation/ledger';
 import type { DelegationSpec } from '@/server/agents/delegation/spec';
 import { runEvents } from '@/server/agents/run-events';
-import { schema, writeTx } from '@/server/db';
 import { subscribeConversation, type ConversationChange } from '@/server/push/bus';
 import { makeAgent } from '../agents/helpers';
+import { insertRun } from '../support/runs';
 import { makeUser } from '../support/users';
 
-async function insertRun(ownerId: string, conversationId: string, parentRunId: string | null = null) {
-  const [row] = await writeTx(async (tx) =>
-    tx
-      .insert(schema.runs)
-      .values({ id: crypto.randomUUID(), conversationId, ownerId, idempotencyKey: crypto.randomUUID(), kind: 'start', status: 'running', model: 'scripted', input: { text: 'x' }, parentRunId })
-      .returning(),
-  );
-  return row!;
-}
+const runningRun = (ownerId: string, conversationId: string, parentRunId: string | null = null) =>
+  insertRun({ ownerId, conversationId, status: 'running', parentRunId });
 
 /**
  * Everything announced on a conversation by `act`: once its parent lookups are done (childChangesAnnounced) and the
@@ -44,8 +36,8 @@ describe("a delegated child's progress is announced as a change of its parent ru
     const agent = await makeAgent(alice.id);
     const parentConversation = (await createConversation(alice.id, agent.id)).id;
     const childConversation = (await createConversation(alice.id, agent.id)).id;
-    const parent = await insertRun(alice.id, parentConversation);
-    const child = await insertRun(alice.id, childConversation, parent.id);
+    const parent = await runningRun(alice.id, parentConversation);
+    const child = await runningRun(alice.id, childConversation, parent.id);
     const lifecycle = (runId: string, conversationId: string) => ({ runId, conversationId, ownerId: alice.id, status: 'running' as const });
 
     expect(await heardOn(parentConversation, () => runEvents().emit('run:started', lifecycle(child.id, childConversation)))).toEqual([[parent.id]]);
@@ -61,7 +53,7 @@ describe("a delegated child's progress is announced as a change of its parent ru
     const alice = await makeUser('alice');
     const agent = await makeAgent(alice.id);
     const conversationId = (await createConversation(alice.id, agent.id)).id;
-    const parent = await insertRun(alice.id, conversationId);
+    const parent = await runningRun(alice.id, conversationId);
     const spec = { request: { description: 'd', prompt: 'p' }, trusted: false, limits: { concurrency: 2, maxDepth: 2 } } as unknown as DelegationSpec;
     const ref = { runId: parent.id, ownerId: alice.id, conversationId, toolCallId: 'call-1', teamId: null, depth: 0, holdsSlot: false };
     const heard = await heardOn(conversationId, async () => {
