@@ -1,6 +1,5 @@
 'use client';
 
-import { zodResolver } from '@hookform/resolvers/zod';
 import Link from 'next/link';
 import { startTransition, useActionState, useEffect, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
@@ -8,11 +7,13 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
-import { signInSchema, type SignInInput } from '@/lib/schemas/auth';
+import { lazyResolver } from '@/lib/forms/lazy-resolver';
+import type { SignInInput } from '@/lib/schemas/auth';
 import type { AuthFormAction, AuthFormState } from '@/lib/types/auth-forms';
 import { textLink } from '@/components/ui/button-variants';
 
 const INITIAL: AuthFormState = {};
+const resolver = lazyResolver(() => import('./form-resolvers').then((m) => m.signInResolver));
 
 type Props = {
   /** The sign-in server action (the page hands it over: components never import app/). */
@@ -26,7 +27,8 @@ type Props = {
 };
 
 /**
- * Validates in the browser with the same schema the server uses, then posts to the server action. Before
+ * Validates in the browser with the same schema the server uses (loaded when the form first gets focus: ADR 053),
+ * then posts to the server action. Before
  * hydration the form still works: it posts to the same action natively.
  */
 export function SignInForm({ action, callbackPath, initialMessage, signUpLink }: Props) {
@@ -38,7 +40,7 @@ export function SignInForm({ action, callbackPath, initialMessage, signUpLink }:
     setFocus,
     formState: { errors },
   } = useForm<SignInInput>({
-    resolver: zodResolver(signInSchema),
+    resolver,
     defaultValues: { email: state.values?.email ?? '', password: '' },
   });
 
@@ -60,7 +62,7 @@ export function SignInForm({ action, callbackPath, initialMessage, signUpLink }:
     <div className="space-y-5">
       <h1 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">Sign in</h1>
       {message ? <Alert>{message}</Alert> : null}
-      <form action={formAction} onSubmit={submit} noValidate className="space-y-4">
+      <form action={formAction} onSubmit={submit} onFocus={resolver.preload} noValidate className="space-y-4">
         {callbackPath ? <input type="hidden" name="callbackUrl" value={callbackPath} /> : null}
         <Field label="Email" error={errors.email?.message ?? state.fields?.email}>
           <Input type="email" autoComplete="username" inputMode="email" {...register('email')} />

@@ -1,6 +1,5 @@
 'use client';
 
-import { zodResolver } from '@hookform/resolvers/zod';
 import Link from 'next/link';
 import { startTransition, useActionState, useEffect, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
@@ -9,11 +8,13 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
-import { signUpSchema, type SignUpInput } from '@/lib/schemas/auth';
+import { lazyResolver } from '@/lib/forms/lazy-resolver';
+import type { SignUpInput } from '@/lib/schemas/auth';
 import type { AuthFormAction, AuthFormState } from '@/lib/types/auth-forms';
 import { textLink } from '@/components/ui/button-variants';
 
 const INITIAL: AuthFormState = {};
+const resolver = lazyResolver(() => import('./form-resolvers').then((m) => m.signUpResolver));
 
 /**
  * Email, password (8+ characters) and an optional name; on success the server signs in and opens /agents.
@@ -28,7 +29,7 @@ export function SignUpForm({ action, invite = null, notice }: { action: AuthForm
     setFocus,
     formState: { errors },
   } = useForm<SignUpInput>({
-    resolver: zodResolver(signUpSchema),
+    resolver,
     defaultValues: { email: state.values?.email ?? '', password: '', name: state.values?.name ?? '' },
   });
 
@@ -49,7 +50,7 @@ export function SignUpForm({ action, invite = null, notice }: { action: AuthForm
       <h1 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">Create account</h1>
       {notice ? <Alert tone="info">{notice}</Alert> : null}
       {state.message ? <Alert>{state.message}</Alert> : null}
-      <form action={formAction} onSubmit={submit} noValidate className="space-y-4">
+      <form action={formAction} onSubmit={submit} onFocus={resolver.preload} noValidate className="space-y-4">
         {invite ? <input type="hidden" name="invite" value={invite} /> : null}
         <Field label="Email" error={errors.email?.message ?? state.fields?.email}>
           <Input type="email" autoComplete="email" inputMode="email" {...register('email')} />
