@@ -1,11 +1,10 @@
 'use client';
 
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { actionData } from '@/lib/action-result';
-import { ApiError } from '@/lib/api-client';
+import { useConfirmMutation } from '@/components/ui/use-confirm-mutation';
 import { deleteConversationAction } from '@/app/(app)/conversations/actions';
 import { conversationKeys } from './queries';
 
@@ -23,36 +22,19 @@ type Props = {
  */
 export function DeleteConversationDialog({ conversation, onClose, onDeleted }: Props) {
   const queryClient = useQueryClient();
-  const forget = async (id: string) => {
-    // Its cached reads would only answer 404 now: drop those nothing shows. The open chat page keeps its own until
-    // it navigates away (removing a read that is on screen would fetch it again and flash "unavailable").
-    queryClient.removeQueries({ queryKey: conversationKeys.one(id), type: 'inactive' });
-    await queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
-  };
-  const remove = useMutation({
-    mutationFn: (id: string) => actionData(() => deleteConversationAction(id)),
-    onSuccess: async (_data, id) => {
-      await forget(id);
-      remove.reset();
-      onClose();
-      onDeleted?.();
+  const { confirm, ...dialog } = useConfirmMutation({
+    action: deleteConversationAction,
+    settle: async (id: string) => {
+      // Its cached reads would only answer 404 now: drop those nothing shows. The open chat page keeps its own until
+      // it navigates away (removing a read that is on screen would fetch it again and flash "unavailable").
+      queryClient.removeQueries({ queryKey: conversationKeys.one(id), type: 'inactive' });
+      await queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
     },
-    onError: async (err, id) => {
-      // Already gone (deleted in another tab): the outcome the person asked for, so treat it as done.
-      if (err instanceof ApiError && err.code === 'not_found') {
-        await forget(id);
-        remove.reset();
-        onClose();
-        onDeleted?.();
-      }
-    },
+    // Already gone (deleted in another tab): the outcome the person asked for, so treat it as done.
+    goneIsDone: true,
+    onClose,
+    onDone: () => onDeleted?.(),
   });
-
-  const close = () => {
-    if (remove.isPending) return;
-    remove.reset();
-    onClose();
-  };
 
   return (
     <ConfirmDialog
@@ -68,10 +50,8 @@ export function DeleteConversationDialog({ conversation, onClose, onDeleted }: P
       confirmLabel="Delete conversation"
       cancelLabel="Keep conversation"
       pendingLabel="Deleting…"
-      pending={remove.isPending}
-      error={remove.isError ? (remove.error instanceof ApiError ? remove.error.message : 'Delete failed; try again.') : null}
-      onCancel={close}
-      onConfirm={() => conversation && remove.mutate(conversation.id)}
+      {...dialog}
+      onConfirm={() => conversation && confirm(conversation.id)}
     />
   );
 }

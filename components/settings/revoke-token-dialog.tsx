@@ -1,9 +1,8 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { actionData } from '@/lib/action-result';
-import { ApiError } from '@/lib/api-client';
+import { useConfirmMutation } from '@/components/ui/use-confirm-mutation';
 import type { ApiTokenView } from '@/lib/schemas/auth';
 import { revokeTokenAction } from '@/app/(app)/settings/actions';
 import { tokenKeys } from './queries';
@@ -11,23 +10,12 @@ import { tokenKeys } from './queries';
 /** Asks before revoking; a revoked token stops working at once. Escape or Cancel keeps it. */
 export function RevokeTokenDialog({ token, onClose }: { token: ApiTokenView | null; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: (id: string) => actionData(() => revokeTokenAction(id)),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: tokenKeys.list });
-      onClose();
-    },
-    onError: async (err) => {
-      // Already revoked elsewhere: refresh so it disappears.
-      if (err instanceof ApiError && err.code === 'not_found') await queryClient.invalidateQueries({ queryKey: tokenKeys.list });
-    },
+  // Revoked, or already revoked elsewhere: refresh so it disappears.
+  const { confirm, ...dialog } = useConfirmMutation({
+    action: revokeTokenAction,
+    settle: () => queryClient.invalidateQueries({ queryKey: tokenKeys.list }),
+    onClose,
   });
-
-  const close = () => {
-    if (revoke.isPending) return;
-    revoke.reset();
-    onClose();
-  };
 
   return (
     <ConfirmDialog
@@ -36,10 +24,8 @@ export function RevokeTokenDialog({ token, onClose }: { token: ApiTokenView | nu
       description={<>“{token?.name}” will stop working immediately. Scripts that use it will get 401 responses.</>}
       confirmLabel="Revoke token"
       pendingLabel="Revoking…"
-      pending={revoke.isPending}
-      error={revoke.isError ? revoke.error.message : null}
-      onCancel={close}
-      onConfirm={() => token && revoke.mutate(token.id)}
+      {...dialog}
+      onConfirm={() => token && confirm(token.id)}
     />
   );
 }

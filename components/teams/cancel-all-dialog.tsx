@@ -1,9 +1,7 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { actionData } from '@/lib/action-result';
-import { ApiError } from '@/lib/api-client';
+import { useConfirmMutation } from '@/components/ui/use-confirm-mutation';
 import type { ApiTeam } from '@/lib/types/team';
 import { cancelAllJobsAction } from '@/app/(app)/teams/actions';
 
@@ -17,12 +15,10 @@ type Props = {
 
 /** "Cancel all" asks first: every unfinished request of the team stops, each as if cancelled one by one. */
 export function CancelAllDialog({ team, open, onClose, onCancelled }: Props) {
-  const cancelAll = useMutation({
-    mutationFn: () => actionData(() => cancelAllJobsAction(team.id)),
-    onSuccess: (result) => {
-      onClose();
-      onCancelled(result.jobs.length);
-    },
+  const { confirm, ...dialog } = useConfirmMutation({
+    action: cancelAllJobsAction,
+    onClose,
+    onDone: (result) => onCancelled(result?.jobs.length ?? 0),
   });
   const n = team.pendingJobs;
   return (
@@ -39,13 +35,8 @@ export function CancelAllDialog({ team, open, onClose, onCancelled }: Props) {
       confirmLabel="Cancel all"
       cancelLabel="Keep them"
       pendingLabel="Cancelling…"
-      pending={cancelAll.isPending}
-      error={cancelAll.isError ? (cancelAll.error instanceof ApiError ? cancelAll.error.message : 'Cancel all failed; try again.') : null}
-      onCancel={() => {
-        cancelAll.reset();
-        onClose();
-      }}
-      onConfirm={() => cancelAll.mutate()}
+      {...dialog}
+      onConfirm={() => confirm(team.id)}
     />
   );
 }

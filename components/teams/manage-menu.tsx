@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Menu } from '@/components/ui/menu';
+import { useConfirmMutation } from '@/components/ui/use-confirm-mutation';
 import { Alert } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
@@ -40,9 +41,10 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
     mutationFn: () => actionData(() => reconnectTeamAction(team.id)),
     onSuccess: onReconnected,
   });
-  const remove = useMutation({
-    mutationFn: () => actionData(() => deleteTeamAction(team.id)),
-    onSuccess: () => {
+  const { confirm, ...removeDialog } = useConfirmMutation({
+    action: deleteTeamAction,
+    onClose: () => setConfirmOpen(false),
+    onDone: () => {
       queryClient.removeQueries({ queryKey: teamKeys.detail(team.id) });
       void queryClient.invalidateQueries({ queryKey: teamKeys.list() });
       router.push('/teams');
@@ -68,10 +70,7 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
           {
             label: 'Delete finished team',
             danger: true,
-            onSelect: () => {
-              remove.reset();
-              setConfirmOpen(true);
-            },
+            onSelect: () => setConfirmOpen(true),
           },
         ]}
       />
@@ -101,10 +100,8 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
         confirmLabel="Delete team"
         cancelLabel="Keep team"
         pendingLabel="Deleting…"
-        pending={remove.isPending}
-        error={remove.isError ? errorText(remove.error, 'Delete failed; try again.') : null}
-        onCancel={() => setConfirmOpen(false)}
-        onConfirm={() => remove.mutate()}
+        {...removeDialog}
+        onConfirm={() => confirm(team.id)}
       />
     </>
   );
