@@ -31,14 +31,18 @@ const STALL_MS = 1_200;
 const clusters: SharedCluster[] = [];
 let fenced: string[] = [];
 
-function processNamed(name: string, options: { executesNoRun?: () => boolean; heartbeatMs?: number } = {}): SharedCluster {
+function processNamed(
+  name: string,
+  options: { executesNoRun?: () => boolean; heartbeatMs?: number; leaseMs?: number; settleMs?: number } = {},
+): SharedCluster {
   const cluster = new SharedCluster({
     url: process.env.DATABASE_URL!,
     identity: { id: `${name}-${crypto.randomUUID().slice(0, 8)}`, pid: 1, host: 'test' },
     heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
-    leaseMs: LEASE_MS,
-    selfFenceMs: LEASE_MS - 100,
+    leaseMs: options.leaseMs ?? LEASE_MS,
+    selfFenceMs: (options.leaseMs ?? LEASE_MS) - 100,
     executesNoRun: options.executesNoRun,
+    settleMs: options.settleMs,
     onFenced: (reason) => fenced.push(`${name}: ${reason}`),
   });
   clusters.push(cluster);
@@ -190,5 +194,56 @@ describe('a late beat', () => {
     } finally {
       runEvents().off('run:started', onStarted);
     }
+  }, 30_000);
+});
+
+describe('a process just started', () => {
+  const SETTLE_MS = 800;
+
+  /** Another process, live throughout (its row beats an hour ahead) and holding nothing. */
+  async function withAnotherLiveProcess(fn: () => Promise<void>): Promise<void> {
+    const id = `other-${crypto.randomUUID().slice(0, 8)}`;
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    await writeTx((tx) => tx.insert(schema.appProcesses).values({ id, pid: 2, host: 'test', startedAt: new Date(), heartbeatAt: inAnHour }));
+    try {
+      await fn();
+    } finally {
+      await writeTx((tx) => tx.delete(schema.appProcesses).where(eq(schema.appProcesses.id, id)));
+    }
+  }
+
+  it('takes no team over while another process is live, until its beats have been on time for the settle time', async () => {
+    const teams = [await teamWithWork('settle-1'), await teamWithWork('settle-2')];
+    await withAnotherLiveProcess(async () => {
+      const fresh = processNamed('fresh', { settleMs: SETTLE_MS });
+      const startedAt = performance.now();
+      await fresh.start();
+      // Must not happen: a process just started holding a team (a stall now would stop it instead of rejoining).
+      expect(fresh.heldTeams()).toEqual([]);
+      await until(() => fresh.heldTeams().length > 0, 5_000, 'the settled process to claim its share');
+      expect(performance.now() - startedAt).toBeGreaterThanOrEqual(SETTLE_MS);
+      // Its share of two teams between two live processes.
+      expect(fresh.heldTeams()).toHaveLength(1);
+      expect(teams.map((t) => t.id)).toContain(fresh.heldTeams()[0]);
+    });
+  }, 30_000);
+
+  it('alone, takes its share at its first beat', async () => {
+    const team = await teamWithWork('alone');
+    const alone = processNamed('alone', { heartbeatMs: 60_000, settleMs: 60_000 });
+    await alone.start();
+    expect(alone.heldTeams()).toEqual([team.id]);
+  });
+
+  it('settling, starved past its lease: holds nothing, so it rejoins and goes on', async () => {
+    await teamWithWork('settle-stall');
+    await withAnotherLiveProcess(async () => {
+      const fresh = processNamed('fresh', { settleMs: 60_000, executesNoRun: () => true });
+      await fresh.start();
+      expect(fresh.heldTeams()).toEqual([]);
+      starveEventLoop(STALL_MS);
+      await until(() => fresh.stats.rejoined === 1 || fenced.length > 0, 5_000, 'the first beat after the stall');
+      expect(fenced).toEqual([]);
+    });
   }, 30_000);
 });

@@ -5,6 +5,14 @@ import { clusterSignals, setClusterSignals } from './signals';
 import type { PushBridge } from '@/server/push/pg-bridge';
 import type { ProcessIdentity } from './identity';
 
+/**
+ * A process just started takes no team and no run over while others are live until its beats have been on time for
+ * this long, or at the latest this long after its start (ADR 044 §7): loading its code and serving its first requests on a
+ * busy machine is when it is most likely to miss its lease, and holding nothing it then rejoins instead of stopping.
+ */
+const SETTLE_MS = 10_000;
+const SETTLE_CAP_MS = 30_000;
+
 export type JoinedCluster = { cluster: SharedCluster; bridge: PushBridge; leave: () => Promise<void> };
 
 /**
@@ -31,6 +39,8 @@ export async function joinCluster(options: {
     wakeOthers: () => clusterSignals().wake(),
     onClaimed: options.onClaimed,
     executesNoRun: options.executesNoRun,
+    settleMs: SETTLE_MS,
+    settleCapMs: SETTLE_CAP_MS,
   });
   const started = options.bridge(cluster.processId);
   await started.start();

@@ -30,6 +30,12 @@ export type SharedClusterOptions = {
    * Absent: a late beat always stops the process.
    */
   executesNoRun?: () => boolean;
+  /**
+   * While other processes are live, a process just started takes no team and no run over until its beats have come on
+   * time (≤ 2 beats apart) for this long, or until settleCapMs after its start (ADR 044 §7). Default 0: at once.
+   */
+  settleMs?: number;
+  settleCapMs?: number;
 };
 
 type Held = { epoch: number; renewedAt: number };
@@ -63,6 +69,8 @@ export class SharedCluster implements Cluster {
   readonly leaseMs: number;
   private readonly selfFenceMs: number;
   private readonly missedBeatMs: number;
+  private readonly settleMs: number;
+  private readonly settleCapMs: number;
   private readonly held = new Map<string, Held>();
   private readonly hooks = new Map<string, TickHook>();
   private client: pg.Client | undefined;
@@ -77,6 +85,10 @@ export class SharedCluster implements Cluster {
   /** Live processes at the last beat (for the claim share only; takeovers judge liveness in SQL). */
   liveCount = 1;
   readonly stats = { beats: 0, claimed: 0, released: 0, lost: 0, rejoined: 0 };
+  private readonly startedAt = performance.now();
+  /** The last beat that came late (or the start): settled once settleMs of on-time beats followed it. */
+  private steadySince = performance.now();
+  private settled = false;
   /** Claims sent and not yet answered: a claim committed for the old identity must not be answered to the new one. */
   private claiming = 0;
 
@@ -86,6 +98,8 @@ export class SharedCluster implements Cluster {
     this.leaseMs = options.leaseMs ?? LIMITS.cluster.leaseMs;
     this.selfFenceMs = options.selfFenceMs ?? LIMITS.cluster.selfFenceMs;
     this.missedBeatMs = options.missedBeatMs ?? Math.round(MISSED_BEATS * this.heartbeatMs);
+    this.settleMs = options.settleMs ?? 0;
+    this.settleCapMs = options.settleCapMs ?? 3 * this.settleMs;
   }
 
   /** This process among the others: what its runs and leases are written under (changes only at a rejoin). */
@@ -123,7 +137,10 @@ export class SharedCluster implements Cluster {
     // A beat much later than its interval (a busy event loop, a slow previous beat) delays every takeover by as much.
     const gap = sentAt - this.lastBeatStarted;
     this.lastBeatStarted = sentAt;
-    if (this.stats.beats > 0 && gap > 2 * this.heartbeatMs) console.log(`[cluster] beat ${Math.round(gap)} ms after the last`);
+    if (this.stats.beats > 0 && gap > 2 * this.heartbeatMs) {
+      console.log(`[cluster] beat ${Math.round(gap)} ms after the last`);
+      this.steadySince = sentAt;
+    }
     try {
       // Only while our last beat is younger than the lease, judged by the database's clock as every takeover is: a
       // process whose event loop stalled past it finds out here, before its next write, and stops.
@@ -153,6 +170,8 @@ export class SharedCluster implements Cluster {
       this.late();
       return;
     }
+    // Settling: the others take the dead processes' runs over (run takeover is the hooks' work).
+    if (this.settling()) return;
     // Not awaited by the beat: a takeover recovering runs can take longer than the self-fence time, and the next
     // beat must not wait for it. One round of hooks at a time; a beat during a round asks for one more right after
     // it, so a takeover due at this beat (a lease just ran out) waits for the round in progress, not for a later beat.
@@ -225,6 +244,22 @@ export class SharedCluster implements Cluster {
     return true;
   }
 
+  /**
+   * A process just started, on a machine busy enough to starve it (loading its code, its first requests), is the one
+   * most likely to miss its lease; holding nothing, it then rejoins instead of stopping (rejoin()). So while other
+   * processes are live to take teams and runs over, it takes none until its beats have been on time for settleMs (or
+   * settleCapMs passed, so a machine that never calms down still gets every process's share). Alone, it takes at once.
+   */
+  private settling(): boolean {
+    if (this.settled) return false;
+    const now = performance.now();
+    if (this.liveCount <= 1 || now - this.steadySince >= this.settleMs || now - this.startedAt >= this.settleCapMs) {
+      this.settled = true;
+      return false;
+    }
+    return true;
+  }
+
   /** Nothing of this process that another could take over and run a second time: no team lease, no run executing. */
   private holdsNothing(): boolean {
     return !this.stopped && this.held.size === 0 && this.claiming === 0 && (this.options.executesNoRun?.() ?? false);
@@ -253,6 +288,9 @@ export class SharedCluster implements Cluster {
     }
     this.identity = next;
     this.lastBeat = performance.now();
+    // It just proved unsteady: it settles again before it takes anything over (settling()).
+    this.settled = false;
+    this.steadySince = this.lastBeat;
     // The old identity's leases (none in memory; a step under one checks it per write) and row go now: its teams and
     // runs are taken over at once rather than when they expire.
     await this.query('delete from team_leases where process_id = $1', [was.id]);
@@ -322,6 +360,7 @@ export class SharedCluster implements Cluster {
     );
     this.liveCount = Math.max(1, rows[0]?.live ?? 1);
     const expiresInMs = rows[0]?.expires_in ?? null;
+    if (this.settling()) return { claimed: 0, expiresInMs };
     const want = Math.ceil((rows[0]?.pending ?? 0) / this.liveCount) - this.held.size;
     if (want <= 0) return { claimed: 0, expiresInMs };
     const free = await this.query<{ id: string }>(
