@@ -3,28 +3,18 @@ import { ApiError } from '@/lib/api-client';
 import { BUSY_MESSAGE } from '@/components/conversations/errors';
 import { draftSignature, type KeyedDraft } from '@/lib/idempotency/draft-key';
 import { sendDraft } from '@/components/conversations/send-draft';
+import { recordingServer } from '../support/recording-server';
 
 /** A fake server that, like the real one, makes one run per idempotency key. */
 function fakeServer() {
   const runs = new Map<string, string>();
-  const calls: Array<{ text: string; key: string }> = [];
-  let failNext: unknown = null;
-  return {
-    runs,
-    calls,
-    failOnce(err: unknown) {
-      failNext = err;
-    },
-    async send(text: string, key: string) {
-      calls.push({ text, key });
+  const server = recordingServer(
+    (text: string, key: string) => ({ text, key }),
+    ({ text, key }) => {
       if (!runs.has(key)) runs.set(key, text);
-      if (failNext) {
-        const err = failNext;
-        failNext = null;
-        throw err;
-      }
     },
-  };
+  );
+  return { runs, ...server };
 }
 
 let n = 0;

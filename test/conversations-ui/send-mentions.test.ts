@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/api-client';
 import type { QueuedMention, Recipient } from '@/lib/mentions/types';
 import { BUSY_MESSAGE } from '@/components/conversations/errors';
 import { mentionConfirmation, sendMentionDraft, type MentionDraft } from '@/components/conversations/send-mentions';
+import { recordingServer } from '../support/recording-server';
 
 const writer: Recipient = { memberId: 'm-writer', label: 'Launch / Writer' };
 const reviewer: Recipient = { memberId: 'm-reviewer', label: 'Launch / Reviewer' };
@@ -10,29 +11,16 @@ const reviewer: Recipient = { memberId: 'm-reviewer', label: 'Launch / Reviewer'
 /** Like the real endpoint: one request per (messageKey, member); a repeated key answers the same jobs. */
 function fakeServer() {
   const jobs = new Map<string, QueuedMention>();
-  const calls: Array<{ text: string; memberIds: string[]; key: string }> = [];
-  let failNext: unknown = null;
-  return {
-    jobs,
-    calls,
-    failOnce(err: unknown) {
-      failNext = err;
-    },
-    async send(text: string, memberIds: string[], key: string): Promise<QueuedMention[]> {
-      calls.push({ text, memberIds, key });
-      const out = memberIds.map((memberId) => {
+  const server = recordingServer(
+    (text: string, memberIds: string[], key: string) => ({ text, memberIds, key }),
+    ({ memberIds, key }): QueuedMention[] =>
+      memberIds.map((memberId) => {
         const id = `${key}:${memberId}`;
         if (!jobs.has(id)) jobs.set(id, { jobId: `job-${jobs.size + 1}`, teamId: 't', memberId, label: memberId === writer.memberId ? writer.label : reviewer.label, status: 'queued' });
         return jobs.get(id)!;
-      });
-      if (failNext) {
-        const err = failNext;
-        failNext = null;
-        throw err;
-      }
-      return out;
-    },
-  };
+      }),
+  );
+  return { jobs, ...server };
 }
 
 let n = 0;

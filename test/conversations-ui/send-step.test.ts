@@ -1,29 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { sendStep, type SendableDraft } from '@/lib/send-step';
+import { recordingServer } from '../support/recording-server';
 
 /** A fake server that, like the real one, makes one thing per idempotency key and answers with what that key made. */
 function fakeServer() {
   const made = new Map<string, SendableDraft>();
-  const calls: Array<{ draft: SendableDraft; key: string }> = [];
-  let failNext: unknown = null;
-  return {
-    made,
-    calls,
-    failOnce(err: unknown) {
-      failNext = err;
-    },
-    async send(draft: SendableDraft, key: string): Promise<number> {
-      calls.push({ draft, key });
+  const server = recordingServer(
+    (draft: SendableDraft, key: string) => ({ draft, key }),
+    ({ draft, key }): number => {
       if (!made.has(key)) made.set(key, draft);
-      if (failNext) {
-        const err = failNext;
-        failNext = null;
-        throw err;
-      }
       return made.size;
     },
-  };
+  );
+  return { made, ...server };
 }
 
 let n = 0;
