@@ -4,9 +4,6 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormDialogActions } from '@/components/ui/form-dialog-actions';
-import { CharCounter } from '@/components/ui/char-counter';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { Modal } from '@/components/ui/modal';
 import { actionData } from '@/lib/action-result';
@@ -19,6 +16,7 @@ import { boundedTextProblem } from '@/lib/text-bounds';
 import type { ApiTeam } from '@/lib/types/team';
 import { teamKeys, teamListQuery } from './queries';
 import { cloneTeamAction } from '@/app/(app)/teams/actions';
+import { TeamNameField } from './team-name-field';
 
 type Props = { team: ApiTeam; open: boolean; onClose: () => void };
 
@@ -72,19 +70,17 @@ export function CloneTeamDialog({ team, open, onClose }: Props) {
       }
     >
       <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
-        <Field label="Name of the new team" error={error} hint={<CharCounter text={name} bound={LIMITS.team.name} />}>
-          <Input
-            ref={nameRef}
-            value={name}
-            autoComplete="off"
-            required
-            autoFocus
-            onChange={(e) => {
-              setName(e.target.value);
-              if (error) setError(undefined);
-            }}
-          />
-        </Field>
+        <TeamNameField
+          label="Name of the new team"
+          value={name}
+          error={error}
+          inputRef={nameRef}
+          autoFocus
+          onChange={(value) => {
+            setName(value);
+            if (error) setError(undefined);
+          }}
+        />
         {clone.isError && !(clone.error instanceof ApiError && clone.error.fields.name) ? (
           <Alert>Couldn’t clone the team: {clone.error instanceof ApiError ? clone.error.message : 'try again.'}</Alert>
         ) : null}

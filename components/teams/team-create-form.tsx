@@ -7,7 +7,7 @@ import { Alert, PageHeader } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { CharCounter } from '@/components/ui/char-counter';
 import { Field } from '@/components/ui/field';
-import { Input, Textarea } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/input';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
@@ -22,6 +22,7 @@ import { agentListQuery } from '@/components/agents/queries';
 import { teamKeys } from './queries';
 import { createTeamAction } from '@/app/(app)/teams/actions';
 import { useDebouncedValue } from '@/components/ui/use-debounced-value';
+import { TeamNameField } from './team-name-field';
 
 type FieldErrors = Partial<Record<'name' | 'goal' | 'agentIds', string>>;
 const { minMembers, maxMembers } = LIMITS.team;
@@ -117,18 +118,15 @@ export function TeamCreateForm() {
           </div>
         ) : null}
 
-        <Field label="Name" error={errors.name} hint={<CharCounter text={name} bound={LIMITS.team.name} />}>
-          <Input
-            ref={nameRef}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              if (errors.name) setErrors((x) => ({ ...x, name: undefined }));
-            }}
-            autoComplete="off"
-            required
-          />
-        </Field>
+        <TeamNameField
+          value={name}
+          error={errors.name}
+          inputRef={nameRef}
+          onChange={(value) => {
+            setName(value);
+            if (errors.name) setErrors((x) => ({ ...x, name: undefined }));
+          }}
+        />
 
         <Field
           label="Goal"

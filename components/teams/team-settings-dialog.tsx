@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { FormDialogActions } from '@/components/ui/form-dialog-actions';
 import { CharCounter } from '@/components/ui/char-counter';
 import { Field } from '@/components/ui/field';
-import { Input, Textarea } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { Modal } from '@/components/ui/modal';
 import { actionData } from '@/lib/action-result';
@@ -15,6 +15,7 @@ import type { TeamSettingsInput } from '@/lib/schemas/team-settings';
 import { boundedTextProblem } from '@/lib/text-bounds';
 import type { ApiTeam } from '@/lib/types/team';
 import { updateTeamSettingsAction } from '@/app/(app)/teams/actions';
+import { TeamNameField } from './team-name-field';
 
 type Props = { team: ApiTeam; open: boolean; onClose: () => void; onSaved: () => void };
 type Errors = { name?: string; goal?: string };
@@ -67,19 +68,16 @@ export function TeamSettingsDialog({ team, open, onClose, onSaved }: Props) {
   return (
     <Modal open={open} onClose={close} busy={save.isPending} title="Edit team" className="max-w-lg">
       <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
-        <Field label="Name" error={errors.name} hint={<CharCounter text={name} bound={LIMITS.team.name} />}>
-          <Input
-            ref={nameRef}
-            value={name}
-            autoComplete="off"
-            required
-            autoFocus
-            onChange={(e) => {
-              setName(e.target.value);
-              if (errors.name) setErrors((x) => ({ ...x, name: undefined }));
-            }}
-          />
-        </Field>
+        <TeamNameField
+          value={name}
+          error={errors.name}
+          inputRef={nameRef}
+          autoFocus
+          onChange={(value) => {
+            setName(value);
+            if (errors.name) setErrors((x) => ({ ...x, name: undefined }));
+          }}
+        />
         <Field
           label="Goal"
           error={errors.goal}

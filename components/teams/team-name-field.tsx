@@ -1,0 +1,30 @@
+'use client';
+
+import type { Ref } from 'react';
+import { CharCounter } from '@/components/ui/char-counter';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { LIMITS } from '@/lib/limits';
+
+/** A team's name, counted against its bound as it is typed (create, clone, edit). */
+export function TeamNameField({
+  label = 'Name',
+  value,
+  error,
+  onChange,
+  inputRef,
+  autoFocus,
+}: {
+  label?: string;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+  inputRef: Ref<HTMLInputElement>;
+  autoFocus?: boolean;
+}) {
+  return (
+    <Field label={label} error={error} hint={<CharCounter text={value} bound={LIMITS.team.name} />}>
+      <Input ref={inputRef} value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" required autoFocus={autoFocus} />
+    </Field>
+  );
+}
