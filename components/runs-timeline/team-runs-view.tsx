@@ -14,6 +14,7 @@ import { useTeamRunsPush } from './use-team-runs-push';
 import { RunsTable } from './runs-table';
 import { TimelineChart } from './timeline-chart';
 import { ButtonLink } from '@/components/ui/button-link';
+import { TeamNotFound } from '@/components/teams/team-not-found';
 
 const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
@@ -46,16 +47,7 @@ export function TeamRunsView({ teamId }: { teamId: string }) {
   const now = useNow(live, runs.dataUpdatedAt);
 
   const missing = [team.error, runs.error].some((e) => e instanceof ApiError && e.status === 404);
-  if (missing) {
-    return (
-      <EmptyState title="Team not found">
-        <p>It may have been deleted.</p>
-        <ButtonLink href="/teams" variant="secondary" size="sm" className="mt-3">
-          Back to teams
-        </ButtonLink>
-      </EmptyState>
-    );
-  }
+  if (missing) return <TeamNotFound />;
 
   const data = runs.data;
   // A handoff is one member's request to another; the person's own requests are counted apart (the legend marks them).

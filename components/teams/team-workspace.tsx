@@ -2,7 +2,7 @@
 
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
+import { Alert, Badge, Spinner } from '@/components/ui/misc';
 import { LoadError } from '@/components/ui/load-error';
 import { Button } from '@/components/ui/button';
 import { actionData } from '@/lib/action-result';
@@ -33,6 +33,7 @@ import { tabTitle, useTabTitle } from './use-tab-title';
 import { ButtonLink } from '@/components/ui/button-link';
 import { cn } from '@/components/ui/cn';
 import { textLink } from '@/components/ui/button-variants';
+import { TeamNotFound } from './team-not-found';
 
 const toggleKey = (id: string) => (prev: Readonly<Record<string, boolean>>) => ({ ...prev, [id]: !prev[id] });
 
@@ -128,12 +129,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
   if (team.isError && !team.data) {
     const missing = team.error instanceof ApiError && team.error.status === 404;
     return missing ? (
-      <EmptyState title="Team not found">
-        <p>It may have been deleted.</p>
-        <ButtonLink href="/teams" variant="secondary" size="sm" className="mt-3">
-          Back to teams
-        </ButtonLink>
-      </EmptyState>
+      <TeamNotFound />
     ) : (
       <LoadError query={team}>Couldn’t load this team.</LoadError>
     );
