@@ -5,6 +5,8 @@
 // - every module under server/ starts with `import 'server-only'`, so a client component that reaches one fails the
 //   build instead of shipping server code to the browser. The few that must also load in plain Node are listed in
 //   SERVER_ONLY_EXEMPT, each with the reason; an entry that no longer needs its exemption is reported too.
+// - nothing renders HTML from text: `dangerouslySetInnerHTML` appears nowhere in app/, components/ or lib/, so untrusted
+//   text (a person's, a model's, a tool's) can only ever reach the page as text.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -61,6 +63,19 @@ export function serverOnlyProblems(root, exempt = SERVER_ONLY_EXEMPT) {
   return problems;
 }
 
+/** Every use of `dangerouslySetInnerHTML` under `root`'s app/, components/ and lib/, as `path:line` problems. */
+export function rawHtmlProblems(root) {
+  return ['app', 'components', 'lib'].flatMap((dir) =>
+    sourceFiles(path.join(root, dir)).flatMap((file) => {
+      const rel = path.relative(root, file).split(path.sep).join('/');
+      return fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (line.includes('dangerouslySetInnerHTML') ? [`${rel}:${i + 1}: renders HTML (dangerouslySetInnerHTML); render text instead`] : []));
+    }),
+  );
+}
+
 /** Problems with the architecture page's length under `root`. */
 export function architecturePageProblems(root, max = ARCHITECTURE_MAX_LINES) {
   const file = path.join(root, 'docs/architecture.md');
@@ -72,7 +87,7 @@ export function architecturePageProblems(root, max = ARCHITECTURE_MAX_LINES) {
 }
 
 export function houseRuleProblems(root) {
-  return [...architecturePageProblems(root), ...serverOnlyProblems(root)];
+  return [...architecturePageProblems(root), ...serverOnlyProblems(root), ...rawHtmlProblems(root)];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -82,5 +97,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.stderr.write(`House rules broken (scripts/house-rules.mjs):\n${problems.map((p) => `  ${p}\n`).join('')}`);
     process.exit(1);
   }
-  process.stdout.write('House rules kept: docs/architecture.md is a map, every server module is server-only.\n');
+  process.stdout.write('House rules kept: docs/architecture.md is a map, every server module is server-only, no HTML from text.\n');
 }

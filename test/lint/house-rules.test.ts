@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { architecturePageProblems, firstStatement, serverOnlyProblems } from '../../scripts/house-rules.mjs';
+import { architecturePageProblems, firstStatement, rawHtmlProblems, serverOnlyProblems } from '../../scripts/house-rules.mjs';
 
 /**
  * scripts/house-rules.mjs (npm test's first step, through scripts/checks.mjs) on a throw-away tree shaped like the
@@ -85,6 +85,23 @@ describe("every server module starts with import 'server-only'", () => {
   it('reads the first statement past comments only', () => {
     expect(firstStatement('/* a */\n// b\n  code();')).toBe('code();');
     expect(firstStatement('/* never closed')).toBe('');
+  });
+});
+
+describe('no HTML rendered from text', () => {
+  it('reports dangerouslySetInnerHTML in app, components and lib, with its line; elsewhere is not its business', () => {
+    const root = tree({
+      'components/teams/note.tsx': 'export const Note = ({ text }: { text: string }) => (\n  <p dangerouslySetInnerHTML={{ __html: text }} />\n);\n',
+      'app/(app)/page.tsx': "const props = { dangerouslySetInnerHTML: { __html: '<b>x</b>' } };\n",
+      'lib/render.ts': 'export const safe = (text: string) => text;\n',
+      'test/probe.test.tsx': '<div dangerouslySetInnerHTML={{ __html: "" }} />\n',
+    });
+    // What must not happen: untrusted text turned into markup on a page.
+    expect(rawHtmlProblems(root).sort()).toEqual([
+      expect.stringMatching(/^app\/\(app\)\/page\.tsx:1: renders HTML/),
+      expect.stringMatching(/^components\/teams\/note\.tsx:2: renders HTML/),
+    ]);
+    expect(rawHtmlProblems(tree({ 'components/plain.tsx': 'export const P = ({ text }: { text: string }) => <p>{text}</p>;\n' }))).toEqual([]);
   });
 });
 
