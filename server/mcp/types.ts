@@ -54,6 +54,8 @@ export interface McpServerTools {
   checkedAt: string;
   error?: string;
   tools: McpToolInfo[];
+  /** The server listed more tools than are kept (MCP_LIMITS.tools): the rest are left out. */
+  toolsTruncated?: boolean;
 }
 
 export class McpCallError extends Error {
