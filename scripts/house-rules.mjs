@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Two rules of docs/architecture.md that no linter knows, checked on the files themselves (npm test's first step,
+// Rules of docs/architecture.md that no linter knows, checked on the files themselves (npm test's first step,
 // scripts/checks.mjs; test/lint/house-rules.test.ts runs them on fixtures):
 // - docs/architecture.md stays a map: at most ARCHITECTURE_MAX_LINES lines; explanations belong in the ADRs.
 // - every module under server/ starts with `import 'server-only'`, so a client component that reaches one fails the

@@ -7,7 +7,7 @@ import { architecturePageProblems, firstStatement, rawHtmlProblems, serverOnlyPr
 
 /**
  * scripts/house-rules.mjs (npm test's first step, through scripts/checks.mjs) on a throw-away tree shaped like the
- * repository: the architecture page's line bound, and `import 'server-only'` first in every server module.
+ * repository: the architecture page's line bound, `import 'server-only'` first in every server module, no raw HTML.
  */
 const roots: string[] = [];
 afterEach(() => {
