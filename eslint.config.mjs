@@ -72,7 +72,10 @@ const importBoundaries = [
   },
 ];
 
-/** Settings come from server/env.ts (and lib/env-limits.ts), parsed once with zod; nothing else reads process.env. */
+/**
+ * Where process.env may be read: rawEnv in lib/env-setting.ts is the one reader; server/env.ts (zod) and
+ * lib/env-limits.ts (plain parsers, so pages ship no zod) declare the settings through it (ADR 051, ADR 019).
+ */
 const ENV_READERS = ['server/env.ts', 'lib/env-setting.ts'];
 
 const config = [
@@ -131,7 +134,7 @@ const config = [
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read settings from server/env.ts (env.*) or lib/env-limits.ts; they are parsed once, with zod, there.' },
+        { object: 'process', property: 'env', message: 'Read settings from server/env.ts (env.*) or lib/env-limits.ts, where each is declared and parsed once (docs/architecture.md "Settings from the environment").' },
       ],
     },
   },
