@@ -1,9 +1,8 @@
 import 'server-only';
-import { LIMITS } from '@/lib/limits';
 import { subscribeConversation, subscribeLiveOutput, type LiveOutputChange } from './bus';
 import { changedSince, currentConversationEventId } from './conversation-changes';
-import { eventStreamResponse, type PushMessage } from './event-stream';
-import { currentLiveOutput } from './live-output';
+import { eventStreamResponse, mergeChangedIds, openingOf, type PushMessage, type StreamOpening } from './event-stream';
+import { currentLiveOutput, liveOutputFields, type LiveOutputFields } from './live-output';
 
 /**
  * What a conversation stream says: these runs changed (started, finished, or wrote run events; read them with
@@ -13,35 +12,14 @@ import { currentLiveOutput } from './live-output';
 export type ConversationPush = { conversationId: string; runIds: string[] | null };
 
 /** A running run's live output (`event: output`, no id), as on the team stream (team-stream.ts). */
-export type ConversationOutputPush = {
-  conversationId: string;
-  runId: string;
-  text: string;
-  truncated: boolean;
-  done: boolean;
-  retrying: NonNullable<LiveOutputChange['retrying']> | null;
-};
+export type ConversationOutputPush = { conversationId: string } & LiveOutputFields;
 
-type ConversationStreamInput = {
-  accountId: string;
-  conversationId: string;
-  lastEventId: number | null;
-  signal: AbortSignal;
-  /** Held while the stream is open (event-stream.ts). */
-  request?: Request;
-  /** The opening credential still good (event-stream.ts). */
-  signedIn: () => Promise<boolean>;
-  heartbeatMs?: number;
-};
+type ConversationStreamInput = StreamOpening & { conversationId: string; lastEventId: number | null };
 
 const message = (id: number, data: ConversationPush): PushMessage<ConversationPush> => ({ id: String(id), event: 'conversation', data });
 
 export function mergeConversationPush(a: PushMessage<ConversationPush>, b: PushMessage<ConversationPush>): PushMessage<ConversationPush> {
-  let runIds: string[] | null = null;
-  if (a.data.runIds && b.data.runIds) {
-    const union = new Set([...a.data.runIds, ...b.data.runIds]);
-    runIds = union.size <= LIMITS.activity.maxLimit ? [...union] : null;
-  }
+  const runIds = mergeChangedIds(a.data.runIds, b.data.runIds);
   return message(Math.max(Number(a.id), Number(b.id)), { conversationId: a.data.conversationId, runIds });
 }
 
@@ -53,15 +31,11 @@ export function conversationEventStream(input: ConversationStreamInput): Promise
   const ofThis = (c: LiveOutputChange) => c.conversationId === input.conversationId;
   const output = (c: LiveOutputChange): PushMessage<ConversationOutputPush> => ({
     event: 'output',
-    data: { conversationId: c.conversationId, runId: c.runId, text: c.text, truncated: c.truncated, done: c.done, retrying: c.retrying ?? null },
+    data: { conversationId: c.conversationId, ...liveOutputFields(c) },
   });
   const isChange = (m: PushMessage<ConversationPush | ConversationOutputPush>): m is PushMessage<ConversationPush> => m.event === 'conversation';
   return eventStreamResponse<ConversationPush | ConversationOutputPush>({
-    accountId: input.accountId,
-    signal: input.signal,
-    request: input.request,
-    signedIn: input.signedIn,
-    heartbeatMs: input.heartbeatMs,
+    ...openingOf(input),
     subscribe: (push) => {
       const changes = subscribeConversation(input.conversationId, (c) => push(message(c.id, { conversationId: c.conversationId, runIds: c.runIds })));
       const live = subscribeLiveOutput(input.accountId, ofThis, (c) => push(output(c)));

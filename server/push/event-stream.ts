@@ -43,6 +43,28 @@ export type EventStreamOptions<T> = {
   heartbeatMs?: number;
 };
 
+/** What every stream's route hands over when it opens it, whatever the stream follows. */
+export type StreamOpening = Pick<EventStreamOptions<unknown>, 'accountId' | 'signal' | 'request' | 'signedIn' | 'heartbeatMs'>;
+
+/** Only the opening's own fields: a stream's input carries more (its team, its conversation, Last-Event-ID). */
+export const openingOf = ({ accountId, signal, request, signedIn, heartbeatMs }: StreamOpening): StreamOpening => ({
+  accountId,
+  signal,
+  request,
+  signedIn,
+  heartbeatMs,
+});
+
+/**
+ * Two unsent messages' changed ids as one list, or null — re-read everything — when either could not list them or
+ * the union passes what one message may list (LIMITS.activity.maxLimit).
+ */
+export function mergeChangedIds(a: string[] | null, b: string[] | null): string[] | null {
+  if (!a || !b) return null;
+  const union = new Set([...a, ...b]);
+  return union.size <= LIMITS.activity.maxLimit ? [...union] : null;
+}
+
 const encoder = new TextEncoder();
 const format = (m: PushMessage<unknown>) => encoder.encode(`${m.id === undefined ? '' : `id: ${m.id}\n`}event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
 const HEARTBEAT = encoder.encode(': heartbeat\n\n');

@@ -28,6 +28,23 @@ function remember(table: Map<string, LiveOutputChange>, change: LiveOutputChange
   }
 }
 
+/** What a stream says of a running run's live output, beside the conversation or job it belongs to. */
+export type LiveOutputFields = {
+  runId: string;
+  text: string;
+  truncated: boolean;
+  done: boolean;
+  retrying: NonNullable<LiveOutputChange['retrying']> | null;
+};
+
+export const liveOutputFields = (c: LiveOutputChange): LiveOutputFields => ({
+  runId: c.runId,
+  text: c.text,
+  truncated: c.truncated,
+  done: c.done,
+  retrying: c.retrying ?? null,
+});
+
 /** Announce a run's live output (its viewers, here and through the push bridge in the other processes). */
 export function publishLiveOutput(change: LiveOutputChange): void {
   latest();

@@ -1,8 +1,7 @@
 import 'server-only';
-import { LIMITS } from '@/lib/limits';
 import { subscribeLiveOutput, subscribeTeam, type LiveOutputChange } from './bus';
-import { eventStreamResponse, type PushMessage } from './event-stream';
-import { currentLiveOutput } from './live-output';
+import { eventStreamResponse, mergeChangedIds, openingOf, type PushMessage, type StreamOpening } from './event-stream';
+import { currentLiveOutput, liveOutputFields, type LiveOutputFields } from './live-output';
 
 /**
  * What a team stream says: the team is at `revision`; `jobIds` changed since the client's last message, or null
@@ -16,44 +15,21 @@ export type TeamPush = { teamId: string; revision: number; jobIds: string[] | nu
  * connection carry the text so far): the newest text of its member's current response, `truncated` when older
  * text was dropped, `done` once its run has finished (the job's result follows as a `team` change).
  */
-export type TeamOutputPush = {
-  teamId: string;
-  jobId: string;
-  runId: string;
-  text: string;
-  truncated: boolean;
-  done: boolean;
-  retrying: NonNullable<LiveOutputChange['retrying']> | null;
-};
+export type TeamOutputPush = { teamId: string; jobId: string } & LiveOutputFields;
 
-type TeamStreamInput = {
-  accountId: string;
+type TeamStreamInput = StreamOpening & {
   teamId: string;
   /** The team's revision as read (after the ownership check) when the stream opens. */
   readRevision: () => number | Promise<number>;
   /** Last-Event-ID (a revision) the client reconnects with, if any. */
   lastEventId: number | null;
-  signal: AbortSignal;
-  /** Held while the stream is open (event-stream.ts). */
-  request?: Request;
-  /** The opening credential still good (event-stream.ts). */
-  signedIn: () => Promise<boolean>;
-  heartbeatMs?: number;
 };
 
 const message = (data: TeamPush): PushMessage<TeamPush> => ({ id: String(data.revision), event: 'team', data });
 
 const outputMessage = (change: LiveOutputChange & { teamId: string; jobId: string }): PushMessage<TeamOutputPush> => ({
   event: 'output',
-  data: {
-    teamId: change.teamId,
-    jobId: change.jobId,
-    runId: change.runId,
-    text: change.text,
-    truncated: change.truncated,
-    done: change.done,
-    retrying: change.retrying ?? null,
-  },
+  data: { teamId: change.teamId, jobId: change.jobId, ...liveOutputFields(change) },
 });
 
 const isTeamMessage = (m: PushMessage<TeamPush | TeamOutputPush>): m is PushMessage<TeamPush> => m.event === 'team';
@@ -62,12 +38,7 @@ const ofTeam = (teamId: string) => (c: LiveOutputChange): c is LiveOutputChange 
 /** Two unsent team messages become one: the later revision, with the union of changed jobs (bounded). */
 export function mergeTeamPush(a: PushMessage<TeamPush>, b: PushMessage<TeamPush>): PushMessage<TeamPush> {
   const revision = Math.max(a.data.revision, b.data.revision);
-  let jobIds: string[] | null = null;
-  if (a.data.jobIds && b.data.jobIds) {
-    const union = new Set([...a.data.jobIds, ...b.data.jobIds]);
-    jobIds = union.size <= LIMITS.activity.maxLimit ? [...union] : null;
-  }
-  return message({ teamId: a.data.teamId, revision, jobIds });
+  return message({ teamId: a.data.teamId, revision, jobIds: mergeChangedIds(a.data.jobIds, b.data.jobIds) });
 }
 
 /**
@@ -80,11 +51,7 @@ export function teamEventStream(input: TeamStreamInput): Promise<Response> {
   /** The revision the first message says (set once it is read). */
   let said: number | undefined;
   return eventStreamResponse<TeamPush | TeamOutputPush>({
-    accountId: input.accountId,
-    signal: input.signal,
-    request: input.request,
-    signedIn: input.signedIn,
-    heartbeatMs: input.heartbeatMs,
+    ...openingOf(input),
     subscribe: (push) => {
       const team = subscribeTeam(input.teamId, (change) => {
         // A change announced after the first message but at or below its revision (its after-commit read was slower
