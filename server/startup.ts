@@ -99,6 +99,9 @@ export async function startServerProcess(): Promise<void> {
   });
   onShutdown('scheduler', stopScheduler);
   startScheduler(teamJobs, { delegations: delegationPort });
+  // Threads a crash left behind a conversation delete (ADR 050): housekeeping beside live work, so not awaited.
+  const { sweepOrphanThreads } = await import('@/server/agents/orphan-thread-sweep');
+  void sweepOrphanThreads().catch((err) => console.error('[conversations] could not sweep the threads of deleted conversations', err));
 
   installSignalHandlers();
   console.log(
