@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -29,7 +29,7 @@ describe('the conversation composer’s send at the daily cap', () => {
     const alice = await makeUser('alice');
     const { conversation } = await conversationWith(alice.id);
     await seedRun({ ownerId: alice.id, conversationId: conversation.id, tokens: 2_000, createdAt: Date.now() });
-    scope.headers = new Headers(alice.auth);
+    signIn(alice);
     // A flood, one after another: each send's check and insert are one write transaction, so interleaving
     // adds nothing (and vitest's next/headers mock can't be loaded by concurrent first calls).
     const results = [];
@@ -46,7 +46,7 @@ describe('the conversation composer’s send at the daily cap', () => {
     // Another account is not capped by alice's usage.
     const bob = await makeUser('bob');
     const { conversation: bobs } = await conversationWith(bob.id);
-    scope.headers = new Headers(bob.auth);
+    signIn(bob);
     const sent = await actions.sendMessageAction(bobs.id, { text: '/reply yes', idempotencyKey: crypto.randomUUID() });
     if (!sent.ok) throw new Error(`bob's send was refused: ${JSON.stringify(sent.error)}`);
     expect((await finished(sent.data.run.id)).status).toBe('success');

@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -9,7 +9,7 @@ const exportRoute = await import('@/app/api/v1/teams/[id]/export/route');
 const { teamBudgetStanding } = await import('@/lib/budget-state');
 const { getDb, schema } = await import('@/server/db');
 const { TeamBudgetReachedError } = await import('@/server/budgets/team-budget');
-const { teamSpend } = await import('@/server/budgets/team-spend');
+const { teamSpend } = await import('@/server/budgets/team-totals');
 const { SchedulerRuntime } = await import('@/server/scheduler/runtime');
 const { loadSchedulingView } = await import('@/server/scheduler/view');
 const { sendRequest } = await import('@/server/teams/requests');
@@ -211,13 +211,13 @@ describe('updateTeamBudgetAction in money', () => {
     const alice = await makeUser('alice');
     const mallory = await makeUser('mallory');
     const { team } = await makeTeam(alice.id);
-    scope.headers = new Headers(alice.auth);
+    signIn(alice);
     expect(await actions.updateTeamBudgetAction(team.id, { moneyBudget: '12.50' })).toMatchObject({ ok: true, data: { id: team.id, moneyBudget: '12.50' } });
     expect(await actions.updateTeamBudgetAction(team.id, { moneyBudget: '0' })).toMatchObject({
       ok: false,
       error: { code: 'validation_error', fields: { moneyBudget: expect.stringMatching(/from \$0\.01/) } },
     });
-    scope.headers = new Headers(mallory.auth);
+    signIn(mallory);
     expect(await actions.updateTeamBudgetAction(team.id, { moneyBudget: '1000000' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect((await teamRow(team.id)).moneyBudgetNanos).toBe(12.5 * USD);
   });

@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -97,13 +97,13 @@ describe('updateTeamBudgetAction', () => {
     const alice = await makeUser('alice');
     const mallory = await makeUser('mallory');
     const { team } = await makeTeam(alice.id);
-    scope.headers = new Headers(alice.auth);
+    signIn(alice);
     expect(await actions.updateTeamBudgetAction(team.id, { tokenBudget: 3_000 })).toMatchObject({ ok: true, data: { id: team.id, tokenBudget: 3_000 } });
     expect(await actions.updateTeamBudgetAction(team.id, { tokenBudget: max + 1 })).toMatchObject({
       ok: false,
       error: { code: 'validation_error', fields: { tokenBudget: expect.stringMatching(/at most/) } },
     });
-    scope.headers = new Headers(mallory.auth);
+    signIn(mallory);
     expect(await actions.updateTeamBudgetAction(team.id, { tokenBudget: max })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect((await teamRow(team.id)).tokenBudget).toBe(3_000);
   });

@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import { describe, expect, it } from 'vitest';
 import { adminStateSnapshot, makeAccount } from '../admin/helpers';
 
@@ -25,7 +25,7 @@ describe('the Admin page provider actions', () => {
     // What must not happen: a non-admin adding, changing, testing (a call with the key) or removing a provider.
     const f = await fixtures();
     expect(Object.keys(actions).sort()).toEqual(Object.keys(f.args).sort());
-    scope.headers = new Headers(f.member.auth);
+    signIn(f.member);
     for (const [name, action] of Object.entries(actions) as [string, Action][]) {
       const before = await adminStateSnapshot();
       expect(await action(...f.args[name]!), name).toEqual({ ok: false, error: { code: 'not_found', message: 'Resource not found' } });
@@ -42,7 +42,7 @@ describe('the Admin page provider actions', () => {
 
   it('an admin may use each (in this order), and no answer carries a key', async () => {
     const f = await fixtures();
-    scope.headers = new Headers(f.admin.auth);
+    signIn(f.admin);
     for (const name of ['createProviderAction', 'updateProviderAction', 'testProviderAction', 'deleteProviderAction']) {
       const result = await (actions as unknown as Record<string, Action>)[name]!(...f.args[name]!);
       expect(result, name).toMatchObject({ ok: true });

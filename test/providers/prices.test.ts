@@ -1,4 +1,4 @@
-import { scope } from '../support/action-session';
+import { signIn } from '../support/action-session';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminStateSnapshot, makeAccount } from '../admin/helpers';
@@ -172,13 +172,13 @@ describe('setModelPriceAction', () => {
     const admin = await makeAccount('admin', 'admin');
     const member = await makeAccount('member', 'member');
     const model = fresh();
-    scope.headers = new Headers(member.auth);
+    signIn(member);
     expect(await actions.setModelPriceAction({ model, inputPerMillion: '1', outputPerMillion: '2' })).toEqual({
       ok: false,
       error: { code: 'not_found', message: 'Resource not found' },
     });
     expect(await priceOf(model)).toBeNull();
-    scope.headers = new Headers(admin.auth);
+    signIn(admin);
     expect(await actions.setModelPriceAction({ model, inputPerMillion: '1', outputPerMillion: '2' })).toMatchObject({
       ok: true,
       data: { model, inputPerMillion: '1.00', outputPerMillion: '2.00' },
