@@ -22,6 +22,9 @@ const LIMIT_SETTINGS = {
   // A provider's own caps (Admin → Providers) take precedence; these apply to the rest (the environment's providers too).
   PROVIDER_MAX_CONCURRENT: setting('PROVIDER_MAX_CONCURRENT', 'a whole number of model calls, 1 to 1000', wholeNumber(1, 1_000)),
   PROVIDER_REQUESTS_PER_MINUTE: setting('PROVIDER_REQUESTS_PER_MINUTE', 'a whole number of model calls per minute, 1 to 100000', wholeNumber(1, 100_000)),
+  // Deferred MCP tools (LIMITS.deferredTools): 0 tools defers every MCP tool.
+  MCP_DEFER_TOOLS_OVER: setting('MCP_DEFER_TOOLS_OVER', 'a whole number of tools, 0 to 1000', wholeNumber(0, 1_000)),
+  MCP_DEFER_SCHEMA_TOKENS: setting('MCP_DEFER_SCHEMA_TOKENS', 'a whole number of tokens, 0 to 1000000', wholeNumber(0, 1_000_000)),
 } satisfies Record<string, Setting<number>>;
 
 export type LimitVariable = keyof typeof LIMIT_SETTINGS;

@@ -13,6 +13,11 @@ export const LIMITS = {
     model: { maxChars: 200 },
     maxTurns: { min: 1, max: 150, default: 25 },
     approvalTools: { max: 50 },
+    /**
+     * An agent's MCP selection (lib/schemas/agent.ts): servers it names, single tools per server (a whole server
+     * takes all its tools instead), and the length of an MCP tool's own name (the MCP spec's 128).
+     */
+    mcp: { servers: 20, toolsPerServer: 100, toolNameChars: 128, serverIdChars: 64 },
   },
   user: {
     email: { maxChars: 254 },
@@ -97,6 +102,19 @@ export const LIMITS = {
     /** Tokens (input + output) one run may spend unless its agent sets its own budget; RUN_TOKEN_BUDGET overrides. */
     defaultTokenBudget: limitFromEnv('RUN_TOKEN_BUDGET', 500_000),
     tokenBudget: { min: 1_000, max: 10_000_000 },
+  },
+  /**
+   * Deferred tool loading (seed 000; server/mcp/tool-group/deferred.ts): past this many tools in a run, or this many
+   * estimated tokens of MCP tool schemas, the MCP tools' schemas are withheld and `tool_search` loads them by query.
+   * MCP_DEFER_TOOLS_OVER and MCP_DEFER_SCHEMA_TOKENS override. A search promotes at most `promotePerSearch` tools.
+   */
+  deferredTools: {
+    overTools: limitFromEnv('MCP_DEFER_TOOLS_OVER', 20),
+    overSchemaTokens: limitFromEnv('MCP_DEFER_SCHEMA_TOKENS', 8_000),
+    promotePerSearch: 5,
+    queryChars: 200,
+    /** A deferred tool's line in the catalog: its one-line description cut to this many characters. */
+    lineChars: 120,
   },
   /**
    * Guardrails that end a run early, each reported as the run's stopReason (lib/types/stop-reason.ts): the token

@@ -50,6 +50,7 @@ async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
   const { start, wait } = await import('@/server/agents/runs');
   // Delegation plugs into the run core as start-up does (server/startup.ts), so runs are assembled as in the app.
   (await import('@/server/agents/delegation/register')).registerDelegation();
+  (await import('@/server/mcp/tool-group/register')).registerMcpTools();
   const { readThread } = await import('@/server/agents/thread');
   const { getCheckpointer, closeCheckpointer, readCheckpointStore } = await import('@/server/agents/checkpointer');
   const { checkpointDbPath } = await import('@/server/db/paths');

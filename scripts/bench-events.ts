@@ -41,6 +41,7 @@ async function main() {
   const { start, wait } = await import('@/server/agents/runs');
   // Delegation plugs into the run core as start-up does (server/startup.ts), so runs are assembled as in the app.
   (await import('@/server/agents/delegation/register')).registerDelegation();
+  (await import('@/server/mcp/tool-group/register')).registerMcpTools();
   const { closeCheckpointer, readCheckpointStore } = await import('@/server/agents/checkpointer');
   const { setRunEventCapture } = await import('@/server/agents/observe/capture-switch');
 

@@ -46,6 +46,7 @@ async function main() {
   const { teamJobs } = await import('@/server/teams/scheduler-jobs');
   // Delegation plugs into the run core as start-up does (server/startup.ts), so runs are assembled as in the app.
   (await import('@/server/agents/delegation/register')).registerDelegation();
+  (await import('@/server/mcp/tool-group/register')).registerMcpTools();
   const { closeDb, databaseEngine, getDb, schema, writeTx } = await import('@/server/db');
   const { execute, rows, statement } = await import('@/server/db/statement');
   const { inList } = await import('@/server/db/dialect');

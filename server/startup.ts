@@ -70,6 +70,9 @@ export async function startServerProcess(): Promise<void> {
   // a recovered run needs any of them: the core never imports it (docs/decisions/049-run-core-seams.md).
   const { registerDelegation } = await import('@/server/agents/delegation/register');
   registerDelegation();
+  // An agent's MCP tools (server/mcp/tool-group), before a recovered run builds its tools.
+  const { registerMcpTools } = await import('@/server/mcp/tool-group/register');
+  registerMcpTools();
   let notes: unknown[] = [];
   let recovered: unknown[] = [];
   if (shared) {

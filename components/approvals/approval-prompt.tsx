@@ -80,7 +80,8 @@ export function ApprovalPrompt({
       )}
     >
       <Heading id={headingId} className="font-semibold break-words text-amber-900 dark:text-amber-100">
-        Approval needed: <span className="font-mono break-all">{interrupt.tool}</span>
+        Approval needed: <span className="font-mono break-all">{interrupt.mcp ? interrupt.mcp.tool : interrupt.tool}</span>
+        {interrupt.mcp ? <span className="font-normal"> of MCP server {interrupt.mcp.server}</span> : null}
       </Heading>
       <p className="break-words text-amber-900 dark:text-amber-200">
         {actor} wants to run this tool. It waits until you approve or decline.

@@ -6,7 +6,7 @@ import { hasLoneSurrogate, jsonBytes, measureText } from '@/lib/text-bounds';
 export type ApprovalValue = ApprovalDecision;
 
 /** The call waiting for approval, as the person sees it: the tool's name and its arguments (untrusted: a model chose them). */
-export type ApprovalRequest = { tool: string; args: unknown };
+export type ApprovalRequest = { tool: string; args: unknown; mcp?: { server: string; tool: string } };
 
 /** Build the resume value; an empty note is left out. */
 export function approvalValue(approved: boolean, note: string): ApprovalValue {

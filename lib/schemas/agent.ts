@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { DEFAULT_MODEL, MODEL_FORMAT_HINT, parseModel } from '../models';
+import { MCP_TOOL_NAME } from '../mcp/tool-name';
 import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES } from '../tool-groups';
 import { boundedText } from './common';
 
@@ -29,9 +30,9 @@ export const agentModelSchema = z
   .refine((v) => v.length <= L.model.maxChars && parseModel(v) !== null, MODEL_FORMAT_HINT);
 
 /** A list of names drawn from an allowlist, without repeats; errors name the offending entries. */
-function nameList(known: readonly string[], what: string, max: number) {
+function nameList(known: readonly string[], what: string, max: number, alsoKnown: (name: string) => boolean = () => false) {
   return z.array(z.string({ error: `Each ${what} must be text` }), { error: 'Must be a list' }).superRefine((list, ctx) => {
-    const unknown = list.filter((v) => !known.includes(v));
+    const unknown = list.filter((v) => !known.includes(v) && !alsoKnown(v));
     if (unknown.length) {
       ctx.addIssue({ code: 'custom', message: `Unknown ${what}: ${unknown.slice(0, 5).join(', ')}` });
       return;
@@ -45,8 +46,48 @@ function nameList(known: readonly string[], what: string, max: number) {
 
 /** Tool groups the agent may use; an empty list means every group. */
 export const agentToolGroupsSchema = nameList(TOOL_GROUP_NAMES, 'tool group', TOOL_GROUP_NAMES.length);
-/** Tools whose calls pause for the person's approval before they run. */
-export const agentApprovalToolsSchema = nameList(ALL_TOOL_NAMES, 'tool', L.approvalTools.max);
+/**
+ * Tools whose calls pause for the person's approval before they run: built-in tools, and MCP tools by the name the
+ * model sees (lib/mcp/tool-name.ts). The server checks that an MCP name is of a server the agent uses (catalog.ts).
+ */
+export const agentApprovalToolsSchema = nameList(ALL_TOOL_NAMES, 'tool', L.approvalTools.max, (name) => MCP_TOOL_NAME.test(name));
+
+const M = L.mcp;
+const mcpToolNameSchema = z
+  .string({ error: 'Each tool must be named' })
+  .refine((v) => v.length > 0 && [...v].length <= M.toolNameChars, `Each tool name must be 1 to ${M.toolNameChars} characters`)
+  .refine((v) => !CONTROL_CHARS.test(v), 'A tool name must not contain line breaks or control characters');
+
+/** One server the agent uses: all its tools (now and those it adds later), or the tools named. */
+export const agentMcpServerSelectionSchema = z.strictObject(
+  {
+    serverId: z
+      .string({ error: 'Must be a server id' })
+      .refine((v) => v.length > 0 && v.length <= M.serverIdChars && !CONTROL_CHARS.test(v), 'Must be a server id'),
+    tools: z.union(
+      [
+        z.literal('all'),
+        z
+          .array(mcpToolNameSchema, { error: 'Must be "all" or a list of tool names' })
+          .min(1, 'Choose at least one tool, or the whole server')
+          .max(M.toolsPerServer, `At most ${M.toolsPerServer} tools of one server`)
+          .refine((tools) => new Set(tools).size === tools.length, 'A tool is listed more than once'),
+      ],
+      { error: 'Must be "all" or a list of tool names' },
+    ),
+  },
+  { error: 'Each entry must be { serverId, tools }' },
+);
+
+/**
+ * The MCP servers the agent uses, and which of their tools. Independent of toolGroups: MCP tools come from this
+ * selection only. The server checks each server is one the owner may use (catalog.ts); a deleted server's entry is
+ * left out of runs.
+ */
+export const agentMcpToolsSchema = z
+  .array(agentMcpServerSelectionSchema, { error: 'Must be a list of servers' })
+  .max(M.servers, `At most ${M.servers} servers`)
+  .refine((list) => new Set(list.map((s) => s.serverId)).size === list.length, 'A server is listed more than once');
 
 const turnsMessage = `Must be a whole number from ${L.maxTurns.min} to ${L.maxTurns.max}`;
 export const agentMaxTurnsSchema = z
@@ -120,6 +161,7 @@ export const agentCreateSchema = z.strictObject({
   model: agentModelSchema.default(DEFAULT_MODEL),
   toolGroups: agentToolGroupsSchema.default([]),
   approvalTools: agentApprovalToolsSchema.default([]),
+  mcpTools: agentMcpToolsSchema.default([]),
   maxTurns: agentMaxTurnsSchema.default(L.maxTurns.default),
   timeLimitMinutes: agentTimeLimitSchema.default(null),
   compactAtTokens: agentCompactAtTokensSchema.default(null),
@@ -138,6 +180,7 @@ export const agentPatchSchema = z.strictObject({
   model: agentModelSchema.optional(),
   toolGroups: agentToolGroupsSchema.optional(),
   approvalTools: agentApprovalToolsSchema.optional(),
+  mcpTools: agentMcpToolsSchema.optional(),
   maxTurns: agentMaxTurnsSchema.optional(),
   timeLimitMinutes: agentTimeLimitSchema.optional(),
   compactAtTokens: agentCompactAtTokensSchema.optional(),
@@ -158,6 +201,7 @@ export type AgentCreateInput = z.input<typeof agentCreateSchema>;
 export type AgentCreate = z.output<typeof agentCreateSchema>;
 export type AgentPatchInput = z.input<typeof agentPatchSchema>;
 export type AgentPatch = z.output<typeof agentPatchSchema>;
+export type AgentMcpSelection = z.output<typeof agentMcpToolsSchema>;
 
 /** The editable fields in form order: server field errors are matched to these. */
 export const AGENT_FIELDS = [
@@ -167,6 +211,7 @@ export const AGENT_FIELDS = [
   'model',
   'toolGroups',
   'approvalTools',
+  'mcpTools',
   'maxTurns',
   'timeLimitMinutes',
   'compactAtTokens',
@@ -186,6 +231,7 @@ export const NEW_AGENT_DEFAULTS: AgentCreate = {
   model: DEFAULT_MODEL,
   toolGroups: [],
   approvalTools: [],
+  mcpTools: [],
   maxTurns: L.maxTurns.default,
   timeLimitMinutes: null,
   compactAtTokens: null,

@@ -8,8 +8,10 @@ export type ApiAgent = {
   model: string;
   /** Allowed tool groups; empty means every group. */
   toolGroups: string[];
-  /** Tools whose calls wait for the person's approval. */
+  /** Tools whose calls wait for the person's approval (built-in names, and MCP tools by the name the model sees). */
   approvalTools: string[];
+  /** MCP servers the agent uses, each with all its tools ('all', now and later) or the tools named. */
+  mcpTools: Array<{ serverId: string; tools: 'all' | string[] }>;
   maxTurns: number;
   /** Wall-clock limit of one run in minutes (1–120); null = the instance default (15 unless the operator changed it). */
   timeLimitMinutes: number | null;

@@ -7,8 +7,11 @@ export type AssemblyDescriptor = {
   model: string;
   /** sha256 hex of the system instructions the model receives (framework text + the owner's instructions). */
   instructionsHash: string;
-  /** Sorted by name. */
-  tools: Array<{ name: string; group: string }>;
+  /**
+   * Sorted by name. A tool from an MCP server also names its origin (`mcp:<server>/<tool>`) and the sha256 of the
+   * schema the server gave it, and `deferred` when its schema was withheld until `tool_search` loaded it.
+   */
+  tools: Array<{ name: string; group: string; origin?: string; schemaHash?: string; deferred?: true }>;
   /** Sorted. */
   approvalTools: string[];
   limits: {

@@ -20,7 +20,13 @@ export type Conversation = {
 };
 
 /** What a run is waiting for when its status is 'interrupted'. */
-export type ApprovalInterrupt = { type: 'approval'; tool: string; args: Record<string, unknown> };
+export type ApprovalInterrupt = {
+  type: 'approval';
+  tool: string;
+  args: Record<string, unknown>;
+  /** An MCP tool's server name and the tool's own name (`tool` is the name the model called it by). */
+  mcp?: { server: string; tool: string };
+};
 export type ClarificationInterrupt = { type: 'clarification'; question: string; questionId: string };
 export type RunInterrupt = ApprovalInterrupt | ClarificationInterrupt;
 

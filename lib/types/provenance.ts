@@ -28,4 +28,10 @@ export type Provenance = {
   producer: Producer;
   /** Who the framework acted for or about, for the label (e.g. "receipt from Review"): a member's name. */
   about?: string;
+  /**
+   * Where a tool result came from when it came from outside the app: an MCP tool's logical origin,
+   * `mcp:<server>/<tool>` (never a URL or a credential). Taken from the tool message's artifact, which only the
+   * server's tool code writes.
+   */
+  origin?: string;
 };

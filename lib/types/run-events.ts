@@ -66,6 +66,8 @@ export type RunEventData =
       /** A `task` call's child (server/agents/delegation): its ledger row and its run, when it started one. */
       delegationId?: string;
       childRunId?: string;
+      /** An MCP tool's call: its server's name and the tool's own name (`tool` is the name the model used). */
+      mcp?: { server: string; tool: string };
     }
   /** The interrupt payload, or its JSON text cut to the cap (`truncated`) when longer. */
   | { type: 'interrupt'; interrupt: unknown; truncated?: true }

@@ -31,12 +31,14 @@ async function main() {
   const { teamJobs } = await import('@/server/teams/scheduler-jobs');
   const { delegationPort } = await import('@/server/agents/delegation/port');
   const { registerDelegation } = await import('@/server/agents/delegation/register');
+  const { registerMcpTools } = await import('@/server/mcp/tool-group/register');
   const { suspendActiveRuns } = await import('@/server/agents/suspend');
   const { closeCheckpointer } = await import('@/server/agents/checkpointer');
 
   await openDatabase();
   registerTeamTools();
   registerDelegation();
+  registerMcpTools();
   const url = env.databaseUrl!;
   let joined: Awaited<ReturnType<typeof joinSharedDatabase>>['joined'] | undefined;
   let cpuAtGo = 0;

@@ -10,6 +10,7 @@ import { statement } from '@/server/db/statement';
 import type { Agent, AllowedSubagents } from '@/server/db/schema';
 import { AppError, badRequest, notFound, validationError } from '@/server/http/errors';
 import { parseOrThrow } from '@/server/http/validation';
+import { assertMcpApprovals, assertUsableMcpServers } from '@/server/mcp/tool-group/selection-check';
 import { assertAgentQuota } from './quotas';
 
 /**
@@ -94,6 +95,8 @@ export async function findAgentByName(ownerId: string, name: string, db: Db = ge
  */
 export async function createAgent(ownerId: string, input: AgentCreateInput): Promise<Agent> {
   const data = parseOrThrow(agentCreateSchema, input);
+  await assertUsableMcpServers(ownerId, data.mcpTools);
+  assertMcpApprovals(data.approvalTools, data.mcpTools);
   const now = new Date();
   const row = {
     id: crypto.randomUUID(),
@@ -118,12 +121,14 @@ export async function createAgent(ownerId: string, input: AgentCreateInput): Pro
 export async function updateAgent(ownerId: string, id: string, patch: AgentPatchInput): Promise<Agent> {
   const data = parseOrThrow(agentPatchSchema, patch);
   const changes = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as Partial<typeof agents.$inferInsert>;
+  if (data.mcpTools !== undefined) await assertUsableMcpServers(ownerId, data.mcpTools);
   return uniqueName(data.name ?? '', () =>
     writeTx(async (tx) => {
       const current = await findAgent(ownerId, id, tx);
       if (!current) throw notFound('Agent');
       if (Object.keys(changes).length === 0) return current;
       if (data.allowedSubagents !== undefined) await assertOwnSubagents(tx, ownerId, data.allowedSubagents);
+      if (data.approvalTools !== undefined || data.mcpTools !== undefined) assertMcpApprovals(data.approvalTools ?? current.approvalTools, data.mcpTools ?? current.mcpTools);
       const set: Partial<typeof agents.$inferInsert> = { ...changes, updatedAt: new Date() };
       if (data.name !== undefined) {
         const key = agentNameKey(data.name);
@@ -189,6 +194,7 @@ export function toApiAgent(row: Agent): ApiAgent {
     model: row.model,
     toolGroups: [...row.toolGroups],
     approvalTools: [...row.approvalTools],
+    mcpTools: row.mcpTools.map((s) => ({ serverId: s.serverId, tools: s.tools === 'all' ? 'all' : [...s.tools] })),
     maxTurns: row.maxTurns,
     timeLimitMinutes: row.timeLimitMinutes ?? null,
     compactAtTokens: row.compactAtTokens ?? null,

@@ -7,8 +7,8 @@ import { createAgent, findAgentByName } from './catalog';
  * The three example agents of the demo account. They use the embedded `scripted` model, so they answer
  * offline and deterministically (try `/reply Hello` or `/call calculator {"expression":"6*7"}` in a chat).
  */
-const { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren } = NEW_AGENT_DEFAULTS;
-const BUDGET_AND_DELEGATION = { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren };
+const { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren, mcpTools } = NEW_AGENT_DEFAULTS;
+const BUDGET_AND_DELEGATION = { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren, mcpTools };
 
 export const DEMO_AGENTS: readonly AgentCreate[] = [
   {

@@ -1,6 +1,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { StructuredToolInterface } from '@langchain/core/tools';
 import { Annotation, END, START, StateGraph, interrupt, type LangGraphRunnableConfig, type Messages } from '@langchain/langgraph';
 import type { ApprovalDecision, ApprovalInterrupt } from '@/lib/types/conversation';
 import { getCheckpointer } from './checkpointer';
@@ -22,6 +23,7 @@ import { promptOptionsFor, reportContractText, type PromptOptions } from './rece
 import { stampReceipts } from './receipts/stamp';
 import { CLARIFICATION_TOOL } from './scripted-model';
 import { ensureBuiltinToolGroups } from './tools/builtin';
+import { boundTools, isDeferredTool } from './tools/deferred';
 import { toolsForAgent } from './tools/registry';
 import { NodeWork, type BuildOptions, type GraphAgent, type RunContext } from './run-types';
 
@@ -97,14 +99,23 @@ export function graphGuards(): string[] {
  */
 export async function buildAgentGraph(agent: GraphAgent, context: RunContext, options: BuildOptions = {}) {
   ensureBuiltinToolGroups();
-  const tools = [...(await toolsForAgent(agent.toolGroups, context)), ...(options.extraTools ?? [])];
+  const tools = [...(await toolsForAgent(agent.toolGroups, context, agent)), ...(options.extraTools ?? [])];
   const finishTools = new Set<string>(options.finishTools ?? []);
   const model = options.model ?? (await createChatModel(options.modelAgent ?? agent));
   // A real provider's calls take its capacity (server/providers/capacity); the scripted model takes none.
   const capacity = capacityOf(model);
-  const bound = tools.length && model.bindTools ? model.bindTools(tools) : model;
+  const bindAll = (list: typeof tools) => (list.length && model.bindTools ? model.bindTools(list) : model);
+  // Deferred tools (tools/deferred.ts) are bound once a search in this turn promoted them; the tools node runs them all.
+  const offered = tools.filter((tool) => !isDeferredTool(tool));
+  const bound = bindAll(offered);
+  const boundFor = (messages: readonly BaseMessage[]) => {
+    if (offered.length === tools.length) return bound;
+    const now = boundTools(tools, messages);
+    return now.length === offered.length ? bound : bindAll(now);
+  };
   const prompt = systemPrompt(agent, promptOptionsFor(context));
   const needsApproval = new Set(agent.approvalTools);
+  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
   const nodeWork = options.nodeWork ?? new NodeWork();
   // Records a step.tool event per result (observe/observed-tool-node.ts explains how each tool is timed).
   const toolNode = new ObservedToolNode(tools);
@@ -125,10 +136,11 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     }
     // One model call. A provider error (not a cancel, a time limit or a shutdown: the executor decides those) is
     // handled: null, and the turn ends with a failure marker (guards/model-error.ts).
+    const turnModel = boundFor(messages);
     const invoke = async (input: BaseMessage[], options: AnswerNowCallOptions = {}): Promise<{ message: AIMessage } | { error: unknown }> => {
       try {
         // Streamed as live output, retried after transient failures, with an id of the server's (model-call/).
-        const message = await callAgentModel(bound, [new SystemMessage(prompt), ...input], { ...config, ...options } as LangGraphRunnableConfig, { run, model: agent.model, capacity });
+        const message = await callAgentModel(turnModel, [new SystemMessage(prompt), ...input], { ...config, ...options } as LangGraphRunnableConfig, { run, model: agent.model, capacity });
         // Only the server sets provenance and the author the scripted model trusts: a model can't supply them.
         return { message: stripEnsembleMeta(message) };
       } catch (error) {
@@ -174,7 +186,8 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     const declined: ToolMessage[] = [];
     for (const call of lastToolCalls(state.messages)) {
       if (!needsApproval.has(call.name)) continue;
-      const request: ApprovalInterrupt = { type: 'approval', tool: call.name, args: call.args };
+      const mcp = mcpSourceOf(toolsByName.get(call.name));
+      const request: ApprovalInterrupt = { type: 'approval', tool: call.name, args: call.args, ...(mcp ? { mcp } : {}) };
       const decision = readDecision(interrupt(request));
       if (!decision.approved) {
         const note = decision.note?.trim();
@@ -234,6 +247,15 @@ export type AgentGraph = Awaited<ReturnType<typeof buildAgentGraph>>;
 
 /** Steps a run may take: each model turn is at most model + approval + tools. */
 export const recursionLimitFor = (agent: Pick<GraphAgent, 'maxTurns'>) => agent.maxTurns * 3 + 10;
+
+/** The MCP server and tool behind a tool (metadata the MCP tool group sets), for the person who approves its call. */
+function mcpSourceOf(tool: StructuredToolInterface | undefined): { server: string; tool: string } | undefined {
+  const meta = (tool as { metadata?: Record<string, unknown> } | undefined)?.metadata;
+  const origin = meta?.ensembleOrigin;
+  const server = meta?.ensembleMcpServer;
+  if (typeof origin !== 'string' || typeof server !== 'string' || !origin.startsWith(`mcp:${server}/`)) return undefined;
+  return { server, tool: origin.slice(`mcp:${server}/`.length) };
+}
 
 function readDecision(value: unknown): ApprovalDecision {
   if (!value || typeof value !== 'object') return { approved: false };

@@ -48,6 +48,16 @@ const CONTENT_KINDS: ReadonlySet<string> = new Set<ContentKind>([
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/**
+ * An MCP result's origin (`mcp:<server>/<tool>`), from the artifact the MCP tool group writes from its server record
+ * (server/mcp/tool-group/mcp-tools.ts). Artifacts are set by the server's tool code only: a model writes calls, and
+ * a tool's result text (a server's reply) is content, so neither can give a message an origin.
+ */
+function toolOrigin(message: BaseMessage): string | undefined {
+  const origin = (message as { artifact?: { origin?: unknown } }).artifact?.origin;
+  return typeof origin === 'string' && origin.startsWith('mcp:') ? origin : undefined;
+}
+
 function validProducer(value: unknown): Producer | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const p = value as Record<string, unknown>;
@@ -80,7 +90,10 @@ export function provenanceOf(message: BaseMessage): Provenance {
   if (kind === 'compaction') return { contentKind: 'compaction', producer: FRAMEWORK };
   const type = message.getType();
   if (type === 'ai') return kind === 'framework_note' ? frameworkNote() : { contentKind: 'assistant', producer: { type: 'agent' } };
-  if (type === 'tool') return { contentKind: 'tool_result', producer: FRAMEWORK };
+  if (type === 'tool') {
+    const origin = toolOrigin(message);
+    return { contentKind: 'tool_result', producer: FRAMEWORK, ...(origin ? { origin } : {}) };
+  }
   switch (kind) {
     case 'team_request': {
       if (meta?.author === 'person') return teamRequest(null);

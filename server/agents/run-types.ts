@@ -42,6 +42,8 @@ export type GraphAgent = {
   compactAtTokens?: number | null;
   /** Tokens one run may spend; null/absent = LIMITS.run.defaultTokenBudget (guards/tokens.ts). */
   tokenBudget?: number | null;
+  /** The MCP servers and tools the agent chose (lib/schemas/agent.ts); the `mcp` tool group reads it. */
+  mcpTools?: ReadonlyArray<{ serverId: string; tools: 'all' | readonly string[] }>;
 };
 
 /** Additive per-run options (a delegated child's capture tool comes in this way: run-setup.ts). */

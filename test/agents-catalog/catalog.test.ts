@@ -68,6 +68,7 @@ describe('agent catalog: create and read', () => {
         'maxConcurrentChildren',
         'maxDepth',
         'maxTurns',
+        'mcpTools',
         'model',
         'name',
         'timeLimitMinutes',

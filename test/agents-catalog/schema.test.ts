@@ -83,6 +83,7 @@ describe('agent schema: defaults and unknown fields', () => {
       model: 'scripted',
       toolGroups: [],
       approvalTools: [],
+      mcpTools: [],
       maxTurns: 25,
       timeLimitMinutes: null,
       compactAtTokens: null,

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { AssemblyDescriptor } from '@/lib/types/assembly';
 import type { Agent } from '@/server/db/schema';
 import { thresholdFor } from '../compaction/model-input';
@@ -7,7 +8,8 @@ import { tokenBudgetOf } from '../guards/tokens';
 import { promptOptionsFor } from '../receipts/report-contract';
 import { runTimeLimitMinutes } from '../run-time-limit';
 import { ensureBuiltinToolGroups } from '../tools/builtin';
-import type { RunContext } from '../run-types';
+import { isDeferredTool } from '../tools/deferred';
+import type { GraphAgent, RunContext } from '../run-types';
 import { groupedToolsForAgent } from '../tools/registry';
 import { appVersion } from './app-version';
 import { sha256Hex } from './fingerprint';
@@ -16,7 +18,8 @@ export type AssemblyAgent = Pick<
   Agent,
   'name' | 'instructions' | 'model' | 'toolGroups' | 'approvalTools' | 'maxTurns' | 'timeLimitMinutes' | 'compactAtTokens'
 > &
-  Partial<Pick<Agent, 'tokenBudget'>>;
+  Partial<Pick<Agent, 'tokenBudget'>> &
+  Pick<GraphAgent, 'mcpTools'>;
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -32,8 +35,8 @@ export async function assemblyDescriptor(
   options: { model?: string; timeLimitMinutes?: number } = {},
 ): Promise<AssemblyDescriptor> {
   ensureBuiltinToolGroups();
-  const tools = (await groupedToolsForAgent(agent.toolGroups, context))
-    .map(({ tool, group }) => ({ name: tool.name, group }))
+  const tools = (await groupedToolsForAgent(agent.toolGroups, context, agent))
+    .map(({ tool, group }) => ({ name: tool.name, group, ...recordedOrigin(tool) }))
     .sort((a, b) => byCodeUnit(a.name, b.name));
   return {
     model: options.model ?? agent.model,
@@ -51,4 +54,17 @@ export async function assemblyDescriptor(
     middleware: graphGuards(),
     appVersion: appVersion(),
   };
+}
+
+/**
+ * A tool from outside the app (an MCP server's) names its origin and the hash of the schema it was offered with
+ * (tool metadata, set by the group that built it): a server that changes the tool changes the fingerprint, and the
+ * run shows "Setup changed". A deferred one says so (its schema was withheld until a search loaded it).
+ */
+function recordedOrigin(tool: StructuredToolInterface): { origin?: string; schemaHash?: string; deferred?: true } {
+  const meta = (tool as { metadata?: Record<string, unknown> }).metadata;
+  const origin = meta?.ensembleOrigin;
+  const schemaHash = meta?.ensembleSchemaHash;
+  if (typeof origin !== 'string' || typeof schemaHash !== 'string') return {};
+  return { origin, schemaHash, ...(isDeferredTool(tool) ? { deferred: true as const } : {}) };
 }

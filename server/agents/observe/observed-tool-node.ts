@@ -68,7 +68,15 @@ export function recordToolResult(run: RunIds | undefined, message: ToolMessage, 
     ...(isDeclined(message) ? { declined: true as const } : {}),
     ...(receipt ? { receipt: receipt.id } : {}),
     ...child,
+    ...mcpRef(message.artifact),
   });
+}
+
+/** The MCP server and tool a result came from (the artifact the MCP tool group writes from its server record). */
+function mcpRef(artifact: unknown): { mcp?: { server: string; tool: string } } {
+  const a = artifact as { origin?: unknown; server?: unknown; tool?: unknown } | null | undefined;
+  if (typeof a?.origin !== 'string' || !a.origin.startsWith('mcp:') || typeof a.server !== 'string' || typeof a.tool !== 'string') return {};
+  return { mcp: { server: a.server, tool: a.tool } };
 }
 
 /** The tool messages of a ToolNode result: `{ messages }`, a list, or Commands carrying messages in their update. */
