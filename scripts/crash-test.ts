@@ -346,7 +346,12 @@ async function main(): Promise<number> {
     }
     const fairness = checkFairness(facts.jobs, facts.runs, { maxActive: LIMITS.scheduler.maxActiveJobs, perOwnerWhenShared: LIMITS.scheduler.maxSlotsPerOwnerWhenShared });
     const handed = handovers(log.kills, facts.jobs, facts.runs);
-    const takeovers = parseTakeovers(cluster.nodes.map((n) => (fs.existsSync(n.logFile) ? fs.readFileSync(n.logFile, 'utf8') : '')));
+    const serverLogs = cluster.nodes.map((n) => (fs.existsSync(n.logFile) ? fs.readFileSync(n.logFile, 'utf8') : ''));
+    const takeovers = parseTakeovers(serverLogs);
+    // A late beat: a process that held nothing went on under a new id, one that held something stopped (ADR 044 §7).
+    const lateBeats = (pattern: RegExp) => serverLogs.reduce((n, text) => n + (text.match(pattern)?.length ?? 0), 0);
+    const rejoined = lateBeats(/^\[cluster\] .* goes on as \S+ \(was \S+\)$/gm);
+    const selfStopped = lateBeats(/^\[ensemble\] stopping now: /gm);
     const phases = handed.map((h) => phasesOf(h, facts.runs, takeovers, beats, LIMITS.cluster.leaseMs, log.kills));
     const healthAfterRestart = cluster.nodes.flatMap((n) => n.healthMs.slice(1));
     const byStatus = Object.entries(verdict.jobs.byStatus).map(([s, n]) => `${n} ${s}`).join(', ');
@@ -404,6 +409,7 @@ async function main(): Promise<number> {
           (twice.length ? `; ${twice.length} more whose run's executor was killed too, before the run finished: ${twice.map((h) => secs(h.ms)).join(', ')}` : ''),
       );
     }
+    if (options.processes > 1) console.log(`  late beats:   ${rejoined} rejoined under a new id holding nothing; ${selfStopped} stopped a process holding something`);
     console.log(
       `  shutdown:     final SIGTERM → exit ${stops.map((s) => s.exit?.code ?? 'none').join('/')} in ${stops.map((s) => secs(s.ms)).join('/')}; ` +
         (postgres ? 'second-server refusal: SQLite only' : `second server on the same data directory ${refusal ? 'NOT refused' : 'refused'}`),
