@@ -11,6 +11,8 @@ export type SharedDatabaseOptions = {
   identity?: ProcessIdentity;
   /** Told after each beat's takeover round, with how long it took (a benchmark's figures). */
   afterTakeover?: (report: RecoveryReport, ms: number) => void;
+  /** How long a process just started settles before taking teams and runs over (ADR 044 §7; default 10 s, 0: at once). */
+  settleMs?: number;
 };
 
 /**
@@ -41,6 +43,7 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
     url,
     identity: options.identity,
     onFenced: options.onFenced,
+    settleMs: options.settleMs,
     bridge: (origin) =>
       new PushBridge({
         url,

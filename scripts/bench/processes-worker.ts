@@ -49,6 +49,8 @@ async function main() {
     ({ joined } = await joinSharedDatabase({
       url,
       identity: { id: processId, pid: process.pid, host: os.hostname() },
+      // Every worker is started and registered before go, and throughput is measured from go: nothing to settle.
+      settleMs: 0,
       onFenced: (reason) => {
         console.error(`[bench worker ${processId.slice(0, 8)}] fenced: ${reason}`);
         process.exit(1);

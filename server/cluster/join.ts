@@ -31,6 +31,8 @@ export async function joinCluster(options: {
   onClaimed?: () => void;
   /** No run executes here now: a late beat may then re-register instead of stopping (ADR 044 §7). */
   executesNoRun?: () => boolean;
+  /** How long a process just started settles before it takes teams and runs over (default SETTLE_MS; 0: at once). */
+  settleMs?: number;
 }): Promise<JoinedCluster> {
   const cluster = new SharedCluster({
     url: options.url,
@@ -39,8 +41,7 @@ export async function joinCluster(options: {
     wakeOthers: () => clusterSignals().wake(),
     onClaimed: options.onClaimed,
     executesNoRun: options.executesNoRun,
-    settleMs: SETTLE_MS,
-    settleCapMs: SETTLE_CAP_MS,
+    ...(options.settleMs === undefined ? { settleMs: SETTLE_MS, settleCapMs: SETTLE_CAP_MS } : { settleMs: options.settleMs }),
   });
   const started = options.bridge(cluster.processId);
   await started.start();
