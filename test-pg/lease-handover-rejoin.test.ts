@@ -218,8 +218,10 @@ describe('a process just started', () => {
       const fresh = processNamed('fresh', { settleMs: SETTLE_MS });
       const startedAt = performance.now();
       await fresh.start();
-      // Must not happen: a process just started holding a team (a stall now would stop it instead of rejoining).
+      // Must not happen: a process just started holding a team (a stall now would stop it instead of rejoining), by
+      // its share or by a claim for a job its planning pass admitted.
       expect(fresh.heldTeams()).toEqual([]);
+      expect(await fresh.claim(teams[0]!.id)).toBe(false);
       await until(() => fresh.heldTeams().length > 0, 5_000, 'the settled process to claim its share');
       expect(performance.now() - startedAt).toBeGreaterThanOrEqual(SETTLE_MS);
       // Its share of two teams between two live processes.

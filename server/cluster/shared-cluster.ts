@@ -380,7 +380,9 @@ export class SharedCluster implements Cluster {
 
   async claim(teamId: string): Promise<boolean> {
     if (this.holds(teamId)) return true;
-    if (this.stopped) return false;
+    // Settling, it takes no team, not even for a job its own planning pass admitted: that job is launched by the
+    // process that takes the team (the others are woken, as for a team another process holds).
+    if (this.stopped || this.settling()) return false;
     const sentAt = performance.now();
     const as = this.identity;
     this.claiming += 1;
