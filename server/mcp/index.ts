@@ -1,10 +1,13 @@
 import 'server-only';
-import type { McpCallOptions, McpCallResult, McpServerRef, McpServerTools } from './types';
+import { validateArguments } from './arguments';
+import { connectionFor } from './connections';
+import { mcpServerRowById, toMcpServerRef, usableMcpServerRows } from './store';
+import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerRef, type McpServerTools } from './types';
 
 /**
- * The MCP facade: the one module run code imports from server/mcp (besides ./types). Servers are looked up per
- * owner (deployment-wide ones plus the owner's own), tools are discovered and cached, calls are validated, timed,
- * cancellable and capped.
+ * The MCP facade (ADR 054): the one module run code imports from server/mcp (besides ./types). Servers are looked up
+ * per owner (deployment-wide ones plus the owner's own), tools are discovered and cached per process, calls are
+ * validated, timed, cancellable and capped.
  */
 
 export type { McpCallOptions, McpCallResult, McpContentPart, McpProgress, McpServerRef, McpServerTools, McpToolInfo, McpTransport } from './types';
@@ -12,22 +15,23 @@ export { McpCallError } from './types';
 
 /** Deployment-wide servers plus the owner's own. */
 export async function usableMcpServers(ownerId: string): Promise<McpServerRef[]> {
-  void ownerId;
-  throw new Error('MCP servers: not yet implemented');
+  return (await usableMcpServerRows(ownerId)).map(toMcpServerRef);
 }
 
 /** The server if this owner may use it, else null (another owner's server is not visible). */
 export async function usableMcpServer(ownerId: string, serverId: string): Promise<McpServerRef | null> {
-  void ownerId;
-  void serverId;
-  throw new Error('MCP servers: not yet implemented');
+  const row = await mcpServerRowById(serverId);
+  if (!row || (row.ownerId !== null && row.ownerId !== ownerId)) return null;
+  return toMcpServerRef(row);
 }
 
-/** The server's tools, from the discovery cache unless refresh. Never throws for an unreachable server: status 'error'. */
+/** The server's tools, from this process's cache unless refresh. Never throws for an unreachable server: status 'error'. */
 export async function mcpServerTools(server: McpServerRef, opts?: { refresh?: boolean }): Promise<McpServerTools> {
-  void server;
-  void opts;
-  throw new Error('MCP servers: not yet implemented');
+  try {
+    return await (await connectionFor(server)).tools(opts?.refresh ?? false);
+  } catch (err) {
+    return { status: 'error', checkedAt: new Date().toISOString(), error: err instanceof Error ? err.message : String(err), tools: [] };
+  }
 }
 
 /**
@@ -36,11 +40,18 @@ export async function mcpServerTools(server: McpServerRef, opts?: { refresh?: bo
  * marked. An isError result is returned, not thrown: a failed tool call, not a failed run.
  */
 export async function callMcpTool(server: McpServerRef, tool: string, args: unknown, opts?: McpCallOptions): Promise<McpCallResult> {
-  void server;
-  void tool;
-  void args;
-  void opts;
-  throw new Error('MCP servers: not yet implemented');
+  const conn = await connectionFor(server);
+  const signal = opts?.signal ?? new AbortController().signal;
+  let info;
+  try {
+    info = await conn.tool(tool, AbortSignal.any([signal, AbortSignal.timeout(opts?.timeoutMs ?? server.timeoutMs)]));
+  } catch (err) {
+    if (err instanceof McpCallError) throw err;
+    if (signal.aborted) throw new McpCallError(`${tool} on the MCP server "${server.name}" was cancelled`, 'cancelled');
+    throw new McpCallError(`The MCP server "${server.name}" did not list its tools in time`, 'timeout');
+  }
+  if (!info) throw new McpCallError(`The MCP server "${server.name}" has no tool named ${JSON.stringify(tool.slice(0, 128))}`, 'unknown_tool');
+  return conn.call(tool, validateArguments(info, args), opts);
 }
 
 /** The logical origin of an MCP result in provenance: no URL, no credential. */

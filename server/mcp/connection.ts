@@ -1,0 +1,327 @@
+import 'server-only';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { toCallResult } from './result';
+import type { McpConnectionSpec } from './store';
+import { Semaphore } from './semaphore';
+import { toToolInfo } from './tool-info';
+import type { OpenedTransport } from './transport';
+import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerTools, type McpToolInfo } from './types';
+
+/**
+ * One server's connection in this process (ADR 054): started on first use and shared by every run; at most
+ * spec.maxConcurrent calls in flight (the rest wait, within their own timeout); a crash fails the calls in flight with
+ * a clear error and the next use starts the server again after a backoff that doubles per crash in a row; closed when
+ * idle. Discovery follows nextCursor up to MCP_LIMITS.tools, and a tools/list_changed notification reads the list
+ * again.
+ */
+
+export type ConnectionDeps = {
+  open: (spec: McpConnectionSpec) => OpenedTransport;
+  now?: () => number;
+  idleStopMs?: number;
+};
+
+const CLIENT_INFO = { name: 'ensemble', version: '1.0.0' };
+
+/**
+ * Structured output is untrusted data the run sees as such; the SDK would compile each tool's outputSchema with a
+ * backtracking regex engine to check it, so it is not checked here (the input schema is, with RE2: call.ts).
+ */
+const noOutputValidation: jsonSchemaValidator = { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) };
+
+type ToolCache = { tools: McpToolInfo[]; truncated: boolean; checkedAt: number };
+
+export class McpConnection {
+  readonly slots: Semaphore;
+  private client: Client | null = null;
+  private opened: OpenedTransport | null = null;
+  private connecting: Promise<Client> | null = null;
+  private closingOnPurpose = false;
+  private crashesInARow = 0;
+  private notBefore = 0;
+  private lastFailure: string | null = null;
+  private inFlight = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private cache: ToolCache | null = null;
+  private listing: Promise<ToolCache> | null = null;
+  private stale = true;
+  private lastError: { message: string; at: number } | null = null;
+  private closed = false;
+
+  constructor(
+    readonly spec: McpConnectionSpec,
+    private readonly deps: ConnectionDeps,
+  ) {
+    this.slots = new Semaphore(spec.maxConcurrent);
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  /** The launcher's pid while a stdio server runs (tests, diagnostics). */
+  get pid(): number | null {
+    return this.opened?.pid() ?? null;
+  }
+
+  get connected(): boolean {
+    return this.client !== null;
+  }
+
+  /** The connected client, starting the server if needed (after the crash backoff), within the signal. */
+  private async ready(signal: AbortSignal): Promise<Client> {
+    if (this.closed) throw new McpCallError(`The MCP server "${this.spec.name}" was removed or changed`, 'server_unavailable');
+    if (this.client) return this.client;
+    this.connecting ??= this.connect(signal).finally(() => {
+      this.connecting = null;
+    });
+    return abortable(this.connecting, signal);
+  }
+
+  private async connect(signal: AbortSignal): Promise<Client> {
+    const wait = this.notBefore - this.now();
+    if (wait > 0) await delay(wait, signal);
+    const opened = this.deps.open(this.spec);
+    const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: noOutputValidation });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.stale = true;
+      // Read again now, so the next look (a page, an agent's assembly) sees the server's new list without waiting.
+      void this.tools(true).catch(() => {});
+    });
+    client.onerror = (err) => {
+      // A line that is not JSON-RPC, or a message over the size bound: the server is broken; end the connection, so
+      // the calls in flight fail now rather than at their timeout.
+      if (err instanceof SyntaxError || err.name === 'ZodError' || /ReadBuffer exceeded/.test(err.message)) {
+        this.lastFailure = /ReadBuffer exceeded/.test(err.message)
+          ? `sent a message larger than ${MCP_LIMITS.messageBytes} bytes`
+          : 'sent a message that is not valid JSON-RPC';
+        void opened.transport.close().catch(() => {});
+      }
+    };
+    client.onclose = () => this.onClosed(client, opened);
+    this.closingOnPurpose = false;
+    this.lastFailure = null;
+    try {
+      await client.connect(opened.transport, { signal: AbortSignal.any([signal, AbortSignal.timeout(MCP_LIMITS.connectTimeoutMs)]), timeout: MCP_LIMITS.connectTimeoutMs });
+    } catch (err) {
+      this.noteCrash();
+      await client.close().catch(() => {});
+      await opened.dispose().catch(() => {});
+      const why = this.describe(err, opened);
+      this.lastError = { message: why, at: this.now() };
+      if (signal.aborted) throw signal.reason;
+      throw new McpCallError(`The MCP server "${this.spec.name}" could not be started or reached: ${why}`, 'server_unavailable');
+    }
+    this.client = client;
+    this.opened = opened;
+    this.stale = true;
+    return client;
+  }
+
+  private onClosed(client: Client, opened: OpenedTransport) {
+    if (this.client !== client) return;
+    this.client = null;
+    this.opened = null;
+    void opened.dispose().catch(() => {});
+    if (!this.closingOnPurpose) {
+      this.noteCrash();
+      const why = this.lastFailure ?? (opened.stderrTail() ? `stopped: ${opened.stderrTail().split('\n').at(-1)}` : 'stopped');
+      this.lastError = { message: why, at: this.now() };
+    }
+  }
+
+  private noteCrash() {
+    this.crashesInARow++;
+    const { minMs, maxMs } = MCP_LIMITS.restartBackoff;
+    this.notBefore = this.now() + Math.min(maxMs, minMs * 2 ** (this.crashesInARow - 1));
+  }
+
+  private describe(err: unknown, opened?: OpenedTransport): string {
+    const message = err instanceof Error ? err.message : String(err);
+    const tail = opened?.stderrTail();
+    return (tail ? `${message} (${tail.split('\n').at(-1)})` : message).slice(0, 500);
+  }
+
+  private busy() {
+    this.inFlight++;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private done() {
+    this.inFlight--;
+    if (this.inFlight === 0 && !this.closed) {
+      this.idleTimer = setTimeout(() => void this.stop(), this.deps.idleStopMs ?? MCP_LIMITS.idleStopMs);
+      this.idleTimer.unref();
+    }
+  }
+
+  /** Close the connection on purpose (idle, or the process ends): a stdio server's process ends with it. */
+  async stop(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    this.closingOnPurpose = true;
+    await client.close().catch(() => {});
+  }
+
+  /** Stop for good: the definition changed or was deleted (a new connection takes its place). */
+  async dispose(): Promise<void> {
+    this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    await this.stop();
+  }
+
+  /** The server's tools: the cached list unless it is stale (a new connection, list_changed) or refresh is asked. */
+  async tools(refresh = false): Promise<McpServerTools> {
+    try {
+      const cache = !refresh && !this.stale && this.cache ? this.cache : await this.listOnce();
+      return { status: 'connected', checkedAt: new Date(cache.checkedAt).toISOString(), tools: cache.tools, ...(cache.truncated ? { toolsTruncated: true } : {}) };
+    } catch (err) {
+      const message = err instanceof McpCallError ? err.message : this.describe(err);
+      this.lastError = { message, at: this.now() };
+      return { status: 'error', checkedAt: new Date(this.now()).toISOString(), error: message, tools: [] };
+    }
+  }
+
+  /** The last known tool (for validating a call) without a server round trip when the list is fresh. */
+  async tool(name: string, signal: AbortSignal): Promise<McpToolInfo | undefined> {
+    const cache = !this.stale && this.cache ? this.cache : await abortable(this.listOnce(), signal);
+    return cache.tools.find((t) => t.name === name);
+  }
+
+  private listOnce(): Promise<ToolCache> {
+    this.listing ??= this.list().finally(() => {
+      this.listing = null;
+    });
+    return this.listing;
+  }
+
+  private async list(): Promise<ToolCache> {
+    this.busy();
+    const signal = AbortSignal.timeout(this.spec.timeoutMs);
+    try {
+      const client = await this.ready(signal);
+      this.stale = false;
+      const tools: McpToolInfo[] = [];
+      const seen = new Set<string>();
+      let cursor: string | undefined;
+      let truncated = false;
+      for (let page = 0; ; page++) {
+        if (page >= MCP_LIMITS.tools.pages) {
+          truncated = true;
+          break;
+        }
+        const res = await client.listTools(cursor ? { cursor } : {}, { signal, timeout: this.spec.timeoutMs });
+        for (const raw of res.tools) {
+          if (tools.length >= MCP_LIMITS.tools.max) {
+            truncated = true;
+            break;
+          }
+          const info = toToolInfo(raw as never);
+          if (info && !seen.has(info.name)) {
+            seen.add(info.name);
+            tools.push(info);
+          }
+        }
+        if (truncated || !res.nextCursor) break;
+        cursor = res.nextCursor;
+      }
+      this.cache = { tools, truncated, checkedAt: this.now() };
+      this.crashesInARow = 0;
+      return this.cache;
+    } catch (err) {
+      this.stale = true;
+      throw this.callError(err, signal, undefined, 'tools/list');
+    } finally {
+      this.done();
+    }
+  }
+
+  /** Call a tool (arguments already validated): within the timeout, cancellable, capped. */
+  async call(name: string, args: Record<string, unknown>, opts: McpCallOptions = {}): Promise<McpCallResult> {
+    const timeoutMs = opts.timeoutMs ?? this.spec.timeoutMs;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
+    this.busy();
+    let release: (() => void) | null = null;
+    try {
+      release = await this.slots.acquire(signal);
+      const client = await this.ready(signal);
+      const started = this.now();
+      const raw = await client.callTool({ name, arguments: args }, undefined, {
+        // The SDK sends notifications/cancelled when this signal aborts (the caller's cancel or the deadline).
+        signal,
+        timeout: Math.max(1, timeoutMs - (this.now() - started)) + 1_000,
+        ...(opts.onProgress
+          ? {
+              onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                opts.onProgress!({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: String(p.message).slice(0, 500) } : {}) }),
+            }
+          : {}),
+      });
+      this.crashesInARow = 0;
+      return toCallResult(raw as never);
+    } catch (err) {
+      throw this.callError(err, signal, opts.signal, name, deadline);
+    } finally {
+      release?.();
+      this.done();
+    }
+  }
+
+  private callError(err: unknown, signal: AbortSignal, callerSignal: AbortSignal | undefined, what: string, deadline?: AbortSignal): McpCallError {
+    if (err instanceof McpCallError) return err;
+    const server = `The MCP server "${this.spec.name}"`;
+    if (callerSignal?.aborted) return new McpCallError(`${what} on ${server.slice(4)} was cancelled`, 'cancelled');
+    if (deadline?.aborted || signal.aborted || (err instanceof McpError && err.code === ErrorCode.RequestTimeout)) {
+      const ms = this.spec.timeoutMs;
+      return new McpCallError(`${server} did not answer ${what} within ${ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`}`, 'timeout');
+    }
+    if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+      const why = this.lastFailure ?? this.lastError?.message ?? 'stopped';
+      return new McpCallError(`${server} ${why.startsWith('stopped') || why.startsWith('sent') ? why : `stopped (${why})`} during ${what}; it starts again on the next call`, this.lastFailure?.startsWith('sent') ? 'protocol' : 'server_unavailable');
+    }
+    if (err instanceof McpError) return new McpCallError(`${server} refused ${what}: ${err.message}`.slice(0, 1000), 'protocol');
+    if (err instanceof Error && (err.name === 'ZodError' || err instanceof SyntaxError)) {
+      return new McpCallError(`${server} answered ${what} with a message that is not a valid MCP result`, 'protocol');
+    }
+    return new McpCallError(`${server} failed ${what}: ${this.describe(err)}`.slice(0, 1000), 'server_unavailable');
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The promise, or the signal's reason if it aborts first (the promise itself goes on: it is shared). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
