@@ -140,7 +140,12 @@ export class McpConnection {
   }
 
   private describe(err: unknown, opened?: OpenedTransport): string {
-    const message = err instanceof Error ? err.message : String(err);
+    // A fetch failure's reason (a refused address, a reset) is in its cause chain.
+    const messages: string[] = [];
+    for (let e: unknown = err; e !== undefined && messages.length < 4; e = e instanceof Error ? e.cause : undefined) {
+      messages.push(e instanceof Error ? e.message : String(e));
+    }
+    const message = messages.join(': ');
     const tail = opened?.stderrTail();
     return (tail ? `${message} (${tail.split('\n').at(-1)})` : message).slice(0, 500);
   }
