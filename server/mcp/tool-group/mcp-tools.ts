@@ -1,16 +1,17 @@
 import 'server-only';
-import { ToolMessage } from '@langchain/core/messages';
+import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { recordedTools } from '@/server/agents/assembly/recorded-tools';
 import { beginLiveResponse, liveScopeOf } from '@/server/agents/live-output/registry';
 import { activeRuns } from '@/server/agents/run-events';
 import type { RunContext } from '@/server/agents/run-types';
+import { isDeferredTool, promotedToolNames } from '@/server/agents/tools/deferred';
 import type { ToolGroupAgent } from '@/server/agents/tools/registry';
 import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import { callMcpTool, mcpOrigin, mcpServerTools, usableMcpServer } from '../index';
 import { McpCallError, type McpProgress, type McpServerRef, type McpToolInfo } from '../types';
-import { deferredToolsFor } from './deferred';
+import { deferredToolsFor, TOOL_SEARCH } from './deferred';
 import { selectedTools, type SelectedMcpTool } from './names';
 import { resultText } from './result-text';
 
@@ -56,12 +57,18 @@ function mcpTool({ server, info, name }: SelectedMcpTool, recordedHash: string |
   const artifact: McpArtifact = { origin, server: server.name, tool: info.name };
   const changed = recordedHash !== undefined && recordedHash !== info.schemaHash;
   const description = neutralizeTags(`${info.description || info.annotations?.title || info.name} (tool "${info.name}" of the MCP server "${server.name}")`).slice(0, DESCRIPTION_CHARS);
-  return tool(
-    async (args: unknown, config: RunnableConfig & { toolCall?: { id?: string } }) => {
+  const made = tool(
+    async (args: unknown, config: RunnableConfig & { toolCall?: { id?: string }; state?: { messages?: unknown } }) => {
       const reply = (content: string, status: 'success' | 'error') =>
         new ToolMessage({ tool_call_id: config.toolCall?.id ?? '', name, content, status, artifact });
       if (changed) {
         return reply(`The MCP server "${server.name}" changed the tool "${info.name}" after this run started, so it was not called. A new message starts a run with the tool as the server offers it now.`, 'error');
+      }
+      // A deferred tool runs once a search in this turn loaded it (the tools node hands tools the graph's state): a
+      // model that guesses a listed name can't call a tool whose schema it was never given.
+      const messages = config.state?.messages;
+      if (isDeferredTool(made) && Array.isArray(messages) && !promotedToolNames(messages as BaseMessage[]).has(name)) {
+        return reply(`${name} is not loaded yet: call ${TOOL_SEARCH} with its name first, then call it.`, 'error');
       }
       const context = config.configurable?.ensemble as RunContext | undefined;
       // The run's own abort (cancel, time limit, shutdown): the graph hands tools a signal that never aborts.
@@ -85,6 +92,7 @@ function mcpTool({ server, info, name }: SelectedMcpTool, recordedHash: string |
       metadata: { ensembleOrigin: origin, ensembleSchemaHash: info.schemaHash, ensembleMcpServer: server.name },
     },
   ) as StructuredToolInterface;
+  return made;
 }
 
 function progressLine(server: McpServerRef, info: McpToolInfo, p: McpProgress): string {
