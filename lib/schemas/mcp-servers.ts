@@ -133,6 +133,9 @@ export type McpServerView = {
   updatedAt: string;
 };
 
+/** A deployment-wide server as a member sees it: its name and kind, nothing of how it is reached. */
+export type McpServerSummary = { id: string; name: string; transport: 'stdio' | 'http'; timeoutMs: number; maxConcurrent: number };
+
 /** A tool as a server's page shows it (the input schema as JSON text, never HTML). */
 export type McpToolView = {
   name: string;

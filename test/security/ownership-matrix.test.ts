@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createDeploymentMcpServer, createOwnMcpServer } from '@/server/mcp/store';
 import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
 import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllowedRoutes, type Answer, type RouteKey, type World } from './support';
@@ -13,7 +14,7 @@ import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllo
  */
 type Foreign = { params?: Record<string, string>; body?: unknown; query?: string };
 /** The world plus a second agent of ann's, for "create a team from ann's agents". */
-type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string };
+type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string; mcpServerId: string; mcpDeploymentId: string };
 /**
  * `likeMissing`: a foreign id inside the body is a field error (422 naming the field) exactly as an id that never
  * existed gets, rather than a 404 for the whole route; the test compares both answers.
@@ -39,6 +40,19 @@ const CASES: Record<RouteKey, Case> = {
   'PATCH /admin/providers/[id]': { foreign: (w) => ({ params: { id: w.providerId }, body: { name: 'Taken over' } }) },
   'DELETE /admin/providers/[id]': { foreign: (w) => ({ params: { id: w.providerId } }) },
   'POST /admin/providers/[id]/test': { foreign: (w) => ({ params: { id: w.providerId } }) },
+  'GET /admin/mcp/servers': { foreign: () => ({}) },
+  'POST /admin/mcp/servers': { foreign: () => ({ body: { transport: 'stdio', name: `stolen-${key().slice(0, 6)}`, command: '/bin/sh' } }) },
+  'GET /admin/mcp/servers/[id]': { foreign: (w) => ({ params: { id: w.mcpDeploymentId } }) },
+  'PATCH /admin/mcp/servers/[id]': { foreign: (w) => ({ params: { id: w.mcpDeploymentId }, body: { name: 'taken-over' } }) },
+  'DELETE /admin/mcp/servers/[id]': { foreign: (w) => ({ params: { id: w.mcpDeploymentId } }) },
+  'GET /admin/mcp/servers/[id]/tools': { foreign: (w) => ({ params: { id: w.mcpDeploymentId } }) },
+
+  'GET /mcp/servers': { noForeignId: "lists the caller's own MCP servers and the deployment's by name", hidesFrom: (w) => [w.mcpServerId] },
+  'POST /mcp/servers': { noForeignId: 'creates a server for the caller; the body holds no ids' },
+  'GET /mcp/servers/[id]': { foreign: (w) => ({ params: { id: w.mcpServerId } }) },
+  'PATCH /mcp/servers/[id]': { foreign: (w) => ({ params: { id: w.mcpServerId }, body: { name: 'taken-over' } }) },
+  'DELETE /mcp/servers/[id]': { foreign: (w) => ({ params: { id: w.mcpServerId } }) },
+  'GET /mcp/servers/[id]/tools': { foreign: (w) => ({ params: { id: w.mcpServerId } }) },
 
   'GET /agents': { noForeignId: "lists the caller's own agents", hidesFrom: (w) => [w.agent.id] },
   'POST /agents': { noForeignId: 'creates an agent for the caller; the body holds no ids' },
@@ -123,6 +137,8 @@ function annsId(w: MatrixWorld, route: string, name: string): string {
     'admin/invitations': w.invitationId,
     'admin/users': w.ann.id,
     'admin/providers': w.providerId,
+    'admin/mcp/servers': w.mcpDeploymentId,
+    'mcp/servers': w.mcpServerId,
   };
   const folder = Object.keys(byFolder).find((f) => route.startsWith(`/${f}/[${name}]`));
   if (!folder) throw new Error(`no id of ann's for [${name}] in ${route}`);
@@ -146,7 +162,10 @@ describe('ownership matrix over app/api/v1', () => {
       .entry.id;
     // A provider an admin added (instance-wide, but only admins may read or change it).
     const provider = await createProvider({ kind: 'openai', slug: `ann-${key().slice(0, 6)}`, name: 'Ann lab', baseUrl: 'http://127.0.0.1:9/v1' });
-    world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId, providerId: provider.id };
+    // ann's own MCP server, and one the deployment offers (an admin's; every account may use it, only admins change it).
+    const mcpServer = await createOwnMcpServer(base.ann.id, { transport: 'http', name: 'ann-search', url: 'https://mcp.example.test/mcp' });
+    const mcpDeployment = await createDeploymentMcpServer({ transport: 'http', name: 'shared-search', url: 'https://shared.example.test/mcp' });
+    world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId, providerId: provider.id, mcpServerId: mcpServer.id, mcpDeploymentId: mcpDeployment.id };
   });
 
   it('has a case for every route and method in the tree, and no case for a route that is gone', () => {
