@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountTokensToday } from '@/server/budgets/daily-cap';
-import { teamTokensUsed } from '@/server/budgets/team-usage';
+import { teamTokensUsed } from '@/server/budgets/team-totals';
 import { setCurrentCluster } from '@/server/cluster/cluster';
 import type { JoinedCluster } from '@/server/cluster/join';
 import { getDb, openDatabase, schema } from '@/server/db';

@@ -4,8 +4,7 @@ import { formatUsd } from '@/lib/money';
 import { inList } from '@/server/db/dialect';
 import { statement } from '@/server/db/statement';
 import { AppError } from '@/server/http/errors';
-import { teamsSpend } from './team-spend';
-import { teamTokensUsed, teamsTokensUsed } from './team-usage';
+import { teamsSpend, teamTokensUsed, teamsTokensUsed } from './team-totals';
 
 /**
  * Team budgets, enforced at admission: in tokens (ADR 023) or in money (ADR 048; the known costs of its finished

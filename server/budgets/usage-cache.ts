@@ -4,7 +4,7 @@ import { afterCommit } from '@/server/db';
 /**
  * Memoized usage sums. A planning pass runs on every wake and every 500 ms; summing a team's (or an account's day
  * of) finished runs each time costs row lookups in proportion to its history (npm run bench:budgets: ~0.6 s a pass
- * for 100 budgeted teams over 100,000 runs). A sum (tokens, or spend: team-spend.ts) changes only when a run's token totals and cost are written, which is
+ * for 100 budgeted teams over 100,000 runs). A sum (a team's tokens and spend: team-totals.ts) changes only when a run's token totals and cost are written, which is
  * finishRun alone (server/agents/run-store.ts), and it calls usageChanged for that run. With several processes on
  * Postgres (ADR 033) another process's finishRun reaches this cache as a note on the push bridge; notes sent while
  * the bridge was away are lost, so a reconnect forgets every sum (forgetAllUsage). Cleared whole on start-up by
@@ -17,14 +17,15 @@ import { afterCommit } from '@/server/db';
  */
 /** A team's recorded spend (ADR 048): known costs in nano-dollars, and finished runs whose cost is unknown. */
 export type TeamSpend = { nanos: number; unknownRuns: number };
-type Cache = { teams: Map<string, number>; spend: Map<string, TeamSpend>; days: Map<string, { day: number; used: number }>; generation: number };
+/** What a team's finished runs add up to: tokens (ADR 023) and spend, read together (team-totals.ts). */
+export type TeamTotals = { tokens: number; spend: TeamSpend };
+type Cache = { teams: Map<string, TeamTotals>; days: Map<string, { day: number; used: number }>; generation: number };
 
 const g = globalThis as unknown as { __ensembleBudgetUsage?: Cache };
-const cache = (): Cache => (g.__ensembleBudgetUsage ??= { teams: new Map(), spend: new Map(), days: new Map(), generation: 0 });
+const cache = (): Cache => (g.__ensembleBudgetUsage ??= { teams: new Map(), days: new Map(), generation: 0 });
 
 function forget(run: { teamId: string | null; ownerId: string }): void {
   if (run.teamId) cache().teams.delete(run.teamId);
-  if (run.teamId) cache().spend.delete(run.teamId);
   cache().days.delete(run.ownerId);
   cache().generation += 1;
 }
@@ -42,7 +43,6 @@ export function usageChanged(run: { teamId: string | null; ownerId: string }): v
  */
 export function forgetAllUsage(): void {
   cache().teams.clear();
-  cache().spend.clear();
   cache().days.clear();
   cache().generation += 1;
 }
@@ -50,20 +50,12 @@ export function forgetAllUsage(): void {
 /** Take before reading a sum; pass to remember…Usage, which keeps the sum only if nothing changed meanwhile. */
 export const usageGeneration = (): number => cache().generation;
 
-export function cachedTeamUsage(teamId: string): number | undefined {
+export function cachedTeamTotals(teamId: string): TeamTotals | undefined {
   return cache().teams.get(teamId);
 }
 
-export function rememberTeamUsage(teamId: string, used: number, generation: number): void {
-  if (generation === cache().generation) cache().teams.set(teamId, used);
-}
-
-export function cachedTeamSpend(teamId: string): TeamSpend | undefined {
-  return cache().spend.get(teamId);
-}
-
-export function rememberTeamSpend(teamId: string, spend: TeamSpend, generation: number): void {
-  if (generation === cache().generation) cache().spend.set(teamId, spend);
+export function rememberTeamTotals(teamId: string, totals: TeamTotals, generation: number): void {
+  if (generation === cache().generation) cache().teams.set(teamId, totals);
 }
 
 /** The account's usage in the UTC day starting at `day`, if known (one day per account is kept: the latest asked). */

@@ -2,8 +2,7 @@ import 'server-only';
 import { teamBudgetState } from '@/lib/budget-state';
 import type { Team } from '@/server/db/schema';
 import { atDailyCap } from '@/server/budgets/daily-cap';
-import { teamsSpend } from '@/server/budgets/team-spend';
-import { teamsTokensUsed } from '@/server/budgets/team-usage';
+import { teamsSpend, teamsTokensUsed } from '@/server/budgets/team-totals';
 import type { TeamBudgetView } from './serialize';
 
 /**

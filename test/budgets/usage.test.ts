@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb, schema } from '@/server/db';
-import { teamTokensUsed, teamsTokensUsed } from '@/server/budgets/team-usage';
-import { cachedDayUsage, cachedTeamUsage, usageChanged } from '@/server/budgets/usage-cache';
+import { teamTokensUsed, teamsTokensUsed } from '@/server/budgets/team-totals';
+import { cachedDayUsage, cachedTeamTotals, usageChanged } from '@/server/budgets/usage-cache';
 import { accountTokensToday, utcDayStart } from '@/server/budgets/daily-cap';
 import { sendRequest } from '@/server/teams/requests';
 import { getTeam, listTeams } from '@/server/teams/teams';
@@ -93,10 +93,10 @@ describe('team usage', () => {
     usageChanged({ teamId: team.id, ownerId: alice.id });
     expect(await reading).toEqual([new Map([[team.id, 100]]), 100]);
     // What must not happen: the sum read before the change kept as the memo, hiding the change until the next run.
-    expect(cachedTeamUsage(team.id)).toBeUndefined();
+    expect(cachedTeamTotals(team.id)).toBeUndefined();
     expect(cachedDayUsage(alice.id, utcDayStart(Date.now()))).toBeUndefined();
     // A read with nothing changing meanwhile is memoized again.
     expect(await teamTokensUsed(team.id)).toBe(100);
-    expect(cachedTeamUsage(team.id)).toBe(100);
+    expect(cachedTeamTotals(team.id)?.tokens).toBe(100);
   });
 });
