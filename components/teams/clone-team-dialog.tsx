@@ -16,7 +16,7 @@ import { boundedTextProblem } from '@/lib/text-bounds';
 import type { ApiTeam } from '@/lib/types/team';
 import { teamKeys, teamListQuery } from './queries';
 import { cloneTeamAction } from '@/app/(app)/teams/actions';
-import { TeamNameField } from './team-name-field';
+import { TeamNameField } from './team-fields';
 
 type Props = { team: ApiTeam; open: boolean; onClose: () => void };
 

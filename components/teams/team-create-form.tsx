@@ -5,9 +5,6 @@ import { useRef, useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, PageHeader } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
-import { CharCounter } from '@/components/ui/char-counter';
-import { Field } from '@/components/ui/field';
-import { Textarea } from '@/components/ui/input';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
@@ -22,7 +19,7 @@ import { agentListQuery } from '@/components/agents/queries';
 import { teamKeys } from './queries';
 import { createTeamAction } from '@/app/(app)/teams/actions';
 import { useDebouncedValue } from '@/components/ui/use-debounced-value';
-import { TeamNameField } from './team-name-field';
+import { TeamGoalField, TeamNameField } from './team-fields';
 
 type FieldErrors = Partial<Record<'name' | 'goal' | 'agentIds', string>>;
 const { minMembers, maxMembers } = LIMITS.team;
@@ -128,26 +125,17 @@ export function TeamCreateForm() {
           }}
         />
 
-        <Field
-          label="Goal"
+        <TeamGoalField
+          value={goal}
           error={errors.goal}
-          hint={
-            <>
-              What the team works toward; every member sees it. <CharCounter text={goal} bound={LIMITS.team.goal} />
-            </>
-          }
-        >
-          <Textarea
-            ref={goalRef}
-            rows={4}
-            value={goal}
-            onChange={(e) => {
-              setGoal(e.target.value);
-              if (errors.goal) setErrors((x) => ({ ...x, goal: undefined }));
-            }}
-            required
-          />
-        </Field>
+          textareaRef={goalRef}
+          rows={4}
+          about="What the team works toward; every member sees it."
+          onChange={(value) => {
+            setGoal(value);
+            if (errors.goal) setErrors((x) => ({ ...x, goal: undefined }));
+          }}
+        />
 
         <AgentPicker
           search={search}

@@ -3,9 +3,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { FormDialogActions } from '@/components/ui/form-dialog-actions';
-import { CharCounter } from '@/components/ui/char-counter';
-import { Field } from '@/components/ui/field';
-import { Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { Modal } from '@/components/ui/modal';
 import { actionData } from '@/lib/action-result';
@@ -15,7 +12,7 @@ import type { TeamSettingsInput } from '@/lib/schemas/team-settings';
 import { boundedTextProblem } from '@/lib/text-bounds';
 import type { ApiTeam } from '@/lib/types/team';
 import { updateTeamSettingsAction } from '@/app/(app)/teams/actions';
-import { TeamNameField } from './team-name-field';
+import { TeamGoalField, TeamNameField } from './team-fields';
 
 type Props = { team: ApiTeam; open: boolean; onClose: () => void; onSaved: () => void };
 type Errors = { name?: string; goal?: string };
@@ -78,26 +75,17 @@ export function TeamSettingsDialog({ team, open, onClose, onSaved }: Props) {
             if (errors.name) setErrors((x) => ({ ...x, name: undefined }));
           }}
         />
-        <Field
-          label="Goal"
+        <TeamGoalField
+          value={goal}
           error={errors.goal}
-          hint={
-            <>
-              Every member sees it. Requests already running keep the goal they started with. <CharCounter text={goal} bound={LIMITS.team.goal} />
-            </>
-          }
-        >
-          <Textarea
-            ref={goalRef}
-            rows={5}
-            value={goal}
-            required
-            onChange={(e) => {
-              setGoal(e.target.value);
-              if (errors.goal) setErrors((x) => ({ ...x, goal: undefined }));
-            }}
-          />
-        </Field>
+          textareaRef={goalRef}
+          rows={5}
+          about="Every member sees it. Requests already running keep the goal they started with."
+          onChange={(value) => {
+            setGoal(value);
+            if (errors.goal) setErrors((x) => ({ ...x, goal: undefined }));
+          }}
+        />
         {save.isError && !fieldError ? <Alert>Couldn’t save: {save.error instanceof ApiError ? save.error.message : 'try again.'}</Alert> : null}
         <FormDialogActions submitLabel="Save" pendingLabel="Saving…" pending={save.isPending} onCancel={close} />
       </form>
