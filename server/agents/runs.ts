@@ -209,11 +209,8 @@ async function startRunAs(conversationId: string, input: StartInput, options: St
   const result = await writeTx(async (tx) => {
     const [conversation] = await statements(tx).conversation.execute({ id: conversationId });
     if (!conversation) throw notFound('Conversation');
-    const existing = await findByKey(tx, conversationId, options.idempotencyKey);
-    if (existing) {
-      await options.inTransaction?.(tx, existing);
-      return { run: existing, created: false };
-    }
+    const repeated = await runOfKey(tx, conversationId, options);
+    if (repeated) return repeated;
     await assertConversationIdle(tx, conversationId);
     let recorded = stored;
     if (origin === 'direct') {
@@ -250,11 +247,8 @@ async function resumeRunAs(conversationId: string, value: unknown, options: Star
   const result = await writeTx(async (tx) => {
     const [conversation] = await tx.select().from(schema.conversations).where(eq(schema.conversations.id, conversationId));
     if (!conversation) throw notFound('Conversation');
-    const existing = await findByKey(tx, conversationId, options.idempotencyKey);
-    if (existing) {
-      await options.inTransaction?.(tx, existing);
-      return { run: existing, created: false };
-    }
+    const repeated = await runOfKey(tx, conversationId, options);
+    if (repeated) return repeated;
     await assertConversationIdle(tx, conversationId);
     // Read in this transaction (getDb() inside writeTx is the transaction).
     const latest = await latestRun(conversationId);
@@ -362,8 +356,15 @@ function assertNotDelegated(conversation: Conversation): void {
 
 type Tx = Parameters<Parameters<typeof writeTx>[0]>[0];
 
-async function findByKey(tx: Tx, conversationId: string, key: string): Promise<Run | undefined> {
-  return (await statements(tx).byKey.execute({ conversationId, key }))[0];
+/**
+ * The run a repeated key already made (a retried send or resume answers it, creating nothing), handed to the
+ * caller's transaction hook as a new run would be; null for a new key.
+ */
+async function runOfKey(tx: Tx, conversationId: string, options: StartOptions): Promise<StartResult | null> {
+  const [existing] = await statements(tx).byKey.execute({ conversationId, key: options.idempotencyKey });
+  if (!existing) return null;
+  await options.inTransaction?.(tx, existing);
+  return { run: existing, created: false };
 }
 
 /** Direct conversation runs in flight (not team jobs: no context.jobId; not delegated children). */
