@@ -5,6 +5,8 @@ import { bigint, boolean, index, integer, json, pgTable, text, timestamp, unique
 import {
   JOB_STATUSES,
   UNFINISHED_JOB_PREDICATE,
+  INTERRUPTED_CHAT_RUN_PREDICATE,
+  WAITING_JOB_PREDICATE,
   RUN_STATUSES,
   STATE_KINDS,
   TEAM_STATUSES,
@@ -190,6 +192,7 @@ export const runs = pgTable(
     index('runs_owner_created_idx').on(t.ownerId, t.createdAt),
     index('runs_team_idx').on(t.teamId),
     index('runs_parent_idx').on(t.parentRunId),
+    index('runs_interrupted_chat_owner_idx').on(t.ownerId, t.finishedAt).where(sql.raw(INTERRUPTED_CHAT_RUN_PREDICATE)),
   ],
 );
 
@@ -325,6 +328,7 @@ export const jobs = pgTable(
     index('jobs_unfinished_conversation_idx')
       .on(t.conversationId, t.seq)
       .where(sql.raw(UNFINISHED_JOB_PREDICATE)),
+    index('jobs_waiting_owner_idx').on(t.ownerId, t.updatedAt).where(sql.raw(WAITING_JOB_PREDICATE)),
   ],
 );
 

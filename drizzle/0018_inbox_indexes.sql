@@ -1,0 +1,2 @@
+CREATE INDEX `jobs_waiting_owner_idx` ON `jobs` (`owner_id`,`updated_at`) WHERE status = 'waiting_input';--> statement-breakpoint
+CREATE INDEX `runs_interrupted_chat_owner_idx` ON `runs` (`owner_id`,`finished_at`) WHERE status = 'interrupted' and team_id is null and parent_run_id is null;
