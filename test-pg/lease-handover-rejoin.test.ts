@@ -200,11 +200,12 @@ describe('a late beat', () => {
 describe('a process just started', () => {
   const SETTLE_MS = 800;
 
-  /** Another process, live throughout (its row beats an hour ahead) and holding nothing. */
-  async function withAnotherLiveProcess(fn: () => Promise<void>): Promise<void> {
+  /** Another process, live throughout (its row beats an hour ahead), holding nothing, started before (or after). */
+  async function withAnotherLiveProcess(fn: () => Promise<void>, started: 'before' | 'after' = 'before'): Promise<void> {
     const id = `other-${crypto.randomUUID().slice(0, 8)}`;
     const inAnHour = new Date(Date.now() + 3_600_000);
-    await writeTx((tx) => tx.insert(schema.appProcesses).values({ id, pid: 2, host: 'test', startedAt: new Date(), heartbeatAt: inAnHour }));
+    const startedAt = started === 'before' ? new Date() : inAnHour;
+    await writeTx((tx) => tx.insert(schema.appProcesses).values({ id, pid: 2, host: 'test', startedAt, heartbeatAt: inAnHour }));
     try {
       await fn();
     } finally {
@@ -212,7 +213,7 @@ describe('a process just started', () => {
     }
   }
 
-  it('takes no team over while another process is live, until its beats have been on time for the settle time', async () => {
+  it('takes no team over while a process started before it is live, until its beats have been on time for the settle time', async () => {
     const teams = [await teamWithWork('settle-1'), await teamWithWork('settle-2')];
     await withAnotherLiveProcess(async () => {
       const fresh = processNamed('fresh', { settleMs: SETTLE_MS });
@@ -235,6 +236,16 @@ describe('a process just started', () => {
     const alone = processNamed('alone', { heartbeatMs: 60_000, settleMs: 60_000 });
     await alone.start();
     expect(alone.heldTeams()).toEqual([team.id]);
+  });
+
+  it('the oldest live process never waits: with only younger ones live, it takes its share at once', async () => {
+    // Several processes restarted one after another must not all be settling when a dead one's lease runs out.
+    const team = await teamWithWork('oldest');
+    await withAnotherLiveProcess(async () => {
+      const oldest = processNamed('oldest', { heartbeatMs: 60_000, settleMs: 60_000 });
+      await oldest.start();
+      expect(oldest.heldTeams()).toEqual([team.id]);
+    }, 'after');
   });
 
   it('settling, starved past its lease: holds nothing, so it rejoins and goes on', async () => {

@@ -31,8 +31,9 @@ export type SharedClusterOptions = {
    */
   executesNoRun?: () => boolean;
   /**
-   * While other processes are live, a process just started takes no team and no run over until its beats have come on
-   * time (≤ 2 beats apart) for this long, or until settleCapMs after its start (ADR 044 §7). Default 0: at once.
+   * While a process started before it is live, a process just started takes no team and no run over until its beats
+   * have come on time (≤ 2 beats apart) for this long, or until settleCapMs after its start (ADR 044 §7). Default 0:
+   * at once.
    */
   settleMs?: number;
   settleCapMs?: number;
@@ -89,6 +90,8 @@ export class SharedCluster implements Cluster {
   /** The last beat that came late (or the start): settled once settleMs of on-time beats followed it. */
   private steadySince = performance.now();
   private settled = false;
+  /** Live processes registered before this one, at the last beat (null: not read yet). */
+  private olderLive: number | null = null;
   /** Claims sent and not yet answered: a claim committed for the old identity must not be answered to the new one. */
   private claiming = 0;
 
@@ -246,14 +249,16 @@ export class SharedCluster implements Cluster {
 
   /**
    * A process just started, on a machine busy enough to starve it (loading its code, its first requests), is the one
-   * most likely to miss its lease; holding nothing, it then rejoins instead of stopping (rejoin()). So while other
-   * processes are live to take teams and runs over, it takes none until its beats have been on time for settleMs (or
-   * settleCapMs passed, so a machine that never calms down still gets every process's share). Alone, it takes at once.
+   * most likely to miss its lease; holding nothing, it then rejoins instead of stopping (rejoin()). So while a process
+   * started before it is live to take teams and runs over, it takes none until its beats have been on time for
+   * settleMs (or settleCapMs passed, so a machine that never calms down still gets every process's share). The oldest
+   * live process never waits: so there is always one that takes a dead process's work over at once (several
+   * processes restarted one after another must not all be settling when a lease runs out).
    */
   private settling(): boolean {
     if (this.settled) return false;
     const now = performance.now();
-    if (this.liveCount <= 1 || now - this.steadySince >= this.settleMs || now - this.startedAt >= this.settleCapMs) {
+    if (this.olderLive === 0 || now - this.steadySince >= this.settleMs || now - this.startedAt >= this.settleCapMs) {
       this.settled = true;
       return false;
     }
@@ -349,8 +354,10 @@ export class SharedCluster implements Cluster {
    * Read in the same statement as the live count.
    */
   private async claimShare(): Promise<{ claimed: number; expiresInMs: number | null }> {
-    const { rows } = await this.query<{ live: number; pending: number; expires_in: number | null }>(
+    const { rows } = await this.query<{ live: number; older: number; pending: number; expires_in: number | null }>(
       `select (select count(*) from app_processes where heartbeat_at > now() - ${ms('$1')})::int as live,
+              (select count(*) from app_processes o where o.heartbeat_at > now() - ${ms('$1')} and o.id <> $2
+                  and o.started_at < (select started_at from app_processes where id = $2))::int as older,
               (select count(*) from teams where has_pending = 1)::int as pending,
               (select ceil(extract(epoch from min(ends) - now()) * 1000)::int from (
                  select greatest(p.heartbeat_at + ${ms('$1')}, (select max(l.expires_at) from team_leases l where l.process_id = p.id)) as ends
@@ -359,6 +366,7 @@ export class SharedCluster implements Cluster {
       [this.leaseMs, this.processId, this.missedBeatMs],
     );
     this.liveCount = Math.max(1, rows[0]?.live ?? 1);
+    this.olderLive = rows[0]?.older ?? 0;
     const expiresInMs = rows[0]?.expires_in ?? null;
     if (this.settling()) return { claimed: 0, expiresInMs };
     const want = Math.ceil((rows[0]?.pending ?? 0) / this.liveCount) - this.held.size;
