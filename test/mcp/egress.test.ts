@@ -53,8 +53,7 @@ describe('the address rule', () => {
 
 describe('resolving once, checking every answer', () => {
   const answers = (...lists: string[][]): Resolver & { calls: number } => {
-    const r = (async () => lists[Math.min(r.calls++, lists.length - 1)]!) as Resolver & { calls: number };
-    r.calls = 0;
+    const r = Object.assign(async () => lists[Math.min(r.calls++, lists.length - 1)]!, { calls: 0 });
     return r;
   };
 

@@ -13,6 +13,9 @@ import { signUpAllowedByEnv } from '@/server/auth/users';
 import { AddProviderForm } from '@/components/admin/add-provider-form';
 import { ProviderList } from '@/components/admin/provider-list';
 import { ModelPrices } from '@/components/admin/model-prices';
+import { McpServerForm } from '@/components/mcp/mcp-server-form';
+import { McpServerList } from '@/components/mcp/mcp-server-list';
+import { adminMcpServers } from '@/server/mcp/servers';
 import { listPrices } from '@/server/providers/prices';
 import { builtinProviders } from '@/server/providers/builtins';
 import { listProviders } from '@/server/providers/store';
@@ -29,6 +32,7 @@ export default async function AdminPage() {
   const invitations = await listInvitations();
   const providers = await listProviders();
   const prices = await listPrices();
+  const mcpServers = await adminMcpServers();
   // Suggestions for the price form: the embedded model and every managed provider's cached models, as agents name them.
   const priceModels = ['scripted', ...providers.flatMap((p) => p.models.map((m) => `${p.slug}:${m}`))];
   return (
@@ -63,6 +67,14 @@ export default async function AdminPage() {
       >
         <AddProviderForm />
         <ProviderList providers={providers} builtin={builtinProviders()} />
+      </PageSection>
+      <PageSection
+        id="mcp-servers"
+        title="MCP servers"
+        description="MCP servers every account's agents may use: a command this server runs (stdio, in its own directory under the data directory) or a Streamable HTTP URL. Env and header values are stored encrypted and never shown again."
+      >
+        <McpServerForm scope="admin" />
+        <McpServerList scope="admin" servers={mcpServers} />
       </PageSection>
       <PageSection
         id="prices"

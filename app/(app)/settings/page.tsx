@@ -2,10 +2,14 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { signOutEverywhereAction } from '@/app/actions/auth';
 import { ApiTokens } from '@/components/settings/api-tokens';
+import { McpServerForm } from '@/components/mcp/mcp-server-form';
+import { McpServerList } from '@/components/mcp/mcp-server-list';
 import { ChangePasswordForm } from '@/components/settings/change-password-form';
 import { SignOutEverywhere } from '@/components/settings/sign-out-everywhere';
 import { PageHeader } from '@/components/ui/misc';
+import { PageSection } from '@/components/ui/page-section';
 import { currentUser } from '@/server/auth/require-user';
+import { accountMcpServers } from '@/server/mcp/servers';
 import { changePasswordAction } from './actions';
 
 export const metadata: Metadata = { title: 'Settings' };
@@ -14,6 +18,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
   const { password } = await searchParams;
   const user = await currentUser();
   if (!user) redirect('/sign-in?callbackUrl=%2Fsettings');
+  const mcp = await accountMcpServers(user.id);
   return (
     <div className="mx-auto w-full max-w-3xl space-y-10">
       <PageHeader title="Settings" />
@@ -30,6 +35,14 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
       </section>
       <ChangePasswordForm action={changePasswordAction} changed={password === 'changed'} />
       <ApiTokens />
+      <PageSection
+        id="mcp-servers"
+        title="MCP servers"
+        description="Servers whose tools your agents can use, reached over Streamable HTTP. Header values are stored encrypted and never shown again. Servers on private or local addresses are refused unless this deployment allows them."
+      >
+        <McpServerForm scope="account" />
+        <McpServerList scope="account" servers={mcp.servers} deploymentWide={mcp.deploymentWide} />
+      </PageSection>
       <SignOutEverywhere action={signOutEverywhereAction} />
     </div>
   );

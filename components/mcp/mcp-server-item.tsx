@@ -1,0 +1,78 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { deleteAdminMcpServerAction } from '@/app/(app)/admin/mcp-actions';
+import { deleteMcpServerAction } from '@/app/(app)/settings/mcp-actions';
+import { useActionCall } from '@/components/admin/use-action-call';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Badge } from '@/components/ui/misc';
+import type { McpServerView } from '@/lib/schemas/mcp-servers';
+import { McpServerEditForm } from './mcp-server-edit-form';
+import { McpToolsPanel } from './mcp-tools-panel';
+import type { McpScope } from './queries';
+
+/** One MCP server: how it is reached (secrets by name only), its limits, its tools and status on demand, Edit, Remove. */
+export function McpServerItem({ scope, server }: { scope: McpScope; server: McpServerView }) {
+  const router = useRouter();
+  const [showTools, setShowTools] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const removal = useActionCall();
+  const secretNames = server.transport === 'http' ? server.headerNames : server.envNames;
+
+  const remove = async () => {
+    const result = await removal.call(() => (scope === 'admin' ? deleteAdminMcpServerAction(server.id) : deleteMcpServerAction(server.id)));
+    if (!result.ok) return;
+    setConfirming(false);
+    router.refresh();
+  };
+
+  return (
+    <li className="space-y-3 p-3">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 flex-1 space-y-1">
+          <p className="flex flex-wrap items-center gap-2">
+            <span className="min-w-0 font-medium break-words text-zinc-900 dark:text-zinc-100">{server.name}</span>
+            <Badge>{server.transport === 'http' ? 'Streamable HTTP' : 'stdio'}</Badge>
+          </p>
+          <p className="text-xs break-all text-zinc-600 dark:text-zinc-400">
+            {server.transport === 'http' ? server.url : [server.command, ...server.args].join(' ')}
+          </p>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
+            {secretNames.length ? `${server.transport === 'http' ? 'Headers' : 'Environment'} set: ${secretNames.join(', ')}` : 'No secrets set'} ·{' '}
+            {server.timeoutMs / 1000} s per call · {server.maxConcurrent} at once
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" size="sm" onClick={() => setShowTools((v) => !v)} aria-expanded={showTools} aria-label={`Tools of ${server.name}`}>
+            Tools
+          </Button>
+          <Button variant="secondary" size="sm" onClick={() => setEditing((v) => !v)} aria-expanded={editing} aria-label={`Edit ${server.name}`}>
+            Edit
+          </Button>
+          <Button variant="secondary" size="sm" onClick={() => setConfirming(true)} aria-label={`Remove ${server.name}`}>
+            Remove
+          </Button>
+        </div>
+      </div>
+      {showTools ? <McpToolsPanel scope={scope} serverId={server.id} serverName={server.name} /> : null}
+      {editing ? <McpServerEditForm scope={scope} server={server} onDone={() => setEditing(false)} /> : null}
+      <ConfirmDialog
+        open={confirming}
+        title={`Remove ${server.name}?`}
+        description="Agents that use its tools keep their settings; their runs can't call those tools until a server with its tools is added again."
+        confirmLabel="Remove server"
+        pendingLabel="Removing…"
+        pending={removal.pending}
+        error={removal.error}
+        onCancel={() => {
+          setConfirming(false);
+          removal.clear();
+        }}
+        onConfirm={remove}
+      />
+    </li>
+  );
+}
