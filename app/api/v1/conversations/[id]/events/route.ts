@@ -1,4 +1,4 @@
-import { getConversation } from '@/server/agents/conversations';
+import { callerConversation, type ConversationRouteCtx as Ctx } from '@/server/agents/conversation-route';
 import { bridgeChildChanges } from '@/server/agents/delegation/announce-children';
 import { runEvents } from '@/server/agents/run-events';
 import { requireUser } from '@/server/auth/require-user';
@@ -10,13 +10,10 @@ import { conversationEventStream } from '@/server/push/conversation-stream';
 import { parseLastEventId } from '@/server/push/event-stream';
 
 export const dynamic = 'force-dynamic';
-type Ctx = { params: Promise<{ id: string }> };
 
 /** Live updates for one conversation (text/event-stream): see docs/api.md "Event streams". */
 export const GET = route(async (req, ctx: Ctx) => {
-  const user = await requireUser(req);
-  const { id } = await ctx.params;
-  await getConversation(user.id, id);
+  const { user, id } = await callerConversation(req, ctx);
   bridgeRunEvents(runEvents());
   bridgeChildChanges();
   return conversationEventStream({

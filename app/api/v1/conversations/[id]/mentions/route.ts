@@ -3,16 +3,13 @@ import { requireUser } from '@/server/auth/require-user';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { mentionTargets, sendMentions } from '@/server/teams/mentions';
-import { getConversation } from '@/server/agents/conversations';
+import { callerConversation, type ConversationRouteCtx as Ctx } from '@/server/agents/conversation-route';
 
 export const dynamic = 'force-dynamic';
-type Ctx = { params: Promise<{ id: string }> };
 
 /** Members this conversation can @mention (members of the owner's ready teams, minus itself). */
 export const GET = route(async (req, ctx: Ctx) => {
-  const user = await requireUser(req);
-  const { id } = await ctx.params;
-  await getConversation(user.id, id);
+  const { user, id } = await callerConversation(req, ctx);
   return json({ targets: await mentionTargets(user.id, id) });
 });
 

@@ -1,22 +1,18 @@
 import crypto from 'node:crypto';
 import { sendMessageSchema } from '@/lib/schemas/conversation';
 import { requireUser } from '@/server/auth/require-user';
-import { getConversation } from '@/server/agents/conversations';
+import { callerConversation, type ConversationRouteCtx as Ctx } from '@/server/agents/conversation-route';
 import { start } from '@/server/agents/runs';
 import { runView } from '@/server/agents/views';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
-
-type Ctx = { params: Promise<{ id: string }> };
 
 /**
  * POST /api/v1/conversations/:id/messages { text, idempotencyKey? } — 202 with the new run; a repeated key
  * answers 200 with the same run; 409 while another run is active.
  */
 export const POST = route(async (req, ctx: Ctx) => {
-  const user = await requireUser(req);
-  const { id } = await ctx.params;
-  await getConversation(user.id, id);
+  const { user, id } = await callerConversation(req, ctx);
   const { text, idempotencyKey } = await readBody(req, sendMessageSchema);
   const { run, created } = await start(user.id, id, { text }, { idempotencyKey: idempotencyKey ?? crypto.randomUUID() });
   return json({ run: runView(run) }, { status: created ? 202 : 200 });

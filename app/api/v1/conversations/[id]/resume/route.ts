@@ -1,21 +1,17 @@
 import { resumeSchema } from '@/lib/schemas/conversation';
 import { requireUser } from '@/server/auth/require-user';
-import { getConversation } from '@/server/agents/conversations';
+import { callerConversation, type ConversationRouteCtx as Ctx } from '@/server/agents/conversation-route';
 import { resume } from '@/server/agents/runs';
 import { runView } from '@/server/agents/views';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
-
-type Ctx = { params: Promise<{ id: string }> };
 
 /**
  * POST /api/v1/conversations/:id/resume { value, idempotencyKey } — answer the graph interrupt the newest run
  * stopped at (an approval takes { approved, note? }). 202 with the resume run; 409 when nothing is waiting.
  */
 export const POST = route(async (req, ctx: Ctx) => {
-  const user = await requireUser(req);
-  const { id } = await ctx.params;
-  await getConversation(user.id, id);
+  const { user, id } = await callerConversation(req, ctx);
   const { value, idempotencyKey } = await readBody(req, resumeSchema);
   const { run, created } = await resume(user.id, id, value, { idempotencyKey });
   return json({ run: runView(run) }, { status: created ? 202 : 200 });
