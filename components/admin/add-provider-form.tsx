@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
-import { DEFAULT_BASE_URLS, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_LIMITS, type ProviderKind } from '@/lib/schemas/providers';
+import { DEFAULT_BASE_URLS, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_LIMITS, type ProviderKind } from '@/lib/provider-kinds';
 import { createProviderAction } from '@/app/(app)/admin/provider-actions';
 import { selectClass } from './select-class';
 import { useActionCall } from './use-action-call';

@@ -1,21 +1,20 @@
 'use client';
 
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
-import { createAccountSchema } from '@/lib/schemas/admin';
+import { lazyResolver } from '@/lib/forms/lazy-resolver';
+import type { CreateAccountFormValues as FormValues } from './create-account-resolver';
 import { actionResult } from '@/lib/action-result';
 import { createAccountAction } from '@/app/(app)/admin/actions';
 
-const formSchema = createAccountSchema.omit({ role: true }).extend({ admin: z.boolean() });
-type FormValues = z.input<typeof formSchema>;
+/** The form's check (create-account-resolver.ts), loaded when the form first gets focus (ADR 053). */
+const resolver = lazyResolver(() => import('./create-account-resolver').then((m) => m.createAccountResolver));
 const FIELDS = ['email', 'name', 'password'] as const;
 
 /** Email, optional name, initial password, and whether the account is an admin. Works while sign-up is closed. */
@@ -28,7 +27,7 @@ export function CreateAccountForm() {
     reset,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: { email: '', name: '', password: '', admin: false } });
+  } = useForm<FormValues>({ resolver, defaultValues: { email: '', name: '', password: '', admin: false } });
 
   const submit = handleSubmit(async ({ admin, ...values }) => {
     setMessage(null);
@@ -47,7 +46,7 @@ export function CreateAccountForm() {
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-labelledby="create-account-heading" className="space-y-3">
+    <form onSubmit={submit} onFocus={resolver.preload} noValidate aria-labelledby="create-account-heading" className="space-y-3">
       <h3 id="create-account-heading" className="font-medium text-zinc-900 dark:text-zinc-100">
         Create an account
       </h3>

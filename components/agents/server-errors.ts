@@ -1,4 +1,4 @@
-import { AGENT_FIELDS, type AgentField } from '@/lib/schemas/agent';
+import { AGENT_FIELDS, type AgentField } from '@/lib/schemas/agent-fields';
 
 /**
  * Split an API error's `fields` into messages for the form's fields and the rest (shown above the form).

@@ -1,16 +1,16 @@
 'use client';
 
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
-import { createTokenSchema, currentPasswordSchema, type CreatedApiToken, type CreateTokenInput } from '@/lib/schemas/auth';
+import { lazyResolver } from '@/lib/forms/lazy-resolver';
+import type { CreatedApiToken, CreateTokenInput } from '@/lib/schemas/auth';
+import type { CreateTokenFormValues as FormValues } from './create-token-resolver';
 import { createTokenAction } from '@/app/(app)/settings/actions';
 import { tokenKeys } from './queries';
 
@@ -26,14 +26,8 @@ const SCOPE_CHOICES = [
   { value: 'full', label: 'Full access', hint: 'Can do everything you can, including creating, changing and deleting.' },
 ] as const;
 
-/** The form's own shape (a select gives strings); converted to the API's body on submit. */
-const formSchema = z.object({
-  name: createTokenSchema.shape.name,
-  expiry: z.enum(['30', '90', 'never']),
-  scope: z.enum(['read', 'full'], { error: 'Choose what the token may do' }),
-  password: currentPasswordSchema,
-});
-type FormValues = z.input<typeof formSchema>;
+/** The form's check (create-token-resolver.ts), loaded when the form first gets focus (ADR 053). */
+const resolver = lazyResolver(() => import('./create-token-resolver').then((m) => m.createTokenResolver));
 const EMPTY: FormValues = { name: '', expiry: '90', scope: 'read', password: '' };
 
 const toBody = ({ name, expiry, scope, password }: FormValues): CreateTokenInput => ({
@@ -56,7 +50,7 @@ export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: Cr
     resetField,
     setError,
     formState: { errors },
-  } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: EMPTY });
+  } = useForm<FormValues>({ resolver, defaultValues: EMPTY });
 
   const create = useMutation({
     mutationFn: (values: FormValues) => actionData(() => createTokenAction(toBody(values))),
@@ -77,7 +71,7 @@ export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: Cr
   const fieldError = create.error instanceof ApiError && (create.error.fields.name || create.error.fields.password || create.error.fields.scope);
   const formError = create.isError && !fieldError ? create.error.message : null;
   return (
-    <form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="space-y-3" aria-label="Create API token">
+    <form onSubmit={handleSubmit((values) => create.mutate(values))} onFocus={resolver.preload} noValidate className="space-y-3" aria-label="Create API token">
       <div className="grid gap-3 sm:grid-cols-2">
         <Field label="Token name" hint="What will use it, e.g. “laptop script”." error={errors.name?.message}>
           <Input type="text" autoComplete="off" {...register('name')} />

@@ -203,41 +203,5 @@ export type AgentPatchInput = z.input<typeof agentPatchSchema>;
 export type AgentPatch = z.output<typeof agentPatchSchema>;
 export type AgentMcpSelection = z.output<typeof agentMcpToolsSchema>;
 
-/** The editable fields in form order: server field errors are matched to these. */
-export const AGENT_FIELDS = [
-  'name',
-  'description',
-  'instructions',
-  'model',
-  'toolGroups',
-  'approvalTools',
-  'mcpTools',
-  'maxTurns',
-  'timeLimitMinutes',
-  'compactAtTokens',
-  'tokenBudget',
-  'allowedSubagents',
-  'maxDepth',
-  'maxChildren',
-  'maxConcurrentChildren',
-] as const;
-export type AgentField = (typeof AGENT_FIELDS)[number];
-
-/** The form's starting values for a new agent. */
-export const NEW_AGENT_DEFAULTS: AgentCreate = {
-  name: '',
-  description: '',
-  instructions: '',
-  model: DEFAULT_MODEL,
-  toolGroups: [],
-  approvalTools: [],
-  mcpTools: [],
-  maxTurns: L.maxTurns.default,
-  timeLimitMinutes: null,
-  compactAtTokens: null,
-  tokenBudget: null,
-  allowedSubagents: 'all',
-  maxDepth: D.depth.default,
-  maxChildren: D.childrenPerRun.default,
-  maxConcurrentChildren: D.concurrent.default,
-};
+// The form's field list and starting values live without zod, for the form's first load (ADR 053).
+export { AGENT_FIELDS, NEW_AGENT_DEFAULTS, type AgentField } from './agent-fields';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROVIDER_SLUG, RESERVED_PROVIDER_SLUGS } from '../models';
 import { LIMITS } from '../limits';
+import { PROVIDER_KINDS, PROVIDER_LIMITS, type ProviderKind } from '../provider-kinds';
 import { boundedText } from './common';
 
 /**
@@ -8,23 +9,7 @@ import { boundedText } from './common';
  * (`<slug>:<model>`), a base URL and an API key. The same schemas check the Admin page's form and the HTTP API.
  */
 
-export const PROVIDER_KINDS = ['openai', 'anthropic', 'ollama'] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
-
-export const PROVIDER_KIND_LABELS: Record<ProviderKind, string> = {
-  openai: 'OpenAI-compatible',
-  anthropic: 'Anthropic',
-  ollama: 'Ollama',
-};
-
-/** Where each kind usually answers; the form starts from it. */
-export const DEFAULT_BASE_URLS: Record<ProviderKind, string> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com',
-  ollama: 'http://localhost:11434',
-};
-
-export const PROVIDER_LIMITS = { name: { maxChars: 60 }, baseUrl: { maxChars: 500 }, apiKey: { maxChars: 500 } } as const;
+export { DEFAULT_BASE_URLS, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_LIMITS, type ProviderKind } from '../provider-kinds';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
