@@ -4,7 +4,7 @@ import { ButtonLink } from '@/components/ui/button-link';
 import { useRouter } from 'next/navigation';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import { useState, type InputHTMLAttributes } from 'react';
 import { Controller, useForm, useWatch, type Control, type UseFormRegisterReturn } from 'react-hook-form';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
@@ -13,12 +13,13 @@ import { AGENT_FIELDS, agentCreateSchema, NEW_AGENT_DEFAULTS, type AgentCreate, 
 import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES, TOOL_GROUPS } from '@/lib/tool-groups';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
-import { cn } from '@/components/ui/cn';
 import { CharCounter as KitCharCounter } from '@/components/ui/char-counter';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { createAgentAction, updateAgentAction } from '@/app/(app)/agents/actions';
+import { CheckboxFieldset, CheckboxOption, RadioOption } from './form-options';
+import { McpToolsField } from './mcp-tools-field';
 import { ModelField } from './model-field';
 import { agentKeys, agentListQuery } from './queries';
 import { splitFieldErrors } from './server-errors';
@@ -67,7 +68,7 @@ type FormValues = AgentCreateInput;
 function initialValues(props: Props): FormValues {
   if (props.mode === 'create') return { ...NEW_AGENT_DEFAULTS };
   const { name, description, instructions, model, toolGroups, approvalTools, maxTurns, timeLimitMinutes, compactAtTokens } = props.agent;
-  const { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren } = props.agent;
+  const { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren, mcpTools } = props.agent;
   return {
     name,
     description,
@@ -75,6 +76,7 @@ function initialValues(props: Props): FormValues {
     model,
     toolGroups: [...toolGroups],
     approvalTools: [...approvalTools],
+    mcpTools: mcpTools.map((s) => ({ serverId: s.serverId, tools: s.tools === 'all' ? 'all' : [...s.tools] })),
     maxTurns,
     timeLimitMinutes,
     compactAtTokens,
@@ -220,7 +222,8 @@ export function AgentForm(props: Props) {
                         label={<span className="font-mono text-[13px] break-all">{tool}</span>}
                         checked={value.includes(tool)}
                         onBlur={field.onBlur}
-                        onChange={(on) => field.onChange(ALL_TOOL_NAMES.filter((t) => (t === tool ? on : value.includes(t))))}
+                        // MCP tools' rules (set in the MCP servers field) stay as they are.
+                        onChange={(on) => field.onChange([...ALL_TOOL_NAMES.filter((t) => (t === tool ? on : value.includes(t))), ...value.filter((t) => !ALL_TOOL_NAMES.includes(t))])}
                       />
                     ))}
                   </div>
@@ -230,6 +233,8 @@ export function AgentForm(props: Props) {
           );
         }}
       />
+
+      <McpToolsField control={control} />
 
       <Field
         label="Max turns"
@@ -368,89 +373,5 @@ function CharCounter({
       {prefix ? <span>{prefix}</span> : null}
       <KitCharCounter text={value} bound={{ maxChars: max }} className="ml-auto" />
     </span>
-  );
-}
-
-function CheckboxFieldset({ legend, hint, error, children }: { legend: string; hint: string; error?: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <fieldset aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`} className="min-w-0 space-y-2">
-      <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">{legend}</legend>
-      <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
-        {hint}
-      </p>
-      {children}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      ) : null}
-    </fieldset>
-  );
-}
-
-type CheckboxOptionProps = {
-  label: ReactNode;
-  description?: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-  onBlur: () => void;
-  ref?: Ref<HTMLInputElement>;
-};
-
-function CheckboxOption({ label, description, checked, onChange, onBlur, ref }: CheckboxOptionProps) {
-  const id = useId();
-  return (
-    <div
-      className={cn(
-        'flex min-w-0 items-start gap-2 rounded-md',
-        description && 'border border-zinc-200 p-3 dark:border-zinc-800',
-        description && checked && 'border-indigo-400 bg-indigo-50/50 dark:border-indigo-500 dark:bg-indigo-950/40',
-      )}
-    >
-      <input
-        ref={ref}
-        id={id}
-        type="checkbox"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-        onBlur={onBlur}
-        aria-describedby={description ? `${id}-desc` : undefined}
-        className="mt-0.5 size-4 shrink-0 accent-indigo-600 dark:accent-indigo-400"
-      />
-      <div className="min-w-0">
-        <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-          {label}
-        </label>
-        {description ? (
-          <p id={`${id}-desc`} className="text-xs text-zinc-500 dark:text-zinc-400">
-            {description}
-          </p>
-        ) : null}
-      </div>
-    </div>
-  );
-}
-
-type RadioOptionProps = { name: string; label: string; checked: boolean; onSelect: () => void; onBlur: () => void; ref?: Ref<HTMLInputElement> };
-
-function RadioOption({ name, label, checked, onSelect, onBlur, ref }: RadioOptionProps) {
-  const id = useId();
-  return (
-    <div className="flex items-center gap-2">
-      <input
-        ref={ref}
-        id={id}
-        type="radio"
-        name={name}
-        checked={checked}
-        onChange={(e) => e.target.checked && onSelect()}
-        onBlur={onBlur}
-        className="size-4 shrink-0 accent-indigo-600 dark:accent-indigo-400"
-      />
-      <label htmlFor={id} className="text-sm text-zinc-800 dark:text-zinc-200">
-        {label}
-      </label>
-    </div>
   );
 }

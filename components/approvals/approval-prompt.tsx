@@ -70,7 +70,9 @@ export function ApprovalPrompt({
   const headingId = `${id}-heading`;
   // Several calls can wait at once (one per job card): each button says which call it answers.
   const preview = previewValue(interrupt.args);
-  const which = ` ${interrupt.tool}${preview ? ` ${preview}` : ''}`;
+  // An MCP tool goes by its own name (the model's name for it is a generated one), its server named beside it.
+  const tool = interrupt.mcp ? interrupt.mcp.tool : interrupt.tool;
+  const which = ` ${tool}${preview ? ` ${preview}` : ''}`;
   return (
     <section
       aria-labelledby={headingId}
@@ -80,7 +82,7 @@ export function ApprovalPrompt({
       )}
     >
       <Heading id={headingId} className="font-semibold break-words text-amber-900 dark:text-amber-100">
-        Approval needed: <span className="font-mono break-all">{interrupt.mcp ? interrupt.mcp.tool : interrupt.tool}</span>
+        Approval needed: <span className="font-mono break-all">{tool}</span>
         {interrupt.mcp ? <span className="font-normal"> of MCP server {interrupt.mcp.server}</span> : null}
       </Heading>
       <p className="break-words text-amber-900 dark:text-amber-200">
@@ -127,7 +129,7 @@ export function ApprovalPrompt({
         </Button>
       </div>
       <p role="status" className="sr-only">
-        {submitting === 'approve' ? `Sending your approval of ${interrupt.tool}…` : submitting === 'decline' ? `Sending your decline of ${interrupt.tool}…` : ''}
+        {submitting === 'approve' ? `Sending your approval of ${tool}…` : submitting === 'decline' ? `Sending your decline of ${tool}…` : ''}
       </p>
     </section>
   );
