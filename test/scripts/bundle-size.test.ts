@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatTable, measurePages } from '../../scripts/bundle-size.mjs';
+import { BUDGETS_KB, formatTable, GOALS_KB, measurePages, strictRequested } from '../../scripts/bundle-size.mjs';
 
 /**
  * `npm run size` over a miniature build output in the Turbopack shape it reads (the real shape was checked against
@@ -67,7 +67,7 @@ afterEach(() => rmSync(dist, { recursive: true, force: true }));
 
 describe('npm run size', () => {
   it('sums each page’s root files and entry chunks once each, gzip, largest first; no polyfill, API or internal route', () => {
-    const rows = measurePages(dist, {});
+    const rows = measurePages(dist, { budgets: {}, goals: {} });
     const root = gz(CHUNKS.framework) + gz(CHUNKS.runtime);
     expect(rows.map((r) => [r.route, r.chunks, r.gzip])).toEqual([
       ['/teams/[id]', 4, root + gz(CHUNKS.layout) + gz(CHUNKS.workspace)],
@@ -76,14 +76,36 @@ describe('npm run size', () => {
     expect(rows[0]!.raw).toBe(CHUNKS.framework.length + CHUNKS.runtime.length + CHUNKS.layout.length + CHUNKS.workspace.length);
   });
 
-  it('flags a page over its target: at the target is ok, one byte over is not', () => {
-    const gzip = measurePages(dist, {}).find((r) => r.route === '/teams/[id]')!.gzip;
-    const atLimit = measurePages(dist, { '/teams/[id]': gzip / 1000 });
-    expect(atLimit.find((r) => r.route === '/teams/[id]')).toMatchObject({ over: false, targetKb: gzip / 1000 });
-    expect(atLimit.find((r) => r.route === '/teams')).toMatchObject({ over: false, targetKb: undefined });
-    const under = measurePages(dist, { '/teams/[id]': (gzip - 1) / 1000 });
+  it('flags a page over its budget: at the budget is ok, one byte over is not', () => {
+    const gzip = measurePages(dist, { budgets: {}, goals: {} }).find((r) => r.route === '/teams/[id]')!.gzip;
+    const atLimit = measurePages(dist, { budgets: { '/teams/[id]': gzip / 1000 }, goals: {} });
+    expect(atLimit.find((r) => r.route === '/teams/[id]')).toMatchObject({ over: false, budgetKb: gzip / 1000 });
+    expect(atLimit.find((r) => r.route === '/teams')).toMatchObject({ over: false, budgetKb: undefined });
+    const under = measurePages(dist, { budgets: { '/teams/[id]': (gzip - 1) / 1000 }, goals: {} });
     expect(under.find((r) => r.route === '/teams/[id]')!.over).toBe(true);
     expect(formatTable(under)).toMatch(/^\/teams\/\[id\] .* OVER \(≤ /m);
+  });
+
+  it('a page without its own entry gets the default budget and goal; missing a goal is reported, never enforced', () => {
+    const rows = measurePages(dist, { budgets: { default: 1000 }, goals: { default: 0.001, '/teams': 1000 } });
+    const workspace = rows.find((r) => r.route === '/teams/[id]')!;
+    expect(workspace).toMatchObject({ budgetKb: 1000, over: false, goalKb: 0.001, overGoal: true });
+    expect(rows.find((r) => r.route === '/teams')).toMatchObject({ goalKb: 1000, overGoal: false });
+    expect(formatTable(rows)).toMatch(/^\/teams\/\[id\] .* ok \(≤ 1000\) +[0-9.]+ over \(≤ 0\.001\)$/m);
+    expect(formatTable(rows)).toMatch(/^\/teams .* met \(≤ 1000\)$/m);
+  });
+
+  it('a new page gets the goal itself as its budget; a ceiling is only ever for a page over its goal', () => {
+    expect(BUDGETS_KB.default).toBe(GOALS_KB.default);
+    const goals: Record<string, number> = GOALS_KB;
+    for (const [route, kb] of Object.entries(BUDGETS_KB).filter(([r]) => r !== 'default')) expect(kb, route).toBeGreaterThan(goals[route] ?? GOALS_KB.default);
+  });
+
+  it('strict from the command line or from `npm run size --strict` (npm_config_strict), not otherwise', () => {
+    expect(strictRequested(['node', 'bundle-size.mjs', '--strict'], {})).toBe(true);
+    expect(strictRequested(['node', 'bundle-size.mjs'], { npm_config_strict: 'true' })).toBe(true);
+    expect(strictRequested(['node', 'bundle-size.mjs'], {})).toBe(false);
+    expect(strictRequested(['node', 'bundle-size.mjs'], { npm_config_strict: '' })).toBe(false);
   });
 
   it('refuses a directory without a build and names the command that makes one', () => {
