@@ -2,6 +2,7 @@
 // npm run test:e2e [-- <playwright args>]
 // Finds a Chromium (installing Debian's when it can), builds the app into its own dist dir, and runs Playwright
 // against `next start` with a throw-away data directory. E2E_SKIP_BUILD=1 reuses the previous e2e build.
+// `--build-only` (npm run test:e2e:build) only builds: npm test builds beside lint and typecheck, then reuses it.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -41,8 +42,9 @@ async function findChromium() {
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 const isDebian = () => fs.existsSync('/etc/debian_version') && fs.existsSync('/usr/bin/apt-get');
 
-let chromium = await findChromium();
-if (!chromium && isRoot() && isDebian()) {
+const buildOnly = process.argv[2] === '--build-only';
+let chromium = buildOnly ? null : await findChromium();
+if (!buildOnly && !chromium && isRoot() && isDebian()) {
   console.log('No Chromium found: installing Debian chromium (apt-get install -y chromium)…');
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   if (run('apt-get', ['update'], env) !== 0 || run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], env) !== 0) {
@@ -51,7 +53,7 @@ if (!chromium && isRoot() && isDebian()) {
   }
   chromium = await findChromium();
 }
-if (!chromium) {
+if (!buildOnly && !chromium) {
   console.error(
     'No Chromium found: install one (Debian/Ubuntu: `sudo apt-get install chromium`) or set CHROMIUM_PATH=/path/to/chromium, or run `npx playwright install chromium`.',
   );
@@ -61,7 +63,7 @@ if (!chromium) {
 const distDir = process.env.NEXT_DIST_DIR || '.next-e2e';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-e2e-'));
 const env = {
-  CHROMIUM_PATH: chromium,
+  ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
   NEXT_DIST_DIR: distDir,
   E2E_DATA_DIR: dataDir,
   E2E_AUTH_SECRET: process.env.E2E_AUTH_SECRET || crypto.randomBytes(32).toString('base64url'),
@@ -82,7 +84,7 @@ try {
     if (status !== 0) throw new Error('next build failed');
     console.log(`Built into ${distDir} in ${Math.round((Date.now() - started) / 1000)} s.`);
   }
-  status = run(bin('playwright'), ['test', ...process.argv.slice(2)], env);
+  if (!buildOnly) status = run(bin('playwright'), ['test', ...process.argv.slice(2)], env);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   status ||= 1;
