@@ -5,6 +5,7 @@ import { makeUser } from '../support/users';
 import { createConversation } from '@/server/agents/conversations';
 import { createApiToken } from '@/server/auth/tokens';
 import { createInvitation } from '@/server/auth/invitations';
+import { createDeploymentMcpServer, createOwnMcpServer } from '@/server/mcp/store';
 import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
 import {
@@ -36,6 +37,9 @@ type Ctx = { ann: Owner; cookie: string };
 const key = () => crypto.randomUUID();
 /** A fresh provider; port 9 refuses at once, so "Test connection" answers its normal 200 { ok: false } quickly. */
 const provider = () => createProvider({ kind: 'openai', slug: `xs-${key().slice(0, 8)}`, name: 'Cross-site lab', baseUrl: 'http://127.0.0.1:9/v1' });
+/** A fresh MCP server of ann's, and a fresh deployment-wide one (the admin routes'). */
+const mcpServer = (ownerId: string) => createOwnMcpServer(ownerId, { transport: 'http', name: `xs-${key().slice(0, 8)}`, url: 'https://mcp.example.test/mcp' });
+const mcpDeployment = () => createDeploymentMcpServer({ transport: 'http', name: `xs-${key().slice(0, 8)}`, url: 'https://mcp.example.test/mcp' });
 
 const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   'POST /admin/invitations': () => ({ body: { expiresInDays: 7 }, ok: [201] }),
@@ -48,6 +52,12 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   'PATCH /admin/providers/[id]': async () => ({ params: { id: (await provider()).id }, body: { name: 'Renamed' }, ok: [200] }),
   'DELETE /admin/providers/[id]': async () => ({ params: { id: (await provider()).id }, ok: [204] }),
   'POST /admin/providers/[id]/test': async () => ({ params: { id: (await provider()).id }, ok: [200] }),
+  'POST /admin/mcp/servers': () => ({ body: { transport: 'stdio', name: `xs-${key().slice(0, 8)}`, command: '/bin/true' }, ok: [201] }),
+  'PATCH /admin/mcp/servers/[id]': async () => ({ params: { id: (await mcpDeployment()).id }, body: { timeoutMs: 5_000 }, ok: [200] }),
+  'DELETE /admin/mcp/servers/[id]': async () => ({ params: { id: (await mcpDeployment()).id }, ok: [204] }),
+  'POST /mcp/servers': () => ({ body: { transport: 'http', name: `xs-${key().slice(0, 8)}`, url: 'https://mcp.example.test/mcp' }, ok: [201] }),
+  'PATCH /mcp/servers/[id]': async (c) => ({ params: { id: (await mcpServer(c.ann.id)).id }, body: { timeoutMs: 5_000 }, ok: [200] }),
+  'DELETE /mcp/servers/[id]': async (c) => ({ params: { id: (await mcpServer(c.ann.id)).id }, ok: [204] }),
   'POST /agents': () => ({ body: { name: 'Made here' }, ok: [201] }),
   'PATCH /agents/[id]': async (c) => ({ params: { id: (await agentFor(c.ann.id)).id }, body: { name: 'Renamed' }, ok: [200] }),
   'DELETE /agents/[id]': async (c) => ({ params: { id: (await agentFor(c.ann.id)).id }, ok: [204] }),
