@@ -75,15 +75,17 @@ export class McpConnection {
   private async ready(signal: AbortSignal): Promise<Client> {
     if (this.closed) throw new McpCallError(`The MCP server "${this.spec.name}" was removed or changed`, 'server_unavailable');
     if (this.client) return this.client;
-    this.connecting ??= this.connect(signal).finally(() => {
+    // Shared by every caller waiting for the start: bounded by its own timeout, not by the first caller's signal.
+    this.connecting ??= this.connect().finally(() => {
       this.connecting = null;
     });
     return abortable(this.connecting, signal);
   }
 
-  private async connect(signal: AbortSignal): Promise<Client> {
+  private async connect(): Promise<Client> {
     const wait = this.notBefore - this.now();
-    if (wait > 0) await delay(wait, signal);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+    const signal = AbortSignal.timeout(MCP_LIMITS.connectTimeoutMs);
     const opened = this.deps.open(this.spec);
     const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: noOutputValidation });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -105,14 +107,13 @@ export class McpConnection {
     this.closingOnPurpose = false;
     this.lastFailure = null;
     try {
-      await client.connect(opened.transport, { signal: AbortSignal.any([signal, AbortSignal.timeout(MCP_LIMITS.connectTimeoutMs)]), timeout: MCP_LIMITS.connectTimeoutMs });
+      await client.connect(opened.transport, { signal, timeout: MCP_LIMITS.connectTimeoutMs });
     } catch (err) {
       this.noteCrash();
       await client.close().catch(() => {});
       await opened.dispose().catch(() => {});
       const why = this.describe(err, opened);
       this.lastError = { message: why, at: this.now() };
-      if (signal.aborted) throw signal.reason;
       throw new McpCallError(`The MCP server "${this.spec.name}" could not be started or reached: ${why}`, 'server_unavailable');
     }
     this.client = client;
@@ -270,19 +271,19 @@ export class McpConnection {
       this.crashesInARow = 0;
       return toCallResult(raw as never);
     } catch (err) {
-      throw this.callError(err, signal, opts.signal, name, deadline);
+      throw this.callError(err, signal, opts.signal, name, deadline, timeoutMs);
     } finally {
       release?.();
       this.done();
     }
   }
 
-  private callError(err: unknown, signal: AbortSignal, callerSignal: AbortSignal | undefined, what: string, deadline?: AbortSignal): McpCallError {
+  private callError(err: unknown, signal: AbortSignal, callerSignal: AbortSignal | undefined, what: string, deadline?: AbortSignal, timeoutMs = this.spec.timeoutMs): McpCallError {
     if (err instanceof McpCallError) return err;
     const server = `The MCP server "${this.spec.name}"`;
     if (callerSignal?.aborted) return new McpCallError(`${what} on ${server.slice(4)} was cancelled`, 'cancelled');
     if (deadline?.aborted || signal.aborted || (err instanceof McpError && err.code === ErrorCode.RequestTimeout)) {
-      const ms = this.spec.timeoutMs;
+      const ms = timeoutMs;
       return new McpCallError(`${server} did not answer ${what} within ${ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`}`, 'timeout');
     }
     if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
@@ -295,21 +296,6 @@ export class McpConnection {
     }
     return new McpCallError(`${server} failed ${what}: ${this.describe(err)}`.slice(0, 1000), 'server_unavailable');
   }
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** The promise, or the signal's reason if it aborts first (the promise itself goes on: it is shared). */

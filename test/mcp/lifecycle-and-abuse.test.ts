@@ -23,9 +23,10 @@ function stub(env: Record<string, string> = {}, over: Parameters<typeof stdioSpe
 
 describe('a server that never answers', () => {
   it('fails the call at its timeout and tells the server it was cancelled', async () => {
-    const { conn, log } = stub({}, { timeoutMs: 400 });
+    const { conn, log } = stub();
+    await conn.call('echo', { message: 'started' }); // the start is not what is timed here
     const started = Date.now();
-    await expect(conn.call('hang', {})).rejects.toMatchObject({ code: 'timeout', message: expect.stringContaining('"stub"') });
+    await expect(conn.call('hang', {}, { timeoutMs: 400 })).rejects.toMatchObject({ code: 'timeout', message: expect.stringMatching(/"stub" did not answer hang within 400 ms/) });
     expect(Date.now() - started).toBeLessThan(3_000);
     await until(() => stubLog(log).some((e) => e.event === 'cancelled'), 3_000, 'notifications/cancelled');
   });
