@@ -41,11 +41,13 @@ export function McpToolsPanel({ scope, serverId, serverName }: { scope: McpScope
   const status = query.data;
   return (
     <div className="space-y-3">
-      <div className="flex flex-wrap items-center gap-2 text-sm" role="status" aria-live="polite">
-        <Badge tone={status.status === 'connected' ? 'success' : 'danger'}>{status.status === 'connected' ? 'Connected' : 'Error'}</Badge>
-        <span className="text-zinc-600 dark:text-zinc-400">
-          checked <Time iso={status.checkedAt} format="datetime" />
-        </span>
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <p role="status" className="flex flex-wrap items-center gap-2">
+          <Badge tone={status.status === 'connected' ? 'success' : 'danger'}>{status.status === 'connected' ? 'Connected' : 'Error'}</Badge>
+          <span className="text-zinc-600 dark:text-zinc-400">
+            checked <Time iso={status.checkedAt} format="datetime" />
+          </span>
+        </p>
         <Button variant="secondary" size="sm" onClick={refresh} pending={refreshing} aria-label={`Check ${serverName} again`}>
           {refreshing ? 'Checking…' : 'Check again'}
         </Button>
