@@ -49,7 +49,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function interruptText(value: unknown): { title: string; detail: string } {
   if (isRecord(value) && value.type === 'approval' && typeof value.tool === 'string') {
-    return { title: `Waiting for approval: ${value.tool}`, detail: 'The tool runs only once the person approves it.' };
+    // An MCP tool by its own name and its server's (the model's name for it is generated: lib/mcp/tool-name.ts).
+    const mcp = isRecord(value.mcp) && typeof value.mcp.tool === 'string' && typeof value.mcp.server === 'string' ? value.mcp : null;
+    const tool = mcp ? `${String(mcp.tool)} of MCP server ${String(mcp.server)}` : value.tool;
+    return { title: `Waiting for approval: ${tool}`, detail: 'The tool runs only once the person approves it.' };
   }
   if (isRecord(value) && value.type === 'clarification' && typeof value.question === 'string') {
     return { title: 'Asked the person a question', detail: value.question };

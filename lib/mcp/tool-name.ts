@@ -1,5 +1,5 @@
 /**
- * The name a model sees for an MCP tool (docs/decisions/053-mcp-tools-in-runs.md). Providers accept
+ * The name a model sees for an MCP tool (docs/decisions/055-mcp-tools-in-runs.md). Providers accept
  * ^[a-zA-Z0-9_-]{1,64}$; MCP tool names may hold dots, slashes and up to 128 characters, and two servers may offer
  * the same tool. So the name is `mcp_<server tag>_<tool>`: the tag is a hash of the server's id (stable when the
  * server is renamed, so an approval rule keeps holding), the tool part is the tool's own name when it fits as it is,

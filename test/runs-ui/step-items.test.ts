@@ -72,6 +72,9 @@ describe('stepItem', () => {
     // The person's decline is not the tool failing: it says who stopped it, in the warning tone.
     const declined = of(stepItem(ev({ type: 'step.tool', toolCallId: 'c4', tool: 'calculator', result: 'The person declined…', durationMs: 0, status: 'error', declined: true })), 'tool');
     expect([declined.title, declined.tone]).toEqual(['Tool calculator declined by you', 'warning']);
+    // An MCP tool's call names the tool as its server calls it, and the server (in a chat and on a team's job alike).
+    const mcp = of(stepItem(ev({ type: 'step.tool', toolCallId: 'c5', tool: 'mcp_0123abcd_shout', result: 'HI', durationMs: 3, status: 'success', mcp: { server: 'Stub', tool: 'shout' } })), 'tool');
+    expect(mcp.title).toBe('Tool shout of MCP server Stub returned');
   });
 
   it('interrupts and resumes say what was asked and answered', () => {
@@ -79,6 +82,8 @@ describe('stepItem', () => {
     const ask = of(stepItem(ev({ type: 'interrupt', interrupt: { type: 'clarification', question: 'Which tone?', questionId: 'q' } })), 'interrupt');
     expect([ask.title, ask.detail]).toEqual(['Asked the person a question', 'Which tone?']);
     expect(stepItem(ev({ type: 'interrupt', interrupt: 42 })).title).toBe('Waiting for input');
+    const mcp = { type: 'approval', tool: 'mcp_0123abcd_shout', args: {}, mcp: { server: 'Stub', tool: 'shout' } };
+    expect(stepItem(ev({ type: 'interrupt', interrupt: mcp })).title).toBe('Waiting for approval: shout of MCP server Stub');
     expect(of(stepItem(ev({ type: 'resume', value: { approved: false, note: ' Not now ' } })), 'resume').detail).toBe('Declined — Not now');
     expect(of(stepItem(ev({ type: 'resume', value: { approved: true } })), 'resume').detail).toBe('Approved');
     expect(of(stepItem(ev({ type: 'resume', value: 'Friendly' })), 'resume').detail).toBe('Answered: Friendly');
