@@ -74,6 +74,8 @@ const CASES: Record<RouteKey, Case> = {
     foreign: (w) => ({ params: { id: w.conversation.id }, body: { value: { approved: true }, idempotencyKey: key() } }),
   },
 
+  'GET /inbox': { noForeignId: "lists what waits for the caller (test/inbox/read.test.ts: another owner sees none of it)" },
+  'GET /inbox/events': { noForeignId: "streams changes of the caller's own inbox (test/inbox/stream.test.ts: another owner's are never heard)" },
   'GET /me': { noForeignId: 'answers who the caller is' },
   'GET /models': { noForeignId: 'lists the providers and their models for anyone signed in; no one owns them' },
   'POST /me/password': { noForeignId: "changes the caller's own password" },
