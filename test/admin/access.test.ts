@@ -25,6 +25,7 @@ afterEach(() => {
 const { createInvitation } = await import('@/server/auth/invitations');
 const { setAccountDisabled } = await import('@/server/admin/accounts');
 const { createProvider } = await import('@/server/providers/store');
+const { createDeploymentMcpServer } = await import('@/server/mcp/store');
 const actions = await import('@/app/(app)/admin/actions');
 
 const ADMIN_API = path.resolve(__dirname, '../../app/api/v1/admin');
@@ -50,7 +51,12 @@ async function fixtures() {
   // Two providers: DELETE /providers/[id] runs before POST /providers/[id]/test in the walk. Port 9 refuses at once.
   const provider = await createProvider({ kind: 'openai', slug: `p-${crypto.randomUUID().slice(0, 6)}`, name: 'P', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-access-1' });
   const tested = await createProvider({ kind: 'ollama', slug: `t-${crypto.randomUUID().slice(0, 6)}`, name: 'T', baseUrl: 'http://127.0.0.1:9' });
+  // Two MCP servers likewise: DELETE /mcp/servers/[id] runs before GET /mcp/servers/[id]/tools. Port 9 is refused at once.
+  const mcp = await createDeploymentMcpServer({ transport: 'http', name: `m-${crypto.randomUUID().slice(0, 6)}`, url: 'http://127.0.0.1:9/mcp' });
+  const mcpTools = await createDeploymentMcpServer({ transport: 'http', name: `t-${crypto.randomUUID().slice(0, 6)}`, url: 'http://127.0.0.1:9/mcp' });
   const params = (pattern: string): Record<string, string> => {
+    if (pattern.endsWith('/mcp/servers/[id]/tools')) return { id: mcpTools.id };
+    if (pattern.includes('/mcp/servers/[id]')) return { id: mcp.id };
     if (pattern.includes('/users/[id]')) return { id: victim.id };
     if (pattern.includes('/invitations/[id]')) return { id: invitation.id };
     if (pattern.endsWith('/providers/[id]/test')) return { id: tested.id };
@@ -63,6 +69,8 @@ async function fixtures() {
     'POST /api/v1/admin/providers': { kind: 'openai', slug: `n-${crypto.randomUUID().slice(0, 6)}`, name: 'New', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-new' },
     'PATCH /api/v1/admin/providers/[id]': { name: 'Renamed', apiKey: 'sk-changed' },
     'PUT /api/v1/admin/prices': { model: 'scripted', inputPerMillion: '0', outputPerMillion: '0' },
+    'POST /api/v1/admin/mcp/servers': { transport: 'stdio', name: `n-${crypto.randomUUID().slice(0, 6)}`, command: '/bin/true', env: { TOKEN: 'secret' } },
+    'PATCH /api/v1/admin/mcp/servers/[id]': { name: 'renamed', headers: { Authorization: 'Bearer changed' } },
   };
   return { admin, member, victim, invitation, params, bodies };
 }
@@ -95,14 +103,20 @@ describe('admin API routes', () => {
   it('the walk finds every documented admin route', async () => {
     expect((await routes()).map((r) => `${r.method} ${r.pattern}`).sort()).toEqual([
       'DELETE /api/v1/admin/invitations/[id]',
+      'DELETE /api/v1/admin/mcp/servers/[id]',
       'DELETE /api/v1/admin/providers/[id]',
       'GET /api/v1/admin/invitations',
+      'GET /api/v1/admin/mcp/servers',
+      'GET /api/v1/admin/mcp/servers/[id]',
+      'GET /api/v1/admin/mcp/servers/[id]/tools',
       'GET /api/v1/admin/prices',
       'GET /api/v1/admin/providers',
       'GET /api/v1/admin/providers/[id]',
       'GET /api/v1/admin/users',
+      'PATCH /api/v1/admin/mcp/servers/[id]',
       'PATCH /api/v1/admin/providers/[id]',
       'POST /api/v1/admin/invitations',
+      'POST /api/v1/admin/mcp/servers',
       'POST /api/v1/admin/providers',
       'POST /api/v1/admin/providers/[id]/test',
       'POST /api/v1/admin/users',

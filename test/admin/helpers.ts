@@ -25,5 +25,6 @@ export async function adminStateSnapshot(): Promise<string> {
     tokens: await db.select({ id: t.id, revokedAt: t.revokedAt }).from(t).orderBy(asc(t.id)),
     providers: await db.select().from(schema.providers).orderBy(asc(schema.providers.id)),
     prices: await db.select().from(schema.modelPrices).orderBy(asc(schema.modelPrices.model)),
+    mcpServers: await db.select().from(schema.mcpServers).orderBy(asc(schema.mcpServers.id)),
   });
 }
