@@ -190,7 +190,7 @@ export const LIMITS = {
   history: { defaultLimit: 8, minLimit: 1, maxLimit: 20, responseBytes: 24_000, excerptBytes: 500, textBytes: 6_000 },
   mentionLabel: { maxUtf16: 120 },
   activity: { defaultLimit: 20, maxLimit: 200 },
-  /** The inbox (ADR 055): a page of waiting items, and how many approvals one bulk answer may name. */
+  /** The inbox (ADR 056): a page of waiting items, and how many approvals one bulk answer may name. */
   inbox: { defaultLimit: 50, maxLimit: 100, maxBulk: 100 },
   /** Server-sent event streams (server/push): open at once per account, and the comment that keeps proxies open. */
   push: { maxStreamsPerAccount: 20, heartbeatMs: 15_000, retryAfterSeconds: 30 },

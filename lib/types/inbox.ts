@@ -1,7 +1,7 @@
 import type { ApiWaiting } from './team';
 
 /**
- * What waits for the person (GET /api/v1/inbox, ADR 055). Every source answers the same shape, so a new source
+ * What waits for the person (GET /api/v1/inbox, ADR 056). Every source answers the same shape, so a new source
  * (batch items, later) joins the list without a new kind of card.
  */
 export type InboxSource = 'chat' | 'team';

@@ -159,7 +159,7 @@ export const RUN_STATUSES = ['pending', 'running', 'success', 'error', 'interrup
 export type RunStatus = (typeof RUN_STATUSES)[number];
 /**
  * A person's own chat run stopped on an approval or a question (not a team job's run, not a delegated child's): the
- * inbox's chat source (server/inbox, ADR 055). Written exactly as the query writes it: SQLite uses a partial index
+ * inbox's chat source (server/inbox, ADR 056). Written exactly as the query writes it: SQLite uses a partial index
  * only then.
  */
 export const INTERRUPTED_CHAT_RUN_PREDICATE = `status = 'interrupted' and team_id is null and parent_run_id is null`;
@@ -237,7 +237,7 @@ export const runs = sqliteTable(
     index('runs_owner_created_idx').on(t.ownerId, t.createdAt),
     index('runs_team_idx').on(t.teamId),
     index('runs_parent_idx').on(t.parentRunId),
-    // The inbox (ADR 055): an owner's interrupted chat runs, oldest first, without visiting their other runs.
+    // The inbox (ADR 056): an owner's interrupted chat runs, oldest first, without visiting their other runs.
     index('runs_interrupted_chat_owner_idx').on(t.ownerId, t.finishedAt).where(sql.raw(INTERRUPTED_CHAT_RUN_PREDICATE)),
   ],
 );
@@ -371,7 +371,7 @@ export const FINISHED_JOB_STATUSES = ['completed', 'failed', 'cancelled'] as con
  * SQLite uses a partial index only when the query's predicate matches the index's.
  */
 export const UNFINISHED_JOB_PREDICATE = `status in (${UNFINISHED_JOB_STATUSES.map((s) => `'${s}'`).join(',')})`;
-/** A job waiting for the person's answer: the inbox's team source (ADR 055), spelled once for its index and query. */
+/** A job waiting for the person's answer: the inbox's team source (ADR 056), spelled once for its index and query. */
 export const WAITING_JOB_PREDICATE = `status = 'waiting_input'`;
 
 /** A request to a member, or a receipt returning a finished request's result to its requester. */
@@ -438,7 +438,7 @@ export const jobs = sqliteTable(
     index('jobs_unfinished_conversation_idx')
       .on(t.conversationId, t.seq)
       .where(sql.raw(UNFINISHED_JOB_PREDICATE)),
-    // The inbox (ADR 055): an owner's waiting jobs across teams, oldest first.
+    // The inbox (ADR 056): an owner's waiting jobs across teams, oldest first.
     index('jobs_waiting_owner_idx').on(t.ownerId, t.updatedAt).where(sql.raw(WAITING_JOB_PREDICATE)),
   ],
 );

@@ -12,7 +12,7 @@ import { AppError, conflict } from '@/server/http/errors';
 import { respondToJob } from '@/server/teams/answers';
 
 /**
- * Approve or decline several waiting tool calls at once (the Inbox's bulk action; ADR 055). Each is answered on its
+ * Approve or decline several waiting tool calls at once (the Inbox's bulk action; ADR 056). Each is answered on its
  * own, exactly as its chat or its team card would answer it, so one that fails (already answered elsewhere, the
  * account's in-flight run limit, a deleted agent) is reported and the others go on. Another owner's item is
  * `not_found`, like a missing one, and nothing of it changes.

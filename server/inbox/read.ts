@@ -7,7 +7,7 @@ import { validationError } from '@/server/http/errors';
 import { INBOX_SOURCES } from './sources';
 
 /**
- * The owner's inbox (GET /api/v1/inbox, the Inbox page, the nav's count; ADR 055): everything waiting for the person,
+ * The owner's inbox (GET /api/v1/inbox, the Inbox page, the nav's count; ADR 056): everything waiting for the person,
  * oldest first, one page at a time. The sources' union is ordered by (since, source, id), and a page goes on after
  * the previous one's last item (keyset), so an item answered meanwhile never shifts the next page.
  */

@@ -3,7 +3,7 @@ import { tieBreakText } from '@/server/db/dialect';
 import { INTERRUPTED_CHAT_RUN_PREDICATE, WAITING_JOB_PREDICATE } from '@/server/db/sqlite-schema';
 
 /**
- * The places something waits for the person (ADR 055), each one SELECT giving the same columns, so the inbox is
+ * The places something waits for the person (ADR 056), each one SELECT giving the same columns, so the inbox is
  * their UNION ALL and a new source (batch items) is one more entry. Every source reads the owner's waiting rows
  * through its own partial index (predicates spelled once, in the schema): never the owner's other runs or jobs.
  *

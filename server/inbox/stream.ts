@@ -4,7 +4,7 @@ import { subscribeAccountTeams } from '@/server/push/bus';
 import { eventStreamResponse, type PushMessage, type StreamOpening } from '@/server/push/event-stream';
 
 /**
- * The inbox stream (GET /api/v1/inbox/events, ADR 055): "re-read the inbox". It carries no items: the inbox is one
+ * The inbox stream (GET /api/v1/inbox/events, ADR 056): "re-read the inbox". It carries no items: the inbox is one
  * small indexed read, so like the teams list (ADR 030) every message, the first of each connection included, says
  * re-read. What can change it, for this account only: one of its teams changed (a job began or stopped waiting,
  * announced after commit with its owner), or one of its runs started or finished (a chat stopped on a question or an
