@@ -19,7 +19,7 @@ import { agentListQuery } from '@/components/agents/queries';
 import { teamKeys } from './queries';
 import { createTeamAction } from '@/app/(app)/teams/actions';
 import { useDebouncedValue } from '@/components/ui/use-debounced-value';
-import { TeamGoalField, TeamNameField } from './team-fields';
+import { TeamTextFields } from './team-fields';
 
 type FieldErrors = Partial<Record<'name' | 'goal' | 'agentIds', string>>;
 const { minMembers, maxMembers } = LIMITS.team;
@@ -115,25 +115,15 @@ export function TeamCreateForm() {
           </div>
         ) : null}
 
-        <TeamNameField
-          value={name}
-          error={errors.name}
-          inputRef={nameRef}
-          onChange={(value) => {
-            setName(value);
-            if (errors.name) setErrors((x) => ({ ...x, name: undefined }));
-          }}
-        />
-
-        <TeamGoalField
-          value={goal}
-          error={errors.goal}
-          textareaRef={goalRef}
-          rows={4}
-          about="What the team works toward; every member sees it."
-          onChange={(value) => {
-            setGoal(value);
-            if (errors.goal) setErrors((x) => ({ ...x, goal: undefined }));
+        <TeamTextFields
+          values={{ name, goal }}
+          errors={errors}
+          refs={{ name: nameRef, goal: goalRef }}
+          goalRows={4}
+          goalAbout="What the team works toward; every member sees it."
+          onChange={(field, value) => {
+            (field === 'name' ? setName : setGoal)(value);
+            if (errors[field]) setErrors((x) => ({ ...x, [field]: undefined }));
           }}
         />
 

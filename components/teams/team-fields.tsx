@@ -30,7 +30,7 @@ export function TeamNameField({
 }
 
 /** A team's goal, counted against its bound as it is typed; `about` says what the goal does here (create, edit). */
-export function TeamGoalField({
+function TeamGoalField({
   value,
   error,
   onChange,
@@ -57,5 +57,36 @@ export function TeamGoalField({
     >
       <Textarea ref={textareaRef} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} required />
     </Field>
+  );
+}
+
+type TeamText = { name: string; goal: string };
+
+/**
+ * A team's name and goal together (create, edit): `onChange` hears which field changed, so the form can clear that
+ * field's error as it is edited.
+ */
+export function TeamTextFields({
+  values,
+  errors,
+  refs,
+  onChange,
+  autoFocus,
+  goalRows,
+  goalAbout,
+}: {
+  values: TeamText;
+  errors: Partial<TeamText>;
+  refs: { name: Ref<HTMLInputElement>; goal: Ref<HTMLTextAreaElement> };
+  onChange: (field: keyof TeamText, value: string) => void;
+  autoFocus?: boolean;
+  goalRows: number;
+  goalAbout: ReactNode;
+}) {
+  return (
+    <>
+      <TeamNameField value={values.name} error={errors.name} inputRef={refs.name} autoFocus={autoFocus} onChange={(v) => onChange('name', v)} />
+      <TeamGoalField value={values.goal} error={errors.goal} textareaRef={refs.goal} rows={goalRows} about={goalAbout} onChange={(v) => onChange('goal', v)} />
+    </>
   );
 }

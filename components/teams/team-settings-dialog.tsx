@@ -12,7 +12,7 @@ import type { TeamSettingsInput } from '@/lib/schemas/team-settings';
 import { boundedTextProblem } from '@/lib/text-bounds';
 import type { ApiTeam } from '@/lib/types/team';
 import { updateTeamSettingsAction } from '@/app/(app)/teams/actions';
-import { TeamGoalField, TeamNameField } from './team-fields';
+import { TeamTextFields } from './team-fields';
 
 type Props = { team: ApiTeam; open: boolean; onClose: () => void; onSaved: () => void };
 type Errors = { name?: string; goal?: string };
@@ -65,25 +65,16 @@ export function TeamSettingsDialog({ team, open, onClose, onSaved }: Props) {
   return (
     <Modal open={open} onClose={close} busy={save.isPending} title="Edit team" className="max-w-lg">
       <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
-        <TeamNameField
-          value={name}
-          error={errors.name}
-          inputRef={nameRef}
+        <TeamTextFields
+          values={{ name, goal }}
+          errors={errors}
+          refs={{ name: nameRef, goal: goalRef }}
           autoFocus
-          onChange={(value) => {
-            setName(value);
-            if (errors.name) setErrors((x) => ({ ...x, name: undefined }));
-          }}
-        />
-        <TeamGoalField
-          value={goal}
-          error={errors.goal}
-          textareaRef={goalRef}
-          rows={5}
-          about="Every member sees it. Requests already running keep the goal they started with."
-          onChange={(value) => {
-            setGoal(value);
-            if (errors.goal) setErrors((x) => ({ ...x, goal: undefined }));
+          goalRows={5}
+          goalAbout="Every member sees it. Requests already running keep the goal they started with."
+          onChange={(field, value) => {
+            (field === 'name' ? setName : setGoal)(value);
+            if (errors[field]) setErrors((x) => ({ ...x, [field]: undefined }));
           }}
         />
         {save.isError && !fieldError ? <Alert>Couldn’t save: {save.error instanceof ApiError ? save.error.message : 'try again.'}</Alert> : null}
