@@ -1,17 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import os from 'node:os';
-import path from 'node:path';
 import { testFiles, workerProjects } from './test/support/isolated-suites.mts';
+import { appResolve } from './test/support/vitest-resolve.mts';
 
 const root = import.meta.dirname;
 
 export default defineConfig({
-  resolve: {
-    alias: {
-      '@': path.resolve(root),
-      'server-only': path.resolve(root, 'test/support/server-only.ts'),
-    },
-  },
+  resolve: appResolve(root),
   test: {
     environment: 'node',
     setupFiles: ['test/support/setup.ts'],

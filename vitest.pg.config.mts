@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { testFiles, workerProjects } from './test/support/isolated-suites.mts';
+import { appResolve } from './test/support/vitest-resolve.mts';
 
 // The Postgres suites: `npm run test:pg` (test-pg/run.mjs checks that a Postgres answers and names the run's
 // throw-away databases; run through it, not directly). test-pg/** holds what only Postgres has. The integration
@@ -15,12 +16,7 @@ const integrationSuites = testFiles(root, 'test').filter((file) => {
 });
 
 export default defineConfig({
-  resolve: {
-    alias: {
-      '@': path.resolve(root),
-      'server-only': path.resolve(root, 'test/support/server-only.ts'),
-    },
-  },
+  resolve: appResolve(root),
   test: {
     setupFiles: ['test/support/setup.ts'],
     environment: 'node',
