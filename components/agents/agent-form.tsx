@@ -2,14 +2,15 @@
 
 import { ButtonLink } from '@/components/ui/button-link';
 import { useRouter } from 'next/navigation';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type InputHTMLAttributes } from 'react';
 import { Controller, useForm, useWatch, type Control, type UseFormRegisterReturn } from 'react-hook-form';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
-import { AGENT_FIELDS, agentCreateSchema, NEW_AGENT_DEFAULTS, type AgentCreate, type AgentCreateInput } from '@/lib/schemas/agent';
+import { lazyResolver } from '@/lib/forms/lazy-resolver';
+import type { AgentCreate, AgentCreateInput } from '@/lib/schemas/agent';
+import { AGENT_FIELDS, NEW_AGENT_DEFAULTS } from '@/lib/schemas/agent-fields';
 import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES, TOOL_GROUPS } from '@/lib/tool-groups';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
@@ -64,6 +65,8 @@ function WholeNumberInput({
 type Props = { mode: 'create' } | { mode: 'edit'; agent: ApiAgent };
 
 type FormValues = AgentCreateInput;
+/** The agent schema's check (form-resolver.ts), loaded when the form first gets focus (ADR 053). */
+const resolver = lazyResolver<FormValues, unknown, AgentCreate>(() => import('./form-resolver').then((m) => m.agentResolver));
 
 function initialValues(props: Props): FormValues {
   if (props.mode === 'create') return { ...NEW_AGENT_DEFAULTS };
@@ -105,7 +108,7 @@ export function AgentForm(props: Props) {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<FormValues, unknown, AgentCreate>({
-    resolver: zodResolver(agentCreateSchema),
+    resolver,
     defaultValues: initialValues(props),
     // Validate on submit, then live on every change. (Blur validation before the first submit can race the submit
     // and drop another field's error from the result.)
@@ -146,7 +149,7 @@ export function AgentForm(props: Props) {
   const busy = isSubmitting || saved;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="w-full max-w-3xl space-y-6">
+    <form onSubmit={onSubmit} onFocus={resolver.preload} noValidate className="w-full max-w-3xl space-y-6">
       {formError ? <Alert>{formError}</Alert> : null}
 
       <Field label="Name" error={errors.name?.message} hint={<CharCounter control={control} name="name" max={L.name.maxChars} />}>
