@@ -36,6 +36,8 @@ export const MCP_LIMITS = {
   idleStopMs: 5 * 60_000,
   /** After a crash, the next start waits restartBackoff.minMs, doubling per crash in a row up to maxMs. */
   restartBackoff: { minMs: 500, maxMs: 30_000 },
+  /** A refresh asked for sooner than this after the last read gets that read (a flood of refreshes can't flood the server). */
+  refreshMinMs: 2_000,
   /** Connecting (spawn + initialize, or the HTTP handshake). */
   connectTimeoutMs: 15_000,
   /** A server's stderr kept for error messages (its last bytes). */

@@ -183,7 +183,8 @@ export class McpConnection {
   /** The server's tools: the cached list unless it is stale (a new connection, list_changed) or refresh is asked. */
   async tools(refresh = false): Promise<McpServerTools> {
     try {
-      const cache = !refresh && !this.stale && this.cache ? this.cache : await this.listOnce();
+      const fresh = this.cache && !this.stale && (!refresh || this.now() - this.cache.checkedAt < MCP_LIMITS.refreshMinMs);
+      const cache = fresh ? this.cache! : await this.listOnce();
       return { status: 'connected', checkedAt: new Date(cache.checkedAt).toISOString(), tools: cache.tools, ...(cache.truncated ? { toolsTruncated: true } : {}) };
     } catch (err) {
       const message = err instanceof McpCallError ? err.message : this.describe(err);

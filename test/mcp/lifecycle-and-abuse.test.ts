@@ -123,6 +123,17 @@ describe('results', () => {
   });
 });
 
+describe('a flood of refreshes', () => {
+  it('reads the server once for refreshes close together, and again after the minimum interval', async () => {
+    const { conn, log } = stub();
+    await conn.tools();
+    await Promise.all(Array.from({ length: 50 }, () => conn.tools(true)));
+    const lists = () => stubLog(log).filter((e) => e.event === 'list').length;
+    expect(lists()).toBe(1);
+    await until(async () => (await conn.tools(true), lists() === 2), MCP_LIMITS.refreshMinMs + 3_000, 'a refresh after the interval');
+  });
+});
+
 describe('list_changed', () => {
   it('reads the list again when the server says it changed', async () => {
     const { conn, log } = stub();
