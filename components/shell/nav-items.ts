@@ -3,6 +3,7 @@ export const NAV_ITEMS = [
   { href: '/agents', label: 'Agents' },
   { href: '/teams', label: 'Teams' },
   { href: '/conversations', label: 'Conversations' },
+  { href: '/inbox', label: 'Inbox' },
   { href: '/settings', label: 'Settings' },
 ] as const;
 

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { InboxNavLabel } from '@/components/inbox/inbox-nav-label';
 import { cn } from '@/components/ui/cn';
 import { isCurrentSection, navItemsFor } from './nav-items';
 
@@ -29,7 +30,8 @@ export function NavLinks({ layout, onNavigate, admin = false }: { layout: 'row' 
                   : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-zinc-50',
               )}
             >
-              {label}
+              {/* The Inbox says how much waits (ADR 056); the row's copy follows the stream, the phone menu's shares it. */}
+              {href === '/inbox' ? <InboxNavLabel follow={layout === 'row'} /> : label}
             </Link>
           </li>
         );

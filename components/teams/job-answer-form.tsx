@@ -25,6 +25,8 @@ type Props = {
   value: string;
   onChange: (jobId: string, value: string) => void;
   onSubmit: (jobId: string, body: AnswerBody) => Promise<void>;
+  /** The approval heading's level: 4 inside a job card (whose title is an h3), 3 in an Inbox card (an h2). */
+  headingLevel?: 3 | 4;
 };
 
 /**
@@ -37,7 +39,7 @@ export function JobAnswerForm(props: Props) {
   return approval ? <JobApproval {...props} approval={approval} /> : <TypedAnswerForm {...props} />;
 }
 
-function JobApproval({ jobId, waiting, member, value, onChange, onSubmit, approval }: Props & { approval: ApprovalRequest }) {
+function JobApproval({ jobId, waiting, member, value, onChange, onSubmit, headingLevel = 4, approval }: Props & { approval: ApprovalRequest }) {
   const answerKey = useRef<KeyedDraft | null>(null);
   const send = async (decision: ApprovalValue) => {
     // One key per interrupt, whichever button (as in the chat): a retry after a lost response is the same answer.
@@ -53,7 +55,7 @@ function JobApproval({ jobId, waiting, member, value, onChange, onSubmit, approv
       note={value}
       onNoteChange={(note) => onChange(jobId, note)}
       actor={member}
-      headingLevel={4}
+      headingLevel={headingLevel}
       errorMessage={respondErrorMessage}
     />
   );

@@ -3,7 +3,7 @@ import { NAV_ITEMS, isCurrentSection } from '@/components/shell/nav-items';
 
 describe('header sections', () => {
   it('lists Agents, Teams, Conversations and Settings in that order', () => {
-    expect(NAV_ITEMS.map((item) => item.label)).toEqual(['Agents', 'Teams', 'Conversations', 'Settings']);
+    expect(NAV_ITEMS.map((item) => item.label)).toEqual(['Agents', 'Teams', 'Conversations', 'Inbox', 'Settings']);
   });
 
   it('marks a section current on its page and the pages below it, not on look-alike paths', () => {

@@ -1,0 +1,94 @@
+'use client';
+
+import Link from 'next/link';
+import type { RefCallback } from 'react';
+import { approvalRequest } from '@/components/teams/interrupt-response';
+import { JobAnswerForm, type AnswerBody } from '@/components/teams/job-answer-form';
+import { cn } from '@/components/ui/cn';
+import { Time } from '@/components/ui/time';
+import type { InboxItem } from '@/lib/types/inbox';
+
+type Props = {
+  item: InboxItem;
+  focused: boolean;
+  selected: boolean;
+  onSelect: (id: string, selected: boolean) => void;
+  note: string;
+  onNoteChange: (id: string, note: string) => void;
+  onAnswer: (item: InboxItem, body: AnswerBody) => Promise<void>;
+  onFocusItem: (id: string) => void;
+  itemRef: RefCallback<HTMLLIElement>;
+};
+
+/** Who asks, as the answer control's subject and the card's context line. Names are shown as text, never HTML. */
+export const askerOf = (item: InboxItem): string =>
+  item.where.source === 'chat' ? item.where.agentName || 'The agent' : item.where.memberName ? `@${item.where.memberName}` : 'A member';
+
+/**
+ * One thing waiting for the person: where it waits (a chat, or a team member's request), since when, and the answer
+ * control in place — the team card's own (JobAnswerForm: Approve / Decline for a tool call, a text answer for a
+ * question, JSON for any other interrupt). An approval can be selected for the bulk answer.
+ */
+export function InboxItemCard({ item, focused, selected, onSelect, note, onNoteChange, onAnswer, onFocusItem, itemRef }: Props) {
+  const approval = approvalRequest(item.waiting);
+  const where = item.where;
+  const headingId = `inbox-${item.id.replace(':', '-')}`;
+  return (
+    <li
+      ref={itemRef}
+      tabIndex={-1}
+      aria-labelledby={headingId}
+      data-focused={focused || undefined}
+      onFocus={() => onFocusItem(item.id)}
+      className={cn(
+        'min-w-0 space-y-3 rounded-lg border bg-white p-3 outline-none dark:bg-zinc-900',
+        focused ? 'border-indigo-500 ring-2 ring-indigo-500/40' : 'border-zinc-200 dark:border-zinc-800',
+      )}
+    >
+      <div className="flex min-w-0 flex-wrap items-start gap-3">
+        {approval ? (
+          <input
+            type="checkbox"
+            className="mt-1 size-5 shrink-0"
+            checked={selected}
+            onChange={(e) => onSelect(item.id, e.target.checked)}
+            aria-label={`Select ${approval.tool} for ${askerOf(item)}`}
+          />
+        ) : null}
+        <div className="min-w-0 flex-1">
+          <h2 id={headingId} className="text-sm font-semibold break-words text-zinc-900 dark:text-zinc-50">
+            {where.source === 'chat' ? (
+              <>
+                Chat with {where.agentName || 'a deleted agent'}
+                {where.title ? <span className="font-normal text-zinc-600 dark:text-zinc-400"> · {where.title}</span> : null}
+              </>
+            ) : (
+              <>
+                {askerOf(item)} in team {where.teamName}
+              </>
+            )}
+          </h2>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
+            {approval ? 'Approval' : item.waiting.type === 'clarification' ? 'Question' : 'Response'} waiting since{' '}
+            <Time iso={item.since} format="when" /> ·{' '}
+            <Link
+              className="underline underline-offset-2"
+              href={where.source === 'chat' ? `/conversations/${encodeURIComponent(where.conversationId)}` : `/teams/${encodeURIComponent(where.teamId)}`}
+            >
+              {where.source === 'chat' ? 'Open the chat' : 'Open the team'}
+            </Link>
+          </p>
+        </div>
+      </div>
+      <JobAnswerForm
+        jobId={item.id}
+        waiting={item.waiting}
+        member={askerOf(item)}
+        value={note}
+        onChange={onNoteChange}
+        onSubmit={(_, body) => onAnswer(item, body)}
+        headingLevel={3}
+      />
+    </li>
+  );
+}
