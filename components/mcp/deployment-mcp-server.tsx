@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Badge } from '@/components/ui/misc';
 import type { McpServerSummary } from '@/lib/schemas/mcp-servers';
-import { McpToolsPanel } from './mcp-tools-panel';
+import { McpToolsPanel } from './mcp-lazy';
 
 /** A server the deployment offers, as an account sees it: its name and kind, and its tools on demand. */
 export function DeploymentMcpServer({ server }: { server: McpServerSummary }) {

@@ -9,8 +9,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Badge } from '@/components/ui/misc';
 import type { McpServerView } from '@/lib/schemas/mcp-servers';
-import { McpServerEditForm } from './mcp-server-edit-form';
-import { McpToolsPanel } from './mcp-tools-panel';
+import { McpServerEditForm, McpToolsPanel } from './mcp-lazy';
 import type { McpScope } from './queries';
 
 /** One MCP server: how it is reached (secrets by name only), its limits, its tools and status on demand, Edit, Remove. */
