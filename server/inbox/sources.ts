@@ -21,7 +21,7 @@ export type InboxSourceSql = { source: string; sql: string };
  */
 const chats: InboxSourceSql = {
   source: 'chat',
-  sql: `select 'chat' as "source", r.id as "id", r.finished_at as "since", r.conversation_id as "conversationId",
+  sql: `select 'chat' as "source", r.id as "id", coalesce(r.finished_at, r.created_at) as "since", r.conversation_id as "conversationId",
       r.interrupt as "payload", c.agent_name as "agentName", c.title as "title", null as "teamId", null as "teamName",
       null as "memberId", null as "memberName"
     from (select id, conversation_id, finished_at, created_at, interrupt${tieBreakText('id') === 'id' ? '' : ', rowid'} from runs
