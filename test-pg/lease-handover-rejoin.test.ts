@@ -248,6 +248,17 @@ describe('a process just started', () => {
     }, 'after');
   });
 
+  it('the part of a process that may still be settling goes to the one that takes teams, not left waiting for it', async () => {
+    const teams = [await teamWithWork('share-1'), await teamWithWork('share-2')];
+    await withAnotherLiveProcess(async () => {
+      // The oldest: it takes teams at once, and the younger one, just started, may be settling for a while yet.
+      const oldest = processNamed('oldest', { heartbeatMs: 60_000, settleMs: 60_000 });
+      await oldest.start();
+      // Must not happen: half of the work left without a holder until the younger one settles.
+      expect(oldest.heldTeams().sort()).toEqual(teams.map((t) => t.id).sort());
+    }, 'after');
+  });
+
   it('settling, starved past its lease: holds nothing, so it rejoins and goes on', async () => {
     await teamWithWork('settle-stall');
     await withAnotherLiveProcess(async () => {

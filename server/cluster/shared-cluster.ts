@@ -348,14 +348,17 @@ export class SharedCluster implements Cluster {
   }
 
   /**
-   * Take free or expired leases of teams with work, up to this process's share (teams with work ÷ live processes).
+   * Take free or expired leases of teams with work, up to this process's share (teams with work ÷ live processes that take teams: not one that may still be settling).
    * Answers how many it took, and in how long the earliest other process that missed a beat runs out of lease —
    * its heartbeat's and its teams' (renewed a moment after the heartbeat), whichever ends later; null: none did.
    * Read in the same statement as the live count.
    */
   private async claimShare(): Promise<{ claimed: number; expiresInMs: number | null }> {
-    const { rows } = await this.query<{ live: number; older: number; pending: number; expires_in: number | null }>(
+    const { rows } = await this.query<{ live: number; sharing: number; older: number; pending: number; expires_in: number | null }>(
       `select (select count(*) from app_processes where heartbeat_at > now() - ${ms('$1')})::int as live,
+              (select count(*) from app_processes p where p.heartbeat_at > now() - ${ms('$1')}
+                  and (p.id = $2 or p.started_at < now() - ${ms('$4')} or not exists (
+                    select 1 from app_processes o where o.heartbeat_at > now() - ${ms('$1')} and o.started_at < p.started_at)))::int as sharing,
               (select count(*) from app_processes o where o.heartbeat_at > now() - ${ms('$1')} and o.id <> $2
                   and o.started_at < (select started_at from app_processes where id = $2))::int as older,
               (select count(*) from teams where has_pending = 1)::int as pending,
@@ -363,13 +366,16 @@ export class SharedCluster implements Cluster {
                  select greatest(p.heartbeat_at + ${ms('$1')}, (select max(l.expires_at) from team_leases l where l.process_id = p.id)) as ends
                    from app_processes p where p.id <> $2 and p.heartbeat_at < now() - ${ms('$3')}) missed
                 where ends > now()) as expires_in`,
-      [this.leaseMs, this.processId, this.missedBeatMs],
+      [this.leaseMs, this.processId, this.missedBeatMs, this.settleCapMs],
     );
     this.liveCount = Math.max(1, rows[0]?.live ?? 1);
+    // The share is split among the processes that take teams: a process that may still be settling (started within the
+    // settle cap, with an older one live) takes none, so its part goes to the others rather than waiting for it.
+    const sharing = Math.max(1, rows[0]?.sharing ?? 1);
     this.olderLive = rows[0]?.older ?? 0;
     const expiresInMs = rows[0]?.expires_in ?? null;
     if (this.settling()) return { claimed: 0, expiresInMs };
-    const want = Math.ceil((rows[0]?.pending ?? 0) / this.liveCount) - this.held.size;
+    const want = Math.ceil((rows[0]?.pending ?? 0) / sharing) - this.held.size;
     if (want <= 0) return { claimed: 0, expiresInMs };
     const free = await this.query<{ id: string }>(
       `select t.id from teams t left join team_leases l on l.team_id = t.id
