@@ -1,0 +1,111 @@
+import crypto from 'node:crypto';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { RESULT_TIMEOUT, createAgent, createTeam, sendRequest } from './support/team-flows';
+
+// Runs go through the real scheduler and the scripted model; each wait below stays in seconds.
+test.describe.configure({ timeout: 60_000 });
+
+/** A chat of an agent that asks before running the calculator, stopped at that approval. */
+async function chatWaitingForApproval(api: APIRequestContext, name: string, expression: string): Promise<string> {
+  const agent = await createAgent(api, { name, toolGroups: ['utility'], approvalTools: ['calculator'] });
+  const created = await api.post('/api/v1/conversations', { data: { agentId: agent.id } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const sent = await api.post(`/api/v1/conversations/${id}/messages`, {
+    data: { text: `/call calculator {"expression":"${expression}"}`, idempotencyKey: crypto.randomUUID() },
+  });
+  expect(sent.status(), await sent.text()).toBe(202);
+  return id;
+}
+
+const inboxLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+const waitingList = (page: Page) => page.getByRole('list', { name: 'Waiting for you' });
+
+test('the Inbox gathers a chat’s approval and a team member’s question with a count in the nav, answers by keyboard, and follows answers given elsewhere', async ({
+  page,
+  api,
+}) => {
+  const conversationId = await chatWaitingForApproval(api, 'Careful', '6*7');
+  const team = await createTeam(api, 'Question crew', [
+    { name: 'Research', description: 'Finds suppliers' },
+    { name: 'Review', description: 'Checks the list' },
+  ]);
+  const jobId = await sendRequest(api, team, 'Research', '/ask Which supplier comes first?');
+
+  await page.goto('/inbox');
+  await expect(page.getByRole('heading', { level: 1, name: 'Inbox' })).toBeVisible();
+  await expect(inboxLink(page, 'Inbox, 2 waiting').first()).toBeVisible({ timeout: RESULT_TIMEOUT });
+  const items = waitingList(page).getByRole('listitem');
+  await expect(items).toHaveCount(2, { timeout: RESULT_TIMEOUT });
+  // Oldest first, each with where it waits and what is asked.
+  await expect(items.nth(0)).toContainText('Chat with Careful');
+  await expect(items.nth(0).getByRole('region', { name: 'Approval needed: calculator' })).toContainText('"expression": "6*7"');
+  await expect(items.nth(1)).toContainText('@Research in team Question crew');
+  await expect(items.nth(1)).toContainText('Which supplier comes first?');
+
+  // "?" lists the keys; Escape closes the dialog.
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toBeVisible();
+  await expect(help).toContainText('Approve the focused tool call');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+
+  // Keys typed in a field are text: "j", "a" and "d" in the question's answer box neither move nor answer.
+  const answerBox = items.nth(1).getByRole('textbox', { name: 'Your answer' });
+  await answerBox.fill('');
+  await answerBox.pressSequentially('jad');
+  await expect(answerBox).toHaveValue('jad');
+  await expect(items).toHaveCount(2);
+  await answerBox.fill('');
+  await answerBox.blur();
+
+  // k moves up from the question (focused while typing its answer), j down, k up again; a approves the focused call.
+  await page.keyboard.press('k');
+  await expect(items.nth(0)).toBeFocused();
+  await page.keyboard.press('j');
+  await expect(items.nth(1)).toBeFocused();
+  // d on a question declines nothing: it is not a tool call.
+  await page.keyboard.press('d');
+  await expect(items).toHaveCount(2);
+  await page.keyboard.press('k');
+  await expect(items.nth(0)).toBeFocused();
+  await page.keyboard.press('a');
+  await expect(items).toHaveCount(1, { timeout: RESULT_TIMEOUT });
+  await expect(inboxLink(page, 'Inbox, 1 waiting').first()).toBeVisible({ timeout: RESULT_TIMEOUT });
+  // The focus stays in the list, on the item now first (never the page's body).
+  await expect(items.nth(0)).toBeFocused();
+  // The approval reached the chat: the tool ran.
+  await expect
+    .poll(async () => JSON.stringify(await (await api.get(`/api/v1/conversations/${conversationId}`)).json()), { timeout: RESULT_TIMEOUT })
+    .toContain('42');
+
+  // Answered on the team's side (another tab, the API): the item leaves this page by push, without a reload.
+  const answered = await api.post(`/api/v1/teams/${team.id}/jobs/${jobId}/respond`, { data: { answer: 'Acme', answerKey: crypto.randomUUID() } });
+  expect(answered.status(), await answered.text()).toBe(200);
+  await expect(page.getByText('Nothing needs you')).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(inboxLink(page, 'Inbox').first()).toBeVisible();
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+
+  test('taps only: select two approvals and approve them at once from the menu’s Inbox', async ({ page, api }) => {
+    await chatWaitingForApproval(api, 'Adder', '1+1');
+    await chatWaitingForApproval(api, 'Doubler', '2*2');
+    await page.goto('/agents');
+    await page.getByRole('button', { name: 'Open menu' }).tap();
+    await inboxLink(page, 'Inbox, 2 waiting').last().tap({ timeout: RESULT_TIMEOUT });
+    await expect(page).toHaveURL(/\/inbox$/);
+    const items = waitingList(page).getByRole('listitem');
+    await expect(items).toHaveCount(2, { timeout: RESULT_TIMEOUT });
+    await page.getByRole('checkbox', { name: 'Select calculator for Adder' }).tap();
+    await page.getByRole('checkbox', { name: 'Select calculator for Doubler' }).tap();
+    await expect(page.getByText('2 selected')).toBeVisible();
+    await page.getByRole('button', { name: 'Approve selected' }).tap();
+    await expect(page.getByText('Nothing needs you')).toBeVisible({ timeout: RESULT_TIMEOUT });
+    // What must not happen: a control reachable only by hovering (every control above was tapped), or a failure listed.
+    await expect(page.getByText('Not answered:')).toHaveCount(0);
+  });
+});
