@@ -97,7 +97,8 @@ export class McpConnection {
       // A line that is not JSON-RPC, or a message over the size bound: the server is broken; end the connection, so
       // the calls in flight fail now rather than at their timeout.
       if (err instanceof SyntaxError || err.name === 'ZodError' || /ReadBuffer exceeded/.test(err.message)) {
-        this.lastFailure = /ReadBuffer exceeded/.test(err.message)
+        // The first cause is the one to report: after an oversized message the rest of it arrives as broken lines.
+        this.lastFailure ??= /ReadBuffer exceeded/.test(err.message)
           ? `sent a message larger than ${MCP_LIMITS.messageBytes} bytes`
           : 'sent a message that is not valid JSON-RPC';
         void opened.transport.close().catch(() => {});
@@ -115,6 +116,12 @@ export class McpConnection {
       const why = this.describe(err, opened);
       this.lastError = { message: why, at: this.now() };
       throw new McpCallError(`The MCP server "${this.spec.name}" could not be started or reached: ${why}`, 'server_unavailable');
+    }
+    if (this.closed) {
+      // Disposed (edited or deleted) while starting: this start must not outlive it.
+      this.closingOnPurpose = true;
+      await client.close().catch(() => {});
+      throw new McpCallError(`The MCP server "${this.spec.name}" was removed or changed`, 'server_unavailable');
     }
     this.client = client;
     this.opened = opened;
@@ -289,7 +296,7 @@ export class McpConnection {
     }
     if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
       const why = this.lastFailure ?? this.lastError?.message ?? 'stopped';
-      return new McpCallError(`${server} ${why.startsWith('stopped') || why.startsWith('sent') ? why : `stopped (${why})`} during ${what}; it starts again on the next call`, this.lastFailure?.startsWith('sent') ? 'protocol' : 'server_unavailable');
+      return new McpCallError(`${server} ${why.startsWith('stopped') || why.startsWith('sent') ? why : `stopped (${why})`} during ${what}; it starts again on the next call`, why.startsWith('sent') ? 'protocol' : 'server_unavailable');
     }
     if (err instanceof McpError) return new McpCallError(`${server} refused ${what}: ${err.message}`.slice(0, 1000), 'protocol');
     if (err instanceof Error && (err.name === 'ZodError' || err instanceof SyntaxError)) {

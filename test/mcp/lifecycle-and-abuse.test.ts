@@ -191,6 +191,17 @@ describe('lifecycle', () => {
     await expect(idle.call('echo', { message: 'b' })).resolves.toMatchObject({ isError: false });
   });
 
+  it('a connection disposed while its server starts leaves no server running', async () => {
+    const { conn, log } = stub();
+    const starting = conn.tools();
+    await conn.dispose();
+    await starting;
+    await until(() => stubLog(log).some((e) => e.event === 'started'), 5_000, 'the start to have happened');
+    const pid = stubLog(log).find((e) => e.event === 'started')!.pid as number;
+    await until(() => !alive(pid), 5_000, 'the server to be ended');
+    expect(conn.connected).toBe(false);
+  });
+
   it('ends a server that ignores stdin EOF when the connection closes (the launcher ends it)', async () => {
     const { conn, log } = stub({ STUB_IGNORE_EOF: '1' });
     await conn.call('echo', { message: 'x' });
