@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, measureHorizontalOverflow, test } from './fixtures';
 import { RESULT_TIMEOUT, createAgent, createTeam, sendRequest } from './support/team-flows';
 
 // Runs go through the real scheduler and the scripted model; each wait below stays in seconds.
@@ -43,6 +44,8 @@ test('the Inbox gathers a chat’s approval and a team member’s question with 
   await expect(items.nth(0).getByRole('region', { name: 'Approval needed: calculator' })).toContainText('"expression": "6*7"');
   await expect(items.nth(1)).toContainText('@Research in team Question crew');
   await expect(items.nth(1)).toContainText('Which supplier comes first?');
+  const axe = await new AxeBuilder({ page }).include('main').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
   // "?" lists the keys; Escape closes the dialog.
   await page.keyboard.press('?');
@@ -100,6 +103,8 @@ test.describe('on a phone', () => {
     await expect(page).toHaveURL(/\/inbox$/);
     const items = waitingList(page).getByRole('listitem');
     await expect(items).toHaveCount(2, { timeout: RESULT_TIMEOUT });
+    const overflow = await measureHorizontalOverflow(page);
+    expect(overflow.px, `sticks out: ${overflow.offenders.join(', ')}`).toBeLessThanOrEqual(0);
     await page.getByRole('checkbox', { name: 'Select calculator for Adder' }).tap();
     await page.getByRole('checkbox', { name: 'Select calculator for Doubler' }).tap();
     await expect(page.getByText('2 selected')).toBeVisible();

@@ -1,18 +1,21 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { InboxLiveUpdates } from './inbox-live-updates-lazy';
 import { inboxCountQuery } from './queries';
-import { useInboxEvents } from './use-inbox-events';
 
 /** "Inbox, 3 waiting" as the link's name: the badge is seen, the words are heard (one name, not "Inbox 3"). */
 export const inboxLinkName = (count: number | undefined) => (count ? `Inbox, ${count} waiting` : 'Inbox');
 
-/** The Inbox link's text with its live count; with `follow`, it keeps the inbox's one push stream open for the tab. */
+/**
+ * The Inbox link's text with its live count; with `follow` (the header's row nav, always mounted) it also holds the
+ * tab's one inbox stream, loaded lazily; the phone menu's copy shares the count through the query cache.
+ */
 export function InboxNavLabel({ follow }: { follow: boolean }) {
-  useInboxEvents(follow);
   const count = useQuery(inboxCountQuery()).data;
   return (
     <>
+      {follow ? <InboxLiveUpdates /> : null}
       <span aria-hidden={count ? true : undefined}>Inbox</span>
       {count ? (
         <>

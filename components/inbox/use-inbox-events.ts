@@ -9,13 +9,12 @@ import { inboxKeys } from './queries';
 /**
  * Follow the person's inbox by push (GET /api/v1/inbox/events, ADR 056): every message says "re-read", and the count
  * and the list (whichever are on screen) are read again. Opened once per tab, by the nav's count, so the Inbox page
- * needs no stream of its own; while it is down, both re-read on the teams list's cadence. `follow: false` (the
- * header's second copy of the nav, for phones) shares the first's stream.
+ * needs no stream of its own; while it is down, both re-read on the teams list's cadence.
  */
-export function useInboxEvents(follow = true): LiveStream {
+export function useInboxEvents(): LiveStream {
   const queryClient = useQueryClient();
   return useLiveStream({
-    url: follow ? '/api/v1/inbox/events' : null,
+    url: '/api/v1/inbox/events',
     fallbackMs: LIVE_FALLBACK_MS.teamList,
     whenClosed: 'poll',
     listen: () => ({
