@@ -574,7 +574,7 @@ export const providerCalls = sqliteTable(
 );
 
 /**
- * MCP servers (issue 28, ADR 053): deployment-wide ones (owner_id null, an admin defines them; stdio or http) and an
+ * MCP servers (issue 28, ADR 054): deployment-wide ones (owner_id null, an admin defines them; stdio or http) and an
  * account's own (http only). `scope` is the owner's id or '' for deployment-wide, so a name is unique per scope.
  * Every secret — stdio env values, http header values, and the URL itself (it may carry a token) — is sealed in
  * `secrets_cipher` (server/providers/secret-box.ts, the row id as additional data); `url_shown` is the URL without

@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses an account's outbound calls may reach (issue 28, ADR 053): public unicast only. Private, loopback,
+ * Which addresses an account's outbound calls may reach (issue 28, ADR 054): public unicast only. Private, loopback,
  * link-local, unique-local, carrier-grade NAT, multicast, reserved and unspecified ranges are refused, and so are the
  * cloud metadata addresses by name, unless the deployment allows a range explicitly (MCP_EGRESS_ALLOW).
  */

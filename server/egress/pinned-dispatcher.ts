@@ -5,7 +5,7 @@ import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { refusedAddress, type AllowedRange } from './address-rule';
 
 /**
- * The one way an account's MCP server is reached (issue 28, ADR 053): every connection — the first, a reconnect, a
+ * The one way an account's MCP server is reached (issue 28, ADR 054): every connection — the first, a reconnect, a
  * redirect's — resolves its host name once, refuses it unless every address is allowed (address-rule.ts), and then
  * connects to that checked address, with the name kept for TLS (SNI, certificate) and the Host header. A name that
  * answers a public address to the check and a private one to the connect (DNS rebinding) can't get through: there is

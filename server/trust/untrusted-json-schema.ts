@@ -4,7 +4,7 @@ import { RE2JS } from 're2js';
 
 /**
  * A JSON Schema someone else wrote (a model's output schema, an MCP server's tool input schema: untrusted) compiled
- * for validation (docs/decisions/047, 053):
+ * for validation (docs/decisions/047, 054):
  * - every regex in it (`pattern`, `patternProperties` keys) runs on RE2, linear in the input, so no pattern can block
  *   the event loop; a pattern RE2 can't compile (backreferences, lookaround) is refused naming its field, never run
  *   on the backtracking engine instead;
