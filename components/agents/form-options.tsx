@@ -66,9 +66,9 @@ export function CheckboxOption({ label, description, checked, onChange, onBlur, 
   );
 }
 
-type RadioOptionProps = { name: string; label: string; checked: boolean; onSelect: () => void; onBlur: () => void; ref?: Ref<HTMLInputElement> };
+type RadioOptionProps = { name: string; label: string; checked: boolean; onSelect: () => void; onBlur: () => void; ref?: Ref<HTMLInputElement>; disabled?: boolean };
 
-export function RadioOption({ name, label, checked, onSelect, onBlur, ref }: RadioOptionProps) {
+export function RadioOption({ name, label, checked, onSelect, onBlur, ref, disabled }: RadioOptionProps) {
   const id = useId();
   return (
     <div className="flex items-center gap-2">
@@ -80,6 +80,7 @@ export function RadioOption({ name, label, checked, onSelect, onBlur, ref }: Rad
         checked={checked}
         onChange={(e) => e.target.checked && onSelect()}
         onBlur={onBlur}
+        disabled={disabled}
         className="size-4 shrink-0 accent-indigo-600 dark:accent-indigo-400"
       />
       <label htmlFor={id} className="text-sm text-zinc-800 dark:text-zinc-200">

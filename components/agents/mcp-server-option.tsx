@@ -78,10 +78,12 @@ function ServerTools({ serverId, serverName, entry, approvalTools, onBlur, onEnt
           Which tools of {serverName}
         </p>
         <RadioOption name={`${id}-mode`} label="All its tools, now and later" checked={chosen === null} onBlur={onBlur} onSelect={() => onEntry({ serverId, tools: 'all' })} />
+        {/* Chosen from the server's list, so offered once the list is here (it starts with every listed tool). */}
         <RadioOption
           name={`${id}-mode`}
           label="Only the tools checked below"
           checked={chosen !== null}
+          disabled={chosen === null && !listed.length}
           onBlur={onBlur}
           onSelect={() => onEntry({ serverId, tools: listed.map((t) => t.name) })}
         />

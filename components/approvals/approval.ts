@@ -6,7 +6,17 @@ import { hasLoneSurrogate, jsonBytes, measureText } from '@/lib/text-bounds';
 export type ApprovalValue = ApprovalDecision;
 
 /** The call waiting for approval, as the person sees it: the tool's name and its arguments (untrusted: a model chose them). */
-export type ApprovalRequest = { tool: string; args: unknown; mcp?: { server: string; tool: string } };
+export type ApprovalRequest = { tool: string; args: unknown; mcp?: McpSource };
+
+/** An MCP tool's server and own name, which the server puts beside the model's name for it. */
+export type McpSource = { server: string; tool: string };
+
+/** The MCP source of an approval interrupt's payload, read field by field (it arrives as unknown JSON). */
+export function mcpSourceOf(value: unknown): McpSource | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const { server, tool } = value as Record<string, unknown>;
+  return typeof server === 'string' && typeof tool === 'string' ? { server, tool } : undefined;
+}
 
 /** Build the resume value; an empty note is left out. */
 export function approvalValue(approved: boolean, note: string): ApprovalValue {

@@ -1,7 +1,8 @@
 /** What the latest run means for the chat screen. Pure: the components only render these answers. */
+import { mcpSourceOf, type McpSource } from '@/components/approvals/approval';
 import type { Run } from './types';
 
-export type ApprovalInterrupt = { type: 'approval'; tool: string; args: unknown };
+export type ApprovalInterrupt = { type: 'approval'; tool: string; args: unknown; mcp?: McpSource };
 export type ClarificationInterrupt = { type: 'clarification'; question: string; questionId: string | null };
 export type Interrupt = ApprovalInterrupt | ClarificationInterrupt;
 
@@ -16,7 +17,8 @@ export function readInterrupt(run: Pick<Run, 'status' | 'interrupt'> | null | un
   if (!run || run.status !== 'interrupted' || !isRecord(run.interrupt)) return null;
   const i = run.interrupt;
   if (i.type === 'approval' && typeof i.tool === 'string') {
-    return { type: 'approval', tool: i.tool, args: i.args };
+    const mcp = mcpSourceOf(i.mcp);
+    return { type: 'approval', tool: i.tool, args: i.args, ...(mcp ? { mcp } : {}) };
   }
   if (i.type === 'clarification' && typeof i.question === 'string') {
     return { type: 'clarification', question: i.question, questionId: typeof i.questionId === 'string' ? i.questionId : null };

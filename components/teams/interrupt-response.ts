@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '@/components/approvals/approval';
+import { mcpSourceOf, type ApprovalRequest } from '@/components/approvals/approval';
 import { ApiError } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
 import { jsonHasLoneSurrogate } from '@/lib/text';
@@ -33,8 +33,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function approvalRequest(waiting: ApiWaiting): ApprovalRequest | null {
   if (waiting.type !== 'interrupt' || !isRecord(waiting.payload)) return null;
-  const { type, tool, args } = waiting.payload;
-  return type === 'approval' && typeof tool === 'string' ? { tool, args } : null;
+  const { type, tool, args, mcp } = waiting.payload;
+  const source = mcpSourceOf(mcp);
+  return type === 'approval' && typeof tool === 'string' ? { tool, args, ...(source ? { mcp: source } : {}) } : null;
 }
 
 /** What the JSON response must look like, when the server checks its shape (an approval it could not show as one). */

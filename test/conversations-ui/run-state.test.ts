@@ -42,6 +42,10 @@ describe('readInterrupt', () => {
       tool: 'calculator',
       args: { expression: '1+1' },
     });
+    // An MCP tool's server and own name come along; a malformed one is dropped, not shown.
+    const mcp = { type: 'approval', tool: 'mcp_0123abcd_shout', args: {}, mcp: { server: 'stub', tool: 'shout' } };
+    expect(readInterrupt(run('interrupted', { interrupt: mcp }))).toEqual(mcp);
+    expect(readInterrupt(run('interrupted', { interrupt: { ...mcp, mcp: { server: 1, tool: 'shout' } } }))).toEqual({ type: 'approval', tool: 'mcp_0123abcd_shout', args: {} });
     expect(readInterrupt(run('interrupted', { interrupt: { type: 'clarification', question: 'Which city?', questionId: 'q1' } }))).toEqual({
       type: 'clarification',
       question: 'Which city?',

@@ -23,6 +23,9 @@ describe('approvalRequest', () => {
     const args = { expression: '2+2' };
     expect(approvalRequest({ type: 'interrupt', payload: { type: 'approval', tool: 'calculator', args } })).toEqual({ tool: 'calculator', args });
     expect(approvalRequest({ type: 'interrupt', payload: { type: 'approval', tool: 'clock' } })).toEqual({ tool: 'clock', args: undefined });
+    const mcp = { server: 'stub', tool: 'shout' };
+    expect(approvalRequest({ type: 'interrupt', payload: { type: 'approval', tool: 'mcp_0123abcd_shout', args, mcp } })).toEqual({ tool: 'mcp_0123abcd_shout', args, mcp });
+    expect(approvalRequest({ type: 'interrupt', payload: { type: 'approval', tool: 'mcp_0123abcd_shout', args, mcp: ['stub'] } })).toEqual({ tool: 'mcp_0123abcd_shout', args });
   });
 
   it('is null for a clarification, another interrupt, or an approval payload without a tool name', () => {
