@@ -1,3 +1,4 @@
+import 'server-only';
 import { MCP_LIMITS } from '@/lib/mcp-limits';
 import type { McpCallResult, McpContentPart } from './types';
 

@@ -1,3 +1,4 @@
+import 'server-only';
 /** A counting semaphore whose waiters can give up (abort): a server's cap on calls in flight at once. */
 export class Semaphore {
   private active = 0;

@@ -1,3 +1,4 @@
+import 'server-only';
 /**
  * The launcher every stdio server runs under (ADR 054): `node -e STDIO_GUARD <command> <args…>`. It starts the
  * command with the server's stdout and stderr passed straight through and its stdin relayed, and ends it (SIGTERM,

@@ -1,3 +1,4 @@
+import 'server-only';
 import crypto from 'node:crypto';
 import { MCP_LIMITS } from '@/lib/mcp-limits';
 import type { McpToolInfo } from './types';

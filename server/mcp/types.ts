@@ -1,3 +1,4 @@
+import 'server-only';
 /**
  * The MCP client's contract with the rest of the product (issue 28). Run code imports these types and
  * server/mcp/index.ts only; everything else under server/mcp is the client's own.
