@@ -91,6 +91,25 @@ test('the Inbox gathers a chat’s approval and a team member’s question with 
   await expect(inboxLink(page, 'Inbox').first()).toBeVisible();
 });
 
+test('a chat’s question is answered in place: the answer becomes the chat’s next message and the item leaves', async ({ page, api }) => {
+  const agent = await createAgent(api, { name: 'Curious', toolGroups: ['clarify'] });
+  const created = await api.post('/api/v1/conversations', { data: { agentId: agent.id } });
+  const { id } = (await created.json()) as { id: string };
+  const sent = await api.post(`/api/v1/conversations/${id}/messages`, { data: { text: '/ask Which colour, 红 or 🟦?', idempotencyKey: crypto.randomUUID() } });
+  expect(sent.status(), await sent.text()).toBe(202);
+
+  await page.goto('/inbox');
+  const item = waitingList(page).getByRole('listitem');
+  await expect(item).toHaveCount(1, { timeout: RESULT_TIMEOUT });
+  await expect(item).toContainText('Which colour, 红 or 🟦?');
+  await item.getByRole('textbox', { name: 'Your answer' }).fill('🟦 蓝色');
+  await item.getByRole('button', { name: 'Send answer' }).click();
+  await expect(page.getByText('Nothing needs you')).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect
+    .poll(async () => JSON.stringify(await (await api.get(`/api/v1/conversations/${id}`)).json()), { timeout: RESULT_TIMEOUT })
+    .toContain('Clarification accepted: 🟦 蓝色.');
+});
+
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 
