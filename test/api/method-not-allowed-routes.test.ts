@@ -31,10 +31,14 @@ function routeFilesUnder(dir: string): string[] {
   });
 }
 
-/** The gate its own handlers use, read from its source. */
+/**
+ * The gate its own handlers use, read from its source: called there, or handed to otherMethods when the handlers
+ * reach it through a shared helper (callerConversation, teamRecordRoute). The security matrices check that every
+ * real handler answers 401 without credentials.
+ */
 function gateOf(source: string): RouteFile['gate'] {
-  if (/\brequireAdmin\(/.test(source)) return 'admin';
-  if (/\brequire(User|Caller)\(/.test(source)) return 'user';
+  if (/\brequireAdmin\b/.test(source)) return 'admin';
+  if (/\brequire(User|Caller)\b/.test(source)) return 'user';
   return 'anyone';
 }
 
