@@ -79,6 +79,7 @@ describe('agents API: create', () => {
       model: 'scripted',
       toolGroups: [],
       approvalTools: [],
+      mcpTools: [],
       maxTurns: 25,
       timeLimitMinutes: null,
       compactAtTokens: null,
