@@ -6,7 +6,7 @@ import { mcpServerTag, mcpServerTagOf, mcpToolName } from '@/lib/mcp/tool-name';
 import type { AgentMcpSelection } from '@/lib/schemas/agent';
 import { Button } from '@/components/ui/button';
 import { CheckboxOption, RadioOption } from './form-options';
-import { fetchMcpServerTools, mcpKeys, mcpServerToolsQuery } from './mcp-queries';
+import { fetchMcpTools, mcpKeys, mcpToolsQuery } from '@/components/mcp/queries';
 
 type Entry = AgentMcpSelection[number];
 type Props = {
@@ -45,7 +45,7 @@ export function McpServerOption({ server, entry, approvalTools, inputRef, onBlur
 function ServerTools({ serverId, serverName, entry, approvalTools, onBlur, onEntry, onApprovals }: Omit<Props, 'server' | 'inputRef' | 'entry'> & { serverId: string; serverName: string; entry: Entry }) {
   const id = useId();
   const queryClient = useQueryClient();
-  const tools = useQuery(mcpServerToolsQuery(serverId));
+  const tools = useQuery(mcpToolsQuery('account', serverId));
   const [checking, setChecking] = useState(false);
   const listed = tools.data?.tools ?? [];
   const chosen = entry.tools === 'all' ? null : entry.tools;
@@ -63,7 +63,7 @@ function ServerTools({ serverId, serverName, entry, approvalTools, onBlur, onEnt
   const checkAgain = async () => {
     setChecking(true);
     try {
-      queryClient.setQueryData(mcpKeys.tools(serverId), await fetchMcpServerTools(serverId, { refresh: true }));
+      queryClient.setQueryData(mcpKeys.tools('account', serverId), await fetchMcpTools('account', serverId, true));
     } catch {
       await tools.refetch();
     } finally {

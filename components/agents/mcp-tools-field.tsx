@@ -6,7 +6,7 @@ import type { AgentCreate, AgentCreateInput, AgentMcpSelection } from '@/lib/sch
 import { Button } from '@/components/ui/button';
 import { CheckboxFieldset } from './form-options';
 import { McpServerOption } from './mcp-server-option';
-import { usableMcpServersQuery } from './mcp-queries';
+import { usableMcpServersQuery } from '@/components/mcp/queries';
 
 type Server = { id: string; name: string; scope: 'deployment' | 'own' };
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { useMcpChanged } from './use-mcp-changed';
 import { useState, type FormEvent } from 'react';
 import { updateAdminMcpServerAction } from '@/app/(app)/admin/mcp-actions';
 import { updateMcpServerAction } from '@/app/(app)/settings/mcp-actions';
@@ -20,7 +20,7 @@ const FIELDS = ['name', 'url', 'headers', 'command', 'args', 'env', 'timeoutMs',
  * replace them all. A new URL (it may hold a token) is sent only when typed.
  */
 export function McpServerEditForm({ scope, server, onDone }: { scope: McpScope; server: McpServerView; onDone: () => void }) {
-  const router = useRouter();
+  const changed = useMcpChanged();
   const [name, setName] = useState(server.name);
   const [url, setUrl] = useState('');
   const [secrets, setSecrets] = useState('');
@@ -46,7 +46,7 @@ export function McpServerEditForm({ scope, server, onDone }: { scope: McpScope; 
     if (!http) Object.assign(input, { command: command.trim(), args: argLines(args) });
     const result = await call(() => (scope === 'admin' ? updateAdminMcpServerAction(server.id, input) : updateMcpServerAction(server.id, input)));
     if (!result.ok) return;
-    router.refresh();
+    changed();
     onDone();
   };
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { useMcpChanged } from './use-mcp-changed';
 import { useId, useState, type FormEvent } from 'react';
 import { createAdminMcpServerAction } from '@/app/(app)/admin/mcp-actions';
 import { createMcpServerAction } from '@/app/(app)/settings/mcp-actions';
@@ -21,7 +21,7 @@ const FIELDS = ['name', 'url', 'headers', 'command', 'args', 'env', 'timeoutMs',
  * that runs a command (stdio: command, arguments, env). Header and env values are sent once and never shown again.
  */
 export function McpServerForm({ scope }: { scope: McpScope }) {
-  const router = useRouter();
+  const changed = useMcpChanged();
   const transportId = useId();
   const [transport, setTransport] = useState<'http' | 'stdio'>('http');
   const [name, setName] = useState('');
@@ -60,7 +60,7 @@ export function McpServerForm({ scope }: { scope: McpScope }) {
     setCommand('');
     setArgs('');
     setEnv('');
-    router.refresh();
+    changed();
   };
 
   return (

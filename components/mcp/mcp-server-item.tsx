@@ -1,6 +1,6 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { useMcpChanged } from './use-mcp-changed';
 import { useState } from 'react';
 import { deleteAdminMcpServerAction } from '@/app/(app)/admin/mcp-actions';
 import { deleteMcpServerAction } from '@/app/(app)/settings/mcp-actions';
@@ -14,7 +14,7 @@ import type { McpScope } from './queries';
 
 /** One MCP server: how it is reached (secrets by name only), its limits, its tools and status on demand, Edit, Remove. */
 export function McpServerItem({ scope, server }: { scope: McpScope; server: McpServerView }) {
-  const router = useRouter();
+  const changed = useMcpChanged();
   const [showTools, setShowTools] = useState(false);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -25,7 +25,7 @@ export function McpServerItem({ scope, server }: { scope: McpScope; server: McpS
     const result = await removal.call(() => (scope === 'admin' ? deleteAdminMcpServerAction(server.id) : deleteMcpServerAction(server.id)));
     if (!result.ok) return;
     setConfirming(false);
-    router.refresh();
+    changed();
   };
 
   return (

@@ -1,17 +1,28 @@
 /**
- * MCP server reads, as TanStack `queryOptions` factories under ['mcp', …]: a server's status and tools, from the
- * account's endpoint or the admin's. Adding, editing and removing are server actions (settings/admin mcp-actions.ts).
+ * MCP server reads, as TanStack `queryOptions` factories under ['mcp', …], one per endpoint: the servers an account
+ * may use (GET /api/v1/mcp/servers: its own and the deployment's, for the agent form) and a server's status and tools
+ * from the account's endpoint or the admin's (GET …/mcp/servers/:id/tools, for Settings, Admin and the agent form
+ * alike, so they share one cache entry). Adding, editing and removing are server actions (settings/admin
+ * mcp-actions.ts).
  */
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import type { McpServerStatusView } from '@/lib/schemas/mcp-servers';
+import type { McpServerStatusView, McpServerSummary, McpServerView } from '@/lib/schemas/mcp-servers';
 
 export type McpScope = 'account' | 'admin';
 
 export const mcpKeys = {
   all: ['mcp'] as const,
+  usable: ['mcp', 'usable'] as const,
   tools: (scope: McpScope, id: string) => ['mcp', scope, id, 'tools'] as const,
 };
+
+export type UsableMcpServers = { servers: McpServerView[]; deploymentWide: McpServerSummary[] };
+
+export const fetchUsableMcpServers = (signal?: AbortSignal) => apiFetch<UsableMcpServers>('/api/v1/mcp/servers', { signal });
+
+export const usableMcpServersQuery = () =>
+  queryOptions({ queryKey: mcpKeys.usable, queryFn: ({ signal }) => fetchUsableMcpServers(signal), staleTime: 30_000 });
 
 const toolsPath = (scope: McpScope, id: string) => `/api/v1/${scope === 'admin' ? 'admin/' : ''}mcp/servers/${encodeURIComponent(id)}/tools`;
 

@@ -1,0 +1,18 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { mcpKeys } from './queries';
+
+/**
+ * After a server is added, edited or removed: the page's server list is re-rendered, and every cached MCP read (the
+ * agent form's usable servers, any tools panel) is read again, so an edited URL or header never shows an old status.
+ */
+export function useMcpChanged(): () => void {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  return () => {
+    router.refresh();
+    void queryClient.invalidateQueries({ queryKey: mcpKeys.all });
+  };
+}
