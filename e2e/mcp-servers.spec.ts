@@ -46,7 +46,7 @@ test('an admin adds a stdio server, sees its status and tools, edits and removes
   const edit = item.getByRole('form', { name: 'Edit everything' });
   await edit.getByLabel('Timeout per call (seconds)').fill('601');
   await edit.getByRole('button', { name: 'Save changes' }).click();
-  await expect(edit.getByText(/Must be a whole number from 1000 to 600000/)).toBeVisible();
+  await expect(edit.getByText('A number of seconds from 1 to 600')).toBeVisible();
   await edit.getByLabel('Timeout per call (seconds)').fill('30');
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(item).toContainText('30 s per call', PAGE_DATA);
@@ -55,7 +55,9 @@ test('an admin adds a stdio server, sees its status and tools, edits and removes
   await item.getByRole('button', { name: 'Remove everything' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove everything?' });
   await dialog.getByRole('button', { name: 'Remove server' }).click();
-  await expect(section.getByText('No MCP servers added yet')).toBeVisible(PAGE_DATA);
+  // Deployment-wide servers are shared by every test of the run (another spec registers its own), so the list need
+  // not be empty: this server's entry is what must go.
+  await expect(section.getByRole('button', { name: 'Tools of everything' })).toHaveCount(0, PAGE_DATA);
   await context.close();
 });
 

@@ -9,11 +9,14 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
+import { MCP_LIMITS } from '@/lib/mcp-limits';
 import type { McpServerView } from '@/lib/schemas/mcp-servers';
 import type { McpScope } from './queries';
 import { argLines, parseSecretLines } from './secret-lines';
 
 const FIELDS = ['name', 'url', 'headers', 'command', 'args', 'env', 'timeoutMs', 'maxConcurrent'] as const;
+/** The API's timeout is in milliseconds; this field is in seconds, so its refusal is said in seconds too. */
+const TIMEOUT_ERROR = `A number of seconds from ${MCP_LIMITS.timeoutMs.min / 1000} to ${MCP_LIMITS.timeoutMs.max / 1000}`;
 
 /**
  * Edit a server. Stored header and env values can't be shown, so they are kept unless new lines are typed, which
@@ -81,7 +84,7 @@ export function McpServerEditForm({ scope, server, onDone }: { scope: McpScope; 
         >
           <Textarea className="font-mono" rows={3} autoComplete="off" spellCheck={false} value={secrets} onChange={(e) => setSecrets(e.target.value)} />
         </Field>
-        <Field label="Timeout per call (seconds)" error={errors.timeoutMs}>
+        <Field label="Timeout per call (seconds)" error={errors.timeoutMs ? TIMEOUT_ERROR : undefined}>
           <Input type="text" inputMode="numeric" autoComplete="off" value={timeoutSeconds} onChange={(e) => setTimeoutSeconds(e.target.value)} />
         </Field>
         <Field label="Calls at once" error={errors.maxConcurrent}>

@@ -15,6 +15,8 @@ import { argLines, parseSecretLines } from './secret-lines';
 import type { McpScope } from './queries';
 
 const FIELDS = ['name', 'url', 'headers', 'command', 'args', 'env', 'timeoutMs', 'maxConcurrent'] as const;
+/** The API's timeout is in milliseconds; this field is in seconds, so its refusal is said in seconds too. */
+const TIMEOUT_ERROR = `A number of seconds from ${MCP_LIMITS.timeoutMs.min / 1000} to ${MCP_LIMITS.timeoutMs.max / 1000}`;
 
 /**
  * Add an MCP server. An account adds one reached over Streamable HTTP (URL and headers); an admin may also add one
@@ -113,7 +115,7 @@ export function McpServerForm({ scope }: { scope: McpScope }) {
             </Field>
           </>
         )}
-        <Field label="Timeout per call (seconds)" hint={`${MCP_LIMITS.timeoutMs.min / 1000} to ${MCP_LIMITS.timeoutMs.max / 1000}.`} error={errors.timeoutMs}>
+        <Field label="Timeout per call (seconds)" hint={`${MCP_LIMITS.timeoutMs.min / 1000} to ${MCP_LIMITS.timeoutMs.max / 1000}.`} error={errors.timeoutMs ? TIMEOUT_ERROR : undefined}>
           <Input type="text" inputMode="numeric" autoComplete="off" value={timeoutSeconds} onChange={(e) => setTimeoutSeconds(e.target.value)} />
         </Field>
         <Field label="Calls at once" hint={`${MCP_LIMITS.maxConcurrent.min} to ${MCP_LIMITS.maxConcurrent.max}; more wait their turn.`} error={errors.maxConcurrent}>
