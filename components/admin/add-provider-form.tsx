@@ -2,10 +2,9 @@
 
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button';
+import { AddFormFooter } from '@/components/ui/add-form-footer';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { Alert } from '@/components/ui/misc';
 import { DEFAULT_BASE_URLS, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_LIMITS, type ProviderKind } from '@/lib/provider-kinds';
 import { createProviderAction } from '@/app/(app)/admin/provider-actions';
 import { selectClass } from './select-class';
@@ -103,15 +102,7 @@ export function AddProviderForm() {
           <Input type="password" autoComplete="new-password" spellCheck={false} value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
         </Field>
       </div>
-      <Button type="submit" pending={pending}>
-        {pending ? 'Adding…' : 'Add provider'}
-      </Button>
-      {error ? <Alert>{error}</Alert> : null}
-      {added ? (
-        <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
-          Added {added}.
-        </p>
-      ) : null}
+      <AddFormFooter label="Add provider" pending={pending} error={error} added={added} />
     </form>
   );
 }

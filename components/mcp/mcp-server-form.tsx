@@ -6,10 +6,9 @@ import { createAdminMcpServerAction } from '@/app/(app)/admin/mcp-actions';
 import { createMcpServerAction } from '@/app/(app)/settings/mcp-actions';
 import { useActionCall } from '@/components/admin/use-action-call';
 import { selectClass } from '@/components/admin/select-class';
-import { Button } from '@/components/ui/button';
+import { AddFormFooter } from '@/components/ui/add-form-footer';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
-import { Alert } from '@/components/ui/misc';
 import { MCP_LIMITS } from '@/lib/mcp-limits';
 import { argLines, parseSecretLines } from './secret-lines';
 import type { McpScope } from './queries';
@@ -122,15 +121,7 @@ export function McpServerForm({ scope }: { scope: McpScope }) {
           <Input type="text" inputMode="numeric" autoComplete="off" value={maxConcurrent} onChange={(e) => setMaxConcurrent(e.target.value)} />
         </Field>
       </div>
-      <Button type="submit" pending={pending}>
-        {pending ? 'Adding…' : 'Add MCP server'}
-      </Button>
-      {error ? <Alert>{error}</Alert> : null}
-      {added ? (
-        <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
-          Added {added}.
-        </p>
-      ) : null}
+      <AddFormFooter label="Add MCP server" pending={pending} error={error} added={added} />
     </form>
   );
 }
