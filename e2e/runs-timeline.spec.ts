@@ -27,6 +27,8 @@ async function teamWithHandoff(api: APIRequestContext): Promise<Team> {
 async function openRuns(page: Page, team: Team) {
   // The first load of a page can take longer than the default navigation bound while other suites build.
   await page.goto(`/teams/${team.id}`, FIRST_LOAD);
+  // A click on the server's HTML before hydration is lost (seen in CI: the URL never changed).
+  await expectLive(page);
   await page.getByRole('link', { name: 'Runs', exact: true }).click(FIRST_LOAD);
   // The first navigation to the Runs page renders it on the server with its data: seconds under a CI run's load.
   await expect(page).toHaveURL(new RegExp(`/teams/${team.id}/runs$`), { timeout: RESULT_TIMEOUT });
