@@ -12,6 +12,7 @@ import {
   TEAM_STATUSES,
   type AgentMcpTools,
   type AllowedSubagents,
+  type McpDiscoveredTool,
 } from './sqlite-schema';
 
 /**
@@ -436,6 +437,23 @@ export const mcpServers = pgTable(
   },
   (t) => [uniqueIndex('mcp_servers_scope_name_idx').on(t.scope, t.name), index('mcp_servers_owner_idx').on(t.ownerId)],
 );
+
+/**
+ * Each MCP server's last discovery, whichever process made it (ADR 057): status, the error, when checked, and the
+ * tools as last listed (kept through an error, so a run still offers them). listed_at null: never listed. Written
+ * only for the definition it was read from (a discovery of an edited or deleted server is dropped).
+ */
+export const mcpDiscoveries = pgTable('mcp_discoveries', {
+  serverId: text('server_id')
+    .primaryKey()
+    .references(() => mcpServers.id, { onDelete: 'cascade' }),
+  status: text('status', { enum: ['connected', 'error'] }).notNull(),
+  error: text('error'),
+  checkedAt: ms('checked_at').notNull(),
+  tools: json('tools').$type<McpDiscoveredTool[]>().notNull(),
+  toolsTruncated: boolean('tools_truncated').notNull(),
+  listedAt: ms('listed_at'),
+});
 
 export const providerCalls = pgTable(
   'provider_calls',

@@ -32,6 +32,7 @@ export const providers = tables.providers;
 export const providerCalls = tables.providerCalls;
 export const modelPrices = tables.modelPrices;
 export const mcpServers = tables.mcpServers;
+export const mcpDiscoveries = tables.mcpDiscoveries;
 
 export { FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
 export type {

@@ -134,6 +134,14 @@ export type AllowedSubagents = 'all' | 'none' | string[];
 /** AGENT.mcpTools: per server, all its tools or the tools named (their MCP names). */
 export type AgentMcpTools = Array<{ serverId: string; tools: 'all' | string[] }>;
 
+/** MCP_DISCOVERIES.tools: a tool as listed (server/mcp/tool-info.ts), its schema hash of what is kept. */
+export type McpDiscoveredTool = {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  schemaHash: string;
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+
 /** A conversation is one LangGraph thread (thread_id = conversation id) bound to one agent. */
 export const conversations = sqliteTable(
   'conversations',
@@ -601,6 +609,23 @@ export const mcpServers = sqliteTable(
   },
   (t) => [uniqueIndex('mcp_servers_scope_name_idx').on(t.scope, t.name), index('mcp_servers_owner_idx').on(t.ownerId)],
 );
+
+/**
+ * Each MCP server's last discovery, whichever process made it (ADR 057): status, the error, when checked, and the
+ * tools as last listed (kept through an error, so a run still offers them). listed_at null: never listed. Written
+ * only for the definition it was read from (a discovery of an edited or deleted server is dropped).
+ */
+export const mcpDiscoveries = sqliteTable('mcp_discoveries', {
+  serverId: text('server_id')
+    .primaryKey()
+    .references(() => mcpServers.id, { onDelete: 'cascade' }),
+  status: text('status', { enum: ['connected', 'error'] }).notNull(),
+  error: text('error'),
+  checkedAt: integer('checked_at', { mode: 'timestamp_ms' }).notNull(),
+  tools: text('tools', { mode: 'json' }).$type<McpDiscoveredTool[]>().notNull(),
+  toolsTruncated: integer('tools_truncated', { mode: 'boolean' }).notNull(),
+  listedAt: integer('listed_at', { mode: 'timestamp_ms' }),
+});
 
 export type Team = typeof teams.$inferSelect;
 export type TeamMember = typeof teamMembers.$inferSelect;
