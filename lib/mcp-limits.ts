@@ -42,4 +42,6 @@ export const MCP_LIMITS = {
   connectTimeoutMs: 15_000,
   /** A server's stderr kept for error messages (its last bytes). */
   stderrTailChars: 2_000,
+  /** A discovery's error as stored and shown (one line; ADR 057). */
+  discoveryErrorChars: 1_000,
 } as const;
