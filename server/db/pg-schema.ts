@@ -475,3 +475,61 @@ export const modelPrices = pgTable('model_prices', {
   outputMicrosPerMillion: big('output_micros_per_million'),
   updatedAt: ms('updated_at').notNull(),
 });
+
+export const files = pgTable(
+  'files',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    teamId: text('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+    conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'cascade' }),
+    scope: text('scope').notNull(),
+    name: text('name').notNull(),
+    revision: integer('revision').notNull(),
+    createdAt: createdAt(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('files_scope_name_idx').on(t.scope, t.name), index('files_owner_idx').on(t.ownerId), index('files_scope_updated_idx').on(t.scope, t.updatedAt)],
+);
+
+export const fileVersions = pgTable(
+  'file_versions',
+  {
+    id: id(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    revision: integer('revision').notNull(),
+    sha256: text('sha256').notNull(),
+    size: big('size').notNull(),
+    mediaType: text('media_type').notNull(),
+    authorKind: text('author_kind', { enum: ['person', 'member'] }).notNull(),
+    authorMemberId: text('author_member_id'),
+    authorName: text('author_name'),
+    runId: text('run_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('file_versions_file_revision_idx').on(t.fileId, t.revision), index('file_versions_sha_idx').on(t.sha256), index('file_versions_owner_idx').on(t.ownerId)],
+);
+
+export const fileBlobs = pgTable('file_blobs', {
+  sha256: text('sha256').primaryKey(),
+  size: big('size').notNull(),
+  loOid: big('lo_oid'),
+  createdAt: createdAt(),
+});
+
+export const fileAttachments = pgTable(
+  'file_attachments',
+  {
+    targetId: text('target_id').notNull(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+  },
+  (t) => [uniqueIndex('file_attachments_target_file_idx').on(t.targetId, t.fileId), index('file_attachments_file_idx').on(t.fileId)],
+);

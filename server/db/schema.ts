@@ -32,6 +32,10 @@ export const providers = tables.providers;
 export const providerCalls = tables.providerCalls;
 export const modelPrices = tables.modelPrices;
 export const mcpServers = tables.mcpServers;
+export const files = tables.files;
+export const fileVersions = tables.fileVersions;
+export const fileBlobs = tables.fileBlobs;
+export const fileAttachments = tables.fileAttachments;
 export const mcpDiscoveries = tables.mcpDiscoveries;
 
 export { FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
@@ -42,6 +46,8 @@ export type {
   ApiToken,
   Conversation,
   Delegation,
+  FileRow,
+  FileVersionRow,
   Invitation,
   Job,
   JobStatus,

@@ -643,3 +643,78 @@ export const modelPrices = sqliteTable('model_prices', {
   outputMicrosPerMillion: integer('output_micros_per_million'),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });
+
+/**
+ * Files (ADR 058): a team workspace's or a chat's files, each a row here with its name and newest revision, its
+ * versions in fileVersions. Exactly one of teamId / conversationId is set; `scope` ('team:<id>' or
+ * 'conversation:<id>') carries the unique name rule of both scopes in one index.
+ */
+export const files = sqliteTable(
+  'files',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    teamId: text('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+    conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'cascade' }),
+    scope: text('scope').notNull(),
+    name: text('name').notNull(),
+    revision: integer('revision').notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [uniqueIndex('files_scope_name_idx').on(t.scope, t.name), index('files_owner_idx').on(t.ownerId), index('files_scope_updated_idx').on(t.scope, t.updatedAt)],
+);
+
+/**
+ * One version of a file: its content by SHA-256 (stored once in the file store, whatever the number of versions
+ * and files naming it), who wrote it (the person, or a member: its id and name then) and the run that did.
+ */
+export const fileVersions = sqliteTable(
+  'file_versions',
+  {
+    id: id(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    revision: integer('revision').notNull(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    mediaType: text('media_type').notNull(),
+    authorKind: text('author_kind', { enum: ['person', 'member'] }).notNull(),
+    authorMemberId: text('author_member_id'),
+    authorName: text('author_name'),
+    runId: text('run_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('file_versions_file_revision_idx').on(t.fileId, t.revision), index('file_versions_sha_idx').on(t.sha256), index('file_versions_owner_idx').on(t.ownerId)],
+);
+
+/**
+ * Content the store holds, by SHA-256: written after the bytes are durable, deleted (with the bytes) by the sweep
+ * once no version names it. `loOid` is the Postgres store's large object; null on the local disk store.
+ */
+export const fileBlobs = sqliteTable('file_blobs', {
+  sha256: text('sha256').primaryKey(),
+  size: integer('size').notNull(),
+  loOid: integer('lo_oid'),
+  createdAt: createdAt(),
+});
+
+/** Files attached to a chat message (its run) or a team request (its job): the ids the person sent with it. */
+export const fileAttachments = sqliteTable(
+  'file_attachments',
+  {
+    targetId: text('target_id').notNull(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+  },
+  (t) => [uniqueIndex('file_attachments_target_file_idx').on(t.targetId, t.fileId), index('file_attachments_file_idx').on(t.fileId)],
+);
+
+export type FileRow = typeof files.$inferSelect;
+export type FileVersionRow = typeof fileVersions.$inferSelect;
