@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { API_TOKEN_SCOPES } from '@/lib/types/api-token';
+import { BATCH_ITEM_STATUSES, BATCH_STATUSES } from '@/lib/types/batch';
 import { DELEGATION_STATUSES } from '@/lib/types/delegation';
 import { bigint, boolean, index, integer, json, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import {
@@ -532,4 +533,74 @@ export const fileAttachments = pgTable(
     position: integer('position').notNull(),
   },
   (t) => [uniqueIndex('file_attachments_target_file_idx').on(t.targetId, t.fileId), index('file_attachments_file_idx').on(t.fileId)],
+);
+
+// ───────────────────────────── Batches (ADR 059) ─────────────────────────────
+
+export const batches = pgTable(
+  'batches',
+  {
+    seq: seq(),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: BATCH_STATUSES }).notNull().default('running'),
+    targetKind: text('target_kind', { enum: ['agent', 'member'] }).notNull(),
+    agentId: text('agent_id'),
+    teamId: text('team_id'),
+    memberId: text('member_id'),
+    targetName: text('target_name').notNull(),
+    template: text('template').notNull(),
+    columns: json('columns').$type<string[]>().notNull(),
+    total: integer('total').notNull(),
+    concurrency: integer('concurrency').notNull(),
+    maxAttempts: integer('max_attempts').notNull(),
+    origin: text('origin', { enum: ['person', 'tool'] }).notNull(),
+    parentRunId: text('parent_run_id'),
+    parentConversationId: text('parent_conversation_id'),
+    parentToolCallId: text('parent_tool_call_id'),
+    notify: text('notify', { enum: ['none', 'wait', 'message'] }).notNull().default('none'),
+    notifiedAt: ms('notified_at'),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+    finishedAt: ms('finished_at'),
+  },
+  (t) => [
+    index('batches_owner_seq_idx').on(t.ownerId, t.seq),
+    index('batches_status_idx').on(t.status),
+    uniqueIndex('batches_owner_key').on(t.ownerId, t.idempotencyKey),
+    uniqueIndex('batches_parent_call').on(t.parentRunId, t.parentToolCallId),
+  ],
+);
+
+export const batchItems = pgTable(
+  'batch_items',
+  {
+    seq: seq(),
+    id: text('id').notNull().unique(),
+    batchId: text('batch_id')
+      .notNull()
+      .references(() => batches.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    idx: integer('idx').notNull(),
+    status: text('status', { enum: BATCH_ITEM_STATUSES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lease: integer('lease').notNull().default(0),
+    leaseExpiresAt: ms('lease_expires_at'),
+    input: json('input').$type<Record<string, string>>().notNull(),
+    result: text('result'),
+    resultTruncated: boolean('result_truncated').notNull().default(false),
+    error: text('error'),
+    conversationId: text('conversation_id'),
+    runId: text('run_id'),
+    startedAt: ms('started_at'),
+    finishedAt: ms('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('batch_items_batch_idx').on(t.batchId, t.idx),
+    index('batch_items_batch_status_idx').on(t.batchId, t.status, t.idx),
+    index('batch_items_status_idx').on(t.status),
+    index('batch_items_run_idx').on(t.runId),
+  ],
 );

@@ -37,6 +37,8 @@ export const fileVersions = tables.fileVersions;
 export const fileBlobs = tables.fileBlobs;
 export const fileAttachments = tables.fileAttachments;
 export const mcpDiscoveries = tables.mcpDiscoveries;
+export const batches = tables.batches;
+export const batchItems = tables.batchItems;
 
 export { FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
 export type {
@@ -44,6 +46,8 @@ export type {
   AgentMcpTools,
   AllowedSubagents,
   ApiToken,
+  Batch,
+  BatchItem,
   Conversation,
   Delegation,
   FileRow,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { API_TOKEN_SCOPES } from '@/lib/types/api-token';
+import { BATCH_ITEM_STATUSES, BATCH_STATUSES } from '@/lib/types/batch';
 import { DELEGATION_STATUSES } from '@/lib/types/delegation';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
@@ -141,6 +142,7 @@ export type McpDiscoveredTool = {
   inputSchema: Record<string, unknown>;
   schemaHash: string;
   annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+};
 
 /** A conversation is one LangGraph thread (thread_id = conversation id) bound to one agent. */
 export const conversations = sqliteTable(
@@ -718,3 +720,88 @@ export const fileAttachments = sqliteTable(
 
 export type FileRow = typeof files.$inferSelect;
 export type FileVersionRow = typeof fileVersions.$inferSelect;
+
+// ───────────────────────────── Batches (ADR 059) ─────────────────────────────
+
+/**
+ * A durable batch: one template run over a list of items, each as a child run of the target agent, admitted by the
+ * scheduler through the same slots as every job (owner-fair). Its limits (total, concurrency, attempts) are stored
+ * with it and never touch a run's delegation ledger. Unique by (owner, idempotency key) when a key is given.
+ */
+export const batches = sqliteTable(
+  'batches',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: BATCH_STATUSES }).notNull().default('running'),
+    targetKind: text('target_kind', { enum: ['agent', 'member'] }).notNull(),
+    /** The catalog agent every item runs as (a member's agent for a member target); null once that agent is deleted. */
+    agentId: text('agent_id'),
+    teamId: text('team_id'),
+    memberId: text('member_id'),
+    targetName: text('target_name').notNull(),
+    template: text('template').notNull(),
+    columns: text('columns', { mode: 'json' }).$type<string[]>().notNull(),
+    total: integer('total').notNull(),
+    concurrency: integer('concurrency').notNull(),
+    maxAttempts: integer('max_attempts').notNull(),
+    origin: text('origin', { enum: ['person', 'tool'] }).notNull(),
+    /** A `batch_task` call's run and call id (origin 'tool'); its conversation gets the end message when not waiting. */
+    parentRunId: text('parent_run_id'),
+    parentConversationId: text('parent_conversation_id'),
+    parentToolCallId: text('parent_tool_call_id'),
+    /** 'wait': the calling run waits for the end; 'message': one message to its conversation at the end; 'none'. */
+    notify: text('notify', { enum: ['none', 'wait', 'message'] }).notNull().default('none'),
+    notifiedAt: integer('notified_at', { mode: 'timestamp_ms' }),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+    finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('batches_owner_seq_idx').on(t.ownerId, t.seq),
+    index('batches_status_idx').on(t.status),
+    uniqueIndex('batches_owner_key').on(t.ownerId, t.idempotencyKey),
+    uniqueIndex('batches_parent_call').on(t.parentRunId, t.parentToolCallId),
+  ],
+);
+
+/**
+ * One item of a batch. `lease` is the fencing token: bumped when the item is admitted and when it is cancelled or
+ * expired, so a worker finishing under an older lease writes nothing. `attempts` counts executions that spent the
+ * budget (a run that failed, a lease that expired), never a refusal before the model ran.
+ */
+export const batchItems = sqliteTable(
+  'batch_items',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    batchId: text('batch_id')
+      .notNull()
+      .references(() => batches.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    idx: integer('idx').notNull(),
+    status: text('status', { enum: BATCH_ITEM_STATUSES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lease: integer('lease').notNull().default(0),
+    leaseExpiresAt: integer('lease_expires_at', { mode: 'timestamp_ms' }),
+    input: text('input', { mode: 'json' }).$type<Record<string, string>>().notNull(),
+    result: text('result'),
+    resultTruncated: integer('result_truncated', { mode: 'boolean' }).notNull().default(false),
+    error: text('error'),
+    conversationId: text('conversation_id'),
+    runId: text('run_id'),
+    startedAt: integer('started_at', { mode: 'timestamp_ms' }),
+    finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('batch_items_batch_idx').on(t.batchId, t.idx),
+    index('batch_items_batch_status_idx').on(t.batchId, t.status, t.idx),
+    index('batch_items_status_idx').on(t.status),
+    index('batch_items_run_idx').on(t.runId),
+  ],
+);
+export type Batch = typeof batches.$inferSelect;
+export type BatchItem = typeof batchItems.$inferSelect;

@@ -1,0 +1,53 @@
+// The durable batch contract (ADR 059, docs/api.md "Batches"): shared by the server, the API client and the browser.
+
+export const BATCH_STATUSES = ['running', 'cancelling', 'cancelled', 'completed'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+export const BATCH_ITEM_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export type BatchItemStatus = (typeof BATCH_ITEM_STATUSES)[number];
+
+/** Who started the batch: a person (the API or the browser) or an agent's `batch_task` call. */
+export type BatchOrigin = 'person' | 'tool';
+
+export type BatchTarget =
+  | { kind: 'agent'; agentId: string; name: string }
+  | { kind: 'member'; teamId: string; memberId: string; name: string };
+
+export type BatchCounts = { queued: number; running: number; done: number; failed: number; cancelled: number };
+
+export type BatchView = {
+  id: string;
+  status: BatchStatus;
+  target: BatchTarget;
+  template: string;
+  columns: string[];
+  total: number;
+  concurrency: number;
+  maxAttempts: number;
+  counts: BatchCounts;
+  createdAt: string;
+  startedAt: string;
+  finishedAt: string | null;
+  origin: BatchOrigin;
+};
+
+export type BatchItemView = {
+  id: string;
+  index: number;
+  status: BatchItemStatus;
+  attempts: number;
+  input: Record<string, string>;
+  /** The item's final answer, cut to LIMITS.batch.resultBytes (truncated says so). */
+  result: string | null;
+  truncated: boolean;
+  error: string | null;
+  runId: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+};
+
+export type BatchListPage = { batches: BatchView[]; nextCursor: string | null };
+export type BatchItemsPage = { items: BatchItemView[]; nextCursor: string | null };
+
+export const isBatchItemFinished = (status: BatchItemStatus) => status === 'done' || status === 'failed' || status === 'cancelled';
+export const isBatchFinished = (status: BatchStatus) => status === 'cancelled' || status === 'completed';
