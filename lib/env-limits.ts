@@ -25,6 +25,9 @@ const LIMIT_SETTINGS = {
   // Deferred MCP tools (LIMITS.deferredTools): 0 tools defers every MCP tool.
   MCP_DEFER_TOOLS_OVER: setting('MCP_DEFER_TOOLS_OVER', 'a whole number of tools, 0 to 1000', wholeNumber(0, 1_000)),
   MCP_DEFER_SCHEMA_TOKENS: setting('MCP_DEFER_SCHEMA_TOKENS', 'a whole number of tokens, 0 to 1000000', wholeNumber(0, 1_000_000)),
+  // Files (LIMITS.files): one file's bytes, and all of an account's versions together.
+  FILE_MAX_BYTES: setting('FILE_MAX_BYTES', 'a whole number of bytes, 1 or more', wholeNumber(1)),
+  FILE_QUOTA_BYTES_PER_ACCOUNT: setting('FILE_QUOTA_BYTES_PER_ACCOUNT', 'a whole number of bytes, 1 or more', wholeNumber(1)),
 } satisfies Record<string, Setting<number>>;
 
 export type LimitVariable = keyof typeof LIMIT_SETTINGS;

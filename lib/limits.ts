@@ -207,4 +207,23 @@ export const LIMITS = {
    * between two pushes of it per run (a fast provider writes dozens of chunks a second; a person reads far slower).
    */
   liveOutput: { maxChars: 2_000, maxBytes: 4_000, publishMs: 250, maxRuns: 256 },
+  /**
+   * Files (ADR 058): one upload or version at most `maxBytes` (FILE_MAX_BYTES overrides), all of an account's versions
+   * within `quotaBytesPerAccount` (FILE_QUOTA_BYTES_PER_ACCOUNT overrides); both 413 past them. A name is cut to
+   * `name` after normalizing. Previews and the `files` tools read bounded text; PDF/DOCX extraction runs in a
+   * separate process with `extract` time and memory so a decompression bomb costs that process, not the server.
+   */
+  files: {
+    maxBytes: limitFromEnv('FILE_MAX_BYTES', 25 * 1024 * 1024),
+    quotaBytesPerAccount: limitFromEnv('FILE_QUOTA_BYTES_PER_ACCOUNT', 1024 * 1024 * 1024),
+    name: { maxChars: 200, maxBytes: 255 },
+    perScope: 1_000,
+    attachments: 10,
+    previewChars: 100_000,
+    diffBytes: 2 * 1024 * 1024,
+    read: { maxChars: 40_000, maxLines: 2_000 },
+    search: { queryChars: 200, maxResults: 50, maxFiles: 200, lineChars: 200 },
+    write: { maxBytes: 1024 * 1024 },
+    extract: { timeoutMs: 20_000, memoryMb: 256, maxChars: 2_000_000 },
+  },
 } as const;
