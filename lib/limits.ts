@@ -148,6 +148,31 @@ export const LIMITS = {
     childTimeLimitMinutes: 10,
   },
   /**
+   * Durable batches (ADR 059): what one POST /api/v1/batches or `batch_task` call may hold, what each item's run keeps,
+   * and how an admitted item's lease expires when nothing started its run. Limits are persisted with each batch.
+   */
+  batch: {
+    maxItems: 1_000,
+    maxColumns: 32,
+    column: { maxChars: 64 },
+    /** One item's values together, in UTF-8 bytes (1,000 CJK characters, 750 emoji). */
+    itemBytes: 3_000,
+    template: { maxChars: 12_000, maxBytes: 12_000 },
+    maxConcurrency: 8,
+    attempts: { min: 1, max: 5, default: 3 },
+    /** One item's stored result, in UTF-8 bytes (cut with a truncated flag). */
+    resultBytes: 8_000,
+    /** One item's stored error. */
+    errorChars: 1_000,
+    /** Batches an account may have unfinished at once (a flood of creations is refused past it). */
+    livePerOwner: 5,
+    /** The request body of a creation: maxItems items at itemBytes, with JSON's quoting. */
+    bodyBytes: 4 * 1024 * 1024,
+    /** An admitted item whose run was not recorded within this time has lost its lease (its worker died or hung). */
+    leaseMs: 60_000,
+    page: { default: 50, max: 200 },
+  },
+  /**
    * Token budgets: a team's budget warns in the feed at warnAt and admits no new work at 100 %; the operator's daily
    * cap per account (DAILY_TOKEN_CAP_PER_ACCOUNT, UTC day; 0 = none) is enforced the same way for conversations.
    */
