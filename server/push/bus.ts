@@ -34,6 +34,9 @@ export type LiveOutputChange = {
  */
 export type CredentialsChange = { accountId: string };
 
+/** One of the owner's batches changed (created, an item moved, cancelled, ended): its stream re-reads the counts (ADR 059). */
+export type BatchChange = { ownerId: string; batchId: string };
+
 /** What each kind of push carries (the Postgres bridge forwards the same kinds between processes). */
 export type BusMap = {
   team: [TeamChange];
@@ -41,6 +44,7 @@ export type BusMap = {
   accountTeams: [AccountTeamChange];
   liveOutput: [LiveOutputChange];
   credentials: [CredentialsChange];
+  batch: [BatchChange];
 };
 
 // Route bundles and instrumentation may load separate copies of this module: one bus per process.
@@ -90,6 +94,15 @@ export function subscribeLiveOutput(ownerId: string, match: (change: LiveOutputC
   };
   bus.on('liveOutput', wrapped);
   return () => bus.off('liveOutput', wrapped);
+}
+
+export function subscribeBatch(ownerId: string, batchId: string, listener: (change: BatchChange) => void): () => void {
+  const bus = pushBus();
+  const wrapped = (change: BatchChange) => {
+    if (change.ownerId === ownerId && change.batchId === batchId) listener(change);
+  };
+  bus.on('batch', wrapped);
+  return () => bus.off('batch', wrapped);
 }
 
 export function subscribeCredentials(accountId: string, listener: () => void): () => void {
