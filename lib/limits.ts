@@ -168,6 +168,13 @@ export const LIMITS = {
     livePerOwner: 5,
     /** The request body of a creation: maxItems items at itemBytes, with JSON's quoting. */
     bodyBytes: 4 * 1024 * 1024,
+    /**
+     * The browser's start form: the list a person pastes or uploads (UTF-8 bytes, refused before it is parsed), and
+     * what the form may send through its server action (Next's cap on an action's body is 1 MiB; the JSON of the
+     * items repeats every column name per row, so it is checked too, with room for the action's encoding).
+     */
+    listBytes: 512 * 1024,
+    actionBytes: 1_000_000,
     /** An admitted item whose run was not recorded within this time has lost its lease (its worker died or hung). */
     leaseMs: 60_000,
     page: { default: 50, max: 200 },
