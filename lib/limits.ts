@@ -258,4 +258,25 @@ export const LIMITS = {
     write: { maxBytes: 1024 * 1024 },
     extract: { timeoutMs: 20_000, memoryMb: 256, maxChars: 2_000_000 },
   },
+  /**
+   * The `web` tool group (server/web, ADR 060). A fetch reads at most `maxBytes` of a body (a model may ask for less,
+   * down to `minBytes`; past the cap it stops reading and says the page was cut), finishes within `timeoutMs` in
+   * all — connecting, every redirect and the body — and follows at most `maxRedirects`, each checked again by the
+   * egress rule. What the model reads is at most `outputChars`. `callsPerMinute` web calls (fetch and search
+   * together) per account; past it a call is refused with the seconds to wait. Search: `queryChars`, at most
+   * `searchResults` results, the provider's answer within `searchBytes` and `searchTimeoutMs`.
+   */
+  web: {
+    maxBytes: 2 * 1024 * 1024,
+    minBytes: 1_024,
+    timeoutMs: 20_000,
+    maxRedirects: 5,
+    outputChars: 60_000,
+    urlChars: 2_048,
+    callsPerMinute: 30,
+    queryChars: 400,
+    searchResults: 10,
+    searchBytes: 512 * 1024,
+    searchTimeoutMs: 10_000,
+  },
 } as const;
