@@ -17,7 +17,14 @@ export type ListLimits = {
   maxBytes: number;
 };
 
-export type ParsedList = { ok: true; format: ListFormat; columns: string[]; rows: Record<string, string>[] };
+export type ParsedList = {
+  ok: true;
+  format: ListFormat;
+  columns: string[];
+  rows: Record<string, string>[];
+  /** Where each row is, in the person's words: "Row 3" (CSV, counted after the header) or "Line 7" (JSONL). */
+  rowLabels: string[];
+};
 export type ListRefusal = { ok: false; format: ListFormat | null; message: string };
 export type ListResult = ParsedList | ListRefusal;
 
@@ -27,10 +34,14 @@ const refuse = (format: ListFormat | null, message: string): ListRefusal => ({ o
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const quoted = (name: string) => `“${name}”`;
 
-/** KiB or MiB, for saying how large a list may be. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
-  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
+/**
+ * KiB or MiB to one decimal. `up` for a size that is over a limit, so one byte past 512 KiB reads "512.1 KiB",
+ * never the limit itself.
+ */
+export function formatBytes(bytes: number, round: 'up' | 'nearest' = 'nearest'): string {
+  const shown = (value: number) => Number((round === 'up' ? Math.ceil(value * 10) / 10 : value).toFixed(1)).toLocaleString('en-US');
+  if (bytes >= 1024 * 1024) return `${shown(bytes / (1024 * 1024))} MiB`;
+  if (bytes >= 1024) return `${shown(bytes / 1024)} KiB`;
   return `${bytes} bytes`;
 }
 
@@ -54,7 +65,7 @@ export function parseList(text: string, limits: ListLimits, fileName?: string): 
 function precheck(text: string, format: ListFormat, limits: ListLimits): ListRefusal | string {
   const bytes = utf8Bytes(text);
   if (bytes > limits.maxBytes) {
-    return refuse(format, `The list is ${formatBytes(bytes)}; a batch’s list may be at most ${formatBytes(limits.maxBytes)}.`);
+    return refuse(format, `The list is ${formatBytes(bytes, 'up')}; a batch’s list may be at most ${formatBytes(limits.maxBytes)}.`);
   }
   const body = text.startsWith(BOM) ? text.slice(1) : text;
   if (body.trim() === '') return refuse(format, 'The list is empty: paste or upload a CSV with a header row, or JSONL with one object per line.');
@@ -117,7 +128,7 @@ export function parseCsv(text: string, limits: ListLimits): ListResult {
     }
     rows.push(Object.fromEntries(columns.map((c, j) => [c, record[j]])));
   }
-  return { ok: true, format: 'csv', columns, rows };
+  return { ok: true, format: 'csv', columns, rows, rowLabels: rows.map((_, i) => `Row ${i + 1}`) };
 }
 
 const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : typeof value);
@@ -138,6 +149,7 @@ export function parseJsonl(text: string, limits: ListLimits): ListResult {
   let columns: string[] | null = null;
   let firstLine = 0;
   const rows: Record<string, string>[] = [];
+  const rowLabels: string[] = [];
   for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue;
     const lineNo = i + 1;
@@ -171,6 +183,7 @@ export function parseJsonl(text: string, limits: ListLimits): ListResult {
       if (extra.length) return refuse('jsonl', `Line ${lineNo} has ${extra.map(quoted).join(', ')}, which line ${firstLine} does not (line ${firstLine} sets the columns).`);
     }
     rows.push(row);
+    rowLabels.push(`Line ${lineNo}`);
   }
-  return { ok: true, format: 'jsonl', columns: columns ?? [], rows };
+  return { ok: true, format: 'jsonl', columns: columns ?? [], rows, rowLabels };
 }

@@ -1,18 +1,12 @@
 /**
  * The prompt template of a batch: `{{column}}` fields, each replaced by the item's value of that column. The form
  * checks it against the list's columns while the person types, so an unknown field is named before Start rather
- * than refused by the server (which checks the same; docs/api.md "Batches").
+ * than refused by the server, which reads fields with the same rule (lib/batch-template.ts; docs/api.md "Batches").
  */
 
-/** `{{ name }}`: spaces inside the braces are allowed and not part of the name; a name holds no braces. */
-const FIELD = /\{\{\s*([^{}]*?)\s*\}\}/g;
+import { templateFields } from '@/lib/batch-template';
 
-/** The names the template's fields use, each once, in order of first use. */
-export function templateFields(template: string): string[] {
-  const names = new Set<string>();
-  for (const match of template.matchAll(FIELD)) names.add(match[1]);
-  return [...names];
-}
+export { renderTemplate, templateFields } from '@/lib/batch-template';
 
 export type TemplateCheck =
   | { ok: true; fields: string[] }
@@ -37,11 +31,6 @@ export function checkTemplate(template: string, columns: readonly string[]): Tem
     unknown,
     message: `${unknown.length === 1 ? 'This field is' : 'These fields are'} not a column of the list: ${names}. ${known}`,
   };
-}
-
-/** One item's prompt: each field replaced by the row's value (a field the row lacks stays as written). */
-export function renderTemplate(template: string, row: Readonly<Record<string, string>>): string {
-  return template.replace(FIELD, (whole, name: string) => (Object.hasOwn(row, name) ? row[name] : whole));
 }
 
 /** What an insert-a-field button types: the field, at the cursor. */

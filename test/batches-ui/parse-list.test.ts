@@ -96,6 +96,7 @@ describe('size limit (UTF-8 bytes, before parsing)', () => {
 
   it('names large sizes in KiB and MiB', () => {
     expect(refused(parseCsv('x'.repeat(1536), { maxItems: 1, maxBytes: 1024 }))).toBe('The list is 1.5 KiB; a batch’s list may be at most 1 KiB.');
+    expect(refused(parseCsv('x'.repeat(1025), { maxItems: 1, maxBytes: 1024 }))).toBe('The list is 1.1 KiB; a batch’s list may be at most 1 KiB.');
     expect(refused(parseCsv('x'.repeat(3 * 1024 * 1024), { maxItems: 1, maxBytes: 2 * 1024 * 1024 }))).toBe('The list is 3 MiB; a batch’s list may be at most 2 MiB.');
   });
 });
