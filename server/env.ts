@@ -72,23 +72,52 @@ const SETTINGS = {
     secret: true,
   }),
   MODEL_MAX_ATTEMPTS: setting('MODEL_MAX_ATTEMPTS', 'a whole number of attempts per model call, 1 to 10', wholeNumber(1, 10)),
-  // Address ranges an account's MCP servers may reach although they are not public (server/egress, ADR 054).
-  MCP_EGRESS_ALLOW: setting(
-    'MCP_EGRESS_ALLOW',
-    'a comma-separated list of address ranges in CIDR form, like 127.0.0.1/32,::1/128',
-    z
-      .string()
-      .trim()
-      .refine((list) => {
-        try {
-          parseAllowedRanges(list);
-          return true;
-        } catch {
-          return false;
-        }
-      }),
-  ),
+  // Address ranges an account's outbound calls (MCP servers, web fetch) may reach although they are not public
+  // (server/egress, ADR 054, 060). MCP_EGRESS_ALLOW is the older name, still read, and adds to it.
+  EGRESS_ALLOW: setting('EGRESS_ALLOW', 'a comma-separated list of address ranges in CIDR form, like 127.0.0.1/32,::1/128', cidrList()),
+  MCP_EGRESS_ALLOW: setting('MCP_EGRESS_ALLOW', 'a comma-separated list of address ranges in CIDR form, like 127.0.0.1/32,::1/128', cidrList()),
+  // The web_search tool's provider (server/web, ADR 060); unset, the web group has no web_search.
+  WEB_SEARCH_PROVIDER: setting('WEB_SEARCH_PROVIDER', 'searxng, brave or tavily', z.enum(['searxng', 'brave', 'tavily'])),
+  WEB_SEARCH_URL: setting('WEB_SEARCH_URL', "an http(s) URL: the SearXNG instance, or another provider's API endpoint", httpUrl()),
+  WEB_SEARCH_API_KEY: setting('WEB_SEARCH_API_KEY', 'an API key', z.string().trim(), { secret: true }),
 };
+
+function cidrList() {
+  return z
+    .string()
+    .trim()
+    .refine((list) => {
+      try {
+        parseAllowedRanges(list);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+}
+
+export type WebSearchProvider = 'searxng' | 'brave' | 'tavily';
+export type WebSearchSetting = { provider: WebSearchProvider; url: string; apiKey: string | undefined };
+
+/** Where each provider answers when WEB_SEARCH_URL does not say (SearXNG has no public default: it is self-hosted). */
+const SEARCH_ENDPOINTS: Record<WebSearchProvider, string | undefined> = {
+  searxng: undefined,
+  brave: 'https://api.search.brave.com/res/v1/web/search',
+  tavily: 'https://api.tavily.com/search',
+};
+
+/** The search setting as a whole: a provider without the endpoint or key it needs is a problem start-up names. */
+function webSearchProblem(): EnvProblem | undefined {
+  const provider = read.webSearchProvider();
+  if (!provider) return undefined;
+  if (!read.webSearchUrl() && !SEARCH_ENDPOINTS[provider]) {
+    return { variable: 'WEB_SEARCH_URL', value: '', allowed: `the ${provider} endpoint (an http(s) URL), required when WEB_SEARCH_PROVIDER=${provider}` };
+  }
+  if (provider !== 'searxng' && !read.webSearchApiKey()) {
+    return { variable: 'WEB_SEARCH_API_KEY', value: '', allowed: `an API key, required when WEB_SEARCH_PROVIDER=${provider}`, secret: true };
+  }
+  return undefined;
+}
 
 const none = () => undefined;
 
@@ -117,7 +146,11 @@ const read = {
   secretKey: settingReader<string | undefined>(SETTINGS.ENSEMBLE_SECRET_KEY, none, reject),
   previousSecretKey: settingReader<string | undefined>(SETTINGS.ENSEMBLE_SECRET_KEY_PREVIOUS, none, reject),
   modelMaxAttempts: settingReader(SETTINGS.MODEL_MAX_ATTEMPTS, () => 3),
+  egressAllow: settingReader<string | undefined>(SETTINGS.EGRESS_ALLOW, none, reject),
   mcpEgressAllow: settingReader<string | undefined>(SETTINGS.MCP_EGRESS_ALLOW, none, reject),
+  webSearchProvider: settingReader<WebSearchProvider | undefined>(SETTINGS.WEB_SEARCH_PROVIDER, none),
+  webSearchUrl: settingReader<string | undefined>(SETTINGS.WEB_SEARCH_URL, none, reject),
+  webSearchApiKey: settingReader<string | undefined>(SETTINGS.WEB_SEARCH_API_KEY, none),
 };
 
 /** The settings, read when asked (see the module comment). */
@@ -181,14 +214,25 @@ export const env = {
   get modelMaxAttempts(): number {
     return read.modelMaxAttempts();
   },
-  /** MCP_EGRESS_ALLOW: ranges (CIDR) an account's MCP servers may reach though not public; none by default (ADR 054). */
-  get mcpEgressAllow(): string | undefined {
-    return read.mcpEgressAllow();
+  /**
+   * EGRESS_ALLOW and MCP_EGRESS_ALLOW together: ranges (CIDR) an account's outbound calls — MCP servers and web
+   * fetch — may reach though not public; none by default (ADR 054, 060).
+   */
+  get egressAllow(): string | undefined {
+    const lists = [read.egressAllow(), read.mcpEgressAllow()].filter((list): list is string => Boolean(list));
+    return lists.length ? lists.join(',') : undefined;
+  },
+  /** The web_search provider, its endpoint and key; undefined when none is configured, or the setting is incomplete. */
+  get webSearch(): WebSearchSetting | undefined {
+    const provider = read.webSearchProvider();
+    if (!provider || webSearchProblem()) return undefined;
+    return { provider, url: read.webSearchUrl() ?? SEARCH_ENDPOINTS[provider]!, apiKey: read.webSearchApiKey() };
   },
 };
 
 /** Every variable, server and limits, whose value is not allowed: start-up refuses to start when there is one. */
 export function environmentProblems(): EnvProblem[] {
   const server = Object.values(SETTINGS).map((s) => settingProblem(s));
-  return [...server.filter((p): p is EnvProblem => p !== undefined), ...limitEnvProblems()];
+  const search = server.some((p) => p?.variable.startsWith('WEB_SEARCH_')) ? undefined : webSearchProblem();
+  return [...server.filter((p): p is EnvProblem => p !== undefined), ...(search ? [search] : []), ...limitEnvProblems()];
 }
