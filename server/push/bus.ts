@@ -37,6 +37,12 @@ export type CredentialsChange = { accountId: string };
 /** One of the owner's batches changed (created, an item moved, cancelled, ended): its stream re-reads the counts (ADR 059). */
 export type BatchChange = { ownerId: string; batchId: string };
 
+/**
+ * A file of a team's workspace or a chat was created, got a new version, or was deleted (ADR 058): the scope's stream
+ * says `event: file` and its Files panel re-reads.
+ */
+export type FileChange = { ownerId: string; fileId: string; teamId: string | null; conversationId: string | null; revision: number; deleted?: boolean };
+
 /** What each kind of push carries (the Postgres bridge forwards the same kinds between processes). */
 export type BusMap = {
   team: [TeamChange];
@@ -45,6 +51,7 @@ export type BusMap = {
   liveOutput: [LiveOutputChange];
   credentials: [CredentialsChange];
   batch: [BatchChange];
+  file: [FileChange];
 };
 
 // Route bundles and instrumentation may load separate copies of this module: one bus per process.
@@ -123,3 +130,13 @@ export const conversationListenerCount = (): number => pushBus().listenerCount('
 export const teamListenerCount = (): number => pushBus().listenerCount('team');
 export const accountTeamsListenerCount = (): number => pushBus().listenerCount('accountTeams');
 export const liveOutputListenerCount = (): number => pushBus().listenerCount('liveOutput');
+
+/** The owner's file changes that `match` accepts (a team's workspace, or a chat's files). */
+export function subscribeFiles(ownerId: string, match: (change: FileChange) => boolean, listener: (change: FileChange) => void): () => void {
+  const bus = pushBus();
+  const wrapped = (change: FileChange) => {
+    if (change.ownerId === ownerId && match(change)) listener(change);
+  };
+  bus.on('file', wrapped);
+  return () => bus.off('file', wrapped);
+}

@@ -1,5 +1,5 @@
 import 'server-only';
-import { subscribeConversation, subscribeLiveOutput, type LiveOutputChange } from './bus';
+import { subscribeConversation, subscribeFiles, subscribeLiveOutput, type LiveOutputChange } from './bus';
 import { changedSince, currentConversationEventId } from './conversation-changes';
 import { eventStreamResponse, mergeChangedIds, openingOf, type PushMessage, type StreamOpening } from './event-stream';
 import { currentLiveOutput, liveOutputFields, type LiveOutputFields } from './live-output';
@@ -13,6 +13,9 @@ export type ConversationPush = { conversationId: string; runIds: string[] | null
 
 /** A running run's live output (`event: output`, no id), as on the team stream (team-stream.ts). */
 export type ConversationOutputPush = { conversationId: string } & LiveOutputFields;
+
+/** One of the chat's files was created, updated or deleted (`event: file`, no id: the Files panel re-reads). */
+export type ConversationFilePush = { fileId: string; conversationId: string; revision: number };
 
 type ConversationStreamInput = StreamOpening & { conversationId: string; lastEventId: number | null };
 
@@ -33,15 +36,19 @@ export function conversationEventStream(input: ConversationStreamInput): Promise
     event: 'output',
     data: { conversationId: c.conversationId, ...liveOutputFields(c) },
   });
-  const isChange = (m: PushMessage<ConversationPush | ConversationOutputPush>): m is PushMessage<ConversationPush> => m.event === 'conversation';
-  return eventStreamResponse<ConversationPush | ConversationOutputPush>({
+  const isChange = (m: PushMessage<ConversationPush | ConversationOutputPush | ConversationFilePush>): m is PushMessage<ConversationPush> => m.event === 'conversation';
+  return eventStreamResponse<ConversationPush | ConversationOutputPush | ConversationFilePush>({
     ...openingOf(input),
     subscribe: (push) => {
       const changes = subscribeConversation(input.conversationId, (c) => push(message(c.id, { conversationId: c.conversationId, runIds: c.runIds })));
       const live = subscribeLiveOutput(input.accountId, ofThis, (c) => push(output(c)));
+      const files = subscribeFiles(input.accountId, (c) => c.conversationId === input.conversationId, (c) =>
+        push({ event: 'file', data: { fileId: c.fileId, conversationId: input.conversationId, revision: c.revision } }),
+      );
       return () => {
         changes();
         live();
+        files();
       };
     },
     first: () => {
@@ -50,6 +57,6 @@ export function conversationEventStream(input: ConversationStreamInput): Promise
       return [head, ...currentLiveOutput(input.accountId, ofThis).map(output)];
     },
     merge: (a, b) => (isChange(a) && isChange(b) ? mergeConversationPush(a, b) : b),
-    key: (m) => (isChange(m) ? 'conversation' : `output:${(m.data as ConversationOutputPush).runId}`),
+    key: (m) => (isChange(m) ? 'conversation' : m.event === 'file' ? `file:${(m.data as ConversationFilePush).fileId}` : `output:${(m.data as ConversationOutputPush).runId}`),
   });
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { EventEmitter } from 'node:events';
 import pg from 'pg';
-import type { AccountTeamChange, BatchChange, BusMap, CredentialsChange, LiveOutputChange, TeamChange } from './bus';
+import type { AccountTeamChange, BatchChange, BusMap, CredentialsChange, FileChange, LiveOutputChange, TeamChange } from './bus';
 /** A run's end as the run executor announces it (server/agents/run-events.ts RunEvent). */
 export type RunFinished = { runId: string; conversationId: string; ownerId: string; status: string; teamId?: string | null; remote?: boolean };
 
@@ -10,6 +10,7 @@ type Note =
   | { k: 'team'; c: TeamChange }
   | { k: 'accountTeams'; c: AccountTeamChange }
   | { k: 'batch'; c: BatchChange }
+  | { k: 'file'; c: FileChange }
   | { k: 'conversation'; c: { conversationId: string; runIds: string[] } }
   | { k: 'liveOutput'; c: LiveOutputChange }
   /** A credential of the account may have been revoked: its streams here re-check theirs now. */
@@ -79,6 +80,7 @@ export class PushBridge {
     this.forward('team', (c) => ({ k: 'team', c }));
     this.forward('accountTeams', (c) => ({ k: 'accountTeams', c }));
     this.forward('batch', (c) => ({ k: 'batch', c }));
+    this.forward('file', (c) => ({ k: 'file', c }));
     this.forward('conversation', (c) => ({ k: 'conversation', c: { conversationId: c.conversationId, runIds: c.runIds } }));
     this.forward('liveOutput', (c) => ({ k: 'liveOutput', c }));
     this.forward('credentials', (c) => ({ k: 'credentials', c: { accountId: c.accountId } }));

@@ -1,5 +1,5 @@
 import 'server-only';
-import { subscribeLiveOutput, subscribeTeam, type LiveOutputChange } from './bus';
+import { subscribeFiles, subscribeLiveOutput, subscribeTeam, type LiveOutputChange } from './bus';
 import { eventStreamResponse, mergeChangedIds, openingOf, type PushMessage, type StreamOpening } from './event-stream';
 import { currentLiveOutput, liveOutputFields, type LiveOutputFields } from './live-output';
 
@@ -17,6 +17,9 @@ export type TeamPush = { teamId: string; revision: number; jobIds: string[] | nu
  */
 export type TeamOutputPush = { teamId: string; jobId: string } & LiveOutputFields;
 
+/** A workspace file was created, updated or deleted (`event: file`, no id: the Files panel re-reads the list). */
+export type FilePush = { fileId: string; teamId: string; revision: number };
+
 type TeamStreamInput = StreamOpening & {
   teamId: string;
   /** The team's revision as read (after the ownership check) when the stream opens. */
@@ -32,7 +35,7 @@ const outputMessage = (change: LiveOutputChange & { teamId: string; jobId: strin
   data: { teamId: change.teamId, jobId: change.jobId, ...liveOutputFields(change) },
 });
 
-const isTeamMessage = (m: PushMessage<TeamPush | TeamOutputPush>): m is PushMessage<TeamPush> => m.event === 'team';
+const isTeamMessage = (m: PushMessage<TeamPush | TeamOutputPush | FilePush>): m is PushMessage<TeamPush> => m.event === 'team';
 const ofTeam = (teamId: string) => (c: LiveOutputChange): c is LiveOutputChange & { teamId: string; jobId: string } => c.teamId === teamId && c.jobId !== null;
 
 /** Two unsent team messages become one: the later revision, with the union of changed jobs (bounded). */
@@ -50,7 +53,7 @@ export function teamEventStream(input: TeamStreamInput): Promise<Response> {
   const ofThisTeam = ofTeam(input.teamId);
   /** The revision the first message says (set once it is read). */
   let said: number | undefined;
-  return eventStreamResponse<TeamPush | TeamOutputPush>({
+  return eventStreamResponse<TeamPush | TeamOutputPush | FilePush>({
     ...openingOf(input),
     subscribe: (push) => {
       const team = subscribeTeam(input.teamId, (change) => {
@@ -64,9 +67,13 @@ export function teamEventStream(input: TeamStreamInput): Promise<Response> {
       const output = subscribeLiveOutput(input.accountId, ofThisTeam, (change) => {
         if (ofThisTeam(change)) push(outputMessage(change));
       });
+      const files = subscribeFiles(input.accountId, (c) => c.teamId === input.teamId, (c) =>
+        push({ event: 'file', data: { fileId: c.fileId, teamId: input.teamId, revision: c.revision } }),
+      );
       return () => {
         team();
         output();
+        files();
       };
     },
     first: async () => {
@@ -77,6 +84,6 @@ export function teamEventStream(input: TeamStreamInput): Promise<Response> {
     },
     // A job's newer live output replaces what was not sent yet (it carries the whole text so far).
     merge: (a, b) => (isTeamMessage(a) && isTeamMessage(b) ? mergeTeamPush(a, b) : b),
-    key: (m) => (isTeamMessage(m) ? 'team' : `output:${(m.data as TeamOutputPush).jobId}`),
+    key: (m) => (isTeamMessage(m) ? 'team' : m.event === 'file' ? `file:${(m.data as FilePush).fileId}` : `output:${(m.data as TeamOutputPush).jobId}`),
   });
 }
