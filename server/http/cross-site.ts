@@ -70,6 +70,15 @@ export function isJsonContentType(value: string | null): boolean {
   return value?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
+/**
+ * The body types a cookie write may carry: JSON, and application/octet-stream for a file's raw bytes (the files upload
+ * routes, ADR 058). Neither is CORS-safelisted, so another site's page can send neither without the preflight this app
+ * never grants, and no HTML form can send either; a route that reads JSON still parses (and refuses) what it gets.
+ */
+export function isPreflightedBodyType(value: string | null): boolean {
+  return isJsonContentType(value) || value?.split(';')[0]?.trim().toLowerCase() === 'application/octet-stream';
+}
+
 /** Throw 403 cross_site unless this cookie-authenticated request may write (reads always may). */
 export function assertSameOriginWrite(req: Request): void {
   if (!isWriteMethod(req.method)) return;
@@ -80,7 +89,7 @@ export function assertSameOriginWrite(req: Request): void {
   } else if (req.headers.get('sec-fetch-site') !== 'same-origin') {
     throw crossSite('no Origin header and Sec-Fetch-Site is not same-origin');
   }
-  if (declaresBody(req.headers) && !isJsonContentType(req.headers.get('content-type'))) {
-    throw crossSite('a write with a body must be Content-Type: application/json');
+  if (declaresBody(req.headers) && !isPreflightedBodyType(req.headers.get('content-type'))) {
+    throw crossSite('a write with a body must be Content-Type: application/json (application/octet-stream for a file upload)');
   }
 }
