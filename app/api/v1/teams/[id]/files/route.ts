@@ -1,0 +1,10 @@
+import { requireUser } from '@/server/auth/require-user';
+import { scopeFileRoutes } from '@/server/files/scope-routes';
+import { otherMethods } from '@/server/http/method-not-allowed';
+
+export const dynamic = 'force-dynamic';
+
+/** GET the team workspace's files (newest first); POST ?name= with the raw bytes uploads one (docs/api.md "Files"). */
+export const { GET, POST } = scopeFileRoutes('team');
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST }, requireUser);

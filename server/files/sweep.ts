@@ -1,0 +1,54 @@
+import 'server-only';
+import fs from 'node:fs/promises';
+import { eq, notExists, sql } from 'drizzle-orm';
+import { getDb, schema, writeTx } from '@/server/db';
+import { stagingDir } from './local-store';
+import { withContentLock } from './locks';
+import { fileStore } from './store';
+
+/**
+ * Free content no version names any more: its file_blobs row is deleted in a transaction that checks no version names
+ * it (under the content lock, so an upload of the same bytes waits), then the bytes are removed. A crash between the
+ * two leaves bytes without a row, which the start-up sweep removes; never a row without bytes.
+ */
+export async function sweepContent(shas: readonly string[]): Promise<void> {
+  const store = fileStore();
+  for (const sha256 of shas) {
+    await withContentLock(sha256, async () => {
+      const gone = await writeTx((tx) =>
+        tx
+          .delete(schema.fileBlobs)
+          .where(
+            sql`${schema.fileBlobs.sha256} = ${sha256} and ${notExists(tx.select({ one: sql`1` }).from(schema.fileVersions).where(eq(schema.fileVersions.sha256, sha256)))}`,
+          )
+          .returning(),
+      );
+      const referenced = !gone.length && (await getDb().select({ one: sql`1` }).from(schema.fileVersions).where(eq(schema.fileVersions.sha256, sha256)).limit(1)).length > 0;
+      // No row either way and no version: bytes a crash left behind (keep done, row never written).
+      if (gone.length || !referenced) await store.remove({ sha256, loOid: gone[0]?.loOid ?? null });
+    });
+  }
+}
+
+/**
+ * Start-up (and tests): uploads a crash interrupted (temporary files), content whose versions are gone (a deleted
+ * team or chat takes its files' rows with it), and bytes kept without a row (a crash between keep and the row).
+ */
+export async function sweepFiles(): Promise<{ staged: number; freed: number }> {
+  let staged = 0;
+  for (const name of await fs.readdir(stagingDir()).catch(() => [] as string[])) {
+    await fs.rm(`${stagingDir()}/${name}`, { force: true });
+    staged++;
+  }
+  const unreferenced = await getDb()
+    .select({ sha256: schema.fileBlobs.sha256 })
+    .from(schema.fileBlobs)
+    .where(notExists(getDb().select({ one: sql`1` }).from(schema.fileVersions).where(eq(schema.fileVersions.sha256, schema.fileBlobs.sha256))));
+  const orphans: string[] = [];
+  for await (const blob of fileStore().orphans(async (sha) => (await getDb().select({ one: sql`1` }).from(schema.fileBlobs).where(eq(schema.fileBlobs.sha256, sha)).limit(1)).length > 0)) {
+    orphans.push(blob.sha256);
+  }
+  const shas = [...new Set([...unreferenced.map((r) => r.sha256), ...orphans])];
+  await sweepContent(shas);
+  return { staged, freed: shas.length };
+}
