@@ -254,7 +254,7 @@ export const LIMITS = {
     previewChars: 100_000,
     diffBytes: 2 * 1024 * 1024,
     read: { maxChars: 40_000, maxLines: 2_000 },
-    search: { queryChars: 200, maxResults: 50, maxFiles: 200, lineChars: 200 },
+    search: { queryChars: 200, maxResults: 50, maxFiles: 200, lineChars: 200, maxScanBytes: 64 * 1024 * 1024 },
     write: { maxBytes: 1024 * 1024 },
     extract: { timeoutMs: 20_000, memoryMb: 256, maxChars: 2_000_000 },
   },
