@@ -32,6 +32,11 @@ export const TOOL_GROUPS = {
     description: 'Ask the person a clarifying question and wait for the answer.',
     tools: ['ask_clarification'],
   },
+  files: {
+    label: 'Files',
+    description: 'Read, search and write the files of the team workspace (a member) or of the chat: each write is a new version.',
+    tools: ['list_files', 'read_file', 'search_files', 'write_file', 'append_file'],
+  },
 } as const;
 
 export type ToolGroup = keyof typeof TOOL_GROUPS;
