@@ -73,6 +73,9 @@ export async function startServerProcess(): Promise<void> {
   // An agent's MCP tools (server/mcp/tool-group), before a recovered run builds its tools.
   const { registerMcpTools } = await import('@/server/mcp/tool-group/register');
   registerMcpTools();
+  // The `files` tool group (server/files, ADR 058), before a recovered run builds its tools.
+  const { registerFileTools } = await import('@/server/files/tool-group/register');
+  registerFileTools();
   let notes: unknown[] = [];
   let recovered: unknown[] = [];
   if (shared) {
@@ -105,6 +108,9 @@ export async function startServerProcess(): Promise<void> {
   // Threads a crash left behind a conversation delete (ADR 050): housekeeping beside live work, so not awaited.
   const { sweepOrphanThreads } = await import('@/server/agents/orphan-thread-sweep');
   void sweepOrphanThreads().catch((err) => console.error('[conversations] could not sweep the threads of deleted conversations', err));
+  // Uploads a crash cut off, and file content nothing names any more (ADR 058): housekeeping too, not awaited.
+  const { sweepFiles } = await import('@/server/files/sweep');
+  void sweepFiles().catch((err) => console.error('[files] could not sweep left-over file content', err));
 
   installSignalHandlers();
   console.log(
