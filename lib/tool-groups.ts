@@ -37,6 +37,11 @@ export const TOOL_GROUPS = {
     description: 'Read, search and write the files of the team workspace (a member) or of the chat: each write is a new version.',
     tools: ['list_files', 'read_file', 'search_files', 'write_file', 'append_file'],
   },
+  web: {
+    label: 'Web',
+    description: 'Read public web pages as Markdown (web_fetch), and search the web when the deployment has a search provider (web_search). Only when this group is chosen.',
+    tools: ['web_fetch', 'web_search'],
+  },
 } as const;
 
 export type ToolGroup = keyof typeof TOOL_GROUPS;

@@ -73,6 +73,9 @@ export async function startServerProcess(): Promise<void> {
   // An agent's MCP tools (server/mcp/tool-group), before a recovered run builds its tools.
   const { registerMcpTools } = await import('@/server/mcp/tool-group/register');
   registerMcpTools();
+  // The `web` tool group (web_fetch, web_search: server/web, ADR 060).
+  const { registerWebTools } = await import('@/server/web/register');
+  registerWebTools();
   // The `files` tool group (server/files, ADR 058), before a recovered run builds its tools.
   const { registerFileTools } = await import('@/server/files/tool-group/register');
   registerFileTools();

@@ -30,8 +30,8 @@ export type Provenance = {
   about?: string;
   /**
    * Where a tool result came from when it came from outside the app: an MCP tool's logical origin,
-   * `mcp:<server>/<tool>` (never a URL or a credential). Taken from the tool message's artifact, which only the
-   * server's tool code writes.
+   * `mcp:<server>/<tool>`, a fetched page's `web:<host>`, or a search's `web-search:<provider>` (never a path, a
+   * query or a credential). Taken from the tool message's artifact, which only the server's tool code writes.
    */
   origin?: string;
 };
