@@ -5,6 +5,7 @@ import { makeUser } from '../support/users';
 import { createConversation } from '@/server/agents/conversations';
 import { createApiToken } from '@/server/auth/tokens';
 import { createInvitation } from '@/server/auth/invitations';
+import { uploadFile } from '@/server/files/upload';
 import { createDeploymentMcpServer, createOwnMcpServer } from '@/server/mcp/store';
 import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
@@ -126,6 +127,13 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
     return { params: { id: team.id, entryId: entry.id }, body: { expectedRevision: 1, status: 'archived' }, ok: [200] };
   },
   'POST /tokens': () => ({ body: { name: 'from the browser', password: PASSWORD }, ok: [201] }),
+  // No ?name= here (the matrix sends JSON and no query): past the cross-site check the missing name is refused, nothing stored.
+  'POST /conversations/[id]/files': async (c) => ({ params: { id: (await createConversation(c.ann.id, (await agentFor(c.ann.id)).id)).id }, body: { x: 1 }, ok: [422] }),
+  'POST /teams/[id]/files': async (c) => ({ params: { id: (await makeTeam(c.ann.id)).team.id }, body: { x: 1 }, ok: [422] }),
+  'DELETE /files/[fileId]': async (c) => ({
+    params: { fileId: (await uploadFile(c.ann.id, { kind: 'conversation', id: (await createConversation(c.ann.id, (await agentFor(c.ann.id)).id)).id }, 'x.txt', new Blob(['x']).stream(), null)).id },
+    ok: [204],
+  }),
   'DELETE /tokens/[id]': async (c) => ({ params: { id: (await createApiToken(c.ann.id, 'old')).info.id }, ok: [204] }),
 };
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { uploadFile } from '@/server/files/upload';
 import { createDeploymentMcpServer, createOwnMcpServer } from '@/server/mcp/store';
 import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
@@ -14,7 +15,7 @@ import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllo
  */
 type Foreign = { params?: Record<string, string>; body?: unknown; query?: string };
 /** The world plus a second agent of ann's, for "create a team from ann's agents". */
-type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string; mcpServerId: string; mcpDeploymentId: string };
+type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string; mcpServerId: string; mcpDeploymentId: string; fileId: string; chatFileId: string };
 /**
  * `likeMissing`: a foreign id inside the body is a field error (422 naming the field) exactly as an id that never
  * existed gets, rather than a 404 for the whole route; the test compares both answers.
@@ -74,6 +75,16 @@ const CASES: Record<RouteKey, Case> = {
     foreign: (w) => ({ params: { id: w.conversation.id }, body: { value: { approved: true }, idempotencyKey: key() } }),
   },
 
+  'GET /conversations/[id]/files': { foreign: (w) => ({ params: { id: w.conversation.id } }) },
+  'POST /conversations/[id]/files': { foreign: (w) => ({ params: { id: w.conversation.id }, query: '?name=planted.txt', body: 'planted' }) },
+  'GET /teams/[id]/files': { foreign: (w) => ({ params: { id: w.team.id } }) },
+  'POST /teams/[id]/files': { foreign: (w) => ({ params: { id: w.team.id }, query: '?name=planted.txt', body: 'planted' }) },
+  'GET /files/[fileId]': { foreign: (w) => ({ params: { fileId: w.fileId } }) },
+  'DELETE /files/[fileId]': { foreign: (w) => ({ params: { fileId: w.chatFileId } }) },
+  'GET /files/[fileId]/content': { foreign: (w) => ({ params: { fileId: w.fileId }, query: '?inline=1' }) },
+  'GET /files/[fileId]/preview': { foreign: (w) => ({ params: { fileId: w.fileId } }) },
+  'GET /files/[fileId]/diff': { foreign: (w) => ({ params: { fileId: w.fileId }, query: '?from=1&to=1' }) },
+
   'GET /inbox': { noForeignId: "lists what waits for the caller (test/inbox/read.test.ts: another owner sees none of it)" },
   'GET /inbox/events': { noForeignId: "streams changes of the caller's own inbox (test/inbox/stream.test.ts: another owner's are never heard)" },
   'GET /me': { noForeignId: 'answers who the caller is' },
@@ -130,6 +141,7 @@ const CASES: Record<RouteKey, Case> = {
 function annsId(w: MatrixWorld, route: string, name: string): string {
   if (name === 'jobId') return w.jobId;
   if (name === 'entryId') return w.stateEntryId;
+  if (name === 'fileId') return w.fileId;
   const byFolder: Record<string, string> = {
     agents: w.agent.id,
     conversations: w.conversation.id,
@@ -167,7 +179,10 @@ describe('ownership matrix over app/api/v1', () => {
     // ann's own MCP server, and one the deployment offers (an admin's; every account may use it, only admins change it).
     const mcpServer = await createOwnMcpServer(base.ann.id, { transport: 'http', name: 'ann-search', url: 'https://mcp.example.test/mcp' });
     const mcpDeployment = await createDeploymentMcpServer({ transport: 'http', name: 'shared-search', url: 'https://shared.example.test/mcp' });
-    world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId, providerId: provider.id, mcpServerId: mcpServer.id, mcpDeploymentId: mcpDeployment.id };
+    // ann's files: one in the team's workspace, one in her chat.
+    const fileId = (await uploadFile(base.ann.id, { kind: 'team', id: base.team.id }, 'ann.md', new Blob(['# ann']).stream(), null)).id;
+    const chatFileId = (await uploadFile(base.ann.id, { kind: 'conversation', id: base.conversation.id }, 'ann.txt', new Blob(['ann']).stream(), null)).id;
+    world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId, providerId: provider.id, mcpServerId: mcpServer.id, mcpDeploymentId: mcpDeployment.id, fileId, chatFileId };
   });
 
   it('has a case for every route and method in the tree, and no case for a route that is gone', () => {
