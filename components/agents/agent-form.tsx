@@ -182,7 +182,7 @@ export function AgentForm(props: Props) {
           return (
             <CheckboxFieldset
               legend="Tool groups"
-              hint="Leave all unchecked to allow every group. An agent that will be a team member needs the Team group."
+              hint="Leave all unchecked to allow every group, except those only used when chosen (Web reaches the internet). An agent that will be a team member needs the Team group."
               error={fieldState.error?.message}
             >
               <div className="grid gap-2 sm:grid-cols-3">
