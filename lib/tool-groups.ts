@@ -27,6 +27,11 @@ export const TOOL_GROUPS = {
     description: 'Split a task among helper agents (the task tool) and use their results.',
     tools: ['task'],
   },
+  batch: {
+    label: 'Batch',
+    description: 'Run one prompt over a list of items as a durable batch (the batch_task tool). Only when this group is chosen.',
+    tools: ['batch_task'],
+  },
   clarify: {
     label: 'Clarify',
     description: 'Ask the person a clarifying question and wait for the answer.',

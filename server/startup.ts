@@ -79,6 +79,9 @@ export async function startServerProcess(): Promise<void> {
   // The `files` tool group (server/files, ADR 058), before a recovered run builds its tools.
   const { registerFileTools } = await import('@/server/files/tool-group/register');
   registerFileTools();
+  // The `batch` tool group (batch_task, ADR 059), before any run is recovered.
+  const { registerBatches, batchPort } = await import('@/server/batches/port');
+  registerBatches();
   let notes: unknown[] = [];
   let recovered: unknown[] = [];
   if (shared) {
@@ -107,7 +110,7 @@ export async function startServerProcess(): Promise<void> {
     await suspendActiveRuns();
   });
   onShutdown('scheduler', stopScheduler);
-  startScheduler(teamJobs, { delegations: delegationPort });
+  startScheduler(teamJobs, { delegations: delegationPort, batches: batchPort });
   // Threads a crash left behind a conversation delete (ADR 050): housekeeping beside live work, so not awaited.
   const { sweepOrphanThreads } = await import('@/server/agents/orphan-thread-sweep');
   void sweepOrphanThreads().catch((err) => console.error('[conversations] could not sweep the threads of deleted conversations', err));

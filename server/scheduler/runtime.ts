@@ -8,11 +8,12 @@ import { isRetryableConflict } from '@/server/db/errors';
 import { statement } from '@/server/db/statement';
 import { currentCluster, type Cluster } from '@/server/cluster/cluster';
 import { runFenced } from '@/server/cluster/fence';
+import type { BatchPort } from './batch-port';
 import type { DelegationPort } from './delegation-port';
 import type { JobPort } from './job-port';
 import { emptyRound, plan, type RoundState } from './planner';
 import { setSchedulerHandle } from './signal';
-import { delegationWorker, loadSchedulingView, type RunningDelegation, type SchedulingCandidate } from './view';
+import { batchWorker, delegationWorker, loadSchedulingView, type RunningBatchItem, type RunningDelegation, type SchedulingCandidate } from './view';
 import { TeamWorker, type Step } from './worker';
 
 // Looked up on every run's end: compiled once per connection.
@@ -21,6 +22,7 @@ const childOfRun = statement('select id, parent_run_id as "parentRunId" from del
 const openChildrenOf = statement(`select id from delegations where parent_run_id = ? and status in ('queued','running')`);
 const teamOfJob = statement('select team_id as "teamId" from jobs where id = ?');
 const processOfRun = statement('select process_id as p from runs where id = ?');
+const itemOfRun = statement('select id, batch_id as "batchId" from batch_items where run_id = ?');
 
 export type RuntimeOptions = {
   tickMs?: number;
@@ -28,6 +30,8 @@ export type RuntimeOptions = {
   stepTimeoutMs?: number;
   /** Delegated children (the `task` tool), admitted through the same slots; absent: nothing delegated is admitted. */
   delegations?: DelegationPort;
+  /** Durable batches' items (ADR 059), admitted through the same slots; absent: no batch item is admitted. */
+  batches?: BatchPort;
   /** The other processes on the database (default: the process's own; SQLite: the one local process). */
   cluster?: Cluster;
 };
@@ -56,6 +60,7 @@ export class SchedulerRuntime {
   readonly maxActive: number;
   readonly stepTimeoutMs: number;
   private readonly delegations: DelegationPort | undefined;
+  private readonly batches: BatchPort | undefined;
   private readonly cluster: Cluster;
   /** Counters for tests and benchmarks. */
   readonly stats = { passes: 0, admissions: 0 };
@@ -68,6 +73,7 @@ export class SchedulerRuntime {
     this.maxActive = options.maxActive ?? LIMITS.scheduler.maxActiveJobs;
     this.stepTimeoutMs = options.stepTimeoutMs ?? LIMITS.scheduler.stepTimeoutMs;
     this.delegations = options.delegations;
+    this.batches = options.batches;
     this.cluster = options.cluster ?? currentCluster();
   }
 
@@ -79,6 +85,7 @@ export class SchedulerRuntime {
   start(): void {
     this.jobs.prepare();
     this.delegations?.prepare();
+    this.batches?.prepare();
     runEvents().on('run:finished', this.onRunFinished);
     this.timer = setInterval(() => this.wake(), this.tickMs);
     this.timer.unref();
@@ -157,6 +164,7 @@ export class SchedulerRuntime {
       else if (!ACTIVE_RUN_STATUSES.includes(job.runStatus as RunStatus)) this.step(job.teamId, job.jobId, 'finalize', (signal) => this.jobs.finalize(job.jobId, signal));
     }
     this.reconcileDelegations(view.delegations);
+    this.reconcileBatchItems(view.batchItems, view.unnotifiedBatches);
     const result = plan({
       queues: view.queues,
       activeCount: view.activeCount,
@@ -183,6 +191,14 @@ export class SchedulerRuntime {
         if (this.stopped) break;
         const candidate = admission.candidate;
         try {
+          if (candidate.kind === 'item') {
+            const port = this.batches;
+            if (!port || !(await port.admitItem(candidate.itemId!))) continue;
+            count += 1;
+            // Launched by the process that admitted it: any process may, the run key and the lease fence make it once.
+            launches.push(() => this.step(candidate.teamId, candidate.jobId, 'launch', (signal) => port.launchItem(candidate.itemId!, signal)));
+            continue;
+          }
           if (candidate.kind === 'child' || candidate.kind === 'parent') {
             const admittedHere = await this.admitDelegation(candidate);
             if (admittedHere === false) continue;
@@ -248,6 +264,30 @@ export class SchedulerRuntime {
     }
   }
 
+  /**
+   * Batch items: finalize a finished run whose end was missed, expire a lease that ran out before a run was recorded,
+   * and send the end messages still owed. Every process may: each step is fenced by the item's lease (or the batch's
+   * notified mark), so two processes doing the same records once.
+   */
+  private reconcileBatchItems(rows: readonly RunningBatchItem[], unnotified: number): void {
+    const port = this.batches;
+    if (!port) return;
+    const now = Date.now();
+    for (const row of rows) {
+      const key = `b:${row.itemId}`;
+      if (this.inFlight.has(key)) continue;
+      if (row.runId && row.runStatus && !ACTIVE_RUN_STATUSES.includes(row.runStatus as RunStatus)) {
+        this.step(row.worker, key, 'finalize', (signal) => port.finalizeItem(row.itemId, signal));
+      } else if (row.runId && !row.runStatus) {
+        // The run row is gone (its conversation deleted): finalize spends the attempt.
+        this.step(row.worker, key, 'finalize', (signal) => port.finalizeItem(row.itemId, signal));
+      } else if (!row.runId && row.leaseExpiresAt !== null && row.leaseExpiresAt <= now) {
+        this.step(row.worker, key, 'expire', () => port.expireItem(row.itemId, row.lease));
+      }
+    }
+    if (unnotified > 0 && !this.inFlight.has('batch-notify')) this.step('batch:notify', 'batch-notify', 'notify', (signal) => port.notifyEnded(signal));
+  }
+
   private launch(teamId: string, jobId: string): void {
     this.step(teamId, jobId, 'launch', (signal) => this.jobs.launch(jobId, signal));
   }
@@ -276,6 +316,11 @@ export class SchedulerRuntime {
 
   private async afterRunFinished(runId: string): Promise<void> {
     if (this.delegations) await this.delegationRunFinished(runId);
+    if (this.batches) {
+      const port = this.batches;
+      const item = await itemOfRun.get<{ id: string; batchId: string }>(runId);
+      if (item) void this.run(batchWorker(item.batchId), `finalize b:${item.id}`, (signal) => port.finalizeItem(item.id, signal)).finally(() => this.wake());
+    }
     const job = await jobOfRun.get<{ id: string; teamId: string }>(runId);
     if (!job || !this.cluster.holds(job.teamId)) return;
     void this.run(job.teamId, `finalize ${job.id}`, (signal) => this.jobs.finalize(job.id, signal)).finally(() => this.wake());
@@ -287,7 +332,7 @@ export class SchedulerRuntime {
    * delegating run's steps ('run:…') are the executing process's by construction (runs.process_id).
    */
   private run(key: string, label: string, fn: Step): Promise<void> {
-    if (key.startsWith('run:')) return this.worker(key).run(label, fn);
+    if (key.startsWith('run:') || key.startsWith('batch:')) return this.worker(key).run(label, fn);
     return this.worker(key).run(label, (signal) => {
       if (!this.cluster.holds(key)) return;
       const fence = this.cluster.fenceFor(key);
@@ -332,7 +377,7 @@ export class SchedulerRuntime {
   /** A delegating run's worker is dropped once idle (teams are few and long-lived; delegating runs are not). */
   private forgetIdleDelegationWorker(key: string): void {
     const worker = this.workers.get(key);
-    if (worker?.idle && key.startsWith('run:')) this.workers.delete(key);
+    if (worker?.idle && (key.startsWith('run:') || key.startsWith('batch:'))) this.workers.delete(key);
   }
 
   worker(teamId: string): TeamWorker {

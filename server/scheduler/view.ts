@@ -18,8 +18,10 @@ export type SchedulingCandidate = {
   conversationId: string;
   teamId: string;
   status: string;
-  kind?: 'job' | 'child' | 'parent';
+  kind?: 'job' | 'child' | 'parent' | 'item';
   delegationId?: string;
+  /** An item of a durable batch (ADR 059): jobId and conversationId are 'b:<item id>', teamId its batch's worker. */
+  itemId?: string;
   runId?: string;
   /** A child: the process executing its parent run, whose worker launches it (runs.process_id). */
   parentProcessId?: string | null;
@@ -37,6 +39,17 @@ export type RunningDelegation = {
   parentProcessId: string | null;
 };
 
+/** A batch item holding a slot, for reconciliation: its run finished unrecorded, or its lease expired before a run. */
+export type RunningBatchItem = {
+  itemId: string;
+  worker: string;
+  lease: number;
+  runId: string | null;
+  runStatus: string | null;
+  /** Epoch ms; null once a run is recorded (the run's own recovery carries it from then on). */
+  leaseExpiresAt: number | null;
+};
+
 export type SchedulingView = {
   queues: OwnerQueue<SchedulingCandidate>[];
   /** Admitted, unfinished jobs holding a slot (waiting_input excluded). */
@@ -49,6 +62,10 @@ export type SchedulingView = {
   running: Array<{ jobId: string; teamId: string; status: string; runId: string | null; runStatus: string | null }>;
   /** Admitted delegated children (and queued ones whose parent has finished), for reconciliation. */
   delegations: RunningDelegation[];
+  /** Admitted batch items, for reconciliation. */
+  batchItems: RunningBatchItem[];
+  /** Ended batches whose calling run has not yet had its end message. */
+  unnotifiedBatches: number;
   /**
    * The rows read, in seq order: each conversation's head and every admitted job; with `everyUnfinished`, every
    * unfinished job, for explaining why queued work waits (why-waiting.ts).
@@ -126,9 +143,28 @@ const readyParents = statement(
         where status in ('pending','running') and delegation_wait = 'ready' order by created_at`,
 );
 
+// Batches (ADR 059): running items hold slots; each running batch offers at most concurrency − running queued items,
+// read through (batch_id, status, idx), so a batch of thousands of queued items costs a pass a few rows.
+const runningBatchItems = statement(
+  `select i.id, i.batch_id as "batchId", i.owner_id as "ownerId", i.lease, i.run_id as "runId", i.lease_expires_at as "leaseExpiresAt", r.status as "runStatus"
+         from batch_items i
+         left join runs r on r.id = i.run_id
+        where i.status = 'running'`,
+);
+const runningBatches = statement(`select id, owner_id as "ownerId", concurrency from batches where status = 'running' order by seq`);
+const queuedItemsOf = statement(`select id from batch_items where batch_id = ? and status = 'queued' order by idx limit ?`);
+const unnotifiedEnds = statement(
+  `select count(*) as n from batches where status in ('completed','cancelled') and notify = 'message' and notified_at is null`,
+);
+
+type BatchItemRow = { id: string; batchId: string; ownerId: string; lease: number; runId: string | null; leaseExpiresAt: unknown; runStatus: string | null };
+
 /** Every row of a statement that takes no parameters. */
 // eslint-disable-next-line no-restricted-syntax -- statement().all(), not drizzle's SQLite-only .all(): the rule can't tell them apart.
 const allRows = <T>(query: Statement) => query.all<T>();
+
+/** The step worker of a batch's items (their steps run one at a time, like a team's). */
+export const batchWorker = (batchId: string) => `batch:${batchId}`;
 
 /** The step worker of a parent run's children (their steps run one at a time, like a team's). */
 export const delegationWorker = (parentRunId: string) => `run:${parentRunId}`;
@@ -146,6 +182,7 @@ export async function loadSchedulingView(budgetOptions: CapOptions = {}, { every
     direct: await allRows<{ c: string }>(directConversations),
     delegationRows: await allRows<DelegationRow>(openDelegations),
     ready: await allRows<{ id: string; ownerId: string }>(readyParents),
+    ...(await readBatches()),
   }));
   const { rows, direct } = snapshot;
   const heads = new Map<string, SchedulingRow>();
@@ -158,7 +195,7 @@ export async function loadSchedulingView(budgetOptions: CapOptions = {}, { every
   // job resuming with a person's answer is running work. Only teams with a queued head are looked at.
   const queuedHeads = [...heads.values()].filter((h) => h.status === 'queued' && h.teamStatus === 'ready');
   const heldTeams = await teamsAtBudget([...new Set(queuedHeads.map((h) => h.teamId))]);
-  const heldOwners = await ownersAtDailyCap(new Set(queuedHeads.map((h) => h.ownerId)), budgetOptions);
+  const heldOwners = await ownersAtDailyCap(new Set([...queuedHeads.map((h) => h.ownerId), ...snapshot.offeredItems.map((i) => i.ownerId)]), budgetOptions);
 
   const byOwner = new Map<string, SchedulingCandidate[]>();
   for (const head of heads.values()) {
@@ -179,6 +216,14 @@ export async function loadSchedulingView(budgetOptions: CapOptions = {}, { every
   // A job whose run waits on its delegated children lends its slot (no deadlock when parents fill every slot).
   for (const row of rows) if ((row.status === 'running' || row.status === 'cancelling') && !row.runWait) hold(row.ownerId);
   const delegations = loadDelegations(snapshot.delegationRows, snapshot.ready, byOwner, hold);
+  // A batch's items come after the owner's other work: a batch of thousands never holds back the owner's team jobs.
+  for (const row of snapshot.itemRows) hold(row.ownerId);
+  for (const item of snapshot.offeredItems) {
+    if (heldOwners.has(item.ownerId)) continue;
+    const list = byOwner.get(item.ownerId) ?? [];
+    list.push({ kind: 'item', jobId: `b:${item.id}`, conversationId: `b:${item.id}`, teamId: batchWorker(item.batchId), status: 'queued', itemId: item.id });
+    byOwner.set(item.ownerId, list);
+  }
   return {
     queues: [...byOwner].map(([ownerId, candidates]) => ({ ownerId, candidates })),
     activeCount,
@@ -188,10 +233,34 @@ export async function loadSchedulingView(budgetOptions: CapOptions = {}, { every
       .filter((r) => r.status === 'running' || r.status === 'cancelling')
       .map((r) => ({ jobId: r.id, teamId: r.teamId, status: r.status, runId: r.runId, runStatus: r.runStatus })),
     delegations,
+    batchItems: snapshot.itemRows.map((row) => ({
+      itemId: row.id,
+      worker: batchWorker(row.batchId),
+      lease: Number(row.lease),
+      runId: row.runId,
+      runStatus: row.runStatus,
+      leaseExpiresAt: row.leaseExpiresAt == null ? null : new Date(row.leaseExpiresAt as string | number | Date).getTime(),
+    })),
+    unnotifiedBatches: snapshot.unnotified,
     unfinished: rows,
     heldTeams,
     heldOwners,
   };
+}
+
+/** Inside the pass's snapshot: running items, and the queued items each running batch may admit now. */
+async function readBatches() {
+  const itemRows = await allRows<BatchItemRow>(runningBatchItems);
+  const runningPer = new Map<string, number>();
+  for (const row of itemRows) runningPer.set(row.batchId, (runningPer.get(row.batchId) ?? 0) + 1);
+  const offeredItems: Array<{ id: string; batchId: string; ownerId: string }> = [];
+  for (const batch of await allRows<{ id: string; ownerId: string; concurrency: number }>(runningBatches)) {
+    const room = Number(batch.concurrency) - (runningPer.get(batch.id) ?? 0);
+    if (room <= 0) continue;
+    for (const { id } of await queuedItemsOf.all<{ id: string }>(batch.id, room)) offeredItems.push({ id, batchId: batch.id, ownerId: batch.ownerId });
+  }
+  const [unnotified] = await allRows<{ n: number | string }>(unnotifiedEnds);
+  return { itemRows, offeredItems, unnotified: Number(unnotified?.n ?? 0) };
 }
 
 const ACTIVE_RUN = new Set(['pending', 'running']);

@@ -1,0 +1,74 @@
+import 'server-only';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { LIMITS } from '@/lib/limits';
+import { afterCommit, schema, writeTx } from '@/server/db';
+import type { Batch } from '@/server/db/schema';
+import { cancelRun } from '@/server/agents/runs';
+import { AppError, conflict } from '@/server/http/errors';
+import { batchChanged } from './changes';
+import { batchEnded } from './ended';
+import { getBatch } from './store';
+
+/**
+ * Cancel the owner's batch: every queued or running item ends 'cancelled' in one transaction, its lease bumped (a
+ * worker finishing under the old lease is fenced off and records nothing) and cleared; the runs still executing are
+ * stopped after the commit. Cancelling an ended batch returns it unchanged.
+ */
+export async function cancelBatch(ownerId: string, id: string): Promise<Batch> {
+  await getBatch(ownerId, id);
+  const { batch, runIds } = await writeTx(async (tx) => {
+    const [current] = await tx.select().from(schema.batches).where(eq(schema.batches.id, id));
+    if (!current || current.status === 'cancelled' || current.status === 'completed') return { batch: current!, runIds: [] as string[] };
+    const running = await tx
+      .select({ runId: schema.batchItems.runId })
+      .from(schema.batchItems)
+      .where(and(eq(schema.batchItems.batchId, id), eq(schema.batchItems.status, 'running')));
+    const now = new Date();
+    await tx
+      .update(schema.batchItems)
+      .set({ status: 'cancelled', lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, finishedAt: now })
+      .where(and(eq(schema.batchItems.batchId, id), inArray(schema.batchItems.status, ['queued', 'running'])));
+    const [updated] = await tx.update(schema.batches).set({ status: 'cancelled', finishedAt: now }).where(eq(schema.batches.id, id)).returning();
+    batchChanged(ownerId, id);
+    afterCommit(() => batchEnded(id));
+    return { batch: updated!, runIds: running.map((r) => r.runId).filter((r): r is string => !!r) };
+  });
+  // Nothing a stopped run reports is recorded (the fence above); stopping only frees the slots sooner.
+  for (const runId of runIds) await cancelRun(runId).catch((err: unknown) => console.error(`[batches] stopping run ${runId} failed`, err));
+  return batch;
+}
+
+/**
+ * Failed items back to queued with a fresh attempt budget (attempts 0, a new lease); an ended batch runs again. A
+ * cancelled batch is not revived (409), and reviving counts against the live batches like a creation.
+ */
+export async function retryFailed(ownerId: string, id: string): Promise<Batch> {
+  await getBatch(ownerId, id);
+  return writeTx(async (tx) => {
+    const [current] = await tx.select().from(schema.batches).where(eq(schema.batches.id, id));
+    if (current!.status === 'cancelled' || current!.status === 'cancelling') throw conflict('batch_cancelled', 'This batch was cancelled; start a new one');
+    const [failed] = await tx
+      .select({ n: sql<number>`count(*)` })
+      .from(schema.batchItems)
+      .where(and(eq(schema.batchItems.batchId, id), eq(schema.batchItems.status, 'failed')));
+    if (Number(failed?.n ?? 0) === 0) return current!;
+    if (current!.status === 'completed') {
+      const [live] = await tx
+        .select({ n: sql<number>`count(*)` })
+        .from(schema.batches)
+        .where(and(eq(schema.batches.ownerId, ownerId), inArray(schema.batches.status, ['running', 'cancelling'])));
+      if (Number(live?.n ?? 0) >= LIMITS.batch.livePerOwner) {
+        throw new AppError(429, 'batch_limit', `You already have ${LIMITS.batch.livePerOwner} batches running; wait for one to end or cancel one`, undefined, { 'Retry-After': '30' });
+      }
+    }
+    await tx
+      .update(schema.batchItems)
+      .set({ status: 'queued', attempts: 0, lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, runId: null, error: null, startedAt: null, finishedAt: null })
+      .where(and(eq(schema.batchItems.batchId, id), eq(schema.batchItems.status, 'failed')));
+    // A retried batch's caller is told again when it ends.
+    const [updated] = await tx.update(schema.batches).set({ status: 'running', finishedAt: null, notifiedAt: null }).where(eq(schema.batches.id, id)).returning();
+    batchChanged(ownerId, id);
+    return updated!;
+  });
+}
+

@@ -1,0 +1,54 @@
+import 'server-only';
+import type { BatchItem } from '@/server/db/schema';
+import { getBatch, itemsAfter } from './store';
+
+const PAGE = 200;
+
+/** One item as an export row: its position, status, attempts, input fields, result and error. */
+const row = (item: BatchItem) => ({
+  index: item.idx,
+  status: item.status,
+  attempts: item.attempts,
+  input: item.input,
+  result: item.result,
+  truncated: item.resultTruncated,
+  error: item.error,
+});
+
+/** A CSV field: quoted when it holds a comma, quote, line break or leading/trailing space; a leading = + - @ neutralized. */
+function csvField(value: string | number | boolean | null): string {
+  let text = value === null ? '' : String(value);
+  // Spreadsheets run a cell starting with these as a formula: a model's or a file's text must stay text.
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * The owner's batch as a download, streamed: each pull reads one page of items (index order), so a large batch never
+ * sits in memory. JSONL: one object per item. CSV: index, status, attempts, the batch's columns, result, error.
+ */
+export async function exportBatch(ownerId: string, id: string, format: 'jsonl' | 'csv') {
+  const batch = await getBatch(ownerId, id);
+  async function* chunks(): AsyncGenerator<string> {
+    if (format === 'csv') yield ['index', 'status', 'attempts', ...batch.columns, 'result', 'truncated', 'error'].map(csvField).join(',') + '\r\n';
+    let after = -1;
+    for (;;) {
+      const items = await itemsAfter(batch.id, after, PAGE);
+      if (!items.length) return;
+      after = items.at(-1)!.idx;
+      yield items
+        .map((item) =>
+          format === 'jsonl'
+            ? JSON.stringify(row(item)) + '\n'
+            : [item.idx, item.status, item.attempts, ...batch.columns.map((c) => item.input[c] ?? ''), item.result, item.resultTruncated, item.error].map(csvField).join(',') + '\r\n',
+        )
+        .join('');
+      if (items.length < PAGE) return;
+    }
+  }
+  return {
+    chunks: chunks(),
+    contentType: format === 'jsonl' ? 'application/x-ndjson; charset=utf-8' : 'text/csv; charset=utf-8',
+    contentDisposition: `attachment; filename="batch-${batch.id}.${format}"`,
+  };
+}

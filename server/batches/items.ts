@@ -1,0 +1,247 @@
+import 'server-only';
+import crypto from 'node:crypto';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { AIMessage } from '@langchain/core/messages';
+import { LIMITS } from '@/lib/limits';
+import { renderTemplate } from '@/lib/batch-template';
+import { truncateText } from '@/lib/text';
+import { isRunActive } from '@/lib/types/conversation';
+import { getDb, schema, writeTx } from '@/server/db';
+import type { BatchItem } from '@/server/db/schema';
+import { AppError } from '@/server/http/errors';
+import { contentText } from '@/server/agents/messages';
+import { assertConversationQuota } from '@/server/agents/quotas';
+import { ConversationBusyError, findRun, startRun } from '@/server/agents/runs';
+import { readThread } from '@/server/agents/thread';
+import { CLARIFICATION_TOOL } from '@/server/agents/scripted-model';
+import { batchChanged } from './changes';
+import { findBatch } from './store';
+import { finishBatchIfDone } from './finish';
+
+/** The lease of an admitted item: LIMITS.batch.leaseMs unless a test set a shorter one. */
+const g = globalThis as unknown as { __ensembleBatchLeaseMs?: number };
+export const leaseMs = () => g.__ensembleBatchLeaseMs ?? LIMITS.batch.leaseMs;
+/** Tests only: lease admitted items for `ms` (undefined: LIMITS.batch.leaseMs again). */
+export function overrideBatchLeaseForTests(ms?: number): void {
+  g.__ensembleBatchLeaseMs = ms;
+}
+
+/** The run key of an item's run under one lease: a relaunch under the same lease finds the same run. */
+export const itemRunKey = (itemId: string, lease: number) => `batch-item:${itemId}:${lease}`;
+
+async function findItem(id: string): Promise<BatchItem | undefined> {
+  const [row] = await getDb().select().from(schema.batchItems).where(eq(schema.batchItems.id, id));
+  return row;
+}
+
+/** Write to an item only while it still holds `lease` and is running: a worker whose lease is gone writes nothing. */
+const held = (id: string, lease: number) =>
+  and(eq(schema.batchItems.id, id), eq(schema.batchItems.lease, lease), eq(schema.batchItems.status, 'running'));
+
+/**
+ * queued → running under a new lease (the scheduler's admission, inside its pass's transaction); false when the item
+ * is no longer queued or its batch no longer running.
+ */
+export async function admitItem(id: string): Promise<boolean> {
+  const item = await findItem(id);
+  if (!item || item.status !== 'queued') return false;
+  const batch = await findBatch(item.batchId);
+  if (!batch || batch.status !== 'running') return false;
+  const now = new Date();
+  const updated = await getDb()
+    .update(schema.batchItems)
+    .set({ status: 'running', lease: item.lease + 1, leaseExpiresAt: new Date(now.getTime() + leaseMs()), startedAt: now, finishedAt: null })
+    .where(and(eq(schema.batchItems.id, id), eq(schema.batchItems.status, 'queued'), eq(schema.batchItems.lease, item.lease)))
+    .returning({ id: schema.batchItems.id });
+  if (updated.length) batchChanged(item.ownerId, item.batchId);
+  return updated.length > 0;
+}
+
+/**
+ * Start an admitted item's run (the scheduler's launch step; safe to repeat): its hidden conversation, then its run
+ * keyed by the item and lease. Recording the run in the same transaction spends an attempt: the model is about to
+ * run. A refusal before that (the conversation busy, the step aborted by its time bound) releases the lease without
+ * spending one; an account past its conversation quota fails the item (retrying would meet the same refusal).
+ */
+export async function launchItem(id: string, signal: AbortSignal): Promise<void> {
+  const item = await findItem(id);
+  if (!item || item.status !== 'running' || item.runId) return;
+  const batch = await findBatch(item.batchId);
+  if (!batch || batch.status !== 'running') return;
+  const lease = item.lease;
+  if (!batch.agentId) return failItem(item, 'The agent this batch runs as was deleted');
+  const [agent] = await getDb().select().from(schema.agents).where(eq(schema.agents.id, batch.agentId));
+  if (!agent) return failItem(item, 'The agent this batch runs as was deleted');
+  try {
+    signal.throwIfAborted();
+    const conversationId = await itemConversation(item, agent.id, agent.name, batch.targetName);
+    signal.throwIfAborted();
+    const text = renderTemplate(batch.template, item.input);
+    await startRun(
+      conversationId,
+      {
+        text,
+        meta: {
+          // A batch item is a delegated task to the scripted model: the person's own when the person started the batch.
+          kind: 'delegated_task',
+          // A person's own template and rows may carry directives for the scripted model; a model's (batch_task) not.
+          author: batch.origin === 'person' ? 'person' : 'member',
+          provenance: batch.origin === 'person' ? { contentKind: 'person_message', producer: { type: 'person' } } : { contentKind: 'delegated_task', producer: { type: 'agent' } },
+          batchId: batch.id,
+          batchItemId: item.id,
+        },
+      },
+      {
+        idempotencyKey: itemRunKey(item.id, lease),
+        signal,
+        // Nobody answers an item's question or approves its calls (like a delegated child's).
+        context: { batchId: batch.id, batchItemId: item.id, toolDenylist: [CLARIFICATION_TOOL, ...agent.approvalTools] },
+        inTransaction: async (tx, run) => {
+          await tx
+            .update(schema.batchItems)
+            .set({ runId: run.id, attempts: sql`${schema.batchItems.attempts} + 1`, leaseExpiresAt: null })
+            .where(and(held(item.id, lease), isNull(schema.batchItems.runId)));
+          if (batch.teamId) await tx.update(schema.runs).set({ teamId: batch.teamId }).where(eq(schema.runs.id, run.id));
+        },
+      },
+    );
+    batchChanged(item.ownerId, item.batchId);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'conversation_limit') return failItem(item, err.message);
+    if (signal.aborted || err instanceof ConversationBusyError) return releaseLease(item);
+    throw err;
+  }
+}
+
+/** The item's own conversation (hidden: parent_run_id names the batch), created once and remembered on the item. */
+async function itemConversation(item: BatchItem, agentId: string, agentName: string, label: string): Promise<string> {
+  if (item.conversationId) return item.conversationId;
+  return writeTx(async (tx) => {
+    const [current] = await tx.select({ c: schema.batchItems.conversationId }).from(schema.batchItems).where(eq(schema.batchItems.id, item.id));
+    if (current?.c) return current.c;
+    await assertConversationQuota(tx, item.ownerId);
+    const id = crypto.randomUUID();
+    const now = new Date();
+    const title = Array.from(`${label} · item ${item.idx + 1}`).slice(0, 80).join('');
+    await tx.insert(schema.conversations).values({ id, ownerId: item.ownerId, agentId, agentName, title, parentRunId: `batch:${item.batchId}`, createdAt: now, updatedAt: now });
+    await tx.update(schema.batchItems).set({ conversationId: id }).where(and(eq(schema.batchItems.id, item.id), isNull(schema.batchItems.conversationId)));
+    return id;
+  });
+}
+
+/** Back to queued under a new lease, attempts unchanged: nothing ran. */
+export async function releaseLease(item: BatchItem): Promise<void> {
+  await writeTx(async (tx) => {
+    const released = await tx
+      .update(schema.batchItems)
+      .set({ status: 'queued', lease: item.lease + 1, leaseExpiresAt: null, runId: null })
+      .where(and(held(item.id, item.lease), isNull(schema.batchItems.runId)))
+      .returning({ id: schema.batchItems.id });
+    if (released.length) batchChanged(item.ownerId, item.batchId);
+  });
+}
+
+/** Terminal failure without spending more (nothing can make it run). */
+async function failItem(item: BatchItem, error: string): Promise<void> {
+  await writeTx(async (tx) => {
+    const done = await tx
+      .update(schema.batchItems)
+      .set({ status: 'failed', error: truncateText(error, LIMITS.batch.errorChars * 4, LIMITS.batch.errorChars).text, leaseExpiresAt: null, finishedAt: new Date() })
+      .where(held(item.id, item.lease))
+      .returning({ id: schema.batchItems.id });
+    if (done.length) {
+      batchChanged(item.ownerId, item.batchId);
+      await finishBatchIfDone(item.batchId);
+    }
+  });
+}
+
+/**
+ * A spent attempt: back to queued under a new lease while the budget lasts, else failed. Fenced by the lease the
+ * caller read: a completion or expiry under an older lease (a cancelled item, a late worker) writes nothing.
+ */
+async function spendAttempt(item: BatchItem, error: string, { countNow }: { countNow: boolean }): Promise<void> {
+  const batch = await findBatch(item.batchId);
+  const attempts = item.attempts + (countNow ? 1 : 0);
+  const retry = !!batch && batch.status === 'running' && attempts < batch.maxAttempts;
+  const cut = truncateText(error, LIMITS.batch.errorChars * 4, LIMITS.batch.errorChars).text;
+  await writeTx(async (tx) => {
+    const changed = await tx
+      .update(schema.batchItems)
+      .set(
+        retry
+          ? { status: 'queued', attempts, lease: item.lease + 1, leaseExpiresAt: null, runId: null, error: cut }
+          : { status: 'failed', attempts, leaseExpiresAt: null, error: cut, finishedAt: new Date() },
+      )
+      .where(held(item.id, item.lease))
+      .returning({ id: schema.batchItems.id });
+    if (!changed.length) return;
+    batchChanged(item.ownerId, item.batchId);
+    if (!retry) await finishBatchIfDone(item.batchId);
+  });
+}
+
+/**
+ * Record a finished run's outcome on its item (the scheduler's finalize step; safe to repeat): done with its bounded
+ * answer, or a spent attempt. Fenced: only while the item still holds the lease the run was started under.
+ */
+export async function finalizeItem(id: string): Promise<void> {
+  const item = await findItem(id);
+  if (!item || item.status !== 'running' || !item.runId) return;
+  const run = await findRun(item.runId);
+  if (run && isRunActive(run.status)) return;
+  if (!run) return spendAttempt(item, 'The item run is missing', { countNow: false });
+  if (run.status !== 'success') {
+    const error =
+      run.status === 'interrupted'
+        ? 'The item stopped to wait for a person, which a batch item cannot do'
+        : run.status === 'cancelled'
+          ? 'The item run was cancelled'
+          : (run.error ?? 'The item run failed');
+    return spendAttempt(item, error, { countNow: false });
+  }
+  const answer = await finalAnswer(run.conversationId);
+  const cut = answer === null ? null : truncateText(answer, LIMITS.batch.resultBytes);
+  await writeTx(async (tx) => {
+    const done = await tx
+      .update(schema.batchItems)
+      .set({ status: 'done', result: cut?.text ?? null, resultTruncated: cut?.truncated ?? false, error: null, leaseExpiresAt: null, finishedAt: new Date() })
+      .where(held(item.id, item.lease))
+      .returning({ id: schema.batchItems.id });
+    if (!done.length) return;
+    batchChanged(item.ownerId, item.batchId);
+    await finishBatchIfDone(item.batchId);
+  });
+}
+
+/** A run's final answer: its conversation's newest assistant text without tool calls. */
+async function finalAnswer(conversationId: string): Promise<string | null> {
+  const { messages } = await readThread(conversationId);
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (!AIMessage.isInstance(m) || m.tool_calls?.length) continue;
+    const text = contentText(m.content).trim();
+    if (text) return text;
+  }
+  return null;
+}
+
+/**
+ * An admitted item whose run was never recorded within its lease (its worker died or hung before starting it): the
+ * lease is gone and the attempt spent. Checked against the lease the caller saw, so a launch that just recorded its
+ * run keeps it.
+ */
+export async function expireItem(id: string, lease: number): Promise<void> {
+  const item = await findItem(id);
+  if (!item || item.status !== 'running' || item.lease !== lease || item.runId) return;
+  if (!item.leaseExpiresAt || item.leaseExpiresAt.getTime() > Date.now()) return;
+  return spendAttempt(item, 'The item lost its lease before its run started', { countNow: true });
+}
+
+/** Items whose run id is this run (a run's end finalizes its item). */
+export async function itemOfRun(runId: string): Promise<string | undefined> {
+  const [row] = await getDb().select({ id: schema.batchItems.id }).from(schema.batchItems).where(eq(schema.batchItems.runId, runId));
+  return row?.id;
+}
+
+export const UNFINISHED_ITEM = inArray(schema.batchItems.status, ['queued', 'running']);
