@@ -264,7 +264,8 @@ export const LIMITS = {
    * all — connecting, every redirect and the body — and follows at most `maxRedirects`, each checked again by the
    * egress rule. What the model reads is at most `outputChars`. `callsPerMinute` web calls (fetch and search
    * together) per account; past it a call is refused with the seconds to wait. Search: `queryChars`, at most
-   * `searchResults` results, the provider's answer within `searchBytes` and `searchTimeoutMs`.
+   * `searchResults` results, the provider's answer within `searchBytes` and `searchTimeoutMs`. An HTML page becomes
+   * Markdown in a separate process within `convert` time and heap (seconds of parsing must not stall the server).
    */
   web: {
     maxBytes: 2 * 1024 * 1024,
@@ -278,5 +279,6 @@ export const LIMITS = {
     searchResults: 10,
     searchBytes: 512 * 1024,
     searchTimeoutMs: 10_000,
+    convert: { timeoutMs: 15_000, memoryMb: 256 },
   },
 } as const;

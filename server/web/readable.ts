@@ -1,33 +1,40 @@
 import 'server-only';
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { LIMITS } from '@/lib/limits';
 import { truncateText } from '@/lib/text';
 import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import type { FetchedPage } from './fetch-page';
 
 /**
- * What the model reads of a fetched page (ADR 060): an HTML page's article as Markdown (Mozilla's Readability on a
- * linkedom document — the lighter DOM, no script execution, no resource loading — then turndown), JSON pretty-printed,
- * text as it is. All of it is the page's text, so untrusted: framework tag openings are defused, and it is cut to
- * LIMITS.web.outputChars. Links are made absolute against the page's URL; script links and data URLs are dropped.
+ * What the model reads of a fetched page (ADR 060): an HTML page's article as Markdown, JSON pretty-printed, text as
+ * it is. HTML is converted by scripts/web-readable.mjs (Mozilla's Readability on a linkedom document — no script
+ * execution, no resource loading — then turndown; links made absolute, script and data links dropped) in a separate
+ * Node process with a heap cap and a time limit: parsing a 2 MiB page costs seconds of CPU, which must not stall the
+ * server's event loop. All of it is the page's text, so untrusted: framework tag openings are defused, and it is cut
+ * to LIMITS.web.outputChars.
  */
 
 const W = LIMITS.web;
-/** Readability gives up past this many elements (a bounded body can still be a deep tree); the page's text is used instead. */
-const MAX_ELEMENTS = 50_000;
 
 export type ReadablePage = { title: string | undefined; text: string; truncated: boolean };
 
-export function readablePage(page: FetchedPage): ReadablePage {
+export class WebReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebReadError';
+  }
+}
+
+export async function readablePage(page: FetchedPage, signal?: AbortSignal): Promise<ReadablePage> {
   const source = decode(page.body, page.charset, page.truncated);
   let title: string | undefined;
   let text: string;
+  let cut = false;
   switch (page.mediaType) {
     case 'text/html':
     case 'application/xhtml+xml':
-      ({ title, text } = htmlToMarkdown(source, page.url));
+      ({ title, text, truncated: cut } = await htmlToMarkdown(source, page.url, signal));
       break;
     case 'application/json':
       text = prettyJson(source, page.truncated);
@@ -35,11 +42,11 @@ export function readablePage(page: FetchedPage): ReadablePage {
     default:
       text = source;
   }
-  const cut = truncateText(text, W.outputChars * 4, W.outputChars);
+  const bounded = truncateText(text, W.outputChars * 4, W.outputChars);
   return {
-    title: title ? neutralizeTags(oneLine(title).slice(0, 300)) : undefined,
-    text: neutralizeTags(cut.text),
-    truncated: page.truncated || cut.truncated,
+    title: title ? neutralizeTags(title.replace(/\s+/g, ' ').trim().slice(0, 300)) : undefined,
+    text: neutralizeTags(bounded.text),
+    truncated: page.truncated || cut || bounded.truncated,
   };
 }
 
@@ -64,56 +71,39 @@ function prettyJson(source: string, truncated: boolean): string {
   }
 }
 
-function htmlToMarkdown(html: string, base: URL): { title: string | undefined; text: string } {
-  const { document } = parseHTML(html);
-  let article: { title?: string | null; content?: string | null } | null = null;
-  try {
-    article = new Readability(document as unknown as Document, { maxElemsToParse: MAX_ELEMENTS, charThreshold: 200 }).parse();
-  } catch {
-    article = null;
+/** The HTML converted in its own process; past the time or heap bound, or on the run's abort, that process is killed. */
+export async function htmlToMarkdown(html: string, url: URL, signal: AbortSignal | undefined, bounds = W.convert): Promise<{ title: string | undefined; text: string; truncated: boolean }> {
+  const script = path.join(process.cwd(), 'scripts', 'web-readable.mjs');
+  const child = spawn(process.execPath, [`--max-old-space-size=${bounds.memoryMb}`, script, url.href, String(W.outputChars)], { stdio: ['pipe', 'pipe', 'ignore'] });
+  // The child cuts its text to outputChars; anything much past that is not its answer.
+  const maxOut = W.outputChars * 4 + 4_096;
+  let out = '';
+  let overflow = false;
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (data: string) => {
+    out += data;
+    if (out.length > maxOut) {
+      overflow = true;
+      child.kill('SIGKILL');
+    }
+  });
+  const kill = () => child.kill('SIGKILL');
+  const timer = setTimeout(kill, bounds.timeoutMs);
+  signal?.addEventListener('abort', kill, { once: true });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
+  child.stdin.on('error', () => undefined); // EPIPE when the child was killed mid-write: its exit says why
+  child.stdin.end(html);
+  const result = await exited;
+  clearTimeout(timer);
+  signal?.removeEventListener('abort', kill);
+  if (signal?.aborted) throw new WebReadError('The fetch was cancelled with the run.');
+  if (overflow || result.code !== 0) {
+    throw new WebReadError(result.signal === 'SIGKILL' && !overflow ? `The page could not be read within ${bounds.timeoutMs / 1000} s and the memory allowed.` : 'The page could not be read as HTML.');
   }
-  const markdown = article?.content ? turndown(base).turndown(article.content) : '';
-  if (markdown.trim()) return { title: article?.title ?? undefined, text: markdown.trim() };
-  // Not an article (a short page, a listing): its body's text, without scripts and styles.
-  const { document: whole } = parseHTML(html);
-  for (const node of whole.querySelectorAll('script, style, noscript, template, svg, iframe')) node.remove();
-  const body = whole.querySelector('body') ?? whole.documentElement;
-  const title = whole.querySelector('title')?.textContent ?? undefined;
-  return { title: title || undefined, text: body ? turndown(base).turndown(body.innerHTML ?? '').trim() : '' };
-}
-
-function turndown(base: URL): TurndownService {
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-  service.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button', 'select', 'textarea', 'input', 'object', 'embed']);
-  service.addRule('absolute-links', {
-    filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
-    replacement: (content, node) => {
-      const href = absolute((node as HTMLElement).getAttribute('href')!, base);
-      const label = content.trim();
-      if (!href) return label;
-      return label ? `[${label}](${href})` : '';
-    },
-  });
-  service.addRule('absolute-images', {
-    filter: 'img',
-    replacement: (_content, node) => {
-      const src = absolute((node as HTMLElement).getAttribute('src') ?? '', base);
-      const alt = oneLine((node as HTMLElement).getAttribute('alt') ?? '').slice(0, 200);
-      return src ? `![${alt}](${src})` : alt;
-    },
-  });
-  return service;
-}
-
-/** An http(s) link made absolute, or null (script, data and other schemes are dropped). */
-function absolute(href: string, base: URL): string | null {
   try {
-    const url = new URL(href, base);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    return url.href.replace(/[()\s]/g, (ch) => encodeURIComponent(ch));
+    const parsed = JSON.parse(out) as { title?: unknown; text?: unknown; truncated?: unknown };
+    return { title: typeof parsed.title === 'string' ? parsed.title : undefined, text: typeof parsed.text === 'string' ? parsed.text : '', truncated: parsed.truncated === true };
   } catch {
-    return null;
+    throw new WebReadError('The page could not be read as HTML.');
   }
 }
-
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

@@ -11,7 +11,7 @@ import { env } from '@/server/env';
 import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import { checkedUrl, fetchPage, WebFetchError } from './fetch-page';
 import { takeWebCall } from './rate';
-import { readablePage } from './readable';
+import { readablePage, WebReadError } from './readable';
 import { webSearch, WebSearchError } from './search';
 
 /**
@@ -61,7 +61,7 @@ function webFetchTool(context: RunContext): StructuredToolInterface {
       const signal = runSignal(context);
       try {
         const page = await fetchPage(requested.href, { ...(max_bytes ? { maxBytes: max_bytes } : {}), ...(signal ? { signal } : {}) });
-        const readable = readablePage(page);
+        const readable = await readablePage(page, signal);
         const head = [
           readable.title ? `Title: ${readable.title}` : null,
           // Where it came from, without the query (a redirect may have added a token to it).
@@ -71,7 +71,7 @@ function webFetchTool(context: RunContext): StructuredToolInterface {
         ].filter(Boolean);
         return reply(config, 'web_fetch', `${neutralizeTags(head.join('\n'))}\n\n${readable.text || '(The page has no readable text.)'}`, 'success', `web:${page.url.host}`);
       } catch (error) {
-        if (error instanceof WebFetchError) return reply(config, 'web_fetch', neutralizeTags(error.message), 'error', origin);
+        if (error instanceof WebFetchError || error instanceof WebReadError) return reply(config, 'web_fetch', neutralizeTags(error.message), 'error', origin);
         throw error;
       }
     },

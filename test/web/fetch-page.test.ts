@@ -41,13 +41,13 @@ describe('the byte cap', () => {
     const whole = await fetchPage(`${site.base}/bytes?kind=${kind}&n=${cap}`, { maxBytes: cap });
     expect(whole.truncated).toBe(false);
     expect(whole.body.byteLength).toBe(cap);
-    expect(readablePage(whole).text).toBe(bodyOf(kind, cap));
+    expect((await readablePage(whole)).text).toBe(bodyOf(kind, cap));
 
     const unit = kind === 'ascii' ? 1 : kind === 'cjk' ? 3 : 4;
     const over = await fetchPage(`${site.base}/bytes?kind=${kind}&n=${cap + unit}`, { maxBytes: cap });
     expect(over.truncated).toBe(true);
     expect(over.body.byteLength).toBe(cap);
-    const read = readablePage(over);
+    const read = await readablePage(over);
     expect(read.truncated).toBe(true);
     expect(read.text).toBe(bodyOf(kind, cap));
   });
@@ -55,7 +55,7 @@ describe('the byte cap', () => {
   it('a body cut inside a character ends before that character, never with a broken one', async () => {
     const over = await fetchPage(`${site.base}/bytes?kind=emoji&n=8`, { maxBytes: 6 });
     expect(over.truncated).toBe(true);
-    expect(readablePage(over).text).toBe('😀');
+    expect((await readablePage(over)).text).toBe('😀');
   });
 
   it('stops reading an endless body at the cap and closes the connection (the server is not drained)', async () => {
@@ -152,9 +152,9 @@ describe('the URL and the content type', () => {
   });
 
   it('reads JSON (also +json types) pretty-printed, and Markdown as it is', async () => {
-    expect(readablePage(await fetchPage(`${site.base}/json`)).text).toBe(JSON.stringify({ b: [1, 2], a: { c: '界😀' } }, null, 2));
-    expect(readablePage(await fetchPage(`${site.base}/problem`)).text).toBe('{\n  "title": "x"\n}');
-    expect(readablePage(await fetchPage(`${site.base}/markdown`)).text).toBe('# Notes\n\n- one\n- two');
+    expect((await readablePage(await fetchPage(`${site.base}/json`))).text).toBe(JSON.stringify({ b: [1, 2], a: { c: '界😀' } }, null, 2));
+    expect((await readablePage(await fetchPage(`${site.base}/problem`))).text).toBe('{\n  "title": "x"\n}');
+    expect((await readablePage(await fetchPage(`${site.base}/markdown`))).text).toBe('# Notes\n\n- one\n- two');
   });
 
   it('a 404 is a refusal naming the status', async () => {

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@/lib/limits';
 import type { FetchedPage } from '@/server/web/fetch-page';
-import { readablePage } from '@/server/web/readable';
+import { htmlToMarkdown, readablePage, type ReadablePage } from '@/server/web/readable';
 import { ARTICLE } from './stub-server';
 
 // What the model reads of a page (ADR 060). What must not happen: navigation, ads, scripts or styles reaching the
@@ -17,7 +17,10 @@ const page = (body: string, mediaType: FetchedPage['mediaType'] = 'text/html', t
 });
 
 describe('an HTML page as Markdown', () => {
-  const read = readablePage(page(ARTICLE));
+  let read: ReadablePage;
+  beforeAll(async () => {
+    read = await readablePage(page(ARTICLE));
+  });
 
   it('keeps the article, with its title', () => {
     expect(read.title).toBe('Tide pools of the north coast');
@@ -43,8 +46,8 @@ describe('an HTML page as Markdown', () => {
     expect(read.text).toContain('&lt;ensemble-request');
   });
 
-  it('a page that is not an article still gives its text, without scripts', () => {
-    const short = readablePage(page('<html><head><title>Tiny</title></head><body><p>Just a line.</p><script>SCRIPT</script></body></html>'));
+  it('a page that is not an article still gives its text, without scripts', async () => {
+    const short = await readablePage(page('<html><head><title>Tiny</title></head><body><p>Just a line.</p><script>SCRIPT</script></body></html>'));
     expect(short.text).toContain('Just a line.');
     expect(short.text).not.toContain('SCRIPT');
   });
@@ -56,20 +59,56 @@ describe('the output bound', () => {
     ['ascii', 'a'],
     ['cjk', '界'],
     ['emoji', '😀'],
-  ])('%s text of exactly the bound is whole; one character more is cut and said', (_kind, unit) => {
-    const at = readablePage(page(unit.repeat(max), 'text/plain'));
+  ])('%s text of exactly the bound is whole; one character more is cut and said', async (_kind, unit) => {
+    const at = await readablePage(page(unit.repeat(max), 'text/plain'));
     expect(at.truncated).toBe(false);
     expect([...at.text].length).toBe(max);
-    const over = readablePage(page(unit.repeat(max + 1), 'text/plain'));
+    const over = await readablePage(page(unit.repeat(max + 1), 'text/plain'));
     expect(over.truncated).toBe(true);
     expect(over.text).toBe(unit.repeat(max));
   });
 });
 
 describe('JSON', () => {
-  it('is pretty-printed; a cut or broken body is shown as text, said so when broken', () => {
-    expect(readablePage(page('{"a":1}', 'application/json')).text).toBe('{\n  "a": 1\n}');
-    expect(readablePage(page('{"a":', 'application/json', true)).text).toBe('{"a":');
-    expect(readablePage(page('{"a":', 'application/json')).text).toBe('(Not valid JSON; shown as text.)\n{"a":');
+  it('is pretty-printed; a cut or broken body is shown as text, said so when broken', async () => {
+    expect((await readablePage(page('{"a":1}', 'application/json'))).text).toBe('{\n  "a": 1\n}');
+    expect((await readablePage(page('{"a":', 'application/json', true))).text).toBe('{"a":');
+    expect((await readablePage(page('{"a":', 'application/json'))).text).toBe('(Not valid JSON; shown as text.)\n{"a":');
+  });
+});
+
+describe('a large page is converted out of the server’s process', () => {
+  const para = '<div class="c"><p>Some paragraph text with <a href="/l">a link</a> and more words to fill the line.</p></div>\n';
+  const big = `<html><head><title>Big</title></head><body><article>${para.repeat(Math.floor((1024 * 1024) / para.length))}</article></body></html>`;
+
+  it('a 1 MiB article never stalls the event loop, and what comes back is within the bound', async () => {
+    let last = performance.now();
+    let longestGap = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 10);
+    try {
+      const read = await readablePage(page(big));
+      expect(read.truncated).toBe(true);
+      expect([...read.text].length).toBeLessThanOrEqual(LIMITS.web.outputChars);
+      expect(read.text).toContain('[a link](https://coast.example/l)');
+    } finally {
+      clearInterval(ticker);
+    }
+    // Parsing it here would hold the loop for seconds (measured: 5–15 s on this machine).
+    expect(longestGap).toBeLessThan(1_000);
+  }, 30_000);
+
+  it('past its time bound the converter is killed and the fetch is a clear refusal', async () => {
+    await expect(htmlToMarkdown(big, new URL('https://coast.example/'), undefined, { timeoutMs: 100, memoryMb: 256 })).rejects.toThrow(/could not be read within 0.1 s/);
+  });
+
+  it('the run’s abort kills the converter', async () => {
+    const controller = new AbortController();
+    const reading = htmlToMarkdown(big, new URL('https://coast.example/'), controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    await expect(reading).rejects.toThrow(/cancelled/);
   });
 });
