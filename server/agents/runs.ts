@@ -367,14 +367,16 @@ async function runOfKey(tx: Tx, conversationId: string, options: StartOptions): 
   return { run: existing, created: false };
 }
 
-/** Direct conversation runs in flight (not team jobs: no context.jobId; not delegated children). */
+/** Direct conversation runs in flight (not team jobs: no context.jobId; not delegated children; not batch items, ADR 059). */
 const directRunsInFlight = statement(
-  `select count(*) as n from runs where status in ('pending', 'running') and owner_id = ? and kind in ('start', 'resume') and ${jsonText('input', 'context', 'jobId')} is null and parent_run_id is null`,
+  `select count(*) as n from runs where status in ('pending', 'running') and owner_id = ? and kind in ('start', 'resume') and ${jsonText('input', 'context', 'jobId')} is null and parent_run_id is null
+      and ${jsonText('input', 'context', 'batchItemId')} is null`,
 );
 
 /**
- * 429 when the owner already has the maximum of direct conversation runs pending or running (team job runs and
- * delegated children excluded: the scheduler bounds those).
+ * 429 when the owner already has the maximum of direct conversation runs pending or running (team job runs,
+ * delegated children and batch items excluded: the scheduler bounds those, and a running batch must not keep its owner
+ * from chatting).
  */
 async function assertRunQuota(_tx: Tx, ownerId: string): Promise<void> {
   const limit = LIMITS.run.inFlightPerAccount;
