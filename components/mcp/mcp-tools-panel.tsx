@@ -17,7 +17,8 @@ const HINT_LABELS: Array<[keyof NonNullable<McpToolView['annotations']>, string]
 ];
 
 /**
- * A server's status (connected, or the error) with when it was checked, and its tools with their input schemas.
+ * A server's last discovery by any process (ADR 057): its status (connected, or the error) with when it was checked,
+ * and its tools with their input schemas (on an error, those last listed).
  * Everything a server wrote is shown as text — names, descriptions, the schema as JSON in a <pre> — never as HTML.
  */
 export function McpToolsPanel({ scope, serverId, serverName }: { scope: McpScope; serverId: string; serverName: string }) {
@@ -53,11 +54,20 @@ export function McpToolsPanel({ scope, serverId, serverName }: { scope: McpScope
         </Button>
       </div>
       {status.error ? <p className="text-sm break-words text-red-600 dark:text-red-400">{status.error}</p> : null}
-      {status.status === 'connected' ? (
+      {status.status === 'error' && status.listedAt === null ? (
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">Its tools have never been listed, so agents are not offered any yet.</p>
+      ) : null}
+      {status.status === 'connected' || status.listedAt !== null ? (
         <>
           <p className="text-sm text-zinc-700 dark:text-zinc-300">
             {status.tools.length === 1 ? '1 tool' : `${status.tools.length} tools`}
             {status.toolsTruncated ? ' (the server listed more; the rest are left out)' : ''}
+            {status.status === 'error' && status.listedAt ? (
+              <>
+                {' '}
+                as last listed <Time iso={status.listedAt} format="datetime" />; runs are offered these, and a call fails while the server can&apos;t be reached
+              </>
+            ) : null}
           </p>
           <ul aria-label={`Tools of ${serverName}`} className="space-y-2">
             {status.tools.map((tool) => (

@@ -145,4 +145,8 @@ export type McpToolView = {
   annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
 };
 
-export type McpServerStatusView = { status: 'connected' | 'error'; checkedAt: string; error?: string; tools: McpToolView[]; toolsTruncated?: boolean };
+/**
+ * A server's last discovery, by whichever process made it (ADR 057). On an error the tools are those last listed
+ * (listedAt: when; null when it has never been listed, so it has no tools).
+ */
+export type McpServerStatusView = { status: 'connected' | 'error'; checkedAt: string; error?: string; tools: McpToolView[]; toolsTruncated?: boolean; listedAt: string | null };

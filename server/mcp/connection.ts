@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_LIMITS } from '@/lib/mcp-limits';
+import type { DiscoveryOutcome } from './discovery-store';
 import { toCallResult } from './result';
 import type { McpConnectionSpec } from './store';
 import { Semaphore } from './semaphore';
@@ -22,6 +23,8 @@ export type ConnectionDeps = {
   open: (spec: McpConnectionSpec) => OpenedTransport;
   now?: () => number;
   idleStopMs?: number;
+  /** Keep what a list learnt where every process reads it (discovery-store.ts); a failure to keep it is logged only. */
+  record?: (outcome: DiscoveryOutcome) => Promise<void>;
 };
 
 const CLIENT_INFO = { name: 'ensemble', version: '1.0.0' };
@@ -245,12 +248,24 @@ export class McpConnection {
       }
       this.cache = { tools, truncated, checkedAt: this.now() };
       this.crashesInARow = 0;
+      await this.keep({ ok: true, tools, truncated, at: this.cache.checkedAt });
       return this.cache;
     } catch (err) {
       this.stale = true;
-      throw this.callError(err, signal, undefined, 'tools/list');
+      const failure = this.callError(err, signal, undefined, 'tools/list');
+      await this.keep({ ok: false, error: failure.message, at: this.now() });
+      throw failure;
     } finally {
       this.done();
+    }
+  }
+
+  private async keep(outcome: DiscoveryOutcome): Promise<void> {
+    if (!this.deps.record || this.closed) return;
+    try {
+      await this.deps.record(outcome);
+    } catch (err) {
+      console.error(`[mcp] the discovery of "${this.spec.name}" was not kept: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Resolver } from '@/server/egress';
 import { McpConnection } from './connection';
+import { recordMcpDiscovery } from './discovery-store';
 import { connectionSpecOf, mcpServerRowById } from './store';
 import { openTransport } from './transport';
 import { McpCallError, type McpServerRef } from './types';
@@ -51,6 +52,7 @@ async function refresh(s: State, ref: Pick<McpServerRef, 'id' | 'name'>): Promis
   const conn = new McpConnection(connectionSpecOf(row), {
     open: (spec) => openTransport(spec, { resolver: s.resolver }),
     idleStopMs: s.idleStopMs,
+    record: (outcome) => recordMcpDiscovery(row.id, row.updatedAt.getTime(), outcome),
   });
   s.entries.set(ref.id, { conn, checkedAt: Date.now() });
   return conn;

@@ -1,8 +1,9 @@
 import 'server-only';
 import { validateArguments } from './arguments';
 import { connectionFor } from './connections';
+import { storedMcpDiscovery } from './discovery-store';
 import { mcpServerRowById, toMcpServerRef, usableMcpServerRows } from './store';
-import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerRef, type McpServerTools } from './types';
+import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerDiscovery, type McpServerRef, type McpServerTools } from './types';
 
 /**
  * The MCP facade (ADR 054): the one module run code imports from server/mcp (besides ./types). Servers are looked up
@@ -10,7 +11,7 @@ import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerRe
  * validated, timed, cancellable and capped.
  */
 
-export type { McpCallOptions, McpCallResult, McpContentPart, McpProgress, McpServerRef, McpServerTools, McpToolInfo, McpTransport } from './types';
+export type { McpCallOptions, McpCallResult, McpContentPart, McpProgress, McpServerDiscovery, McpServerRef, McpServerTools, McpToolInfo, McpTransport } from './types';
 export { McpCallError } from './types';
 
 /** Deployment-wide servers plus the owner's own. */
@@ -25,13 +26,19 @@ export async function usableMcpServer(ownerId: string, serverId: string): Promis
   return toMcpServerRef(row);
 }
 
-/** The server's tools, from this process's cache unless refresh. Never throws for an unreachable server: status 'error'. */
-export async function mcpServerTools(server: McpServerRef, opts?: { refresh?: boolean }): Promise<McpServerTools> {
+/**
+ * The server's last discovery as every process sees it (ADR 057): this process lists the server when its own copy is
+ * stale (or on refresh), which writes to the database, then the stored record is answered, whichever process made it.
+ * Never throws for an unreachable server: status 'error', with the tools as last listed (listedAt null: never listed).
+ */
+export async function mcpServerTools(server: McpServerRef, opts?: { refresh?: boolean }): Promise<McpServerDiscovery> {
+  let live: McpServerTools;
   try {
-    return await (await connectionFor(server)).tools(opts?.refresh ?? false);
+    live = await (await connectionFor(server)).tools(opts?.refresh ?? false);
   } catch (err) {
-    return { status: 'error', checkedAt: new Date().toISOString(), error: err instanceof Error ? err.message : String(err), tools: [] };
+    return { status: 'error', checkedAt: new Date().toISOString(), error: err instanceof Error ? err.message : String(err), tools: [], listedAt: null };
   }
+  return (await storedMcpDiscovery(server.id)) ?? { ...live, listedAt: live.status === 'connected' ? live.checkedAt : null };
 }
 
 /**

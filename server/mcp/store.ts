@@ -219,6 +219,9 @@ export async function updateMcpServer(row: McpServerRow, data: UpdateMcpServerDa
         })
         .where(eq(schema.mcpServers.id, current.id))
         .returning();
+      // The last discovery described the definition before this edit (another URL, other headers): the server is
+      // listed again on its next use, and until then its tools are not offered (ADR 057).
+      await tx.delete(schema.mcpDiscoveries).where(eq(schema.mcpDiscoveries.serverId, current.id));
       return next;
     });
     if (!updated) throw notFound('MCP server');

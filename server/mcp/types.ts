@@ -59,6 +59,9 @@ export interface McpServerTools {
   toolsTruncated?: boolean;
 }
 
+/** A server's last discovery by any process (ADR 057): listedAt is when its tools were last listed, null if never. */
+export type McpServerDiscovery = McpServerTools & { listedAt: string | null };
+
 export class McpCallError extends Error {
   constructor(
     message: string,
