@@ -10,6 +10,7 @@ const FIELD_LABELS: Record<string, string> = {
   instructionsHash: 'Instructions',
   tools: 'Tools',
   approvalTools: 'Tools needing approval',
+  unavailable: 'Tools not offered',
   'limits.maxTurns': 'Turn limit',
   'limits.timeLimitMinutes': 'Time limit (minutes)',
   'limits.compactAtTokens': 'Compaction threshold (tokens)',
@@ -34,7 +35,11 @@ export function formatSetupValue(value: unknown): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return 'none';
     return value
-      .map((item) => (isRecord(item) && typeof item.name === 'string' ? (typeof item.group === 'string' ? `${item.name} (${item.group})` : item.name) : formatSetupValue(item)))
+      .map((item) =>
+        isRecord(item) && typeof item.origin === 'string' && item.reason === 'never_listed'
+          ? `${item.origin} (never listed)`
+          : isRecord(item) && typeof item.name === 'string' ? (typeof item.group === 'string' ? `${item.name} (${item.group})` : item.name) : formatSetupValue(item),
+      )
       .join(', ');
   }
   return JSON.stringify(value);

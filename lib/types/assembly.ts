@@ -14,6 +14,11 @@ export type AssemblyDescriptor = {
   tools: Array<{ name: string; group: string; origin?: string; schemaHash?: string; deferred?: true }>;
   /** Sorted. */
   approvalTools: string[];
+  /**
+   * Tools the setup names but the run could not be offered, and why (ADR 057): an MCP server never listed
+   * (`origin` is `mcp:<server>`). Sorted by origin; absent when there are none (so older fingerprints stand).
+   */
+  unavailable?: UnavailableTools;
   limits: {
     maxTurns: number;
     timeLimitMinutes: number;
@@ -26,6 +31,8 @@ export type AssemblyDescriptor = {
   middleware: string[];
   appVersion: string;
 };
+
+export type UnavailableTools = Array<{ origin: string; reason: 'never_listed' }>;
 
 /** A descriptor field that differs from the conversation's previous run ("Setup changed"). Dotted paths, e.g. "limits.maxTurns". */
 export type AssemblyChange = { field: string; before: unknown; after: unknown };

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { canonicalJson } from '@/server/agents/assembly/fingerprint';
-import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerRef, type McpServerTools, type McpToolInfo } from '@/server/mcp/types';
+import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerDiscovery, type McpServerRef, type McpToolInfo } from '@/server/mcp/types';
 
 /**
  * A stand-in for server/mcp/index.ts (the MCP client's facade) in the run tests: servers and their tools in memory,
@@ -9,7 +9,7 @@ import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerRe
  */
 export { McpCallError };
 
-type FakeServer = { ref: McpServerRef; tools: McpToolInfo[]; status: 'connected' | 'error' };
+type FakeServer = { ref: McpServerRef; tools: McpToolInfo[]; status: 'connected' | 'error'; listedAt: string | null };
 export type FakeCall = { server: string; tool: string; args: unknown; signal: AbortSignal | undefined };
 type Handler = (call: FakeCall, opts: McpCallOptions | undefined) => Promise<McpCallResult> | McpCallResult;
 
@@ -26,13 +26,23 @@ export function fakeTool(name: string, description = `Does ${name}`, inputSchema
 
 export function addServer(ownerId: string | null, name: string, tools: McpToolInfo[]): McpServerRef {
   const ref: McpServerRef = { id: crypto.randomUUID(), name, ownerId, transport: 'http', timeoutMs: 60_000, maxConcurrent: 4 };
-  servers.set(ref.id, { ref, tools, status: 'connected' });
+  servers.set(ref.id, { ref, tools, status: 'connected', listedAt: new Date().toISOString() });
   return ref;
 }
 
 /** The server now lists these tools (a changed tool gets a new schema hash). */
 export function setTools(serverId: string, tools: McpToolInfo[]): void {
   servers.get(serverId)!.tools = tools;
+}
+
+/**
+ * The server can't be reached now (its last discovery says error): with its tools as last listed, or, with
+ * `neverListed`, none (no process ever listed it). Calls to it fail as the real client's do.
+ */
+export function setUnreachable(serverId: string, opts: { neverListed?: boolean } = {}): void {
+  const s = servers.get(serverId)!;
+  s.status = 'error';
+  if (opts.neverListed) s.listedAt = null;
 }
 
 export function onCall(next: Handler): void {
@@ -56,15 +66,18 @@ export async function usableMcpServer(ownerId: string, serverId: string): Promis
   return s && visible(s, ownerId) ? s.ref : null;
 }
 
-export async function mcpServerTools(server: McpServerRef): Promise<McpServerTools> {
+export async function mcpServerTools(server: McpServerRef): Promise<McpServerDiscovery> {
   const s = servers.get(server.id);
-  if (!s || s.status === 'error') return { status: 'error', checkedAt: new Date().toISOString(), error: 'unreachable', tools: [] };
-  return { status: 'connected', checkedAt: new Date().toISOString(), tools: s.tools };
+  if (!s) return { status: 'error', checkedAt: new Date().toISOString(), error: 'unreachable', tools: [], listedAt: null };
+  const tools = s.listedAt === null ? [] : s.tools;
+  if (s.status === 'error') return { status: 'error', checkedAt: new Date().toISOString(), error: 'unreachable', tools, listedAt: s.listedAt };
+  return { status: 'connected', checkedAt: new Date().toISOString(), tools, listedAt: s.listedAt };
 }
 
 export async function callMcpTool(server: McpServerRef, tool: string, args: unknown, opts?: McpCallOptions): Promise<McpCallResult> {
   const s = servers.get(server.id);
   if (!s) throw new McpCallError('gone', 'server_unavailable');
+  if (s.status === 'error') throw new McpCallError(`The MCP server "${server.name}" could not be started or reached: connect ECONNREFUSED`, 'server_unavailable');
   if (!s.tools.some((t) => t.name === tool)) throw new McpCallError(`no tool ${tool}`, 'unknown_tool');
   const call = { server: server.name, tool, args, signal: opts?.signal };
   calls.push(call);

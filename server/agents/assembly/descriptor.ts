@@ -11,6 +11,7 @@ import { ensureBuiltinToolGroups } from '../tools/builtin';
 import { isDeferredTool } from '../tools/deferred';
 import type { GraphAgent, RunContext } from '../run-types';
 import { groupedToolsForAgent } from '../tools/registry';
+import { unavailableToolsOf } from '../tools/unavailable';
 import { appVersion } from './app-version';
 import { sha256Hex } from './fingerprint';
 
@@ -38,11 +39,13 @@ export async function assemblyDescriptor(
   const tools = (await groupedToolsForAgent(agent.toolGroups, context, agent))
     .map(({ tool, group }) => ({ name: tool.name, group, ...recordedOrigin(tool) }))
     .sort((a, b) => byCodeUnit(a.name, b.name));
+  const unavailable = unavailableToolsOf(context);
   return {
     model: options.model ?? agent.model,
     instructionsHash: sha256Hex(systemPrompt(agent, promptOptionsFor(context))),
     tools,
     approvalTools: [...new Set(agent.approvalTools)].sort(byCodeUnit),
+    ...(unavailable.length ? { unavailable } : {}),
     limits: {
       maxTurns: agent.maxTurns,
       // A delegated child runs under min(the agent's limit, what the delegation gave it): the executor's own rule.

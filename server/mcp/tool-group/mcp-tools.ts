@@ -7,6 +7,7 @@ import { beginLiveResponse, liveScopeOf } from '@/server/agents/live-output/regi
 import { activeRuns } from '@/server/agents/run-events';
 import type { RunContext } from '@/server/agents/run-types';
 import { isDeferredTool, promotedToolNames } from '@/server/agents/tools/deferred';
+import { noteUnavailableTools } from '@/server/agents/tools/unavailable';
 import type { ToolGroupAgent } from '@/server/agents/tools/registry';
 import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import { callMcpTool, mcpOrigin, mcpServerTools, usableMcpServer } from '../index';
@@ -33,6 +34,12 @@ export async function mcpToolsFor(context: RunContext, agent?: ToolGroupAgent): 
   const selection = agent?.mcpTools ?? [];
   if (!selection.length) return [];
   const [listed, recorded] = await Promise.all([listedTools(context.ownerId, selection.map((s) => s.serverId)), recordedTools(context.runId)]);
+  // A server never listed has no known tools: the run's setup says so (its name and a code, never its error text).
+  noteUnavailableTools(
+    context,
+    'mcp',
+    [...listed.values()].filter((l) => l.listedAt === null).map((l) => ({ origin: `mcp:${l.server.name}`, reason: 'never_listed' as const })),
+  );
   let chosen = selectedTools(selection, listed);
   const pinned = recorded ? new Map(recorded.filter((t) => t.schemaHash).map((t) => [t.name, t.schemaHash!])) : null;
   if (pinned) chosen = chosen.filter((t) => pinned.has(t.name));
@@ -40,13 +47,17 @@ export async function mcpToolsFor(context: RunContext, agent?: ToolGroupAgent): 
   return deferredToolsFor(tools, chosen, agent?.toolGroups ?? []);
 }
 
-async function listedTools(ownerId: string, serverIds: readonly string[]): Promise<Map<string, { server: McpServerRef; tools: McpToolInfo[] }>> {
+/**
+ * Each usable server's tools as last listed by any process (ADR 057): a server unreachable now still offers them
+ * (with the schemas and hashes of that listing), and a call to it fails naming the server while the run goes on.
+ */
+async function listedTools(ownerId: string, serverIds: readonly string[]): Promise<Map<string, { server: McpServerRef; tools: McpToolInfo[]; listedAt: string | null }>> {
   const found = await Promise.all(
     serverIds.map(async (id) => {
       const server = await usableMcpServer(ownerId, id);
       if (!server) return null;
       const listing = await mcpServerTools(server);
-      return { server, tools: listing.tools };
+      return { server, tools: listing.tools, listedAt: listing.listedAt };
     }),
   );
   return new Map(found.filter((f) => f !== null).map((f) => [f.server.id, f]));

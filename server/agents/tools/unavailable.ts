@@ -1,0 +1,24 @@
+import 'server-only';
+import type { UnavailableTools } from '@/lib/types/assembly';
+import type { RunContext } from '../run-types';
+
+/**
+ * Tools a run's setup names but can't offer, and why (ADR 057): a tool group notes them while it builds the run's
+ * tools (an MCP server never listed has no known tools), and the assembly record carries the note, so the run's
+ * setup says why they are absent. Keyed by the run's context object, like the shared build (registry.ts); a group
+ * that builds again replaces its note. Reasons are codes, and the origin names only the server: no text a server or
+ * a person wrote besides that name, and none of it goes near a system message.
+ */
+const notes = new WeakMap<RunContext, Map<string, UnavailableTools>>();
+
+export function noteUnavailableTools(context: RunContext, group: string, entries: UnavailableTools): void {
+  const byGroup = notes.get(context) ?? new Map<string, UnavailableTools>();
+  byGroup.set(group, entries);
+  notes.set(context, byGroup);
+}
+
+/** The run's notes, sorted by origin (the descriptor's arrays are sorted where they are sets). */
+export function unavailableToolsOf(context: RunContext): UnavailableTools {
+  const all = [...(notes.get(context)?.values() ?? [])].flat();
+  return all.sort((a, b) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0));
+}
