@@ -137,7 +137,7 @@ export function stepItem(event: ApiRunEvent): StepItem {
         ...base,
         kind: 'tool',
         tone: event.declined ? 'warning' : event.status === 'error' ? 'danger' : 'success',
-        title: `Tool ${event.mcp ? `${event.mcp.tool} of MCP server ${event.mcp.server}` : event.tool} ${event.declined ? 'declined by you' : event.status === 'error' ? 'failed' : 'returned'}`,
+        title: `Tool ${event.mcp ? `${event.mcp.tool} of MCP server ${event.mcp.server}` : event.tool}${event.origin ? ` (${event.origin})` : ''} ${event.declined ? 'declined by you' : event.status === 'error' ? 'failed' : 'returned'}`,
         // The receipt id is what an answer cites ([r1 calculator]): shown so a person can find the call.
         detail: event.receipt ? `Receipt ${event.receipt} · ${formatDuration(event.durationMs)}` : formatDuration(event.durationMs),
         result: event.result,

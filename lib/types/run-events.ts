@@ -68,6 +68,8 @@ export type RunEventData =
       childRunId?: string;
       /** An MCP tool's call: its server's name and the tool's own name (`tool` is the name the model used). */
       mcp?: { server: string; tool: string };
+      /** A web tool's result: where it came from, `web:<host>` or `web-search:<provider>` (never a path or query). */
+      origin?: string;
     }
   /** The interrupt payload, or its JSON text cut to the cap (`truncated`) when longer. */
   | { type: 'interrupt'; interrupt: unknown; truncated?: true }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stepItem } from '@/components/runs/step-items';
 import { getState, resume, start } from '@/server/agents/runs';
 import type { RunContext } from '@/server/agents/run-types';
 import { environmentProblems } from '@/server/env';
@@ -82,8 +83,12 @@ describe('web_fetch in a run', () => {
     // The origin names the host only: never the path or the query (which may hold a token).
     expect(result.provenance).toEqual({ contentKind: 'tool_result', producer: { type: 'framework' }, origin: `web:${site.host}` });
     expect(result.text).not.toContain('sekret');
-    const [step] = ofType(await eventsOf(run.id), 'step.tool');
-    expect(step).toMatchObject({ tool: 'web_fetch', status: 'success', result: expect.stringContaining('Tide pools') });
+    const events = await eventsOf(run.id);
+    const [step] = ofType(events, 'step.tool');
+    expect(step).toMatchObject({ tool: 'web_fetch', status: 'success', origin: `web:${site.host}`, result: expect.stringContaining('Tide pools') });
+    // The Steps panel names where the result came from.
+    const shown = stepItem(events.find((e) => e.type === 'step.tool')!);
+    expect(shown.title).toBe(`Tool web_fetch (web:${site.host}) returned`);
   });
 
   it('an agent that did not choose the group (an empty allowlist means every other group) is not offered web_fetch', async () => {

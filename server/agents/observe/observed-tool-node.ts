@@ -69,7 +69,14 @@ export function recordToolResult(run: RunIds | undefined, message: ToolMessage, 
     ...(receipt ? { receipt: receipt.id } : {}),
     ...child,
     ...mcpRef(message.artifact),
+    ...webRef(message.artifact),
   });
+}
+
+/** Where a web tool's result came from (`web:<host>`, `web-search:<provider>`: the artifact server/web/tools.ts writes). */
+function webRef(artifact: unknown): { origin?: string } {
+  const origin = (artifact as { origin?: unknown } | null | undefined)?.origin;
+  return typeof origin === 'string' && (origin.startsWith('web:') || origin.startsWith('web-search:')) ? { origin } : {};
 }
 
 /** The MCP server and tool a result came from (the artifact the MCP tool group writes from its server record). */
