@@ -15,6 +15,7 @@ import { startConversationAction } from '@/app/(app)/agents/actions';
 import { conversationKeys } from '@/components/conversations/queries';
 import { agentListQuery } from './queries';
 import { DeleteAgentDialog } from './delete-agent-dialog';
+import { ApprovalSummary } from './approval-summary';
 import { useDebouncedValue } from '@/components/ui/use-debounced-value';
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -117,6 +118,7 @@ function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => v
             agent.toolGroups.map((g) => <Badge key={g}>{TOOL_GROUPS[g as ToolGroup]?.label ?? g}</Badge>)
           )}
         </div>
+        <ApprovalSummary agent={agent} />
         {chat.isError ? <Alert>Could not start a conversation: {chat.error.message}</Alert> : null}
       </div>
       <div className="flex shrink-0 flex-wrap gap-2">

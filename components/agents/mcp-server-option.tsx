@@ -2,6 +2,7 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type Ref } from 'react';
+import { mcpServerRule } from '@/lib/mcp/approval-rule';
 import { mcpServerTag, mcpServerTagOf, mcpToolName } from '@/lib/mcp/tool-name';
 import type { AgentMcpSelection } from '@/lib/schemas/agent';
 import { Button } from '@/components/ui/button';
@@ -24,7 +25,8 @@ const SCOPE = { deployment: 'Added by your administrator', own: 'Yours', gone: '
 
 /** One MCP server in the agent form: used or not, whole or by tools, and its tools' approval rules. */
 export function McpServerOption({ server, entry, approvalTools, inputRef, onBlur, onEntry, onApprovals }: Props) {
-  const ofServer = (name: string) => mcpServerTagOf(name) === mcpServerTag(server.id);
+  // The server's approval rules: its tools' names, and the rule for all of its tools.
+  const ofServer = (name: string) => name === mcpServerRule(server.id) || mcpServerTagOf(name) === mcpServerTag(server.id);
   return (
     <div className="min-w-0 space-y-2 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
       <CheckboxOption
@@ -52,6 +54,13 @@ function ServerTools({ serverId, serverName, entry, approvalTools, onBlur, onEnt
   // Tools the agent names that the server no longer lists: shown so they can be unchecked.
   const missing = chosen ? chosen.filter((name) => !listed.some((t) => t.name === name)) : [];
   const approvalOf = (tool: string) => mcpToolName(serverId, tool);
+  const serverRule = mcpServerRule(serverId);
+  const askForAll = approvalTools.includes(serverRule);
+  // The server's rule covers each of its tools (and those it adds later): single rules under it would say nothing.
+  const setAskForAll = (on: boolean) => {
+    const others = approvalTools.filter((n) => n !== serverRule && mcpServerTagOf(n) !== mcpServerTag(serverId));
+    onApprovals(on ? [...others, serverRule] : approvalTools.filter((n) => n !== serverRule));
+  };
   const setApproval = (tool: string, on: boolean) => {
     const name = approvalOf(tool);
     onApprovals(on ? [...approvalTools.filter((n) => n !== name), name] : approvalTools.filter((n) => n !== name));
@@ -88,6 +97,13 @@ function ServerTools({ serverId, serverName, entry, approvalTools, onBlur, onEnt
           onSelect={() => onEntry({ serverId, tools: listed.map((t) => t.name) })}
         />
       </div>
+      <CheckboxOption
+        label="Ask before every tool of this server"
+        description="Each call of any of its tools, also those it adds later, waits for your approval."
+        checked={askForAll}
+        onBlur={onBlur}
+        onChange={setAskForAll}
+      />
       {tools.isPending ? (
         <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
           Loading its tools…
@@ -121,7 +137,7 @@ function ServerTools({ serverId, serverName, entry, approvalTools, onBlur, onEnt
                     <p className="font-mono text-[13px] break-all text-zinc-800 dark:text-zinc-200">{tool.name}</p>
                   )}
                   {tool.description ? <p className="pl-6 text-xs break-words text-zinc-500 dark:text-zinc-400">{tool.description}</p> : null}
-                  {used ? (
+                  {used && !askForAll ? (
                     <div className="pl-6">
                       <CheckboxOption
                         label={<span className="text-xs">Needs approval: {tool.name}</span>}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { DEFAULT_MODEL, MODEL_FORMAT_HINT, parseModel } from '../models';
+import { MCP_SERVER_RULE } from '../mcp/approval-rule';
 import { MCP_TOOL_NAME } from '../mcp/tool-name';
 import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES } from '../tool-groups';
 import { boundedText } from './common';
@@ -47,10 +48,11 @@ function nameList(known: readonly string[], what: string, max: number, alsoKnown
 /** Tool groups the agent may use; an empty list means every group. */
 export const agentToolGroupsSchema = nameList(TOOL_GROUP_NAMES, 'tool group', TOOL_GROUP_NAMES.length);
 /**
- * Tools whose calls pause for the person's approval before they run: built-in tools, and MCP tools by the name the
- * model sees (lib/mcp/tool-name.ts). The server checks that an MCP name is of a server the agent uses (catalog.ts).
+ * Tools whose calls pause for the person's approval before they run: built-in tools, MCP tools by the name the
+ * model sees (lib/mcp/tool-name.ts), and whole MCP servers (`mcp_server:<id>`, lib/mcp/approval-rule.ts). The server
+ * checks that an MCP name or server rule is of a server the agent uses (catalog.ts).
  */
-export const agentApprovalToolsSchema = nameList(ALL_TOOL_NAMES, 'tool', L.approvalTools.max, (name) => MCP_TOOL_NAME.test(name));
+export const agentApprovalToolsSchema = nameList(ALL_TOOL_NAMES, 'tool', L.approvalTools.max, (name) => MCP_TOOL_NAME.test(name) || MCP_SERVER_RULE.test(name));
 
 const M = L.mcp;
 const mcpToolNameSchema = z

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { Annotation, END, START, StateGraph, interrupt, type LangGraphRunnableConfig, type Messages } from '@langchain/langgraph';
+import { approvalMatcher } from '@/lib/mcp/approval-rule';
 import type { ApprovalDecision, ApprovalInterrupt } from '@/lib/types/conversation';
 import { getCheckpointer } from './checkpointer';
 import { modelInput } from './compaction/model-input';
@@ -114,7 +115,8 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     return now.length === offered.length ? bound : bindAll(now);
   };
   const prompt = systemPrompt(agent, promptOptionsFor(context));
-  const needsApproval = new Set(agent.approvalTools);
+  // A tool's name, or a rule for every tool of its MCP server (lib/mcp/approval-rule.ts, ADR 057).
+  const needsApproval = approvalMatcher(agent.approvalTools);
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
   const nodeWork = options.nodeWork ?? new NodeWork();
   // Records a step.tool event per result (observe/observed-tool-node.ts explains how each tool is timed).
@@ -185,7 +187,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   function approve(state: typeof AgentState.State, config: LangGraphRunnableConfig) {
     const declined: ToolMessage[] = [];
     for (const call of lastToolCalls(state.messages)) {
-      if (!needsApproval.has(call.name)) continue;
+      if (!needsApproval(call.name)) continue;
       const mcp = mcpSourceOf(toolsByName.get(call.name));
       const request: ApprovalInterrupt = { type: 'approval', tool: call.name, args: call.args, ...(mcp ? { mcp } : {}) };
       const decision = readDecision(interrupt(request));
@@ -223,7 +225,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   function afterModel(state: typeof AgentState.State) {
     const calls = lastToolCalls(state.messages);
     if (!calls.length) return END;
-    return calls.some((c) => needsApproval.has(c.name)) ? NODES.approval : NODES.tools;
+    return calls.some((c) => needsApproval(c.name)) ? NODES.approval : NODES.tools;
   }
 
   // ask_clarification ends the turn: the person's answer comes back as a new human message. A finish tool (a

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface } from '@langchain/core/tools';
+import { approvalMatcher } from '@/lib/mcp/approval-rule';
 import { TOOL_GROUP_NAMES } from '@/lib/tool-groups';
 import type { GraphAgent, RunContext } from '../run-types';
 
@@ -80,8 +81,9 @@ async function buildGroupedTools(names: readonly string[], factories: readonly T
   // A run's tool filter (server-written context; delegation writes it for a child): the same tools vanish from its
   // prompt, its execution and its assembly record.
   const allow = Array.isArray(context.toolAllowlist) ? new Set<unknown>(context.toolAllowlist) : null;
-  const deny = Array.isArray(context.toolDenylist) ? new Set<unknown>(context.toolDenylist) : null;
-  return tools.filter(({ tool }) => !seen.has(tool.name) && seen.add(tool.name) && (!allow || allow.has(tool.name)) && !deny?.has(tool.name));
+  // The deny list may hold an MCP server rule (a parent's "ask before every tool of this server": ADR 057).
+  const deny = Array.isArray(context.toolDenylist) ? approvalMatcher(context.toolDenylist.filter((n): n is string => typeof n === 'string')) : null;
+  return tools.filter(({ tool }) => !seen.has(tool.name) && seen.add(tool.name) && (!allow || allow.has(tool.name)) && !deny?.(tool.name));
 }
 
 /** The run context a tool was called with; throws when a tool runs outside a run. */

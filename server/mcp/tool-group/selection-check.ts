@@ -1,4 +1,5 @@
 import 'server-only';
+import { serverIdOfRule } from '@/lib/mcp/approval-rule';
 import { mcpServerTag, mcpServerTagOf } from '@/lib/mcp/tool-name';
 import type { AgentMcpTools } from '@/server/db/schema';
 import { validationError } from '@/server/http/errors';
@@ -16,12 +17,17 @@ export async function assertUsableMcpServers(ownerId: string, selection: AgentMc
 }
 
 /**
- * An approval rule for an MCP tool (its model-facing name, lib/mcp/tool-name.ts) must name a tool of a server the
- * agent uses: a rule for a server it dropped would hold nothing, and would hold again, silently, if it came back.
+ * An approval rule for an MCP tool (its model-facing name, lib/mcp/tool-name.ts) or a whole MCP server
+ * (`mcp_server:<id>`, lib/mcp/approval-rule.ts) must be of a server the agent uses: a rule for a server it dropped
+ * would hold nothing, and would hold again, silently, if it came back. The selection was checked first
+ * (assertUsableMcpServers), so another account's server can't be named here either: same words as a missing one.
  */
 export function assertMcpApprovals(approvalTools: readonly string[], selection: AgentMcpTools): void {
+  const used = new Set(selection.map((s) => s.serverId));
   const tags = new Set(selection.map((s) => mcpServerTag(s.serverId)));
   const stray = approvalTools.filter((name) => {
+    const serverId = serverIdOfRule(name);
+    if (serverId !== null) return !used.has(serverId);
     const tag = mcpServerTagOf(name);
     return tag !== null && !tags.has(tag);
   });
