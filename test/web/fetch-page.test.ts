@@ -105,7 +105,18 @@ describe('redirects under the egress rule', () => {
   });
 
   it('refuses the same addresses asked for directly, and localhost by name', async () => {
-    for (const target of [`http://127.0.0.1:${trap.port}/`, 'http://169.254.169.254/', `http://localhost:${trap.port}/`, 'http://[fd00:ec2::254]/']) {
+    const spellings = [
+      `http://127.0.0.1:${trap.port}/`,
+      'http://169.254.169.254/',
+      `http://localhost:${trap.port}/`,
+      'http://[fd00:ec2::254]/',
+      // Other spellings of loopback: decimal, hex, IPv4-mapped IPv6, the unspecified address.
+      `http://2130706433:${trap.port}/`,
+      `http://0x7f.0.0.1:${trap.port}/`,
+      `http://[::ffff:127.0.0.1]:${trap.port}/`,
+      `http://0.0.0.0:${trap.port}/`,
+    ];
+    for (const target of spellings) {
       expect((await refusal(fetchPage(target))).kind, target).toBe('egress');
     }
     expect(trap.requests).toEqual([]);

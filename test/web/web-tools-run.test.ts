@@ -130,6 +130,21 @@ describe('web_fetch in a run', () => {
     expect(trap.requests).toEqual([]);
   });
 
+  it('max_bytes is taken at its bounds and refused one past them, before any request', async () => {
+    const kim = await makeUser('kim');
+    const { conversation } = await conversationWith(kim.id, { toolGroups: ['web'] });
+    const before = site.requests.length;
+    for (const max_bytes of [1_023, 2 * 1024 * 1024 + 1]) {
+      await runCall(kim.id, conversation.id, 'web_fetch', { url: `${site.base}/markdown`, max_bytes });
+      expect((await toolResult(kim.id, conversation.id)).status, String(max_bytes)).toBe('error');
+    }
+    expect(site.requests.length).toBe(before);
+    for (const max_bytes of [1_024, 2 * 1024 * 1024]) {
+      await runCall(kim.id, conversation.id, 'web_fetch', { url: `${site.base}/markdown`, max_bytes });
+      expect((await toolResult(kim.id, conversation.id)).text, String(max_bytes)).toContain('# Notes');
+    }
+  });
+
   it('refuses a content type with a clear tool error', async () => {
     const erin = await makeUser('erin');
     const { conversation } = await conversationWith(erin.id, { toolGroups: ['web'] });
