@@ -65,9 +65,13 @@ describe('the SQLite and Postgres schemas', () => {
     expectTypeOf<typeof pg.signInKnownAddresses.$inferInsert>().toEqualTypeOf<typeof sqlite.signInKnownAddresses.$inferInsert>();
     expectTypeOf<typeof pg.modelPrices.$inferSelect>().toEqualTypeOf<typeof sqlite.modelPrices.$inferSelect>();
     expectTypeOf<typeof pg.modelPrices.$inferInsert>().toEqualTypeOf<typeof sqlite.modelPrices.$inferInsert>();
+    expectTypeOf<typeof pg.batches.$inferSelect>().toEqualTypeOf<typeof sqlite.batches.$inferSelect>();
+    expectTypeOf<typeof pg.batches.$inferInsert>().toEqualTypeOf<typeof sqlite.batches.$inferInsert>();
+    expectTypeOf<typeof pg.batchItems.$inferSelect>().toEqualTypeOf<typeof sqlite.batchItems.$inferSelect>();
+    expectTypeOf<typeof pg.batchItems.$inferInsert>().toEqualTypeOf<typeof sqlite.batchItems.$inferInsert>();
     expectTypeOf<typeof pg.mcpServers.$inferSelect>().toEqualTypeOf<typeof sqlite.mcpServers.$inferSelect>();
     expectTypeOf<typeof pg.mcpServers.$inferInsert>().toEqualTypeOf<typeof sqlite.mcpServers.$inferInsert>();
-    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers, pg.modelPrices, pg.mcpServers];
+    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers, pg.modelPrices, pg.mcpServers, pg.batches, pg.batchItems];
     expect(new Set(typed)).toEqual(new Set(tablesOf(pg, PgTable).values()));
   });
 });
