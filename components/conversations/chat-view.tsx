@@ -227,6 +227,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
             agentName={conversation.agentName}
             echo={shownEcho}
             approvalTool={view.kind === 'approval' ? view.interrupt.tool : null}
+            approvalMcp={view.kind === 'approval' ? (view.interrupt.mcp ?? null) : null}
           />
         </div>
         {/* An approval's resume run starts no message of its own: its steps are offered here. */}

@@ -7,6 +7,7 @@ import { AssistantMarkdown } from './assistant-markdown';
 import { FrameworkNote, MentionMessage, ReceiptCard, RequestCard } from './team-message-items';
 import type { TimelineItem } from './timeline';
 import { ToolCallDetails, ToolResultDetails } from './tool-call-details';
+import { toolCallLabel, type McpSource } from '@/lib/tool-call-label';
 
 const label = 'mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400';
 
@@ -16,12 +17,15 @@ export function MessageItem({
   agentName,
   pending = false,
   awaitingCallId = null,
+  awaitingMcp = null,
 }: {
   item: TimelineItem;
   agentName: string;
   pending?: boolean;
   /** The tool call the run waits on for approval, if any. */
   awaitingCallId?: string | null;
+  /** The MCP server and tool of the call awaiting approval (its interrupt says; no result names it yet). */
+  awaitingMcp?: McpSource | null;
 }) {
   if (item.kind === 'user' && item.provenance && item.provenance.producer.type !== 'person') {
     // Text the framework (or a member) put in the human channel: labelled and set apart, never a "You" bubble.
@@ -83,7 +87,12 @@ export function MessageItem({
             <ul className="space-y-2" aria-label="Tool calls">
               {item.toolCalls.map((c) => (
                 <li key={c.id}>
-                  <ToolCallDetails name={c.name} args={c.args} result={c.result} awaitingApproval={c.id === awaitingCallId} />
+                  <ToolCallDetails
+                    name={toolCallLabel({ name: c.name, mcp: c.mcp ?? (c.id === awaitingCallId ? awaitingMcp : null) })}
+                    args={c.args}
+                    result={c.result}
+                    awaitingApproval={c.id === awaitingCallId}
+                  />
                 </li>
               ))}
             </ul>

@@ -7,6 +7,8 @@ export type ToolCallView = {
   id: string;
   name: string;
   args: unknown;
+  /** An MCP tool's server and own name (from its result, or its decline), for naming the call (ADR 057). */
+  mcp?: { server: string; tool: string };
   /** The tool message answering this call; null while the tool has not answered (running, awaiting approval). */
   result: Message | null;
 };
@@ -63,7 +65,7 @@ export function buildTimeline(messages: readonly Message[]): TimelineItem[] {
       // Framework text on the assistant side (a note, a summary of earlier turns): never shown as the agent speaking.
       items.push({ kind: 'note', id: m.id, text: m.text, ...(m.provenance ? { provenance: m.provenance } : {}) });
     } else if (m.role === 'assistant') {
-      const toolCalls: ToolCallView[] = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args, result: null }));
+      const toolCalls: ToolCallView[] = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args, ...(c.mcp ? { mcp: c.mcp } : {}), result: null }));
       for (const c of toolCalls) if (!callsById.has(c.id)) callsById.set(c.id, c);
       items.push({ kind: 'assistant', id: m.id, text: m.text, toolCalls });
     } else {

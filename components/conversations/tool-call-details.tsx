@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/misc';
 import { prettyValue, previewValue } from '@/lib/tool-value-format';
 import type { Message } from './types';
+import { toolCallLabel } from '@/lib/tool-call-label';
 
 const preClass =
   'mt-1 max-h-80 overflow-y-auto whitespace-pre-wrap break-words [overflow-wrap:anywhere] rounded-md bg-zinc-100 p-2 font-mono text-xs text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200';
@@ -82,7 +83,7 @@ export function ToolResultDetails({ message }: { message: Message }) {
         <>
           <span className="font-medium">
             Tool result{message.toolName ? ': ' : ''}
-            {message.toolName ? <span className="font-mono break-all">{message.toolName}</span> : null}
+            {message.toolName ? <span className="font-mono break-all">{toolCallLabel({ name: message.toolName, mcp: message.mcp })}</span> : null}
           </span>
           {message.status === 'error' ? (
             <Badge tone={outcome.tone} className="ml-auto">

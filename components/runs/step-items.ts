@@ -4,6 +4,7 @@
  */
 import type { ApiRunEvent, RunOutcome } from '@/lib/types/run-events';
 import { cappedText, stopReasonLabel } from '@/lib/stop-reason-label';
+import { toolCallLabel } from '@/lib/tool-call-label';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 export const formatCount = (n: number) => numberFormat.format(n);
@@ -51,7 +52,7 @@ function interruptText(value: unknown): { title: string; detail: string } {
   if (isRecord(value) && value.type === 'approval' && typeof value.tool === 'string') {
     // An MCP tool by its own name and its server's (the model's name for it is generated: lib/mcp/tool-name.ts).
     const mcp = isRecord(value.mcp) && typeof value.mcp.tool === 'string' && typeof value.mcp.server === 'string' ? value.mcp : null;
-    const tool = mcp ? `${String(mcp.tool)} of MCP server ${String(mcp.server)}` : value.tool;
+    const tool = toolCallLabel({ name: value.tool, mcp: mcp ? { server: String(mcp.server), tool: String(mcp.tool) } : null });
     return { title: `Waiting for approval: ${tool}`, detail: 'The tool runs only once the person approves it.' };
   }
   if (isRecord(value) && value.type === 'clarification' && typeof value.question === 'string') {
@@ -124,12 +125,13 @@ export function stepItem(event: ApiRunEvent): StepItem {
     case 'model.wait':
       return { ...base, kind: 'model', tone: 'info', title: `Waiting for the model provider · ${event.model}`, detail: providerWaitText(event), error: null };
     case 'step.assistant': {
-      const calls = event.toolCalls.map((c) => ({ id: c.id, name: c.name, args: formatArgs(c.args), truncated: c.truncated === true }));
+      // An MCP call is named by its tool and server (lib/tool-call-label.ts), as its result and its approval are.
+      const calls = event.toolCalls.map((c) => ({ id: c.id, name: toolCallLabel(c), args: formatArgs(c.args), truncated: c.truncated === true }));
       const said = calls.length === 0 ? 'Assistant replied' : `Assistant called ${calls.map((c) => c.name).join(', ')}`;
       // Calls a guard removed never ran: named, with the cap that removed them.
       const removed = event.removedToolCalls ?? [];
       const capped = cappedText(event.stopReason);
-      const title = removed.length ? `${said}; not run: ${removed.map((c) => c.name).join(', ')}${capped ? ` (${capped})` : ''}` : said;
+      const title = removed.length ? `${said}; not run: ${removed.map((c) => toolCallLabel(c)).join(', ')}${capped ? ` (${capped})` : ''}` : said;
       return { ...base, kind: 'assistant', tone: removed.length ? 'warning' : 'neutral', title, text: event.text, truncated: event.truncated === true, toolCalls: calls };
     }
     case 'step.tool':

@@ -61,7 +61,8 @@ export type Run = {
   finishedAt: string | null;
 };
 
-export type ToolCall = { id: string; name: string; args: Record<string, unknown> };
+/** `mcp`: an MCP tool's server and own name, once its result (or its decline) says so (ADR 057). */
+export type ToolCall = { id: string; name: string; args: Record<string, unknown>; mcp?: { server: string; tool: string } };
 
 export type Message = {
   id: string;
@@ -70,6 +71,8 @@ export type Message = {
   toolCalls?: ToolCall[];
   toolCallId?: string;
   toolName?: string;
+  /** Tool messages only: an MCP tool's server and own name (`toolName` is the model-facing one). */
+  mcp?: { server: string; tool: string };
   /**
    * Tool messages only: 'error' when the call did not succeed (the tool threw, the person declined it, or it never
    * ran); absent when the tool returned normally. The run's `step.tool` event records the same outcome.

@@ -8,7 +8,8 @@
 export type RunOutcome = 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
 /** A tool call as an assistant step asked for it; `args` is the JSON text of the arguments, capped. */
-export type StepToolCall = { id: string; name: string; args: string; truncated?: true };
+/** `mcp`: an MCP tool's server and own name (`name` is the model-facing one), for the person (ADR 057). */
+export type StepToolCall = { id: string; name: string; args: string; truncated?: true; mcp?: { server: string; tool: string } };
 
 export type RunEventData =
   | { type: 'run.started'; kind: 'start' | 'resume' | 'continue'; model: string; fingerprint: string | null }

@@ -1,7 +1,6 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import type { StructuredToolInterface } from '@langchain/core/tools';
 import { Annotation, END, START, StateGraph, interrupt, type LangGraphRunnableConfig, type Messages } from '@langchain/langgraph';
 import { approvalMatcher } from '@/lib/mcp/approval-rule';
 import type { ApprovalDecision, ApprovalInterrupt } from '@/lib/types/conversation';
@@ -14,6 +13,7 @@ import { guardNoteMessage, turnStartIndex } from './guards/notes';
 import { maxTurnsNote } from './guards/turns';
 import { withoutToolCalls } from './guards/without-tool-calls';
 import { callAgentModel } from './model-call/call-model';
+import { mcpSourceOfTool } from './mcp-source';
 import { recordAssistantStep } from './observe/model-call';
 import { ObservedToolNode, recordToolResult } from './observe/observed-tool-node';
 import { runIdsOf } from './observe/run-ids';
@@ -118,6 +118,8 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
   // A tool's name, or a rule for every tool of its MCP server (lib/mcp/approval-rule.ts, ADR 057).
   const needsApproval = approvalMatcher(agent.approvalTools);
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+  // Steps name an MCP call by its tool and server (ADR 057), read from the tool this run offers under that name.
+  const sourceOf = (name: string) => mcpSourceOfTool(toolsByName.get(name));
   const nodeWork = options.nodeWork ?? new NodeWork();
   // Records a step.tool event per result (observe/observed-tool-node.ts explains how each tool is timed).
   const toolNode = new ObservedToolNode(tools);
@@ -162,7 +164,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
         const response = guarded.message;
         const kept = new Set((response.tool_calls ?? []).map((c) => c.id));
         const removed = (first.message.tool_calls ?? []).filter((c) => !kept.has(c.id));
-        recordAssistantStep(run, response, { removed, ...(guarded.stopReason ? { stopReason: guarded.stopReason } : {}) });
+        recordAssistantStep(run, response, { removed, ...(guarded.stopReason ? { stopReason: guarded.stopReason } : {}) }, sourceOf);
         if (response.tool_calls?.length) {
           holdNotes(response, guarded.notes, runId);
           return [response];
@@ -176,7 +178,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
         if ('error' in last) return [...notes, failed(last.error)];
         const answer = last.message.tool_calls?.length ? withoutToolCalls(last.message) : last.message;
         setMeta(answer, { stopReason: guarded.stopReason, ...(runId ? { stopRunId: runId } : {}) });
-        recordAssistantStep(run, answer, { removed: last.message.tool_calls ?? [] });
+        recordAssistantStep(run, answer, { removed: last.message.tool_calls ?? [] }, sourceOf);
         return [...notes, answer];
       }),
     );
@@ -188,7 +190,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     const declined: ToolMessage[] = [];
     for (const call of lastToolCalls(state.messages)) {
       if (!needsApproval(call.name)) continue;
-      const mcp = mcpSourceOf(toolsByName.get(call.name));
+      const mcp = mcpSourceOfTool(toolsByName.get(call.name));
       const request: ApprovalInterrupt = { type: 'approval', tool: call.name, args: call.args, ...(mcp ? { mcp } : {}) };
       const decision = readDecision(interrupt(request));
       if (!decision.approved) {
@@ -199,7 +201,8 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
             name: call.name,
             status: 'error',
             // Server-built, so the mark can be trusted (a tool's own results have their ensemble meta stripped).
-            additional_kwargs: { ensemble: { declined: true } },
+            // The MCP source, so the chat names the declined call as the approval prompt did (mcp-source.ts).
+            additional_kwargs: { ensemble: { declined: true, ...(mcp ? { mcp } : {}) } },
             content: `The person declined this ${call.name} call, so it was not run.${note ? ` Their note: ${note}` : ''}`,
           }),
         );
@@ -249,15 +252,6 @@ export type AgentGraph = Awaited<ReturnType<typeof buildAgentGraph>>;
 
 /** Steps a run may take: each model turn is at most model + approval + tools. */
 export const recursionLimitFor = (agent: Pick<GraphAgent, 'maxTurns'>) => agent.maxTurns * 3 + 10;
-
-/** The MCP server and tool behind a tool (metadata the MCP tool group sets), for the person who approves its call. */
-function mcpSourceOf(tool: StructuredToolInterface | undefined): { server: string; tool: string } | undefined {
-  const meta = (tool as { metadata?: Record<string, unknown> } | undefined)?.metadata;
-  const origin = meta?.ensembleOrigin;
-  const server = meta?.ensembleMcpServer;
-  if (typeof origin !== 'string' || typeof server !== 'string' || !origin.startsWith(`mcp:${server}/`)) return undefined;
-  return { server, tool: origin.slice(`mcp:${server}/`.length) };
-}
 
 function readDecision(value: unknown): ApprovalDecision {
   if (!value || typeof value !== 'object') return { approved: false };

@@ -2,6 +2,7 @@ import 'server-only';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 import type { Message, ToolCall } from '@/lib/types/conversation';
 import { ensembleMeta, type EnsembleMessageMeta } from './message-meta';
+import { mcpSourceOfMessage } from './mcp-source';
 import { provenanceOf } from './provenance';
 
 // The server meta of a message is read by provenance.ts too, which this module needs: it lives in message-meta.ts so
@@ -44,6 +45,13 @@ export const humanMessageId = (runId: string) => `run:${runId}`;
 /** Checkpoint messages → the API's Message shape (system messages are never stored in the thread). */
 export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
   const out: Message[] = [];
+  // Each answered MCP call's server and tool, from its result (mcp-source.ts), for the call's entry too.
+  const mcpByCall = new Map<string, { server: string; tool: string }>();
+  for (const message of messages) {
+    const callId = (message as { tool_call_id?: string }).tool_call_id;
+    const mcp = message.getType() === 'tool' && callId ? mcpSourceOfMessage(message) : undefined;
+    if (mcp) mcpByCall.set(callId!, mcp);
+  }
   messages.forEach((message, index) => {
     const id = message.id ?? `m${index}`;
     const type = message.getType();
@@ -55,7 +63,10 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
       out.push({ id, role: 'user', text: taskText(message), ...(meta ? { meta: rest } : {}), provenance: provenanceOf(message) });
     } else if (type === 'ai') {
       const calls = (message as BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }).tool_calls ?? [];
-      const toolCalls: ToolCall[] = calls.map((c, i) => ({ id: c.id ?? `${id}:${i}`, name: c.name, args: c.args ?? {} }));
+      const toolCalls: ToolCall[] = calls.map((c, i) => {
+        const mcp = c.id ? mcpByCall.get(c.id) : undefined;
+        return { id: c.id ?? `${id}:${i}`, name: c.name, args: c.args ?? {}, ...(mcp ? { mcp } : {}) };
+      });
       // Framework-written assistant messages (e.g. the note after an @mention send) carry their kind here.
       // The guards' bookkeeping (a usage estimate, notes held for the next input, the run a stop belongs to) stays inside.
       const { provenance: _provenance, tokenEstimate: _estimate, pendingNotes: _held, stopRunId: _stopRun, ...meta } = ensembleMeta(message) ?? ({} as Partial<EnsembleMessageMeta>);
@@ -76,6 +87,7 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
         text: contentText(message.content),
         ...(tool.tool_call_id ? { toolCallId: tool.tool_call_id } : {}),
         ...(message.name ? { toolName: message.name } : {}),
+        ...(tool.tool_call_id && mcpByCall.has(tool.tool_call_id) ? { mcp: mcpByCall.get(tool.tool_call_id)! } : {}),
         ...(tool.status === 'error' ? { status: 'error' as const } : {}),
         ...(isDeclined(message) ? { declined: true } : {}),
         provenance: provenanceOf(message),

@@ -9,6 +9,7 @@ import { getState, resume, start } from '@/server/agents/runs';
 import { getDb, schema } from '@/server/db';
 import type { Run } from '@/server/db/schema';
 import { registerMcpTools } from '@/server/mcp/tool-group/register';
+import { stepItem } from '@/components/runs/step-items';
 import { eventsOf, ofType } from '../observe/helpers';
 import { makeUser } from '../support/users';
 import { conversationWith, finished } from './helpers';
@@ -109,5 +110,52 @@ describe('"ask before every tool of this server"', () => {
     // A patch that drops the server must drop its rule too.
     await expect(updateAgent(alice.id, ok.id, { mcpTools: [] })).rejects.toMatchObject({ status: 422, fields: { approvalTools: expect.any(String) } });
     await expect(createAgent(alice.id, { ...base, name: 'D', approvalTools: ['mcp_server:not-a-uuid'] })).rejects.toMatchObject({ status: 422, fields: { approvalTools: expect.stringContaining('Unknown tool') } });
+  });
+});
+
+describe('an MCP call as the person reads it', () => {
+  it("is named by the tool and its server in Steps ('Assistant called …'), in the chat's calls and results, declined or run", async () => {
+    const alice = await makeUser('alice');
+    const server = fake.addServer(null, 'stub-tools', [fake.fakeTool('shout'), fake.fakeTool('whisper')]);
+    const shout = mcpToolName(server.id, 'shout');
+    const whisper = mcpToolName(server.id, 'whisper');
+    const { conversation } = await conversationWith(alice.id, { toolGroups: ['utility'], mcpTools: [{ serverId: server.id, tools: 'all' }], approvalTools: [whisper] });
+    const { run } = await start(alice.id, conversation.id, { text: `${call(shout, { text: 'a' })}\n/reply done` }, { idempotencyKey: key() });
+    expect((await finished(run.id)).status).toBe('success');
+    const [assistant] = ofType(await eventsOf(run.id), 'step.assistant');
+    expect(assistant!.toolCalls).toEqual([expect.objectContaining({ name: shout, mcp: { server: 'stub-tools', tool: 'shout' } })]);
+    expect(stepItem({ ...assistant!, runId: run.id, seq: 1, at: new Date().toISOString() } as never).title).toBe('Assistant called shout of MCP server stub-tools');
+
+    // A declined call never ran, so it has no result artifact: it is named from the graph's own record of it.
+    const { run: asked } = await start(alice.id, conversation.id, { text: call(whisper, { text: 'b' }) }, { idempotencyKey: key() });
+    expect((await finished(asked.id)).status).toBe('interrupted');
+    const { run: declined } = await resume(alice.id, conversation.id, { approved: false }, { idempotencyKey: key() });
+    expect((await finished(declined.id)).status).toBe('success');
+    const [declinedStep] = ofType(await eventsOf(declined.id), 'step.tool');
+    expect(declinedStep).toMatchObject({ declined: true, mcp: { server: 'stub-tools', tool: 'whisper' } });
+
+    const { messages } = await getState(alice.id, conversation.id);
+    const calls = messages.flatMap((m) => m.toolCalls ?? []);
+    expect(calls.map((c) => [c.name, c.mcp])).toEqual([
+      [shout, { server: 'stub-tools', tool: 'shout' }],
+      [whisper, { server: 'stub-tools', tool: 'whisper' }],
+    ]);
+    expect(messages.filter((m) => m.role === 'tool').map((m) => m.mcp)).toEqual([
+      { server: 'stub-tools', tool: 'shout' },
+      { server: 'stub-tools', tool: 'whisper' },
+    ]);
+    expect(fake.calls.map((c) => c.tool)).toEqual(['shout']);
+  });
+
+  it('a built-in call keeps its own name, and a model cannot make a call claim an MCP server', async () => {
+    const alice = await makeUser('alice');
+    const { conversation } = await conversationWith(alice.id, { toolGroups: ['utility'] });
+    const { run } = await start(alice.id, conversation.id, { text: `${call('calculator', { expression: '1+1', mcp: { server: 'x', tool: 'y' } })}\n/reply ok` }, { idempotencyKey: key() });
+    await finished(run.id);
+    const [assistant] = ofType(await eventsOf(run.id), 'step.assistant');
+    expect(assistant!.toolCalls[0]).not.toHaveProperty('mcp');
+    const { messages } = await getState(alice.id, conversation.id);
+    expect(messages.flatMap((m) => m.toolCalls ?? [])[0]).not.toHaveProperty('mcp');
+    expect(messages.find((m) => m.role === 'tool')).not.toHaveProperty('mcp');
   });
 });

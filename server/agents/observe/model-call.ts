@@ -1,4 +1,5 @@
 import 'server-only';
+import type { McpSource } from '@/lib/tool-call-label';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { RunEventData, StepToolCall } from '@/lib/types/run-events';
 import { env } from '@/server/env';
@@ -68,19 +69,22 @@ export function recordAssistantStep(
   run: RunIds | undefined,
   message: BaseMessage,
   guarded?: { removed: ReadonlyArray<{ id?: string; name: string; args: unknown }>; stopReason?: string },
+  /** The MCP server and tool behind a call's name, from the run's own tools (never from the model's text). */
+  sourceOf: (name: string) => McpSource | undefined = () => undefined,
 ): void {
   if (!run) return;
   const text = capText(contentText(message.content));
-  const toolCalls = stepCalls(AIMessage.isInstance(message) ? (message.tool_calls ?? []) : []);
-  const removed = guarded?.removed.length ? { removedToolCalls: stepCalls(guarded.removed) } : {};
+  const toolCalls = stepCalls(AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [], sourceOf);
+  const removed = guarded?.removed.length ? { removedToolCalls: stepCalls(guarded.removed, sourceOf) } : {};
   const reason = guarded?.stopReason ? { stopReason: guarded.stopReason } : {};
   journalRunEvent(run.runId, run.threadId, { type: 'step.assistant', text: text.text, ...(text.truncated ? { truncated: true as const } : {}), toolCalls, ...removed, ...reason });
 }
 
-function stepCalls(calls: ReadonlyArray<{ id?: string; name: string; args: unknown }>): StepToolCall[] {
+function stepCalls(calls: ReadonlyArray<{ id?: string; name: string; args: unknown }>, sourceOf: (name: string) => McpSource | undefined): StepToolCall[] {
   return calls.map((call) => {
     const args = capJson(call.args);
-    return { id: call.id ?? '', name: call.name, args: args.text, ...(args.truncated ? { truncated: true as const } : {}) };
+    const mcp = sourceOf(call.name);
+    return { id: call.id ?? '', name: call.name, args: args.text, ...(args.truncated ? { truncated: true as const } : {}), ...(mcp ? { mcp } : {}) };
   });
 }
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { mcpSourceOfMessage } from '../mcp-source';
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { isCommand, type LangGraphRunnableConfig } from '@langchain/langgraph';
@@ -68,7 +69,7 @@ export function recordToolResult(run: RunIds | undefined, message: ToolMessage, 
     ...(isDeclined(message) ? { declined: true as const } : {}),
     ...(receipt ? { receipt: receipt.id } : {}),
     ...child,
-    ...mcpRef(message.artifact),
+    ...mcpRef(message),
     ...webRef(message.artifact),
   });
 }
@@ -79,11 +80,10 @@ function webRef(artifact: unknown): { origin?: string } {
   return typeof origin === 'string' && (origin.startsWith('web:') || origin.startsWith('web-search:')) ? { origin } : {};
 }
 
-/** The MCP server and tool a result came from (the artifact the MCP tool group writes from its server record). */
-function mcpRef(artifact: unknown): { mcp?: { server: string; tool: string } } {
-  const a = artifact as { origin?: unknown; server?: unknown; tool?: unknown } | null | undefined;
-  if (typeof a?.origin !== 'string' || !a.origin.startsWith('mcp:') || typeof a.server !== 'string' || typeof a.tool !== 'string') return {};
-  return { mcp: { server: a.server, tool: a.tool } };
+/** The MCP server and tool a result came from (its artifact; a declined call's meta): mcp-source.ts. */
+function mcpRef(message: ToolMessage): { mcp?: { server: string; tool: string } } {
+  const mcp = mcpSourceOfMessage(message);
+  return mcp ? { mcp } : {};
 }
 
 /** The tool messages of a ToolNode result: `{ messages }`, a list, or Commands carrying messages in their update. */

@@ -1,0 +1,33 @@
+import 'server-only';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { McpSource } from '@/lib/tool-call-label';
+import { ensembleMeta } from './message-meta';
+
+/**
+ * The MCP server and tool behind a tool, a call or a result, so every place that describes a call to the person
+ * names the tool and its server rather than the generated model-facing name (ADR 057). Read only from what the
+ * server wrote: a tool's metadata (the MCP tool group sets it from its server record), a result's artifact (written
+ * by the same tool code, never by the server's reply), or the meta of a declined call's message (built by the graph).
+ */
+
+const checked = (server: unknown, tool: unknown, origin: unknown): McpSource | undefined =>
+  typeof server === 'string' && typeof tool === 'string' && origin === `mcp:${server}/${tool}` ? { server, tool } : undefined;
+
+export function mcpSourceOfTool(tool: StructuredToolInterface | undefined): McpSource | undefined {
+  const meta = (tool as { metadata?: Record<string, unknown> } | undefined)?.metadata;
+  const origin = meta?.ensembleOrigin;
+  const server = meta?.ensembleMcpServer;
+  if (typeof origin !== 'string' || typeof server !== 'string' || !origin.startsWith(`mcp:${server}/`)) return undefined;
+  return { server, tool: origin.slice(`mcp:${server}/`.length) };
+}
+
+/** A tool message's MCP source: its artifact, or, for a declined call (which never ran), the graph's meta. */
+export function mcpSourceOfMessage(message: BaseMessage): McpSource | undefined {
+  const a = (message as { artifact?: { origin?: unknown; server?: unknown; tool?: unknown } | null }).artifact;
+  const fromArtifact = a ? checked(a.server, a.tool, a.origin) : undefined;
+  if (fromArtifact) return fromArtifact;
+  const meta = ensembleMeta(message);
+  const m = meta?.declined === true ? (meta.mcp as { server?: unknown; tool?: unknown } | undefined) : undefined;
+  return m ? checked(m.server, m.tool, `mcp:${String(m.server)}/${String(m.tool)}`) : undefined;
+}
