@@ -9,6 +9,7 @@ import { uploadFile } from '@/server/files/upload';
 import { createDeploymentMcpServer, createOwnMcpServer } from '@/server/mcp/store';
 import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
+import { createBatch } from '@/server/batches/store';
 import {
   agentFor,
   apiRoutes,
@@ -37,6 +38,9 @@ type Prepared = { params?: Record<string, string>; body?: unknown; cookie?: stri
 type Ctx = { ann: Owner; cookie: string };
 const key = () => crypto.randomUUID();
 /** A fresh provider; port 9 refuses at once, so "Test connection" answers its normal 200 { ok: false } quickly. */
+/** A fresh batch of ann's (no scheduler runs here: it stays queued). */
+const annBatch = async (ownerId: string) =>
+  (await createBatch(ownerId, { target: { agentId: (await agentFor(ownerId)).id }, template: '{{v}}', columns: ['v'], items: [{ v: 'x' }], concurrency: 1 }, { origin: 'person' })).batch;
 const provider = () => createProvider({ kind: 'openai', slug: `xs-${key().slice(0, 8)}`, name: 'Cross-site lab', baseUrl: 'http://127.0.0.1:9/v1' });
 /** A fresh MCP server of ann's, and a fresh deployment-wide one (the admin routes'). */
 const mcpServer = (ownerId: string) => createOwnMcpServer(ownerId, { transport: 'http', name: `xs-${key().slice(0, 8)}`, url: 'https://mcp.example.test/mcp' });
@@ -84,6 +88,12 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
     const owner = await makeUser('pw');
     return { cookie: await cookieFor(owner), body: { currentPassword: PASSWORD, newPassword: 'another long passphrase' }, ok: [204] };
   },
+  'POST /batches': async (c) => ({
+    body: { target: { agentId: (await agentFor(c.ann.id)).id }, template: '{{v}}', columns: ['v'], items: [{ v: 'x' }], concurrency: 1 },
+    ok: [201],
+  }),
+  'POST /batches/[id]/cancel': async (c) => ({ params: { id: (await annBatch(c.ann.id)).id }, ok: [200] }),
+  'POST /batches/[id]/retry-failed': async (c) => ({ params: { id: (await annBatch(c.ann.id)).id }, ok: [200] }),
   'POST /runs/[id]/cancel': async (c) => ({ params: { id: (await conversationWithRun(c.ann.id)).run.id }, ok: [200] }),
   'POST /teams': async (c) => ({
     body: { requestId: key(), name: 'New team', goal: 'g', agentIds: [(await agentFor(c.ann.id)).id, (await agentFor(c.ann.id)).id] },

@@ -4,6 +4,7 @@ import { uploadFile } from '@/server/files/upload';
 import { createDeploymentMcpServer, createOwnMcpServer } from '@/server/mcp/store';
 import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
+import { createBatch } from '@/server/batches/store';
 import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllowedRoutes, type Answer, type RouteKey, type World } from './support';
 
 /**
@@ -15,7 +16,7 @@ import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllo
  */
 type Foreign = { params?: Record<string, string>; body?: unknown; query?: string };
 /** The world plus a second agent of ann's, for "create a team from ann's agents". */
-type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string; mcpServerId: string; mcpDeploymentId: string; fileId: string; chatFileId: string };
+type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string; mcpServerId: string; mcpDeploymentId: string; fileId: string; chatFileId: string; batchId: string };
 /**
  * `likeMissing`: a foreign id inside the body is a field error (422 naming the field) exactly as an id that never
  * existed gets, rather than a 404 for the whole route; the test compares both answers.
@@ -91,6 +92,16 @@ const CASES: Record<RouteKey, Case> = {
   'GET /models': { noForeignId: 'lists the providers and their models for anyone signed in; no one owns them' },
   'POST /me/password': { noForeignId: "changes the caller's own password" },
 
+  'GET /batches': { noForeignId: "lists the caller's own batches", hidesFrom: (w) => [w.batchId] },
+  'POST /batches': {
+    foreign: (w) => ({ body: { target: { agentId: w.agent.id }, template: '{{v}}', columns: ['v'], items: [{ v: 'x' }], concurrency: 1 } }),
+  },
+  'GET /batches/[id]': { foreign: (w) => ({ params: { id: w.batchId } }) },
+  'GET /batches/[id]/items': { foreign: (w) => ({ params: { id: w.batchId } }) },
+  'GET /batches/[id]/export': { foreign: (w) => ({ params: { id: w.batchId }, query: '?format=jsonl' }) },
+  'GET /batches/[id]/events': { foreign: (w) => ({ params: { id: w.batchId } }) },
+  'POST /batches/[id]/cancel': { foreign: (w) => ({ params: { id: w.batchId } }) },
+  'POST /batches/[id]/retry-failed': { foreign: (w) => ({ params: { id: w.batchId } }) },
   'GET /runs/[id]': { foreign: (w) => ({ params: { id: w.run.id } }) },
   'POST /runs/[id]/cancel': { foreign: (w) => ({ params: { id: w.run.id } }) },
   'GET /runs/[id]/events': { foreign: (w) => ({ params: { id: w.run.id }, query: '?after=0&limit=200' }) },
@@ -144,6 +155,7 @@ function annsId(w: MatrixWorld, route: string, name: string): string {
   if (name === 'fileId') return w.fileId;
   const byFolder: Record<string, string> = {
     agents: w.agent.id,
+    batches: w.batchId,
     conversations: w.conversation.id,
     runs: w.run.id,
     teams: w.team.id,
@@ -182,7 +194,8 @@ describe('ownership matrix over app/api/v1', () => {
     // ann's files: one in the team's workspace, one in her chat.
     const fileId = (await uploadFile(base.ann.id, { kind: 'team', id: base.team.id }, 'ann.md', new Blob(['# ann']).stream(), null)).id;
     const chatFileId = (await uploadFile(base.ann.id, { kind: 'conversation', id: base.conversation.id }, 'ann.txt', new Blob(['ann']).stream(), null)).id;
-    world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId, providerId: provider.id, mcpServerId: mcpServer.id, mcpDeploymentId: mcpDeployment.id, fileId, chatFileId };
+    world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId, providerId: provider.id, mcpServerId: mcpServer.id, mcpDeploymentId: mcpDeployment.id, fileId, chatFileId,
+      batchId: (await createBatch(base.ann.id, { target: { agentId: base.agent.id }, template: '{{v}}', columns: ['v'], items: [{ v: 'x' }], concurrency: 1 }, { origin: 'person' })).batch.id };
   });
 
   it('has a case for every route and method in the tree, and no case for a route that is gone', () => {
