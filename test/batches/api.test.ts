@@ -142,7 +142,7 @@ describe('POST /api/v1/batches: a durable batch over a list, run to the end thro
     const id = (at.body.batch as { id: string }).id;
     const cancelled = await call(cancelRoute.POST, { method: 'POST', headers: alice.auth, params: { id } });
     expect(cancelled.body.batch).toMatchObject({ status: 'cancelled', total: B.maxItems });
-    const counts = (cancelled.body.batch as { counts: Record<string, number> }).counts;
+    const counts = (cancelled.body.batch as { counts: { queued: number; running: number; done: number; failed: number; cancelled: number } }).counts;
     // Every item ended at once: none left queued or running, none lost.
     expect(counts.queued + counts.running).toBe(0);
     expect(counts.cancelled + counts.done + counts.failed).toBe(B.maxItems);
