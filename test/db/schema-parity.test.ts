@@ -71,7 +71,9 @@ describe('the SQLite and Postgres schemas', () => {
     expectTypeOf<typeof pg.batchItems.$inferInsert>().toEqualTypeOf<typeof sqlite.batchItems.$inferInsert>();
     expectTypeOf<typeof pg.mcpServers.$inferSelect>().toEqualTypeOf<typeof sqlite.mcpServers.$inferSelect>();
     expectTypeOf<typeof pg.mcpServers.$inferInsert>().toEqualTypeOf<typeof sqlite.mcpServers.$inferInsert>();
-    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers, pg.modelPrices, pg.mcpServers, pg.batches, pg.batchItems];
+    expectTypeOf<typeof pg.mcpDiscoveries.$inferSelect>().toEqualTypeOf<typeof sqlite.mcpDiscoveries.$inferSelect>();
+    expectTypeOf<typeof pg.mcpDiscoveries.$inferInsert>().toEqualTypeOf<typeof sqlite.mcpDiscoveries.$inferInsert>();
+    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers, pg.modelPrices, pg.mcpServers, pg.mcpDiscoveries, pg.batches, pg.batchItems];
     expect(new Set(typed)).toEqual(new Set(tablesOf(pg, PgTable).values()));
   });
 });
