@@ -22,14 +22,15 @@ export class WebSearchError extends Error {
   }
 }
 
-export async function webSearch(setting: WebSearchSetting, query: string, signal?: AbortSignal): Promise<SearchResult[]> {
-  const deadline = AbortSignal.timeout(W.searchTimeoutMs);
+export async function webSearch(setting: WebSearchSetting, query: string, signal?: AbortSignal, timeoutMs: number = W.searchTimeoutMs): Promise<SearchResult[]> {
+  const deadline = AbortSignal.timeout(timeoutMs);
   const both = signal ? AbortSignal.any([deadline, signal]) : deadline;
+  const [url, init] = request(setting, query);
   let res: Response;
   try {
-    res = (await undiciFetch(...request(setting, query), { signal: both } as never)) as unknown as Response;
+    res = (await undiciFetch(url, { ...init, signal: both } as never)) as unknown as Response;
   } catch {
-    throw new WebSearchError(deadline.aborted ? `The search provider did not answer within ${W.searchTimeoutMs / 1000} s.` : signal?.aborted ? 'The search was cancelled with the run.' : 'The search provider could not be reached.');
+    throw new WebSearchError(deadline.aborted ? `The search provider did not answer within ${timeoutMs / 1000} s.` : signal?.aborted ? 'The search was cancelled with the run.' : 'The search provider could not be reached.');
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => undefined);
@@ -40,7 +41,7 @@ export async function webSearch(setting: WebSearchSetting, query: string, signal
     data = JSON.parse(await boundedText(res, W.searchBytes));
   } catch (error) {
     if (error instanceof WebSearchError) throw error;
-    throw new WebSearchError(deadline.aborted ? `The search provider did not answer within ${W.searchTimeoutMs / 1000} s.` : 'The search provider sent an answer that is not JSON.');
+    throw new WebSearchError(deadline.aborted ? `The search provider did not answer within ${timeoutMs / 1000} s.` : 'The search provider sent an answer that is not JSON.');
   }
   return resultsOf(setting.provider, data).slice(0, W.searchResults);
 }

@@ -7,6 +7,7 @@ import type { RunContext } from '@/server/agents/run-types';
 import { environmentProblems } from '@/server/env';
 import { takeWebCall } from '@/server/web/rate';
 import { registerWebTools } from '@/server/web/register';
+import { webSearch } from '@/server/web/search';
 import { webTools } from '@/server/web/tools';
 import { conversationWith, finished } from '../agents/helpers';
 import { eventsOf, ofType } from '../observe/helpers';
@@ -45,6 +46,13 @@ beforeAll(async () => {
     '/search': searchRoute({ results: RESULTS }),
     '/brave': searchRoute({ web: { results: [{ title: 'Brave result', url: 'https://b.example/', description: 'from brave' }] } }),
     '/tavily': searchRoute({ results: [{ title: 'Tavily result', url: 'https://t.example/', content: 'from tavily' }] }),
+    // Headers at once, then a body that trickles for ever: only the search's own deadline ends it.
+    '/slow/search': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(timer));
+    },
+    '/huge/search': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results: [{ title: 'x'.repeat(600 * 1024), url: 'https://h.example/' }] })),
   });
   trap = await startStub('127.0.0.1');
 });
@@ -228,5 +236,12 @@ describe('web_search', () => {
     expect(result.text).toContain('Tavily result');
     expect(result.text).not.toContain('key-123');
     expect(result.provenance?.origin).toBe('web-search:tavily');
+  });
+
+  it('a provider that trickles is cut off by the search deadline; an answer past the byte bound is refused', async () => {
+    const started = Date.now();
+    await expect(webSearch({ provider: 'searxng', url: `${site.base}/slow`, apiKey: undefined }, 'x', undefined, 300)).rejects.toThrow(/did not answer within 0.3 s/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await expect(webSearch({ provider: 'searxng', url: `${site.base}/huge`, apiKey: undefined }, 'x')).rejects.toThrow(/larger than 524288 bytes/);
   });
 });
