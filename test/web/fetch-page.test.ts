@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Resolver } from '@/server/egress';
 import { fetchPage, WebFetchError } from '@/server/web/fetch-page';
 import { readablePage } from '@/server/web/readable';
-import { bodyOf, startStub, type Stub } from './stub-server';
+import { bodyOf, gzipBomb, startStub, type Stub } from './stub-server';
 
 // web_fetch's network half (ADR 060). What must not happen: a connection to a loopback, private, link-local or
 // metadata address — asked for directly or reached through a redirect or a name — unless the deployment allows it;
@@ -64,6 +64,18 @@ describe('the byte cap', () => {
     expect(page.truncated).toBe(true);
     expect(page.body.byteLength).toBe(100_000);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('a compressed body', () => {
+  it('counts the bytes it inflates to: a gzip bomb is cut at the cap, the rest never inflated', async () => {
+    gzipBomb(); // made (and its 20 MB source freed) before measuring
+    global.gc?.();
+    const before = process.memoryUsage().arrayBuffers;
+    const page = await fetchPage(`${site.base}/gzip-bomb`, { maxBytes: 100_000 });
+    expect(page.truncated).toBe(true);
+    expect(page.body.byteLength).toBe(100_000);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(15 * 1024 * 1024);
   });
 });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 /**
  * A local web server for the web tool tests: each path answers one kind of page (see `routes`). It listens on
@@ -99,5 +100,10 @@ const routes: Record<string, http.RequestListener> = {
   '/json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"b":[1,2],"a":{"c":"界😀"}}'),
   '/problem': (_req, res) => res.writeHead(200, { 'content-type': 'application/problem+json; charset=utf-8' }).end('{"title":"x"}'),
   '/markdown': (_req, res) => res.writeHead(200, { 'content-type': 'text/markdown' }).end('# Notes\n\n- one\n- two'),
+  // 20 MB of text that travels as about 20 KB of gzip: what counts is what it inflates to.
+  '/gzip-bomb': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipBomb()),
   '/private-data': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('SECRET-INTERNAL-DATA'),
 };
+
+let bomb: Buffer | undefined;
+export const gzipBomb = () => (bomb ??= zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024, 'a')));
