@@ -16,7 +16,7 @@ export type Extracted = { ok: true; text: string; truncated: boolean } | { ok: f
  * limit (LIMITS.files.extract): a decompression bomb or a parser loop ends that process, never this one. The bytes go
  * in on stdin; at most maxChars characters come back (the child cuts, and this side stops reading past the bound).
  */
-export async function extractText(version: FileVersionRow, kind: 'pdf' | 'docx', maxChars: number = LIMITS.files.extract.maxChars, bounds = LIMITS.files.extract): Promise<Extracted> {
+export async function extractText(version: FileVersionRow, kind: 'pdf' | 'docx', maxChars: number = LIMITS.files.extract.maxChars, bounds: { timeoutMs: number; memoryMb: number } = LIMITS.files.extract): Promise<Extracted> {
   const script = path.join(process.cwd(), 'scripts', 'file-extract.mjs');
   const child = spawn(process.execPath, [`--max-old-space-size=${bounds.memoryMb}`, script, kind, String(maxChars)], { stdio: ['pipe', 'pipe', 'pipe'] });
   const maxOut = maxChars * 4 + 1_024;

@@ -4,7 +4,7 @@ import { zipSync, strToU8 } from 'fflate';
  * Document fixtures made here, byte by byte, so the extraction tests depend on no binary file: a one-page PDF whose
  * text is `text` (Helvetica, an uncompressed content stream) and a DOCX (a ZIP of the three parts Word needs).
  */
-export function makePdf(text: string): Uint8Array {
+export function makePdf(text: string): Uint8Array<ArrayBuffer> {
   const escaped = text.replace(/[\\()]/g, (c) => `\\${c}`);
   const stream = `BT /F1 18 Tf 20 100 Td (${escaped}) Tj ET`;
   const objects = [
@@ -24,7 +24,7 @@ export function makePdf(text: string): Uint8Array {
   pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
   pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return strToU8(pdf);
+  return Uint8Array.from(strToU8(pdf));
 }
 
 const CONTENT_TYPES =
@@ -40,13 +40,13 @@ export function documentXml(paragraphs: string[]): string {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`;
 }
 
-export function makeDocx(paragraphs: string[] | Uint8Array): Uint8Array {
+export function makeDocx(paragraphs: string[] | Uint8Array): Uint8Array<ArrayBuffer> {
   const doc = paragraphs instanceof Uint8Array ? paragraphs : strToU8(documentXml(paragraphs));
-  return zipSync({ '[Content_Types].xml': strToU8(CONTENT_TYPES), '_rels/.rels': strToU8(RELS), 'word/document.xml': [doc, { level: 1 }] });
+  return Uint8Array.from(zipSync({ '[Content_Types].xml': strToU8(CONTENT_TYPES), '_rels/.rels': strToU8(RELS), 'word/document.xml': [doc, { level: 1 }] }));
 }
 
 /** A DOCX whose document part inflates to `inflatedMb` MB (one paragraph of repeated text): a few hundred KB on disk. */
-export function makeDocxBomb(inflatedMb: number): Uint8Array {
+export function makeDocxBomb(inflatedMb: number): Uint8Array<ArrayBuffer> {
   const head = strToU8('<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>');
   const tail = strToU8('</w:t></w:r></w:p></w:body></w:document>');
   const doc = new Uint8Array(head.length + inflatedMb * 1024 * 1024 + tail.length).fill(0x61);

@@ -21,7 +21,7 @@ const byName = (tools: Tools, name: string) => tools.find((t) => t.name === name
 async function callTool(ownerId: string, conversationId: string, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const context = { ownerId, conversationId, runId: `run-${name}`, agentId: null };
   const tool = byName(fileTools(context), name);
-  const out = await tool.invoke(args, { configurable: { ensemble: context } });
+  const out = await (tool as unknown as { invoke(a: unknown, c: unknown): Promise<unknown> }).invoke(args, { configurable: { ensemble: context } });
   return JSON.parse(String(out)) as Record<string, unknown>;
 }
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   bob = await makeUser('bob');
   teamId = (await makeTeam(ann.id)).team.id;
   const [m] = await getDb().select().from(schema.teamMembers).where(eq(schema.teamMembers.teamId, teamId));
-  member = { id: m!.id, name: m!.name, conversationId: m!.conversationId };
+  member = { id: m!.id, name: m!.name, conversationId: m!.conversationId! };
   chatId = (await conversationWith(ann.id)).conversation.id;
 });
 
