@@ -1,4 +1,5 @@
 import 'server-only';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { LIMITS } from '@/lib/limits';
 import { egressDispatcher, type Resolver } from '@/server/egress';
@@ -146,7 +147,7 @@ function contentType(header: string | null): { mediaType: string; charset: strin
 }
 
 /** At most `maxBytes` of the body; past that the stream is cancelled (the rest is never read) and the cut is said. */
-async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<{ body: Uint8Array; truncated: boolean }> {
+async function readCapped(stream: NodeReadableStream<Uint8Array> | null, maxBytes: number): Promise<{ body: Uint8Array; truncated: boolean }> {
   if (!stream) return { body: new Uint8Array(0), truncated: false };
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];

@@ -15,7 +15,7 @@ const SWEEP_AT = 1_000;
 
 // Route bundles and instrumentation may load separate copies of this module: one table per process.
 const g = globalThis as unknown as { __ensembleWebCalls?: Map<string, number[]> };
-const calls = (g.__ensembleWebCalls ??= new Map());
+const calls = (g.__ensembleWebCalls ??= new Map<string, number[]>());
 
 export type RateAnswer = { ok: true } | { ok: false; retryAfterSeconds: number };
 

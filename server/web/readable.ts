@@ -72,7 +72,7 @@ function prettyJson(source: string, truncated: boolean): string {
 }
 
 /** The HTML converted in its own process; past the time or heap bound, or on the run's abort, that process is killed. */
-export async function htmlToMarkdown(html: string, url: URL, signal: AbortSignal | undefined, bounds = W.convert): Promise<{ title: string | undefined; text: string; truncated: boolean }> {
+export async function htmlToMarkdown(html: string, url: URL, signal: AbortSignal | undefined, bounds: { timeoutMs: number; memoryMb: number } = W.convert): Promise<{ title: string | undefined; text: string; truncated: boolean }> {
   const script = path.join(process.cwd(), 'scripts', 'web-readable.mjs');
   const child = spawn(process.execPath, [`--max-old-space-size=${bounds.memoryMb}`, script, url.href, String(W.outputChars)], { stdio: ['pipe', 'pipe', 'ignore'] });
   // The child cuts its text to outputChars; anything much past that is not its answer.
