@@ -9,14 +9,14 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import type { McpServerView } from '@/lib/schemas/mcp-servers';
 import type { McpScope } from './queries';
 import { argLines, parseSecretLines } from './secret-lines';
 
 const FIELDS = ['name', 'url', 'headers', 'command', 'args', 'env', 'timeoutMs', 'maxConcurrent'] as const;
 /** The API's timeout is in milliseconds; this field is in seconds, so its refusal is said in seconds too. */
-const TIMEOUT_ERROR = `A number of seconds from ${MCP_LIMITS.timeoutMs.min / 1000} to ${MCP_LIMITS.timeoutMs.max / 1000}`;
+const TIMEOUT_ERROR = `A number of seconds from ${LIMITS.mcp.timeoutMs.min / 1000} to ${LIMITS.mcp.timeoutMs.max / 1000}`;
 
 /**
  * Edit a server. Stored header and env values can't be shown, so they are kept unless new lines are typed, which

@@ -9,13 +9,13 @@ import { selectClass } from '@/components/admin/select-class';
 import { AddFormFooter } from '@/components/ui/add-form-footer';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import { argLines, parseSecretLines } from './secret-lines';
 import type { McpScope } from './queries';
 
 const FIELDS = ['name', 'url', 'headers', 'command', 'args', 'env', 'timeoutMs', 'maxConcurrent'] as const;
 /** The API's timeout is in milliseconds; this field is in seconds, so its refusal is said in seconds too. */
-const TIMEOUT_ERROR = `A number of seconds from ${MCP_LIMITS.timeoutMs.min / 1000} to ${MCP_LIMITS.timeoutMs.max / 1000}`;
+const TIMEOUT_ERROR = `A number of seconds from ${LIMITS.mcp.timeoutMs.min / 1000} to ${LIMITS.mcp.timeoutMs.max / 1000}`;
 
 /**
  * Add an MCP server. An account adds one reached over Streamable HTTP (URL and headers); an admin may also add one
@@ -31,8 +31,8 @@ export function McpServerForm({ scope }: { scope: McpScope }) {
   const [command, setCommand] = useState('');
   const [args, setArgs] = useState('');
   const [env, setEnv] = useState('');
-  const [timeoutSeconds, setTimeoutSeconds] = useState(String(MCP_LIMITS.timeoutMs.default / 1000));
-  const [maxConcurrent, setMaxConcurrent] = useState(String(MCP_LIMITS.maxConcurrent.default));
+  const [timeoutSeconds, setTimeoutSeconds] = useState(String(LIMITS.mcp.timeoutMs.default / 1000));
+  const [maxConcurrent, setMaxConcurrent] = useState(String(LIMITS.mcp.maxConcurrent.default));
   const [lineError, setLineError] = useState<{ field: 'headers' | 'env'; message: string } | null>(null);
   const [added, setAdded] = useState<string | null>(null);
   const { call, pending, fieldErrors: errors, error } = useActionCall(FIELDS);
@@ -81,7 +81,7 @@ export function McpServerForm({ scope }: { scope: McpScope }) {
             </select>
           </div>
         ) : null}
-        <Field label="Name" hint={`Lowercase letters, digits and hyphens, up to ${MCP_LIMITS.name.maxChars}; steps show it.`} error={errors.name}>
+        <Field label="Name" hint={`Lowercase letters, digits and hyphens, up to ${LIMITS.mcp.name.maxChars}; steps show it.`} error={errors.name}>
           <Input type="text" autoComplete="off" spellCheck={false} value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
         {transport === 'http' ? (
@@ -114,10 +114,10 @@ export function McpServerForm({ scope }: { scope: McpScope }) {
             </Field>
           </>
         )}
-        <Field label="Timeout per call (seconds)" hint={`${MCP_LIMITS.timeoutMs.min / 1000} to ${MCP_LIMITS.timeoutMs.max / 1000}.`} error={errors.timeoutMs ? TIMEOUT_ERROR : undefined}>
+        <Field label="Timeout per call (seconds)" hint={`${LIMITS.mcp.timeoutMs.min / 1000} to ${LIMITS.mcp.timeoutMs.max / 1000}.`} error={errors.timeoutMs ? TIMEOUT_ERROR : undefined}>
           <Input type="text" inputMode="numeric" autoComplete="off" value={timeoutSeconds} onChange={(e) => setTimeoutSeconds(e.target.value)} />
         </Field>
-        <Field label="Calls at once" hint={`${MCP_LIMITS.maxConcurrent.min} to ${MCP_LIMITS.maxConcurrent.max}; more wait their turn.`} error={errors.maxConcurrent}>
+        <Field label="Calls at once" hint={`${LIMITS.mcp.maxConcurrent.min} to ${LIMITS.mcp.maxConcurrent.max}; more wait their turn.`} error={errors.maxConcurrent}>
           <Input type="text" inputMode="numeric" autoComplete="off" value={maxConcurrent} onChange={(e) => setMaxConcurrent(e.target.value)} />
         </Field>
       </div>

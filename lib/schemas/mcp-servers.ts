@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MCP_LIMITS } from '../mcp-limits';
+import { LIMITS } from '../limits';
 import { boundedText } from './common';
 
 /**
@@ -14,7 +14,7 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 export const mcpServerNameSchema = z
   .string({ error: 'Must be text' })
   .trim()
-  .refine((v) => MCP_SERVER_NAME.test(v), `Use 1 to ${MCP_LIMITS.name.maxChars} lowercase letters, digits and hyphens (not at either end), e.g. "files"`);
+  .refine((v) => MCP_SERVER_NAME.test(v), `Use 1 to ${LIMITS.mcp.name.maxChars} lowercase letters, digits and hyphens (not at either end), e.g. "files"`);
 
 const wholeIn = ({ min, max }: { min: number; max: number }) =>
   z
@@ -26,7 +26,7 @@ const wholeIn = ({ min, max }: { min: number; max: number }) =>
 export const mcpUrlSchema = z
   .string({ error: 'Must be text' })
   .trim()
-  .max(MCP_LIMITS.url.maxChars, `Must be at most ${MCP_LIMITS.url.maxChars} characters`)
+  .max(LIMITS.mcp.url.maxChars, `Must be at most ${LIMITS.mcp.url.maxChars} characters`)
   .refine((v) => {
     if (!URL.canParse(v)) return false;
     const url = new URL(v);
@@ -56,24 +56,24 @@ const secretMap = (bounds: { max: number; nameChars: number; valueChars: number 
       }
     });
 
-export const mcpEnvSchema = secretMap(MCP_LIMITS.env, ENV_NAME, 'not a variable name (letters, digits, underscores; not a digit first)');
-export const mcpHeadersSchema = secretMap(MCP_LIMITS.headers, HEADER_NAME, 'not a header name', FORBIDDEN_HEADERS);
+export const mcpEnvSchema = secretMap(LIMITS.mcp.env, ENV_NAME, 'not a variable name (letters, digits, underscores; not a digit first)');
+export const mcpHeadersSchema = secretMap(LIMITS.mcp.headers, HEADER_NAME, 'not a header name', FORBIDDEN_HEADERS);
 
 const commandSchema = z
   .string({ error: 'Must be text' })
   .trim()
   .min(1, 'Required')
-  .pipe(boundedText({ maxChars: MCP_LIMITS.command.maxChars }))
+  .pipe(boundedText({ maxChars: LIMITS.mcp.command.maxChars }))
   .refine((v) => !CONTROL_CHARS.test(v), 'Must not contain line breaks or control characters');
 
 const argsSchema = z
-  .array(boundedText({ maxChars: MCP_LIMITS.args.maxChars }), { error: 'Must be a list of texts' })
-  .max(MCP_LIMITS.args.max, `At most ${MCP_LIMITS.args.max} arguments`);
+  .array(boundedText({ maxChars: LIMITS.mcp.args.maxChars }), { error: 'Must be a list of texts' })
+  .max(LIMITS.mcp.args.max, `At most ${LIMITS.mcp.args.max} arguments`);
 
 const common = {
   name: mcpServerNameSchema,
-  timeoutMs: wholeIn(MCP_LIMITS.timeoutMs).optional(),
-  maxConcurrent: wholeIn(MCP_LIMITS.maxConcurrent).optional(),
+  timeoutMs: wholeIn(LIMITS.mcp.timeoutMs).optional(),
+  maxConcurrent: wholeIn(LIMITS.mcp.maxConcurrent).optional(),
 };
 
 export const createHttpMcpServerSchema = z
@@ -96,15 +96,15 @@ export const createDeploymentMcpServerSchema = z.discriminatedUnion('transport',
 export const updateMcpServerSchema = z
   .object({
     name: mcpServerNameSchema.optional(),
-    timeoutMs: wholeIn(MCP_LIMITS.timeoutMs).optional(),
-    maxConcurrent: wholeIn(MCP_LIMITS.maxConcurrent).optional(),
+    timeoutMs: wholeIn(LIMITS.mcp.timeoutMs).optional(),
+    maxConcurrent: wholeIn(LIMITS.mcp.maxConcurrent).optional(),
     url: mcpUrlSchema.optional(),
     headers: mcpHeadersSchema.optional(),
-    keepHeaders: z.array(z.string().max(MCP_LIMITS.headers.nameChars)).max(MCP_LIMITS.headers.max).optional(),
+    keepHeaders: z.array(z.string().max(LIMITS.mcp.headers.nameChars)).max(LIMITS.mcp.headers.max).optional(),
     command: commandSchema.optional(),
     args: argsSchema.optional(),
     env: mcpEnvSchema.optional(),
-    keepEnv: z.array(z.string().max(MCP_LIMITS.env.nameChars)).max(MCP_LIMITS.env.max).optional(),
+    keepEnv: z.array(z.string().max(LIMITS.mcp.env.nameChars)).max(LIMITS.mcp.env.max).optional(),
   })
   .strict();
 

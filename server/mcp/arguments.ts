@@ -1,5 +1,5 @@
 import 'server-only';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import { compileUntrustedSchema, UntrustedSchemaError, type SchemaCheck } from '@/server/trust/untrusted-json-schema';
 import { McpCallError, type McpToolInfo } from './types';
 
@@ -34,8 +34,8 @@ export function validateArguments(tool: McpToolInfo, args: unknown): Record<stri
   const value = args === undefined || args === null ? {} : args;
   if (typeof value !== 'object' || Array.isArray(value)) throw new McpCallError(`Arguments for ${tool.name} must be an object`, 'invalid_arguments');
   const size = Buffer.byteLength(JSON.stringify(value));
-  if (size > MCP_LIMITS.argumentsBytes) {
-    throw new McpCallError(`Arguments for ${tool.name} are ${size} bytes; at most ${MCP_LIMITS.argumentsBytes} are sent`, 'invalid_arguments');
+  if (size > LIMITS.mcp.argumentsBytes) {
+    throw new McpCallError(`Arguments for ${tool.name} are ${size} bytes; at most ${LIMITS.mcp.argumentsBytes} are sent`, 'invalid_arguments');
   }
   const check = checkFor(tool);
   if (check instanceof UntrustedSchemaError) {

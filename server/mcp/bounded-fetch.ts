@@ -1,12 +1,12 @@
 import 'server-only';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 
 /**
- * A fetch whose response bodies are bounded per message (MCP_LIMITS.messageBytes): a JSON body as a whole, an event
+ * A fetch whose response bodies are bounded per message (LIMITS.mcp.messageBytes): a JSON body as a whole, an event
  * stream per event (the bytes between blank lines). Past the bound the body errors, so the HTTP transport fails the
  * request instead of buffering without end.
  */
-export function boundedFetch(inner: typeof fetch, maxBytes: number = MCP_LIMITS.messageBytes): typeof fetch {
+export function boundedFetch(inner: typeof fetch, maxBytes: number = LIMITS.mcp.messageBytes): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const res = await inner(input, init);
     if (!res.body) return res;

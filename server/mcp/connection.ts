@@ -2,7 +2,7 @@ import 'server-only';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import type { DiscoveryOutcome } from './discovery-store';
 import { toCallResult } from './result';
 import type { McpConnectionSpec } from './store';
@@ -15,7 +15,7 @@ import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerTo
  * One server's connection in this process (ADR 054): started on first use and shared by every run; at most
  * spec.maxConcurrent calls in flight (the rest wait, within their own timeout); a crash fails the calls in flight with
  * a clear error and the next use starts the server again after a backoff that doubles per crash in a row; closed when
- * idle. Discovery follows nextCursor up to MCP_LIMITS.tools, and a tools/list_changed notification reads the list
+ * idle. Discovery follows nextCursor up to LIMITS.mcp.tools, and a tools/list_changed notification reads the list
  * again.
  */
 
@@ -88,7 +88,7 @@ export class McpConnection {
   private async connect(): Promise<Client> {
     const wait = this.notBefore - this.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
-    const signal = AbortSignal.timeout(MCP_LIMITS.connectTimeoutMs);
+    const signal = AbortSignal.timeout(LIMITS.mcp.connectTimeoutMs);
     const opened = this.deps.open(this.spec);
     const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: noOutputValidation });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -102,7 +102,7 @@ export class McpConnection {
       if (err instanceof SyntaxError || err.name === 'ZodError' || /ReadBuffer exceeded/.test(err.message)) {
         // The first cause is the one to report: after an oversized message the rest of it arrives as broken lines.
         this.lastFailure ??= /ReadBuffer exceeded/.test(err.message)
-          ? `sent a message larger than ${MCP_LIMITS.messageBytes} bytes`
+          ? `sent a message larger than ${LIMITS.mcp.messageBytes} bytes`
           : 'sent a message that is not valid JSON-RPC';
         void opened.transport.close().catch(() => {});
       }
@@ -111,7 +111,7 @@ export class McpConnection {
     this.closingOnPurpose = false;
     this.lastFailure = null;
     try {
-      await client.connect(opened.transport, { signal, timeout: MCP_LIMITS.connectTimeoutMs });
+      await client.connect(opened.transport, { signal, timeout: LIMITS.mcp.connectTimeoutMs });
     } catch (err) {
       this.noteCrash();
       await client.close().catch(() => {});
@@ -146,7 +146,7 @@ export class McpConnection {
 
   private noteCrash() {
     this.crashesInARow++;
-    const { minMs, maxMs } = MCP_LIMITS.restartBackoff;
+    const { minMs, maxMs } = LIMITS.mcp.restartBackoff;
     this.notBefore = this.now() + Math.min(maxMs, minMs * 2 ** (this.crashesInARow - 1));
   }
 
@@ -170,7 +170,7 @@ export class McpConnection {
   private done() {
     this.inFlight--;
     if (this.inFlight === 0 && !this.closed) {
-      this.idleTimer = setTimeout(() => void this.stop(), this.deps.idleStopMs ?? MCP_LIMITS.idleStopMs);
+      this.idleTimer = setTimeout(() => void this.stop(), this.deps.idleStopMs ?? LIMITS.mcp.idleStopMs);
       this.idleTimer.unref();
     }
   }
@@ -193,7 +193,7 @@ export class McpConnection {
   /** The server's tools: the cached list unless it is stale (a new connection, list_changed) or refresh is asked. */
   async tools(refresh = false): Promise<McpServerTools> {
     try {
-      const fresh = this.cache && !this.stale && (!refresh || this.now() - this.cache.checkedAt < MCP_LIMITS.refreshMinMs);
+      const fresh = this.cache && !this.stale && (!refresh || this.now() - this.cache.checkedAt < LIMITS.mcp.refreshMinMs);
       const cache = fresh ? this.cache! : await this.listOnce();
       return { status: 'connected', checkedAt: new Date(cache.checkedAt).toISOString(), tools: cache.tools, ...(cache.truncated ? { toolsTruncated: true } : {}) };
     } catch (err) {
@@ -227,13 +227,13 @@ export class McpConnection {
       let cursor: string | undefined;
       let truncated = false;
       for (let page = 0; ; page++) {
-        if (page >= MCP_LIMITS.tools.pages) {
+        if (page >= LIMITS.mcp.tools.pages) {
           truncated = true;
           break;
         }
         const res = await client.listTools(cursor ? { cursor } : {}, { signal, timeout: this.spec.timeoutMs });
         for (const raw of res.tools) {
-          if (tools.length >= MCP_LIMITS.tools.max) {
+          if (tools.length >= LIMITS.mcp.tools.max) {
             truncated = true;
             break;
           }

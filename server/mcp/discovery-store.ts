@@ -1,6 +1,6 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import { getDb, schema, writeTx } from '@/server/db';
 import type { McpServerDiscovery, McpToolInfo } from './types';
 
@@ -21,7 +21,7 @@ export type DiscoveryOutcome =
 export function storedDiscoveryError(error: string): string {
   const line = error.replace(/[\r\n\u2028\u2029]+/g, ' ');
   const chars = [...line];
-  return chars.length > MCP_LIMITS.discoveryErrorChars ? `${chars.slice(0, MCP_LIMITS.discoveryErrorChars - 1).join('')}…` : line;
+  return chars.length > LIMITS.mcp.discoveryErrorChars ? `${chars.slice(0, LIMITS.mcp.discoveryErrorChars - 1).join('')}…` : line;
 }
 
 export async function recordMcpDiscovery(serverId: string, version: number, outcome: DiscoveryOutcome): Promise<void> {

@@ -1,10 +1,10 @@
 import 'server-only';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import type { McpCallResult, McpContentPart } from './types';
 
 /**
- * A tools/call result as a run receives it (ADR 054): text kept up to MCP_LIMITS.result.textChars in all (text parts
- * and embedded resources' text together) and at most MCP_LIMITS.result.parts parts, the rest cut and the result marked
+ * A tools/call result as a run receives it (ADR 054): text kept up to LIMITS.mcp.result.textChars in all (text parts
+ * and embedded resources' text together) and at most LIMITS.mcp.result.parts parts, the rest cut and the result marked
  * truncated; images and binary resources become typed references (type, MIME type, size), their bytes dropped, so
  * nothing a server sent is ever rendered as HTML or handed on as data to decode. Audio, which the contract has no part
  * for, becomes a one-line text reference.
@@ -34,7 +34,7 @@ const base64Bytes = (data: unknown): number => {
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export function toCallResult(raw: RawResult): McpCallResult {
-  const limits = MCP_LIMITS.result;
+  const limits = LIMITS.mcp.result;
   let budget = limits.textChars;
   let truncated = false;
   const parts: McpContentPart[] = [];

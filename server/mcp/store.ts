@@ -1,7 +1,7 @@
 import 'server-only';
 import crypto from 'node:crypto';
 import { and, asc, count, eq, isNull, ne, or } from 'drizzle-orm';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import type { CreateDeploymentMcpServerData, CreateHttpMcpServerData, McpServerView, UpdateMcpServerData } from '@/lib/schemas/mcp-servers';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { isUniqueViolation } from '@/server/db/errors';
@@ -147,7 +147,7 @@ async function insert(ownerId: string | null, data: CreateDeploymentMcpServerDat
     return await writeTx(async (tx) => {
       const scopeWhere = ownerId ? eq(schema.mcpServers.ownerId, ownerId) : isNull(schema.mcpServers.ownerId);
       const [{ n }] = (await tx.select({ n: count() }).from(schema.mcpServers).where(scopeWhere)) as [{ n: number }];
-      const cap = ownerId ? MCP_LIMITS.perAccount : MCP_LIMITS.deploymentWide;
+      const cap = ownerId ? LIMITS.mcp.perAccount : LIMITS.mcp.deploymentWide;
       if (n >= cap) throw conflict('mcp_server_limit', `At most ${cap} MCP servers ${ownerId ? 'per account' : 'for the deployment'}`);
       await assertNameFree(tx, data.name, ownerId);
       const [row] = await tx
@@ -161,8 +161,8 @@ async function insert(ownerId: string | null, data: CreateDeploymentMcpServerDat
           command: data.transport === 'stdio' ? data.command : null,
           args: data.transport === 'stdio' ? (data.args ?? []) : null,
           ...secretColumns(id, secrets),
-          timeoutMs: data.timeoutMs ?? MCP_LIMITS.timeoutMs.default,
-          maxConcurrent: data.maxConcurrent ?? MCP_LIMITS.maxConcurrent.default,
+          timeoutMs: data.timeoutMs ?? LIMITS.mcp.timeoutMs.default,
+          maxConcurrent: data.maxConcurrent ?? LIMITS.mcp.maxConcurrent.default,
           updatedAt: new Date(),
         })
         .returning();

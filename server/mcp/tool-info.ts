@@ -1,6 +1,6 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import type { McpToolInfo } from './types';
 
 /** A tool name the MCP spec allows (1–128 of A–Z a–z 0–9 _ - .); others are left out of discovery. */
@@ -39,15 +39,15 @@ function annotationsOf(raw: Record<string, unknown> | undefined): McpToolInfo['a
 
 /**
  * A listed tool as the product keeps it, or null when it is left out: a name the spec forbids, or an input schema that
- * is not an object schema or is larger than MCP_LIMITS.tools.schemaBytes. The description is cut to its limit (the
+ * is not an object schema or is larger than LIMITS.mcp.tools.schemaBytes. The description is cut to its limit (the
  * hash is of what is kept, so a cut description still changes the hash when it changes).
  */
 export function toToolInfo(raw: RawTool): McpToolInfo | null {
   if (typeof raw.name !== 'string' || !MCP_SPEC_TOOL_NAME.test(raw.name)) return null;
   const schema = raw.inputSchema;
   if (!schema || typeof schema !== 'object' || Array.isArray(schema) || schema.type !== 'object') return null;
-  if (Buffer.byteLength(JSON.stringify(schema)) > MCP_LIMITS.tools.schemaBytes) return null;
-  const description = [...(typeof raw.description === 'string' ? raw.description : '')].slice(0, MCP_LIMITS.tools.descriptionChars).join('');
+  if (Buffer.byteLength(JSON.stringify(schema)) > LIMITS.mcp.tools.schemaBytes) return null;
+  const description = [...(typeof raw.description === 'string' ? raw.description : '')].slice(0, LIMITS.mcp.tools.descriptionChars).join('');
   const info: McpToolInfo = { name: raw.name, description, inputSchema: schema, schemaHash: '' };
   info.schemaHash = schemaHash(info);
   const annotations = annotationsOf(raw.annotations);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import { egressFetch, type Resolver } from '@/server/egress';
 import { env } from '@/server/env';
 import { boundedFetch } from './bounded-fetch';
@@ -39,11 +39,11 @@ export function openTransport(spec: McpConnectionSpec, opts: TransportOptions = 
       env: spec.env,
       cwd: workingDir(spec, opts.dataDir ?? env.dataDir),
       stderr: 'pipe',
-      maxBufferSize: MCP_LIMITS.messageBytes,
+      maxBufferSize: LIMITS.mcp.messageBytes,
     });
     let tail = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
-      tail = (tail + chunk.toString('utf8')).slice(-MCP_LIMITS.stderrTailChars);
+      tail = (tail + chunk.toString('utf8')).slice(-LIMITS.mcp.stderrTailChars);
     });
     return { transport, stderrTail: () => tail.trim(), pid: () => transport.pid, dispose: async () => {} };
   }

@@ -55,7 +55,7 @@ export interface McpServerTools {
   checkedAt: string;
   error?: string;
   tools: McpToolInfo[];
-  /** The server listed more tools than are kept (MCP_LIMITS.tools): the rest are left out. */
+  /** The server listed more tools than are kept (LIMITS.mcp.tools): the rest are left out. */
   toolsTruncated?: boolean;
 }
 

@@ -6,7 +6,7 @@ import { GET as adminList, POST as adminCreate } from '@/app/api/v1/admin/mcp/se
 import { GET as getOne, PATCH as patchOne, DELETE as deleteOne } from '@/app/api/v1/mcp/servers/[id]/route';
 import { GET as toolsOf } from '@/app/api/v1/mcp/servers/[id]/tools/route';
 import { GET as listOwn, POST as createOwn } from '@/app/api/v1/mcp/servers/route';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import { getDb, schema, writeTx } from '@/server/db';
 import { usableMcpServer, usableMcpServers, mcpOrigin } from '@/server/mcp';
 import { stopAllMcpConnections } from '@/server/mcp/connections';
@@ -114,9 +114,9 @@ describe("an account's own MCP servers", () => {
     expect((await call(createOwn, { method: 'POST', headers: bob.auth, body: httpBody({ name: 'mine' }) })).status).toBe(201);
   });
 
-  it(`keeps at most ${MCP_LIMITS.perAccount} servers per account: the last one fits, one more is refused`, async () => {
+  it(`keeps at most ${LIMITS.mcp.perAccount} servers per account: the last one fits, one more is refused`, async () => {
     const ann = await makeAccount('ann', 'member');
-    for (let i = 0; i < MCP_LIMITS.perAccount; i++) await ownServer(ann.auth, { name: `s${i}` });
+    for (let i = 0; i < LIMITS.mcp.perAccount; i++) await ownServer(ann.auth, { name: `s${i}` });
     const res = await call(createOwn, { method: 'POST', headers: ann.auth, body: httpBody({ name: 'one-more' }) });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: { code: 'mcp_server_limit' } });
@@ -124,17 +124,17 @@ describe("an account's own MCP servers", () => {
 
   it('bounds names and fields at their limits, in ASCII, CJK and emoji', async () => {
     const ann = await makeAccount('ann', 'member');
-    const atLimit = 'a'.repeat(MCP_LIMITS.name.maxChars);
+    const atLimit = 'a'.repeat(LIMITS.mcp.name.maxChars);
     expect((await call(createOwn, { method: 'POST', headers: ann.auth, body: httpBody({ name: atLimit }) })).status).toBe(201);
     for (const name of [`${atLimit}a`, '世界', '🎉', 'Upper', '-lead', '']) {
       const res = await call(createOwn, { method: 'POST', headers: ann.auth, body: httpBody({ name }) });
       expect(res.status, name).toBe(422);
       expect(res.body).toMatchObject({ error: { fields: { name: expect.any(String) } } });
     }
-    const valueAt = 'v'.repeat(MCP_LIMITS.headers.valueChars);
+    const valueAt = 'v'.repeat(LIMITS.mcp.headers.valueChars);
     expect((await call(createOwn, { method: 'POST', headers: ann.auth, body: httpBody({ name: 'h1', headers: { A: valueAt } }) })).status).toBe(201);
     expect((await call(createOwn, { method: 'POST', headers: ann.auth, body: httpBody({ name: 'h2', headers: { A: `${valueAt}v` } }) })).status).toBe(422);
-    expect((await call(createOwn, { method: 'POST', headers: ann.auth, body: httpBody({ name: 'h3', headers: { A: '世'.repeat(MCP_LIMITS.headers.valueChars) } }) })).status).toBe(201);
+    expect((await call(createOwn, { method: 'POST', headers: ann.auth, body: httpBody({ name: 'h3', headers: { A: '世'.repeat(LIMITS.mcp.headers.valueChars) } }) })).status).toBe(201);
     expect((await call(createOwn, { method: 'POST', headers: ann.auth, body: httpBody({ name: 'h4', headers: { A: 'line\nbreak' } }) })).status).toBe(422);
     expect((await call(createOwn, { method: 'POST', headers: ann.auth, body: httpBody({ name: 'h5', url: 'https://user:pw@x.example.test/' }) })).status).toBe(422);
     expect((await call(createOwn, { method: 'POST', headers: ann.auth, body: httpBody({ name: 'h6', url: 'file:///etc/passwd' }) })).status).toBe(422);

@@ -5,7 +5,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as adminTools } from '@/app/api/v1/admin/mcp/servers/[id]/tools/route';
 import { GET as toolsOf } from '@/app/api/v1/mcp/servers/[id]/tools/route';
 import { GET as listOwn, POST as createOwn } from '@/app/api/v1/mcp/servers/route';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import type { McpServerStatusView } from '@/lib/schemas/mcp-servers';
 import { getDb, schema, writeTx } from '@/server/db';
 import { mcpServerTools } from '@/server/mcp';
@@ -140,7 +140,7 @@ describe("a server's last discovery, shared by every process", () => {
 });
 
 describe('the stored error', () => {
-  const max = MCP_LIMITS.discoveryErrorChars;
+  const max = LIMITS.mcp.discoveryErrorChars;
   it.each([
     ['ASCII', 'a'],
     ['CJK', '界'],

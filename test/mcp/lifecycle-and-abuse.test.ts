@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import { validateArguments } from '@/server/mcp/arguments';
 import type { McpConnection } from '@/server/mcp/connection';
 import { McpCallError } from '@/server/mcp/types';
@@ -48,7 +48,7 @@ describe('a server that returns 10 MB', () => {
     const res = await conn.call('big', { mb: 10 });
     expect(res.truncated).toBe(true);
     const text = res.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-    expect(text.length).toBe(MCP_LIMITS.result.textChars);
+    expect(text.length).toBe(LIMITS.mcp.result.textChars);
   });
 
   it('ends the connection on a message past the wire bound, and the call fails instead of buffering on', async () => {
@@ -72,11 +72,11 @@ describe('a server that lists 5,000 tools', () => {
     const { conn, log } = stub({ STUB_TOOLS: '5000' });
     const listed = await conn.tools();
     expect(listed.status).toBe('connected');
-    expect(listed.tools).toHaveLength(MCP_LIMITS.tools.max);
+    expect(listed.tools).toHaveLength(LIMITS.mcp.tools.max);
     expect(listed.toolsTruncated).toBe(true);
     const pages = stubLog(log).filter((e) => e.event === 'list').length;
     expect(pages).toBeGreaterThan(1);
-    expect(pages).toBeLessThanOrEqual(Math.ceil(MCP_LIMITS.tools.max / 100) + 1);
+    expect(pages).toBeLessThanOrEqual(Math.ceil(LIMITS.mcp.tools.max / 100) + 1);
   });
 
   it('reads every page when the list is within the bound, and leaves out names the spec forbids', async () => {
@@ -103,7 +103,7 @@ describe('input schemas a server wrote', () => {
     const { conn } = stub();
     const echo = (await conn.tools()).tools.find((t) => t.name === 'slow')!;
     const overhead = JSON.stringify({ ms: 1, pad: '' }).length;
-    const atLimit = { ms: 1, pad: 'x'.repeat(MCP_LIMITS.argumentsBytes - overhead) };
+    const atLimit = { ms: 1, pad: 'x'.repeat(LIMITS.mcp.argumentsBytes - overhead) };
     expect(() => validateArguments(echo, atLimit)).not.toThrow();
     expect(() => validateArguments(echo, { ...atLimit, pad: `${atLimit.pad}x` })).toThrow(/bytes/);
   });
@@ -130,7 +130,7 @@ describe('a flood of refreshes', () => {
     await Promise.all(Array.from({ length: 50 }, () => conn.tools(true)));
     const lists = () => stubLog(log).filter((e) => e.event === 'list').length;
     expect(lists()).toBe(1);
-    await until(async () => (await conn.tools(true), lists() === 2), MCP_LIMITS.refreshMinMs + 3_000, 'a refresh after the interval');
+    await until(async () => (await conn.tools(true), lists() === 2), LIMITS.mcp.refreshMinMs + 3_000, 'a refresh after the interval');
   });
 });
 
@@ -174,7 +174,7 @@ describe('lifecycle', () => {
     expect(err.message).toMatch(/"stub" stopped.*starts again/);
     const restartedAt = Date.now();
     await expect(conn.call('echo', { message: 'again' })).resolves.toMatchObject({ parts: [{ type: 'text', text: 'echo: again' }] });
-    expect(Date.now() - restartedAt).toBeGreaterThanOrEqual(MCP_LIMITS.restartBackoff.minMs - 50);
+    expect(Date.now() - restartedAt).toBeGreaterThanOrEqual(LIMITS.mcp.restartBackoff.minMs - 50);
     expect(conn.pid).not.toBe(firstPid);
     await until(() => !alive(firstPid), 5_000, 'the crashed launcher to be gone');
     expect(stubLog(log).filter((e) => e.event === 'started')).toHaveLength(2);

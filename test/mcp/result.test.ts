@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MCP_LIMITS } from '@/lib/mcp-limits';
+import { LIMITS } from '@/lib/limits';
 import { toCallResult } from '@/server/mcp/result';
 import { canonicalJson, schemaHash, toToolInfo } from '@/server/mcp/tool-info';
 import { parseSecretLines } from '@/components/mcp/secret-lines';
@@ -7,7 +7,7 @@ import { parseSecretLines } from '@/components/mcp/secret-lines';
 // What a run receives of a tools/call result, at its bounds: never more text than the limit, never a split
 // character, never image bytes, and the cut always marked.
 
-const MAX = MCP_LIMITS.result.textChars;
+const MAX = LIMITS.mcp.result.textChars;
 const text = (t: string) => ({ type: 'text', text: t });
 
 describe('a call result', () => {
@@ -32,11 +32,11 @@ describe('a call result', () => {
     expect((cjk.parts[0] as { text: string }).text).toBe('世'.repeat(MAX));
   });
 
-  it(`keeps at most ${MCP_LIMITS.result.parts} parts`, () => {
-    const at = toCallResult({ content: Array.from({ length: MCP_LIMITS.result.parts }, () => text('x')) });
+  it(`keeps at most ${LIMITS.mcp.result.parts} parts`, () => {
+    const at = toCallResult({ content: Array.from({ length: LIMITS.mcp.result.parts }, () => text('x')) });
     expect(at).toMatchObject({ truncated: false });
-    const over = toCallResult({ content: Array.from({ length: MCP_LIMITS.result.parts + 1 }, () => text('x')) });
-    expect(over.parts).toHaveLength(MCP_LIMITS.result.parts);
+    const over = toCallResult({ content: Array.from({ length: LIMITS.mcp.result.parts + 1 }, () => text('x')) });
+    expect(over.parts).toHaveLength(LIMITS.mcp.result.parts);
     expect(over.truncated).toBe(true);
   });
 
@@ -88,13 +88,13 @@ describe('a listed tool', () => {
     expect(toToolInfo({ name: 'has space', inputSchema: schema })).toBeNull();
     expect(toToolInfo({ name: '世界', inputSchema: schema })).toBeNull();
     expect(toToolInfo({ name: 'ok', inputSchema: { type: 'string' } })).toBeNull();
-    const pad = 'x'.repeat(MCP_LIMITS.tools.schemaBytes);
+    const pad = 'x'.repeat(LIMITS.mcp.tools.schemaBytes);
     expect(toToolInfo({ name: 'big', inputSchema: { type: 'object', description: pad } })).toBeNull();
   });
 
   it('cuts a description at its limit, in code points', () => {
-    const info = toToolInfo({ name: 'd', description: '🎉'.repeat(MCP_LIMITS.tools.descriptionChars + 1), inputSchema: schema })!;
-    expect([...info.description]).toHaveLength(MCP_LIMITS.tools.descriptionChars);
+    const info = toToolInfo({ name: 'd', description: '🎉'.repeat(LIMITS.mcp.tools.descriptionChars + 1), inputSchema: schema })!;
+    expect([...info.description]).toHaveLength(LIMITS.mcp.tools.descriptionChars);
   });
 });
 
