@@ -1,7 +1,6 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { signOutAction } from '@/app/actions/auth';
 import { QueryProvider } from '@/components/query-provider';
 import { AppHeader } from '@/components/shell/app-header';
 import { REQUEST_PATH_HEADER } from '@/lib/request-path';
@@ -28,7 +27,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <AppHeader email={user.email} signOutAction={signOutAction} admin={await isAdmin(user.id)} />
+        <AppHeader email={user.email} admin={await isAdmin(user.id)} />
         <main id="main" className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 sm:px-6">
           {children}
         </main>

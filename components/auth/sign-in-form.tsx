@@ -1,23 +1,18 @@
 'use client';
 
-import Link from 'next/link';
-import { startTransition, useActionState, useEffect, type FormEvent } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect } from 'react';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
+import { signInAction } from '@/app/actions/auth';
 import { lazyResolver } from '@/lib/forms/lazy-resolver';
 import type { SignInInput } from '@/lib/schemas/auth';
-import type { AuthFormAction, AuthFormState } from '@/lib/types/auth-forms';
-import { textLink } from '@/components/ui/button-variants';
+import { AuthSwitchLink } from './auth-switch-link';
+import { CredentialFields } from './credential-fields';
+import { useAuthForm } from './use-auth-form';
 
-const INITIAL: AuthFormState = {};
 const resolver = lazyResolver(() => import('./form-resolvers').then((m) => m.signInResolver));
 
 type Props = {
-  /** The sign-in server action (the page hands it over: components never import app/). */
-  action: AuthFormAction;
   /** Same-origin path to return to after signing in (already checked on the server). */
   callbackPath: string | null;
   /** A message to start with, e.g. after next-auth's HTTP flow sent the browser back here. */
@@ -31,18 +26,14 @@ type Props = {
  * then posts to the server action. Before
  * hydration the form still works: it posts to the same action natively.
  */
-export function SignInForm({ action, callbackPath, initialMessage, signUpLink }: Props) {
-  const [state, formAction, pending] = useActionState<AuthFormState, FormData>(action, INITIAL);
+export function SignInForm({ callbackPath, initialMessage, signUpLink }: Props) {
+  const { state, answered, pending, form, formProps } = useAuthForm<SignInInput>(signInAction, resolver, (typed) => ({ email: typed?.email ?? '', password: '' }));
   const {
     register,
-    handleSubmit,
     setValue,
     setFocus,
     formState: { errors },
-  } = useForm<SignInInput>({
-    resolver,
-    defaultValues: { email: state.values?.email ?? '', password: '' },
-  });
+  } = form;
 
   // A refused attempt clears the password and puts the cursor back there; the email stays as typed.
   useEffect(() => {
@@ -51,37 +42,24 @@ export function SignInForm({ action, callbackPath, initialMessage, signUpLink }:
     setFocus('password');
   }, [state, setValue, setFocus]);
 
-  // With JavaScript: check in the browser first, then hand the form's data to the action.
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    const form = event.currentTarget;
-    return handleSubmit(() => startTransition(() => formAction(new FormData(form))))(event);
-  };
-
-  const message = state.message ?? (state === INITIAL ? initialMessage : undefined);
+  const message = state.message ?? (answered ? undefined : initialMessage);
   return (
     <div className="space-y-5">
       <h1 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">Sign in</h1>
       {message ? <Alert>{message}</Alert> : null}
-      <form action={formAction} onSubmit={submit} onFocus={resolver.preload} noValidate className="space-y-4">
+      <form {...formProps} className="space-y-4">
         {callbackPath ? <input type="hidden" name="callbackUrl" value={callbackPath} /> : null}
-        <Field label="Email" error={errors.email?.message ?? state.fields?.email}>
-          <Input type="email" autoComplete="username" inputMode="email" {...register('email')} />
-        </Field>
-        <Field label="Password" error={errors.password?.message ?? state.fields?.password}>
-          <Input type="password" autoComplete="current-password" {...register('password')} />
-        </Field>
+        <CredentialFields
+          purpose="sign-in"
+          email={register('email')}
+          password={register('password')}
+          errors={{ email: errors.email?.message ?? state.fields?.email, password: errors.password?.message ?? state.fields?.password }}
+        />
         <Button type="submit" className="w-full" pending={pending} aria-busy={pending || undefined}>
           Sign in
         </Button>
       </form>
-      {signUpLink ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          New here?{' '}
-          <Link href="/sign-up" className={textLink}>
-            Create account
-          </Link>
-        </p>
-      ) : null}
+      {signUpLink ? <AuthSwitchLink to="sign-up" /> : null}
     </div>
   );
 }

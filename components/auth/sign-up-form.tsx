@@ -1,37 +1,30 @@
 'use client';
 
-import Link from 'next/link';
-import { startTransition, useActionState, useEffect, type FormEvent } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
-import { LIMITS } from '@/lib/limits';
+import { signUpAction } from '@/app/actions/auth';
 import { lazyResolver } from '@/lib/forms/lazy-resolver';
 import type { SignUpInput } from '@/lib/schemas/auth';
-import type { AuthFormAction, AuthFormState } from '@/lib/types/auth-forms';
-import { textLink } from '@/components/ui/button-variants';
+import { AuthSwitchLink } from './auth-switch-link';
+import { CredentialFields } from './credential-fields';
+import { useAuthForm } from './use-auth-form';
 
-const INITIAL: AuthFormState = {};
 const resolver = lazyResolver(() => import('./form-resolvers').then((m) => m.signUpResolver));
 
 /**
  * Email, password (8+ characters) and an optional name; on success the server signs in and opens /agents.
- * `invite` travels as a hidden field (the code from /sign-up?invite=…); `notice` is shown above the form. `action` is
- * the sign-up server action, handed over by the page (components never import app/).
+ * `invite` travels as a hidden field (the code from /sign-up?invite=…); `notice` is shown above the form.
  */
-export function SignUpForm({ action, invite = null, notice }: { action: AuthFormAction; invite?: string | null; notice?: string }) {
-  const [state, formAction, pending] = useActionState<AuthFormState, FormData>(action, INITIAL);
+export function SignUpForm({ invite = null, notice }: { invite?: string | null; notice?: string }) {
+  const { state, pending, form, formProps } = useAuthForm<SignUpInput>(signUpAction, resolver, (typed) => ({ email: typed?.email ?? '', password: '', name: typed?.name ?? '' }));
   const {
     register,
-    handleSubmit,
     setFocus,
     formState: { errors },
-  } = useForm<SignUpInput>({
-    resolver,
-    defaultValues: { email: state.values?.email ?? '', password: '', name: state.values?.name ?? '' },
-  });
+  } = form;
 
   // Put the cursor on the first field the server refused (e.g. an email that is taken).
   useEffect(() => {
@@ -39,29 +32,19 @@ export function SignUpForm({ action, invite = null, notice }: { action: AuthForm
     if (first) setFocus(first);
   }, [state, setFocus]);
 
-  // With JavaScript: check in the browser first, then hand the form's data to the action.
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    const form = event.currentTarget;
-    return handleSubmit(() => startTransition(() => formAction(new FormData(form))))(event);
-  };
-
   return (
     <div className="space-y-5">
       <h1 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">Create account</h1>
       {notice ? <Alert tone="info">{notice}</Alert> : null}
       {state.message ? <Alert>{state.message}</Alert> : null}
-      <form action={formAction} onSubmit={submit} onFocus={resolver.preload} noValidate className="space-y-4">
+      <form {...formProps} className="space-y-4">
         {invite ? <input type="hidden" name="invite" value={invite} /> : null}
-        <Field label="Email" error={errors.email?.message ?? state.fields?.email}>
-          <Input type="email" autoComplete="email" inputMode="email" {...register('email')} />
-        </Field>
-        <Field
-          label="Password"
-          hint={`At least ${LIMITS.user.password.minChars} characters.`}
-          error={errors.password?.message ?? state.fields?.password}
-        >
-          <Input type="password" autoComplete="new-password" {...register('password')} />
-        </Field>
+        <CredentialFields
+          purpose="sign-up"
+          email={register('email')}
+          password={register('password')}
+          errors={{ email: errors.email?.message ?? state.fields?.email, password: errors.password?.message ?? state.fields?.password }}
+        />
         <Field label="Name" hint="Optional." error={errors.name?.message ?? state.fields?.name}>
           <Input type="text" autoComplete="name" {...register('name')} />
         </Field>
@@ -69,12 +52,7 @@ export function SignUpForm({ action, invite = null, notice }: { action: AuthForm
           Create account
         </Button>
       </form>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        Already have an account?{' '}
-        <Link href="/sign-in" className={textLink}>
-          Sign in
-        </Link>
-      </p>
+      <AuthSwitchLink to="sign-in" />
     </div>
   );
 }

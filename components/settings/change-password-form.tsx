@@ -5,10 +5,9 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
+import { changePasswordAction } from '@/app/(app)/settings/actions';
 import { LIMITS } from '@/lib/limits';
 import type { ChangePasswordState } from '@/lib/types/auth-forms';
-
-type Action = (prev: ChangePasswordState, formData: FormData) => Promise<ChangePasswordState>;
 
 const INITIAL: ChangePasswordState = {};
 const { minChars, maxChars } = LIMITS.user.password;
@@ -20,8 +19,8 @@ const { minChars, maxChars } = LIMITS.user.password;
  */
 export const PASSWORD_CHANGED_MESSAGE = 'Password changed. Every other browser has been signed out and your API tokens were revoked; make new ones where you need them.';
 
-export function ChangePasswordForm({ action, changed }: { action: Action; changed?: boolean }) {
-  const [state, formAction, pending] = useActionState<ChangePasswordState, FormData>(action, INITIAL);
+export function ChangePasswordForm({ changed }: { changed?: boolean }) {
+  const [state, formAction, pending] = useActionState<ChangePasswordState, FormData>(changePasswordAction, INITIAL);
   const errors = state.fields ?? {};
   return (
     <section aria-labelledby="password-heading" className="space-y-3">

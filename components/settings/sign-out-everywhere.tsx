@@ -4,11 +4,10 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PageSection } from '@/components/ui/page-section';
-
-type Action = (formData: FormData) => void | Promise<void>;
+import { signOutEverywhereAction } from '@/app/actions/auth';
 
 /** Ends every session of this account, in every browser, including this one, and revokes all its API tokens. */
-export function SignOutEverywhere({ action }: { action: Action }) {
+export function SignOutEverywhere() {
   const [open, setOpen] = useState(false);
   return (
     <PageSection
@@ -31,7 +30,7 @@ export function SignOutEverywhere({ action }: { action: Action }) {
         confirmLabel="Sign out everywhere and revoke tokens"
         pendingLabel="Signing out…"
         onCancel={() => setOpen(false)}
-        action={action}
+        action={signOutEverywhereAction}
       />
     </PageSection>
   );

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { CloseIcon, MenuIcon } from './icons';
 import { NavLinks } from './nav-links';
-import { SignOutButton, type SignOutAction } from './sign-out-button';
+import { SignOutButton } from './sign-out-button';
 import { ThemeSwitch } from './theme-switch';
 
 /**
@@ -13,7 +13,7 @@ import { ThemeSwitch } from './theme-switch';
  * (a button with aria-expanded that shows a panel): no UI library in the layout every page loads. Like the kit's
  * Menu, Escape (on the button or anywhere in the open panel) closes it and gives focus back to the button.
  */
-export function AppHeader({ email, signOutAction, admin = false }: { email: string; signOutAction: SignOutAction; admin?: boolean }) {
+export function AppHeader({ email, admin = false }: { email: string; admin?: boolean }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -46,7 +46,7 @@ export function AppHeader({ email, signOutAction, admin = false }: { email: stri
               {email}
             </span>
             <div className="hidden md:block">
-              <SignOutButton action={signOutAction} />
+              <SignOutButton />
             </div>
             <button
               ref={buttonRef}
@@ -69,7 +69,7 @@ export function AppHeader({ email, signOutAction, admin = false }: { email: stri
             <span className="min-w-0 truncate text-sm text-zinc-600 dark:text-zinc-400" title={email}>
               {email}
             </span>
-            <SignOutButton action={signOutAction} />
+            <SignOutButton />
           </div>
         </div>
     </header>

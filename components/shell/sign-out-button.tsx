@@ -2,8 +2,7 @@
 
 import { useFormStatus } from 'react-dom';
 import { Button } from '@/components/ui/button';
-
-export type SignOutAction = (formData: FormData) => void | Promise<void>;
+import { signOutAction } from '@/app/actions/auth';
 
 function SubmitButton({ className }: { className?: string }) {
   const { pending } = useFormStatus();
@@ -15,9 +14,9 @@ function SubmitButton({ className }: { className?: string }) {
 }
 
 /** A form posting to the sign-out server action, so it works before hydration too. */
-export function SignOutButton({ action, className }: { action: SignOutAction; className?: string }) {
+export function SignOutButton({ className }: { className?: string }) {
   return (
-    <form action={action}>
+    <form action={signOutAction}>
       <SubmitButton className={className} />
     </form>
   );

@@ -1,6 +1,6 @@
 /**
- * What the account forms show after their server action answered. They live here, not beside the actions in app/,
- * because the form components render them and components never import app/ (docs/architecture.md).
+ * What the account forms show after their server action answered. They live here, not beside the actions in app/:
+ * components import from app/ only its 'use server' modules, for their actions (docs/architecture.md).
  */
 
 /** Sign-in and sign-up: a form-level message, field errors, and what was typed. */
@@ -10,9 +10,6 @@ export type AuthFormState = {
   /** Everything typed except the password, so a failed attempt keeps it. */
   values?: { email?: string; name?: string };
 };
-
-/** A sign-in or sign-up server action as its form calls it (React's useActionState). */
-export type AuthFormAction = (prev: AuthFormState, formData: FormData) => Promise<AuthFormState>;
 
 /** Change password: a message or field errors. Passwords are never sent back. */
 export type ChangePasswordState = { message?: string; fields?: Record<string, string> };

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { signOutEverywhereAction } from '@/app/actions/auth';
 import { ApiTokens } from '@/components/settings/api-tokens';
 import { McpServerForm } from '@/components/mcp/mcp-server-form';
 import { McpServerList } from '@/components/mcp/mcp-server-list';
@@ -10,7 +9,6 @@ import { PageHeader } from '@/components/ui/misc';
 import { PageSection } from '@/components/ui/page-section';
 import { currentUser } from '@/server/auth/require-user';
 import { accountMcpServers } from '@/server/mcp/servers';
-import { changePasswordAction } from './actions';
 
 export const metadata: Metadata = { title: 'Settings' };
 
@@ -33,7 +31,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
           <dd className="break-words text-zinc-900 dark:text-zinc-100">{user.name || '—'}</dd>
         </dl>
       </section>
-      <ChangePasswordForm action={changePasswordAction} changed={password === 'changed'} />
+      <ChangePasswordForm changed={password === 'changed'} />
       <ApiTokens />
       <PageSection
         id="mcp-servers"
@@ -43,7 +41,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
         <McpServerForm scope="account" />
         <McpServerList scope="account" servers={mcp.servers} deploymentWide={mcp.deploymentWide} />
       </PageSection>
-      <SignOutEverywhere action={signOutEverywhereAction} />
+      <SignOutEverywhere />
     </div>
   );
 }

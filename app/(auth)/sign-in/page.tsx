@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { signInAction } from '@/app/actions/auth';
 import { SignInForm } from '@/components/auth/sign-in-form';
 import { AUTH_MESSAGES, safeCallbackPath } from '@/lib/schemas/auth';
 import { currentUser } from '@/server/auth/require-user';
@@ -27,5 +26,5 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         : AUTH_MESSAGES.invalidCredentials
       : undefined;
 
-  return <SignInForm action={signInAction} callbackPath={callbackPath} initialMessage={initialMessage} signUpLink={await signUpEnabled()} />;
+  return <SignInForm callbackPath={callbackPath} initialMessage={initialMessage} signUpLink={await signUpEnabled()} />;
 }

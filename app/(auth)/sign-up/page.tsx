@@ -1,14 +1,12 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { signUpAction } from '@/app/actions/auth';
+import { AuthSwitchLink } from '@/components/auth/auth-switch-link';
 import { SignUpForm } from '@/components/auth/sign-up-form';
 import { Alert } from '@/components/ui/misc';
 import { AUTH_MESSAGES } from '@/lib/schemas/auth';
 import { signUpAccess } from '@/server/auth/registration';
 import { currentUser } from '@/server/auth/require-user';
 import { hasAnyUser } from '@/server/auth/users';
-import { textLink } from '@/components/ui/button-variants';
 
 export const metadata: Metadata = { title: 'Create account' };
 export const dynamic = 'force-dynamic';
@@ -30,19 +28,14 @@ export default async function SignUpPage({ searchParams }: { searchParams: Searc
   const access = await signUpAccess(invite);
   // A spent link while sign-up is open anyway: say so, and offer the ordinary form.
   if (access === 'closed' && invite && (await signUpAccess(null)) === 'open') {
-    return <SignUpForm action={signUpAction} notice={SPENT_LINK_BUT_OPEN} />;
+    return <SignUpForm notice={SPENT_LINK_BUT_OPEN} />;
   }
   if (access === 'closed') {
     return (
       <div className="space-y-4">
         <h1 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">Create account</h1>
         <Alert tone="info">{invite ? AUTH_MESSAGES.invitationInvalid : AUTH_MESSAGES.signUpDisabled}</Alert>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Already have an account?{' '}
-          <Link href="/sign-in" className={textLink}>
-            Sign in
-          </Link>
-        </p>
+        <AuthSwitchLink to="sign-in" />
       </div>
     );
   }
@@ -52,5 +45,5 @@ export default async function SignUpPage({ searchParams }: { searchParams: Searc
       : (await hasAnyUser())
         ? undefined
         : 'This server has no accounts yet: the first one becomes its admin.';
-  return <SignUpForm action={signUpAction} invite={access === 'invited' ? invite : null} notice={notice} />;
+  return <SignUpForm invite={access === 'invited' ? invite : null} notice={notice} />;
 }
