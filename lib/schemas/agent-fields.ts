@@ -1,6 +1,6 @@
 import { LIMITS } from '../limits';
 import { DEFAULT_MODEL } from '../models';
-import type { AgentCreate } from './agent';
+import type { AgentSettings } from '../types/agent';
 
 // No zod here (type imports only): the agent form loads these with the page and its schema only on first use.
 
@@ -25,7 +25,7 @@ export const AGENT_FIELDS = [
 export type AgentField = (typeof AGENT_FIELDS)[number];
 
 /** The form's starting values for a new agent. */
-export const NEW_AGENT_DEFAULTS: AgentCreate = {
+export const NEW_AGENT_DEFAULTS: AgentSettings = {
   name: '',
   description: '',
   instructions: '',

@@ -31,5 +31,13 @@ export type ApiAgent = {
   updatedAt: string;
 };
 
+/**
+ * An agent's editable settings: what the agent form edits, and POST /api/v1/agents's body once its defaults are applied.
+ * The schema's `AgentCreate` (lib/schemas/agent.ts) is this type exactly (test/agents-catalog/schema.test.ts checks
+ * it), so zod-free modules such as the form's defaults (lib/schemas/agent-fields.ts) use it without importing the
+ * schema.
+ */
+export type AgentSettings = Omit<ApiAgent, 'id' | 'createdAt' | 'updatedAt'>;
+
 /** `GET /api/v1/agents` response. */
 export type ApiAgentList = { agents: ApiAgent[] };

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { agentCreateSchema, agentPatchSchema, agentQuerySchema } from '@/lib/schemas/agent';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { agentCreateSchema, agentPatchSchema, agentQuerySchema, NEW_AGENT_DEFAULTS, type AgentCreate } from '@/lib/schemas/agent';
+import type { AgentSettings } from '@/lib/types/agent';
 import { LIMITS } from '@/lib/limits';
 import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES } from '@/lib/tool-groups';
 
@@ -93,6 +94,13 @@ describe('agent schema: defaults and unknown fields', () => {
       maxChildren: 6,
       maxConcurrentChildren: 3,
     });
+  });
+
+  it("the agent form's starting values are the schema's defaults, of the schema's own type", async () => {
+    // AgentSettings (lib/types/agent.ts) types the zod-free defaults; tsc fails here if it and the schema drift apart.
+    expectTypeOf<AgentSettings>().toEqualTypeOf<AgentCreate>();
+    // Every field but the name (required, so the form starts it empty) is what the schema fills in.
+    expect(NEW_AGENT_DEFAULTS).toEqual({ ...agentCreateSchema.parse({ name: 'x' }), name: '' });
   });
 
   it('refuses unknown fields by name, on create and on patch', async () => {
