@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { EditFormFooter } from '@/components/ui/edit-form-footer';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert, Badge } from '@/components/ui/misc';
@@ -12,6 +12,7 @@ import { LIMITS } from '@/lib/limits';
 import { PROVIDER_KIND_LABELS } from '@/lib/provider-kinds';
 import type { ProviderTestResult, ProviderView } from '@/lib/schemas/providers';
 import { deleteProviderAction, testProviderAction, updateProviderAction } from '@/app/(app)/admin/provider-actions';
+import { ConfirmRemoval } from './confirm-removal';
 import { RefusedParameters } from './refused-parameters';
 import { useActionCall } from './use-action-call';
 
@@ -27,20 +28,12 @@ export function ProviderItem({ provider }: { provider: ProviderView }) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const { call: callTest, pending: testing, error } = useActionCall();
-  const removal = useActionCall();
 
   const runTest = async () => {
     setTest(null);
     const result = await callTest(() => testProviderAction(provider.id));
     if (!result.ok) return;
     setTest(result.data);
-    router.refresh();
-  };
-
-  const remove = async () => {
-    const result = await removal.call(() => deleteProviderAction(provider.id));
-    if (!result.ok) return;
-    setConfirming(false);
     router.refresh();
   };
 
@@ -92,19 +85,14 @@ export function ProviderItem({ provider }: { provider: ProviderView }) {
       </div>
       {error ? <Alert>{error}</Alert> : null}
       {editing ? <EditProviderForm provider={provider} onDone={() => setEditing(false)} /> : null}
-      <ConfirmDialog
+      <ConfirmRemoval
         open={confirming}
-        title={`Remove ${provider.name}?`}
+        name={provider.name}
         description={`Agents whose model starts with "${provider.slug}:" stay as they are and can be edited; their runs fail until they use another model or a provider named "${provider.slug}" is added again.`}
         confirmLabel="Remove provider"
-        pendingLabel="Removing…"
-        pending={removal.pending}
-        error={removal.error}
-        onCancel={() => {
-          setConfirming(false);
-          removal.clear();
-        }}
-        onConfirm={remove}
+        remove={() => deleteProviderAction(provider.id)}
+        onClose={() => setConfirming(false)}
+        onRemoved={() => router.refresh()}
       />
     </li>
   );
@@ -155,15 +143,7 @@ function EditProviderForm({ provider, onDone }: { provider: ProviderView; onDone
           Remove the stored key
         </label>
       ) : null}
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" pending={pending}>
-          {pending ? 'Saving…' : 'Save changes'}
-        </Button>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
-      {error ? <Alert>{error}</Alert> : null}
+      <EditFormFooter pending={pending} error={error} onCancel={onDone} />
     </form>
   );
 }

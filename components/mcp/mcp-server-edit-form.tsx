@@ -5,10 +5,9 @@ import { useState, type FormEvent } from 'react';
 import { updateAdminMcpServerAction } from '@/app/(app)/admin/mcp-actions';
 import { updateMcpServerAction } from '@/app/(app)/settings/mcp-actions';
 import { useActionCall } from '@/components/admin/use-action-call';
-import { Button } from '@/components/ui/button';
+import { EditFormFooter } from '@/components/ui/edit-form-footer';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
-import { Alert } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
 import type { McpServerView } from '@/lib/schemas/mcp-servers';
 import type { McpScope } from './queries';
@@ -91,15 +90,7 @@ export function McpServerEditForm({ scope, server, onDone }: { scope: McpScope; 
           <Input type="text" inputMode="numeric" autoComplete="off" value={maxConcurrent} onChange={(e) => setMaxConcurrent(e.target.value)} />
         </Field>
       </div>
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" pending={pending}>
-          {pending ? 'Saving…' : 'Save changes'}
-        </Button>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
-      {error ? <Alert>{error}</Alert> : null}
+      <EditFormFooter pending={pending} error={error} onCancel={onDone} />
     </form>
   );
 }

@@ -4,12 +4,11 @@ import { useMcpChanged } from './use-mcp-changed';
 import { useState } from 'react';
 import { deleteAdminMcpServerAction } from '@/app/(app)/admin/mcp-actions';
 import { deleteMcpServerAction } from '@/app/(app)/settings/mcp-actions';
-import { useActionCall } from '@/components/admin/use-action-call';
+import { ConfirmRemoval } from '@/components/admin/confirm-removal';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Badge } from '@/components/ui/misc';
 import type { McpServerView } from '@/lib/schemas/mcp-servers';
 import { McpServerEditForm, McpToolsPanel } from './mcp-lazy';
+import { McpServerTitle } from './mcp-server-title';
 import type { McpScope } from './queries';
 
 /** One MCP server: how it is reached (secrets by name only), its limits, its tools and status on demand, Edit, Remove. */
@@ -18,24 +17,13 @@ export function McpServerItem({ scope, server }: { scope: McpScope; server: McpS
   const [showTools, setShowTools] = useState(false);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const removal = useActionCall();
   const secretNames = server.transport === 'http' ? server.headerNames : server.envNames;
-
-  const remove = async () => {
-    const result = await removal.call(() => (scope === 'admin' ? deleteAdminMcpServerAction(server.id) : deleteMcpServerAction(server.id)));
-    if (!result.ok) return;
-    setConfirming(false);
-    changed();
-  };
 
   return (
     <li className="space-y-3 p-3">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 flex-1 space-y-1">
-          <p className="flex flex-wrap items-center gap-2">
-            <span className="min-w-0 font-medium break-words text-zinc-900 dark:text-zinc-100">{server.name}</span>
-            <Badge>{server.transport === 'http' ? 'Streamable HTTP' : 'stdio'}</Badge>
-          </p>
+          <McpServerTitle server={server} />
           <p className="text-xs break-all text-zinc-600 dark:text-zinc-400">
             {server.transport === 'http' ? server.url : [server.command, ...server.args].join(' ')}
           </p>
@@ -58,19 +46,14 @@ export function McpServerItem({ scope, server }: { scope: McpScope; server: McpS
       </div>
       {showTools ? <McpToolsPanel scope={scope} serverId={server.id} serverName={server.name} /> : null}
       {editing ? <McpServerEditForm scope={scope} server={server} onDone={() => setEditing(false)} /> : null}
-      <ConfirmDialog
+      <ConfirmRemoval
         open={confirming}
-        title={`Remove ${server.name}?`}
+        name={server.name}
         description="Agents that use its tools keep their settings; their runs can't call those tools until a server with its tools is added again."
         confirmLabel="Remove server"
-        pendingLabel="Removing…"
-        pending={removal.pending}
-        error={removal.error}
-        onCancel={() => {
-          setConfirming(false);
-          removal.clear();
-        }}
-        onConfirm={remove}
+        remove={() => (scope === 'admin' ? deleteAdminMcpServerAction(server.id) : deleteMcpServerAction(server.id))}
+        onClose={() => setConfirming(false)}
+        onRemoved={changed}
       />
     </li>
   );
