@@ -2,9 +2,9 @@
 
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Badge } from '@/components/ui/misc';
 import type { McpServerSummary } from '@/lib/schemas/mcp-servers';
 import { McpToolsPanel } from './mcp-lazy';
+import { McpServerTitle } from './mcp-server-title';
 
 /** A server the deployment offers, as an account sees it: its name and kind, and its tools on demand. */
 export function DeploymentMcpServer({ server }: { server: McpServerSummary }) {
@@ -12,10 +12,7 @@ export function DeploymentMcpServer({ server }: { server: McpServerSummary }) {
   return (
     <li className="space-y-2 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="flex flex-wrap items-center gap-2 text-sm">
-          <span className="font-medium text-zinc-900 dark:text-zinc-100">{server.name}</span>
-          <Badge>{server.transport === 'http' ? 'Streamable HTTP' : 'stdio'}</Badge>
-        </p>
+        <McpServerTitle server={server} className="text-sm" />
         <Button variant="secondary" size="sm" onClick={() => setShowTools((v) => !v)} aria-expanded={showTools} aria-label={`Tools of ${server.name}`}>
           Tools
         </Button>
