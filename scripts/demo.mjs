@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIsCurrent } from './build-freshness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -19,28 +20,6 @@ function runOrExit(command, args, options = {}) {
   if (result.error) throw result.error;
   if (result.status !== 0) process.exit(result.status ?? 1);
   return result;
-}
-
-// Everything `next build` compiles; a build older than any of these is stale.
-const BUILD_INPUTS = ['app', 'components', 'lib', 'server', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.mjs',
-  'postcss.config.mjs', 'tsconfig.json', 'package-lock.json'];
-
-function newestMtime(file) {
-  let stat;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return fs.readdirSync(file).reduce((max, name) => Math.max(max, newestMtime(path.join(file, name))), stat.mtimeMs);
-}
-
-function buildIsCurrent() {
-  const buildId = path.join(root, distDir, 'BUILD_ID');
-  if (!fs.existsSync(buildId)) return false;
-  const builtAt = fs.statSync(buildId).mtimeMs;
-  return BUILD_INPUTS.every((input) => newestMtime(path.join(root, input)) <= builtAt);
 }
 
 /** 14 letters and digits (~81 bits): easy to copy, and never starts with a dash that a CLI would read as a flag. */
@@ -81,7 +60,7 @@ async function waitUntilHealthy(child) {
   return false;
 }
 
-if (process.env.DEMO_REBUILD !== '1' && buildIsCurrent()) {
+if (process.env.DEMO_REBUILD !== '1' && buildIsCurrent(root, distDir)) {
   console.log(`Using the existing build in ${distDir} (DEMO_REBUILD=1 forces a new one).`);
 } else {
   console.log('Building Ensemble (next build)…');

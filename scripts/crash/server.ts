@@ -6,30 +6,15 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { buildIsCurrent, builtAt } from '../build-freshness.mjs';
 
 export const root = path.resolve(__dirname, '..', '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
 
-// Everything `next build` compiles; a build older than any of these is stale (same list as scripts/demo.mjs).
-const BUILD_INPUTS = ['app', 'components', 'lib', 'server', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'package-lock.json'];
-
-function newestMtime(file: string): number {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return fs.readdirSync(file).reduce((max, name) => Math.max(max, newestMtime(path.join(file, name))), stat.mtimeMs);
-}
-
 /** Build into distDir unless a current build is there (CRASH_SKIP_BUILD=1 reuses any existing build). */
 export function ensureBuild(distDir: string, scratchDir: string): void {
-  const buildId = path.join(root, distDir, 'BUILD_ID');
-  if (fs.existsSync(buildId)) {
-    const builtAt = fs.statSync(buildId).mtimeMs;
-    if (process.env.CRASH_SKIP_BUILD === '1' || BUILD_INPUTS.every((input) => newestMtime(path.join(root, input)) <= builtAt)) {
+  if (builtAt(root, distDir) !== null) {
+    if (process.env.CRASH_SKIP_BUILD === '1' || buildIsCurrent(root, distDir)) {
       console.log(`Using the build in ${distDir}.`);
       return;
     }
