@@ -18,8 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { benchDataDir } from './bench/bench-data-dir';
 
 type Variant = 'product' | 'library' | 'library+prune';
 type Point = { exchanges: number; messages: number; messageBytes: number; checkpointBytes: number; cpuMsPerRun: number; wallMsPerRun: number };
@@ -41,16 +40,11 @@ function requestText(i: number): string {
 }
 
 async function child(variant: Variant, maxExchanges: number): Promise<Point[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-conv-'));
-  process.env.DATA_DIR = dataDir;
-  process.env.SCRYPT_LOG_N = '10';
+  const dataDir = await benchDataDir('ensemble-bench-conv-');
   const { createUser } = await import('@/server/auth/users');
   const { closeDb, schema, writeTx } = await import('@/server/db');
   const { createConversation } = await import('@/server/agents/conversations');
   const { start, wait } = await import('@/server/agents/runs');
-  // Delegation plugs into the run core as start-up does (server/startup.ts), so runs are assembled as in the app.
-  (await import('@/server/agents/delegation/register')).registerDelegation();
-  (await import('@/server/mcp/tool-group/register')).registerMcpTools();
   const { readThread } = await import('@/server/agents/thread');
   const { getCheckpointer, closeCheckpointer, readCheckpointStore } = await import('@/server/agents/checkpointer');
   const { checkpointDbPath } = await import('@/server/db/paths');

@@ -14,8 +14,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { benchDataDir } from './bench/bench-data-dir';
 
 const TOOL_TURNS = 49;
 const SCRIPT = [...Array.from({ length: TOOL_TURNS }, (_, i) => (i % 2 ? '/call current_time' : `/call calculator {"expression":"(${i} + 7) * 3"}`)), '/reply All 49 steps done.'].join('\n');
@@ -32,16 +31,11 @@ async function main() {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
   const runsPerRound = Number(process.env.BENCH_RUNS ?? 8);
   const warmup = Number(process.env.BENCH_WARMUP ?? 6);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-events-'));
-  process.env.DATA_DIR = dataDir;
-  process.env.SCRYPT_LOG_N = '10';
+  const dataDir = await benchDataDir('ensemble-bench-events-');
   const { createUser } = await import('@/server/auth/users');
   const { closeDb, schema, writeTx } = await import('@/server/db');
   const { createConversation } = await import('@/server/agents/conversations');
   const { start, wait } = await import('@/server/agents/runs');
-  // Delegation plugs into the run core as start-up does (server/startup.ts), so runs are assembled as in the app.
-  (await import('@/server/agents/delegation/register')).registerDelegation();
-  (await import('@/server/mcp/tool-group/register')).registerMcpTools();
   const { closeCheckpointer, readCheckpointStore } = await import('@/server/agents/checkpointer');
   const { setRunEventCapture } = await import('@/server/agents/observe/capture-switch');
 

@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { benchOwner } from './bench/bench-owner';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-'));
 process.env.DATA_DIR = dataDir;
@@ -37,10 +38,6 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 async function main() {
-  const { agentCreateSchema } = await import('@/lib/schemas/agent');
-  const { createUser } = await import('@/server/auth/users');
-  const { createAgent } = await import('@/server/agents/catalog');
-  const { createTeam } = await import('@/server/teams/teams');
   const { sendRequest } = await import('@/server/teams/requests');
   const { startScheduler, stopScheduler } = await import('@/server/scheduler/runtime');
   const { teamJobs } = await import('@/server/teams/scheduler-jobs');
@@ -60,19 +57,9 @@ async function main() {
 
   const slots = SLOTS ?? LIMITS.scheduler.maxActiveJobs;
 
-  async function owner(label: string, teamCount: number) {
-    const user = await createUser({ email: `${label}-${crypto.randomUUID().slice(0, 6)}@bench.test`, password: 'benchmark-password' });
-    const agents = [];
-    for (const n of ['Alpha', 'Beta']) agents.push(await createAgent(user.id, agentCreateSchema.parse({ name: `${n} ${label}` })));
-    const teams = [];
-    for (let i = 0; i < teamCount; i++) {
-      teams.push((await createTeam(user.id, { requestId: `${label}-${i}`, name: `${label} team ${i}`, goal: 'Benchmark', agentIds: agents.map((a) => a.id) })).team);
-    }
-    return { user, teams };
-  }
 
   /** Send `count` requests for an owner, spread round-robin over its teams' members. */
-  async function send(o: Awaited<ReturnType<typeof owner>>, count: number, tag: string, sleepMs = SLEEP_MS): Promise<string[]> {
+  async function send(o: Awaited<ReturnType<typeof benchOwner>>, count: number, tag: string, sleepMs = SLEEP_MS): Promise<string[]> {
     const members = o.teams.flatMap((t) => t.members.map((m) => ({ teamId: t.id, memberId: m.id })));
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
@@ -94,7 +81,7 @@ async function main() {
     }
   }
   /** Send one short job for the owner and return how long it waited for admission (ms). */
-  async function newcomerWait(o: Awaited<ReturnType<typeof owner>>, tag: string): Promise<{ id: string; waitMs: number }> {
+  async function newcomerWait(o: Awaited<ReturnType<typeof benchOwner>>, tag: string): Promise<{ id: string; waitMs: number }> {
     const [id] = await send(o, 1, tag, SHORT_MS);
     await until(async () => (await jobRow(id!)).admittedAt !== null, 120_000, `admission of ${tag}`);
     const row = await jobRow(id!);
@@ -138,7 +125,7 @@ async function main() {
   // BENCH_SCENARIOS=4,5 runs only those (1 includes 2); default: all.
   const scenarios = (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7').split(',').map((x) => x.trim());
   const selected = (n: number) => scenarios.includes(String(n));
-  const owners: Awaited<ReturnType<typeof owner>>[] = [];
+  const owners: Awaited<ReturnType<typeof benchOwner>>[] = [];
   // Started after scenario 1 has queued its requests: sending awaits each write, and a running scheduler would
   // admit the first owners' work before the last owners had any queued.
   let scheduler: ReturnType<typeof startScheduler> | undefined;
@@ -146,7 +133,7 @@ async function main() {
 
   // ── 1. Utilization and fairness ──
   if (selected(1)) {
-  for (let i = 0; i < 10; i++) owners.push(await owner(`owner${i}`, 5));
+  for (let i = 0; i < 10; i++) owners.push(await benchOwner(`owner${i}`, 5));
   const cpuBefore = cpuMs();
   const loopBefore = performance.eventLoopUtilization();
   // How long a callback (an HTTP request, a push update) waits for the loop while jobs run.
@@ -220,8 +207,8 @@ async function main() {
   figures['fairness, Jain over owners while backlogged (target ≥ 0.99)'] = `${jainIndex(admittedWhileBacklogged).toFixed(4)}  (admissions: ${admittedWhileBacklogged.join(', ')})`;
 
   // ── 2. Flooding owner vs light owner ──
-  const heavy = await owner('heavy', 5);
-  const light = await owner('light', 3);
+  const heavy = await benchOwner('heavy', 5);
+  const light = await benchOwner('light', 3);
   const heavyIds = await send(heavy, 500, 'flood');
   await new Promise((r) => setTimeout(r, 200)); // let the flood occupy every slot first
   const sentAt = Date.now();
@@ -248,9 +235,9 @@ async function main() {
   // A: the flooder (10 conversations) floods long jobs while another owner keeps short jobs going; the flooder is
   // held at 6 slots, and a newcomer's short job is timed from send to admission, 20 times over.
   const cap = LIMITS.scheduler.maxSlotsPerOwnerWhenShared;
-  const flooder = await owner('flooder', 5);
-  const steady = await owner('steady', 2);
-  const newcomer = await owner('newcomer', 1);
+  const flooder = await benchOwner('flooder', 5);
+  const steady = await benchOwner('steady', 2);
+  const newcomer = await benchOwner('newcomer', 1);
   const floodIds = await send(flooder, 24, 'long', LONG_MS);
   const steadyIds = await send(steady, 150, 'short', SHORT_MS);
   await until(async () => (await heldBy(flooder.user.id)) >= cap, 30_000, 'the flood taking its slots');
@@ -306,7 +293,7 @@ async function main() {
   // Per commit: one small write transaction, the shape of an admission. End to end: 200 jobs of /sleep 0.
   const { getCheckpointer } = await import('@/server/agents/checkpointer');
   const { activeEngine } = await import('@/server/db/active-engine');
-  const syncOwners = [await owner('sync0', 5), await owner('sync1', 5)];
+  const syncOwners = [await benchOwner('sync0', 5), await benchOwner('sync1', 5)];
   const probeJob = (await send(syncOwners[0]!, 1, 'probe', 0))[0]!;
   await waitAll([probeJob], 60_000);
   const touchJob = statement('update jobs set updated_at = ? where id = ?');
@@ -357,9 +344,9 @@ async function main() {
   const { readThread } = await import('@/server/agents/thread');
   const { startRun, wait: waitRun } = await import('@/server/agents/runs');
   const { personMessage } = await import('@/server/agents/provenance');
-  type LengthSet = { o: Awaited<ReturnType<typeof owner>>; conversations: Array<{ teamId: string; memberId: string; conversationId: string }> };
+  type LengthSet = { o: Awaited<ReturnType<typeof benchOwner>>; conversations: Array<{ teamId: string; memberId: string; conversationId: string }> };
   const lengthSet = async (label: string): Promise<LengthSet> => {
-    const o = await owner(label, 4);
+    const o = await benchOwner(label, 4);
     return { o, conversations: o.teams.flatMap((t) => t.members.map((m) => ({ teamId: t.id, memberId: m.id, conversationId: m.conversationId! }))) };
   };
   let seq = 0;
@@ -455,11 +442,11 @@ async function main() {
   };
   const WARM = 20;
   const MEASURED = 200;
-  let solo = await owner('phases', 1);
+  let solo = await benchOwner('phases', 1);
   for (let i = 0; i < WARM + MEASURED; i++) {
     if (i === WARM) for (const k of Object.keys(phases) as Array<keyof typeof phases>) phases[k] = 0;
     // A new team (of a new owner) before this one reaches its request limit.
-    if (i % 90 === 89) solo = await owner(`phases${i}`, 1);
+    if (i % 90 === 89) solo = await benchOwner(`phases${i}`, 1);
     const [id] = await timed('send', () => send(solo, 1, `p${i}`, 0));
     await timed('admit', () => admitJob(id!));
     await timed('launch', () => launchJob(id!));
@@ -474,7 +461,7 @@ async function main() {
 
   // ── 3. Planning pass cost vs finished history ──
   if (selected(3)) {
-  if (owners.length === 0) owners.push(await owner('history', 5));
+  if (owners.length === 0) owners.push(await benchOwner('history', 5));
   // The best of several rounds: garbage collection and other processes only ever add time.
   const passMs = async (iterations: number) => {
     let best = Infinity;
@@ -491,7 +478,7 @@ async function main() {
     await execute(sql`delete from jobs`);
     await execute(sql`update teams set has_pending = 0`);
   });
-  const pendingOwner = await owner('pending', 2);
+  const pendingOwner = await benchOwner('pending', 2);
   await send(pendingOwner, 40, 'pending'); // queued, never admitted (scheduler stopped)
   await passMs(200);
   const baseline = await passMs(5000);
@@ -528,7 +515,7 @@ async function main() {
     }
     return best;
   };
-  const fullOwner = await owner('full', 1);
+  const fullOwner = await benchOwner('full', 1);
   const full = fullOwner.teams[0]!;
   const fullMember = full.members[0]!;
   const fullJobs = LIMITS.team.requests + LIMITS.team.receipts;

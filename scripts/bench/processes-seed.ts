@@ -4,7 +4,7 @@
  * BENCH_JOBS requests of `/sleep BENCH_SLEEP_MS` spread round-robin over every team's members, owners interleaved.
  * No scheduler runs here: every job stays queued until the workers start.
  */
-import crypto from 'node:crypto';
+import { benchOwner } from './bench-owner';
 
 const count = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const JOBS = count('BENCH_JOBS', 400);
@@ -13,10 +13,6 @@ const TEAMS_PER_OWNER = count('BENCH_TEAMS_PER_OWNER', 8);
 const SLEEP_MS = count('BENCH_SLEEP_MS', 50);
 
 async function main() {
-  const { agentCreateSchema } = await import('@/lib/schemas/agent');
-  const { createUser } = await import('@/server/auth/users');
-  const { createAgent } = await import('@/server/agents/catalog');
-  const { createTeam } = await import('@/server/teams/teams');
   const { sendRequest } = await import('@/server/teams/requests');
   const { closeDb, openDatabase } = await import('@/server/db');
   const { closeCheckpointer } = await import('@/server/agents/checkpointer');
@@ -24,14 +20,7 @@ async function main() {
   await openDatabase();
   const owners = [];
   for (let o = 0; o < OWNERS; o++) {
-    const user = await createUser({ email: `owner${o}-${crypto.randomUUID().slice(0, 6)}@bench.test`, password: 'benchmark-password' });
-    const agents = [];
-    for (const name of ['Alpha', 'Beta']) agents.push(await createAgent(user.id, agentCreateSchema.parse({ name: `${name} ${o}` })));
-    const teams = [];
-    for (let t = 0; t < TEAMS_PER_OWNER; t++) {
-      const input = { requestId: `owner${o}-${t}`, name: `Team ${o}.${t}`, goal: 'Benchmark', agentIds: agents.map((a) => a.id) };
-      teams.push((await createTeam(user.id, input)).team);
-    }
+    const { user, teams } = await benchOwner(`owner${o}`, TEAMS_PER_OWNER);
     owners.push({ userId: user.id, teams });
   }
   // Team by team, owner by owner: consecutive jobs belong to different owners and teams.
