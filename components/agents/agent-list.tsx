@@ -125,6 +125,9 @@ function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => v
         <Button size="sm" onClick={() => chat.mutate()} pending={chat.isPending || chat.isSuccess} aria-label={`Chat with ${agent.name}`}>
           {chat.isPending || chat.isSuccess ? 'Opening…' : 'Chat'}
         </Button>
+        <ButtonLink href={`/batches/new?agentId=${encodeURIComponent(agent.id)}`} variant="secondary" size="sm" aria-label={`Run ${agent.name} over a list`}>
+          Run over a list
+        </ButtonLink>
         <ButtonLink href={`/agents/${encodeURIComponent(agent.id)}/edit`} variant="secondary" size="sm" aria-label={`Edit ${agent.name}`}>
           Edit
         </ButtonLink>

@@ -83,7 +83,7 @@ function checkColumns(format: ListFormat, names: string[], where: string): ListR
   const seen = new Set<string>();
   for (const [i, name] of names.entries()) {
     if (name === '') return refuse(format, `Column ${i + 1} of ${where} has no name. Give every column a name.`);
-    if (seen.has(name)) return refuse(format, `${where[0].toUpperCase()}${where.slice(1)} names the column ${quoted(name)} twice. Column names must differ.`);
+    if (seen.has(name)) return refuse(format, `${where.charAt(0).toUpperCase()}${where.slice(1)} names the column ${quoted(name)} twice. Column names must differ.`);
     seen.add(name);
   }
   return null;
@@ -126,7 +126,7 @@ export function parseCsv(text: string, limits: ListLimits): ListResult {
     if (record.length > columns.length) {
       return refuse('csv', `Row ${i + 1} has ${plural(record.length, 'field')}, more than the header’s ${plural(columns.length, 'column')}. A comma inside a value needs the value in quotes.`);
     }
-    rows.push(Object.fromEntries(columns.map((c, j) => [c, record[j]])));
+    rows.push(Object.fromEntries(columns.map((c, j) => [c, record[j] ?? ''])));
   }
   return { ok: true, format: 'csv', columns, rows, rowLabels: rows.map((_, i) => `Row ${i + 1}`) };
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import { useParams } from 'next/navigation';
 import { Badge } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { MEMBER_STATUS_BADGE } from './feed';
@@ -18,6 +19,8 @@ type Props = {
  * under a long name instead of squeezing it.
  */
 export function MemberSidebar({ members, recipientIds, onMention }: Props) {
+  // The roster is drawn on its team's page (/teams/[id]): "Run over a list" starts a batch with this team's member.
+  const teamId = useParams<{ id: string }>()?.id ?? '';
   return (
     <aside aria-labelledby="members-heading" className="min-w-0 md:w-64 md:shrink-0">
       <h2 id="members-heading" className="mb-2 text-sm font-semibold text-zinc-800 dark:text-zinc-200">
@@ -53,6 +56,16 @@ export function MemberSidebar({ members, recipientIds, onMention }: Props) {
                 >
                   Mention
                 </Button>
+                {member.agentId && teamId ? (
+                  <ButtonLink
+                    href={`/batches/new?teamId=${encodeURIComponent(teamId)}&memberId=${encodeURIComponent(member.id)}`}
+                    variant="link"
+                    size="inline"
+                    className="text-sm"
+                  >
+                    Run over a list<span className="sr-only"> with {member.name}</span>
+                  </ButtonLink>
+                ) : null}
                 {member.conversationId ? (
                   <ButtonLink href={`/conversations/${member.conversationId}`} variant="link" size="inline" className="text-sm">
                     Open conversation<span className="sr-only"> with {member.name}</span>

@@ -45,8 +45,8 @@ describe('rate and time left', () => {
   it('keeps one sample before the window and starts over when fewer have finished (Retry failed)', () => {
     let samples: ProgressSample[] = [];
     for (let i = 0; i < 10; i++) samples = addSample(samples, { at: start + i * 60_000, finished: i });
-    expect(samples[0].at).toBeLessThan(start + 9 * 60_000 - RATE_WINDOW_MS);
-    expect(samples[1].at).toBeGreaterThanOrEqual(start + 9 * 60_000 - RATE_WINDOW_MS);
+    expect(samples[0]!.at).toBeLessThan(start + 9 * 60_000 - RATE_WINDOW_MS);
+    expect(samples[1]!.at).toBeGreaterThanOrEqual(start + 9 * 60_000 - RATE_WINDOW_MS);
     // An unchanged count adds nothing.
     expect(addSample(samples, { at: start + 10 * 60_000, finished: 9 })).toEqual(samples);
     expect(addSample(samples, { at: start + 11 * 60_000, finished: 4 })).toEqual([{ at: start + 11 * 60_000, finished: 4 }]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBatchList, startTooLarge } from '@/components/batches/batch-list';
+import { readBatchList, startTooLarge } from '@/components/batches/read-list';
 import { LIMITS } from '@/lib/limits';
 import { batchCreateSchema } from '@/lib/schemas/batch';
 

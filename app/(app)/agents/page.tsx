@@ -9,6 +9,9 @@ export default function AgentsPage() {
   return (
     <>
       <PageHeader title="Agents">
+        <ButtonLink href="/batches" variant="secondary">
+          Batches
+        </ButtonLink>
         <ButtonLink href="/agents/new">New agent</ButtonLink>
       </PageHeader>
       <AgentList />
