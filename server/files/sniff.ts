@@ -1,5 +1,4 @@
 import 'server-only';
-import { fileTypeFromBuffer } from 'file-type';
 
 /** Bytes of a file's start that content sniffing reads (file-type's own need). */
 export const SNIFF_BYTES = 4_100;
@@ -42,7 +41,8 @@ export class TextCheck {
 
 /** The media type of content by its bytes: a signature file-type knows, else text/plain for UTF-8 text, else binary. */
 export async function sniffMediaType(head: Uint8Array, isText: boolean): Promise<string> {
-  const found = head.byteLength ? await fileTypeFromBuffer(head) : undefined;
+  // Loaded on first use with import(): file-type is ESM only, and the scripts' CommonJS loader (tsx) can't require it.
+  const found = head.byteLength ? await (await import('file-type')).fileTypeFromBuffer(head) : undefined;
   if (found) return found.mime;
   return isText ? TEXT_MEDIA_TYPE : BINARY_MEDIA_TYPE;
 }
