@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@/lib/limits';
+import type { BatchCreateInput } from '@/lib/schemas/batch';
 import { start } from '@/server/agents/runs';
 import { createConversation } from '@/server/agents/conversations';
 import { cancelBatch, retryFailed } from '@/server/batches/control';
@@ -13,8 +14,14 @@ import { until } from '../support/wait';
 import { batchRow, ended, itemRows } from './helpers';
 
 // No scheduler here: each step is driven by hand, as the scheduler's port would, to pin what each one may write.
-const one = (agentId: string, template: string, maxAttempts = 3) =>
-  ({ target: { agentId }, template, columns: ['v'], items: [{ v: 'x' }], concurrency: 1, maxAttempts }) as const;
+const one = (agentId: string, template: string, maxAttempts = 3): BatchCreateInput => ({
+  target: { agentId },
+  template,
+  columns: ['v'],
+  items: [{ v: 'x' }],
+  concurrency: 1,
+  maxAttempts,
+});
 const signal = () => new AbortController().signal;
 /** The scheduler admits inside its pass's transaction: so here. */
 const admitItem = (id: string) => writeTx(() => admitInTx(id));
