@@ -118,6 +118,7 @@ export const agents = pgTable(
     toolGroups: json('tool_groups').$type<string[]>().notNull().default(sql`'[]'::json`),
     approvalTools: json('approval_tools').$type<string[]>().notNull().default(sql`'[]'::json`),
     mcpTools: json('mcp_tools').$type<AgentMcpTools>().notNull().default(sql`'[]'::json`),
+    skills: json('skills').$type<string[]>().notNull().default(sql`'[]'::json`),
     maxTurns: integer('max_turns').notNull().default(25),
     timeLimitMinutes: integer('time_limit_minutes'),
     compactAtTokens: big('compact_at_tokens'),
@@ -603,4 +604,35 @@ export const batchItems = pgTable(
     index('batch_items_status_idx').on(t.status),
     index('batch_items_run_idx').on(t.runId),
   ],
+);
+
+export const skills = pgTable(
+  'skills',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    nameKey: text('name_key').notNull(),
+    description: text('description').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: createdAt(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('skills_owner_name_key').on(t.ownerId, t.nameKey)],
+);
+
+export const skillFiles = pgTable(
+  'skill_files',
+  {
+    skillId: text('skill_id')
+      .notNull()
+      .references(() => skills.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    path: text('path').notNull(),
+    sha256: text('sha256').notNull(),
+    size: big('size').notNull(),
+  },
+  (t) => [uniqueIndex('skill_files_skill_path_idx').on(t.skillId, t.path), index('skill_files_sha_idx').on(t.sha256)],
 );

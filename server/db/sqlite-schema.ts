@@ -105,6 +105,8 @@ export const agents = sqliteTable(
     approvalTools: text('approval_tools', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
     /** The MCP servers (and which of their tools) the agent uses: lib/schemas/agent.ts agentMcpToolsSchema. */
     mcpTools: text('mcp_tools', { mode: 'json' }).$type<AgentMcpTools>().notNull().default(sql`'[]'`),
+    /** The owner's skills (ids) the agent may read with read_skill (ADR 061); checked against the owner on write. */
+    skills: text('skills', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
     maxTurns: integer('max_turns').notNull().default(25),
     /** Wall-clock limit of one run in minutes; null = the server's default (LIMITS.run). */
     timeLimitMinutes: integer('time_limit_minutes'),
@@ -805,3 +807,43 @@ export const batchItems = sqliteTable(
 );
 export type Batch = typeof batches.$inferSelect;
 export type BatchItem = typeof batchItems.$inferSelect;
+
+// ───────────────────────────── Skills (ADR 061) ─────────────────────────────
+
+/**
+ * A skill: an account's instruction pack (a SKILL.md's name, description and body, and resource files). `hash` is
+ * the pack's content hash (name, description and every file's path and SHA-256), which an agent's assembly records.
+ */
+export const skills = sqliteTable(
+  'skills',
+  {
+    id: id(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Lower-cased name: unique per owner regardless of case. */
+    nameKey: text('name_key').notNull(),
+    description: text('description').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [uniqueIndex('skills_owner_name_key').on(t.ownerId, t.nameKey)],
+);
+
+/** A skill's files (SKILL.md holds the body): content by SHA-256 in the file store, which keeps it while a row names it. */
+export const skillFiles = sqliteTable(
+  'skill_files',
+  {
+    skillId: text('skill_id')
+      .notNull()
+      .references(() => skills.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    path: text('path').notNull(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+  },
+  (t) => [uniqueIndex('skill_files_skill_path_idx').on(t.skillId, t.path), index('skill_files_sha_idx').on(t.sha256)],
+);
+export type SkillRow = typeof skills.$inferSelect;
