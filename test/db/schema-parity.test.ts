@@ -73,7 +73,11 @@ describe('the SQLite and Postgres schemas', () => {
     expectTypeOf<typeof pg.mcpServers.$inferInsert>().toEqualTypeOf<typeof sqlite.mcpServers.$inferInsert>();
     expectTypeOf<typeof pg.mcpDiscoveries.$inferSelect>().toEqualTypeOf<typeof sqlite.mcpDiscoveries.$inferSelect>();
     expectTypeOf<typeof pg.mcpDiscoveries.$inferInsert>().toEqualTypeOf<typeof sqlite.mcpDiscoveries.$inferInsert>();
-    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers, pg.modelPrices, pg.mcpServers, pg.mcpDiscoveries, pg.batches, pg.batchItems];
+    expectTypeOf<typeof pg.skills.$inferSelect>().toEqualTypeOf<typeof sqlite.skills.$inferSelect>();
+    expectTypeOf<typeof pg.skills.$inferInsert>().toEqualTypeOf<typeof sqlite.skills.$inferInsert>();
+    expectTypeOf<typeof pg.skillFiles.$inferSelect>().toEqualTypeOf<typeof sqlite.skillFiles.$inferSelect>();
+    expectTypeOf<typeof pg.skillFiles.$inferInsert>().toEqualTypeOf<typeof sqlite.skillFiles.$inferInsert>();
+    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers, pg.modelPrices, pg.mcpServers, pg.mcpDiscoveries, pg.batches, pg.batchItems, pg.skills, pg.skillFiles];
     expect(new Set(typed)).toEqual(new Set(tablesOf(pg, PgTable).values()));
   });
 });
