@@ -328,4 +328,24 @@ export const LIMITS = {
     searchTimeoutMs: 10_000,
     convert: { timeoutMs: 15_000, memoryMb: 256 },
   },
+  /**
+   * Skills (server/skills, ADR 061): an account's instruction packs. A name is a short identifier the prompt lists;
+   * the description (one paragraph, also in the prompt) and the body (read on demand by read_skill) are bounded in
+   * characters and UTF-8 bytes. A ZIP import reads at most `zipBytes` of body, `entries` entries, `inflatedBytes` in
+   * all once inflated (counted while inflating, so a bomb stops there) and `fileBytes` per resource file.
+   */
+  skills: {
+    name: { maxChars: 64, maxBytes: 128 },
+    description: { maxChars: 1_024, maxBytes: 2_048 },
+    body: { maxChars: 50_000, maxBytes: 100_000 },
+    path: { maxChars: 200, maxBytes: 400 },
+    fileBytes: 256 * 1024,
+    zipBytes: 2 * 1024 * 1024,
+    inflatedBytes: 4 * 1024 * 1024,
+    entries: 64,
+    perAccount: 100,
+    perAgent: 16,
+    /** What one read_skill result gives the model, in characters. */
+    readChars: 40_000,
+  },
 } as const;
