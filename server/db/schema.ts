@@ -39,6 +39,8 @@ export const fileAttachments = tables.fileAttachments;
 export const mcpDiscoveries = tables.mcpDiscoveries;
 export const batches = tables.batches;
 export const batchItems = tables.batchItems;
+export const skills = tables.skills;
+export const skillFiles = tables.skillFiles;
 
 export { FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
 export type {
@@ -58,6 +60,7 @@ export type {
   Run,
   RunStatus,
   SharedMessage,
+  SkillRow,
   StateEntry,
   Team,
   TeamMember,
