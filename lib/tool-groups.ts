@@ -51,6 +51,8 @@ export const TOOL_GROUPS = {
 
 export type ToolGroup = keyof typeof TOOL_GROUPS;
 export const TOOL_GROUP_NAMES = Object.keys(TOOL_GROUPS) as ToolGroup[];
+/** Groups offered only to an agent that names them (server/web/tools.ts, server/batches/tool.ts), not by an empty allowlist. */
+export const ONLY_WHEN_CHOSEN: readonly ToolGroup[] = ['batch', 'web'];
 export const ALL_TOOL_NAMES: string[] = TOOL_GROUP_NAMES.flatMap((g) => [...TOOL_GROUPS[g].tools]);
 
 /** The tools an allowlist admits: an empty allowlist means every group. */

@@ -4,7 +4,7 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
 import { LIMITS } from '@/lib/limits';
-import { toolsForGroups } from '@/lib/tool-groups';
+import { ONLY_WHEN_CHOSEN, TOOL_GROUP_NAMES, toolsForGroups } from '@/lib/tool-groups';
 import type { PromotionArtifact } from '@/server/agents/tools/deferred';
 import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import type { SelectedMcpTool } from './names';
@@ -33,7 +33,9 @@ export function deferredToolsFor(tools: StructuredToolInterface[], chosen: reado
 }
 
 export function shouldDefer(chosen: readonly SelectedMcpTool[], toolGroups: readonly string[]): boolean {
-  const count = toolsForGroups(toolGroups).length + chosen.length;
+  // An empty allowlist offers every group but those offered only when named (web, batch): they are not counted.
+  const builtIn = toolGroups.length ? toolsForGroups(toolGroups) : toolsForGroups(TOOL_GROUP_NAMES.filter((g) => !ONLY_WHEN_CHOSEN.includes(g)));
+  const count = builtIn.length + chosen.length;
   if (count > D.overTools) return true;
   const schemaChars = chosen.reduce((sum, t) => sum + t.info.description.length + JSON.stringify(t.info.inputSchema).length, 0);
   return Math.ceil(schemaChars / 4) > D.overSchemaTokens;
