@@ -29,6 +29,9 @@ export const SERVER_ENV = {
   SCRYPT_LOG_N: '10',
   ALLOW_SIGNUP: 'true',
   NODE_ENV: 'production',
+  // An account's own MCP server may be a stub on loopback (e2e/mcp-own-server.spec.ts): the admin's narrow escape
+  // from the egress rule (ADR 054 §3), loopback IPv4 only; the metadata and private ranges stay refused.
+  MCP_EGRESS_ALLOW: '127.0.0.1/32',
 } as const;
 
 /** CHROMIUM_PATH when set, else Debian's Chromium, else undefined (Playwright's own browser, if installed). */
