@@ -85,10 +85,12 @@ export function BatchStartForm({ target }: { target: BatchTarget }) {
   function onStart() {
     setTried(true);
     start.reset();
-    if (!parsed || text !== deferredText) return listRef.current?.querySelector('textarea')?.focus();
-    if (!check?.ok || measureText(template, B.template).over) return templateRef.current?.focus();
-    if (concurrencyValue === null || attemptsValue === null || tooLarge) return;
-    const body = { target: targetBody(target), template, columns: parsed.columns, items: parsed.rows, concurrency: concurrencyValue, maxAttempts: attemptsValue };
+    // What is in the box now, even if the deferred read has not caught up with the last key press.
+    const current = text === deferredText ? list : text.trim() === '' ? null : readBatchList(text, fileName ?? undefined);
+    if (!current?.ok) return listRef.current?.querySelector('textarea')?.focus();
+    if (!checkTemplate(template, current.columns).ok || measureText(template, B.template).over) return templateRef.current?.focus();
+    if (concurrencyValue === null || attemptsValue === null || startTooLarge({ template, columns: current.columns, items: current.rows })) return;
+    const body = { target: targetBody(target), template, columns: current.columns, items: current.rows, concurrency: concurrencyValue, maxAttempts: attemptsValue };
     draftKey.current = keyForDraft(draftKey.current, JSON.stringify(body), newClientId);
     start.mutate({ ...body, idempotencyKey: draftKey.current.key });
   }
