@@ -1,0 +1,194 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { expect, measureHorizontalOverflow, test } from './fixtures';
+import { FIRST_LOAD, RESULT_TIMEOUT, createAgent, expectLive, markDocument } from './support/team-flows';
+
+// Items run through the real scheduler and the scripted model; every single wait stays in seconds.
+test.describe.configure({ timeout: 90_000 });
+
+type Batch = { id: string; status: string; counts: Record<'queued' | 'running' | 'done' | 'failed' | 'cancelled', number> };
+type Item = { id: string; index: number; status: string; runId: string | null; result: string | null };
+
+async function startBatch(api: APIRequestContext, body: Record<string, unknown>): Promise<Batch> {
+  const res = await api.post('/api/v1/batches', { data: { concurrency: 1, ...body } });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { batch: Batch }).batch;
+}
+
+async function readBatch(api: APIRequestContext, id: string): Promise<Batch> {
+  const res = await api.get(`/api/v1/batches/${id}`);
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { batch: Batch }).batch;
+}
+
+async function readItems(api: APIRequestContext, id: string): Promise<Item[]> {
+  const res = await api.get(`/api/v1/batches/${id}/items?limit=200`);
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { items: Item[] }).items;
+}
+
+const listBox = (page: Page) => page.getByRole('textbox', { name: /^List/ });
+const templateBox = (page: Page) => page.getByRole('textbox', { name: 'Prompt template' });
+const countsList = (page: Page) => page.getByRole('list', { name: 'Items by status' });
+
+// Row 3 fails (a provider error from the scripted model); each item sleeps first, so the batch runs while watched.
+const CSV = ['name,cmd', '"Lovelace, Ada",/reply Hello Ada 😀', '李雷,/reply 你好 李雷', 'Grace,/fail the model broke'].join('\n');
+
+test('a person pastes a CSV, fixes a wrong field, starts the batch, watches it finish by push, opens an item’s steps, downloads JSONL and retries the failed item', async ({
+  page,
+  api,
+}) => {
+  const agent = await createAgent(api, { name: 'Lister' });
+  await page.goto('/agents', FIRST_LOAD);
+  await page.getByRole('link', { name: 'Run Lister over a list' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Run over a list with Lister' })).toBeVisible(FIRST_LOAD);
+  expect(new URL(page.url()).searchParams.get('agentId')).toBe(agent.id);
+
+  // Bad input is said, and nothing typed is lost: a duplicate header, then a short row.
+  await listBox(page).fill('name,name\nA,B');
+  await expect(page.getByText('The header row names the column “name” twice. Column names must differ.')).toBeVisible();
+  await templateBox(page).fill('Keep me');
+  await listBox(page).fill('name,cmd\nAda');
+  await expect(page.getByText(/^Row 1 has 1 field but the header has 2 columns: it has no “cmd”/)).toBeVisible();
+  await expect(templateBox(page)).toHaveValue('Keep me');
+
+  await listBox(page).fill(CSV);
+  const preview = page.getByRole('region', { name: 'Preview of the list' });
+  await expect(preview).toContainText('Read as CSV: 3 rows, 2 columns.');
+  await expect(preview.getByRole('cell', { name: 'Lovelace, Ada' })).toBeVisible();
+  await expect(preview.getByRole('cell', { name: '李雷' })).toBeVisible();
+
+  // A wrong field is named as the person types, and the list box keeps its text.
+  await templateBox(page).fill('Greet {{nme}}\n/sleep 700\n{{cmd}}');
+  await expect(page.getByText('This field is not a column of the list: {{nme}}. The columns are {{name}}, {{cmd}}.')).toBeVisible();
+  await expect(listBox(page)).toHaveValue(CSV);
+  // Fixed with the insert-a-field button (keyboard users need no braces).
+  await templateBox(page).fill('Greet \n/sleep 700\n{{cmd}}');
+  await templateBox(page).evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(6, 6));
+  await page.getByRole('button', { name: 'Insert field name' }).click();
+  await expect(templateBox(page)).toHaveValue('Greet {{name}}\n/sleep 700\n{{cmd}}');
+  await expect(page.getByText(/not a column of the list/)).toHaveCount(0);
+  await expect(page.getByText('Greet Lovelace, Ada')).toBeVisible();
+
+  await page.getByRole('spinbutton', { name: 'Tries per item' }).fill('1');
+  await page.getByRole('button', { name: 'Start 3 items' }).click();
+  await expect(page).toHaveURL(/\/batches\/[^/?]+$/, FIRST_LOAD);
+  const batchId = new URL(page.url()).pathname.split('/').pop()!;
+  await expect(page.getByRole('heading', { level: 1, name: 'Batch with Lister' })).toBeVisible(FIRST_LOAD);
+  await expectLive(page);
+  const sameDocument = await markDocument(page);
+
+  // The counts move by push (this document, never reloaded) until every item ended: 2 done, 1 failed.
+  await expect(countsList(page)).toContainText('2 done', { timeout: RESULT_TIMEOUT * 2 });
+  await expect(countsList(page)).toContainText('1 failed');
+  await expect(page.getByText('Finished', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  expect(await sameDocument()).toBe(true);
+  await expect(page.getByRole('progressbar', { name: 'Items finished' })).toHaveAttribute('aria-valuetext', /^3 of 3 ended: 2 done, 1 failed/);
+
+  // An item opens to its input, its result and its run's steps.
+  const items = page.getByRole('region', { name: 'Items table' });
+  await items.getByRole('button', { name: 'Details of item 1' }).click();
+  await expect(items.getByText('Hello Ada 😀').first()).toBeVisible();
+  await expect(items.getByRole('region', { name: 'Steps of item 1' })).toBeVisible(FIRST_LOAD);
+  // Filtered to the failed one, it shows the model's error.
+  await page.getByLabel('Show').selectOption('failed');
+  await expect(items.getByRole('row')).toHaveCount(2); // the header and the failed item (its details row is hidden)
+  await expect(items).toContainText('Grace');
+
+  // The JSONL export, read back: one object per item, with the results and the CJK and emoji intact.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download JSONL' }).click();
+  const file = await (await downloading).path();
+  const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(lines).toHaveLength(3);
+  expect(JSON.stringify(lines)).toContain('Hello Ada 😀');
+  expect(JSON.stringify(lines)).toContain('你好 李雷');
+
+  // Retry failed: the failed item runs again (a new run) and, failing the same way, ends failed again.
+  const before = (await readItems(api, batchId)).find((i) => i.status === 'failed')!;
+  await page.getByRole('button', { name: 'Retry 1 failed' }).click();
+  await expect(page.getByText('1 failed item is queued again.')).toBeAttached();
+  await expect
+    .poll(
+      async () => {
+        const runId = (await readItems(api, batchId)).find((i) => i.id === before.id)?.runId;
+        return Boolean(runId) && runId !== before.runId;
+      },
+      { timeout: RESULT_TIMEOUT * 2 },
+    )
+    .toBe(true);
+  await expect.poll(async () => (await readBatch(api, batchId)).status, { timeout: RESULT_TIMEOUT * 2 }).toBe('completed');
+  await expect(countsList(page)).toContainText('1 failed', { timeout: RESULT_TIMEOUT });
+});
+
+test('a malformed JSONL line is named by its number; the template and the text stay', async ({ page, api }) => {
+  const agent = await createAgent(api, { name: 'Liner' });
+  await page.goto(`/batches/new?agentId=${agent.id}`, FIRST_LOAD);
+  await templateBox(page).fill('Do {{task}}');
+  await listBox(page).fill('{"task":"one"}\n\n{"task":"two"');
+  await expect(page.getByText(/^Line 3 is not valid JSON/)).toBeVisible();
+  await expect(templateBox(page)).toHaveValue('Do {{task}}');
+  await page.getByRole('button', { name: /^Start/ }).click();
+  // Nothing was sent: still the form, the text as typed.
+  await expect(page).toHaveURL(/\/batches\/new/);
+  await expect(listBox(page)).toHaveValue('{"task":"one"}\n\n{"task":"two"');
+});
+
+test('cancelling a batch midway ends every unfinished item at once; finished ones keep their results', async ({ page, api }) => {
+  const agent = await createAgent(api, { name: 'Slow' });
+  const items = Array.from({ length: 12 }, (_, i) => ({ n: String(i + 1) }));
+  const batch = await startBatch(api, { target: { agentId: agent.id }, template: '/sleep 1500\n/reply item {{n}}', columns: ['n'], items });
+  await page.goto(`/batches/${batch.id}`, FIRST_LOAD);
+  await expectLive(page);
+  await expect(countsList(page)).toContainText(/[1-9]\d* done/, { timeout: RESULT_TIMEOUT * 2 });
+
+  await page.getByRole('button', { name: 'Cancel batch' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel this batch?' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel batch' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Cancelled', { exact: true }).first()).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(page.getByRole('button', { name: 'Cancel batch' })).toHaveCount(0);
+
+  // Must not happen: an item left queued or running. (A late completion after the cancel is fenced; the server's
+  // tests cover it, since waiting here to see nothing happen would be a sleep.)
+  const after = await readBatch(api, batch.id);
+  expect(after.counts.queued + after.counts.running).toBe(0);
+  expect(after.counts.cancelled).toBeGreaterThan(0);
+});
+
+test.describe('on a phone in dark mode', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, colorScheme: 'dark' });
+
+  test('the start form and the batch page fit 390 px and pass axe', async ({ page, api }) => {
+    const agent = await createAgent(api, { name: 'Pocket agent with a long name for a narrow screen' });
+    await page.goto(`/batches/new?agentId=${agent.id}`, FIRST_LOAD);
+    await expect(page.locator('html')).toHaveClass(/(^|\s)dark(\s|$)/);
+    await listBox(page).fill(['title,author,notes', ...Array.from({ length: 6 }, (_, i) => `Book ${i} with a rather long title,作者 ${i},${'😀'.repeat(30)}`)].join('\n'));
+    await templateBox(page).fill('Summarize {{title}} by {{author}}');
+    await expect(page.getByRole('region', { name: 'Preview of the list' })).toContainText('6 rows, 3 columns');
+    expect((await measureHorizontalOverflow(page)).offenders).toEqual([]);
+    const formAxe = await new AxeBuilder({ page }).include('main').analyze();
+    expect(formAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Start 6 items' }).tap();
+    await expect(page.getByRole('heading', { level: 1, name: /^Batch with Pocket agent/ })).toBeVisible(FIRST_LOAD);
+    await expect(countsList(page)).toContainText('6 done', { timeout: RESULT_TIMEOUT * 3 });
+    expect((await measureHorizontalOverflow(page)).offenders).toEqual([]);
+    const pageAxe = await new AxeBuilder({ page }).include('main').analyze();
+    expect(pageAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  });
+});
+
+test('another account gets 404 for the batch page and for starting a batch with someone else’s agent', async ({ api, accounts, browser }) => {
+  const agent = await createAgent(api, { name: 'Private' });
+  const batch = await startBatch(api, { target: { agentId: agent.id }, template: '/reply {{n}}', columns: ['n'], items: [{ n: 'x' }] });
+  const other = await accounts.create('other');
+  const context = await browser.newContext({ storageState: other.storageState });
+  const page = await context.newPage();
+  expect((await page.goto(`/batches/${batch.id}`))?.status()).toBe(404);
+  await expect(page.getByText('Batch with Private')).toHaveCount(0);
+  expect((await page.goto(`/batches/new?agentId=${agent.id}`))?.status()).toBe(404);
+  await context.close();
+});
