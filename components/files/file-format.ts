@@ -3,20 +3,21 @@ import type { ApiFileAuthor, FileScope } from '@/lib/types/file';
 const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
 /**
- * A byte count for people: "0 bytes", "1 byte", "999 bytes", "1 kB", "25 MB" (decimal units, as file managers and
- * the upload limit's wording use), through Intl so each locale spells its own units; one decimal below ten.
+ * A byte count for people: "0 bytes", "1 byte", "1,023 bytes", "1 kB", "25 MB", through Intl so each locale spells
+ * its own numbers and units; one decimal below ten. Steps of 1024, as the server words its limits (server/files/
+ * errors.ts: 25 × 1024 × 1024 bytes is "25 MB"), so a file's size and the limit it was refused for agree.
  */
 export function formatFileSize(bytes: number, locale?: string): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '—';
   let value = bytes;
   let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
     unit++;
   }
-  // 999.5 kB would be shown rounded as "1,000 kB": say "1 MB" instead.
-  if (unit > 0 && unit < UNITS.length - 1 && Math.round(value) >= 1000) {
-    value /= 1000;
+  // 1023.5 kB would be shown rounded as "1,024 kB": say "1 MB" instead.
+  if (unit > 0 && unit < UNITS.length - 1 && Math.round(value) >= 1024) {
+    value /= 1024;
     unit++;
   }
   const digits = unit === 0 || value >= 10 ? 0 : 1;

@@ -37,7 +37,7 @@ const everything = async () => {
 
 describe('every signed-in section action', () => {
   it('finds the sections that have actions', () => {
-    expect(actionFiles.sort()).toEqual(['admin', 'agents', 'batches', 'conversations', 'inbox', 'settings', 'teams']);
+    expect(actionFiles.sort()).toEqual(['admin', 'agents', 'batches', 'conversations', 'files', 'inbox', 'settings', 'teams']);
   });
 
   it('refuses a signed-out caller and changes nothing, whatever the arguments', async () => {

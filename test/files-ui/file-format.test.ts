@@ -5,22 +5,23 @@ describe('formatFileSize', () => {
   it('says bytes in words below a kilobyte, singular for one', () => {
     expect(formatFileSize(0, 'en')).toBe('0 bytes');
     expect(formatFileSize(1, 'en')).toBe('1 byte');
-    expect(formatFileSize(999, 'en')).toBe('999 bytes');
+    expect(formatFileSize(1023, 'en')).toBe('1,023 bytes');
   });
 
-  it('steps to decimal units at 1000, with one decimal below ten', () => {
-    expect(formatFileSize(1000, 'en')).toBe('1 kB');
+  it('steps by 1024 as the server words its limits, with one decimal below ten', () => {
+    expect(formatFileSize(1024, 'en')).toBe('1 kB');
     expect(formatFileSize(1536, 'en')).toBe('1.5 kB');
     expect(formatFileSize(12_345, 'en')).toBe('12 kB');
-    expect(formatFileSize(25_000_000, 'en')).toBe('25 MB');
-    expect(formatFileSize(25_000_001, 'en')).toBe('25 MB');
-    expect(formatFileSize(1_000_000_000, 'en')).toBe('1 GB');
+    // The default limit (LIMITS.files.maxBytes) and one byte past it read the same: the refusal says which is which.
+    expect(formatFileSize(25 * 1024 * 1024, 'en')).toBe('25 MB');
+    expect(formatFileSize(25 * 1024 * 1024 + 1, 'en')).toBe('25 MB');
+    expect(formatFileSize(1024 ** 3, 'en')).toBe('1 GB');
   });
 
-  it('never says "1,000 kB": a value shown rounded to 1000 moves up a unit', () => {
-    expect(formatFileSize(999_499, 'en')).toBe('999 kB');
-    expect(formatFileSize(999_500, 'en')).toBe('1 MB');
-    expect(formatFileSize(999_999, 'en')).toBe('1 MB');
+  it('never says "1,024 kB": a value shown rounded to 1024 moves up a unit', () => {
+    expect(formatFileSize(1023 * 1024, 'en')).toBe('1,023 kB');
+    expect(formatFileSize(1023.5 * 1024, 'en')).toBe('1 MB');
+    expect(formatFileSize(1024 * 1024 - 1, 'en')).toBe('1 MB');
   });
 
   it('follows the locale’s own number format', () => {

@@ -1,0 +1,37 @@
+'use client';
+
+import { FilePickerButton } from './file-picker-button';
+import { UploadProgressList } from './upload-progress-list';
+import type { Attachments } from './use-attachments';
+
+/**
+ * The one attach control of both composers (the chat's and the team's request): an "Attach files" button, and the
+ * files attached so far with their progress. Drag and drop and paste land through the composer's container
+ * (`attachments.dropProps`, `attachments.onPaste`), where the person is already typing.
+ */
+export function AttachControl({ attachments }: { attachments: Attachments }) {
+  return (
+    <div className="space-y-1.5">
+      <UploadProgressList items={attachments.state.items} label="Attachments" onCancel={attachments.cancel} onRemove={attachments.remove} />
+      {attachments.state.notice ? (
+        <p role="alert" className="text-sm break-words text-red-600 dark:text-red-400">
+          {attachments.state.notice}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The composer's "Attach files" button, placed beside its Send. */
+export function AttachButton({ attachments }: { attachments: Attachments }) {
+  return (
+    <FilePickerButton onFiles={attachments.add} label="Attach files">
+      <span aria-hidden>📎</span>
+      <span className="ml-1 hidden sm:inline">Attach</span>
+    </FilePickerButton>
+  );
+}
+
+/** The drop highlight a composer's container takes while a file is dragged over it. */
+export const dropHighlight = (dragging: boolean) =>
+  dragging ? 'ring-2 ring-indigo-500 ring-offset-2 ring-offset-white dark:ring-indigo-400 dark:ring-offset-zinc-950' : '';
