@@ -14,6 +14,7 @@ import { agentQuery } from '@/components/agents/queries';
 import { conversationKeys, conversationStateQuery } from './queries';
 import { Composer } from './composer';
 import { DeleteConversationButton } from './delete-conversation-dialog';
+import { FilesPanel } from '@/components/files/files-panel';
 import { cancelRunAction, resumeConversationAction, sendMentionsAction, sendMessageAction } from '@/app/(app)/conversations/actions';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } from './errors';
 import { newClientId } from '@/lib/idempotency/client-id';
@@ -54,6 +55,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
   const conversation = data?.conversation;
 
   const [echo, setEcho] = useState<PendingEcho | null>(null);
+  const [filesOpen, setFilesOpen] = useState(false);
   const resumeKeys = useRef(new Map<string, string>());
   const composerArea = useRef<HTMLDivElement>(null);
   const shownEcho = data ? visibleEcho(echo, data.messages, run) : null;
@@ -85,8 +87,9 @@ export function ChatView({ conversationId }: { conversationId: string }) {
   );
 
   const send = useCallback(
-    async (text: string, idempotencyKey: string) => {
-      const { run: started } = await actionData(() => sendMessageAction(conversationId, { text, idempotencyKey }));
+    async (text: string, idempotencyKey: string, attachments: string[]) => {
+      const input = attachments.length > 0 ? { text, idempotencyKey, attachments } : { text, idempotencyKey };
+      const { run: started } = await actionData(() => sendMessageAction(conversationId, input));
       const baseCount = queryClient.getQueryData<ConversationDetail>(queryKey)?.messages.length ?? 0;
       setEcho({ text, runId: started.id, baseCount });
       scrollToEnd();
@@ -208,8 +211,15 @@ export function ChatView({ conversationId }: { conversationId: string }) {
           )}
           <div className="ml-auto flex items-center gap-2">
             <LiveStatus connection={live.connection} />
+            <Button variant="secondary" size="sm" aria-expanded={filesOpen} aria-controls="chat-files" onClick={() => setFilesOpen((v) => !v)}>
+              Files
+            </Button>
             <DeleteConversationButton conversation={conversation} afterDelete={() => router.push('/conversations')} />
           </div>
+        </div>
+        {/* The chat's files, read only once opened; the empty box keeps the toggle's aria-controls pointing somewhere. */}
+        <div id="chat-files" hidden={!filesOpen}>
+          {filesOpen ? <FilesPanel scope={{ kind: 'conversation', id: conversationId }} /> : null}
         </div>
         {conversation.title ? (
           <p className="text-sm break-words text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">{conversation.title}</p>

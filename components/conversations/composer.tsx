@@ -1,6 +1,8 @@
 'use client';
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { AttachButton, AttachControl, dropHighlight } from '@/components/files/attach-control';
+import { useAttachments } from '@/components/files/use-attachments';
 import { MentionField } from '@/components/mentions/mention-field';
 import { useMentionPicker } from '@/components/mentions/use-mention-picker';
 import { Button } from '@/components/ui/button';
@@ -32,8 +34,8 @@ export type ComposerMentions = {
 };
 
 type ComposerProps = {
-  /** Sends the text with its idempotency key; throws (ApiError) when the server refuses. */
-  onSend: (text: string, idempotencyKey: string) => Promise<void>;
+  /** Sends the text with its idempotency key and the attached files' ids; throws (ApiError) when the server refuses. */
+  onSend: (text: string, idempotencyKey: string, attachments: string[]) => Promise<void>;
   /** When set, sending is refused locally with this message (e.g. a run is still working). */
   busyMessage: string | null;
   /** Extra line under the field, e.g. that the next message answers the agent's question. */
@@ -45,7 +47,8 @@ type ComposerProps = {
 /**
  * The message box. Enter is a newline (it picks while the @mention list is open); Cmd/Ctrl+Enter or the Send
  * button sends. What the person typed is never lost: it is cleared only after a successful send, and only if
- * it still equals what was sent.
+ * it still equals what was sent. Files attach through the one attach control (a picker, a drop on the box, a
+ * paste): each uploads to the chat's files at once, and Send waits until they are all in.
  */
 export function Composer({ onSend, busyMessage, context, mentions }: ComposerProps) {
   const id = useId();
@@ -60,6 +63,9 @@ export function Composer({ onSend, busyMessage, context, mentions }: ComposerPro
   const draftRef = useRef(draft);
   const recipientsRef = useRef(recipients);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const attachments = useAttachments({ kind: 'conversation', id: mentions.conversationId }, { max: LIMITS.files.attachments });
+  // The attachments are part of the draft: another set is another message, with a key of its own.
+  const keyedAttachments = useRef('');
   useEffect(() => {
     draftRef.current = draft;
     recipientsRef.current = recipients;
@@ -87,6 +93,10 @@ export function Composer({ onSend, busyMessage, context, mentions }: ComposerPro
   const toMembers = recipients.length > 0;
 
   async function submitToMembers() {
+    if (attachments.state.items.length > 0) {
+      setSendError('Attachments go to this agent only: remove them, or the recipients, first.');
+      return false;
+    }
     const attempt = await sendMentionDraft({
       draft: { text: draft, recipients },
       keyed: mentionKey.current,
@@ -109,19 +119,23 @@ export function Composer({ onSend, busyMessage, context, mentions }: ComposerPro
   }
 
   async function submitToAgent() {
+    const ids = attachments.ids;
+    if (keyedAttachments.current !== ids.join(' ')) keyed.current = null;
+    keyedAttachments.current = ids.join(' ');
     const attempt = await sendDraft({
       text: draft,
       keyed: keyed.current,
-      busyMessage,
+      busyMessage: busyMessage ?? attachments.blocker,
       send: (text, key) => {
         setSendError(null);
-        return onSend(text, key);
+        return onSend(text, key, ids);
       },
       currentDraft: () => draftRef.current,
     });
     keyed.current = attempt.keyed;
     if (attempt.outcome === 'sent') {
       setDraft(attempt.draft);
+      attachments.markSent(ids);
       return true;
     }
     // An invalid draft already shows its error inline; only the other reasons need a message.
@@ -153,7 +167,12 @@ export function Composer({ onSend, busyMessage, context, mentions }: ComposerPro
   const describedBy = [hintId, check.nearLimit ? counterId : null, error ? errorId : null].filter(Boolean).join(' ');
 
   return (
-    <form onSubmit={onSubmit} className="space-y-1.5">
+    <form
+      onSubmit={onSubmit}
+      onPaste={attachments.onPaste}
+      {...attachments.dropProps}
+      className={cn('space-y-1.5 rounded-md', dropHighlight(attachments.dragging))}
+    >
       <MentionField
         id={id}
         label="Message"
@@ -178,6 +197,7 @@ export function Composer({ onSend, busyMessage, context, mentions }: ComposerPro
         describedBy={describedBy}
         className="max-h-[40vh]"
       />
+      <AttachControl attachments={attachments} />
       {error ? (
         <p id={errorId} role="alert" className="text-sm break-words text-red-600 dark:text-red-400">
           {error}
@@ -193,13 +213,16 @@ export function Composer({ onSend, busyMessage, context, mentions }: ComposerPro
             {toMembers
               ? 'Send queues a request to each recipient above instead of messaging this agent; results come back here. '
               : 'Type @ to mention a team member. '}
-            Enter adds a new line; press Ctrl+Enter (⌘+Enter on a Mac) or Send to send.
+            Enter adds a new line; press Ctrl+Enter (⌘+Enter on a Mac) or Send to send. Drop or paste files to attach them.
           </p>
           <CharCounter id={counterId} text={draft} bound={LIMITS.message} onlyNearLimit className="block" />
         </div>
-        <Button type="submit" disabled={sending} aria-describedby={error ? errorId : undefined}>
-          {sending ? 'Sending…' : toMembers ? 'Send to members' : 'Send'}
-        </Button>
+        <div className="flex items-center gap-2">
+          <AttachButton attachments={attachments} />
+          <Button type="submit" disabled={sending} aria-describedby={error ? errorId : undefined}>
+            {sending ? 'Sending…' : toMembers ? 'Send to members' : 'Send'}
+          </Button>
+        </div>
       </div>
     </form>
   );

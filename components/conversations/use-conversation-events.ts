@@ -1,6 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
+import { applyFilePush } from '@/components/files/file-push';
 import { clearLiveOutput, parseOutputPush, runOutputKey, setLiveOutput } from '@/components/live-output/store';
 import { LIVE_FALLBACK_MS } from '@/lib/query/live-intervals';
 import { useLiveStream, type LiveStream } from '@/lib/query/use-live-stream';
@@ -25,6 +26,8 @@ export function useConversationEvents(conversationId: string): LiveStream {
       return {
         onMessage: (message) => {
           if (message.event === 'conversation') applyConversationPush(queryClient, conversationId, message.data);
+          // A file of the chat changed (an agent's write, an upload, a delete): its Files panel re-reads.
+          if (message.event === 'file') applyFilePush(queryClient, { kind: 'conversation', id: conversationId }, message.data);
           if (message.event !== 'output') return;
           const output = parseOutputPush(message.data, { field: 'conversationId', id: conversationId });
           if (!output) return;

@@ -2,9 +2,12 @@
 
 import { requestText } from '@/lib/mentions/request-text';
 import { useId, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import { AttachButton, AttachControl, dropHighlight } from '@/components/files/attach-control';
+import { useAttachments } from '@/components/files/use-attachments';
 import { MentionField } from '@/components/mentions/mention-field';
 import { useMentionPicker } from '@/components/mentions/use-mention-picker';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
 import { CharCounter } from '@/components/ui/char-counter';
 import { ApiError } from '@/lib/api-client';
 import { draftStillEquals, type KeyedDraft } from '@/lib/idempotency/draft-key';
@@ -28,20 +31,23 @@ const LIST_TEXTS: ListTexts = {
 type MemberOption = MentionOption & { member: ApiMember };
 
 type Props = {
+  /** The team: attached files upload to its workspace. */
+  teamId: string;
   members: ApiMember[];
   draft: ComposerDraft;
   setDraft: Dispatch<SetStateAction<ComposerDraft>>;
-  /** Sends one request to every recipient; rejects with the server's error. */
-  onSend: (draft: ComposerDraft, draftKey: string) => Promise<void>;
+  /** Sends one request to every recipient, with the attached files' ids; rejects with the server's error. */
+  onSend: (draft: ComposerDraft, draftKey: string, attachments: string[]) => Promise<void>;
   textareaRef: RefObject<HTMLTextAreaElement | null>;
 };
 
 /**
  * "Message to team", on the one @mention composer (components/mentions): recipients are chips picked with `@` or
  * "@ Choose members" — a name typed as plain text routes nothing. Enter inserts a newline (it picks while the list
- * is open); Ctrl/⌘+Enter or Send sends.
+ * is open); Ctrl/⌘+Enter or Send sends. Files attach through the one attach control (a picker, a drop, a paste) into
+ * the team's workspace, and go with the request as its attachments.
  */
-export function MentionComposer({ members, draft, setDraft, onSend, textareaRef }: Props) {
+export function MentionComposer({ teamId, members, draft, setDraft, onSend, textareaRef }: Props) {
   const id = useId();
   const hintId = useId();
   const counterId = useId();
@@ -50,6 +56,9 @@ export function MentionComposer({ members, draft, setDraft, onSend, textareaRef 
   const [notice, setNotice] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const draftKey = useRef<KeyedDraft | null>(null);
+  const attachments = useAttachments({ kind: 'team', id: teamId }, { max: LIMITS.files.attachments });
+  // The attachments are part of the draft: another set is another request, with a key of its own.
+  const keyedAttachments = useRef('');
 
   const options = useMemo(() => members.map((m): MemberOption => ({ key: m.id, label: m.name, detail: m.agentName, member: m })), [members]);
   const byId = useMemo(() => new Map(members.map((m) => [m.id, m])), [members]);
@@ -75,6 +84,13 @@ export function MentionComposer({ members, draft, setDraft, onSend, textareaRef 
       picker.browse();
       return;
     }
+    if (attachments.blocker) {
+      setError(attachments.blocker);
+      return;
+    }
+    const ids = attachments.ids;
+    if (keyedAttachments.current !== ids.join(' ')) draftKey.current = null;
+    keyedAttachments.current = ids.join(' ');
     setError(null);
     setSending(true);
     // Checked before any request: an over-long message is refused there, and the text stays.
@@ -85,7 +101,7 @@ export function MentionComposer({ members, draft, setDraft, onSend, textareaRef 
       keyed: draftKey.current,
       send: (d, key) => {
         picker.close();
-        return onSend({ text: requestText(d.text), memberIds: [...d.memberIds] }, key);
+        return onSend({ text: requestText(d.text), memberIds: [...d.memberIds] }, key, ids);
       },
       errorMessage: (e) => (e instanceof ApiError ? (e.fields.text ?? e.fields.memberIds ?? e.message) : 'Sending failed; try again.'),
     });
@@ -97,6 +113,7 @@ export function MentionComposer({ members, draft, setDraft, onSend, textareaRef 
       return;
     }
     setDraft((current) => (draftStillEquals(current, step.sent) ? emptyDraft : current));
+    attachments.markSent(ids);
     const to = sent.memberIds.map((memberId) => `@${byId.get(memberId)?.name ?? 'member'}`).join(', ');
     setNotice(`Sent to ${to}`);
   };
@@ -104,7 +121,7 @@ export function MentionComposer({ members, draft, setDraft, onSend, textareaRef 
   const describedBy = [hintId, counterId, error ? errorId : null].filter(Boolean).join(' ');
 
   return (
-    <div className="space-y-2">
+    <div onPaste={attachments.onPaste} {...attachments.dropProps} className={cn('space-y-2 rounded-md', dropHighlight(attachments.dragging))}>
       <MentionField
         id={id}
         label="Message to team"
@@ -127,14 +144,16 @@ export function MentionComposer({ members, draft, setDraft, onSend, textareaRef 
         describedBy={describedBy}
       />
 
+      <AttachControl attachments={attachments} />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="min-w-0 space-y-0.5">
           <CharCounter id={counterId} text={draft.text} bound={LIMITS.task} className="block" />
           <p id={hintId} className="text-xs text-zinc-600 dark:text-zinc-400">
-            Enter adds a line · Ctrl/⌘+Enter sends
+            Enter adds a line · Ctrl/⌘+Enter sends · drop or paste files to attach
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
+          <AttachButton attachments={attachments} />
           <Button
             variant="secondary"
             size="sm"

@@ -19,6 +19,7 @@ import { ManageMenu } from './manage-menu';
 import { MemberSidebar } from './member-sidebar';
 import { MentionComposer, emptyDraft, type ComposerDraft } from './mention-composer';
 import { StatePanel } from './state-panel';
+import { FilesPanel } from '@/components/files/files-panel';
 import { TeamBudgetMeter } from './team-budget-meter';
 import { TeamBudgetNotice } from './team-budget-notice';
 import { activityQuery, teamQuery, waitReasonsQuery } from './queries';
@@ -59,6 +60,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
   // A send refused for the team's request limit: the capacity notice (with its clone offer) shows at once.
   const [capacityRefused, setCapacityRefused] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const filesScope = useMemo(() => ({ kind: 'team' as const, id: teamId }), [teamId]);
 
   const refetchTeam = team.refetch;
   const members = useMemo(() => team.data?.members ?? [], [team.data]);
@@ -77,9 +79,10 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
   }, [refreshActivity, refetchTeam]);
 
   const send = useCallback(
-    async (d: ComposerDraft, draftKey: string) => {
+    async (d: ComposerDraft, draftKey: string, attachments: string[]) => {
+      const input = { memberIds: d.memberIds, text: d.text, draftKey, ...(attachments.length > 0 ? { attachments } : {}) };
       try {
-        await actionData(() => sendTeamRequestAction(teamId, { memberIds: d.memberIds, text: d.text, draftKey }));
+        await actionData(() => sendTeamRequestAction(teamId, input));
       } catch (e) {
         if (e instanceof ApiError && e.code === 'team_capacity') setCapacityRefused(true);
         throw e;
@@ -212,9 +215,10 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
           )}
           <TeamCapacityNotice team={t} refused={capacityRefused} />
           <section aria-label="Composer" className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
-            <MentionComposer members={members} draft={draft} setDraft={setDraft} onSend={send} textareaRef={textareaRef} />
+            <MentionComposer teamId={teamId} members={members} draft={draft} setDraft={setDraft} onSend={send} textareaRef={textareaRef} />
           </section>
           <StatePanel teamId={teamId} />
+          <FilesPanel scope={filesScope} />
           <footer className="flex justify-end border-t border-zinc-200 pt-2 dark:border-zinc-800">
             <LiveStatus connection={live.connection} />
           </footer>

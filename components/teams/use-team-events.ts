@@ -9,6 +9,7 @@ import { LIVE_FALLBACK_MS } from '@/lib/query/live-intervals';
 import { refreshOnPush } from '@/lib/query/refresh-on-push';
 import { useLiveStream } from '@/lib/query/use-live-stream';
 import { clearLiveOutput, jobOutputKey, parseOutputPush, setLiveOutput } from '@/components/live-output/store';
+import { applyFilePush } from '@/components/files/file-push';
 import { runKeys } from '@/components/runs/queries';
 import { feedRevision, mergeChanges, type ActivityFeed } from './activity-cache';
 import { fetchActivityChanges, teamKeys } from './queries';
@@ -82,6 +83,11 @@ export function useTeamEvents(teamId: string, filter: FeedFilter = NO_FEED_FILTE
             const { jobId, ...live } = output;
             liveJobs.add(jobOutputKey(jobId));
             setLiveOutput(jobOutputKey(jobId), live);
+            return;
+          }
+          if (message.event === 'file') {
+            // A file of the workspace changed (a member's write, an upload elsewhere, a delete): the Files panel re-reads.
+            applyFilePush(queryClient, { kind: 'team', id: teamId }, message.data);
             return;
           }
           if (message.event !== 'team') return;
