@@ -179,7 +179,7 @@ async function main() {
       const done = await wait(run.id, 60_000);
       const { step, returned } = await toolStep(run.id, marker);
       const span = step && spans.get(step.toolCallId);
-      if (done?.status !== 'success' || !returned || !span?.ok) {
+      if (done?.status !== 'success' || !returned || !step || !span?.ok) {
         failed++;
         continue;
       }
@@ -225,7 +225,7 @@ async function main() {
 
   if (SECTIONS.has('4')) {
     const perAccount = LIMITS.run.inFlightPerAccount;
-    const owners = [];
+    const owners: Array<Awaited<ReturnType<typeof account>>> = [];
     for (let a = 0; a < Math.ceil(CONCURRENT_RUNS / perAccount); a++) owners.push(await account());
     console.log(
       `\n4. ${CONCURRENT_RUNS} concurrent runs on one shared stdio server (cap ${row.maxConcurrent} in flight), ${owners.length} accounts × ${perAccount} runs ` +
