@@ -17,9 +17,16 @@ export const messageTextSchema = boundedText({
   maxBytes: LIMITS.message.maxBytes,
 });
 
+/** Ids of files (of the chat, or the team for a request) sent with a message: distinct, at most LIMITS.files.attachments. */
+export const attachmentsSchema = z
+  .array(z.string().min(1).max(100), { error: 'A list of file ids' })
+  .max(LIMITS.files.attachments, `At most ${LIMITS.files.attachments} files`)
+  .refine((ids) => new Set(ids).size === ids.length, 'Each file can be attached once');
+
 export const sendMessageSchema = z.strictObject({
   text: messageTextSchema,
   idempotencyKey: idempotencyKeySchema.optional(),
+  attachments: attachmentsSchema.optional(),
 });
 
 /** The answer to an approval interrupt; anything but an object is told the shape, naming its fields. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FEED_FILTER_TEXT, FEED_STATUS_VALUES, type FeedStatusGroup } from '../feed-filter';
 import { LIMITS } from '../limits';
 import { boundedText, oneOfParam, wholeNumberParam } from './common';
-import { interruptResponseSchema } from './conversation';
+import { attachmentsSchema, interruptResponseSchema } from './conversation';
 import { moneyBudgetField, oneBudgetKind, tokenBudgetField } from './team-budget';
 
 const key = z.string().trim().min(1, 'Required').max(200);
@@ -38,6 +38,8 @@ export const sendRequestSchema = z
       .refine((ids) => new Set(ids).size === ids.length, 'Each member can be chosen once'),
     text: taskText,
     draftKey: key,
+    /** Files of the team's workspace sent with the request: each member's job gets them (ADR 058). */
+    attachments: attachmentsSchema.optional(),
   })
   .strict();
 export type SendRequestInput = z.infer<typeof sendRequestSchema>;

@@ -13,6 +13,7 @@ import { afterCommit, getDb, schema, writeTx, type Db } from '@/server/db';
 import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
 import type { Job, Team } from '@/server/db/schema';
+import { attachmentNote, attachmentsOf } from '@/server/files/attachments';
 import { attributeResult } from './attribution';
 import { buildSharedContext } from './context';
 import { isQueuedInput, receiptMessage, requestCriteria, requestMessage } from './member-input';
@@ -118,9 +119,11 @@ async function freezeInput(tx: Db, job: Job, team: Team): Promise<StartInput> {
     const senderLabel = await memberName(tx, job.sourceMemberId);
     const name = await memberName(tx, job.memberId);
     const acceptanceCriteria = requestCriteria(job.frozenInput);
+    // Files the person attached (ADR 058): listed after the request, in the same human message, as data.
+    const attached = attachmentNote(await attachmentsOf(job.id));
     return {
       text: job.text,
-      messageContent: requestMessage({
+      messageContent: withNote(requestMessage({
         teamName: team.name,
         memberName: name,
         senderLabel,
@@ -129,7 +132,7 @@ async function freezeInput(tx: Db, job: Job, team: Team): Promise<StartInput> {
         toolGroups: await agentToolGroups(tx, job.conversationId),
         context,
         acceptanceCriteria,
-      }),
+      }), attached),
       // A request without a sending member came from the person (feed composer or an @mention in a chat).
       meta: {
         kind: 'team_request',
@@ -404,3 +407,5 @@ export async function stopJob(jobId: string, signal?: AbortSignal): Promise<void
   if (!isFinished(run.status)) return;
   await finalizeJob(jobId, signal);
 }
+
+const withNote = (message: string, note: string) => (note ? `${message}\n\n${note}` : message);

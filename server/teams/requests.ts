@@ -1,6 +1,8 @@
 import 'server-only';
 import type { SendRequestInput } from '@/lib/schemas/team';
 import { writeTx } from '@/server/db';
+import { attachedFiles, recordAttachments } from '@/server/files/attachments';
+import { resolveScope } from '@/server/files/scope';
 import { AppError, validationError } from '@/server/http/errors';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { queueRequest } from './queue';
@@ -24,6 +26,7 @@ export async function sendRequest(ownerId: string, teamId: string, input: SendRe
     const byId = new Map(members.map((m) => [m.id, m]));
     const unknown = input.memberIds.filter((id) => !byId.has(id));
     if (unknown.length) throw validationError({ memberIds: `Not a member of this team: ${unknown.join(', ')}` });
+    const attached = input.attachments?.length ? await attachedFiles(await resolveScope(ownerId, { kind: 'team', id: teamId }), input.attachments, tx) : [];
     const createdIds: string[] = [];
     const jobs: SentJob[] = [];
     for (const memberId of input.memberIds) {
@@ -39,6 +42,8 @@ export async function sendRequest(ownerId: string, teamId: string, input: SendRe
         parent: null,
       });
       if (outcome.created) createdIds.push(outcome.job.id);
+      // Each member's job reads the same files; its admission puts the note in the member's request (execution.ts).
+      if (outcome.created) await recordAttachments(tx, outcome.job.id, attached);
       jobs.push({ id: outcome.job.id, memberId, status: outcome.job.status });
     }
     if (createdIds.length) await touchTeam(tx, teamId, createdIds);

@@ -11,6 +11,7 @@ import { createConversation, getConversation } from '@/server/agents/conversatio
 import { cancel, resume, start } from '@/server/agents/runs';
 import { conversationView, runView } from '@/server/agents/views';
 import { requireUser } from '@/server/auth/require-user';
+import { chatMessageInput } from '@/server/files/send';
 import { actionId, actionInput } from '@/server/http/action-input';
 import { toActionResult } from '@/server/http/action-result';
 import { sendMentions } from '@/server/teams/mentions';
@@ -45,8 +46,10 @@ export async function sendMessageAction(conversationId: unknown, input: unknown)
     const user = await requireUser();
     const id = actionId(conversationId);
     await getConversation(user.id, id);
-    const { text, idempotencyKey } = actionInput(sendMessageSchema, input);
-    const { run } = await start(user.id, id, { text }, { idempotencyKey: idempotencyKey ?? crypto.randomUUID() });
+    const { text, idempotencyKey, attachments } = actionInput(sendMessageSchema, input);
+    const message = await chatMessageInput(user.id, id, text, attachments);
+    const { run } = await start(user.id, id, message.input, { idempotencyKey: idempotencyKey ?? crypto.randomUUID() });
+    await message.record(run.id);
     return { run: runView(run) };
   });
 }
