@@ -34,17 +34,21 @@ export const GOALS_KB = { default: 150, '/': 100, '/sign-in': 110, '/sign-up': 1
  */
 export const BUDGETS_KB = {
   '/conversations/[id]': 236,
+  // Run over a list (ADR 059): the form reads CSV in the browser (papaparse) and checks rows with the server's schema (zod).
+  '/batches/new': 224,
   '/teams/[id]': 212,
   '/admin': 205,
   '/settings': 201,
   '/agents/[id]/edit': 200,
   '/agents/new': 200,
+  '/batches/[id]': 189,
   '/teams/[id]/runs': 188,
   '/inbox': 186,
   '/teams/new': 184,
   '/conversations': 183,
   '/agents': 181,
   '/teams': 181,
+  '/batches': 179,
   '/sign-up': 171,
   '/sign-in': 168,
   '/': 143,
