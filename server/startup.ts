@@ -79,6 +79,9 @@ export async function startServerProcess(): Promise<void> {
   // The `files` tool group (server/files, ADR 058), before a recovered run builds its tools.
   const { registerFileTools } = await import('@/server/files/tool-group/register');
   registerFileTools();
+  // The `skills` tool group (read_skill, ADR 061), selected by an agent's own skills.
+  const { registerSkillTools } = await import('@/server/skills/tool-group');
+  registerSkillTools();
   // The `batch` tool group (batch_task, ADR 059), before any run is recovered.
   const { registerBatches, batchPort } = await import('@/server/batches/port');
   registerBatches();

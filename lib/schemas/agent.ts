@@ -5,6 +5,7 @@ import { MCP_SERVER_RULE } from '../mcp/approval-rule';
 import { MCP_TOOL_NAME } from '../mcp/tool-name';
 import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES } from '../tool-groups';
 import { boundedText } from './common';
+import { agentSkillsSchema } from './skill';
 
 /**
  * The Custom Agent's fields, validated by the same schemas in the browser form and in the API.
@@ -164,6 +165,7 @@ export const agentCreateSchema = z.strictObject({
   toolGroups: agentToolGroupsSchema.default([]),
   approvalTools: agentApprovalToolsSchema.default([]),
   mcpTools: agentMcpToolsSchema.default([]),
+  skills: agentSkillsSchema.default([]),
   maxTurns: agentMaxTurnsSchema.default(L.maxTurns.default),
   timeLimitMinutes: agentTimeLimitSchema.default(null),
   compactAtTokens: agentCompactAtTokensSchema.default(null),
@@ -183,6 +185,7 @@ export const agentPatchSchema = z.strictObject({
   toolGroups: agentToolGroupsSchema.optional(),
   approvalTools: agentApprovalToolsSchema.optional(),
   mcpTools: agentMcpToolsSchema.optional(),
+  skills: agentSkillsSchema.optional(),
   maxTurns: agentMaxTurnsSchema.optional(),
   timeLimitMinutes: agentTimeLimitSchema.optional(),
   compactAtTokens: agentCompactAtTokensSchema.optional(),

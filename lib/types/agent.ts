@@ -12,6 +12,8 @@ export type ApiAgent = {
   approvalTools: string[];
   /** MCP servers the agent uses, each with all its tools ('all', now and later) or the tools named. */
   mcpTools: Array<{ serverId: string; tools: 'all' | string[] }>;
+  /** The owner's skills (ids) the agent may read with read_skill; the prompt lists their names and descriptions. */
+  skills: string[];
   maxTurns: number;
   /** Wall-clock limit of one run in minutes (1–120); null = the instance default (15 unless the operator changed it). */
   timeLimitMinutes: number | null;

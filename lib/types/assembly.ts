@@ -19,6 +19,11 @@ export type AssemblyDescriptor = {
    * (`origin` is `mcp:<server>`). Sorted by origin; absent when there are none (so older fingerprints stand).
    */
   unavailable?: UnavailableTools;
+  /**
+   * The skills attached to the agent (ADR 061), by the pack's content hash: editing one changes the fingerprint
+   * ("Setup changed"). Sorted by name; absent when there are none.
+   */
+  skills?: Array<{ id: string; name: string; hash: string }>;
   limits: {
     maxTurns: number;
     timeLimitMinutes: number;

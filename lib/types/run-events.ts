@@ -1,3 +1,4 @@
+import type { SkillRef } from './skill';
 /**
  * Run events: the one ordered record of what happened inside a run (conversation run or team job run).
  * Produced by server/agents/observe, served by GET /api/v1/runs/:id/events, shown by the live-steps UI.
@@ -69,8 +70,10 @@ export type RunEventData =
       childRunId?: string;
       /** An MCP tool's call: its server's name and the tool's own name (`tool` is the name the model used). */
       mcp?: { server: string; tool: string };
-      /** A web tool's result: where it came from, `web:<host>` or `web-search:<provider>` (never a path or query). */
+      /** A web tool's result: where it came from, `web:<host>` or `web-search:<provider>` (never a path or query); a skill's read: `skill:<name>`. */
       origin?: string;
+      /** A read_skill result: the skill it read, by reference (id, the pack's content hash, the file), never its text. */
+      skill?: SkillRef;
     }
   /** The interrupt payload, or its JSON text cut to the cap (`truncated`) when longer. */
   | { type: 'interrupt'; interrupt: unknown; truncated?: true }

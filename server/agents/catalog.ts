@@ -11,6 +11,7 @@ import type { Agent, AllowedSubagents } from '@/server/db/schema';
 import { AppError, badRequest, notFound, validationError } from '@/server/http/errors';
 import { parseOrThrow } from '@/server/http/validation';
 import { assertMcpApprovals, assertUsableMcpServers } from '@/server/mcp/tool-group/selection-check';
+import { assertOwnSkills } from '@/server/skills/skills';
 import { assertAgentQuota } from './quotas';
 
 /**
@@ -110,6 +111,7 @@ export async function createAgent(ownerId: string, input: AgentCreateInput): Pro
     writeTx(async (tx) => {
       if (await findAgentByName(ownerId, data.name, tx)) throw nameTaken(data.name);
       await assertOwnSubagents(tx, ownerId, data.allowedSubagents);
+      await assertOwnSkills(tx, ownerId, data.skills);
       await assertAgentQuota(tx, ownerId);
       await tx.insert(agents).values(row);
       return (await findAgent(ownerId, row.id, tx))!;
@@ -128,6 +130,7 @@ export async function updateAgent(ownerId: string, id: string, patch: AgentPatch
       if (!current) throw notFound('Agent');
       if (Object.keys(changes).length === 0) return current;
       if (data.allowedSubagents !== undefined) await assertOwnSubagents(tx, ownerId, data.allowedSubagents);
+      if (data.skills !== undefined) await assertOwnSkills(tx, ownerId, data.skills);
       if (data.approvalTools !== undefined || data.mcpTools !== undefined) assertMcpApprovals(data.approvalTools ?? current.approvalTools, data.mcpTools ?? current.mcpTools);
       const set: Partial<typeof agents.$inferInsert> = { ...changes, updatedAt: new Date() };
       if (data.name !== undefined) {
@@ -195,6 +198,7 @@ export function toApiAgent(row: Agent): ApiAgent {
     toolGroups: [...row.toolGroups],
     approvalTools: [...row.approvalTools],
     mcpTools: row.mcpTools.map((s) => ({ serverId: s.serverId, tools: s.tools === 'all' ? 'all' : [...s.tools] })),
+    skills: [...(row.skills ?? [])],
     maxTurns: row.maxTurns,
     timeLimitMinutes: row.timeLimitMinutes ?? null,
     compactAtTokens: row.compactAtTokens ?? null,

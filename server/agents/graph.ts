@@ -25,6 +25,7 @@ import { stampReceipts } from './receipts/stamp';
 import { CLARIFICATION_TOOL } from './scripted-model';
 import { ensureBuiltinToolGroups } from './tools/builtin';
 import { boundTools, isDeferredTool } from './tools/deferred';
+import { attachedSkillsOf, READ_SKILL, type AttachedSkill } from './tools/attached-skills';
 import { toolsForAgent } from './tools/registry';
 import { NodeWork, type BuildOptions, type GraphAgent, type RunContext } from './run-types';
 
@@ -46,7 +47,7 @@ const AgentState = Annotation.Root({
  * people, peers and tools arrives as human/tool messages. A run that reports to someone (a team job, a delegated
  * child: `promptOptionsFor(context)`) also gets the report contract (receipts/report-contract.ts).
  */
-export function systemPrompt(agent: Pick<GraphAgent, 'name' | 'instructions'>, options: PromptOptions = {}): string {
+export function systemPrompt(agent: Pick<GraphAgent, 'name' | 'instructions'>, options: PromptOptions = {}, skills: readonly AttachedSkill[] = []): string {
   const contract = reportContractText(options);
   const framework = [
     `You are "${agent.name}", a Custom Agent in Ensemble.`,
@@ -55,7 +56,18 @@ export function systemPrompt(agent: Pick<GraphAgent, 'name' | 'instructions'>, o
     ...(contract ? [contract] : []),
   ].join('\n');
   const own = agent.instructions.trim();
-  return own ? `${framework}\n\nYour owner's instructions:\n${own}` : framework;
+  const withOwn = own ? `${framework}\n\nYour owner's instructions:\n${own}` : framework;
+  return skills.length ? `${withOwn}\n\n${skillListText(skills)}` : withOwn;
+}
+
+/**
+ * The owner's skills attached to the agent, beside the owner's instructions (they are the owner's too): each one's
+ * name and description only, on one line each (line breaks folded, so a description can't pose as another entry or
+ * as framework text); the body is read on demand with read_skill, as a tool result (ADR 061).
+ */
+export function skillListText(skills: readonly AttachedSkill[]): string {
+  const line = (text: string) => text.replace(/\s+/g, ' ').trim();
+  return [`Your owner's skills (read one with ${READ_SKILL} before following it):`, ...skills.map((s) => `- ${line(s.name)}: ${line(s.description)}`)].join('\n');
 }
 
 /**
@@ -114,7 +126,7 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
     const now = boundTools(tools, messages);
     return now.length === offered.length ? bound : bindAll(now);
   };
-  const prompt = systemPrompt(agent, promptOptionsFor(context));
+  const prompt = systemPrompt(agent, promptOptionsFor(context), attachedSkillsOf(tools));
   // A tool's name, or a rule for every tool of its MCP server (lib/mcp/approval-rule.ts, ADR 057).
   const needsApproval = approvalMatcher(agent.approvalTools);
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));

@@ -51,11 +51,11 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' ?
 /**
  * A tool result's origin when it came from outside the app: an MCP result's (`mcp:<server>/<tool>`, from the artifact
  * the MCP tool group writes from its server record, server/mcp/tool-group/mcp-tools.ts) or a web result's
- * (`web:<host>` or `web-search:<provider>`, server/web/tools.ts). Artifacts are set by the server's tool code only: a
+ * (`web:<host>` or `web-search:<provider>`, server/web/tools.ts) or a skill's read (`skill:<name>`, server/skills). Artifacts are set by the server's tool code only: a
  * model writes calls, and a tool's result text (a server's or a page's) is content, so neither can give a message an
  * origin.
  */
-const ORIGIN_PREFIXES = ['mcp:', 'web:', 'web-search:'];
+const ORIGIN_PREFIXES = ['mcp:', 'web:', 'web-search:', 'skill:'];
 function toolOrigin(message: BaseMessage): string | undefined {
   const origin = (message as { artifact?: { origin?: unknown } }).artifact?.origin;
   return typeof origin === 'string' && ORIGIN_PREFIXES.some((prefix) => origin.startsWith(prefix)) ? origin : undefined;

@@ -44,6 +44,8 @@ export type GraphAgent = {
   tokenBudget?: number | null;
   /** The MCP servers and tools the agent chose (lib/schemas/agent.ts); the `mcp` tool group reads it. */
   mcpTools?: ReadonlyArray<{ serverId: string; tools: 'all' | readonly string[] }>;
+  /** The owner's skills (ids) the agent may read; the `skills` tool group reads it (server/skills, ADR 061). */
+  skills?: readonly string[];
 };
 
 /** Additive per-run options (a delegated child's capture tool comes in this way: run-setup.ts). */

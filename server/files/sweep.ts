@@ -1,13 +1,20 @@
 import 'server-only';
 import fs from 'node:fs/promises';
-import { eq, notExists, sql } from 'drizzle-orm';
+import { and, eq, notExists, sql } from 'drizzle-orm';
 import { getDb, schema, writeTx } from '@/server/db';
 import { stagingDir } from './local-store';
 import { withContentLock } from './locks';
 import { fileStore } from './store';
 
+/** A file version or a skill's file (ADR 061: skills keep their files' content in this store) names the content. */
+async function contentNamed(sha256: string): Promise<boolean> {
+  const version = await getDb().select({ one: sql`1` }).from(schema.fileVersions).where(eq(schema.fileVersions.sha256, sha256)).limit(1);
+  if (version.length) return true;
+  return (await getDb().select({ one: sql`1` }).from(schema.skillFiles).where(eq(schema.skillFiles.sha256, sha256)).limit(1)).length > 0;
+}
+
 /**
- * Free content no version names any more: its file_blobs row is deleted in a transaction that checks no version names
+ * Free content no version (nor skill file) names any more: its file_blobs row is deleted in a transaction that checks no version names
  * it (under the content lock, so an upload of the same bytes waits), then the bytes are removed. A crash between the
  * two leaves bytes without a row, which the start-up sweep removes; never a row without bytes.
  */
@@ -19,11 +26,11 @@ export async function sweepContent(shas: readonly string[]): Promise<void> {
         tx
           .delete(schema.fileBlobs)
           .where(
-            sql`${schema.fileBlobs.sha256} = ${sha256} and ${notExists(tx.select({ one: sql`1` }).from(schema.fileVersions).where(eq(schema.fileVersions.sha256, sha256)))}`,
+            sql`${schema.fileBlobs.sha256} = ${sha256} and ${notExists(tx.select({ one: sql`1` }).from(schema.fileVersions).where(eq(schema.fileVersions.sha256, sha256)))} and ${notExists(tx.select({ one: sql`1` }).from(schema.skillFiles).where(eq(schema.skillFiles.sha256, sha256)))}`,
           )
           .returning(),
       );
-      const referenced = !gone.length && (await getDb().select({ one: sql`1` }).from(schema.fileVersions).where(eq(schema.fileVersions.sha256, sha256)).limit(1)).length > 0;
+      const referenced = !gone.length && (await contentNamed(sha256));
       // No row either way and no version: bytes a crash left behind (keep done, row never written).
       if (gone.length || !referenced) await store.remove({ sha256, loOid: gone[0]?.loOid ?? null });
     });
@@ -43,7 +50,12 @@ export async function sweepFiles(): Promise<{ staged: number; freed: number }> {
   const unreferenced = await getDb()
     .select({ sha256: schema.fileBlobs.sha256 })
     .from(schema.fileBlobs)
-    .where(notExists(getDb().select({ one: sql`1` }).from(schema.fileVersions).where(eq(schema.fileVersions.sha256, schema.fileBlobs.sha256))));
+    .where(
+      and(
+        notExists(getDb().select({ one: sql`1` }).from(schema.fileVersions).where(eq(schema.fileVersions.sha256, schema.fileBlobs.sha256))),
+        notExists(getDb().select({ one: sql`1` }).from(schema.skillFiles).where(eq(schema.skillFiles.sha256, schema.fileBlobs.sha256))),
+      ),
+    );
   const orphans: string[] = [];
   for await (const blob of fileStore().orphans(async (sha) => (await getDb().select({ one: sql`1` }).from(schema.fileBlobs).where(eq(schema.fileBlobs.sha256, sha)).limit(1)).length > 0)) {
     orphans.push(blob.sha256);

@@ -10,6 +10,7 @@ import { runTimeLimitMinutes } from '../run-time-limit';
 import { ensureBuiltinToolGroups } from '../tools/builtin';
 import { isDeferredTool } from '../tools/deferred';
 import type { GraphAgent, RunContext } from '../run-types';
+import { attachedSkillsOf } from '../tools/attached-skills';
 import { groupedToolsForAgent } from '../tools/registry';
 import { unavailableToolsOf } from '../tools/unavailable';
 import { appVersion } from './app-version';
@@ -20,7 +21,7 @@ export type AssemblyAgent = Pick<
   'name' | 'instructions' | 'model' | 'toolGroups' | 'approvalTools' | 'maxTurns' | 'timeLimitMinutes' | 'compactAtTokens'
 > &
   Partial<Pick<Agent, 'tokenBudget'>> &
-  Pick<GraphAgent, 'mcpTools'>;
+  Pick<GraphAgent, 'mcpTools' | 'skills'>;
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -36,16 +37,18 @@ export async function assemblyDescriptor(
   options: { model?: string; timeLimitMinutes?: number } = {},
 ): Promise<AssemblyDescriptor> {
   ensureBuiltinToolGroups();
-  const tools = (await groupedToolsForAgent(agent.toolGroups, context, agent))
-    .map(({ tool, group }) => ({ name: tool.name, group, ...recordedOrigin(tool) }))
-    .sort((a, b) => byCodeUnit(a.name, b.name));
+  const grouped = await groupedToolsForAgent(agent.toolGroups, context, agent);
+  const tools = grouped.map(({ tool, group }) => ({ name: tool.name, group, ...recordedOrigin(tool) })).sort((a, b) => byCodeUnit(a.name, b.name));
+  const skills = attachedSkillsOf(grouped.map((g) => g.tool));
   const unavailable = unavailableToolsOf(context);
   return {
     model: options.model ?? agent.model,
-    instructionsHash: sha256Hex(systemPrompt(agent, promptOptionsFor(context))),
+    instructionsHash: sha256Hex(systemPrompt(agent, promptOptionsFor(context), skills)),
     tools,
     approvalTools: [...new Set(agent.approvalTools)].sort(byCodeUnit),
     ...(unavailable.length ? { unavailable } : {}),
+    // Absent without skills, so the fingerprints of agents without any stand.
+    ...(skills.length ? { skills: skills.map((s) => ({ id: s.id, name: s.name, hash: s.hash })).sort((a, b) => byCodeUnit(a.name, b.name)) } : {}),
     limits: {
       maxTurns: agent.maxTurns,
       // A delegated child runs under min(the agent's limit, what the delegation gave it): the executor's own rule.

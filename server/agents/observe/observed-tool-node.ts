@@ -10,6 +10,7 @@ import { receiptStampOf, stampReceipts } from '../receipts/stamp';
 import { capText } from './caps';
 import { journalRunEvent } from './record';
 import { runIdsOf, type RunIds } from './run-ids';
+import type { SkillRef } from '@/lib/types/skill';
 
 /**
  * A ToolNode that records a `step.tool` event for every tool result of its step — all of them when a model turn
@@ -71,7 +72,20 @@ export function recordToolResult(run: RunIds | undefined, message: ToolMessage, 
     ...child,
     ...mcpRef(message),
     ...webRef(message.artifact),
+    ...skillRef(message.artifact),
   });
+}
+
+/**
+ * The skill a read_skill result read (server/skills/tool-group.ts writes it from the skill's row): the run remembers
+ * it by reference, its id and pack hash and the path, never its text (ADR 061).
+ */
+function skillRef(artifact: unknown): { origin?: string; skill?: SkillRef } {
+  const a = artifact as { origin?: unknown; skill?: Partial<SkillRef> } | null | undefined;
+  const s = a?.skill;
+  if (typeof a?.origin !== 'string' || !a.origin.startsWith('skill:') || !s) return {};
+  if (typeof s.id !== 'string' || typeof s.name !== 'string' || typeof s.hash !== 'string' || typeof s.path !== 'string') return {};
+  return { origin: a.origin, skill: { id: s.id, name: s.name, hash: s.hash, path: s.path } };
 }
 
 /** Where a web tool's result came from (`web:<host>`, `web-search:<provider>`: the artifact server/web/tools.ts writes). */

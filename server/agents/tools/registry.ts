@@ -6,7 +6,7 @@ import { TOOL_GROUP_NAMES } from '@/lib/tool-groups';
 import type { GraphAgent, RunContext } from '../run-types';
 
 /** What a tool group may read of the agent as the run runs it (a group the agent's own settings select). */
-export type ToolGroupAgent = Pick<GraphAgent, 'toolGroups' | 'mcpTools'>;
+export type ToolGroupAgent = Pick<GraphAgent, 'toolGroups' | 'mcpTools' | 'skills'>;
 
 /**
  * May read the database (the delegate and team groups do), so it may answer a promise. `agent` is absent where only
