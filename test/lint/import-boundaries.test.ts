@@ -1,3 +1,4 @@
+// test:pg skip: lint only (ESLint on in-memory probes, no database); its `from '@/server/…'` lines are the probes' text
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';

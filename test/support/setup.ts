@@ -16,9 +16,10 @@ process.env.MIGRATIONS_DIR = path.resolve(__dirname, '../../drizzle');
 process.env.SCRYPT_LOG_N = '10';
 process.env.AUTH_SECRET = 'test-secret-test-secret-test-secret';
 
-// Under `npm run test:pg` the same suites run on Postgres: each file gets a throw-away database of its own
-// (test-pg/run.mjs names the run and drops whatever is left when it ends).
-const postgres = process.env.PG_TEST_PREFIX ? await (await import('../../test-pg/support/database')).freshDatabase() : undefined;
+// Under `npm run test:pg` the same suites run on Postgres: each file gets a throw-away database of its own, a copy of
+// the run's migrated template (test-pg/run.mjs names the run, migrates the template and drops whatever is left when it
+// ends).
+const postgres = process.env.PG_TEST_PREFIX ? await (await import('../../test-pg/support/database')).freshDatabase({ migrated: true }) : undefined;
 if (postgres) process.env.DATABASE_URL = postgres.url;
 else delete process.env.DATABASE_URL;
 
@@ -54,6 +55,7 @@ async function teardown() {
   if (g.__ensembleCheckpointer) (await import('@/server/agents/checkpointer')).closeCheckpointer();
   const { closeDb } = await import('@/server/db');
   await closeDb();
-  await postgres?.drop();
+  // The file's pools are closed above; the drop itself need not hold up the worker's next file.
+  await postgres?.dropInBackground();
   fs.rmSync(dir, { recursive: true, force: true });
 }
