@@ -6,6 +6,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { signUpAction } from '@/app/actions/auth';
+import { LIMITS } from '@/lib/limits';
 import { lazyResolver } from '@/lib/forms/lazy-resolver';
 import type { SignUpInput } from '@/lib/schemas/auth';
 import { AuthSwitchLink } from './auth-switch-link';
@@ -41,6 +42,7 @@ export function SignUpForm({ invite = null, notice }: { invite?: string | null; 
         {invite ? <input type="hidden" name="invite" value={invite} /> : null}
         <CredentialFields
           purpose="sign-up"
+          passwordHint={`At least ${LIMITS.user.password.minChars} characters.`}
           email={register('email')}
           password={register('password')}
           errors={{ email: errors.email?.message ?? state.fields?.email, password: errors.password?.message ?? state.fields?.password }}
