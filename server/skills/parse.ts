@@ -19,7 +19,7 @@ const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 export function parseSkillMd(text: string): ParsedSkill {
   const match = FRONT_MATTER.exec(text.startsWith('\uFEFF') ? text.slice(1) : text);
   if (!match) throw invalid('SKILL.md must start with YAML front matter between --- lines (name and description)', { 'SKILL.md': 'No front matter' });
-  const doc = parseDocument(match[1]!, { prettyErrors: false, uniqueKeys: true, maxAliasCount: 0 });
+  const doc = parseDocument(match[1]!, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
     throw invalid('The front matter of SKILL.md is not valid YAML', { 'SKILL.md': `Not valid YAML: ${doc.errors[0]!.message.split('\n')[0]!.slice(0, 200)}` });
   }

@@ -10,6 +10,7 @@ import { createDeploymentMcpServer, createOwnMcpServer } from '@/server/mcp/stor
 import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
 import { createBatch } from '@/server/batches/store';
+import { createSkill } from '@/server/skills/skills';
 import {
   agentFor,
   apiRoutes,
@@ -41,12 +42,19 @@ const key = () => crypto.randomUUID();
 /** A fresh batch of ann's (no scheduler runs here: it stays queued). */
 const annBatch = async (ownerId: string) =>
   (await createBatch(ownerId, { target: { agentId: (await agentFor(ownerId)).id }, template: '{{v}}', columns: ['v'], items: [{ v: 'x' }], concurrency: 1 }, { origin: 'person' })).batch;
+/** A fresh skill of ann's. */
+const annSkill = (ownerId: string) => createSkill(ownerId, { name: `xs-${key().slice(0, 8)}`, description: 'd', body: 'b' });
 const provider = () => createProvider({ kind: 'openai', slug: `xs-${key().slice(0, 8)}`, name: 'Cross-site lab', baseUrl: 'http://127.0.0.1:9/v1' });
 /** A fresh MCP server of ann's, and a fresh deployment-wide one (the admin routes'). */
 const mcpServer = (ownerId: string) => createOwnMcpServer(ownerId, { transport: 'http', name: `xs-${key().slice(0, 8)}`, url: 'https://mcp.example.test/mcp' });
 const mcpDeployment = () => createDeploymentMcpServer({ transport: 'http', name: `xs-${key().slice(0, 8)}`, url: 'https://mcp.example.test/mcp' });
 
 const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
+  // A JSON body is not a ZIP: 415 from the app's own origin, 403 from anywhere else, before the body is read.
+  'POST /skills/import': () => ({ body: { x: 1 }, ok: [415] }),
+  'POST /skills': () => ({ body: { name: `xs-${key().slice(0, 8)}`, description: 'd', body: 'b' }, ok: [201] }),
+  'PATCH /skills/[id]': async (c) => ({ params: { id: (await annSkill(c.ann.id)).id }, body: { body: 'changed' }, ok: [200] }),
+  'DELETE /skills/[id]': async (c) => ({ params: { id: (await annSkill(c.ann.id)).id }, ok: [204] }),
   'POST /admin/invitations': () => ({ body: { expiresInDays: 7 }, ok: [201] }),
   'DELETE /admin/invitations/[id]': async (c) => ({ params: { id: (await createInvitation(c.ann.id, { expiresInDays: 7 })).id }, ok: [204] }),
   'POST /admin/users': () => ({ body: { email: `new-${key().slice(0, 8)}@example.test`, password: 'long enough pw' }, ok: [201] }),

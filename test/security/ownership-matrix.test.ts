@@ -5,6 +5,7 @@ import { createDeploymentMcpServer, createOwnMcpServer } from '@/server/mcp/stor
 import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
 import { createBatch } from '@/server/batches/store';
+import { createSkill } from '@/server/skills/skills';
 import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllowedRoutes, type Answer, type RouteKey, type World } from './support';
 
 /**
@@ -16,7 +17,7 @@ import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllo
  */
 type Foreign = { params?: Record<string, string>; body?: unknown; query?: string };
 /** The world plus a second agent of ann's, for "create a team from ann's agents". */
-type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string; mcpServerId: string; mcpDeploymentId: string; fileId: string; chatFileId: string; batchId: string };
+type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string; mcpServerId: string; mcpDeploymentId: string; fileId: string; chatFileId: string; batchId: string; skillId: string };
 /**
  * `likeMissing`: a foreign id inside the body is a field error (422 naming the field) exactly as an id that never
  * existed gets, rather than a 404 for the whole route; the test compares both answers.
@@ -57,7 +58,17 @@ const CASES: Record<RouteKey, Case> = {
   'GET /mcp/servers/[id]/tools': { foreign: (w) => ({ params: { id: w.mcpServerId } }) },
 
   'GET /agents': { noForeignId: "lists the caller's own agents", hidesFrom: (w) => [w.agent.id] },
-  'POST /agents': { noForeignId: 'creates an agent for the caller; the body holds no ids' },
+  'POST /agents': {
+    foreign: (w) => ({ body: { name: `Stolen ${key().slice(0, 6)}`, skills: [w.skillId] } }),
+    likeMissing: () => ({ body: { name: `Stolen ${key().slice(0, 6)}`, skills: [key()] } }),
+  },
+  'GET /skills': { noForeignId: "lists the caller's own skills", hidesFrom: (w) => [w.skillId] },
+  'POST /skills': { noForeignId: 'creates a skill for the caller; the body holds no ids' },
+  'POST /skills/import': { noForeignId: 'imports a skill for the caller from a ZIP; no ids' },
+  'GET /skills/[id]': { foreign: (w) => ({ params: { id: w.skillId } }) },
+  'PATCH /skills/[id]': { foreign: (w) => ({ params: { id: w.skillId }, body: { body: 'taken over' } }) },
+  'DELETE /skills/[id]': { foreign: (w) => ({ params: { id: w.skillId } }) },
+  'GET /skills/[id]/files/[...path]': { foreign: (w) => ({ params: { id: w.skillId, path: 'SKILL.md' } }) },
   'GET /agents/[id]': { foreign: (w) => ({ params: { id: w.agent.id } }) },
   'PATCH /agents/[id]': { foreign: (w) => ({ params: { id: w.agent.id }, body: { name: 'Taken over' } }) },
   'DELETE /agents/[id]': { foreign: (w) => ({ params: { id: w.agent.id } }) },
@@ -156,6 +167,7 @@ function annsId(w: MatrixWorld, route: string, name: string): string {
   const byFolder: Record<string, string> = {
     agents: w.agent.id,
     batches: w.batchId,
+    skills: w.skillId,
     conversations: w.conversation.id,
     runs: w.run.id,
     teams: w.team.id,
@@ -195,6 +207,7 @@ describe('ownership matrix over app/api/v1', () => {
     const fileId = (await uploadFile(base.ann.id, { kind: 'team', id: base.team.id }, 'ann.md', new Blob(['# ann']).stream(), null)).id;
     const chatFileId = (await uploadFile(base.ann.id, { kind: 'conversation', id: base.conversation.id }, 'ann.txt', new Blob(['ann']).stream(), null)).id;
     world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId, providerId: provider.id, mcpServerId: mcpServer.id, mcpDeploymentId: mcpDeployment.id, fileId, chatFileId,
+      skillId: (await createSkill(base.ann.id, { name: 'Ann skill', description: 'mine', body: 'steps' })).id,
       batchId: (await createBatch(base.ann.id, { target: { agentId: base.agent.id }, template: '{{v}}', columns: ['v'], items: [{ v: 'x' }], concurrency: 1 }, { origin: 'person' })).batch.id };
   });
 
