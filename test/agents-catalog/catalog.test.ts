@@ -71,6 +71,7 @@ describe('agent catalog: create and read', () => {
         'mcpTools',
         'model',
         'name',
+        'skills',
         'timeLimitMinutes',
         'tokenBudget',
         'toolGroups',

@@ -85,6 +85,7 @@ describe('agent schema: defaults and unknown fields', () => {
       toolGroups: [],
       approvalTools: [],
       mcpTools: [],
+      skills: [],
       maxTurns: 25,
       timeLimitMinutes: null,
       compactAtTokens: null,
