@@ -589,6 +589,8 @@ export const batchItems = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lease: integer('lease').notNull().default(0),
     leaseExpiresAt: ms('lease_expires_at'),
+    // The process that admitted the item (its launch runs there): a dead one's unlaunched item is released at once.
+    leaseProcessId: text('lease_process_id'),
     input: json('input').$type<Record<string, string>>().notNull(),
     result: text('result'),
     resultTruncated: boolean('result_truncated').notNull().default(false),

@@ -789,6 +789,8 @@ export const batchItems = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     lease: integer('lease').notNull().default(0),
     leaseExpiresAt: integer('lease_expires_at', { mode: 'timestamp_ms' }),
+    // The process that admitted the item (its launch runs there): a dead one's unlaunched item is released at once.
+    leaseProcessId: text('lease_process_id'),
     input: text('input', { mode: 'json' }).$type<Record<string, string>>().notNull(),
     result: text('result'),
     resultTruncated: integer('result_truncated', { mode: 'boolean' }).notNull().default(false),

@@ -1,0 +1,1 @@
+ALTER TABLE "batch_items" ADD COLUMN "lease_process_id" text;
