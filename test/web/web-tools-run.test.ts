@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stepItem } from '@/components/runs/step-items';
+import { toolsForGroups } from '@/lib/tool-groups';
 import { getState, resume, start } from '@/server/agents/runs';
 import type { RunContext } from '@/server/agents/run-types';
 import { environmentProblems } from '@/server/env';
@@ -243,5 +244,13 @@ describe('web_search', () => {
     await expect(webSearch({ provider: 'searxng', url: `${site.base}/slow`, apiKey: undefined }, 'x', undefined, 300)).rejects.toThrow(/did not answer within 0.3 s/);
     expect(Date.now() - started).toBeLessThan(3_000);
     await expect(webSearch({ provider: 'searxng', url: `${site.base}/huge`, apiKey: undefined }, 'x')).rejects.toThrow(/larger than 524288 bytes/);
+  });
+});
+
+describe('what a member is told it can use', () => {
+  it('an empty allowlist names no web tool (the run offers none); listing the group names both', () => {
+    expect(toolsForGroups([])).not.toContain('web_fetch');
+    expect(toolsForGroups([])).toContain('calculator');
+    expect(toolsForGroups(['web'])).toEqual(['web_fetch', 'web_search']);
   });
 });
