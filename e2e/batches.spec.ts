@@ -57,7 +57,7 @@ test('a person pastes a CSV, fixes a wrong field, starts the batch, watches it f
   const preview = page.getByRole('region', { name: 'Preview of the list' });
   await expect(preview).toContainText('Read as CSV: 3 rows, 2 columns.');
   await expect(preview.getByRole('cell', { name: 'Lovelace, Ada' })).toBeVisible();
-  await expect(preview.getByRole('cell', { name: '李雷' })).toBeVisible();
+  await expect(preview.getByRole('cell', { name: '李雷', exact: true })).toBeVisible();
 
   // A wrong field is named as the person types, and the list box keeps its text.
   await templateBox(page).fill('Greet {{nme}}\n/sleep 700\n{{cmd}}');
