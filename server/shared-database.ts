@@ -34,6 +34,7 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
   const { forgetAllUsage, usageChanged } = await import('@/server/budgets/usage-cache');
   const { adoptOrphanedParents, carryOutCancelRequests, stopHere, takeOverOrphanedRuns } = await import('@/server/agents/run-takeover');
   const { currentScheduler } = await import('@/server/scheduler/runtime');
+  const { releaseDeadProcessItems } = await import('@/server/batches/recovery');
   const { rememberLiveOutput } = await import('@/server/push/live-output');
   // Live output relayed from other processes is kept for viewers who open a stream mid-run.
   rememberLiveOutput();
@@ -76,6 +77,8 @@ export async function joinSharedDatabase(options: SharedDatabaseOptions): Promis
         const report = await takeOverOrphanedRuns();
         firstTakeover ??= report;
         await adoptOrphanedParents();
+        // Batch items a stopped process admitted but never launched: queued again now, no attempt spent (ADR 059).
+        if (await releaseDeadProcessItems()) currentScheduler()?.wake();
         await carryOutCancelRequests();
         options.afterTakeover?.(report, performance.now() - started);
       },

@@ -96,6 +96,9 @@ export async function startServerProcess(): Promise<void> {
     notes = await recoverNotes();
     const { recoverRuns } = await import('@/server/agents/recovery');
     recovered = await recoverRuns();
+    // Batch items the previous process admitted but never launched: queued again now, no attempt spent (ADR 059).
+    const { releaseDeadProcessItems } = await import('@/server/batches/recovery');
+    await releaseDeadProcessItems();
   }
   // Teams a crash left half-created get their member conversations before the scheduler looks at them.
   const { finishTeamCreations } = await import('@/server/teams/lifecycle');

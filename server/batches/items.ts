@@ -6,6 +6,7 @@ import { LIMITS } from '@/lib/limits';
 import { renderTemplate } from '@/lib/batch-template';
 import { truncateText } from '@/lib/text';
 import { isRunActive } from '@/lib/types/conversation';
+import { currentCluster } from '@/server/cluster/cluster';
 import { getDb, schema, writeTx } from '@/server/db';
 import type { BatchItem } from '@/server/db/schema';
 import { AppError } from '@/server/http/errors';
@@ -25,6 +26,9 @@ export const leaseMs = () => g.__ensembleBatchLeaseMs ?? LIMITS.batch.leaseMs;
 export function overrideBatchLeaseForTests(ms?: number): void {
   g.__ensembleBatchLeaseMs = ms;
 }
+
+/** A launch whose lease was lost before its run was recorded: the run is rolled back and nothing is written. */
+class LeaseLostError extends Error {}
 
 /** The run key of an item's run under one lease: a relaunch under the same lease finds the same run. */
 export const itemRunKey = (itemId: string, lease: number) => `batch-item:${itemId}:${lease}`;
@@ -50,7 +54,7 @@ export async function admitItem(id: string): Promise<boolean> {
   const now = new Date();
   const updated = await getDb()
     .update(schema.batchItems)
-    .set({ status: 'running', lease: item.lease + 1, leaseExpiresAt: new Date(now.getTime() + leaseMs()), startedAt: now, finishedAt: null })
+    .set({ status: 'running', lease: item.lease + 1, leaseExpiresAt: new Date(now.getTime() + leaseMs()), leaseProcessId: currentCluster().processId, startedAt: now, finishedAt: null })
     .where(and(eq(schema.batchItems.id, id), eq(schema.batchItems.status, 'queued'), eq(schema.batchItems.lease, item.lease)))
     .returning({ id: schema.batchItems.id });
   if (updated.length) batchChanged(item.ownerId, item.batchId);
@@ -97,16 +101,24 @@ export async function launchItem(id: string, signal: AbortSignal): Promise<void>
         // Nobody answers an item's question or approves its calls (like a delegated child's).
         context: { batchId: batch.id, batchItemId: item.id, toolDenylist: [CLARIFICATION_TOOL, ...agent.approvalTools] },
         inTransaction: async (tx, run) => {
-          await tx
+          const recorded = await tx
             .update(schema.batchItems)
             .set({ runId: run.id, attempts: sql`${schema.batchItems.attempts} + 1`, leaseExpiresAt: null })
-            .where(and(held(item.id, lease), isNull(schema.batchItems.runId)));
+            .where(and(held(item.id, lease), isNull(schema.batchItems.runId)))
+            .returning({ id: schema.batchItems.id });
+          // The lease is gone (expired, released after this process was judged dead, cancelled) and the run is not
+          // already this lease's: roll the run back, so no model runs for a lease nobody will record.
+          if (!recorded.length) {
+            const [now] = await tx.select({ runId: schema.batchItems.runId }).from(schema.batchItems).where(held(item.id, lease));
+            if (now?.runId !== run.id) throw new LeaseLostError();
+          }
           if (batch.teamId) await tx.update(schema.runs).set({ teamId: batch.teamId }).where(eq(schema.runs.id, run.id));
         },
       },
     );
     batchChanged(item.ownerId, item.batchId);
   } catch (err) {
+    if (err instanceof LeaseLostError) return;
     if (err instanceof AppError && err.code === 'conversation_limit') return failItem(item, err.message);
     if (signal.aborted || err instanceof ConversationBusyError) return releaseLease(item);
     throw err;
