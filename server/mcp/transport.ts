@@ -8,6 +8,7 @@ import { LIMITS } from '@/lib/limits';
 import { egressFetch, type Resolver } from '@/server/egress';
 import { env } from '@/server/env';
 import { boundedFetch } from './bounded-fetch';
+import { LineBuffer } from './line-buffer';
 import { STDIO_GUARD } from './stdio-guard';
 import type { McpConnectionSpec } from './store';
 
@@ -41,6 +42,10 @@ export function openTransport(spec: McpConnectionSpec, opts: TransportOptions = 
       stderr: 'pipe',
       maxBufferSize: LIMITS.mcp.messageBytes,
     });
+    // The SDK's read buffer is quadratic in a message's size (line-buffer.ts): replace it before start.
+    const internals = transport as unknown as { _readBuffer?: unknown };
+    if (!internals._readBuffer) throw new Error('The MCP SDK no longer has the read buffer this app replaces (line-buffer.ts)');
+    internals._readBuffer = new LineBuffer(LIMITS.mcp.messageBytes);
     let tail = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       tail = (tail + chunk.toString('utf8')).slice(-LIMITS.mcp.stderrTailChars);
