@@ -49,6 +49,8 @@ export const BUDGETS_KB = {
   '/agents': 181,
   '/teams': 181,
   '/batches': 179,
+  // Skills (ADR 061): list, write/edit form with counters, ZIP import; no zod on the page.
+  '/skills': 195,
   '/sign-up': 171,
   '/sign-in': 168,
   '/': 143,

@@ -21,6 +21,7 @@ import { Alert } from '@/components/ui/misc';
 import { createAgentAction, updateAgentAction } from '@/app/(app)/agents/actions';
 import { CheckboxFieldset, CheckboxOption, RadioOption } from './form-options';
 import { McpToolsField } from './mcp-tools-field';
+import { SkillsField } from './skills-field';
 import { ModelField } from './model-field';
 import { agentKeys, agentListQuery } from './queries';
 import { splitFieldErrors } from './server-errors';
@@ -71,7 +72,7 @@ const resolver = lazyResolver<FormValues, unknown, AgentCreate>(() => import('./
 function initialValues(props: Props): FormValues {
   if (props.mode === 'create') return { ...NEW_AGENT_DEFAULTS };
   const { name, description, instructions, model, toolGroups, approvalTools, maxTurns, timeLimitMinutes, compactAtTokens } = props.agent;
-  const { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren, mcpTools } = props.agent;
+  const { tokenBudget, allowedSubagents, maxDepth, maxChildren, maxConcurrentChildren, mcpTools, skills } = props.agent;
   return {
     name,
     description,
@@ -80,6 +81,7 @@ function initialValues(props: Props): FormValues {
     toolGroups: [...toolGroups],
     approvalTools: [...approvalTools],
     mcpTools: mcpTools.map((s) => ({ serverId: s.serverId, tools: s.tools === 'all' ? 'all' : [...s.tools] })),
+    skills: [...(skills ?? [])],
     maxTurns,
     timeLimitMinutes,
     compactAtTokens,
@@ -238,6 +240,8 @@ export function AgentForm(props: Props) {
       />
 
       <McpToolsField control={control} />
+
+      <SkillsField control={control} />
 
       <Field
         label="Max turns"

@@ -141,7 +141,12 @@ export function stepItem(event: ApiRunEvent): StepItem {
         tone: event.declined ? 'warning' : event.status === 'error' ? 'danger' : 'success',
         title: `Tool ${event.mcp ? `${event.mcp.tool} of MCP server ${event.mcp.server}` : event.tool}${event.origin ? ` (${event.origin})` : ''} ${event.declined ? 'declined by you' : event.status === 'error' ? 'failed' : 'returned'}`,
         // The receipt id is what an answer cites ([r1 calculator]): shown so a person can find the call.
-        detail: event.receipt ? `Receipt ${event.receipt} · ${formatDuration(event.durationMs)}` : formatDuration(event.durationMs),
+        detail: [
+          // A skill it read, by reference (ADR 061): which file of which version of the pack (its content hash).
+          ...(event.skill ? [`Skill ${event.skill.name}, ${event.skill.path}, version ${event.skill.hash.slice(0, 12)}`] : []),
+          ...(event.receipt ? [`Receipt ${event.receipt}`] : []),
+          formatDuration(event.durationMs),
+        ].join(' · '),
         result: event.result,
         truncated: event.truncated === true,
       };

@@ -4,6 +4,7 @@ export const NAV_ITEMS = [
   { href: '/teams', label: 'Teams' },
   { href: '/conversations', label: 'Conversations' },
   { href: '/inbox', label: 'Inbox' },
+  { href: '/skills', label: 'Skills' },
   { href: '/settings', label: 'Settings' },
 ] as const;
 

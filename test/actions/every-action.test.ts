@@ -29,7 +29,7 @@ const actionFiles = fs
 /** Every row the actions could write, to prove a refused call changed nothing. */
 const everything = async () => {
   const rows = [];
-  for (const table of [schema.users, schema.apiTokens, schema.invitations, schema.agents, schema.conversations, schema.runs, schema.teams, schema.teamMembers, schema.jobs, schema.batches, schema.batchItems]) {
+  for (const table of [schema.users, schema.apiTokens, schema.invitations, schema.agents, schema.conversations, schema.runs, schema.teams, schema.teamMembers, schema.jobs, schema.batches, schema.batchItems, schema.skills, schema.skillFiles]) {
     rows.push(await getDb().select().from(table));
   }
   return JSON.stringify(rows);
@@ -37,7 +37,7 @@ const everything = async () => {
 
 describe('every signed-in section action', () => {
   it('finds the sections that have actions', () => {
-    expect(actionFiles.sort()).toEqual(['admin', 'agents', 'batches', 'conversations', 'files', 'inbox', 'settings', 'teams']);
+    expect(actionFiles.sort()).toEqual(['admin', 'agents', 'batches', 'conversations', 'files', 'inbox', 'settings', 'skills', 'teams']);
   });
 
   it('refuses a signed-out caller and changes nothing, whatever the arguments', async () => {
