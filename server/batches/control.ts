@@ -7,6 +7,7 @@ import { cancelRun } from '@/server/agents/runs';
 import { AppError, conflict } from '@/server/http/errors';
 import { batchChanged } from './changes';
 import { batchEnded } from './ended';
+import { returnCallerSlot } from './lend';
 import { getBatch } from './store';
 
 /**
@@ -29,6 +30,7 @@ export async function cancelBatch(ownerId: string, id: string): Promise<Batch> {
       .set({ status: 'cancelled', lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, finishedAt: now })
       .where(and(eq(schema.batchItems.batchId, id), inArray(schema.batchItems.status, ['queued', 'running'])));
     const [updated] = await tx.update(schema.batches).set({ status: 'cancelled', finishedAt: now }).where(eq(schema.batches.id, id)).returning();
+    await returnCallerSlot(updated!);
     batchChanged(ownerId, id);
     afterCommit(() => batchEnded(id));
     return { batch: updated!, runIds: running.map((r) => r.runId).filter((r): r is string => !!r) };

@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterCommit, getDb, schema } from '@/server/db';
 import { batchChanged } from './changes';
 import { batchEnded } from './ended';
+import { returnCallerSlot } from './lend';
 
 /**
  * Inside the transaction that made an item terminal: a running batch with no queued or running item left is
@@ -19,8 +20,9 @@ export async function finishBatchIfDone(batchId: string): Promise<void> {
     .update(schema.batches)
     .set({ status: 'completed', finishedAt: new Date() })
     .where(and(eq(schema.batches.id, batchId), eq(schema.batches.status, 'running')))
-    .returning({ ownerId: schema.batches.ownerId });
+    .returning({ ownerId: schema.batches.ownerId, notify: schema.batches.notify, parentRunId: schema.batches.parentRunId });
   if (!done.length) return;
+  await returnCallerSlot(done[0]!);
   batchChanged(done[0]!.ownerId, batchId);
   afterCommit(() => batchEnded(batchId));
 }

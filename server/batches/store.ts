@@ -9,9 +9,17 @@ import type { Batch, BatchItem } from '@/server/db/schema';
 import { conversationsHeld, quotas } from '@/server/agents/quotas';
 import { AppError, conflict, notFound, validationError } from '@/server/http/errors';
 import { batchChanged } from './changes';
+import { lendCallerSlot } from './lend';
 
 /** Who is told when the batch ends (a `batch_task` call): 'wait' the calling run waits, 'message' one message after. */
-export type BatchCaller = { runId: string; conversationId: string; toolCallId: string; notify: 'wait' | 'message' };
+export type BatchCaller = {
+  runId: string;
+  conversationId: string;
+  toolCallId: string;
+  notify: 'wait' | 'message';
+  /** The calling run holds a scheduler slot (a team job's run, a delegated child): it lends it while it waits (./lend.ts). */
+  holdsSlot?: boolean;
+};
 
 export type CreateOptions = { origin: BatchOrigin; caller?: BatchCaller; trusted?: boolean };
 
@@ -94,6 +102,7 @@ export async function createBatch(ownerId: string, input: BatchCreateInput, opti
     // In chunks: a statement's bound parameters are limited (SQLite 32,766).
     const rows = input.items.map((item, idx) => ({ id: crypto.randomUUID(), batchId: id, ownerId, idx, input: item }));
     for (let i = 0; i < rows.length; i += 200) await tx.insert(schema.batchItems).values(rows.slice(i, i + 200));
+    if (options.caller?.notify === 'wait' && options.caller.holdsSlot) await lendCallerSlot(options.caller.runId);
     return { batch: batch!, created: true };
   });
   if (result.created) batchChanged(ownerId, id);

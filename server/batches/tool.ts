@@ -5,6 +5,7 @@ import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
 import { batchCreateSchema } from '@/lib/schemas/batch';
 import { isBatchFinished } from '@/lib/types/batch';
+import { delegationEvents } from '@/server/agents/delegation/events';
 import { activeRuns } from '@/server/agents/run-events';
 import type { RunContext } from '@/server/agents/run-types';
 import type { ToolGroupAgent } from '@/server/agents/tools/registry';
@@ -13,6 +14,7 @@ import { subscribeBatch } from '@/server/push/bus';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import { neutralizedJson } from '@/server/trust/neutralize-tags';
 import { batchEnds } from './ended';
+import { holdsSlot } from './lend';
 import { createBatch, findBatch } from './store';
 import { batchSummary } from './summary';
 
@@ -68,7 +70,14 @@ async function runBatchTask(context: RunContext, raw: unknown, config: RunnableC
   try {
     const { batch } = await createBatch(context.ownerId, body.data, {
       origin: 'tool',
-      caller: { runId: context.runId, conversationId: context.conversationId, toolCallId, notify: input.data.wait ? 'wait' : 'message' },
+      caller: {
+        runId: context.runId,
+        conversationId: context.conversationId,
+        toolCallId,
+        notify: input.data.wait ? 'wait' : 'message',
+        // As `task` decides it (delegation/task-tool.ts): such a run lends its slot while it waits (./lend.ts).
+        holdsSlot: typeof context.jobId === 'string' || typeof context.delegationId === 'string',
+      },
     });
     batchId = batch.id;
   } catch (err) {
@@ -77,35 +86,51 @@ async function runBatchTask(context: RunContext, raw: unknown, config: RunnableC
   }
   wakeScheduler();
   if (!input.data.wait) return result(toolCallId, 'success', { batchId, status: 'running', note: 'You will get one message with the summary when the batch ends.' });
-  const ended = await waitForEnd(batchId, context.ownerId, activeRuns().get(context.runId)?.controller.signal);
+  const ended = await waitForEnd(batchId, context.ownerId, context.runId, activeRuns().get(context.runId)?.controller.signal);
   return result(toolCallId, 'success', await batchSummary(ended));
 }
 
-/** Resolve with the batch once it has ended; on the run's stop, reject (the batch goes on; the caller may cancel it). */
-function waitForEnd(batchId: string, ownerId: string, signal: AbortSignal | undefined) {
+/** A missed event (a readmission or an end in another process whose note was lost) is found by looking again. */
+const RECHECK_MS = 1_000;
+
+/**
+ * Resolve with the batch once it has ended and the calling run holds a slot again (one that lent it continues only
+ * once the scheduler admitted it again: ./lend.ts); on the run's stop, reject (the batch goes on; the caller may
+ * cancel it).
+ */
+function waitForEnd(batchId: string, ownerId: string, runId: string, signal: AbortSignal | undefined) {
   return new Promise<NonNullable<Awaited<ReturnType<typeof findBatch>>>>((resolve, reject) => {
     let settled = false;
+    const timer = setInterval(() => look(), RECHECK_MS);
+    timer.unref?.();
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
+      clearInterval(timer);
       batchEnds().off('ended', onEnd);
+      delegationEvents().off('resumed', onResumed);
       unsubscribe();
       signal?.removeEventListener('abort', onAbort);
       fn();
     };
     const look = () => {
-      findBatch(batchId).then(
-        (row) => {
-          if (row && isBatchFinished(row.status)) finish(() => resolve(row));
+      if (settled) return;
+      Promise.all([findBatch(batchId), holdsSlot(runId)]).then(
+        ([row, holds]) => {
+          if (row && isBatchFinished(row.status) && holds) finish(() => resolve(row));
         },
         (err: unknown) => finish(() => reject(err)),
       );
+    };
+    const onResumed = ({ runId: resumed }: { runId: string }) => {
+      if (resumed === runId) look();
     };
     const onEnd = (id: string) => {
       if (id === batchId) look();
     };
     const onAbort = () => finish(() => reject(signal!.reason));
     batchEnds().on('ended', onEnd);
+    delegationEvents().on('resumed', onResumed);
     // Another process's items end the batch there: its push note reaches this one.
     const unsubscribe = subscribeBatch(ownerId, batchId, look);
     signal?.addEventListener('abort', onAbort, { once: true });
