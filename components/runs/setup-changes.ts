@@ -11,6 +11,7 @@ const FIELD_LABELS: Record<string, string> = {
   tools: 'Tools',
   approvalTools: 'Tools needing approval',
   unavailable: 'Tools not offered',
+  skills: 'Skills',
   'limits.maxTurns': 'Turn limit',
   'limits.timeLimitMinutes': 'Time limit (minutes)',
   'limits.compactAtTokens': 'Compaction threshold (tokens)',
@@ -38,7 +39,10 @@ export function formatSetupValue(value: unknown): string {
       .map((item) =>
         isRecord(item) && typeof item.origin === 'string' && item.reason === 'never_listed'
           ? `${item.origin} (never listed)`
-          : isRecord(item) && typeof item.name === 'string' ? (typeof item.group === 'string' ? `${item.name} (${item.group})` : item.name) : formatSetupValue(item),
+          : isRecord(item) && typeof item.name === 'string' && typeof item.hash === 'string'
+            ? // An attached skill (ADR 061): its name and which version of its pack.
+              `${item.name} (version ${shortHash(item.hash)})`
+            : isRecord(item) && typeof item.name === 'string' ? (typeof item.group === 'string' ? `${item.name} (${item.group})` : item.name) : formatSetupValue(item),
       )
       .join(', ');
   }

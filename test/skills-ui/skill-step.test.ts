@@ -29,3 +29,14 @@ describe('a read_skill step', () => {
     expect(item.detail).toBe('12 ms');
   });
 });
+
+describe('"Setup changed" for an edited skill', () => {
+  it('names the skills field and each skill with its version, so an edit reads as a change', async () => {
+    const { setupChangeTexts } = await import('@/components/runs/setup-changes');
+    const before = [{ id: 's1', name: 'triage', hash: 'a'.repeat(64) }];
+    const after = [{ id: 's1', name: 'triage', hash: 'b'.repeat(64) }];
+    expect(setupChangeTexts([{ field: 'skills', before, after }])).toEqual([
+      { field: 'skills', label: 'Skills', before: 'triage (version aaaaaaaaaaaa)', after: 'triage (version bbbbbbbbbbbb)' },
+    ]);
+  });
+});
