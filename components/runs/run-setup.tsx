@@ -92,6 +92,8 @@ export function RunSetup({ assembly, fingerprint }: { assembly: AssemblyDescript
     ['Need approval', formatSetupValue(assembly.approvalTools)],
     // A server never listed has no known tools (ADR 057): said here rather than silently missing from Tools.
     ...(assembly.unavailable?.length ? [['Not offered', assembly.unavailable.map((u) => `tools of ${u.origin.replace(/^mcp:/, 'MCP server ')}: never listed`).join(', ')] as [string, string]] : []),
+    // The attached skills by name and pack version (ADR 061); absent without skills.
+    ...(assembly.skills?.length ? [['Skills', formatSetupValue(assembly.skills)] as [string, string]] : []),
     ['Turn limit', String(limits.maxTurns)],
     ['Time limit', `${limits.timeLimitMinutes} min`],
     ['Compaction at', `${limits.compactAtTokens.toLocaleString('en-US')} tokens`],
