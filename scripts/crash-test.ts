@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LIMITS } from '@/lib/limits';
+import { batchFacts, planBatches, startBatches, unfinishedBatches, verifyBatches, type BatchAck, type PlannedBatch } from './crash/batches';
 import { Cluster, type Node } from './crash/cluster';
 import type { Facts } from './crash/facts';
 import { checkFairness } from './crash/fairness';
@@ -36,8 +37,8 @@ import { verify, type Restart } from './crash/verify';
 import { api, between, expected, isRetryable, planRequests, rng, ROLE_INSTRUCTIONS, roleFor, type Ack, type Owner, type PlannedRequest, type Role, type Team } from './crash/workload';
 
 const SIZES = {
-  short: { requests: 60, kills: 3, gapMs: [1_500, 3_500], spreadMs: 8_000, quiesceMs: 60_000 },
-  full: { requests: 216, kills: 12, gapMs: [1_500, 5_000], spreadMs: 40_000, quiesceMs: 180_000 },
+  short: { requests: 60, kills: 3, gapMs: [1_500, 3_500], spreadMs: 8_000, quiesceMs: 60_000, batches: 4, batchItems: 14 },
+  full: { requests: 216, kills: 12, gapMs: [1_500, 5_000], spreadMs: 40_000, quiesceMs: 180_000, batches: 8, batchItems: 30 },
 } as const;
 /** With several processes, a killed one comes back after this long: sometimes before its leases expire (LIMITS.cluster.leaseMs, 5 s), sometimes after. */
 const RESTART_DELAY_MS = [500, 12_000] as const;
@@ -193,8 +194,8 @@ async function answerQuestions(cluster: Cluster, owners: Owner[], teams: Team[],
   }
 }
 
-/** Bounded wait until no team has unfinished work (answering questions meanwhile). */
-async function quiesce(cluster: Cluster, owners: Owner[]): Promise<number> {
+/** Bounded wait until no team has unfinished work and no batch is running (answering questions meanwhile). */
+async function quiesce(cluster: Cluster, owners: Owner[], batches: PlannedBatch[], batchAcks: Map<number, BatchAck>): Promise<number> {
   const deadline = Date.now() + size.quiesceMs;
   let pending = Infinity;
   while (Date.now() < deadline) {
@@ -205,6 +206,7 @@ async function quiesce(cluster: Cluster, owners: Owner[]): Promise<number> {
         const { body } = await api<{ teams: Array<{ pendingJobs: number; waitingJobs: number }> }>(node.baseUrl, owner.token, 'GET', '/api/v1/teams');
         pending += body.teams.reduce((n, t) => n + t.pendingJobs + t.waitingJobs, 0);
       }
+      pending += await unfinishedBatches(cluster, owners, batches, batchAcks);
       if (pending === 0) return 0;
     } catch (err) {
       if (!isRetryable(err)) throw err;
@@ -316,6 +318,10 @@ async function main(): Promise<number> {
 
     const teams = await setUp(cluster, owners);
     const plan = planRequests(size.requests, teams, random);
+    // Durable batches (ADR 059) started while the requests come and the killer kills: items are admitted, launched
+    // and finished across the kills.
+    const batchPlan = planBatches(size.batches, size.batchItems, teams, random);
+    const batchAcks = new Map<number, BatchAck>();
     const acks = new Map<number, Ack>();
     const answers = new Map<string, string>();
     const stats: Stats = { retriedSends: 0, foundRecorded: 0, refused: [], retriedAnswers: 0, answersFoundRecorded: 0 };
@@ -324,8 +330,8 @@ async function main(): Promise<number> {
 
     const killing = killer(cluster, log, database?.url, () => `${acks.size}/${plan.length} requests acknowledged`, violations);
     const answerer = answerQuestions(cluster, owners, teams, answers, stats, () => finished);
-    await Promise.all([produce(cluster, owners, plan, acks, stats), killing]);
-    const stillPending = await quiesce(cluster, owners);
+    await Promise.all([produce(cluster, owners, plan, acks, stats), startBatches(cluster, owners, batchPlan, batchAcks, stats.refused, size.spreadMs, random), killing]);
+    const stillPending = await quiesce(cluster, owners, batchPlan, batchAcks);
     finished = true;
     await answerer;
 
@@ -344,6 +350,7 @@ async function main(): Promise<number> {
     } finally {
       await facts.close();
     }
+    const batchVerdict = verifyBatches(batchPlan, batchAcks, await batchFacts(database ? { url: database.url } : { dataDir: dataDirs[0]! }), log.restarts.map((r) => r.killedAt));
     const fairness = checkFairness(facts.jobs, facts.runs, { maxActive: LIMITS.scheduler.maxActiveJobs, perOwnerWhenShared: LIMITS.scheduler.maxSlotsPerOwnerWhenShared });
     const handed = handovers(log.kills, facts.jobs, facts.runs);
     const serverLogs = cluster.nodes.map((n) => (fs.existsSync(n.logFile) ? fs.readFileSync(n.logFile, 'utf8') : ''));
@@ -372,6 +379,14 @@ async function main(): Promise<number> {
     console.log(`  duplicated:   ${verdict.duplicated.length}`);
     console.log(`  stuck:        ${verdict.stuck.length}${stillPending ? ` (${stillPending} unfinished when the quiescence wait ended)` : ''}`);
     console.log(`  wrong result: ${verdict.wrong.length}`);
+    const bf = batchVerdict.figures;
+    const released = lateBeats(/^\[batches\] released \d+ unlaunched item/gm);
+    console.log(
+      `  batches:      ${bf.batches}/${batchPlan.length} acknowledged and stored, ${bf.items} items: ${bf.done} done, ${bf.failed} failed (planned failures spend their budget); ` +
+        `attempts ${Object.entries(bf.attempts).map(([a, n]) => `${a}: ${n}`).join(', ')}; ${bf.runs} item runs; ${bf.killsMidBatch} of ${log.restarts.length} kills/restarts cut ${bf.runsCut} item runs mid-way; ` +
+        `${bf.expiredLeases} leases expired; ${released} release(s) of a dead process's unlaunched items; ` +
+        `lost ${batchVerdict.lost.length}, duplicated ${batchVerdict.duplicated.length}, stuck ${batchVerdict.stuck.length}, wrong ${batchVerdict.wrong.length}`,
+    );
     console.log(`  receipts:     ${verdict.receipts.length} mismatches`);
     console.log(
       `  fairness:     ${fairness.violations.length ? 'VIOLATED' : 'held'}: at most ${fairness.maxInFlight} job runs in flight (cap ${LIMITS.scheduler.maxActiveJobs}); ` +
@@ -424,6 +439,10 @@ async function main(): Promise<number> {
       ['wrong', verdict.wrong],
       ['receipts', verdict.receipts],
       ['fairness', fairness.violations],
+      ['batch lost', batchVerdict.lost],
+      ['batch duplicated', batchVerdict.duplicated],
+      ['batch stuck', batchVerdict.stuck],
+      ['batch wrong', batchVerdict.wrong],
     ] as const) {
       for (const item of list) violations.push(`${label}: ${item}`);
     }

@@ -79,7 +79,8 @@ export async function verify(facts: Facts, plan: PlannedRequest[], acks: Map<num
     if (answerTurns.length !== answerRuns.length) verdict.duplicated.push(`job ${j.id}: ${answerRuns.length} answer runs but ${answerTurns.length} answer turns`);
     if (j.answer_key && runsFor(j, `job:${j.id}:answer:${j.answer_key}`).length !== 1) verdict.duplicated.push(`job ${j.id}: answer ${j.answer_key} ran ${runsFor(j, `job:${j.id}:answer:${j.answer_key}`).length} times`);
   }
-  const stray = runs.filter((r) => !r.idempotency_key.startsWith('job:'));
+  // Batch item runs are checked item by item (./batches.ts).
+  const stray = runs.filter((r) => !r.idempotency_key.startsWith('job:') && !r.idempotency_key.startsWith('batch-item:'));
   for (const r of stray) verdict.duplicated.push(`run ${r.id} has no job key (${r.idempotency_key})`);
 
   // Every handoff that finished has exactly one receipt; nothing else has one.
