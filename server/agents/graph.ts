@@ -4,6 +4,7 @@ import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langch
 import { Annotation, END, START, StateGraph, interrupt, type LangGraphRunnableConfig, type Messages } from '@langchain/langgraph';
 import { approvalMatcher } from '@/lib/mcp/approval-rule';
 import type { ApprovalDecision, ApprovalInterrupt } from '@/lib/types/conversation';
+import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import { getCheckpointer } from './checkpointer';
 import { modelInput } from './compaction/model-input';
 import { appendingMessagesReducer } from './messages-reducer';
@@ -66,7 +67,8 @@ export function systemPrompt(agent: Pick<GraphAgent, 'name' | 'instructions'>, o
  * as framework text); the body is read on demand with read_skill, as a tool result (ADR 061).
  */
 export function skillListText(skills: readonly AttachedSkill[]): string {
-  const line = (text: string) => text.replace(/\s+/g, ' ').trim();
+  // A pack may come from someone else's ZIP: framework tag openings in it are defused as in any data (server/trust).
+  const line = (text: string) => neutralizeTags(text.replace(/\s+/g, ' ').trim());
   return [`Your owner's skills (read one with ${READ_SKILL} before following it):`, ...skills.map((s) => `- ${line(s.name)}: ${line(s.description)}`)].join('\n');
 }
 
