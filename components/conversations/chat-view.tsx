@@ -14,7 +14,7 @@ import { agentQuery } from '@/components/agents/queries';
 import { conversationKeys, conversationStateQuery } from './queries';
 import { Composer } from './composer';
 import { DeleteConversationButton } from './delete-conversation-dialog';
-import { FilesPanel } from '@/components/files/files-panel';
+import { FilesPanelLazy } from '@/components/files/files-panel-lazy';
 import { cancelRunAction, resumeConversationAction, sendMentionsAction, sendMessageAction } from '@/app/(app)/conversations/actions';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } from './errors';
 import { newClientId } from '@/lib/idempotency/client-id';
@@ -219,7 +219,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         </div>
         {/* The chat's files, read only once opened; the empty box keeps the toggle's aria-controls pointing somewhere. */}
         <div id="chat-files" hidden={!filesOpen}>
-          {filesOpen ? <FilesPanel scope={{ kind: 'conversation', id: conversationId }} /> : null}
+          {filesOpen ? <FilesPanelLazy scope={{ kind: 'conversation', id: conversationId }} /> : null}
         </div>
         {conversation.title ? (
           <p className="text-sm break-words text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">{conversation.title}</p>

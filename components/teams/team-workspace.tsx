@@ -19,7 +19,7 @@ import { ManageMenu } from './manage-menu';
 import { MemberSidebar } from './member-sidebar';
 import { MentionComposer, emptyDraft, type ComposerDraft } from './mention-composer';
 import { StatePanel } from './state-panel';
-import { FilesPanel } from '@/components/files/files-panel';
+import { FilesPanelLazy } from '@/components/files/files-panel-lazy';
 import { TeamBudgetMeter } from './team-budget-meter';
 import { TeamBudgetNotice } from './team-budget-notice';
 import { activityQuery, teamQuery, waitReasonsQuery } from './queries';
@@ -218,7 +218,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
             <MentionComposer teamId={teamId} members={members} draft={draft} setDraft={setDraft} onSend={send} textareaRef={textareaRef} />
           </section>
           <StatePanel teamId={teamId} />
-          <FilesPanel scope={filesScope} />
+          <FilesPanelLazy scope={filesScope} />
           <footer className="flex justify-end border-t border-zinc-200 pt-2 dark:border-zinc-800">
             <LiveStatus connection={live.connection} />
           </footer>
