@@ -11,6 +11,8 @@
  *   CRASH_SIZE=short   3 kills, 60 requests (CI; about a minute after the build)
  *   CRASH_SIZE=full    12 kills, 216 requests (default)
  *   CRASH_SEED=N       replay the same workload plan (the kill moments stay random)
+ *   CRASH_BATCHES=N    durable batches a third owner starts during the workload (default: short 4 of 14 items, full 5
+ *                      of 40; at most LIMITS.batch.livePerOwner; 0: none)
  *   NEXT_DIST_DIR      the build to start (default .next-crash; built when missing or older than the sources)
  *   CRASH_SKIP_BUILD=1 use an existing build even if it looks stale
  *   CRASH_KEEP=1       keep the temporary data directories, server logs (and the Postgres database)
@@ -38,7 +40,7 @@ import { api, between, expected, isRetryable, planRequests, rng, ROLE_INSTRUCTIO
 
 const SIZES = {
   short: { requests: 60, kills: 3, gapMs: [1_500, 3_500], spreadMs: 8_000, quiesceMs: 60_000, batches: 4, batchItems: 14 },
-  full: { requests: 216, kills: 12, gapMs: [1_500, 5_000], spreadMs: 40_000, quiesceMs: 180_000, batches: 8, batchItems: 30 },
+  full: { requests: 216, kills: 12, gapMs: [1_500, 5_000], spreadMs: 40_000, quiesceMs: 180_000, batches: 5, batchItems: 40 },
 } as const;
 /** With several processes, a killed one comes back after this long: sometimes before its leases expire (LIMITS.cluster.leaseMs, 5 s), sometimes after. */
 const RESTART_DELAY_MS = [500, 12_000] as const;
@@ -195,7 +197,7 @@ async function answerQuestions(cluster: Cluster, owners: Owner[], teams: Team[],
 }
 
 /** Bounded wait until no team has unfinished work and no batch is running (answering questions meanwhile). */
-async function quiesce(cluster: Cluster, owners: Owner[], batches: PlannedBatch[], batchAcks: Map<number, BatchAck>): Promise<number> {
+async function quiesce(cluster: Cluster, owners: Owner[], batchOwner: Owner, batches: PlannedBatch[], batchAcks: Map<number, BatchAck>): Promise<number> {
   const deadline = Date.now() + size.quiesceMs;
   let pending = Infinity;
   while (Date.now() < deadline) {
@@ -206,7 +208,7 @@ async function quiesce(cluster: Cluster, owners: Owner[], batches: PlannedBatch[
         const { body } = await api<{ teams: Array<{ pendingJobs: number; waitingJobs: number }> }>(node.baseUrl, owner.token, 'GET', '/api/v1/teams');
         pending += body.teams.reduce((n, t) => n + t.pendingJobs + t.waitingJobs, 0);
       }
-      pending += await unfinishedBatches(cluster, owners, batches, batchAcks);
+      pending += await unfinishedBatches(cluster, batchOwner, batches, batchAcks);
       if (pending === 0) return 0;
     } catch (err) {
       if (!isRetryable(err)) throw err;
@@ -311,6 +313,8 @@ async function main(): Promise<number> {
     const where = database ? `Postgres database ${database.name}, data directories in ${scratch}` : `data in ${dataDirs[0]}`;
     console.log(`Crash test (${sizeName}, seed ${seed}, ${options.processes} process${options.processes > 1 ? 'es' : ''}, ${options.db}): ${size.requests} requests, ${size.kills} SIGKILLs, ${where}`);
     const owners = [createOwner(envs[0]!, 'owner-one@crash.test', 'crash-test-password-1'), createOwner(envs[0]!, 'owner-two@crash.test', 'crash-test-password-2')];
+    // The batches' owner (./crash/batches.ts): no team work of its own, so its items run beside the teams' jobs.
+    const batchOwner = createOwner(envs[0]!, 'owner-batches@crash.test', 'crash-test-password-3');
 
     await Promise.all(cluster.nodes.map((node) => node.start()));
     const refusal = postgres ? null : await secondServerRefused(envs[0]!, logFile(0));
@@ -320,7 +324,9 @@ async function main(): Promise<number> {
     const plan = planRequests(size.requests, teams, random);
     // Durable batches (ADR 059) started while the requests come and the killer kills: items are admitted, launched
     // and finished across the kills.
-    const batchPlan = planBatches(size.batches, size.batchItems, teams, random);
+    const { body: batchAgent } = await api<{ id: string }>(cluster.nodes[0]!.baseUrl, batchOwner.token, 'POST', '/api/v1/agents', { name: 'Crash batches', model: 'scripted', instructions: '/sleep 30' });
+    const batchCount = Math.min(process.env.CRASH_BATCHES ? Number(process.env.CRASH_BATCHES) : size.batches, LIMITS.batch.livePerOwner);
+    const batchPlan = planBatches(batchCount, size.batchItems, batchAgent.id, random);
     const batchAcks = new Map<number, BatchAck>();
     const acks = new Map<number, Ack>();
     const answers = new Map<string, string>();
@@ -330,8 +336,8 @@ async function main(): Promise<number> {
 
     const killing = killer(cluster, log, database?.url, () => `${acks.size}/${plan.length} requests acknowledged`, violations);
     const answerer = answerQuestions(cluster, owners, teams, answers, stats, () => finished);
-    await Promise.all([produce(cluster, owners, plan, acks, stats), startBatches(cluster, owners, batchPlan, batchAcks, stats.refused, size.spreadMs, random), killing]);
-    const stillPending = await quiesce(cluster, owners, batchPlan, batchAcks);
+    await Promise.all([produce(cluster, owners, plan, acks, stats), startBatches(cluster, batchOwner, batchPlan, batchAcks, stats.refused, size.spreadMs / 2, random), killing]);
+    const stillPending = await quiesce(cluster, owners, batchOwner, batchPlan, batchAcks);
     finished = true;
     await answerer;
 

@@ -8,15 +8,13 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import pg from 'pg';
 import type { Cluster } from './cluster';
-import { api, between, isRetryable, type Owner, type Team } from './workload';
+import { api, between, isRetryable, type Owner } from './workload';
 
 /** One row's verb: most reply, a few always fail (they must spend exactly their budget and end failed). */
 type Verb = 'reply' | 'fail';
 export type PlannedBatch = {
   index: number;
-  ownerIndex: number;
-  teamId: string;
-  memberId: string;
+  agentId: string;
   key: string;
   maxAttempts: number;
   rows: Array<{ v: string; ms: string; verb: Verb }>;
@@ -30,28 +28,26 @@ export const batchExpected = {
 
 const TEMPLATE = '/sleep {{ms}}\n/{{verb}} {{v}}';
 
-/** `count` batches of `items` rows, spread over the owners' echo members (a failer's instructions would fail them). */
-export function planBatches(count: number, items: number, teams: Team[], random: () => number): PlannedBatch[] {
-  const owners = [...new Set(teams.map((t) => t.ownerIndex))];
+/**
+ * `count` batches of `items` rows for one agent of the batch owner. That owner has no team work: the owner-fair
+ * rotation gives its items slots beside the team owners' jobs, so items run while the kills happen (another owner's
+ * own jobs would go first: a batch's items come after its owner's other work).
+ */
+export function planBatches(count: number, items: number, agentId: string, random: () => number): PlannedBatch[] {
   return Array.from({ length: count }, (_, index) => {
-    // The owners take turns (each stays within LIMITS.batch.livePerOwner), and each owner's teams in turn.
-    const own = teams.filter((t) => t.ownerIndex === owners[index % owners.length]);
-    const team = own[Math.floor(index / owners.length) % own.length]!;
-    const echoes = team.members.filter((m) => m.role === 'echo');
-    const member = echoes[between(random, 0, echoes.length - 1)]!;
     const rows = Array.from({ length: items }, (_, row) => {
       const verb: Verb = row % 7 === 3 ? 'fail' : 'reply';
       const v = verb === 'fail' ? batchExpected.failure(index, row) : batchExpected.reply(index, row);
       return { v, ms: String(between(random, 100, 900)), verb };
     });
-    return { index, ownerIndex: team.ownerIndex, teamId: team.id, memberId: member.id, key: `crash-batch-${index}`, maxAttempts: 2 + (index % 2), rows };
+    return { index, agentId, key: `crash-batch-${index}`, maxAttempts: 2 + (index % 2), rows };
   });
 }
 
 /** Start every planned batch at a random moment within spreadMs; a start whose response was lost is resent with its key. */
 export async function startBatches(
   cluster: Cluster,
-  owners: Owner[],
+  owner: Owner,
   plan: PlannedBatch[],
   acks: Map<number, BatchAck>,
   refused: string[],
@@ -66,8 +62,8 @@ export async function startBatches(
       for (let attempt = 1; ; attempt++) {
         try {
           const node = await cluster.any();
-          const { body } = await api<{ batch: { id: string } }>(node.baseUrl, owners[planned.ownerIndex]!.token, 'POST', '/api/v1/batches', {
-            target: { teamId: planned.teamId, memberId: planned.memberId },
+          const { body } = await api<{ batch: { id: string } }>(node.baseUrl, owner.token, 'POST', '/api/v1/batches', {
+            target: { agentId: planned.agentId },
             template: TEMPLATE,
             columns: ['v', 'ms', 'verb'],
             items: planned.rows,
@@ -89,14 +85,14 @@ export async function startBatches(
   );
 }
 
-/** How many acknowledged batches are still running (their owners asked through the API, on any live process). */
-export async function unfinishedBatches(cluster: Cluster, owners: Owner[], plan: PlannedBatch[], acks: Map<number, BatchAck>): Promise<number> {
+/** How many acknowledged batches are still running (their owner asks through the API, on any live process). */
+export async function unfinishedBatches(cluster: Cluster, owner: Owner, plan: PlannedBatch[], acks: Map<number, BatchAck>): Promise<number> {
   let running = 0;
   for (const planned of plan) {
     const ack = acks.get(planned.index);
     if (!ack) continue;
     const node = await cluster.any();
-    const { body } = await api<{ batch: { status: string } }>(node.baseUrl, owners[planned.ownerIndex]!.token, 'GET', `/api/v1/batches/${ack.id}`);
+    const { body } = await api<{ batch: { status: string } }>(node.baseUrl, owner.token, 'GET', `/api/v1/batches/${ack.id}`);
     if (body.batch.status === 'running') running += 1;
   }
   return running;
@@ -129,7 +125,6 @@ export async function batchFacts(where: { dataDir: string } | { url: string }): 
       await client.end();
     }
   }
-  /* eslint-disable-next-line no-restricted-syntax -- an independent reader of the SQLite file, not app code */
   const db = new Database(path.join(where.dataDir, 'ensemble.db'), { fileMustExist: true });
   db.pragma('query_only = ON');
   try {
