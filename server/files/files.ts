@@ -12,7 +12,9 @@ import { withContentLock } from './locks';
 import { freeName, normalizeFileName } from './names';
 import { noteFileChange } from './push';
 import type { ScopeRef } from './scope';
-import { fileStore } from './store';
+import { recordBlob } from './blob-rows';
+import { ContentGone } from './pg-store';
+import { fileStore, type BlobRef } from './store';
 import { sweepContent } from './sweep';
 import { fileView, versionView } from './views';
 
@@ -65,57 +67,79 @@ export async function commitContent(
   let kept = false;
   try {
     return await withContentLock(ingested.sha256, async () => {
-      const blob = await store.keep(ingested.tempPath, ingested.sha256, ingested.size);
-      kept = true;
-      return writeTx(async (tx) => {
-        if ((await usedBytes(scope.ownerId, tx)) + ingested.size > limits.quotaBytesPerAccount) throw quotaExceeded(limits.quotaBytesPerAccount);
-        await tx.insert(schema.fileBlobs).values({ sha256: ingested.sha256, size: ingested.size, loOid: blob.loOid }).onConflictDoNothing();
-        const now = new Date();
-        let file: FileRow | undefined;
-        if (target.kind === 'new') {
-          const taken = await tx.select({ name: schema.files.name }).from(schema.files).where(eq(schema.files.scope, scope.key));
-          if (taken.length >= LIMITS.files.perScope) throw new AppError(409, 'file_limit', `A workspace holds at most ${LIMITS.files.perScope} files`, { file: `At most ${LIMITS.files.perScope} files here` });
-          const name = freeName(target.name, new Set(taken.map((t) => t.name)));
-          [file] = await tx
-            .insert(schema.files)
-            .values({ id: randomUUID(), ownerId: scope.ownerId, teamId: scope.teamId, conversationId: scope.conversationId, scope: scope.key, name, revision: 1, createdAt: now, updatedAt: now })
-            .returning();
-        } else {
-          const [current] = await tx.select().from(schema.files).where(and(eq(schema.files.id, target.fileId), eq(schema.files.scope, scope.key)));
-          if (!current) throw notFound('File');
-          if (target.expectedRevision !== undefined && target.expectedRevision !== current.revision) throw new RevisionConflict(current.revision);
-          [file] = await tx
-            .update(schema.files)
-            .set({ revision: current.revision + 1, updatedAt: now })
-            .where(eq(schema.files.id, current.id))
-            .returning();
+      for (let attempt = 1; ; attempt++) {
+        const blob = await store.keep(ingested.tempPath, ingested.sha256, ingested.size);
+        kept = true;
+        try {
+          return await nameContent(scope, target, ingested, author, runId, limits, blob);
+        } catch (err) {
+          // Another process freed the content between keep and this transaction (Postgres store): keep it again.
+          if (!(err instanceof ContentGone) || attempt >= 3) throw err;
         }
-        const [version] = await tx
-          .insert(schema.fileVersions)
-          .values({
-            id: randomUUID(),
-            fileId: file!.id,
-            ownerId: scope.ownerId,
-            revision: file!.revision,
-            sha256: ingested.sha256,
-            size: ingested.size,
-            mediaType: ingested.mediaType,
-            authorKind: author.kind,
-            authorMemberId: author.kind === 'member' ? author.memberId : null,
-            authorName: author.kind === 'member' ? author.name : null,
-            runId,
-            createdAt: now,
-          })
-          .returning();
-        noteFileChange({ ownerId: scope.ownerId, fileId: file!.id, teamId: scope.teamId, conversationId: scope.conversationId, revision: file!.revision });
-        return { file: file!, version: version! };
-      });
+      }
     });
   } catch (err) {
     if (kept) await sweepContent([ingested.sha256]);
-    else await discard(ingested);
     throw err;
+  } finally {
+    // The local store moved the temporary file into place; the Postgres store copied it into a large object.
+    await discard(ingested);
   }
+}
+
+/** commitContent's transaction: the quota, the content's row, the file and version rows. */
+function nameContent(
+  scope: ScopeRef,
+  target: WriteTarget,
+  ingested: Ingested,
+  author: ApiFileAuthor,
+  runId: string | null,
+  limits: FileLimits,
+  blob: BlobRef,
+): Promise<{ file: FileRow; version: FileVersionRow }> {
+  return writeTx(async (tx) => {
+    if ((await usedBytes(scope.ownerId, tx)) + ingested.size > limits.quotaBytesPerAccount) throw quotaExceeded(limits.quotaBytesPerAccount);
+    await recordBlob(tx, blob, ingested.size);
+    const now = new Date();
+    let file: FileRow | undefined;
+    if (target.kind === 'new') {
+      const taken = await tx.select({ name: schema.files.name }).from(schema.files).where(eq(schema.files.scope, scope.key));
+      if (taken.length >= LIMITS.files.perScope) throw new AppError(409, 'file_limit', `A workspace holds at most ${LIMITS.files.perScope} files`, { file: `At most ${LIMITS.files.perScope} files here` });
+      const name = freeName(target.name, new Set(taken.map((t) => t.name)));
+      [file] = await tx
+        .insert(schema.files)
+        .values({ id: randomUUID(), ownerId: scope.ownerId, teamId: scope.teamId, conversationId: scope.conversationId, scope: scope.key, name, revision: 1, createdAt: now, updatedAt: now })
+        .returning();
+    } else {
+      const [current] = await tx.select().from(schema.files).where(and(eq(schema.files.id, target.fileId), eq(schema.files.scope, scope.key)));
+      if (!current) throw notFound('File');
+      if (target.expectedRevision !== undefined && target.expectedRevision !== current.revision) throw new RevisionConflict(current.revision);
+      [file] = await tx
+        .update(schema.files)
+        .set({ revision: current.revision + 1, updatedAt: now })
+        .where(eq(schema.files.id, current.id))
+        .returning();
+    }
+    const [version] = await tx
+      .insert(schema.fileVersions)
+      .values({
+        id: randomUUID(),
+        fileId: file!.id,
+        ownerId: scope.ownerId,
+        revision: file!.revision,
+        sha256: ingested.sha256,
+        size: ingested.size,
+        mediaType: ingested.mediaType,
+        authorKind: author.kind,
+        authorMemberId: author.kind === 'member' ? author.memberId : null,
+        authorName: author.kind === 'member' ? author.name : null,
+        runId,
+        createdAt: now,
+      })
+      .returning();
+    noteFileChange({ ownerId: scope.ownerId, fileId: file!.id, teamId: scope.teamId, conversationId: scope.conversationId, revision: file!.revision });
+    return { file: file!, version: version! };
+  });
 }
 
 /** A scope's files, newest first. */

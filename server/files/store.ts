@@ -1,5 +1,7 @@
 import 'server-only';
+import { activeEngine } from '@/server/db/active-engine';
 import { localFileStore } from './local-store';
+import { pgFileStore } from './pg-store';
 
 /** Content as the store keeps it: its SHA-256, and for the Postgres store its large object. */
 export type BlobRef = { sha256: string; loOid: number | null };
@@ -21,11 +23,18 @@ export interface FileStore {
   orphans(known: (sha256: string) => Promise<boolean>): AsyncIterable<BlobRef>;
 }
 
+// Tests only: a store wrapped to interleave another process's work between keep and the row (test-pg/file-store).
+const g = globalThis as unknown as { __ensembleFileStoreOverride?: FileStore };
+export function overrideFileStore(store: FileStore | undefined): void {
+  g.__ensembleFileStoreOverride = store;
+}
+
 /**
- * The store for this process: the local disk under DATA_DIR. With DATABASE_URL several processes share the
- * database and must share content too: ADR 058 names Postgres large objects for that; until that store is built,
- * a Postgres deployment keeps files on the local disk of each process and must mount DATA_DIR/files on shared storage.
+ * The store for this process: with DATABASE_URL, Postgres large objects, which every process on the database shares
+ * (ADR 058); otherwise the local disk under DATA_DIR. Uploads are staged on the local disk either way (ingest.ts).
  */
 export function fileStore(): FileStore {
-  return localFileStore();
+  if (g.__ensembleFileStoreOverride) return g.__ensembleFileStoreOverride;
+  const engine = activeEngine();
+  return engine.kind === 'postgres' ? pgFileStore(engine.pg.pool) : localFileStore();
 }

@@ -1,9 +1,12 @@
 import 'server-only';
 import fs from 'node:fs/promises';
 import { and, eq, notExists, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import { getDb, schema, writeTx } from '@/server/db';
+import { currentTx } from '@/server/db/tx-scope';
 import { stagingDir } from './local-store';
 import { withContentLock } from './locks';
+import { freeUnnamed } from './pg-store';
 import { fileStore } from './store';
 
 /** A file version or a skill's file (ADR 061: skills keep their files' content in this store) names the content. */
@@ -21,6 +24,11 @@ async function contentNamed(sha256: string): Promise<boolean> {
 export async function sweepContent(shas: readonly string[]): Promise<void> {
   const store = fileStore();
   for (const sha256 of shas) {
+    if (store.kind === 'postgres') {
+      // The row delete and lo_unlink commit together; a concurrent upload in another process conflicts with it (pg-store.ts).
+      await withContentLock(sha256, () => writeTx(() => freeUnnamed(currentTx()!.client as pg.ClientBase, sha256)));
+      continue;
+    }
     await withContentLock(sha256, async () => {
       const gone = await writeTx((tx) =>
         tx

@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { getDb, schema, type Db } from '@/server/db';
 import { discard, ingest, type Ingested } from '@/server/files/ingest';
+import { recordBlob } from '@/server/files/blob-rows';
 import { withContentLock } from '@/server/files/locks';
+import { ContentGone } from '@/server/files/pg-store';
 import { fileStore } from '@/server/files/store';
 
 /** A skill file's bytes, made durable in the file store and ready to be named by a skill_files row. */
@@ -38,24 +40,31 @@ export async function keepSkillFiles<T>(files: ReadonlyArray<{ path: string; byt
   return withContentLocks(
     ingested.map((i) => i.file.sha256),
     async () => {
-      const kept: KeptText[] = [];
       try {
-        for (const { path, file } of ingested) {
-          const blob = await store.keep(file.tempPath, file.sha256, file.size);
-          kept.push({ path, sha256: file.sha256, size: file.size, loOid: blob.loOid });
+        for (let attempt = 1; ; attempt++) {
+          const kept: KeptText[] = [];
+          for (const { path, file } of ingested) {
+            const blob = await store.keep(file.tempPath, file.sha256, file.size);
+            kept.push({ path, sha256: file.sha256, size: file.size, loOid: blob.loOid });
+          }
+          try {
+            return await write(kept);
+          } catch (err) {
+            // Another process freed some of the content before write named it (Postgres store): keep it again.
+            if (!(err instanceof ContentGone) || attempt >= 3) throw err;
+          }
         }
-      } catch (err) {
+      } finally {
+        // The local store moved the temporary files into place; the Postgres store copied them into large objects.
         await Promise.all(ingested.map((i) => discard(i.file)));
-        throw err;
       }
-      return write(kept);
     },
   );
 }
 
 /** The file_blobs rows of kept content (already there for content stored before: kept once). */
 export async function recordBlobs(tx: Db, kept: readonly KeptText[]): Promise<void> {
-  for (const k of kept) await tx.insert(schema.fileBlobs).values({ sha256: k.sha256, size: k.size, loOid: k.loOid }).onConflictDoNothing();
+  for (const k of kept) await recordBlob(tx, { sha256: k.sha256, loOid: k.loOid }, k.size);
 }
 
 /** A skill file's text from the store (its row names content the store holds). */
