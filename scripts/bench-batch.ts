@@ -6,13 +6,26 @@
  * from the batch's start (queueing included) and from the item's admission (its time in a slot).
  *   1. one batch of BENCH_ITEMS (300) items at concurrency 8, one owner
  *   2. the same number of items as three owners' batches at once (owner-fair sharing of the slots)
- * Settings: BENCH_ITEMS (300), BENCH_SLEEP_MS (the model's time per item, 50), BENCH_KEEP (keep the data directory).
+ * and issue 30's three figures:
+ *   3. the planning pass (the view the scheduler reads each pass + the planner), p50/p99 over BENCH_PASSES passes,
+ *      with BENCH_QUEUED (10,000) items queued against none; target ≤ 1.2×
+ *   4. while those items run (one owner's batches of LIMITS.batch.maxItems each, made through createBatch with this
+ *      process's livePerOwner raised to fit them), another owner's `/reply ok` team requests, sent one at a time:
+ *      their queue wait (created → admitted) p50/p99/max against one item's time in a slot; the batches are then
+ *      cancelled (the figure is taken while they run, not over all of them)
+ *   5. BENCH_BIG (1,000) items of /sleep as one batch at concurrency 8 beside the same number of team jobs of /sleep
+ *      (10 members' conversations, all queued before the scheduler starts): slot utilization and model ÷ slot time
+ * Settings: BENCH_SCENARIOS (default 3,4,5,1,2), BENCH_ITEMS (300), BENCH_QUEUED (10000), BENCH_BIG (1000),
+ * BENCH_PASSES (500), BENCH_LIGHT (light requests, 30), BENCH_SLEEP_MS (the model's time per item, 50), BENCH_KEEP
+ * (keep the data directory). Small smoke run: BENCH_QUEUED=500 BENCH_BIG=50 BENCH_ITEMS=30 BENCH_PASSES=50.
  * Run with `tsx --conditions=react-server` so 'server-only' resolves to its empty build.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { benchOwner } from './bench/bench-owner';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-bench-batch-'));
 process.env.DATA_DIR = dataDir;
@@ -20,6 +33,12 @@ process.env.SCRYPT_LOG_N = '10';
 
 const ITEMS = Number(process.env.BENCH_ITEMS) || 300;
 const SLEEP_MS = Number(process.env.BENCH_SLEEP_MS ?? 50);
+const QUEUED = Number(process.env.BENCH_QUEUED) || 10_000;
+const BIG = Number(process.env.BENCH_BIG) || 1_000;
+const PASSES = Number(process.env.BENCH_PASSES) || 500;
+const LIGHT = Number(process.env.BENCH_LIGHT) || 30;
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? '3,4,5,1,2').split(',').map((x) => x.trim());
+const selected = (n: number) => SCENARIOS.includes(String(n));
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)]!;
 
@@ -36,10 +55,17 @@ async function main() {
   const { teamJobs } = await import('@/server/teams/scheduler-jobs');
   const { closeDb, getDb, schema } = await import('@/server/db');
   const { closeCheckpointer } = await import('@/server/agents/checkpointer');
-  const { eq, inArray } = await import('drizzle-orm');
+  const { and, eq, inArray } = await import('drizzle-orm');
+  const { statement } = await import('@/server/db/statement');
+  const { inList } = await import('@/server/db/dialect');
+
+  const { sendRequest } = await import('@/server/teams/requests');
+  const { cancelBatch } = await import('@/server/batches/control');
+  const { loadSchedulingView } = await import('@/server/scheduler/view');
+  const { plan, emptyRound } = await import('@/server/scheduler/planner');
 
   const slots = LIMITS.scheduler.maxActiveJobs;
-  startScheduler(teamJobs, { delegations: delegationPort, batches: batchPort });
+  const start = () => startScheduler(teamJobs, { delegations: delegationPort, batches: batchPort });
 
   async function owner(label: string) {
     const user = await createUser({ email: `${label}-${crypto.randomUUID().slice(0, 6)}@bench.test`, password: 'benchmark-password' });
@@ -82,14 +108,150 @@ async function main() {
     }
   }
 
+  /** Slot utilization and model ÷ slot time over [first admission, last end] from each unit's (admitted, ended). */
+  function usage(spans: Array<[number, number]>) {
+    const first = Math.min(...spans.map((x) => x[0]));
+    const wall = Math.max(...spans.map((x) => x[1])) - first;
+    const inSlot = spans.map(([a, b]) => b - a).sort((a, b) => a - b);
+    const slotTime = inSlot.reduce((a, b) => a + b, 0);
+    return {
+      wall,
+      throughput: spans.length / (wall / 1000),
+      utilization: (100 * slotTime) / (slots * wall),
+      effective: (100 * spans.length * SLEEP_MS) / slotTime,
+      modelOverSlots: (100 * spans.length * SLEEP_MS) / (slots * wall),
+      p50: pct(inSlot, 0.5),
+      p99: pct(inSlot, 0.99),
+    };
+  }
+  async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`benchmark: ${what} did not happen within ${timeoutMs} ms`);
+      await wait(20);
+    }
+  }
+  const jobRows = (ids: string[]) => getDb().select().from(schema.jobs).where(inArray(schema.jobs.id, ids));
+  const countItems = statement(`select count(*) as n from batch_items where status = ? and ${inList('batch_id')}`);
+  const itemsIn = async (status: string, batchIds: string[]) => Number((await countItems.get<{ n: number }>(status, batchIds))!.n);
+
+  // ── 3. The planning pass with QUEUED items queued, against none (the scheduler stopped: nothing admits them) ──
+  const flood = selected(3) || selected(4) ? await owner('flood') : undefined;
+  const light = selected(4) ? await benchOwner('light', 5) : undefined;
+  const floodIds: string[] = [];
+  /** Each pass timed alone: the view's read and the plan, as SchedulerRuntime.planAndAdmit runs them. */
+  const passes = async (n: number) => {
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      const view = await loadSchedulingView();
+      plan({ ...view, maxActive: slots, round: emptyRound(), maxPerOwnerWhenShared: LIMITS.scheduler.maxSlotsPerOwnerWhenShared, sharedGraceMs: LIMITS.scheduler.sharedGraceMs, now: Date.now() });
+      ms.push(performance.now() - t0);
+    }
+    return ms.sort((a, b) => a - b);
+  };
+  if (flood) {
+    let none: number[] = [];
+    if (selected(3)) {
+      await passes(50);
+      none = await passes(PASSES);
+    }
+    // One owner's batches of maxItems each: LIMITS.batch.livePerOwner (5) would refuse the sixth, so this process
+    // raises it to fit them; each batch is made through createBatch as the API makes it.
+    const per = LIMITS.batch.maxItems;
+    (LIMITS.batch as { livePerOwner: number }).livePerOwner = Math.max(LIMITS.batch.livePerOwner, Math.ceil(QUEUED / per));
+    const t0 = Date.now();
+    for (let made = 0; made < QUEUED; made += per) {
+      const n = Math.min(per, QUEUED - made);
+      const items = Array.from({ length: n }, (_, i) => ({ v: String(made + i) }));
+      const { batch } = await createBatch(flood.user.id, { target: { agentId: flood.agent.id }, template: `/sleep ${SLEEP_MS}\n/reply {{v}}`, columns: ['v'], items, concurrency: 8 }, { origin: 'person' });
+      floodIds.push(batch.id);
+    }
+    console.log(`(made ${floodIds.length} batches, ${QUEUED} items, in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    if (selected(3)) {
+      await passes(50);
+      const queued = await passes(PASSES);
+      const f = (ms: number[]) => `p50 ${pct(ms, 0.5).toFixed(2)} ms, p99 ${pct(ms, 0.99).toFixed(2)} ms`;
+      console.log(`3. planning pass (view + plan), ${PASSES} passes each`);
+      console.log(`  none queued:          ${f(none)}`);
+      console.log(`  ${QUEUED} items queued: ${f(queued)}`);
+      console.log(`  ratio p50 / p99:      ${(pct(queued, 0.5) / pct(none, 0.5)).toFixed(2)}× / ${(pct(queued, 0.99) / pct(none, 0.99)).toFixed(2)}× (target ≤ 1.2×)`);
+    }
+  }
+
+  // ── 4. Another owner's light requests while the flood runs ──
+  if (flood && light) {
+    start();
+    const floodStarted = Date.now();
+    await until(async () => (await itemsIn('done', floodIds)) >= slots, 60_000, 'the flood running');
+    const members = light.teams.flatMap((t) => t.members.map((m) => ({ teamId: t.id, memberId: m.id })));
+    const waits: number[] = [];
+    for (let i = 0; i < LIGHT; i++) {
+      const target = members[i % members.length]!;
+      const { jobs } = await sendRequest(light.user.id, target.teamId, { memberIds: [target.memberId], text: '/reply ok', draftKey: `light-${i}` });
+      const id = jobs[0]!.id;
+      await until(async () => (await jobRows([id]))[0]!.completedAt !== null, 60_000, `light request ${i}`);
+      const row = (await jobRows([id]))[0]!;
+      waits.push(row.admittedAt!.getTime() - row.createdAt.getTime());
+      await wait((i * 37) % 150); // arrive at varied points of the items' progress
+    }
+    const done = await itemsIn('done', floodIds);
+    const measuredFor = Date.now() - floodStarted;
+    const ran = await getDb().select().from(schema.batchItems).where(and(inArray(schema.batchItems.batchId, floodIds), eq(schema.batchItems.status, 'done')));
+    const itemMs = ran.map((i) => i.finishedAt!.getTime() - i.startedAt!.getTime()).sort((a, b) => a - b);
+    for (const id of floodIds) await cancelBatch(flood.user.id, id);
+    await stopScheduler();
+    waits.sort((a, b) => a - b);
+    console.log(`4. ${LIGHT} light requests (/reply ok, one at a time) while one owner's ${QUEUED} items run`);
+    console.log(`  their queue wait (created → admitted): p50 ${pct(waits, 0.5)} ms, p99 ${pct(waits, 0.99)} ms, max ${waits[waits.length - 1]} ms`);
+    console.log(`  one item's time in a slot: p50 ${pct(itemMs, 0.5)} ms, p99 ${pct(itemMs, 0.99)} ms (target: max wait ≤ one item's duration)`);
+    console.log(`  the flood meanwhile: ${done} items done in ${(measuredFor / 1000).toFixed(1)} s; the rest cancelled`);
+  }
+
+  // ── 5. BIG items of /sleep as a batch, beside as many team jobs of /sleep ──
+  if (selected(5)) {
+    const team = await benchOwner('team', 5);
+    const members = team.teams.flatMap((t) => t.members.map((m) => ({ teamId: t.id, memberId: m.id })));
+    const ids: string[] = [];
+    for (let i = 0; i < BIG; i++) {
+      const target = members[i % members.length]!;
+      const { jobs } = await sendRequest(team.user.id, target.teamId, { memberIds: [target.memberId], text: `/sleep ${SLEEP_MS}\n/reply ${i}`, draftKey: `t-${i}` });
+      ids.push(jobs[0]!.id);
+    }
+    start();
+    const settled = statement(`select count(*) as n from jobs where status in ('completed','failed') and ${inList('id')}`);
+    await until(async () => Number((await settled.get<{ n: number }>(ids))!.n) === ids.length, 20 * 60_000, 'the team jobs');
+    const jobs = await jobRows(ids);
+    const teamUse = usage(jobs.map((j) => [j.admittedAt!.getTime(), j.completedAt!.getTime()]));
+    const teamFailed = jobs.filter((j) => j.status !== 'completed').length;
+    const b = await owner('big');
+    const items = Array.from({ length: BIG }, (_, i) => ({ v: String(i) }));
+    const { batch } = await createBatch(b.user.id, { target: { agentId: b.agent.id }, template: `/sleep ${SLEEP_MS}\n/reply {{v}}`, columns: ['v'], items, concurrency: 8 }, { origin: 'person' });
+    await until(async () => (await getDb().select({ status: schema.batches.status }).from(schema.batches).where(eq(schema.batches.id, batch.id)))[0]!.status === 'completed', 20 * 60_000, 'the batch');
+    const rows = await getDb().select().from(schema.batchItems).where(eq(schema.batchItems.batchId, batch.id));
+    const batchUse = usage(rows.map((r) => [r.startedAt!.getTime(), r.finishedAt!.getTime()]));
+    const itemsFailed = rows.filter((r) => r.status !== 'done').length;
+    const line = (label: string, u: ReturnType<typeof usage>, failed: number) =>
+      `  ${label.padEnd(22)} ${u.throughput.toFixed(1).padStart(6)}/s  ${u.utilization.toFixed(0).padStart(4)} %  ${u.effective.toFixed(0).padStart(5)} %  ${u.modelOverSlots.toFixed(0).padStart(5)} %  ${u.p50} / ${u.p99} ms  (${failed} failed, ${(u.wall / 1000).toFixed(1)} s)`;
+    console.log(`5. ${BIG} units of /sleep ${SLEEP_MS} on ${slots} slots (first admission → last end)`);
+    console.log(`  ${''.padEnd(22)} thruput  slot util  model÷slot  model÷(slots×wall)  in a slot p50 / p99`);
+    console.log(line(`${BIG} team jobs`, teamUse, teamFailed));
+    console.log(line(`${BIG} batch items (c=8)`, batchUse, itemsFailed));
+  }
+
+  start();
+  if (selected(1)) {
   const solo = await owner('solo');
   await scenario(`1. one batch of ${ITEMS} items, concurrency 8`, [{ ownerId: solo.user.id, agentId: solo.agent.id, items: ITEMS }]);
+  }
+  if (selected(2)) {
   const three = await Promise.all(['a', 'b', 'c'].map(owner));
   const share = Math.floor(ITEMS / 3);
   await scenario(
     `2. three owners' batches of ${share} items at once`,
     three.map((o) => ({ ownerId: o.user.id, agentId: o.agent.id, items: share })),
   );
+  }
 
   await stopScheduler();
   closeCheckpointer();
