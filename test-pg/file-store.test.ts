@@ -30,7 +30,7 @@ const staged = () => {
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 };
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const stream = (b: Uint8Array) => new Blob([b]).stream();
+const stream = (b: Uint8Array) => new Blob([new Uint8Array(b)]).stream();
 async function* chunks(b: Uint8Array) {
   yield b;
 }

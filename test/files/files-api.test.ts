@@ -5,6 +5,7 @@ import type { ApiFile, ApiFileDetail, ApiFilePreview } from '@/lib/types/file';
 import { getDb, schema } from '@/server/db';
 import { pushBus, type FileChange } from '@/server/push/bus';
 import { conversationWith } from '../agents/helpers';
+import { heldContent } from '../support/stored-content';
 import { makeTeam } from '../support/teams';
 import { makeUser } from '../support/users';
 import { PNG, brokenBody, content, detail, diff, list, preview, remove, upload, uploaded, type TestUser } from './helpers';
@@ -14,8 +15,8 @@ let bob: TestUser;
 let teamId: string;
 let chatId: string;
 
-const blobsDir = () => path.join(process.env.DATA_DIR!, 'files', 'blobs');
-const blobFiles = () => (fs.existsSync(blobsDir()) ? fs.readdirSync(blobsDir()).flatMap((fan) => fs.readdirSync(path.join(blobsDir(), fan))) : []);
+// The content the active store holds (the local disk, or Postgres large objects under test:pg).
+const blobFiles = heldContent;
 const stagedFiles = () => {
   const dir = path.join(process.env.DATA_DIR!, 'files', 'tmp');
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
@@ -163,24 +164,24 @@ describe('content store', () => {
     const a = await uploaded(ann, 'team', teamId, 'one.txt', body);
     const b = await uploaded(ann, 'conversation', chatId, 'two.txt', body);
     expect(b.sha256).toBe(a.sha256);
-    expect(blobFiles().filter((n) => n === a.sha256)).toHaveLength(1);
+    expect((await blobFiles()).filter((n) => n === a.sha256)).toHaveLength(1);
     expect((await remove(ann, a.id)).status).toBe(204);
-    expect(blobFiles()).toContain(a.sha256);
+    expect(await blobFiles()).toContain(a.sha256);
     expect((await content(ann, b.id)).status).toBe(200);
     expect((await remove(ann, b.id)).status).toBe(204);
-    expect(blobFiles()).not.toContain(a.sha256);
+    expect(await blobFiles()).not.toContain(a.sha256);
     expect(await getDb().select().from(schema.fileBlobs)).not.toContainEqual(expect.objectContaining({ sha256: a.sha256 }));
     expect((await detail(ann, b.id)).status).toBe(404);
   });
 
   it('a client that disconnects midway leaves no row, no content and no temporary file', async () => {
     const before = (await getDb().select().from(schema.files)).length;
-    const blobsBefore = blobFiles().length;
+    const blobsBefore = (await blobFiles()).length;
     const res = await upload(ann, 'team', teamId, 'cut.txt', brokenBody(text('x'.repeat(100_000))));
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('upload_incomplete');
     expect((await getDb().select().from(schema.files)).length).toBe(before);
-    expect(blobFiles().length).toBe(blobsBefore);
+    expect((await blobFiles()).length).toBe(blobsBefore);
     expect(stagedFiles()).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { ingest } from '@/server/files/ingest';
 import { fileStore } from '@/server/files/store';
 import { sweepFiles } from '@/server/files/sweep';
 import { uploadFile } from '@/server/files/upload';
+import { storedContent } from '../support/stored-content';
 import { makeTeam } from '../support/teams';
 import { makeUser } from '../support/users';
 import { upload, type TestUser } from './helpers';
@@ -103,16 +104,17 @@ describe('crash recovery', () => {
     }
     const ingested = await ingest(one(), 1_000);
     await fileStore().keep(ingested.tempPath, ingested.sha256, ingested.size);
-    const blobPath = path.join(filesDir(), 'blobs', ingested.sha256.slice(0, 2), ingested.sha256);
-    expect(fs.existsSync(blobPath)).toBe(true);
+    // The Postgres store copies the staged file into a large object; the local one moved it.
+    fs.rmSync(ingested.tempPath, { force: true });
+    expect(await storedContent(ingested.sha256)).not.toBeNull();
     const kept = await uploadFile(ann.id, scope(), 'kept.txt', new Blob(['kept']).stream(), null);
 
     const swept = await sweepFiles();
     expect(swept.staged).toBe(1);
     expect(staged()).toEqual([]);
-    expect(fs.existsSync(blobPath)).toBe(false);
+    expect(await storedContent(ingested.sha256)).toBeNull();
     // Content a version names is never swept.
-    expect(fs.existsSync(path.join(filesDir(), 'blobs', kept.sha256.slice(0, 2), kept.sha256))).toBe(true);
+    expect((await storedContent(kept.sha256))?.toString()).toBe('kept');
   });
 
   it('the sweep frees content whose files went with a deleted team', async () => {
@@ -123,7 +125,7 @@ describe('crash recovery', () => {
     const { writeTx } = await import('@/server/db');
     await writeTx((tx) => tx.delete(schema.teams).where(eq(schema.teams.id, team)));
     await sweepFiles();
-    expect(fs.existsSync(path.join(filesDir(), 'blobs', f.sha256.slice(0, 2), f.sha256))).toBe(false);
+    expect(await storedContent(f.sha256)).toBeNull();
     expect(await getDb().select().from(schema.fileBlobs)).not.toContainEqual(expect.objectContaining({ sha256: f.sha256 }));
   });
 });

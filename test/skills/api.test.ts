@@ -1,11 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@/lib/limits';
 import type { SkillSummary, SkillView } from '@/lib/types/skill';
 import { createAgent, updateAgent } from '@/server/agents/catalog';
 import { getDb, schema } from '@/server/db';
 import { AppError } from '@/server/http/errors';
+import { storedContent } from '../support/stored-content';
 import { makeUser } from '../support/users';
 import { create, created, file, get, list, patch, remove, type TestUser } from './helpers';
 
@@ -17,7 +16,6 @@ beforeAll(async () => {
   bob = await makeUser('bob');
 });
 
-const blobPath = (sha: string) => path.join(process.env.DATA_DIR!, 'files', 'blobs', sha.slice(0, 2), sha);
 const rowsOf = async (skillId: string) => (await getDb().select().from(schema.skillFiles)).filter((r) => r.skillId === skillId);
 
 describe('skills written in the app', () => {
@@ -27,7 +25,7 @@ describe('skills written in the app', () => {
     expect(skill.hash).toMatch(/^[0-9a-f]{64}$/);
     const [md] = await rowsOf(skill.id);
     expect(md).toMatchObject({ path: 'SKILL.md', size: Buffer.byteLength(skill.body) });
-    expect(fs.readFileSync(blobPath(md!.sha256), 'utf8')).toBe(skill.body);
+    expect((await storedContent(md!.sha256))?.toString('utf8')).toBe(skill.body);
 
     const listed = (await (await list(ann)).json()) as SkillSummary[];
     expect(listed.map((s) => s.id)).toContain(skill.id);
@@ -40,7 +38,7 @@ describe('skills written in the app', () => {
     expect(edited.body).toBe('New body 新しい 🚀');
     expect(edited.hash).not.toBe(skill.hash);
     // The old body's content is freed once nothing names it.
-    expect(fs.existsSync(blobPath(md!.sha256))).toBe(false);
+    expect(await storedContent(md!.sha256)).toBeNull();
     // The same content back gives the same hash: the hash is of the content, not of the edit.
     const back = (await (await patch(ann, skill.id, { body: skill.body })).json()) as SkillView;
     expect(back.hash).toBe(skill.hash);
@@ -65,7 +63,7 @@ describe('skills written in the app', () => {
     const [rb] = await rowsOf(b.id);
     expect(ra!.sha256).toBe(rb!.sha256);
     expect((await remove(ann, a.id)).status).toBe(204);
-    expect(fs.existsSync(blobPath(rb!.sha256))).toBe(true);
+    expect(await storedContent(rb!.sha256)).not.toBeNull();
     expect(((await (await get(ann, b.id)).json()) as SkillView).body).toBe('same body');
   });
 

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@/lib/limits';
 import { getDb, schema } from '@/server/db';
+import { ingest } from '@/server/files/ingest';
+import { fileStore } from '@/server/files/store';
 import { sweepFiles } from '@/server/files/sweep';
+import { storedContent } from '../support/stored-content';
 import { makeUser } from '../support/users';
 import { create, created, get, type TestUser } from './helpers';
 
@@ -13,20 +15,24 @@ beforeAll(async () => {
   ann = await makeUser('ann');
 });
 
-const blobPath = (sha: string) => path.join(process.env.DATA_DIR!, 'files', 'blobs', sha.slice(0, 2), sha);
+async function* once(bytes: Uint8Array) {
+  yield bytes;
+}
 
 describe('skill content in the file store', () => {
   it('the start-up sweep keeps content a skill names, and frees bytes a crash left without a row', async () => {
     const skill = await created(ann, { name: 'Kept', description: 'd', body: 'kept body' });
     const [row] = await getDb().select().from(schema.skillFiles).where(eq(schema.skillFiles.skillId, skill.id));
-    // A crash between keeping bytes and writing their row: bytes on disk that nothing names.
-    const orphan = 'f'.repeat(64);
-    fs.mkdirSync(path.dirname(blobPath(orphan)), { recursive: true });
-    fs.writeFileSync(blobPath(orphan), 'left by a crash');
+    // A crash between keeping bytes and writing the row that names them: content nothing names.
+    const ingested = await ingest(once(new TextEncoder().encode(`left by a crash ${Date.now()}`)), 1_000);
+    await fileStore().keep(ingested.tempPath, ingested.sha256, ingested.size);
+    fs.rmSync(ingested.tempPath, { force: true });
+    const orphan = ingested.sha256;
+    expect(await storedContent(orphan)).not.toBeNull();
     await sweepFiles();
-    expect(fs.existsSync(blobPath(orphan))).toBe(false);
+    expect(await storedContent(orphan)).toBeNull();
     // What must not happen: the sweep freeing a skill's content because no file version names it.
-    expect(fs.existsSync(blobPath(row!.sha256))).toBe(true);
+    expect((await storedContent(row!.sha256))?.toString('utf8')).toBe('kept body');
     expect(await getDb().select().from(schema.fileBlobs).where(eq(schema.fileBlobs.sha256, row!.sha256))).toHaveLength(1);
     expect(((await (await get(ann, skill.id)).json()) as { body: string }).body).toBe('kept body');
   });
