@@ -52,8 +52,10 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // Started directly (not through npm) so stopping it stops the server itself.
-    command: `node_modules/.bin/next start --port ${E2E_PORT} --hostname 127.0.0.1`,
+    // Started directly (not through npm) so stopping it stops the server itself. Idle connections are kept longer
+    // than Node's 5 s: the tests' API client reuses them, and one closed by the server as a request went out was an
+    // ECONNRESET in CI.
+    command: `node_modules/.bin/next start --port ${E2E_PORT} --hostname 127.0.0.1 --keepAliveTimeout 120000`,
     url: `${BASE_URL}/api/health`,
     env: { ...SERVER_ENV, PORT: String(E2E_PORT) },
     reuseExistingServer: false,

@@ -41,7 +41,7 @@ test('a person pastes a CSV, fixes a wrong field, starts the batch, watches it f
 }) => {
   const agent = await createAgent(api, { name: 'Lister' });
   await page.goto('/agents', FIRST_LOAD);
-  await page.getByRole('link', { name: 'Run Lister over a list' }).click();
+  await page.getByRole('link', { name: 'Run over a list with Lister' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Run over a list with Lister' })).toBeVisible(FIRST_LOAD);
   expect(new URL(page.url()).searchParams.get('agentId')).toBe(agent.id);
 
@@ -60,17 +60,18 @@ test('a person pastes a CSV, fixes a wrong field, starts the batch, watches it f
   await expect(preview.getByRole('cell', { name: '李雷', exact: true })).toBeVisible();
 
   // A wrong field is named as the person types, and the list box keeps its text.
-  await templateBox(page).fill('Greet {{nme}}\n/sleep 700\n{{cmd}}');
+  await templateBox(page).fill('Greet {{nme}}\n/sleep 4000\n{{cmd}}');
   await expect(page.getByText('This field is not a column of the list: {{nme}}. The columns are {{name}}, {{cmd}}.')).toBeVisible();
   await expect(listBox(page)).toHaveValue(CSV);
   // Fixed with the insert-a-field button (keyboard users need no braces).
-  await templateBox(page).fill('Greet \n/sleep 700\n{{cmd}}');
+  await templateBox(page).fill('Greet \n/sleep 4000\n{{cmd}}');
   await templateBox(page).evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(6, 6));
   await page.getByRole('button', { name: 'Insert field name' }).click();
-  await expect(templateBox(page)).toHaveValue('Greet {{name}}\n/sleep 700\n{{cmd}}');
+  await expect(templateBox(page)).toHaveValue('Greet {{name}}\n/sleep 4000\n{{cmd}}');
   await expect(page.getByText(/not a column of the list/)).toHaveCount(0);
   await expect(page.getByText('Greet Lovelace, Ada')).toBeVisible();
 
+  // Each item sleeps 4 s, so the page is live before the batch ends even on a loaded machine: the counts move by push.
   await page.getByRole('spinbutton', { name: 'Tries per item' }).fill('1');
   await page.getByRole('button', { name: 'Start 3 items' }).click();
   await expect(page).toHaveURL(/\/batches\/[^/?]+$/, FIRST_LOAD);

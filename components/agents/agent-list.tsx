@@ -125,7 +125,7 @@ function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => v
         <Button size="sm" onClick={() => chat.mutate()} pending={chat.isPending || chat.isSuccess} aria-label={`Chat with ${agent.name}`}>
           {chat.isPending || chat.isSuccess ? 'Opening…' : 'Chat'}
         </Button>
-        <ButtonLink href={`/batches/new?agentId=${encodeURIComponent(agent.id)}`} variant="secondary" size="sm" aria-label={`Run ${agent.name} over a list`}>
+        <ButtonLink href={`/batches/new?agentId=${encodeURIComponent(agent.id)}`} variant="secondary" size="sm" aria-label={`Run over a list with ${agent.name}`}>
           Run over a list
         </ButtonLink>
         <ButtonLink href={`/agents/${encodeURIComponent(agent.id)}/edit`} variant="secondary" size="sm" aria-label={`Edit ${agent.name}`}>
