@@ -59,7 +59,7 @@ async function main() {
   const chat = await createConversation(user.id, agent.id);
   const scope = { kind: 'conversation' as const, id: chat.id };
 
-  console.log(`bench:files — ${UPLOADS} uploads of ${UPLOAD_MB} MiB, then a ${TEXT_MB} MiB text file read in ranges (${process.env.DATABASE_URL ? 'Postgres' : 'SQLite'}, local disk store)`);
+  console.log(`bench:files — ${UPLOADS} uploads of ${UPLOAD_MB} MiB, then a ${TEXT_MB} MiB text file read in ranges (${process.env.DATABASE_URL ? 'Postgres, its large-object store' : 'SQLite, the local disk store'})`);
   // Warm-up: load the upload path's code before measuring.
   await uploadFile(user.id, scope, 'warm.bin', lazyBody(1024 * 1024, 255), null);
 
