@@ -80,6 +80,7 @@ describe('agents API: create', () => {
       toolGroups: [],
       approvalTools: [],
       mcpTools: [],
+      skills: [],
       maxTurns: 25,
       timeLimitMinutes: null,
       compactAtTokens: null,

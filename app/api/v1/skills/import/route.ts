@@ -26,4 +26,4 @@ export const POST = route(async (req) => {
   return json(await importSkillZip(user.id, zip), { status: 201 });
 });
 
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST }, requireUser);
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST }, requireUser);
