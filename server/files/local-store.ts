@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { dataDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@/server/db/paths';
-import type { BlobRef, FileStore } from './store';
+import type { BlobRef, FileStore } from './file-store-types';
 
 const SHA = /^[0-9a-f]{64}$/;
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import fs from 'node:fs/promises';
 import type pg from 'pg';
-import type { BlobRef, FileStore } from './store';
+import type { BlobRef, FileStore } from './file-store-types';
 
 /** Bytes per lo_put / lo_get round trip: memory holds one chunk of a file, never the file. */
 export const LO_CHUNK_BYTES = 256 * 1024;
