@@ -3,7 +3,8 @@
 export const BATCH_STATUSES = ['running', 'cancelling', 'cancelled', 'completed'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
-export const BATCH_ITEM_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+/** 'waiting': its run stopped on a question or an approval; it holds no slot until the person answers (ADR 059). */
+export const BATCH_ITEM_STATUSES = ['queued', 'running', 'waiting', 'done', 'failed', 'cancelled'] as const;
 export type BatchItemStatus = (typeof BATCH_ITEM_STATUSES)[number];
 
 /** Who started the batch: a person (the API or the browser) or an agent's `batch_task` call. */
@@ -13,7 +14,7 @@ export type BatchTarget =
   | { kind: 'agent'; agentId: string; name: string }
   | { kind: 'member'; teamId: string; memberId: string; name: string };
 
-export type BatchCounts = { queued: number; running: number; done: number; failed: number; cancelled: number };
+export type BatchCounts = { queued: number; running: number; waiting: number; done: number; failed: number; cancelled: number };
 
 export type BatchView = {
   id: string;

@@ -8,6 +8,7 @@ import {
   UNFINISHED_JOB_PREDICATE,
   INTERRUPTED_CHAT_RUN_PREDICATE,
   WAITING_JOB_PREDICATE,
+  WAITING_BATCH_ITEM_PREDICATE,
   RUN_STATUSES,
   STATE_KINDS,
   TEAM_STATUSES,
@@ -597,6 +598,8 @@ export const batchItems = pgTable(
     error: text('error'),
     conversationId: text('conversation_id'),
     runId: text('run_id'),
+    waitingSince: ms('waiting_since'),
+    answer: json('answer').$type<unknown>(),
     startedAt: ms('started_at'),
     finishedAt: ms('finished_at'),
   },
@@ -605,6 +608,7 @@ export const batchItems = pgTable(
     index('batch_items_batch_status_idx').on(t.batchId, t.status, t.idx),
     index('batch_items_status_idx').on(t.status),
     index('batch_items_run_idx').on(t.runId),
+    index('batch_items_waiting_owner_idx').on(t.ownerId, t.waitingSince).where(sql.raw(WAITING_BATCH_ITEM_PREDICATE)),
   ],
 );
 

@@ -775,6 +775,9 @@ export const batches = sqliteTable(
  * expired, so a worker finishing under an older lease writes nothing. `attempts` counts executions that spent the
  * budget (a run that failed, a lease that expired), never a refusal before the model ran.
  */
+/** A batch item stopped on a question or an approval: the inbox's batch source (ADR 056, 059), spelled once for its index and query. */
+export const WAITING_BATCH_ITEM_PREDICATE = `status = 'waiting'`;
+
 export const batchItems = sqliteTable(
   'batch_items',
   {
@@ -797,6 +800,10 @@ export const batchItems = sqliteTable(
     error: text('error'),
     conversationId: text('conversation_id'),
     runId: text('run_id'),
+    // When its run stopped for the person (status 'waiting'): the inbox's order.
+    waitingSince: integer('waiting_since', { mode: 'timestamp_ms' }),
+    // The person's answer, held while the answered item waits for a slot: its next launch resumes the run with it.
+    answer: text('answer', { mode: 'json' }).$type<unknown>(),
     startedAt: integer('started_at', { mode: 'timestamp_ms' }),
     finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
   },
@@ -805,6 +812,7 @@ export const batchItems = sqliteTable(
     index('batch_items_batch_status_idx').on(t.batchId, t.status, t.idx),
     index('batch_items_status_idx').on(t.status),
     index('batch_items_run_idx').on(t.runId),
+    index('batch_items_waiting_owner_idx').on(t.ownerId, t.waitingSince).where(sql.raw(WAITING_BATCH_ITEM_PREDICATE)),
   ],
 );
 export type Batch = typeof batches.$inferSelect;
