@@ -642,3 +642,15 @@ export const skillFiles = pgTable(
   },
   (t) => [uniqueIndex('skill_files_skill_path_idx').on(t.skillId, t.path), index('skill_files_sha_idx').on(t.sha256)],
 );
+
+export const webCalls = pgTable(
+  'web_calls',
+  {
+    id: big('id').primaryKey().generatedByDefaultAsIdentity(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    at: big('at').notNull(),
+  },
+  (t) => [index('web_calls_owner_at_idx').on(t.ownerId, t.at)],
+);

@@ -41,6 +41,7 @@ export const batches = tables.batches;
 export const batchItems = tables.batchItems;
 export const skills = tables.skills;
 export const skillFiles = tables.skillFiles;
+export const webCalls = tables.webCalls;
 
 export { FINISHED_JOB_STATUSES, JOB_STATUSES, RUN_STATUSES, STATE_KINDS, TEAM_STATUSES, UNFINISHED_JOB_PREDICATE, UNFINISHED_JOB_STATUSES } from './sqlite-schema';
 export type {

@@ -857,3 +857,21 @@ export const skillFiles = sqliteTable(
   (t) => [uniqueIndex('skill_files_skill_path_idx').on(t.skillId, t.path), index('skill_files_sha_idx').on(t.sha256)],
 );
 export type SkillRow = typeof skills.$inferSelect;
+
+/**
+ * An account's web calls (web_fetch and web_search, ADR 060) in the rate's window: one row per call, so the
+ * per-account rate holds across every process on the database. A take drops the account's rows past the window,
+ * so an account keeps at most its rate's rows.
+ */
+export const webCalls = sqliteTable(
+  'web_calls',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Epoch milliseconds (a number on both engines, compared with Date.now()). */
+    at: integer('at').notNull(),
+  },
+  (t) => [index('web_calls_owner_at_idx').on(t.ownerId, t.at)],
+);
