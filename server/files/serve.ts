@@ -1,5 +1,6 @@
 import 'server-only';
 import type { FileRow, FileVersionRow } from '@/server/db/schema';
+import { pullStream } from '@/server/http/pull-stream';
 import { versionBytes } from './files';
 
 /** The only types ever served inline (an image preview), always with nosniff: no script can run from them. */
@@ -29,24 +30,7 @@ export function contentDisposition(kind: 'attachment' | 'inline', name: string):
 export function contentResponse(file: FileRow, version: FileVersionRow, inline: boolean): Response {
   const asInline = inline && INLINE_IMAGE_TYPES.has(version.mediaType);
   const chunks = versionBytes(version)[Symbol.asyncIterator]();
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const step = await chunks.next();
-          if (step.done) controller.close();
-          else controller.enqueue(step.value);
-        } catch (err) {
-          controller.error(err);
-        }
-      },
-      async cancel() {
-        await chunks.return?.(undefined);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new Response(body, {
+  return new Response(pullStream(chunks), {
     headers: {
       'content-type': safeContentType(version.mediaType, asInline),
       'content-length': String(version.size),
