@@ -3,6 +3,7 @@ import { BATCH_EXPORT_FORMATS } from '@/lib/schemas/batch';
 import { oneOfParam } from '@/lib/schemas/common';
 import { requireUser } from '@/server/auth/require-user';
 import { exportBatch } from '@/server/batches/export';
+import { downloadResponse } from '@/server/http/download';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { route } from '@/server/http/route';
 import { parseOrThrow } from '@/server/http/validation';
@@ -18,27 +19,7 @@ export const GET = route(async (req, ctx: Ctx) => {
   const { id } = await ctx.params;
   const { format } = parseOrThrow(exportQuery, Object.fromEntries(new URL(req.url).searchParams));
   const doc = await exportBatch(user.id, id, format);
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const step = await doc.chunks.next();
-          if (step.done) controller.close();
-          else controller.enqueue(encoder.encode(step.value));
-        } catch (err) {
-          controller.error(err);
-        }
-      },
-      async cancel() {
-        await doc.chunks.return(undefined);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new Response(body, {
-    headers: { 'content-type': doc.contentType, 'content-disposition': doc.contentDisposition, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
-  });
+  return downloadResponse(doc);
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);
