@@ -1,19 +1,8 @@
 import 'server-only';
-import type { BatchItem } from '@/server/db/schema';
 import { getBatch, itemsAfter } from './store';
+import { batchItemOutcome } from './views';
 
 const PAGE = 200;
-
-/** One item as an export row: its position, status, attempts, input fields, result and error. */
-const row = (item: BatchItem) => ({
-  index: item.idx,
-  status: item.status,
-  attempts: item.attempts,
-  input: item.input,
-  result: item.result,
-  truncated: item.resultTruncated,
-  error: item.error,
-});
 
 /** A CSV field: quoted when it holds a comma, quote, line break or leading/trailing space; a leading = + - @ neutralized. */
 function csvField(value: string | number | boolean | null): string {
@@ -39,7 +28,7 @@ export async function exportBatch(ownerId: string, id: string, format: 'jsonl' |
       yield items
         .map((item) =>
           format === 'jsonl'
-            ? JSON.stringify(row(item)) + '\n'
+            ? JSON.stringify(batchItemOutcome(item)) + '\n'
             : [item.idx, item.status, item.attempts, ...batch.columns.map((c) => item.input[c] ?? ''), item.result, item.resultTruncated, item.error].map(csvField).join(',') + '\r\n',
         )
         .join('');

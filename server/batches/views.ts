@@ -25,16 +25,21 @@ export function batchView(batch: Batch, counts: Counts): BatchView {
   };
 }
 
+/** What an item was asked and what came of it: an export's row (server/batches/export.ts) and the core of its view. */
+export const batchItemOutcome = (item: BatchItem) => ({
+  index: item.idx,
+  status: item.status,
+  attempts: item.attempts,
+  input: item.input,
+  result: item.result,
+  truncated: item.resultTruncated,
+  error: item.error,
+});
+
 export function batchItemView(item: BatchItem): BatchItemView {
   return {
     id: item.id,
-    index: item.idx,
-    status: item.status,
-    attempts: item.attempts,
-    input: item.input,
-    result: item.result,
-    truncated: item.resultTruncated,
-    error: item.error,
+    ...batchItemOutcome(item),
     runId: item.runId,
     startedAt: item.startedAt?.toISOString() ?? null,
     finishedAt: item.finishedAt?.toISOString() ?? null,
