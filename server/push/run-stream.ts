@@ -1,6 +1,6 @@
 import 'server-only';
 import { subscribeConversation } from './bus';
-import { eventStreamResponse, type PushMessage } from './event-stream';
+import { eventStreamResponse, openingOf, type PushMessage } from './event-stream';
 
 /**
  * What a run stream says: the run has stored events up to `seq` (read them with GET /runs/:id/events?after=<the
@@ -61,11 +61,7 @@ export function runEventStream(input: RunStreamInput): Promise<Response> {
     }
   };
   return eventStreamResponse<RunPush>({
-    accountId: input.accountId,
-    signal: input.signal,
-    request: input.request,
-    signedIn: input.signedIn,
-    heartbeatMs: input.heartbeatMs,
+    ...openingOf(input),
     subscribe: (push) =>
       subscribeConversation(input.conversationId, (change) => {
         if (!change.runIds.includes(input.runId)) return;

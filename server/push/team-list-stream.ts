@@ -1,7 +1,7 @@
 import 'server-only';
 import { LIMITS } from '@/lib/limits';
 import { subscribeAccountTeams } from './bus';
-import { eventStreamResponse, type PushMessage } from './event-stream';
+import { eventStreamResponse, openingOf, type PushMessage } from './event-stream';
 
 /**
  * What the teams-list stream says: these of your teams changed (a job moved, a state write, settings, a deletion:
@@ -38,11 +38,7 @@ export function mergeTeamListPush(a: PushMessage<TeamListPush>, b: PushMessage<T
 /** The account's teams-list stream: only its own teams' changes (the bus carries the owner), never another's. */
 export function teamListEventStream(input: TeamListStreamInput): Promise<Response> {
   return eventStreamResponse<TeamListPush>({
-    accountId: input.accountId,
-    signal: input.signal,
-    request: input.request,
-    signedIn: input.signedIn,
-    heartbeatMs: input.heartbeatMs,
+    ...openingOf(input),
     subscribe: (push) => subscribeAccountTeams(input.accountId, (change) => push(message([change.teamId]))),
     first: () => message(null),
     merge: mergeTeamListPush,
