@@ -1,7 +1,7 @@
 import 'server-only';
 import type { BatchView } from '@/lib/types/batch';
 import { subscribeBatch } from './bus';
-import { eventStreamResponse, type PushMessage, type StreamOpening } from './event-stream';
+import { eventStreamResponse, openingOf, type PushMessage, type StreamOpening } from './event-stream';
 
 /**
  * A batch's live stream (ADR 059): `batch` events carrying the BatchView (status and counts), the first as things
@@ -23,11 +23,7 @@ export function batchEventStream(input: StreamOpening & { batchId: string; read:
     return { id, event: 'batch', data: { batch: await input.read() } };
   };
   return eventStreamResponse<BatchPush>({
-    accountId: input.accountId,
-    signal: input.signal,
-    request: input.request,
-    signedIn: input.signedIn,
-    heartbeatMs: input.heartbeatMs,
+    ...openingOf(input),
     subscribe: (push) =>
       subscribeBatch(input.accountId, input.batchId, () => {
         read().then(push, (err: unknown) => console.error('[push] batch state not read', err));
