@@ -1,7 +1,7 @@
 'use client';
 
 import { FilePickerButton } from './file-picker-button';
-import { UploadProgressList } from './upload-progress-list';
+import { UploadStatus } from './upload-status';
 import type { Attachments } from './use-attachments';
 
 /**
@@ -12,12 +12,7 @@ import type { Attachments } from './use-attachments';
 export function AttachControl({ attachments }: { attachments: Attachments }) {
   return (
     <div className="space-y-1.5">
-      <UploadProgressList items={attachments.state.items} label="Attachments" onCancel={attachments.cancel} onRemove={attachments.remove} />
-      {attachments.state.notice ? (
-        <p role="alert" className="text-sm break-words text-red-600 dark:text-red-400">
-          {attachments.state.notice}
-        </p>
-      ) : null}
+      <UploadStatus uploads={attachments} label="Attachments" />
     </div>
   );
 }

@@ -13,7 +13,7 @@ import { FileListItem } from './file-list-item';
 import { FilePickerButton } from './file-picker-button';
 import { FilePreviewDialog } from './file-preview-dialog-lazy';
 import { filesQuery } from './queries';
-import { UploadProgressList } from './upload-progress-list';
+import { UploadStatus } from './upload-status';
 import { useAttachments } from './use-attachments';
 
 /**
@@ -51,12 +51,7 @@ export function FilesPanel({ scope, className }: { scope: FileScope; className?:
         {uploads.dragging ? 'Drop to upload here.' : 'Drop files on this panel to upload them.'}
       </p>
       <div className="space-y-2">
-        <UploadProgressList items={uploads.state.items} label="Uploads" onCancel={uploads.cancel} onRemove={uploads.remove} />
-        {uploads.state.notice ? (
-          <p role="alert" className="text-sm break-words text-red-600 dark:text-red-400">
-            {uploads.state.notice}
-          </p>
-        ) : null}
+        <UploadStatus uploads={uploads} label="Uploads" />
         {query.isError ? (
           <LoadError query={query}>{files ? 'Couldn’t refresh the files; showing what was last loaded.' : 'Couldn’t load files.'}</LoadError>
         ) : null}
