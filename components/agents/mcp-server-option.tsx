@@ -6,6 +6,8 @@ import { mcpServerRule } from '@/lib/mcp/approval-rule';
 import { mcpServerTag, mcpServerTagOf, mcpToolName } from '@/lib/mcp/tool-name';
 import type { AgentMcpSelection } from '@/lib/schemas/agent';
 import { Button } from '@/components/ui/button';
+import { LoadError } from '@/components/ui/load-error';
+import { Spinner } from '@/components/ui/misc';
 import { CheckboxOption, RadioOption } from './form-options';
 import { fetchMcpTools, mcpKeys, mcpToolsQuery } from '@/components/mcp/queries';
 
@@ -105,13 +107,9 @@ function ServerTools({ serverId, serverName, entry, approvalTools, onBlur, onEnt
         onChange={setAskForAll}
       />
       {tools.isPending ? (
-        <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-          Loading its tools…
-        </p>
+        <Spinner label="Loading its tools…" />
       ) : tools.isError ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          Its tools could not be loaded: {tools.error.message}
-        </p>
+        <LoadError query={tools}>Couldn’t load its tools.</LoadError>
       ) : (
         <>
           {tools.data.status === 'error' ? (

@@ -3,7 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useController, type Control, type FieldError } from 'react-hook-form';
 import type { AgentCreate, AgentCreateInput, AgentMcpSelection } from '@/lib/schemas/agent';
-import { Button } from '@/components/ui/button';
+import { LoadError } from '@/components/ui/load-error';
+import { Spinner } from '@/components/ui/misc';
 import { CheckboxFieldset } from './form-options';
 import { McpServerOption } from './mcp-server-option';
 import { usableMcpServersQuery } from '@/components/mcp/queries';
@@ -41,16 +42,9 @@ export function McpToolsField({ control }: { control: Control<AgentCreateInput, 
       error={firstMessage(fieldState.error)}
     >
       {usable.isPending ? (
-        <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-          Loading MCP servers…
-        </p>
+        <Spinner label="Loading MCP servers…" />
       ) : usable.isError ? (
-        <div role="alert" className="flex flex-wrap items-center gap-2 text-sm text-red-700 dark:text-red-400">
-          <span>Your MCP servers could not be loaded: {usable.error.message}</span>
-          <Button type="button" variant="secondary" onClick={() => void usable.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError query={usable}>Couldn’t load your MCP servers.</LoadError>
       ) : listed.length === 0 && gone.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">No MCP servers yet. Add one in Settings → MCP servers, or ask your administrator.</p>
       ) : (
