@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { buttonVariants } from '@/components/ui/button-variants';
+import { DialogCloseRow } from '@/components/ui/dialog-close-row';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/misc';
 import { Modal } from '@/components/ui/modal';
@@ -41,11 +42,7 @@ export default function FilePreviewDialog({ fileId, onClose }: { fileId: string;
         ) : (
           <Spinner label="Loading the file…" />
         )}
-        <div className="flex justify-end">
-          <Button variant="secondary" onClick={onClose}>
-            Close
-          </Button>
-        </div>
+        <DialogCloseRow onClose={onClose} />
       </div>
     </Modal>
   );

@@ -1,6 +1,6 @@
 'use client';
 
-import { Button } from '@/components/ui/button';
+import { DialogCloseRow } from '@/components/ui/dialog-close-row';
 import { Modal } from '@/components/ui/modal';
 import { INBOX_KEYS } from './inbox-keys';
 
@@ -18,11 +18,7 @@ export function InboxKeysDialog({ open, onClose }: { open: boolean; onClose: () 
           </div>
         ))}
       </dl>
-      <div className="mt-4 flex justify-end">
-        <Button variant="secondary" onClick={onClose}>
-          Close
-        </Button>
-      </div>
+      <DialogCloseRow onClose={onClose} className="mt-4" />
     </Modal>
   );
 }
