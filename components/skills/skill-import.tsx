@@ -11,6 +11,8 @@ import { skillKeys } from './queries';
 /**
  * Import a skill pack from a ZIP (SKILL.md at its top or in its one folder, text files beside it): the archive goes
  * to POST /api/v1/skills/import as raw bytes, as the file uploads do; the server checks every bound and says which.
+ * Not a server action: an action's body arrives on a page path, where every body is capped at 1 MB before anyone is
+ * signed in (Next's action and proxy caps, server/http/page-body-guard.ts), below LIMITS.skills.zipBytes (2 MiB).
  */
 export function SkillImport({ onImported }: { onImported: (skill: SkillView) => void }) {
   const queryClient = useQueryClient();

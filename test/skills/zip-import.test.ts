@@ -83,6 +83,28 @@ describe('importing a skill pack as a ZIP', () => {
     expect(await refused(zipOf(many))).toMatch(/inflates to more/);
   });
 
+  it('imports an archive of exactly LIMITS.skills.zipBytes (stored, so its size is its files plus their headers)', async () => {
+    // Eight resources close to the per-file bound, then the last ones grown until the archive is the limit to the byte.
+    const lengths = Array.from({ length: 8 }, () => LIMITS.skills.fileBytes - 4096);
+    const build = () =>
+      zipSync({ 'SKILL.md': enc(skillMd('at-limit', 'd', 'b')), ...Object.fromEntries(lengths.map((n, i) => [`r${i}.txt`, enc('x'.repeat(n))])) }, { level: 0 });
+    let diff = LIMITS.skills.zipBytes - build().byteLength;
+    for (let i = lengths.length - 1; diff > 0 && i >= 0; i--) {
+      const grow = Math.min(diff, LIMITS.skills.fileBytes - lengths[i]!);
+      lengths[i]! += grow;
+      diff -= grow;
+    }
+    const zip = build();
+    expect(zip.byteLength).toBe(LIMITS.skills.zipBytes);
+    const res = await importZip(ann, zip);
+    expect(res.status).toBe(201);
+    const skill = (await res.json()) as SkillView;
+    expect(skill.name).toBe('at-limit');
+    const last = await file(ann, skill.id, 'r7.txt');
+    expect(last.status).toBe(200);
+    expect(((await last.json()) as { text: string }).text).toBe('x'.repeat(lengths[7]!));
+  });
+
   it('refuses a body past LIMITS.skills.zipBytes with 413, and a non-ZIP body', async () => {
     const big = new Uint8Array(LIMITS.skills.zipBytes + 1);
     crypto.getRandomValues(big.subarray(0, 65536));

@@ -10,7 +10,8 @@ import { createSkill, deleteSkill, updateSkill } from '@/server/skills/skills';
 
 /**
  * The Skills page's writes (ADR 061): the same functions and schemas as /api/v1/skills, each resolving the signed-in
- * person itself; another account's id is not_found. A ZIP import goes to POST /api/v1/skills/import (raw bytes).
+ * person itself; another account's id is not_found. A ZIP import goes to POST /api/v1/skills/import (raw bytes): up to
+ * 2 MiB, past the 1 MB a page path (where actions arrive) takes (components/skills/skill-import.tsx).
  */
 
 export async function createSkillAction(input: unknown): Promise<ActionResult<SkillView>> {
