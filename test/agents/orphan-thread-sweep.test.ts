@@ -74,6 +74,26 @@ describe('the start-up sweep of threads whose conversation is gone', () => {
     expect(await sweepOrphanThreads()).toBe(0);
   });
 
+  it('walks the threads a page at a time: orphans on every page go, the live threads between them stay', async () => {
+    const dana = await makeUser('dana');
+    const erin = await makeUser('erin');
+    // Five orphans and three live threads under a page of two: thread ids are random, so orphans and live threads
+    // share pages in any order; a page may hold no orphan at all, which must not end the walk.
+    const doomed = [];
+    for (let i = 0; i < 5; i++) doomed.push(await conversationWithThread(dana.id, `doomed ${i}`));
+    const kept = [await conversationWithThread(dana.id, 'kept 1'), await conversationWithThread(dana.id, 'kept 2'), await conversationWithThread(erin.id, 'foreign')];
+    const live = await Promise.all(kept.map(threadRows));
+    for (const id of doomed) await deleteWithCrashBeforeThreads(dana.id, id);
+    expect(await Promise.all(doomed.map(threadRows))).not.toContain(0);
+
+    closeCheckpointer();
+    expect(await sweepOrphanThreads(2)).toBe(5);
+    expect(await Promise.all(doomed.map(threadRows))).toEqual([0, 0, 0, 0, 0]);
+    // Must not happen: a live thread on a page with orphans (or after one) losing any row.
+    expect(await Promise.all(kept.map(threadRows))).toEqual(live);
+    expect(await sweepOrphanThreads(2)).toBe(0);
+  });
+
   it('with nothing orphaned, deletes nothing', async () => {
     const carol = await makeUser('carol');
     const id = await conversationWithThread(carol.id, 'only');
