@@ -56,7 +56,7 @@ function webFetchTool(context: RunContext): StructuredToolInterface {
         throw error;
       }
       const origin = `web:${requested.host}`;
-      const rate = takeWebCall(context.ownerId);
+      const rate = await takeWebCall(context.ownerId);
       if (!rate.ok) return reply(config, 'web_fetch', rateRefusal(rate.retryAfterSeconds), 'error', origin);
       const signal = runSignal(context);
       try {
@@ -94,7 +94,7 @@ function webSearchTool(context: RunContext): StructuredToolInterface {
       const setting = env.webSearch;
       if (!setting) return reply(config, 'web_search', 'Web search is no longer configured on this deployment.', 'error');
       const origin = `web-search:${setting.provider}`;
-      const rate = takeWebCall(context.ownerId);
+      const rate = await takeWebCall(context.ownerId);
       if (!rate.ok) return reply(config, 'web_search', rateRefusal(rate.retryAfterSeconds), 'error', origin);
       const signal = runSignal(context);
       try {

@@ -77,6 +77,8 @@ describe('the SQLite and Postgres schemas', () => {
     expectTypeOf<typeof pg.skills.$inferInsert>().toEqualTypeOf<typeof sqlite.skills.$inferInsert>();
     expectTypeOf<typeof pg.skillFiles.$inferSelect>().toEqualTypeOf<typeof sqlite.skillFiles.$inferSelect>();
     expectTypeOf<typeof pg.skillFiles.$inferInsert>().toEqualTypeOf<typeof sqlite.skillFiles.$inferInsert>();
+    expectTypeOf<typeof pg.webCalls.$inferSelect>().toEqualTypeOf<typeof sqlite.webCalls.$inferSelect>();
+    expectTypeOf<typeof pg.webCalls.$inferInsert>().toEqualTypeOf<typeof sqlite.webCalls.$inferInsert>();
     expectTypeOf<typeof pg.files.$inferSelect>().toEqualTypeOf<typeof sqlite.files.$inferSelect>();
     expectTypeOf<typeof pg.files.$inferInsert>().toEqualTypeOf<typeof sqlite.files.$inferInsert>();
     expectTypeOf<typeof pg.fileVersions.$inferSelect>().toEqualTypeOf<typeof sqlite.fileVersions.$inferSelect>();
@@ -85,7 +87,7 @@ describe('the SQLite and Postgres schemas', () => {
     expectTypeOf<typeof pg.fileBlobs.$inferInsert>().toEqualTypeOf<typeof sqlite.fileBlobs.$inferInsert>();
     expectTypeOf<typeof pg.fileAttachments.$inferSelect>().toEqualTypeOf<typeof sqlite.fileAttachments.$inferSelect>();
     expectTypeOf<typeof pg.fileAttachments.$inferInsert>().toEqualTypeOf<typeof sqlite.fileAttachments.$inferInsert>();
-    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers, pg.modelPrices, pg.mcpServers, pg.mcpDiscoveries, pg.batches, pg.batchItems, pg.skills, pg.skillFiles, pg.files, pg.fileVersions, pg.fileBlobs, pg.fileAttachments];
+    const typed = [pg.users, pg.invitations, pg.apiTokens, pg.signInFailures, pg.signInKnownAddresses, pg.providerCalls, pg.agents, pg.conversations, pg.runs, pg.delegations, pg.teams, pg.teamMembers, pg.jobs, pg.sharedMessages, pg.stateEntries, pg.appProcesses, pg.teamLeases, pg.schedulerRounds, pg.providers, pg.modelPrices, pg.mcpServers, pg.mcpDiscoveries, pg.batches, pg.batchItems, pg.skills, pg.skillFiles, pg.files, pg.fileVersions, pg.fileBlobs, pg.fileAttachments, pg.webCalls];
     expect(new Set(typed)).toEqual(new Set(tablesOf(pg, PgTable).values()));
   });
 });

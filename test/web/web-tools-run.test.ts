@@ -167,13 +167,8 @@ describe('the per-account rate', () => {
   it('past the rate a call is refused with when to retry, without reaching the site; another account is unaffected', async () => {
     const frank = await makeUser('frank');
     const grace = await makeUser('grace');
-    const now = Date.now();
-    // 30 calls a second apart: the 31st, at the 29th second, waits until the first leaves the window.
-    for (let i = 0; i < 30; i++) expect(takeWebCall(frank.id, now + i * 1_000)).toEqual({ ok: true });
-    expect(takeWebCall(frank.id, now + 29_000)).toEqual({ ok: false, retryAfterSeconds: 31 });
-    // A minute after the first, exactly one call is free again.
-    expect(takeWebCall(frank.id, now + 60_000)).toEqual({ ok: true });
-    expect(takeWebCall(frank.id, now + 60_000)).toEqual({ ok: false, retryAfterSeconds: 1 });
+    // Frank's minute is used up (rate.test.ts pins the window itself, on both engines and across processes).
+    for (let i = 0; i < 30; i++) expect(await takeWebCall(frank.id)).toEqual({ ok: true });
 
     const { conversation } = await conversationWith(frank.id, { toolGroups: ['web'] });
     const before = site.requests.length;
