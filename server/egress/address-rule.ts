@@ -2,14 +2,17 @@ import 'server-only';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses an account's outbound calls may reach (issue 28, ADR 054): public unicast only. Private, loopback,
- * link-local, unique-local, carrier-grade NAT, multicast, reserved and unspecified ranges are refused, and so are the
- * cloud metadata addresses by name, unless the deployment allows a range explicitly (MCP_EGRESS_ALLOW).
+ * Which addresses an account's outbound calls may reach (MCP servers and web fetch; ADR 054, 060): public unicast
+ * only. Private, loopback, link-local, unique-local, carrier-grade NAT, multicast, reserved, unspecified, translated
+ * and IPv4-compatible ranges are refused, and so are the cloud metadata addresses by name, unless the deployment
+ * allows a range explicitly (EGRESS_ALLOW, or the older MCP_EGRESS_ALLOW). An IPv4 address written as IPv6
+ * (::ffff:a.b.c.d) is judged as the IPv4 address it is.
  */
 
 export type AllowedRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 const METADATA = ['169.254.169.254', 'fd00:ec2::254', '100.100.100.200'];
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 
 /** A CIDR list ("127.0.0.1/32, ::1/128") parsed; a malformed entry throws, naming it. */
 export function parseAllowedRanges(list: string | undefined): AllowedRange[] {
@@ -46,5 +49,8 @@ export function refusedAddress(address: string, allowed: AllowedRange[]): string
   if (METADATA.some((m) => ipaddr.parse(m).toNormalizedString() === text)) return `${address} is a cloud metadata address`;
   const range = addr.range();
   if (range !== 'unicast') return `${address} is a ${range} address, not a public one`;
+  // ::a.b.c.d, RFC 4291's deprecated IPv4-compatible form: ipaddr.js calls it unicast, yet no public host is reached
+  // by it, and the IPv4 address it carries may be loopback or private (::7f00:1 is 127.0.0.1 written so).
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).match(IPV4_COMPATIBLE)) return `${address} is an IPv4-compatible IPv6 address, not a public one`;
   return null;
 }

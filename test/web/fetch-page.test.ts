@@ -127,9 +127,42 @@ describe('redirects under the egress rule', () => {
       `http://0x7f.0.0.1:${trap.port}/`,
       `http://[::ffff:127.0.0.1]:${trap.port}/`,
       `http://0.0.0.0:${trap.port}/`,
+      // Octal, short and zero forms (the URL parser reads them as 127.0.0.1 and 0.0.0.0), hex-mapped and
+      // IPv4-compatible IPv6, a unique-local (fd00::/8) address.
+      `http://0177.0.0.1:${trap.port}/`,
+      `http://127.1:${trap.port}/`,
+      `http://0:${trap.port}/`,
+      `http://[::ffff:7f00:1]:${trap.port}/`,
+      `http://[::7f00:1]:${trap.port}/`,
+      `http://[fd12:3456::1]:${trap.port}/`,
     ];
     for (const target of spellings) {
       expect((await refusal(fetchPage(target))).kind, target).toBe('egress');
+    }
+    expect(trap.requests).toEqual([]);
+  });
+
+  it('refuses a chain of redirects that ends at a private address, after every allowed hop', async () => {
+    // Three hops on the allowed site, then 127.0.0.1.
+    const before = site.requests.length;
+    const chained = to(to(to(`http://127.0.0.1:${trap.port}/private-data`)));
+    expect((await refusal(fetchPage(chained))).kind).toBe('egress');
+    expect(site.requests.length - before).toBe(3);
+    // Across names: the site sends the fetch to a name (answering the allowed address, as a public one would), whose
+    // page sends it on to a name answering 10.x, then to the metadata address.
+    const names: Resolver = async (name) => (name === 'public.example.test' ? ['127.0.0.2'] : name === 'internal.example.test' ? ['10.0.0.7'] : []);
+    const viaName = (target: string) => `http://public.example.test:${site.port}/redirect?to=${encodeURIComponent(target)}`;
+    for (const last of [`http://internal.example.test:${trap.port}/`, 'http://169.254.169.254/latest/meta-data/', `http://[::ffff:127.0.0.1]:${trap.port}/`]) {
+      const error = await refusal(fetchPage(to(viaName(last)), { resolve: names }));
+      expect(error.kind, last).toBe('egress');
+    }
+    expect(trap.requests).toEqual([]);
+  });
+
+  it('refuses a name that answers a private or loopback address, asked for directly', async () => {
+    for (const answer of ['10.0.0.7', '::ffff:127.0.0.1', '127.0.0.1', 'fd00::1']) {
+      const error = await refusal(fetchPage(`http://internal.example.test:${trap.port}/`, { resolve: async () => [answer] }));
+      expect(error.kind, answer).toBe('egress');
     }
     expect(trap.requests).toEqual([]);
   });
