@@ -6,19 +6,26 @@ import { config } from '@/proxy';
 import { installPageBodyGuard, isPageTarget, PAGE_BODY_LIMIT } from '@/server/http/page-body-guard';
 
 // A real Node HTTP server standing in for `next start`: its handler reads every body to its end, as Next does for a
-// page request, and counts what reached it. The server side of each connection reports how many bytes it read.
+// page request, and records what reached it (the bytes it got, and whether the body ended or was cut off). The
+// server side of each connection reports how many bytes it read.
 let server: http.Server;
 let port: number;
 const handled: string[] = [];
+const received: { bytes: number; ended: 'end' | 'aborted' | null }[] = [];
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
   installPageBodyGuard();
   server = http.createServer((req, res) => {
     handled.push(`${req.method} ${req.url}`);
-    let bytes = 0;
-    req.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    req.on('end', () => res.end(String(bytes)));
+    const seen = { bytes: 0, ended: null as 'end' | 'aborted' | null };
+    received.push(seen);
+    req.on('data', (chunk: Buffer) => (seen.bytes += chunk.length));
+    req.on('end', () => {
+      seen.ended = 'end';
+      res.end(String(seen.bytes));
+    });
+    req.on('error', () => (seen.ended = 'aborted'));
   });
   server.on('connection', (socket) => sockets.push(socket));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -68,29 +75,53 @@ function send(path: string, total: number, length?: number): Promise<Outcome> {
 }
 
 describe('page body guard', () => {
-  it('answers a 12 MB chunked POST to a page 411 without reading its body, and never hands it to the app', async () => {
+  it('answers a page POST declaring 12 MB 413 without reading its body, and never hands it to the app', async () => {
     // What must not happen: the server reading (and buffering or discarding) megabytes of an anonymous body sent to a
     // page path, where Next would keep reading past its 1 MB copy until the sender stops.
     handled.length = 0;
-    const outcome = await send('/teams/a.b', 12 * 1024 * 1024);
-    expect(outcome.status).toBe(411);
+    const outcome = await send('/teams/a.b', 12 * 1024 * 1024, 12 * 1024 * 1024);
+    expect(outcome.status).toBe(413);
     expect(handled).toEqual([]);
     // The headers and at most what the kernel handed over in the same reads: far below the 1 MB cap.
     expect(outcome.serverRead).toBeLessThan(256 * 1024);
   });
 
-  it('takes a page POST of exactly PAGE_BODY_LIMIT bytes with its length, and answers one byte more 413 unread', async () => {
+  it('takes a page POST declaring exactly PAGE_BODY_LIMIT bytes, and refuses one byte more unread', async () => {
     handled.length = 0;
     const atLimit = await send('/conversations/x', PAGE_BODY_LIMIT, PAGE_BODY_LIMIT);
-    expect(atLimit.status).toBe(200);
-    expect(atLimit.body).toBe(String(PAGE_BODY_LIMIT));
+    expect([atLimit.status, atLimit.body]).toEqual([200, String(PAGE_BODY_LIMIT)]);
     expect(handled).toEqual(['POST /conversations/x']);
 
     handled.length = 0;
-    const past = await send('/conversations/x', 12 * 1024 * 1024, PAGE_BODY_LIMIT + 1);
+    const past = await send('/conversations/x', PAGE_BODY_LIMIT + 1, PAGE_BODY_LIMIT + 1);
     expect(past.status).toBe(413);
     expect(handled).toEqual([]);
-    expect(past.serverRead).toBeLessThan(256 * 1024);
+  });
+
+  it('cuts a 12 MB chunked page POST off just past PAGE_BODY_LIMIT: the app gets at most the limit, then an abort', async () => {
+    // What must not happen: a body of unknown length read on to its end (12 MB) because nothing declared its size.
+    handled.length = 0;
+    received.length = 0;
+    const outcome = await send('/teams/a.b', 12 * 1024 * 1024);
+    expect(handled).toEqual(['POST /teams/a.b']);
+    expect(received[0]!.bytes).toBeLessThanOrEqual(PAGE_BODY_LIMIT);
+    expect(received[0]!.ended).toBe('aborted');
+    expect(outcome.serverRead).toBeLessThan(PAGE_BODY_LIMIT + 256 * 1024);
+    // The 413 is written before the cut; a sender still writing may see the reset first.
+    expect([413, null]).toContain(outcome.status);
+  });
+
+  it('takes a chunked page POST of exactly PAGE_BODY_LIMIT bytes, and answers one byte more 413', async () => {
+    received.length = 0;
+    const atLimit = await send('/conversations/x', PAGE_BODY_LIMIT);
+    expect([atLimit.status, atLimit.body]).toEqual([200, String(PAGE_BODY_LIMIT)]);
+    expect(received[0]).toEqual({ bytes: PAGE_BODY_LIMIT, ended: 'end' });
+
+    received.length = 0;
+    const past = await send('/conversations/x', PAGE_BODY_LIMIT + 1);
+    // The whole body was sent before the cut, so the answer is read before the connection closes.
+    expect([past.status, past.body]).toEqual([413, `A page takes at most ${PAGE_BODY_LIMIT} bytes of body.`]);
+    expect(received[0]).toEqual({ bytes: PAGE_BODY_LIMIT, ended: 'aborted' });
   });
 
   it('leaves API routes to their own streaming caps: a chunked or large API body reaches the handler', async () => {
