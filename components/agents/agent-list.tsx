@@ -9,8 +9,8 @@ import { actionData } from '@/lib/action-result';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Alert, Badge, Card, EmptyState, Spinner } from '@/components/ui/misc';
-import { LoadError } from '@/components/ui/load-error';
+import { Alert, Badge, Card, EmptyState } from '@/components/ui/misc';
+import { QueryGate } from '@/components/ui/query-gate';
 import { startConversationAction } from '@/app/(app)/agents/actions';
 import { conversationKeys } from '@/components/conversations/queries';
 import { agentListQuery } from './queries';
@@ -50,35 +50,35 @@ export function AgentList() {
         />
       </div>
 
-      {agents.isPending ? (
-        <Spinner label="Loading agents" />
-      ) : agents.isError ? (
-        <LoadError query={agents}>Couldn’t load your agents.</LoadError>
-      ) : agents.data.agents.length === 0 ? (
-        query ? (
-          <EmptyState title="No matching agents">No agent’s name or description contains “{query}”.</EmptyState>
-        ) : (
-          <EmptyState title="No agents yet">
-            <p>Create a Custom Agent with its own instructions, model and tools.</p>
-            <ButtonLink href="/agents/new" className="mt-3">
-              Create your first agent
-            </ButtonLink>
-          </EmptyState>
-        )
-      ) : (
-        <>
-          <p className="sr-only" role="status">
-            {agents.data.agents.length === 1 ? '1 agent' : `${agents.data.agents.length} agents`}
-          </p>
-          <ul className="grid grid-cols-1 gap-3" aria-busy={agents.isFetching}>
-            {agents.data.agents.map((agent) => (
-              <li key={agent.id} className="min-w-0">
-                <AgentListItem agent={agent} onDelete={() => setToDelete(agent)} />
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      <QueryGate query={agents} loading="Loading agents" failed="Couldn’t load your agents.">
+        {({ agents: list }) =>
+          list.length === 0 ? (
+            query ? (
+              <EmptyState title="No matching agents">No agent’s name or description contains “{query}”.</EmptyState>
+            ) : (
+              <EmptyState title="No agents yet">
+                <p>Create a Custom Agent with its own instructions, model and tools.</p>
+                <ButtonLink href="/agents/new" className="mt-3">
+                  Create your first agent
+                </ButtonLink>
+              </EmptyState>
+            )
+          ) : (
+            <>
+              <p className="sr-only" role="status">
+                {list.length === 1 ? '1 agent' : `${list.length} agents`}
+              </p>
+              <ul className="grid grid-cols-1 gap-3" aria-busy={agents.isFetching}>
+                {list.map((agent) => (
+                  <li key={agent.id} className="min-w-0">
+                    <AgentListItem agent={agent} onDelete={() => setToDelete(agent)} />
+                  </li>
+                ))}
+              </ul>
+            </>
+          )
+        }
+      </QueryGate>
 
       <DeleteAgentDialog agent={toDelete} onClose={() => setToDelete(null)} />
     </div>

@@ -2,8 +2,8 @@
 
 import { useId } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Alert, Spinner } from '@/components/ui/misc';
-import { LoadError } from '@/components/ui/load-error';
+import { Alert } from '@/components/ui/misc';
+import { QueryGate } from '@/components/ui/query-gate';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
 import { LIMITS } from '@/lib/limits';
@@ -74,68 +74,68 @@ export function AgentPicker({ search, onSearch, catalog, selected, onToggle, err
 
       <TeamToolsNotice selected={selected} />
 
-      {catalog.isPending ? (
-        <Spinner label="Loading your agents…" />
-      ) : catalog.isError ? (
-        <LoadError query={catalog}>Couldn’t load your agents.</LoadError>
-      ) : catalog.data.agents.length === 0 ? (
-        <div className="rounded-md border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-          {search.trim() ? (
-            <p>No agents match “{search.trim()}”.</p>
+      <QueryGate query={catalog} loading="Loading your agents…" failed="Couldn’t load your agents.">
+        {({ agents }) =>
+          agents.length === 0 ? (
+            <div className="rounded-md border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
+              {search.trim() ? (
+                <p>No agents match “{search.trim()}”.</p>
+              ) : (
+                <>
+                  <p>You have no agents yet. A team needs at least two.</p>
+                  <ButtonLink href="/agents/new" variant="secondary" size="sm" className="mt-3">
+                    Create an agent
+                  </ButtonLink>
+                </>
+              )}
+            </div>
           ) : (
-            <>
-              <p>You have no agents yet. A team needs at least two.</p>
-              <ButtonLink href="/agents/new" variant="secondary" size="sm" className="mt-3">
-                Create an agent
-              </ButtonLink>
-            </>
-          )}
-        </div>
-      ) : (
-        <ul
-          aria-label="Your agents"
-          aria-busy={catalog.isFetching}
-          className="max-h-80 divide-y divide-zinc-200 overflow-y-auto rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
-        >
-          {catalog.data.agents.map((agent) => {
-            const checked = selectedIds.has(agent.id);
-            const disabled = !checked && full;
-            return (
-              <li key={agent.id}>
-                <label
-                  className={cn(
-                    'flex cursor-pointer items-start gap-3 px-3 py-2.5',
-                    disabled ? 'cursor-not-allowed opacity-60' : 'hover:bg-zinc-50 dark:hover:bg-zinc-800/60',
-                  )}
-                >
-                  <input
-                    type="checkbox"
-                    className="mt-1 size-4 shrink-0 accent-indigo-600"
-                    checked={checked}
-                    disabled={disabled}
-                    aria-labelledby={`${itemId}-${agent.id}-name`}
-                    aria-describedby={agent.description ? `${itemId}-${agent.id}-desc` : undefined}
-                    onChange={(e) => onToggle(agent, e.target.checked)}
-                  />
-                  <span className="min-w-0 flex-1">
-                    <span
-                      id={`${itemId}-${agent.id}-name`}
-                      className="block break-words text-sm font-medium text-zinc-900 dark:text-zinc-100">{agent.name}</span>
-                    {agent.description ? (
-                      <span
-                        id={`${itemId}-${agent.id}-desc`}
-                        className="line-clamp-2 block break-words text-xs text-zinc-600 dark:text-zinc-400">
-                        {agent.description}
+            <ul
+              aria-label="Your agents"
+              aria-busy={catalog.isFetching}
+              className="max-h-80 divide-y divide-zinc-200 overflow-y-auto rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+            >
+              {agents.map((agent) => {
+                const checked = selectedIds.has(agent.id);
+                const disabled = !checked && full;
+                return (
+                  <li key={agent.id}>
+                    <label
+                      className={cn(
+                        'flex cursor-pointer items-start gap-3 px-3 py-2.5',
+                        disabled ? 'cursor-not-allowed opacity-60' : 'hover:bg-zinc-50 dark:hover:bg-zinc-800/60',
+                      )}
+                    >
+                      <input
+                        type="checkbox"
+                        className="mt-1 size-4 shrink-0 accent-indigo-600"
+                        checked={checked}
+                        disabled={disabled}
+                        aria-labelledby={`${itemId}-${agent.id}-name`}
+                        aria-describedby={agent.description ? `${itemId}-${agent.id}-desc` : undefined}
+                        onChange={(e) => onToggle(agent, e.target.checked)}
+                      />
+                      <span className="min-w-0 flex-1">
+                        <span
+                          id={`${itemId}-${agent.id}-name`}
+                          className="block break-words text-sm font-medium text-zinc-900 dark:text-zinc-100">{agent.name}</span>
+                        {agent.description ? (
+                          <span
+                            id={`${itemId}-${agent.id}-desc`}
+                            className="line-clamp-2 block break-words text-xs text-zinc-600 dark:text-zinc-400">
+                            {agent.description}
+                          </span>
+                        ) : null}
+                        <span className="block truncate text-xs text-zinc-500 dark:text-zinc-400">{agent.model}</span>
                       </span>
-                    ) : null}
-                    <span className="block truncate text-xs text-zinc-500 dark:text-zinc-400">{agent.model}</span>
-                  </span>
-                </label>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          )
+        }
+      </QueryGate>
       {full ? (
         <p className="text-xs text-zinc-500 dark:text-zinc-400">A team has at most {maxMembers} members; remove one to choose another.</p>
       ) : null}
