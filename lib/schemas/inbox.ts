@@ -10,11 +10,11 @@ export const inboxQuerySchema = z.object({
 });
 export type InboxQuery = z.infer<typeof inboxQuerySchema>;
 
-/** An inbox item's id as the read gives it: `chat:<run id>` or `team:<job id>`. */
+/** An inbox item's id as the read gives it: `chat:<run id>`, `team:<job id>` or `batch:<item id>`. */
 export const inboxItemIdSchema = z
   .string()
   .max(120, 'Must be at most 120 characters')
-  .regex(/^(chat|team):[^:\s]+$/, 'Must be an inbox item id');
+  .regex(/^(chat|team|batch):[^:\s]+$/, 'Must be an inbox item id');
 
 /** The bulk answer: the same decision for each named approval; `bulkKey` makes a retried bulk the same answers. */
 export const bulkAnswerSchema = z.strictObject({

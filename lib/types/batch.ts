@@ -1,4 +1,5 @@
 // The durable batch contract (ADR 059, docs/api.md "Batches"): shared by the server, the API client and the browser.
+import type { ApiWaiting } from './team';
 
 export const BATCH_STATUSES = ['running', 'cancelling', 'cancelled', 'completed'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
@@ -42,6 +43,8 @@ export type BatchItemView = {
   result: string | null;
   truncated: boolean;
   error: string | null;
+  /** What a waiting item's run asks (a question or an approval), answered like a team request; null otherwise. */
+  waiting: ApiWaiting | null;
   runId: string | null;
   startedAt: string | null;
   finishedAt: string | null;

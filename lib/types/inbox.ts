@@ -1,18 +1,32 @@
 import type { ApiWaiting } from './team';
 
 /**
- * What waits for the person (GET /api/v1/inbox, ADR 056). Every source answers the same shape, so a new source
- * (batch items, later) joins the list without a new kind of card.
+ * What waits for the person (GET /api/v1/inbox, ADR 056). Every source answers the same shape, so every source
+ * shares the card; only where it waits differs.
  */
-export type InboxSource = 'chat' | 'team';
+export type InboxSource = 'chat' | 'team' | 'batch';
 
-/** Where the item waits: the person's own chat, or a team member's request on a team's page. */
+/** Where the item waits: the person's own chat, a team member's request on a team's page, or a batch's item. */
 export type InboxWhere =
   | { source: 'chat'; conversationId: string; agentName: string; title: string }
+  | {
+      source: 'batch';
+      batchId: string;
+      itemId: string;
+      /** The item's 0-based index in its batch (shown as "item index + 1"). */
+      index: number;
+      /** The item's fields, as its row gave them. */
+      fields: Record<string, string>;
+      /** The agent or team member the batch runs as; a member's team when it is one. */
+      targetName: string;
+      teamId: string | null;
+      teamName: string | null;
+      conversationId: string;
+    }
   | { source: 'team'; teamId: string; teamName: string; jobId: string; memberId: string | null; memberName: string | null; conversationId: string };
 
 export type InboxItem = {
-  /** `chat:<run id>` or `team:<job id>`: stable while it waits; the bulk answer names items by it. */
+  /** `chat:<run id>`, `team:<job id>` or `batch:<item id>`: stable while it waits; the bulk answer names items by it. */
   id: string;
   where: InboxWhere;
   /** What is asked, in the team feed's shape (an approval is an interrupt whose payload has type 'approval'). */

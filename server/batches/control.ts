@@ -11,7 +11,8 @@ import { returnCallerSlot } from './lend';
 import { getBatch } from './store';
 
 /**
- * Cancel the owner's batch: every queued or running item ends 'cancelled' in one transaction, its lease bumped (a
+ * Cancel the owner's batch: every queued, running or waiting item ends 'cancelled' in one transaction (a waiting
+ * item's run has already stopped, and its answer, if any, is dropped), its lease bumped (a
  * worker finishing under the old lease is fenced off and records nothing) and cleared; the runs still executing are
  * stopped after the commit. Cancelling an ended batch returns it unchanged.
  */
@@ -27,8 +28,8 @@ export async function cancelBatch(ownerId: string, id: string): Promise<Batch> {
     const now = new Date();
     await tx
       .update(schema.batchItems)
-      .set({ status: 'cancelled', lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, finishedAt: now })
-      .where(and(eq(schema.batchItems.batchId, id), inArray(schema.batchItems.status, ['queued', 'running'])));
+      .set({ status: 'cancelled', lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, waitingSince: null, finishedAt: now })
+      .where(and(eq(schema.batchItems.batchId, id), inArray(schema.batchItems.status, ['queued', 'running', 'waiting'])));
     const [updated] = await tx.update(schema.batches).set({ status: 'cancelled', finishedAt: now }).where(eq(schema.batches.id, id)).returning();
     await returnCallerSlot(updated!);
     batchChanged(ownerId, id);

@@ -6,7 +6,7 @@ import { batchEnded } from './ended';
 import { returnCallerSlot } from './lend';
 
 /**
- * Inside the transaction that made an item terminal: a running batch with no queued or running item left is
+ * Inside the transaction that made an item terminal: a running batch with no queued, running or waiting item left is
  * completed. Its end is announced after the commit (waiters, the calling run's message).
  */
 export async function finishBatchIfDone(batchId: string): Promise<void> {
@@ -14,7 +14,7 @@ export async function finishBatchIfDone(batchId: string): Promise<void> {
   const [open] = await db
     .select({ n: sql<number>`count(*)` })
     .from(schema.batchItems)
-    .where(and(eq(schema.batchItems.batchId, batchId), inArray(schema.batchItems.status, ['queued', 'running'])));
+    .where(and(eq(schema.batchItems.batchId, batchId), inArray(schema.batchItems.status, ['queued', 'running', 'waiting'])));
   if (Number(open?.n ?? 0) > 0) return;
   const done = await db
     .update(schema.batches)

@@ -1,6 +1,6 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { AIMessage } from '@langchain/core/messages';
 import { LIMITS } from '@/lib/limits';
 import { renderTemplate } from '@/lib/batch-template';
@@ -12,9 +12,10 @@ import type { BatchItem } from '@/server/db/schema';
 import { AppError } from '@/server/http/errors';
 import { contentText } from '@/server/agents/messages';
 import { assertConversationQuota } from '@/server/agents/quotas';
-import { ConversationBusyError, findRun, startRun } from '@/server/agents/runs';
+import { ConversationBusyError, findRun, resumeRun, startRun, type StartOptions } from '@/server/agents/runs';
+import { clarificationAnswer } from '@/server/agents/provenance';
 import { readThread } from '@/server/agents/thread';
-import { CLARIFICATION_TOOL } from '@/server/agents/scripted-model';
+import { pendingAnswer, type ItemAnswer } from './answer-shape';
 import { batchChanged } from './changes';
 import { findBatch } from './store';
 import { finishBatchIfDone } from './finish';
@@ -76,10 +77,12 @@ export async function launchItem(id: string, signal: AbortSignal): Promise<void>
   if (!batch.agentId) return failItem(item, 'The agent this batch runs as was deleted');
   const [agent] = await getDb().select().from(schema.agents).where(eq(schema.agents.id, batch.agentId));
   if (!agent) return failItem(item, 'The agent this batch runs as was deleted');
+  const answer = pendingAnswer(item);
   try {
     signal.throwIfAborted();
     const conversationId = await itemConversation(item, agent.id, agent.name, batch.targetName);
     signal.throwIfAborted();
+    if (answer) return await resumeItem(item, conversationId, answer, signal);
     const text = renderTemplate(batch.template, item.input);
     await startRun(
       conversationId,
@@ -98,8 +101,8 @@ export async function launchItem(id: string, signal: AbortSignal): Promise<void>
       {
         idempotencyKey: itemRunKey(item.id, lease),
         signal,
-        // Nobody answers an item's question or approves its calls (like a delegated child's).
-        context: { batchId: batch.id, batchItemId: item.id, toolDenylist: [CLARIFICATION_TOOL, ...agent.approvalTools] },
+        // The agent's own tools, its ask and approval tools included: an item that stops for the person waits for them.
+        context: { batchId: batch.id, batchItemId: item.id },
         inTransaction: async (tx, run) => {
           const recorded = await tx
             .update(schema.batchItems)
@@ -121,8 +124,41 @@ export async function launchItem(id: string, signal: AbortSignal): Promise<void>
     if (err instanceof LeaseLostError) return;
     if (err instanceof AppError && err.code === 'conversation_limit') return failItem(item, err.message);
     if (signal.aborted || err instanceof ConversationBusyError) return releaseLease(item);
+    // The answered call is no longer the conversation's newest, or its agent was deleted: nothing can resume it.
+    if (answer && err instanceof AppError && err.status === 409) return failItem(item, err.message);
     throw err;
   }
+}
+
+/**
+ * Continue an answered item's run with the person's answer (launchItem's resume path), under the lease its admission
+ * took: an approval or another interrupt resumes the graph, a question's answer is the next human message (as a team's
+ * answer is). Recording the new run spends no attempt: the attempt the item's first run spent is still this one.
+ */
+async function resumeItem(item: BatchItem, conversationId: string, answer: ItemAnswer, signal: AbortSignal): Promise<void> {
+  const lease = item.lease;
+  const options: StartOptions = {
+    idempotencyKey: itemRunKey(item.id, lease),
+    signal,
+    context: { batchId: item.batchId, batchItemId: item.id },
+    inTransaction: async (tx, run) => {
+      const recorded = await tx
+        .update(schema.batchItems)
+        .set({ runId: run.id, leaseExpiresAt: null, answer: { ...answer, resumed: true } })
+        .where(and(held(item.id, lease), isNull(schema.batchItems.runId)))
+        .returning({ id: schema.batchItems.id });
+      if (!recorded.length) {
+        const [now] = await tx.select({ runId: schema.batchItems.runId }).from(schema.batchItems).where(held(item.id, lease));
+        if (now?.runId !== run.id) throw new LeaseLostError();
+      }
+    },
+  };
+  if (answer.type === 'interrupt') await resumeRun(conversationId, answer.response, options);
+  else {
+    const meta = { kind: 'clarification_answer', questionId: answer.questionId, author: 'person', provenance: clarificationAnswer(), batchId: item.batchId, batchItemId: item.id };
+    await startRun(conversationId, { text: answer.text, meta }, options);
+  }
+  batchChanged(item.ownerId, item.batchId);
 }
 
 /** The item's own conversation (hidden: parent_run_id names the batch), created once and remembered on the item. */
@@ -203,13 +239,9 @@ export async function finalizeItem(id: string): Promise<void> {
   const run = await findRun(item.runId);
   if (run && isRunActive(run.status)) return;
   if (!run) return spendAttempt(item, 'The item run is missing', { countNow: false });
+  if (run.status === 'interrupted') return waitForPerson(item, run.finishedAt ?? new Date());
   if (run.status !== 'success') {
-    const error =
-      run.status === 'interrupted'
-        ? 'The item stopped to wait for a person, which a batch item cannot do'
-        : run.status === 'cancelled'
-          ? 'The item run was cancelled'
-          : (run.error ?? 'The item run failed');
+    const error = run.status === 'cancelled' ? 'The item run was cancelled' : (run.error ?? 'The item run failed');
     return spendAttempt(item, error, { countNow: false });
   }
   const answer = await finalAnswer(run.conversationId);
@@ -223,6 +255,22 @@ export async function finalizeItem(id: string): Promise<void> {
     if (!done.length) return;
     batchChanged(item.ownerId, item.batchId);
     await finishBatchIfDone(item.batchId);
+  });
+}
+
+/**
+ * The item's run stopped on a question or an approval: the item waits for the person, holding neither its lease (bumped
+ * and cleared: a late worker writes nothing) nor a scheduler slot (the planner counts only running items), and shows
+ * in the Inbox. Its run stays recorded: the inbox reads the question from it. Attempts unchanged.
+ */
+async function waitForPerson(item: BatchItem, since: Date): Promise<void> {
+  await writeTx(async (tx) => {
+    const waiting = await tx
+      .update(schema.batchItems)
+      .set({ status: 'waiting', lease: item.lease + 1, leaseExpiresAt: null, waitingSince: since })
+      .where(held(item.id, item.lease))
+      .returning({ id: schema.batchItems.id });
+    if (waiting.length) batchChanged(item.ownerId, item.batchId);
   });
 }
 
@@ -256,4 +304,3 @@ export async function itemOfRun(runId: string): Promise<string | undefined> {
   return row?.id;
 }
 
-export const UNFINISHED_ITEM = inArray(schema.batchItems.status, ['queued', 'running']);

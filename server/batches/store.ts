@@ -146,7 +146,7 @@ export type Counts = Record<BatchItemStatus, number>;
 /** Items per status, through (batch_id, status, idx): one small group-by per batch. */
 export async function countsOf(batchIds: readonly string[]): Promise<Map<string, Counts>> {
   const result = new Map<string, Counts>();
-  for (const id of batchIds) result.set(id, { queued: 0, running: 0, done: 0, failed: 0, cancelled: 0 });
+  for (const id of batchIds) result.set(id, { queued: 0, running: 0, waiting: 0, done: 0, failed: 0, cancelled: 0 });
   if (!batchIds.length) return result;
   const rows = await getDb()
     .select({ batchId: schema.batchItems.batchId, status: schema.batchItems.status, n: sql<number>`count(*)` })

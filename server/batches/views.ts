@@ -1,6 +1,7 @@
 import 'server-only';
 import type { BatchItemView, BatchView } from '@/lib/types/batch';
 import type { Batch, BatchItem } from '@/server/db/schema';
+import { waitingOf } from '@/server/inbox/waiting';
 import type { Counts } from './store';
 
 /** The API's shape of a batch (lib/types/batch.ts). */
@@ -36,10 +37,12 @@ export const batchItemOutcome = (item: BatchItem) => ({
   error: item.error,
 });
 
-export function batchItemView(item: BatchItem): BatchItemView {
+/** `interrupt`: the item's run's, for a waiting item (what it asks: ./api.ts batchItemViews reads it). */
+export function batchItemView(item: BatchItem, interrupt?: unknown): BatchItemView {
   return {
     id: item.id,
     ...batchItemOutcome(item),
+    waiting: item.status === 'waiting' && interrupt !== undefined ? waitingOf(interrupt) : null,
     runId: item.runId,
     startedAt: item.startedAt?.toISOString() ?? null,
     finishedAt: item.finishedAt?.toISOString() ?? null,

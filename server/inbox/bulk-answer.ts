@@ -5,6 +5,8 @@ import type { BulkAnswerInput } from '@/lib/schemas/inbox';
 import type { BulkAnswerOutcome, BulkAnswerResult } from '@/lib/types/inbox';
 import type { ApprovalDecision } from '@/lib/types/conversation';
 import { findRun } from '@/server/agents/run-store';
+import { answerItem, waitingItem } from '@/server/batches/answer';
+import type { ItemAnswer } from '@/server/batches/answer-shape';
 import { resume } from '@/server/agents/runs';
 import { getDb, schema } from '@/server/db';
 import { tieBreak } from '@/server/db/dialect';
@@ -36,8 +38,21 @@ const isApproval = (payload: unknown) => (payload as { type?: unknown } | null)?
 const ANSWERED_CODES = new Set(['not_waiting', 'clarification_changed', 'conversation_busy', 'inbox_moved_on']);
 
 async function answerOne(ownerId: string, id: string, decision: ApprovalDecision, key: string): Promise<BulkAnswerOutcome> {
-  const [source, rowId] = id.split(':') as ['chat' | 'team', string];
+  const [source, rowId] = id.split(':') as ['chat' | 'team' | 'batch', string];
   try {
+    if (source === 'batch') {
+      const item = await waitingItem(ownerId, rowId);
+      if (!item) return missing(id);
+      const answeredHere = (item.answer as ItemAnswer | null)?.answerKey === key;
+      if (item.status !== 'waiting' && !answeredHere) return { id, ok: false, code: 'already_answered', message: ALREADY };
+      if (!answeredHere) {
+        const run = item.runId ? await findRun(item.runId) : undefined;
+        if (!isApproval(run?.interrupt)) return notApproval(id);
+      }
+      // The same answer as the batch page's, and the same rule: the scheduler resumes it in its turn.
+      await answerItem(ownerId, null, rowId, { response: decision, answerKey: key });
+      return { id, ok: true };
+    }
     if (source === 'chat') {
       const run = await findRun(rowId);
       if (!run || run.ownerId !== ownerId || run.teamId !== null || run.parentRunId !== null) return missing(id);

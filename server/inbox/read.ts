@@ -5,6 +5,7 @@ import type { ApiWaiting } from '@/lib/types/team';
 import { statement } from '@/server/db/statement';
 import { validationError } from '@/server/http/errors';
 import { INBOX_SOURCES } from './sources';
+import { waitingOf } from './waiting';
 
 /**
  * The owner's inbox (GET /api/v1/inbox, the Inbox page, the nav's count; ADR 056): everything waiting for the person,
@@ -12,7 +13,7 @@ import { INBOX_SOURCES } from './sources';
  * the previous one's last item (keyset), so an item answered meanwhile never shifts the next page.
  */
 type Row = {
-  source: 'chat' | 'team';
+  source: 'chat' | 'team' | 'batch';
   id: string;
   since: number | Date;
   conversationId: string;
@@ -23,6 +24,9 @@ type Row = {
   teamName: string | null;
   memberId: string | null;
   memberName: string | null;
+  batchId: string | null;
+  itemIndex: number | string | null;
+  itemInput: string | null;
 };
 
 const union = INBOX_SOURCES.map((s) => s.sql).join('\nunion all\n');
@@ -42,7 +46,7 @@ type Cursor = { since: Date; source: string; id: string };
 const encodeCursor = (item: Row): string => `${toDate(item.since).getTime()}.${item.source}.${item.id}`;
 
 function decodeCursor(after: string): Cursor {
-  const match = /^(\d{1,16})\.(chat|team)\.([^\s.][^\s]*)$/.exec(after);
+  const match = /^(\d{1,16})\.(batch|chat|team)\.([^\s.][^\s]*)$/.exec(after);
   if (!match) throw validationError({ after: 'Must be a nextCursor from an earlier page' });
   return { since: new Date(Number(match[1])), source: match[2]!, id: match[3]! };
 }
@@ -58,12 +62,12 @@ const parsed = (v: unknown): unknown => {
 };
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A chat run's interrupt in the team feed's shape: a question, or any graph interrupt (an approval among them). */
-function chatWaiting(interrupt: unknown): ApiWaiting {
-  if (isRecord(interrupt) && interrupt.type === 'clarification' && typeof interrupt.question === 'string') {
-    return { type: 'clarification', question: interrupt.question, questionId: typeof interrupt.questionId === 'string' ? interrupt.questionId : '' };
-  }
-  return { type: 'interrupt', payload: interrupt ?? null };
+
+/** A batch item's fields as stored (a JSON object of strings); anything else reads as none. */
+function itemFields(text: string | null): Record<string, string> {
+  const value = parsed(text);
+  if (!isRecord(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
 function toItem(row: Row): InboxItem {
@@ -71,7 +75,19 @@ function toItem(row: Row): InboxItem {
   const where: InboxWhere =
     row.source === 'chat'
       ? { source: 'chat', conversationId: row.conversationId, agentName: row.agentName ?? '', title: row.title ?? '' }
-      : {
+      : row.source === 'batch'
+        ? {
+            source: 'batch',
+            batchId: row.batchId!,
+            itemId: row.id,
+            index: Number(row.itemIndex),
+            fields: itemFields(row.itemInput),
+            targetName: row.agentName ?? '',
+            teamId: row.teamId,
+            teamName: row.teamName,
+            conversationId: row.conversationId,
+          }
+        : {
           source: 'team',
           teamId: row.teamId!,
           teamName: row.teamName ?? '',
@@ -83,7 +99,7 @@ function toItem(row: Row): InboxItem {
   return {
     id: `${row.source}:${row.id}`,
     where,
-    waiting: row.source === 'chat' ? chatWaiting(payload) : (payload as ApiWaiting),
+    waiting: row.source === 'team' ? (payload as ApiWaiting) : waitingOf(payload),
     since: toDate(row.since).toISOString(),
   };
 }

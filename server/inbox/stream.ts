@@ -1,6 +1,6 @@
 import 'server-only';
 import { runEvents, type RunEvent } from '@/server/agents/run-events';
-import { subscribeAccountTeams } from '@/server/push/bus';
+import { pushBus, subscribeAccountTeams, type BatchChange } from '@/server/push/bus';
 import { eventStreamResponse, type PushMessage, type StreamOpening } from '@/server/push/event-stream';
 
 /**
@@ -8,7 +8,8 @@ import { eventStreamResponse, type PushMessage, type StreamOpening } from '@/ser
  * small indexed read, so like the teams list (ADR 030) every message, the first of each connection included, says
  * re-read. What can change it, for this account only: one of its teams changed (a job began or stopped waiting,
  * announced after commit with its owner), or one of its runs started or finished (a chat stopped on a question or an
- * approval; an answer's run began). Runs finishing in another process arrive through the push bridge.
+ * approval; an answer's run began), or one of its batches changed (an item began or stopped waiting). Runs finishing
+ * and batch changes in another process arrive through the push bridge.
  */
 export type InboxPush = { reread: true };
 
@@ -26,10 +27,16 @@ export function subscribeInboxChanges(accountId: string, listener: () => void): 
   const onRun = (event: RunEvent) => {
     if (event.ownerId === accountId) listener();
   };
+  // A batch item starts or stops waiting in a write after its run's end (the item's finalize, an answer, a cancel).
+  const onBatch = (change: BatchChange) => {
+    if (change.ownerId === accountId) listener();
+  };
   runEvents().on('run:started', onRun);
   runEvents().on('run:finished', onRun);
+  pushBus().on('batch', onBatch);
   return () => {
     offTeams();
+    pushBus().off('batch', onBatch);
     runEvents().off('run:started', onRun);
     runEvents().off('run:finished', onRun);
   };

@@ -141,9 +141,14 @@ describe('the inbox read', () => {
     for (const source of INBOX_SOURCES) {
       const plan = engine.sqlite.reader.$client.prepare(`explain query plan ${source.sql}`).all('owner') as Array<{ detail: string }>;
       const details = plan.map((p) => p.detail);
-      // What must not happen: a full scan of runs or jobs (every owner's history) to find what waits.
-      for (const d of details) expect(d).not.toMatch(/^SCAN (runs|jobs)\b/);
-      expect(details.join('\n')).toMatch(source.source === 'chat' ? /runs USING INDEX runs_interrupted_chat_owner_idx/ : /jobs USING INDEX jobs_waiting_owner_idx/);
+      // What must not happen: a full scan of runs, jobs or batch items (every owner's history) to find what waits.
+      for (const d of details) expect(d).not.toMatch(/^SCAN (runs|jobs|batch_items|batches)\b/);
+      const index = {
+        chat: /runs USING INDEX runs_interrupted_chat_owner_idx/,
+        team: /jobs USING INDEX jobs_waiting_owner_idx/,
+        batch: /batch_items USING INDEX batch_items_waiting_owner_idx/,
+      }[source.source];
+      expect(details.join('\n')).toMatch(index!);
     }
   });
 });

@@ -10,6 +10,8 @@ import { createDeploymentMcpServer, createOwnMcpServer } from '@/server/mcp/stor
 import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
 import { createBatch } from '@/server/batches/store';
+import { getDb, schema } from '@/server/db';
+import { eq } from 'drizzle-orm';
 import { createSkill } from '@/server/skills/skills';
 import {
   agentFor,
@@ -102,6 +104,12 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   }),
   'POST /batches/[id]/cancel': async (c) => ({ params: { id: (await annBatch(c.ann.id)).id }, ok: [200] }),
   'POST /batches/[id]/retry-failed': async (c) => ({ params: { id: (await annBatch(c.ann.id)).id }, ok: [200] }),
+  // The queued item is not waiting for an answer, so the normal answer is 409.
+  'POST /batches/[id]/items/[itemId]/answer': async (c) => {
+    const batch = await annBatch(c.ann.id);
+    const [item] = await getDb().select({ id: schema.batchItems.id }).from(schema.batchItems).where(eq(schema.batchItems.batchId, batch.id));
+    return { params: { id: batch.id, itemId: item!.id }, body: { response: { approved: true }, answerKey: key() }, ok: [409] };
+  },
   'POST /runs/[id]/cancel': async (c) => ({ params: { id: (await conversationWithRun(c.ann.id)).run.id }, ok: [200] }),
   'POST /teams': async (c) => ({
     body: { requestId: key(), name: 'New team', goal: 'g', agentIds: [(await agentFor(c.ann.id)).id, (await agentFor(c.ann.id)).id] },

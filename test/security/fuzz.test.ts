@@ -96,6 +96,8 @@ describe('fuzzed bodies on every route that reads one', () => {
     if (route.startsWith('/tokens/')) return { id: w.tokenId };
     if (route.startsWith('/admin/invitations/')) return { id: w.invitationId };
     if (route.startsWith('/admin/users/')) return { id: w.bob.id };
+    // No batch here: a well-formed body meets a missing item (404), a malformed one the body's 422.
+    if (route.startsWith('/batches/')) return { id: w.agent.id, itemId: w.jobId };
     return paramsFor(w);
   };
 

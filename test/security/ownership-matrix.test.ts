@@ -5,6 +5,8 @@ import { createDeploymentMcpServer, createOwnMcpServer } from '@/server/mcp/stor
 import { createProvider } from '@/server/providers/store';
 import { createPersonEntry } from '@/server/teams/person-state';
 import { createBatch } from '@/server/batches/store';
+import { getDb, schema } from '@/server/db';
+import { eq } from 'drizzle-orm';
 import { createSkill } from '@/server/skills/skills';
 import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllowedRoutes, type Answer, type RouteKey, type World } from './support';
 
@@ -17,7 +19,7 @@ import { agentFor, apiRoutes, callRoute, databaseFingerprint, makeWorld, notAllo
  */
 type Foreign = { params?: Record<string, string>; body?: unknown; query?: string };
 /** The world plus a second agent of ann's, for "create a team from ann's agents". */
-type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string; mcpServerId: string; mcpDeploymentId: string; fileId: string; chatFileId: string; batchId: string; skillId: string };
+type MatrixWorld = World & { teamAgentIds: string[]; stateEntryId: string; providerId: string; mcpServerId: string; mcpDeploymentId: string; fileId: string; chatFileId: string; batchId: string; batchItemId: string; skillId: string };
 /**
  * `likeMissing`: a foreign id inside the body is a field error (422 naming the field) exactly as an id that never
  * existed gets, rather than a 404 for the whole route; the test compares both answers.
@@ -113,6 +115,9 @@ const CASES: Record<RouteKey, Case> = {
   'GET /batches/[id]/events': { foreign: (w) => ({ params: { id: w.batchId } }) },
   'POST /batches/[id]/cancel': { foreign: (w) => ({ params: { id: w.batchId } }) },
   'POST /batches/[id]/retry-failed': { foreign: (w) => ({ params: { id: w.batchId } }) },
+  'POST /batches/[id]/items/[itemId]/answer': {
+    foreign: (w) => ({ params: { id: w.batchId, itemId: w.batchItemId }, body: { response: { approved: true }, answerKey: key() } }),
+  },
   'GET /runs/[id]': { foreign: (w) => ({ params: { id: w.run.id } }) },
   'POST /runs/[id]/cancel': { foreign: (w) => ({ params: { id: w.run.id } }) },
   'GET /runs/[id]/events': { foreign: (w) => ({ params: { id: w.run.id }, query: '?after=0&limit=200' }) },
@@ -164,6 +169,7 @@ function annsId(w: MatrixWorld, route: string, name: string): string {
   if (name === 'jobId') return w.jobId;
   if (name === 'entryId') return w.stateEntryId;
   if (name === 'fileId') return w.fileId;
+  if (name === 'itemId') return w.batchItemId;
   const byFolder: Record<string, string> = {
     agents: w.agent.id,
     batches: w.batchId,
@@ -206,9 +212,11 @@ describe('ownership matrix over app/api/v1', () => {
     // ann's files: one in the team's workspace, one in her chat.
     const fileId = (await uploadFile(base.ann.id, { kind: 'team', id: base.team.id }, 'ann.md', new Blob(['# ann']).stream(), null)).id;
     const chatFileId = (await uploadFile(base.ann.id, { kind: 'conversation', id: base.conversation.id }, 'ann.txt', new Blob(['ann']).stream(), null)).id;
+    const batch = (await createBatch(base.ann.id, { target: { agentId: base.agent.id }, template: '{{v}}', columns: ['v'], items: [{ v: 'x' }], concurrency: 1 }, { origin: 'person' })).batch;
+    const [batchItem] = await getDb().select({ id: schema.batchItems.id }).from(schema.batchItems).where(eq(schema.batchItems.batchId, batch.id));
     world = { ...base, teamAgentIds: [(await agentFor(base.ann.id)).id], stateEntryId, providerId: provider.id, mcpServerId: mcpServer.id, mcpDeploymentId: mcpDeployment.id, fileId, chatFileId,
       skillId: (await createSkill(base.ann.id, { name: 'Ann skill', description: 'mine', body: 'steps' })).id,
-      batchId: (await createBatch(base.ann.id, { target: { agentId: base.agent.id }, template: '{{v}}', columns: ['v'], items: [{ v: 'x' }], concurrency: 1 }, { origin: 'person' })).batch.id };
+      batchId: batch.id, batchItemId: batchItem!.id };
   });
 
   it('has a case for every route and method in the tree, and no case for a route that is gone', () => {

@@ -2,10 +2,13 @@
 
 import type { ActionResult } from '@/lib/action-result';
 import { batchCreateSchema } from '@/lib/schemas/batch';
-import type { BatchView } from '@/lib/types/batch';
+import { respondSchema } from '@/lib/schemas/team';
+import type { BatchItemView, BatchView } from '@/lib/types/batch';
 import { requireUser } from '@/server/auth/require-user';
+import { answerItem } from '@/server/batches/answer';
 import { cancelBatch, retryFailed } from '@/server/batches/control';
 import { oneBatchView } from '@/server/batches/api';
+import { batchItemView } from '@/server/batches/views';
 import { createBatch } from '@/server/batches/store';
 import type { Batch } from '@/server/db/schema';
 import { actionId, actionInput } from '@/server/http/action-input';
@@ -46,5 +49,17 @@ export async function retryFailedBatchAction(batchId: unknown): Promise<ActionRe
   return toActionResult(async () => {
     const user = await requireUser();
     return changed(await retryFailed(user.id, actionId(batchId)));
+  });
+}
+
+/**
+ * Answer a waiting item (its question, its approval): the batch page's and the Inbox's control, as
+ * POST /api/v1/batches/:id/items/:itemId/answer. The item queues again and its run resumes in its turn.
+ */
+export async function answerBatchItemAction(batchId: unknown, itemId: unknown, input: unknown): Promise<ActionResult<{ item: BatchItemView }>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    const item = await answerItem(user.id, actionId(batchId), actionId(itemId), actionInput(respondSchema, input));
+    return { item: batchItemView(item) };
   });
 }

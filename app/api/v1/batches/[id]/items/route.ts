@@ -4,7 +4,7 @@ import { oneOfParam, wholeNumberParam } from '@/lib/schemas/common';
 import { BATCH_ITEM_STATUSES } from '@/lib/types/batch';
 import { requireUser } from '@/server/auth/require-user';
 import { listItems, parseCursor } from '@/server/batches/store';
-import { batchItemView } from '@/server/batches/views';
+import { batchItemViews } from '@/server/batches/api';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
 import { parseOrThrow } from '@/server/http/validation';
@@ -24,7 +24,7 @@ export const GET = route(async (req, ctx: Ctx) => {
   const { id } = await ctx.params;
   const query = parseOrThrow(itemsQuery, Object.fromEntries(new URL(req.url).searchParams));
   const page = await listItems(user.id, id, { status: query.status, cursor: parseCursor(query.cursor), limit: query.limit ?? LIMITS.batch.page.default });
-  return json({ items: page.items.map(batchItemView), nextCursor: page.nextCursor });
+  return json({ items: await batchItemViews(page.items), nextCursor: page.nextCursor });
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET }, requireUser);
