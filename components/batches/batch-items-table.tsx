@@ -9,6 +9,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { BATCH_ITEM_STATUSES, type BatchItemView, type BatchView } from '@/lib/types/batch';
 import { ITEM_STATUS } from './batch-status';
+import { ItemAnswer } from './item-answer';
 import { ITEMS_PAGE_SIZE, batchItemsQuery, type ItemFilter } from './queries';
 
 // The steps view (events, totals, setup) loads when an item is first opened, as under a conversation turn.
@@ -110,7 +111,7 @@ export function BatchItemsTable({ batch }: { batch: BatchView }) {
               </thead>
               <tbody>
                 {query.data.items.map((item) => (
-                  <ItemRows key={item.id} item={item} columns={batch.columns} open={open.has(item.id)} onToggle={() => toggle(item.id)} />
+                  <ItemRows key={item.id} batchId={batch.id} item={item} columns={batch.columns} open={open.has(item.id)} onToggle={() => toggle(item.id)} />
                 ))}
               </tbody>
             </table>
@@ -139,7 +140,7 @@ export function BatchItemsTable({ batch }: { batch: BatchView }) {
   );
 }
 
-function ItemRows({ item, columns, open, onToggle }: { item: BatchItemView; columns: readonly string[]; open: boolean; onToggle: () => void }) {
+function ItemRows({ batchId, item, columns, open, onToggle }: { batchId: string; item: BatchItemView; columns: readonly string[]; open: boolean; onToggle: () => void }) {
   const panelId = useId();
   const status = ITEM_STATUS[item.status];
   const label = `item ${item.index + 1}`;
@@ -163,16 +164,17 @@ function ItemRows({ item, columns, open, onToggle }: { item: BatchItemView; colu
       </tr>
       <tr id={panelId} hidden={!open} className="bg-zinc-50/60 dark:bg-zinc-900/60">
         <td colSpan={5} className="px-3 pb-3">
-          {open ? <ItemDetails item={item} columns={columns} label={label} /> : null}
+          {open ? <ItemDetails batchId={batchId} item={item} columns={columns} label={label} /> : null}
         </td>
       </tr>
     </Fragment>
   );
 }
 
-function ItemDetails({ item, columns, label }: { item: BatchItemView; columns: readonly string[]; label: string }) {
+function ItemDetails({ batchId, item, columns, label }: { batchId: string; item: BatchItemView; columns: readonly string[]; label: string }) {
   return (
     <div className="min-w-0 space-y-3 pt-2">
+      {item.status === 'waiting' && item.waiting ? <ItemAnswer batchId={batchId} item={item} waiting={item.waiting} label={`Item ${item.index + 1}`} /> : null}
       <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
         {columns.map((c) => (
           <Fragment key={c}>

@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { cn } from '@/components/ui/cn';
 import type { BatchCounts, BatchView } from '@/lib/types/batch';
@@ -20,6 +21,7 @@ const COLOUR: Record<keyof BatchCounts, string> = {
   failed: 'bg-red-500 dark:bg-red-400',
   cancelled: 'bg-zinc-400 dark:bg-zinc-500',
   running: 'bg-indigo-500 dark:bg-indigo-400',
+  waiting: 'bg-amber-400 dark:bg-amber-300',
   queued: 'bg-zinc-200 dark:bg-zinc-700',
 };
 
@@ -27,7 +29,7 @@ const COLOUR: Record<keyof BatchCounts, string> = {
 const TICK_MS = 5_000;
 
 /**
- * The batch's progress: one bar in parts (done, failed, cancelled, running, queued) with each part's count in words
+ * The batch's progress: one bar in parts (done, failed, cancelled, running, waiting for the person, queued) with each part's count in words
  * beside it, the rate and the estimated time left. Counts arrive by push (use-batch-events.ts); the tab keeps its own
  * samples of them for the rate (progress.ts), so the estimate follows what it watched.
  */
@@ -83,6 +85,16 @@ export function BatchProgress({ batch }: { batch: BatchView }) {
           </li>
         ))}
       </ul>
+      {running && batch.counts.waiting > 0 ? (
+        <p className="text-sm text-amber-800 dark:text-amber-200">
+          {batch.counts.waiting === 1 ? '1 item waits' : `${batch.counts.waiting.toLocaleString('en-US')} items wait`} for your answer: open an item below, or
+          answer them together in the{' '}
+          <Link href="/inbox" className="underline underline-offset-2">
+            Inbox
+          </Link>
+          .
+        </p>
+      ) : null}
       {running ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           {formatRate(rate)}

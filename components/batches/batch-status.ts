@@ -13,6 +13,7 @@ export const BATCH_STATUS: Record<BatchStatus, { label: string; tone: Tone }> = 
 export const ITEM_STATUS: Record<BatchItemStatus, { label: string; tone: Tone }> = {
   queued: { label: 'Queued', tone: 'neutral' },
   running: { label: 'Running', tone: 'info' },
+  waiting: { label: 'Waiting for you', tone: 'warning' },
   done: { label: 'Done', tone: 'success' },
   failed: { label: 'Failed', tone: 'danger' },
   cancelled: { label: 'Cancelled', tone: 'neutral' },

@@ -17,7 +17,7 @@ export const MIN_RATE_SPAN_MS = 15_000;
 /** Items that ran to an end: the rate counts these (cancelled items never ran to one). */
 export const finishedCount = (counts: BatchCounts) => counts.done + counts.failed;
 /** Items still to finish: the time left is for these. */
-export const remainingCount = (counts: BatchCounts) => counts.queued + counts.running;
+export const remainingCount = (counts: BatchCounts) => counts.queued + counts.running + counts.waiting;
 
 /**
  * Add what the tab sees now. Samples older than the window go, except the newest of them (the window's starting
@@ -49,10 +49,13 @@ export function itemsPerMinute(input: { samples: readonly ProgressSample[]; now:
   return elapsed > 0 ? perMinute(finished, elapsed) : null;
 }
 
-/** Milliseconds until the remaining items finish at `rate`, or null: not running, or no pace to go by. */
+/**
+ * Milliseconds until the remaining items finish at `rate`, or null: not running, no pace to go by, or items waiting
+ * for the person (how long they wait is theirs to say, not the batch's pace).
+ */
 export function timeLeftMs(status: BatchStatus, counts: BatchCounts, rate: number | null): number | null {
   const remaining = remainingCount(counts);
-  if (status !== 'running' || remaining === 0 || rate === null || rate <= 0) return null;
+  if (status !== 'running' || remaining === 0 || counts.waiting > 0 || rate === null || rate <= 0) return null;
   return (remaining / rate) * 60_000;
 }
 
@@ -80,10 +83,11 @@ export const PROGRESS_PARTS = [
   { key: 'failed', label: 'failed' },
   { key: 'cancelled', label: 'cancelled' },
   { key: 'running', label: 'running' },
+  { key: 'waiting', label: 'waiting for you' },
   { key: 'queued', label: 'queued' },
 ] as const satisfies readonly { key: keyof BatchCounts; label: string }[];
 
-/** "12 done, 1 failed, 3 running, 84 queued" (parts at zero left out, except done). */
+/** "12 done, 1 failed, 3 running, 2 waiting for you, 84 queued" (parts at zero left out, except done). */
 export function countsSentence(counts: BatchCounts): string {
   return PROGRESS_PARTS.filter((p) => p.key === 'done' || counts[p.key] > 0)
     .map((p) => `${counts[p.key].toLocaleString('en-US')} ${p.label}`)

@@ -21,11 +21,31 @@ type Props = {
 };
 
 /** Who asks, as the answer control's subject and the card's context line. Names are shown as text, never HTML. */
-export const askerOf = (item: InboxItem): string =>
-  item.where.source === 'chat' ? item.where.agentName || 'The agent' : item.where.memberName ? `@${item.where.memberName}` : 'A member';
+export const askerOf = (item: InboxItem): string => {
+  const where = item.where;
+  if (where.source === 'chat') return where.agentName || 'The agent';
+  if (where.source === 'batch') return `${where.targetName || 'The agent'}, item ${where.index + 1}`;
+  return where.memberName ? `@${where.memberName}` : 'A member';
+};
+
+/** How many of a batch item's fields the card shows (the batch page shows them all). */
+const FIELDS_SHOWN = 4;
+const FIELD_CHARS = 80;
+const cutField = (text: string) => {
+  const all = [...text];
+  return all.length > FIELD_CHARS ? `${all.slice(0, FIELD_CHARS).join('')}…` : text;
+};
+
+const homeOf = (where: InboxItem['where']): { href: string; label: string } =>
+  where.source === 'chat'
+    ? { href: `/conversations/${encodeURIComponent(where.conversationId)}`, label: 'Open the chat' }
+    : where.source === 'batch'
+      ? { href: `/batches/${encodeURIComponent(where.batchId)}`, label: 'Open the batch' }
+      : { href: `/teams/${encodeURIComponent(where.teamId)}`, label: 'Open the team' };
 
 /**
- * One thing waiting for the person: where it waits (a chat, or a team member's request), since when, and the answer
+ * One thing waiting for the person: where it waits (a chat, a team member's request, a batch's item with its fields),
+ * since when, and the answer
  * control in place — the team card's own (JobAnswerForm: Approve / Decline for a tool call, a text answer for a
  * question, JSON for any other interrupt). An approval can be selected for the bulk answer.
  */
@@ -33,6 +53,7 @@ export function InboxItemCard({ item, focused, selected, onSelect, note, onNoteC
   const approval = approvalRequest(item.waiting);
   const where = item.where;
   const headingId = `inbox-${item.id.replace(':', '-')}`;
+  const home = homeOf(where);
   return (
     <li
       ref={itemRef}
@@ -62,20 +83,34 @@ export function InboxItemCard({ item, focused, selected, onSelect, note, onNoteC
                 Chat with {where.agentName || 'a deleted agent'}
                 {where.title ? <span className="font-normal text-zinc-600 dark:text-zinc-400"> · {where.title}</span> : null}
               </>
+            ) : where.source === 'batch' ? (
+              <>
+                Item {where.index + 1} of a batch run as {where.targetName || 'a deleted agent'}
+                {where.teamName ? <span className="font-normal text-zinc-600 dark:text-zinc-400"> · team {where.teamName}</span> : null}
+              </>
             ) : (
               <>
                 {askerOf(item)} in team {where.teamName}
               </>
             )}
           </h2>
+          {where.source === 'batch' && Object.keys(where.fields).length ? (
+            <dl aria-label={`Fields of item ${where.index + 1}`} className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-xs">
+              {Object.entries(where.fields)
+                .slice(0, FIELDS_SHOWN)
+                .map(([name, value]) => (
+                  <div key={name} className="contents">
+                    <dt className="font-mono text-zinc-500 dark:text-zinc-400">{name}</dt>
+                    <dd className="min-w-0 break-words text-zinc-800 dark:text-zinc-200">{cutField(value)}</dd>
+                  </div>
+                ))}
+            </dl>
+          ) : null}
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
             {approval ? 'Approval' : item.waiting.type === 'clarification' ? 'Question' : 'Response'} waiting since{' '}
             <Time iso={item.since} format="when" /> ·{' '}
-            <Link
-              className="underline underline-offset-2"
-              href={where.source === 'chat' ? `/conversations/${encodeURIComponent(where.conversationId)}` : `/teams/${encodeURIComponent(where.teamId)}`}
-            >
-              {where.source === 'chat' ? 'Open the chat' : 'Open the team'}
+            <Link className="underline underline-offset-2" href={home.href}>
+              {home.label}
             </Link>
           </p>
         </div>

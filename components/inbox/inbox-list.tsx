@@ -4,6 +4,7 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { answerApprovalsAction } from '@/app/(app)/inbox/actions';
 import { resumeConversationAction, sendMessageAction } from '@/app/(app)/conversations/actions';
+import { answerBatchItemAction } from '@/app/(app)/batches/actions';
 import { respondToJobAction } from '@/app/(app)/teams/actions';
 import { approvalRequest } from '@/components/teams/interrupt-response';
 import type { AnswerBody } from '@/components/teams/job-answer-form';
@@ -76,6 +77,7 @@ export function InboxList() {
     async (item: InboxItem, body: AnswerBody) => {
       const where = item.where;
       if (where.source === 'team') await actionData(() => respondToJobAction(where.teamId, where.jobId, body));
+      else if (where.source === 'batch') await actionData(() => answerBatchItemAction(where.batchId, where.itemId, body));
       else if ('answer' in body) await actionData(() => sendMessageAction(where.conversationId, { text: body.answer, idempotencyKey: body.answerKey }));
       else await actionData(() => resumeConversationAction(where.conversationId, { value: body.response, idempotencyKey: body.answerKey }));
       setAnnouncement(`Answered: ${askerOf(item)}.`);

@@ -11,7 +11,7 @@ import {
   type ProgressSample,
 } from '@/components/batches/progress';
 
-const counts = (c: Partial<Record<'queued' | 'running' | 'done' | 'failed' | 'cancelled', number>>) => ({ queued: 0, running: 0, done: 0, failed: 0, cancelled: 0, ...c });
+const counts = (c: Partial<Record<'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'cancelled', number>>) => ({ queued: 0, running: 0, waiting: 0, done: 0, failed: 0, cancelled: 0, ...c });
 
 describe('rate and time left', () => {
   const start = 1_000_000;
@@ -59,6 +59,8 @@ describe('rate and time left', () => {
     expect(timeLeftMs('running', c, null)).toBeNull();
     expect(timeLeftMs('cancelling', c, 30)).toBeNull();
     expect(timeLeftMs('running', counts({ done: 3 }), 30)).toBeNull();
+    // An item waiting for the person: how long is theirs to say, so no estimate (not one from the others' pace).
+    expect(timeLeftMs('running', counts({ queued: 50, running: 10, waiting: 1, done: 40 }), 30)).toBeNull();
   });
 
   it('says rate and time left in words', () => {
@@ -79,5 +81,6 @@ describe('rate and time left', () => {
   it('counts in words, zero parts left out except done', () => {
     expect(countsSentence(counts({ queued: 1200, running: 3 }))).toBe('0 done, 3 running, 1,200 queued');
     expect(countsSentence(counts({ done: 7, failed: 1, cancelled: 2 }))).toBe('7 done, 1 failed, 2 cancelled');
+    expect(countsSentence(counts({ done: 2, running: 1, waiting: 3, queued: 4 }))).toBe('2 done, 1 running, 3 waiting for you, 4 queued');
   });
 });
