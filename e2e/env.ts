@@ -19,6 +19,8 @@ export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const DATA_DIR = ensure('E2E_DATA_DIR', () => fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-e2e-')));
 export const DIST_DIR = ensure('NEXT_DIST_DIR', () => '.next-e2e');
 export const AUTH_SECRET = ensure('E2E_AUTH_SECRET', () => crypto.randomBytes(32).toString('base64url'));
+/** Where e2e/web.spec.ts starts its SearXNG stub: the server's search provider (WEB_SEARCH_URL below). */
+export const SEARCH_STUB_PORT = Number(ensure('E2E_SEARCH_PORT', () => String(E2E_PORT + 1)));
 export const ROOT_DIR = path.resolve(__dirname, '..');
 
 /** The environment both the server and the user CLI run with: the same database, cheap password hashing. */
@@ -29,9 +31,14 @@ export const SERVER_ENV = {
   SCRYPT_LOG_N: '10',
   ALLOW_SIGNUP: 'true',
   NODE_ENV: 'production',
-  // An account's own MCP server may be a stub on loopback (e2e/mcp-own-server.spec.ts): the admin's narrow escape
-  // from the egress rule (ADR 054 §3), loopback IPv4 only; the metadata and private ranges stay refused.
-  MCP_EGRESS_ALLOW: '127.0.0.1/32',
+  // A test's stub on loopback may be reached: an account's own MCP server (e2e/mcp-own-server.spec.ts) and a page
+  // web_fetch reads (e2e/web.spec.ts). The admin's narrow escape from the egress rule (ADR 054 §3, ADR 060):
+  // 127.0.0.1 only; the rest of loopback, the private ranges and the metadata addresses stay refused.
+  EGRESS_ALLOW: '127.0.0.1/32',
+  // web_search exists only with a provider (ADR 060): a SearXNG stub that e2e/web.spec.ts starts. The tool is offered
+  // only to an agent that chose the Web group, which no other spec does.
+  WEB_SEARCH_PROVIDER: 'searxng',
+  WEB_SEARCH_URL: `http://127.0.0.1:${SEARCH_STUB_PORT}`,
 } as const;
 
 /** CHROMIUM_PATH when set, else Debian's Chromium, else undefined (Playwright's own browser, if installed). */
