@@ -38,7 +38,8 @@ const nextConfig = {
   experimental: {
     // Next copies a page request's body for proxy.ts before anything authenticates it, 10 MB by default: an anonymous
     // POST to any page path would hold that much. Server actions take at most 1 MB anyway (their own cap), so the
-    // copy needs no more; past it Next stops copying (and keeps reading, unbuffered).
+    // copy needs no more. Past it Next stops copying but would read on to the body's end: server/http/page-body-guard.ts
+    // refuses or cuts off a page body past the same 1 MB before that.
     proxyClientMaxBodySize: '1mb',
   },
   // DIST_DIR lets tests build into their own folder without touching a developer's .next.
