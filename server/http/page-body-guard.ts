@@ -16,7 +16,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
  * - whose body has no declared length (chunked: what a proxy may forward for an HTTP/2 request) goes to Next as
  *   usual, its bytes counted as they arrive; the chunk that takes it past PAGE_BODY_LIMIT is not passed on, a 413 is
  *   written if nothing was answered yet, and the connection is cut as when a client aborts an upload (Next handles
- *   that: its wait for the body ends with the abort).
+ *   that: its wait for the body ends with the abort); a GET or HEAD with such a body is refused on its headers
+ *   instead (Next never reads it, and Node would read it to its end after the answer, uncounted).
  * API routes are not touched: they stream their bodies against caps of their own (server/http/body.ts).
  */
 
@@ -39,10 +40,13 @@ export function isPageTarget(target: string): boolean {
 }
 
 /** What to do with a request before Next sees it: refuse it (413), count its body as it arrives, or let it pass. */
-export function pageBodyCheck(req: Pick<IncomingMessage, 'url' | 'headers'>): 'refuse' | 'count' | 'pass' {
+export function pageBodyCheck(req: Pick<IncomingMessage, 'url' | 'headers' | 'method'>): 'refuse' | 'count' | 'pass' {
   if (!isPageTarget(req.url ?? '/')) return 'pass';
   // Node's parser already refused a request that carries both headers, or a malformed length (400).
-  if (req.headers['transfer-encoding'] !== undefined) return 'count';
+  if (req.headers['transfer-encoding'] !== undefined) {
+    // Next never reads a GET's body: Node would read it to its end after the answer, past any count kept here.
+    return req.method === 'GET' || req.method === 'HEAD' ? 'refuse' : 'count';
+  }
   const length = req.headers['content-length'];
   return length !== undefined && Number(length) > PAGE_BODY_LIMIT ? 'refuse' : 'pass';
 }

@@ -127,6 +127,26 @@ describe('page body guard', () => {
     expect(received[0]).toEqual({ bytes: PAGE_BODY_LIMIT, ended: 'aborted' });
   });
 
+  it('refuses a GET to a page with a chunked body on its headers (Next never reads it; Node would, to its end)', async () => {
+    handled.length = 0;
+    const outcome = await new Promise<{ status: number; serverRead: number }>((resolve) => {
+      const connectionsBefore = sockets.length;
+      const req = http.request({ host: '127.0.0.1', port, path: '/teams', method: 'GET', headers: { 'transfer-encoding': 'chunked' }, agent: false });
+      req.on('response', (res) => {
+        res.resume().on('end', () => {
+          const socket = sockets[connectionsBefore]!;
+          const done = () => resolve({ status: res.statusCode ?? 0, serverRead: socket.bytesRead });
+          if (socket.destroyed) done();
+          else socket.once('close', done);
+        });
+      });
+      req.flushHeaders();
+    });
+    expect(outcome.status).toBe(413);
+    expect(handled).toEqual([]);
+    expect(outcome.serverRead).toBeLessThan(1024);
+  });
+
   it('leaves API routes to their own streaming caps: a chunked or large API body reaches the handler', async () => {
     handled.length = 0;
     const chunked = await send('/api/v1/files', 2 * PAGE_BODY_LIMIT);
