@@ -7,7 +7,7 @@ import { FIRST_LOAD, RESULT_TIMEOUT, createAgent, expectLive, markDocument } fro
 // Items run through the real scheduler and the scripted model; every single wait stays in seconds.
 test.describe.configure({ timeout: 90_000 });
 
-type Batch = { id: string; status: string; counts: Record<'queued' | 'running' | 'done' | 'failed' | 'cancelled', number> };
+type Batch = { id: string; status: string; counts: Record<'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'cancelled', number> };
 type Item = { id: string; index: number; status: string; runId: string | null; result: string | null };
 
 async function startBatch(api: APIRequestContext, body: Record<string, unknown>): Promise<Batch> {
@@ -157,6 +157,54 @@ test('cancelling a batch midway ends every unfinished item at once; finished one
   const after = await readBatch(api, batch.id);
   expect(after.counts.queued + after.counts.running).toBe(0);
   expect(after.counts.cancelled).toBeGreaterThan(0);
+});
+
+test('items whose tool needs approval wait for the person: the batch page shows them waiting, the Inbox lists them, one bulk approval finishes the batch', async ({
+  page,
+  api,
+}) => {
+  const agent = await createAgent(api, { name: 'Gatekeeper', toolGroups: ['utility'], approvalTools: ['calculator'] });
+  const batch = await startBatch(api, {
+    target: { agentId: agent.id },
+    template: '/call calculator {"expression":"{{expr}}"}',
+    columns: ['expr'],
+    items: [{ expr: '6*7' }, { expr: '20+1' }],
+    concurrency: 2,
+  });
+  await page.goto(`/batches/${batch.id}`, FIRST_LOAD);
+  await expectLive(page);
+  // Both items stop at the approval and wait: pushed, counted in words, each row saying so.
+  await expect(countsList(page)).toContainText('2 waiting for you', { timeout: RESULT_TIMEOUT });
+  await expect(page.getByText('Waiting for you', { exact: true })).toHaveCount(2);
+  await expect(page.getByText('2 items wait for your answer')).toBeVisible();
+  // What must not happen: a waiting item counted as failed or running.
+  const waiting = await readBatch(api, batch.id);
+  expect(waiting.counts).toMatchObject({ waiting: 2, running: 0, failed: 0 });
+
+  await page.getByRole('link', { name: 'Inbox', exact: true }).last().click();
+  await expect(page).toHaveURL(/\/inbox$/);
+  const items = page.getByRole('list', { name: 'Waiting for you' }).getByRole('listitem');
+  await expect(items).toHaveCount(2, { timeout: RESULT_TIMEOUT });
+  await expect(items.nth(0)).toContainText('Item 1 of a batch run as Gatekeeper');
+  await expect(items.nth(0).getByRole('definition')).toHaveText('6*7');
+  await expect(items.nth(1).getByRole('region', { name: 'Approval needed: calculator' })).toContainText('"expression": "20+1"');
+  const axe = await new AxeBuilder({ page }).include('main').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await page.getByRole('checkbox', { name: 'Select calculator for Gatekeeper, item 1' }).check();
+  await page.getByRole('checkbox', { name: 'Select calculator for Gatekeeper, item 2' }).check();
+  await page.getByRole('button', { name: 'Approve selected' }).click();
+  await expect(page.getByText('Nothing needs you')).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await expect(page.getByText('Not answered:')).toHaveCount(0);
+
+  // The answered items resumed through the scheduler and the batch ended; its page says so.
+  await page.goto(`/batches/${batch.id}`, FIRST_LOAD);
+  await expect(countsList(page)).toContainText('2 done', { timeout: RESULT_TIMEOUT });
+  await expect(page.getByText('Finished', { exact: true }).first()).toBeVisible({ timeout: RESULT_TIMEOUT });
+  const results = await readItems(api, batch.id);
+  expect(results.map((i) => [i.status, i.result?.includes(`[calculator] ${i.index === 0 ? 42 : 21}`)])).toEqual([
+    ['done', true],
+    ['done', true],
+  ]);
 });
 
 test.describe('on a phone in dark mode', () => {
