@@ -6,7 +6,7 @@ import { mcpToolName } from '../lib/mcp/tool-name';
 
 /**
  * An account's own MCP server (issue 28, ADR 054, 057), not the admin's: a person adds a Streamable HTTP stub on
- * loopback in Settings (the e2e server allows 127.0.0.1 by MCP_EGRESS_ALLOW: e2e/env.ts), sees its status and tools,
+ * loopback in Settings (the e2e server allows 127.0.0.1 by EGRESS_ALLOW: e2e/env.ts), sees its status and tools,
  * gives an agent two of its tools with "Ask before every tool of this server", and a scripted run's call of a tool
  * that has no rule of its own waits for approval. What must not happen: the call reaching the server before the
  * person approved it; the chat or Steps naming the call by its generated name; another account seeing the server.
