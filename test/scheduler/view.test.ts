@@ -1,7 +1,13 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { schema, writeTx } from '@/server/db';
+import { LIMITS } from '@/lib/limits';
+import { agentCreateSchema } from '@/lib/schemas/agent';
+import { createAgent } from '@/server/agents/catalog';
+import { cancelBatch } from '@/server/batches/control';
+import { admitItem } from '@/server/batches/items';
+import { createBatch } from '@/server/batches/store';
+import { getDb, schema, writeTx } from '@/server/db';
 import { loadSchedulingView } from '@/server/scheduler/view';
 import { admitJob } from '@/server/teams/execution';
 import { sendRequest } from '@/server/teams/requests';
@@ -86,5 +92,48 @@ describe('scheduling view: a pass reads heads and admitted jobs, not the queue b
     expect(pass.activeCount).toBe(every.activeCount);
     expect(pass.running).toEqual(every.running);
     expect(pass.heldTeams).toEqual(every.heldTeams);
+  });
+});
+
+describe('scheduling view: the queued items a running batch offers', () => {
+  /** Each item candidate as "batch letter:index", in the order the view offers them. */
+  const offered = async (names: Map<string, string>) =>
+    (await loadSchedulingView()).queues.flatMap((q) => q.candidates.filter((c) => c.kind === 'item').map((c) => names.get(c.itemId!)!));
+
+  it('offers each running batch its first concurrency − running queued items in index order, at most maxConcurrency of many, none of a cancelled batch', async () => {
+    const alice = await makeUser('batches');
+    const agent = await createAgent(alice.id, agentCreateSchema.parse({ name: 'Offered' }));
+    const make = async (count: number, concurrency: number) =>
+      (
+        await createBatch(
+          alice.id,
+          { target: { agentId: agent.id }, template: '/reply {{v}}', columns: ['v'], items: Array.from({ length: count }, (_, i) => ({ v: String(i) })), concurrency },
+          { origin: 'person' },
+        )
+      ).batch.id;
+    const max = LIMITS.batch.maxConcurrency;
+    const small = await make(10, 3);
+    // At the limit: concurrency maxConcurrency with more queued than that (one past and beyond) offers exactly maxConcurrency.
+    const wide = await make(max + 4, max);
+    const gone = await make(4, 2);
+    await cancelBatch(alice.id, gone);
+    const names = new Map<string, string>();
+    for (const [letter, id] of [['s', small], ['w', wide], ['g', gone]] as const) {
+      for (const item of await getDb().select().from(schema.batchItems).where(eq(schema.batchItems.batchId, id))) names.set(item.id, `${letter}:${item.idx}`);
+    }
+    const idOf = (name: string) => [...names].find(([, n]) => n === name)![0];
+
+    expect(await offered(names)).toEqual(['s:0', 's:1', 's:2', ...Array.from({ length: max }, (_, i) => `w:${i}`)]);
+
+    // Two of the small batch's items running (the first and the third): one more of its own, the next queued by index.
+    expect(await writeTx(() => admitItem(idOf('s:0')))).toBe(true);
+    expect(await writeTx(() => admitItem(idOf('s:2')))).toBe(true);
+    const view = await loadSchedulingView();
+    expect(view.batchItems.map((i) => names.get(i.itemId)).sort()).toEqual(['s:0', 's:2']);
+    expect(await offered(names)).toEqual(['s:1', ...Array.from({ length: max }, (_, i) => `w:${i}`)]);
+
+    // Its concurrency reached: it offers nothing, the other batch still all it may.
+    expect(await writeTx(() => admitItem(idOf('s:1')))).toBe(true);
+    expect(await offered(names)).toEqual(Array.from({ length: max }, (_, i) => `w:${i}`));
   });
 });
