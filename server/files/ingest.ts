@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@/server/db/paths';
 import { badRequest } from '@/server/http/errors';
 import { fileTooLarge } from './errors';
+import { paceScavenges } from './scavenge-pacer';
 import { stagingDir } from './local-store';
 import { SNIFF_BYTES, TextCheck, sniffMediaType } from './sniff';
 
@@ -14,7 +15,8 @@ export type Ingested = { tempPath: string; sha256: string; size: number; mediaTy
 /**
  * Stream bytes into a temporary file under DATA_DIR/files/tmp while hashing (SHA-256), counting (fileTooLarge past
  * maxBytes: the stream is cancelled and the file removed) and checking for text; only the first SNIFF_BYTES are kept
- * in memory for content sniffing. Each chunk is written before the next is read, so memory holds a chunk, not the file.
+ * in memory for content sniffing. Each chunk is written before the next is read, so memory holds a chunk, not the file,
+ * and every few MiB the chunks already written are collected (scavenge-pacer.ts), so dead ones don't pile up either.
  * On any failure (a client that disconnects midway included) the temporary file is removed and nothing else exists.
  */
 export async function ingest(source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Ingested> {
@@ -41,6 +43,7 @@ export async function ingest(source: AsyncIterable<Uint8Array>, maxBytes: number
         text.push(chunk);
         let written = 0;
         while (written < chunk.byteLength) written += (await handle.write(chunk, written)).bytesWritten;
+        paceScavenges(chunk.byteLength); // this chunk is done with: let the collector free it and the ones before
       }
       await handle.sync();
     } finally {

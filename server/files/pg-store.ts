@@ -2,6 +2,7 @@ import 'server-only';
 import fs from 'node:fs/promises';
 import type pg from 'pg';
 import type { BlobRef, FileStore } from './file-store-types';
+import { paceScavenges } from './scavenge-pacer';
 
 /** Bytes per lo_put / lo_get round trip: memory holds one chunk of a file, never the file. */
 export const LO_CHUNK_BYTES = 256 * 1024;
@@ -58,6 +59,7 @@ export function pgFileStore(pool: pg.Pool): FileStore {
             if (bytesRead === 0) break;
             await client.query('select lo_put($1, $2, $3)', [oid, offset, chunk.subarray(0, bytesRead)]);
             offset += bytesRead;
+            paceScavenges(bytesRead); // each lo_put's protocol message is a fresh buffer the size of the chunk
           }
           if (offset !== size) throw new Error(`The upload's temporary file holds ${offset} bytes, not ${size}`);
         } finally {
