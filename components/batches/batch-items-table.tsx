@@ -9,11 +9,12 @@ import { LoadError } from '@/components/ui/load-error';
 import { Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { BATCH_ITEM_STATUSES, type BatchItemView, type BatchView } from '@/lib/types/batch';
 import { ITEM_STATUS } from './batch-status';
-import { ItemAnswer } from './item-answer';
 import { ITEMS_PAGE_SIZE, batchItemsQuery, type ItemFilter } from './queries';
 
 // The steps view (events, totals, setup) loads when an item is first opened, as under a conversation turn.
 const RunDetails = dynamic(() => import('@/components/runs/run-details').then((m) => m.RunDetails), { ssr: false });
+// So does a waiting item's answer control (the approval prompt and its forms): most batches never need it.
+const ItemAnswer = dynamic(() => import('./item-answer').then((m) => m.ItemAnswer), { ssr: false });
 
 /** How much of an item's input and result the row shows (the opened row shows them whole). */
 const SUMMARY_CHARS = 60;
