@@ -159,7 +159,7 @@ test('cancelling a batch midway ends every unfinished item at once; finished one
   expect(after.counts.cancelled).toBeGreaterThan(0);
 });
 
-test('items whose tool needs approval wait for the person: the batch page shows them waiting, the Inbox lists them, one bulk approval finishes the batch', async ({
+test('items whose tool needs approval wait for the person: the batch page shows them waiting and declines one in place, the Inbox lists the rest, one bulk approval finishes the batch', async ({
   page,
   api,
 }) => {
@@ -168,18 +168,23 @@ test('items whose tool needs approval wait for the person: the batch page shows 
     target: { agentId: agent.id },
     template: '/call calculator {"expression":"{{expr}}"}',
     columns: ['expr'],
-    items: [{ expr: '6*7' }, { expr: '20+1' }],
+    items: [{ expr: '6*7' }, { expr: '20+1' }, { expr: '7-2' }],
     concurrency: 2,
   });
   await page.goto(`/batches/${batch.id}`, FIRST_LOAD);
   await expectLive(page);
-  // Both items stop at the approval and wait: pushed, counted in words, each row saying so.
-  await expect(countsList(page)).toContainText('2 waiting for you', { timeout: RESULT_TIMEOUT });
-  await expect(page.getByText('Waiting for you', { exact: true })).toHaveCount(2);
-  await expect(page.getByText('2 items wait for your answer')).toBeVisible();
+  // Every item stops at the approval and waits (a waiting item gives its place in the concurrency of 2 back, so the
+  // third runs too): pushed, counted in words, each row saying so.
+  await expect(countsList(page)).toContainText('3 waiting for you', { timeout: RESULT_TIMEOUT });
+  await expect(page.getByText('Waiting for you', { exact: true })).toHaveCount(3);
+  await expect(page.getByText('3 items wait for your answer')).toBeVisible();
   // What must not happen: a waiting item counted as failed or running.
   const waiting = await readBatch(api, batch.id);
-  expect(waiting.counts).toMatchObject({ waiting: 2, running: 0, failed: 0 });
+  expect(waiting.counts).toMatchObject({ waiting: 3, running: 0, failed: 0 });
+  // The third is declined in place on the batch page: its row opens to the same approval control.
+  await page.getByRole('button', { name: 'Details of item 3' }).click();
+  await page.getByRole('region', { name: 'Approval needed: calculator' }).getByRole('button', { name: 'Decline' }).click();
+  await expect(countsList(page)).toContainText('2 waiting for you', { timeout: RESULT_TIMEOUT });
 
   await page.getByRole('link', { name: 'Inbox', exact: true }).last().click();
   await expect(page).toHaveURL(/\/inbox$/);
@@ -198,12 +203,14 @@ test('items whose tool needs approval wait for the person: the batch page shows 
 
   // The answered items resumed through the scheduler and the batch ended; its page says so.
   await page.goto(`/batches/${batch.id}`, FIRST_LOAD);
-  await expect(countsList(page)).toContainText('2 done', { timeout: RESULT_TIMEOUT });
+  await expect(countsList(page)).toContainText('3 done', { timeout: RESULT_TIMEOUT });
   await expect(page.getByText('Finished', { exact: true }).first()).toBeVisible({ timeout: RESULT_TIMEOUT });
   const results = await readItems(api, batch.id);
-  expect(results.map((i) => [i.status, i.result?.includes(`[calculator] ${i.index === 0 ? 42 : 21}`)])).toEqual([
+  // Approved: the tool ran. Declined: it did not (no result of 7-2).
+  expect(results.map((i) => [i.status, i.result?.includes(`[calculator] ${[42, 21, 5][i.index]}`)])).toEqual([
     ['done', true],
     ['done', true],
+    ['done', false],
   ]);
 });
 
