@@ -42,7 +42,8 @@ export async function cancelBatch(ownerId: string, id: string): Promise<Batch> {
 }
 
 /**
- * Failed items back to queued with a fresh attempt budget (attempts 0, a new lease); an ended batch runs again. A
+ * Failed items back to queued with a fresh attempt budget (attempts 0, a new lease, no held answer: a retry starts
+ * the item afresh rather than resuming a question it may no longer be at); an ended batch runs again. A
  * cancelled batch is not revived (409), and reviving counts against the live batches like a creation.
  */
 export async function retryFailed(ownerId: string, id: string): Promise<Batch> {
@@ -66,7 +67,7 @@ export async function retryFailed(ownerId: string, id: string): Promise<Batch> {
     }
     await tx
       .update(schema.batchItems)
-      .set({ status: 'queued', attempts: 0, lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, runId: null, error: null, startedAt: null, finishedAt: null })
+      .set({ status: 'queued', attempts: 0, lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, runId: null, answer: null, error: null, startedAt: null, finishedAt: null })
       .where(and(eq(schema.batchItems.batchId, id), eq(schema.batchItems.status, 'failed')));
     // A retried batch's caller is told again when it ends.
     const [updated] = await tx.update(schema.batches).set({ status: 'running', finishedAt: null, notifiedAt: null }).where(eq(schema.batches.id, id)).returning();

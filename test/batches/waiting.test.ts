@@ -5,10 +5,10 @@ import { LIMITS } from '@/lib/limits';
 import type { BatchCreateInput } from '@/lib/schemas/batch';
 import { recoverRuns } from '@/server/agents/recovery';
 import { answerItem } from '@/server/batches/answer';
-import { cancelBatch } from '@/server/batches/control';
+import { cancelBatch, retryFailed } from '@/server/batches/control';
 import { releaseDeadProcessItems } from '@/server/batches/recovery';
 import { countsOf, createBatch } from '@/server/batches/store';
-import { getDb, schema } from '@/server/db';
+import { getDb, schema, writeTx } from '@/server/db';
 import { answerApprovals } from '@/server/inbox/bulk-answer';
 import { readInbox } from '@/server/inbox/read';
 import { subscribeInboxChanges } from '@/server/inbox/stream';
@@ -152,6 +152,19 @@ describe('a batch item whose run stops for the person waits in the Inbox', () =>
     });
     // Neither answer resumed anything: each conversation still has only its first run.
     for (const row of after) expect(await runsOf(row.conversationId!)).toHaveLength(1);
+  });
+
+  it('retrying a failed item drops an answer it still held: the retry starts the item afresh, never resumes a stale question', async () => {
+    const kim = await makeUser('kim');
+    const { batch, rows } = await waitingBatch(kim, ['2*2']);
+    // An item that failed after its answer was taken but before its run resumed (e.g. its question changed).
+    const held = { type: 'interrupt', response: { approved: true }, answerKey: key() };
+    await writeTx((tx) => tx.update(schema.batchItems).set({ status: 'failed', answer: held, runId: null, error: 'x' }).where(eq(schema.batchItems.id, rows[0]!.id)));
+    await retryFailed(kim.id, batch.id);
+    const [after] = await itemRows(batch.id);
+    expect(after!.answer).toBeNull();
+    expect(after!.attempts).toBe(0);
+    await cancelBatch(kim.id, batch.id);
   });
 
   it('another owner can neither see a waiting item nor answer it, through the answer or the bulk: nothing of it changes', async () => {
