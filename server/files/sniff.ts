@@ -42,7 +42,10 @@ export class TextCheck {
 /** The media type of content by its bytes: a signature file-type knows, else text/plain for UTF-8 text, else binary. */
 export async function sniffMediaType(head: Uint8Array, isText: boolean): Promise<string> {
   // Loaded on first use with import(): file-type is ESM only, and the scripts' CommonJS loader (tsx) can't require it.
-  const found = head.byteLength ? await (await import('file-type')).fileTypeFromBuffer(head) : undefined;
+  const { fileTypeFromBuffer } = await import('file-type');
+  // A head that starts like a format and then stops (a cut-off or corrupt file) makes file-type's parser throw
+  // (End-Of-Stream) instead of answering: such bytes are no format it can name, so the fallback types them.
+  const found = head.byteLength ? await fileTypeFromBuffer(head).catch(() => undefined) : undefined;
   if (found) return found.mime;
   return isText ? TEXT_MEDIA_TYPE : BINARY_MEDIA_TYPE;
 }
