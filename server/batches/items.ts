@@ -1,6 +1,6 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { AIMessage } from '@langchain/core/messages';
 import { LIMITS } from '@/lib/limits';
 import { renderTemplate } from '@/lib/batch-template';
@@ -40,6 +40,8 @@ async function findItem(id: string): Promise<BatchItem | undefined> {
 }
 
 /** Write to an item only while it still holds `lease` and is running: a worker whose lease is gone writes nothing. */
+type Tx = Parameters<Parameters<typeof writeTx>[0]>[0];
+
 const held = (id: string, lease: number) =>
   and(eq(schema.batchItems.id, id), eq(schema.batchItems.lease, lease), eq(schema.batchItems.status, 'running'));
 
@@ -104,17 +106,7 @@ export async function launchItem(id: string, signal: AbortSignal): Promise<void>
         // The agent's own tools, its ask and approval tools included: an item that stops for the person waits for them.
         context: { batchId: batch.id, batchItemId: item.id },
         inTransaction: async (tx, run) => {
-          const recorded = await tx
-            .update(schema.batchItems)
-            .set({ runId: run.id, attempts: sql`${schema.batchItems.attempts} + 1`, leaseExpiresAt: null })
-            .where(and(held(item.id, lease), isNull(schema.batchItems.runId)))
-            .returning({ id: schema.batchItems.id });
-          // The lease is gone (expired, released after this process was judged dead, cancelled) and the run is not
-          // already this lease's: roll the run back, so no model runs for a lease nobody will record.
-          if (!recorded.length) {
-            const [now] = await tx.select({ runId: schema.batchItems.runId }).from(schema.batchItems).where(held(item.id, lease));
-            if (now?.runId !== run.id) throw new LeaseLostError();
-          }
+          await recordItemRun(tx, item.id, lease, run.id, { attempts: sql`${schema.batchItems.attempts} + 1` });
           if (batch.teamId) await tx.update(schema.runs).set({ teamId: batch.teamId }).where(eq(schema.runs.id, run.id));
         },
       },
@@ -141,17 +133,7 @@ async function resumeItem(item: BatchItem, conversationId: string, answer: ItemA
     idempotencyKey: itemRunKey(item.id, lease),
     signal,
     context: { batchId: item.batchId, batchItemId: item.id },
-    inTransaction: async (tx, run) => {
-      const recorded = await tx
-        .update(schema.batchItems)
-        .set({ runId: run.id, leaseExpiresAt: null, answer: { ...answer, resumed: true } })
-        .where(and(held(item.id, lease), isNull(schema.batchItems.runId)))
-        .returning({ id: schema.batchItems.id });
-      if (!recorded.length) {
-        const [now] = await tx.select({ runId: schema.batchItems.runId }).from(schema.batchItems).where(held(item.id, lease));
-        if (now?.runId !== run.id) throw new LeaseLostError();
-      }
-    },
+    inTransaction: (tx, run) => recordItemRun(tx, item.id, lease, run.id, { answer: { ...answer, resumed: true } }),
   };
   if (answer.type === 'interrupt') await resumeRun(conversationId, answer.response, options);
   else {
@@ -159,6 +141,22 @@ async function resumeItem(item: BatchItem, conversationId: string, answer: ItemA
     await startRun(conversationId, { text: answer.text, meta }, options);
   }
   batchChanged(item.ownerId, item.batchId);
+}
+
+/**
+ * Record a run on its item, in the run's own transaction, under the lease that admitted it. The lease is gone
+ * (expired, released after this process was judged dead, cancelled) and the run is not already this lease's: throw,
+ * so the run rolls back and no model runs for a lease nobody will record.
+ */
+async function recordItemRun(tx: Tx, itemId: string, lease: number, runId: string, set: { attempts?: SQL; answer?: BatchItem['answer'] }): Promise<void> {
+  const recorded = await tx
+    .update(schema.batchItems)
+    .set({ ...set, runId, leaseExpiresAt: null })
+    .where(and(held(itemId, lease), isNull(schema.batchItems.runId)))
+    .returning({ id: schema.batchItems.id });
+  if (recorded.length) return;
+  const [now] = await tx.select({ runId: schema.batchItems.runId }).from(schema.batchItems).where(held(itemId, lease));
+  if (now?.runId !== runId) throw new LeaseLostError();
 }
 
 /** The item's own conversation (hidden: parent_run_id names the batch), created once and remembered on the item. */
