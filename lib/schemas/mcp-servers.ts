@@ -44,9 +44,21 @@ const secretValue = (maxChars: number) =>
     .max(maxChars, `Must be at most ${maxChars} characters`)
     .refine((v) => !CONTROL_CHARS.test(v), 'Must not contain line breaks or control characters');
 
-const secretMap = (bounds: { max: number; nameChars: number; valueChars: number }, name: RegExp, nameMessage: string, forbidden?: Set<string>) =>
+// An HTTP header value goes on the wire as bytes (fetch refuses anything past U+00FF when it sends, long after the
+// definition was saved): visible ASCII and spaces only, so a pasted "…" or "世" is refused where it is typed.
+const HEADER_VALUE = /^[\x20-\x7e]*$/;
+const headerValue = (maxChars: number) =>
+  secretValue(maxChars).refine((v) => HEADER_VALUE.test(v), 'Must be ASCII letters, digits, spaces and punctuation: an HTTP header can\u2019t carry other characters');
+
+const secretMap = (
+  bounds: { max: number; nameChars: number; valueChars: number },
+  value: (maxChars: number) => z.ZodType<string>,
+  name: RegExp,
+  nameMessage: string,
+  forbidden?: Set<string>,
+) =>
   z
-    .record(z.string(), secretValue(bounds.valueChars))
+    .record(z.string(), value(bounds.valueChars))
     .superRefine((map, ctx) => {
       const names = Object.keys(map);
       if (names.length > bounds.max) ctx.addIssue({ code: 'custom', message: `At most ${bounds.max} entries` });
@@ -56,8 +68,8 @@ const secretMap = (bounds: { max: number; nameChars: number; valueChars: number 
       }
     });
 
-export const mcpEnvSchema = secretMap(LIMITS.mcp.env, ENV_NAME, 'not a variable name (letters, digits, underscores; not a digit first)');
-export const mcpHeadersSchema = secretMap(LIMITS.mcp.headers, HEADER_NAME, 'not a header name', FORBIDDEN_HEADERS);
+export const mcpEnvSchema = secretMap(LIMITS.mcp.env, secretValue, ENV_NAME, 'not a variable name (letters, digits, underscores; not a digit first)');
+export const mcpHeadersSchema = secretMap(LIMITS.mcp.headers, headerValue, HEADER_NAME, 'not a header name', FORBIDDEN_HEADERS);
 
 const commandSchema = z
   .string({ error: 'Must be text' })
