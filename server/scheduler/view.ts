@@ -1,5 +1,4 @@
 import 'server-only';
-import { LIMITS } from '@/lib/limits';
 import { readTx } from '@/server/db';
 import { UNFINISHED_JOB_PREDICATE } from '@/server/db/schema';
 import { indexedBy, jsonNumber } from '@/server/db/dialect';
@@ -145,25 +144,18 @@ const readyParents = statement(
 );
 
 // Batches (ADR 059): running items hold slots; each running batch offers at most concurrency − running queued items,
-// read through (batch_id, status, idx), so a batch of thousands of queued items costs a pass a few rows. One
-// statement reads the first maxConcurrency queued items of every running batch (the index range up to its
-// maxConcurrency-th queued idx): one round trip per pass on Postgres however many batches run, not one per batch.
+// read through (batch_id, status, idx), so a batch of thousands of queued items costs a pass a few rows. One read per
+// running batch, not one statement for all: that statement (each batch's range bounded by a correlated subquery) was
+// tried, and on Postgres a plan cached while batch_items was small scanned every queued item per row (50 ms a pass at
+// 10,000 queued, seconds in the worst case; docs/performance.md, Durable batches).
 const runningBatchItems = statement(
   `select i.id, i.batch_id as "batchId", i.owner_id as "ownerId", i.lease, i.run_id as "runId", i.lease_expires_at as "leaseExpiresAt", r.status as "runStatus"
          from batch_items i
          left join runs r on r.id = i.run_id
         where i.status = 'running'`,
 );
-const firstQueuedItems = statement(
-  `select q.id, q.batch_id as "batchId", b.owner_id as "ownerId", b.concurrency
-         from batches b${indexedBy('batches_status_idx')}
-         join batch_items q${indexedBy('batch_items_batch_status_idx')} on q.batch_id = b.id and q.status = 'queued'
-        where b.status = 'running'
-          and q.idx <= coalesce((select x.idx from batch_items x${indexedBy('batch_items_batch_status_idx')}
-                                  where x.batch_id = b.id and x.status = 'queued'
-                                  order by x.idx limit 1 offset ${LIMITS.batch.maxConcurrency - 1}), ${2 ** 31 - 1})
-        order by b.seq, q.idx`,
-);
+const runningBatches = statement(`select id, owner_id as "ownerId", concurrency from batches where status = 'running' order by seq`);
+const queuedItemsOf = statement(`select id from batch_items where batch_id = ? and status = 'queued' order by idx limit ?`);
 const unnotifiedEnds = statement(
   `select count(*) as n from batches where status in ('completed','cancelled') and notify = 'message' and notified_at is null`,
 );
@@ -265,12 +257,10 @@ async function readBatches() {
   const runningPer = new Map<string, number>();
   for (const row of itemRows) runningPer.set(row.batchId, (runningPer.get(row.batchId) ?? 0) + 1);
   const offeredItems: Array<{ id: string; batchId: string; ownerId: string }> = [];
-  const offeredPer = new Map<string, number>();
-  for (const row of await allRows<{ id: string; batchId: string; ownerId: string; concurrency: number }>(firstQueuedItems)) {
-    const taken = (runningPer.get(row.batchId) ?? 0) + (offeredPer.get(row.batchId) ?? 0);
-    if (taken >= Number(row.concurrency)) continue;
-    offeredPer.set(row.batchId, (offeredPer.get(row.batchId) ?? 0) + 1);
-    offeredItems.push({ id: row.id, batchId: row.batchId, ownerId: row.ownerId });
+  for (const batch of await allRows<{ id: string; ownerId: string; concurrency: number }>(runningBatches)) {
+    const room = Number(batch.concurrency) - (runningPer.get(batch.id) ?? 0);
+    if (room <= 0) continue;
+    for (const { id } of await queuedItemsOf.all<{ id: string }>(batch.id, room)) offeredItems.push({ id, batchId: batch.id, ownerId: batch.ownerId });
   }
   const [unnotified] = await allRows<{ n: number | string }>(unnotifiedEnds);
   return { itemRows, offeredItems, unnotified: Number(unnotified?.n ?? 0) };
