@@ -1,6 +1,15 @@
 import { limitFromEnv } from './env-limits';
 
 /**
+ * Text bounds that several fields share because they hold the same kind of text; a field whose bound is the same
+ * number by chance (a skill's name, an agent's name) keeps its own, so changing one kind never moves another.
+ */
+/** A short label a person gives something inside a team: the team's name, a member's, a public state entry's title. */
+const TITLE = { maxChars: 80, maxBytes: 160 } as const;
+/** What a person writes to agents: a chat message, a team request, an answer to a member's question or an approval note. */
+const MESSAGE = { maxChars: 4_000, maxBytes: 8_000 } as const;
+
+/**
  * Every bound the product enforces, in one place. The browser and the server import the same numbers,
  * so a form can refuse exactly what the API would refuse. Operator overrides (SIGNUP_LIMIT_PER_HOUR, …) are read
  * once, when this module loads, through lib/env-limits.ts; in the browser the defaults apply.
@@ -51,7 +60,7 @@ export const LIMITS = {
   /** Invitation links: single use, expiring after one of these choices. */
   invitation: { expiryDays: [1, 7, 30], defaultExpiryDays: 7, note: { maxChars: 200 }, maxOpen: 100 },
   team: {
-    name: { maxChars: 80, maxBytes: 160 },
+    name: TITLE,
     goal: { maxChars: 2_000, maxBytes: 4_000 },
     minMembers: 2,
     maxMembers: 8,
@@ -60,9 +69,9 @@ export const LIMITS = {
     receipts: 100,
     chain: 12,
   },
-  memberName: { maxChars: 80, maxBytes: 160 },
-  task: { maxChars: 4_000, maxBytes: 8_000 },
-  answer: { maxChars: 4_000, maxBytes: 8_000 },
+  memberName: TITLE,
+  task: MESSAGE,
+  answer: MESSAGE,
   interruptResponse: { maxBytes: 8_000 },
   /**
    * maxSlotsPerOwnerWhenShared: an owner holding this many slots gets no more while another owner is present
@@ -263,7 +272,7 @@ export const LIMITS = {
   publicState: {
     entries: 20,
     projectionBytes: 16_000,
-    title: { maxChars: 80, maxBytes: 160 },
+    title: TITLE,
     content: { maxChars: 1_000, maxBytes: 2_000 },
   },
   history: { defaultLimit: 8, minLimit: 1, maxLimit: 20, responseBytes: 24_000, excerptBytes: 500, textBytes: 6_000 },
@@ -273,7 +282,7 @@ export const LIMITS = {
   inbox: { defaultLimit: 50, maxLimit: 100, maxBulk: 100 },
   /** Server-sent event streams (server/push): open at once per account, and the comment that keeps proxies open. */
   push: { maxStreamsPerAccount: 20, heartbeatMs: 15_000, retryAfterSeconds: 30 },
-  message: { maxChars: 4_000, maxBytes: 8_000 },
+  message: MESSAGE,
   /** Largest JSON request body any /api route accepts. */
   requestBodyBytes: 64 * 1024,
   /** Deepest nesting of arrays/objects a JSON request body may have (deeper → 422, checked before parsing). */
