@@ -7,7 +7,10 @@ import { linkedJobId } from './feed';
 import type { ApiJob, ApiWaitReason } from '@/lib/types/team';
 import { JobCard, type JobCardProps } from './job-card';
 
-type Props = Omit<JobCardProps, 'job' | 'linked' | 'linkedMissing' | 'detailsOpen' | 'textExpanded' | 'answer' | 'waitReason'> & {
+/** What every card gets alike: the roster and what the reader's actions do (the rest is each job's own). */
+export type SharedCardProps = Omit<JobCardProps, 'job' | 'linked' | 'linkedMissing' | 'detailsOpen' | 'textExpanded' | 'answer' | 'waitReason'>;
+
+type Props = {
   /** Oldest first. */
   jobs: ApiJob[];
   totalJobs: number;
@@ -22,6 +25,7 @@ type Props = Omit<JobCardProps, 'job' | 'linked' | 'linkedMissing' | 'detailsOpe
   waitReasons?: Readonly<Record<string, ApiWaitReason>>;
   /** A feed filter is on (the empty state and the count speak of matches). */
   filtered?: boolean;
+  cardProps: SharedCardProps;
 };
 
 const BOTTOM_SLACK_PX = 40;
@@ -34,7 +38,7 @@ const TOP_SLACK_PX = 120;
  * New activity scrolls into view only when the reader is already at the bottom; older history read on scroll-back
  * is added above without moving what the reader is looking at.
  */
-export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOlder, openDetails, expandedText, answers, filtered = false, waitReasons, ...handlers }: Props) {
+export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOlder, openDetails, expandedText, answers, filtered = false, waitReasons, cardProps }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const before = useRef<{ firstId: string | undefined; height: number }>({ firstId: undefined, height: 0 });
@@ -93,7 +97,7 @@ export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOl
                 textExpanded={expandedText[job.id] === true}
                 answer={answers[job.id] ?? ''}
                 waitReason={waitReasons?.[job.id]}
-                {...handlers}
+                {...cardProps}
               />
             );
           })}

@@ -10,7 +10,7 @@ import { ApiError } from '@/lib/api-client';
 import { feedJobs } from './activity-cache';
 import { TEAM_STATUS_BADGE, isLongText } from './feed';
 import type { ApiMember } from '@/lib/types/team';
-import { ActivityFeed } from './activity-feed';
+import { ActivityFeed, type SharedCardProps } from './activity-feed';
 import { FeedFilterBar, useFeedFilter } from './feed-filter';
 import { isFiltered } from '@/lib/feed-filter';
 import type { AnswerBody } from './job-answer-form';
@@ -141,6 +141,7 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
   const t = team.data;
   const status = TEAM_STATUS_BADGE[t.status];
   const longGoal = isLongText(t.goal, 280, 3);
+  const cardProps: SharedCardProps = { members: membersById, onToggleDetails, onToggleText, onAnswerChange, onAnswer: answer, onCancel: cancel, onRetry: retry };
 
   return (
     <div className="w-full space-y-4">
@@ -195,18 +196,12 @@ export function TeamWorkspace({ teamId }: { teamId: string }) {
               hasOlder={hasNextPage}
               loadingOlder={isFetchingNextPage}
               onLoadOlder={loadOlder}
-              members={membersById}
               openDetails={openDetails}
               expandedText={expandedText}
               answers={answers}
-              onToggleDetails={onToggleDetails}
-              onToggleText={onToggleText}
-              onAnswerChange={onAnswerChange}
-              onAnswer={answer}
-              onCancel={cancel}
-              onRetry={retry}
               waitReasons={waits.data?.reasons}
               filtered={isFiltered(filter)}
+              cardProps={cardProps}
             />
           ) : activity.isError ? (
             <LoadError query={activity}>Couldn’t load the activity.</LoadError>
