@@ -1,9 +1,10 @@
 import 'server-only';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import { jsonBytes } from '@/lib/text-bounds';
 import { readTx, schema, type Db } from '@/server/db';
 import { preparedPerConnection } from '@/server/db/prepared';
+import { recentShared } from './shared-record';
 import { teamMembers } from './teams';
 
 export type SharedContext = {
@@ -24,13 +25,6 @@ const statements = preparedPerConnection((db) => ({
     .where(and(eq(schema.stateEntries.teamId, sql.placeholder('teamId')), eq(schema.stateEntries.status, 'active')))
     .orderBy(asc(schema.stateEntries.seq))
     .prepare(),
-  recent: db
-    .select()
-    .from(schema.sharedMessages)
-    .where(eq(schema.sharedMessages.teamId, sql.placeholder('teamId')))
-    .orderBy(desc(schema.sharedMessages.seq))
-    .limit(LIMITS.sharedRecord.inContext)
-    .prepare(),
 }));
 
 /**
@@ -49,15 +43,13 @@ async function readContext(teamId: string, db: Db): Promise<SharedContext> {
   const members = await teamMembers(teamId, db);
   const names = new Map(members.map((m) => [m.id, m.name]));
   const state = (await q.state.execute({ teamId })).map((e) => ({ id: e.id, kind: e.kind, title: e.title, content: e.content, revision: e.revision }));
-  const recent = (await q.recent.execute({ teamId }))
-    .reverse()
-    .map((m) => ({
-      from: m.senderLabel,
-      to: m.recipientMemberId ? (names.get(m.recipientMemberId) ?? null) : null,
-      kind: m.kind,
-      text: m.text,
-      at: m.createdAt.toISOString(),
-    }));
+  const recent = (await recentShared(teamId, db)).map((m) => ({
+    from: m.senderLabel,
+    to: m.recipientMemberId ? (names.get(m.recipientMemberId) ?? null) : null,
+    kind: m.kind,
+    text: m.text,
+    at: m.createdAt.toISOString(),
+  }));
   return fitContext({
     goal: team.goal,
     roster: members.map((m) => ({ id: m.id, name: m.name, agent: m.agentName })),

@@ -1,8 +1,9 @@
 import 'server-only';
-import { sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import type { Db } from '@/server/db';
 import { schema } from '@/server/db';
+import type { SharedMessage } from '@/server/db/schema';
 import { preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
 
@@ -31,6 +32,16 @@ const insertEntry = preparedPerConnection((db) =>
     })
     .prepare(),
 );
+// Read at every admission, for the shared context (server/teams/context.ts).
+const newestEntries = preparedPerConnection((db) =>
+  db
+    .select()
+    .from(schema.sharedMessages)
+    .where(eq(schema.sharedMessages.teamId, sql.placeholder('teamId')))
+    .orderBy(desc(schema.sharedMessages.seq))
+    .limit(LIMITS.sharedRecord.inContext)
+    .prepare(),
+);
 const pruneRetained = statement(
   `delete from shared_messages where team_id = ? and seq <= (
      select seq from shared_messages where team_id = ? order by seq desc limit 1 offset ?)`,
@@ -40,4 +51,9 @@ const pruneRetained = statement(
 export async function appendShared(tx: Db, entry: Entry): Promise<void> {
   await insertEntry(tx).execute(entry);
   await pruneRetained.run(entry.teamId, entry.teamId, LIMITS.sharedRecord.retained);
+}
+
+/** The team's newest shared-record entries that a member's context carries, oldest first. */
+export async function recentShared(teamId: string, db: Db): Promise<SharedMessage[]> {
+  return (await newestEntries(db).execute({ teamId })).reverse();
 }
