@@ -14,6 +14,11 @@ export function Input({ className, ...props }: ComponentProps<'input'>) {
   return <input className={cn(base, 'h-10', border(isInvalid(props['aria-invalid'])), className)} {...props} />;
 }
 
+/** A native select styled as Input, so a form's pickers and text fields line up. */
+export function Select({ className, ...props }: ComponentProps<'select'>) {
+  return <select className={cn(base, 'h-10 min-w-0 py-0', border(isInvalid(props['aria-invalid'])), className)} {...props} />;
+}
+
 export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
   return <textarea className={cn(base, border(isInvalid(props['aria-invalid'])), className)} {...props} />;
 }
