@@ -7,7 +7,7 @@ import { PageSection } from '@/components/ui/page-section';
 import { Alert, Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { Time } from '@/components/ui/time';
 import { LIMITS } from '@/lib/limits';
-import type { ApiTokenView, CreatedApiToken } from '@/lib/schemas/auth';
+import type { ApiTokenView, CreatedApiToken } from '@/lib/types/api-token';
 import { CreateTokenForm } from './create-token-form';
 import { NewTokenNotice } from './new-token-notice';
 import { RevokeTokenDialog } from './revoke-token-dialog';

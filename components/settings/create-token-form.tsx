@@ -4,12 +4,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { Input, Select } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
 import { ApiError } from '@/lib/api-client';
 import { lazyResolver } from '@/lib/forms/lazy-resolver';
-import type { CreatedApiToken, CreateTokenInput } from '@/lib/schemas/auth';
+import type { CreateTokenInput } from '@/lib/schemas/auth';
+import type { CreatedApiToken } from '@/lib/types/api-token';
 import type { CreateTokenFormValues as FormValues } from './create-token-resolver';
 import { createTokenAction } from '@/app/(app)/settings/actions';
 import { tokenKeys } from './queries';
@@ -77,16 +78,13 @@ export function CreateTokenForm({ onCreated, disabled }: { onCreated: (token: Cr
           <Input type="text" autoComplete="off" {...register('name')} />
         </Field>
         <Field label="Expires after" error={errors.expiry?.message}>
-          <select
-            {...register('expiry')}
-            className="h-10 w-full rounded-md border border-zinc-300 bg-white px-3 text-sm text-zinc-900 focus:outline-2 focus:outline-offset-0 focus:outline-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-          >
+          <Select {...register('expiry')}>
             {EXPIRY_CHOICES.map((choice) => (
               <option key={choice.value} value={choice.value}>
                 {choice.label}
               </option>
             ))}
-          </select>
+          </Select>
         </Field>
         <fieldset className="sm:col-span-2">
           <legend className="text-sm font-medium text-zinc-900 dark:text-zinc-100">Access</legend>

@@ -1,7 +1,7 @@
 'use client';
 
 import { SecretOnce } from '@/components/ui/secret-once';
-import type { CreatedApiToken } from '@/lib/schemas/auth';
+import type { CreatedApiToken } from '@/lib/types/api-token';
 
 /** The one time a token's plain value is shown. */
 export function NewTokenNotice({ token, onDismiss }: { token: CreatedApiToken; onDismiss: () => void }) {

@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useConfirmMutation } from '@/components/ui/use-confirm-mutation';
-import type { ApiTokenView } from '@/lib/schemas/auth';
+import type { ApiTokenView } from '@/lib/types/api-token';
 import { revokeTokenAction } from '@/app/(app)/settings/actions';
 import { tokenKeys } from './queries';
 

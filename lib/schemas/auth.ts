@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { API_TOKEN_SCOPES, type ApiTokenScope } from '../types/api-token';
+import { API_TOKEN_SCOPES } from '../types/api-token';
 import { charCount } from '../text-bounds';
 import { boundedText } from './common';
 
@@ -87,24 +87,6 @@ export const changePasswordFormSchema = z
 export type SignUpInput = z.input<typeof signUpSchema>;
 export type SignInInput = z.input<typeof signInSchema>;
 export type CreateTokenInput = z.input<typeof createTokenSchema>;
-export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
-export type ChangePasswordFormInput = z.input<typeof changePasswordFormSchema>;
-
-/** An API token as the API returns it (the plain token only appears once, in the create response). */
-export type ApiTokenView = {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  /** Null: never expires. */
-  expiresAt: string | null;
-  /** Past its expiry when listed: it answers 401 and is kept in the list (marked) until revoked. */
-  expired: boolean;
-  /** 'read': safe methods only (403 read_only_token on a write); 'full': everything its owner may do. */
-  scope: ApiTokenScope;
-};
-export type CreatedApiToken = ApiTokenView & { token: string };
 
 /**
  * The path to return to after signing in, or null. Only same-origin relative paths pass:

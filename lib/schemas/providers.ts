@@ -81,9 +81,7 @@ export const updateProviderSchema = z
   })
   .strict();
 
-export type CreateProviderInput = z.input<typeof createProviderSchema>;
 export type CreateProviderData = z.output<typeof createProviderSchema>;
-export type UpdateProviderInput = z.input<typeof updateProviderSchema>;
 export type UpdateProviderData = z.output<typeof updateProviderSchema>;
 
 /** A provider as admins see it: never its key, only `••••` and the key's last four characters. */

@@ -2,7 +2,7 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { and, count, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
-import type { ApiTokenView } from '@/lib/schemas/auth';
+import type { ApiTokenView } from '@/lib/types/api-token';
 import type { ApiTokenScope } from '@/lib/types/api-token';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { conflict, notFound } from '@/server/http/errors';

@@ -3,7 +3,7 @@ import { GET as listTokens, POST as createToken } from '@/app/api/v1/tokens/rout
 import { DELETE as revokeToken } from '@/app/api/v1/tokens/[id]/route';
 import { GET as me } from '@/app/api/v1/me/route';
 import { LIMITS } from '@/lib/limits';
-import type { ApiTokenView, CreatedApiToken } from '@/lib/schemas/auth';
+import type { ApiTokenView, CreatedApiToken } from '@/lib/types/api-token';
 import { makeUser } from '../support/users';
 
 type Auth = Record<string, string>;

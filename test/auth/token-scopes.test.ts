@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as listRoute, POST as createRoute } from '@/app/api/v1/tokens/route';
 import { GET as meRoute } from '@/app/api/v1/me/route';
-import type { CreatedApiToken } from '@/lib/schemas/auth';
+import type { CreatedApiToken } from '@/lib/types/api-token';
 import { createApiToken } from '@/server/auth/tokens';
 import { createUser } from '@/server/auth/users';
 import { getDb, schema, writeTx } from '@/server/db';

@@ -4,7 +4,7 @@ import { GET as listRoute, POST as createRoute } from '@/app/api/v1/tokens/route
 import { DELETE as revokeRoute } from '@/app/api/v1/tokens/[id]/route';
 import { GET as meRoute } from '@/app/api/v1/me/route';
 import { LIMITS } from '@/lib/limits';
-import type { ApiTokenView, CreatedApiToken } from '@/lib/schemas/auth';
+import type { ApiTokenView, CreatedApiToken } from '@/lib/types/api-token';
 import { hashPassword } from '@/server/auth/passwords';
 import { eventsInWindow, setSignInClock } from '@/server/auth/rate-limit';
 import { signOutEverywhere } from '@/server/auth/sign-out-everywhere';
