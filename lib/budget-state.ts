@@ -41,6 +41,8 @@ export type BudgetStanding = {
   percent: number | null;
   /** "2 runs of unknown cost are not counted", or null when every finished run's cost is known. */
   unknownNote: string | null;
+  /** `beside` already says "cost unknown" (nothing known was spent): no "partly unknown" beside it. */
+  costWhollyUnknown: boolean;
 };
 
 export function teamBudgetStanding(team: TeamBudgetFields): BudgetStanding {
@@ -61,15 +63,18 @@ export function teamBudgetStanding(team: TeamBudgetFields): BudgetStanding {
       beside: `${team.tokensUsed.toLocaleString('en-US')} tokens`,
       percent: pct(spentNanos, moneyNanos),
       unknownNote,
+      costWhollyUnknown: false,
     };
   }
+  const costWhollyUnknown = unknownNote !== null && spentNanos === 0;
   return {
     kind: team.tokenBudget === null ? null : 'tokens',
     state: teamBudgetState(team.tokensUsed, team.tokenBudget),
     usage: usageText(team.tokensUsed, team.tokenBudget),
     money: null,
-    beside: unknownNote && spentNanos === 0 ? 'cost unknown' : `${spentText}${unknownNote ? ' known' : ''}`,
+    beside: costWhollyUnknown ? 'cost unknown' : `${spentText}${unknownNote ? ' known' : ''}`,
     percent: team.tokenBudget === null ? null : pct(team.tokensUsed, team.tokenBudget),
     unknownNote,
+    costWhollyUnknown,
   };
 }

@@ -33,7 +33,9 @@ export function TeamBudgetMeter({ team, onChanged }: { team: ApiTeam; onChanged:
         <span aria-hidden>· </span>
         <span className="sr-only">{standing.kind === 'money' ? 'Tokens: ' : 'Cost: '}</span>
         {standing.beside}
-        {standing.unknownNote ? (
+        {/* "cost unknown" needs no "(partly unknown)" beside it; a screen reader still hears why. */}
+        {standing.unknownNote && standing.costWhollyUnknown ? <span className="sr-only">: {standing.unknownNote}</span> : null}
+        {standing.unknownNote && !standing.costWhollyUnknown ? (
           <span className="text-amber-700 dark:text-amber-300" title={standing.unknownNote}>
             {' '}(partly unknown<span className="sr-only">: {standing.unknownNote}</span>)
           </span>

@@ -42,6 +42,7 @@ describe('teamBudgetStanding (the header and notices)', () => {
       beside: '$0.12',
       percent: 24,
       unknownNote: null,
+      costWhollyUnknown: false,
     });
   });
 
@@ -55,7 +56,7 @@ describe('teamBudgetStanding (the header and notices)', () => {
 
   it('without a budget: the spend, or "cost unknown" when nothing known was spent and some runs are unknown — never $0', () => {
     expect(teamBudgetStanding(team)).toMatchObject({ kind: null, state: 'none', usage: '12,340 tokens', beside: '$0.00' });
-    expect(teamBudgetStanding({ ...team, unknownCostRuns: 2 })).toMatchObject({ beside: 'cost unknown', unknownNote: '2 runs of unknown cost are not counted' });
-    expect(teamBudgetStanding({ ...team, spent: '1.50', unknownCostRuns: 1 })).toMatchObject({ beside: '$1.50 known', unknownNote: '1 run of unknown cost is not counted' });
+    expect(teamBudgetStanding({ ...team, unknownCostRuns: 2 })).toMatchObject({ beside: 'cost unknown', unknownNote: '2 runs of unknown cost are not counted', costWhollyUnknown: true });
+    expect(teamBudgetStanding({ ...team, spent: '1.50', unknownCostRuns: 1 })).toMatchObject({ beside: '$1.50 known', unknownNote: '1 run of unknown cost is not counted', costWhollyUnknown: false });
   });
 });
