@@ -1,13 +1,12 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { AddFormFooter } from '@/components/ui/add-form-footer';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { Input, Select } from '@/components/ui/input';
 import { DEFAULT_BASE_URLS, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_LIMITS, type ProviderKind } from '@/lib/provider-kinds';
 import { createProviderAction } from '@/app/(app)/admin/provider-actions';
-import { selectClass } from './select-class';
 import { useActionCall } from './use-action-call';
 
 /** A slug suggested from the name while the admin hasn't typed one: lowercase ASCII words joined by hyphens. */
@@ -25,7 +24,6 @@ const FIELDS = ['name', 'slug', 'baseUrl', 'apiKey'] as const;
 /** Add a provider: kind, name, slug (its name in model strings), base URL and key (sent once, never shown again). */
 export function AddProviderForm() {
   const router = useRouter();
-  const kindId = useId();
   const [kind, setKind] = useState<ProviderKind>('openai');
   const [name, setName] = useState('');
   const [slug, setSlug] = useState('');
@@ -60,18 +58,15 @@ export function AddProviderForm() {
         Add a provider
       </h3>
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="space-y-1">
-          <label htmlFor={kindId} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
-            Kind
-          </label>
-          <select id={kindId} className={selectClass} value={kind} onChange={(e) => changeKind(e.target.value as ProviderKind)}>
+        <Field label="Kind">
+          <Select value={kind} onChange={(e) => changeKind(e.target.value as ProviderKind)}>
             {PROVIDER_KINDS.map((k) => (
               <option key={k} value={k}>
                 {PROVIDER_KIND_LABELS[k]}
               </option>
             ))}
-          </select>
-        </div>
+          </Select>
+        </Field>
         <Field label="Name" hint={`Shown to people (up to ${PROVIDER_LIMITS.name.maxChars} characters).`} error={errors.name}>
           <Input
             type="text"

@@ -1,16 +1,15 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { Input, Select } from '@/components/ui/input';
 import { Alert, Badge, EmptyState } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
 import type { CreatedInvitation, InvitationStatus, InvitationView } from '@/lib/schemas/admin';
 import { Time } from '@/components/ui/time';
 import { createInvitationAction, revokeInvitationAction } from '@/app/(app)/admin/actions';
-import { selectClass } from './select-class';
 import { useActionCall } from './use-action-call';
 import { NewInvitationNotice } from './new-invitation-notice';
 
@@ -26,7 +25,6 @@ const STATUS: Record<InvitationStatus, { label: string; tone: 'success' | 'neutr
 /** Create single-use invitation links (shown once), list them, revoke open ones. */
 export function Invitations({ invitations }: { invitations: InvitationView[] }) {
   const router = useRouter();
-  const expiryId = useId();
   const [days, setDays] = useState<number>(defaultExpiryDays);
   const [note, setNote] = useState('');
   const [created, setCreated] = useState<CreatedInvitation | null>(null);
@@ -61,18 +59,15 @@ export function Invitations({ invitations }: { invitations: InvitationView[] }) 
           Create an invitation link
         </h3>
         <div className="grid gap-3 sm:grid-cols-[12rem_minmax(0,1fr)]">
-          <div className="space-y-1">
-            <label htmlFor={expiryId} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
-              Expires after
-            </label>
-            <select id={expiryId} className={selectClass} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          <Field label="Expires after">
+            <Select value={days} onChange={(e) => setDays(Number(e.target.value))}>
               {expiryDays.map((d) => (
                 <option key={d} value={d}>
                   {d === 1 ? '1 day' : `${d} days`}
                 </option>
               ))}
-            </select>
-          </div>
+            </Select>
+          </Field>
           <Field label="Note" hint={`Optional, for you: who it is for (up to ${noteLimit.maxChars} characters).`} error={creating.fieldErrors.note}>
             <Input type="text" autoComplete="off" value={note} onChange={(e) => setNote(e.target.value)} />
           </Field>

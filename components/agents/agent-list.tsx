@@ -3,11 +3,12 @@
 import { ButtonLink } from '@/components/ui/button-link';
 import { useRouter } from 'next/navigation';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { TOOL_GROUPS, type ToolGroup } from '@/lib/tool-groups';
 import { actionData } from '@/lib/action-result';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert, Badge, Card, EmptyState } from '@/components/ui/misc';
 import { QueryGate } from '@/components/ui/query-gate';
@@ -22,7 +23,6 @@ const SEARCH_DEBOUNCE_MS = 250;
 
 /** The agent catalog: search box, list, and each agent's Chat / Edit / Delete actions. */
 export function AgentList() {
-  const searchId = useId();
   const [search, setSearch] = useState('');
   const query = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const [toDelete, setToDelete] = useState<ApiAgent | null>(null);
@@ -35,12 +35,8 @@ export function AgentList() {
 
   return (
     <div className="space-y-4">
-      <div className="max-w-md">
-        <label htmlFor={searchId} className="sr-only">
-          Search agents
-        </label>
+      <Field label="Search agents" labelPlacement="hidden" className="max-w-md">
         <Input
-          id={searchId}
           type="search"
           placeholder="Search by name or description"
           value={search}
@@ -48,7 +44,7 @@ export function AgentList() {
           maxLength={200}
           autoComplete="off"
         />
-      </div>
+      </Field>
 
       <QueryGate query={agents} loading="Loading agents" failed="Couldn’t load your agents.">
         {({ agents: list }) =>

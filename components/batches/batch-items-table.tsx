@@ -5,6 +5,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Fragment, useId, useState } from 'react';
 import { DisclosureButton } from '@/components/runs/disclosure-button';
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Select } from '@/components/ui/input';
 import { LoadError } from '@/components/ui/load-error';
 import { Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { BATCH_ITEM_STATUSES, type BatchItemView, type BatchView } from '@/lib/types/batch';
@@ -38,7 +40,7 @@ const inputSummary = (item: BatchItemView, columns: readonly string[]) =>
  * steps of its run — the same steps view as a conversation turn. Every value is untrusted text, shown as text.
  */
 export function BatchItemsTable({ batch }: { batch: BatchView }) {
-  const filterId = useId();
+  const headingId = useId();
   const [filter, setFilter] = useState<ItemFilter>('all');
   // The cursors followed so far: the last one is the page on screen (null: the first page).
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
@@ -50,23 +52,19 @@ export function BatchItemsTable({ batch }: { batch: BatchView }) {
   const toggle = (id: string) => setOpen((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set(s).add(id)));
 
   return (
-    <section aria-labelledby={`${filterId}-heading`} className="space-y-3">
+    <section aria-labelledby={headingId} className="space-y-3">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <h2 id={`${filterId}-heading`} className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
+        <h2 id={headingId} className="text-lg font-semibold text-zinc-900 dark:text-zinc-50">
           Items
         </h2>
-        <div className="flex items-center gap-2">
-          <label htmlFor={filterId} className="text-sm text-zinc-700 dark:text-zinc-300">
-            Show
-          </label>
-          <select
-            id={filterId}
+        <Field label="Show" labelPlacement="beside">
+          <Select
             value={filter}
             onChange={(e) => {
               setFilter(e.target.value as ItemFilter);
               setCursors([null]);
             }}
-            className="h-9 rounded-md border border-zinc-300 bg-white px-2 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+            className="h-9 w-auto px-2"
           >
             <option value="all">All items ({batch.total.toLocaleString('en-US')})</option>
             {BATCH_ITEM_STATUSES.map((s) => (
@@ -74,8 +72,8 @@ export function BatchItemsTable({ batch }: { batch: BatchView }) {
                 {ITEM_STATUS[s].label} ({batch.counts[s].toLocaleString('en-US')})
               </option>
             ))}
-          </select>
-        </div>
+          </Select>
+        </Field>
       </div>
 
       {query.isPending ? (

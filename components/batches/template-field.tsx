@@ -3,6 +3,7 @@
 import { useId, useLayoutEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
 import { CharCounter } from '@/components/ui/char-counter';
+import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
 import { LIMITS } from '@/lib/limits';
 import { measureText } from '@/lib/text-bounds';
@@ -29,7 +30,7 @@ type Props = {
  * row's prompt as it will be sent.
  */
 export function TemplateField({ template, onChange, columns, firstRow, check, showError, readOnly, ref }: Props) {
-  const id = useId();
+  const errorId = useId();
   const box = useRef<HTMLTextAreaElement | null>(null);
   const pendingCursor = useRef<number | null>(null);
 
@@ -55,30 +56,30 @@ export function TemplateField({ template, onChange, columns, firstRow, check, sh
 
   return (
     <div className="space-y-2">
-      <label htmlFor={id} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
-        Prompt template
-      </label>
-      <Textarea
-        id={id}
-        ref={(el) => {
-          box.current = el;
-          if (typeof ref === 'function') ref(el);
-          else if (ref) ref.current = el;
-        }}
-        value={template}
-        readOnly={readOnly}
-        onChange={(e) => onChange(e.target.value)}
-        rows={5}
-        placeholder={columns?.length ? `Summarize {{${columns[0]}}} in one sentence.` : 'Summarize {{title}} in one sentence.'}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint ${id}-count ${id}-error`}
-      />
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
-          Each item gets this prompt with every {'{{column}}'} replaced by its row’s value.
-        </p>
-        <CharCounter id={`${id}-count`} text={template} bound={LIMITS.batch.template} onlyNearLimit />
-      </div>
+      <Field
+        label="Prompt template"
+        hint={
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p>Each item gets this prompt with every {'{{column}}'} replaced by its row’s value.</p>
+            <CharCounter text={template} bound={LIMITS.batch.template} onlyNearLimit />
+          </div>
+        }
+      >
+        <Textarea
+          ref={(el) => {
+            box.current = el;
+            if (typeof ref === 'function') ref(el);
+            else if (ref) ref.current = el;
+          }}
+          value={template}
+          readOnly={readOnly}
+          onChange={(e) => onChange(e.target.value)}
+          rows={5}
+          placeholder={columns?.length ? `Summarize {{${columns[0]}}} in one sentence.` : 'Summarize {{title}} in one sentence.'}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={errorId}
+        />
+      </Field>
       {columns?.length ? (
         <div role="group" aria-label="Insert a field" className="flex flex-wrap items-center gap-1.5">
           <span className="text-xs text-zinc-600 dark:text-zinc-400">Insert:</span>
@@ -89,7 +90,7 @@ export function TemplateField({ template, onChange, columns, firstRow, check, sh
           ))}
         </div>
       ) : null}
-      <p id={`${id}-error`} role="status" aria-live="polite" className="text-sm break-words text-red-700 dark:text-red-300">
+      <p id={errorId} role="status" aria-live="polite" className="text-sm break-words text-red-700 dark:text-red-300">
         {error}
       </p>
       {preview !== null ? (

@@ -5,19 +5,17 @@ import { useRouter } from 'next/navigation';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Select } from '@/components/ui/input';
 import { actionData } from '@/lib/action-result';
 import { agentListQuery } from '@/components/agents/queries';
 import { conversationKeys } from './queries';
 import { createConversationAction } from '@/app/(app)/conversations/actions';
 import { loadErrorMessage, sendErrorMessage } from './errors';
 
-const selectClass =
-  'h-10 w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 text-sm text-zinc-900 focus:outline-2 focus:outline-indigo-500 ' +
-  'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 sm:w-64';
-
 /** Pick an agent and start a conversation with it. */
 export function NewConversation() {
-  const id = useId();
+  const errorId = useId();
   const router = useRouter();
   const queryClient = useQueryClient();
   const agents = useQuery(agentListQuery(''));
@@ -59,17 +57,13 @@ export function NewConversation() {
 
   return (
     <form onSubmit={onSubmit} className="flex w-full flex-wrap items-end gap-2 sm:w-auto" aria-label="New conversation">
-      <div className="min-w-0 flex-1 space-y-1 sm:flex-none">
-        <label htmlFor={id} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
-          Agent
-        </label>
-        <select
-          id={id}
-          className={selectClass}
+      <Field label="Agent" className="min-w-0 flex-1 sm:flex-none">
+        <Select
+          className="sm:w-64"
           value={selected}
           onChange={(e) => setAgentId(e.target.value)}
           disabled={!agents.isSuccess}
-          aria-describedby={error ? `${id}-error` : undefined}
+          aria-describedby={error ? errorId : undefined}
         >
           {agents.isSuccess ? null : <option value="">Loading agents…</option>}
           {list.map((a) => (
@@ -77,13 +71,13 @@ export function NewConversation() {
               {a.name}
             </option>
           ))}
-        </select>
-      </div>
+        </Select>
+      </Field>
       <Button type="submit" disabled={!selected || creating}>
         {creating ? 'Starting…' : 'New conversation'}
       </Button>
       {error ? (
-        <p id={`${id}-error`} role="alert" className="w-full text-sm text-red-600 dark:text-red-400">
+        <p id={errorId} role="alert" className="w-full text-sm text-red-600 dark:text-red-400">
           {error}
         </p>
       ) : null}

@@ -1,14 +1,13 @@
 'use client';
 
 import { useMcpChanged } from './use-mcp-changed';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { createAdminMcpServerAction } from '@/app/(app)/admin/mcp-actions';
 import { createMcpServerAction } from '@/app/(app)/settings/mcp-actions';
 import { useActionCall } from '@/components/admin/use-action-call';
-import { selectClass } from '@/components/admin/select-class';
 import { AddFormFooter } from '@/components/ui/add-form-footer';
 import { Field } from '@/components/ui/field';
-import { Input, Textarea } from '@/components/ui/input';
+import { Input, Select, Textarea } from '@/components/ui/input';
 import { LIMITS } from '@/lib/limits';
 import { argLines, parseSecretLines } from './secret-lines';
 import type { McpScope } from './queries';
@@ -23,7 +22,6 @@ const TIMEOUT_ERROR = `A number of seconds from ${LIMITS.mcp.timeoutMs.min / 100
  */
 export function McpServerForm({ scope }: { scope: McpScope }) {
   const changed = useMcpChanged();
-  const transportId = useId();
   const [transport, setTransport] = useState<'http' | 'stdio'>('http');
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
@@ -71,15 +69,12 @@ export function McpServerForm({ scope }: { scope: McpScope }) {
       </h3>
       <div className="grid gap-3 sm:grid-cols-2">
         {scope === 'admin' ? (
-          <div className="space-y-1">
-            <label htmlFor={transportId} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
-              Transport
-            </label>
-            <select id={transportId} className={selectClass} value={transport} onChange={(e) => setTransport(e.target.value as 'http' | 'stdio')}>
+          <Field label="Transport">
+            <Select value={transport} onChange={(e) => setTransport(e.target.value as 'http' | 'stdio')}>
               <option value="http">Streamable HTTP (a URL)</option>
               <option value="stdio">stdio (a command this server runs)</option>
-            </select>
-          </div>
+            </Select>
+          </Field>
         ) : null}
         <Field label="Name" hint={`Lowercase letters, digits and hyphens, up to ${LIMITS.mcp.name.maxChars}; steps show it.`} error={errors.name}>
           <Input type="text" autoComplete="off" spellCheck={false} value={name} onChange={(e) => setName(e.target.value)} />

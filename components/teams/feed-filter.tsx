@@ -3,7 +3,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
+import { Input, Select } from '@/components/ui/input';
 import {
   FEED_FILTER_TEXT,
   FEED_STATUS_LABELS,
@@ -20,9 +20,6 @@ import { useDebouncedValue } from '@/components/ui/use-debounced-value';
 /** Typing settles this long before the URL (and the feed) follows. */
 const TEXT_SETTLE_MS = 300;
 
-const selectClass =
-  'h-10 w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 text-sm text-zinc-900 focus:outline-2 focus:outline-indigo-500 ' +
-  'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';
 const labelClass = 'block text-xs font-medium text-zinc-700 dark:text-zinc-300';
 
 /** The feed filter the page URL names (`?member=…&status=…&text=…`); the URL is its only store. */
@@ -88,9 +85,8 @@ export function FeedFilterBar({ filter, members, matching }: Props) {
         <label htmlFor={`${id}-member`} className={labelClass}>
           Member
         </label>
-        <select
+        <Select
           id={`${id}-member`}
-          className={selectClass}
           value={filter.member ?? ''}
           onChange={(e) => pushFilter(pathname, { ...filter, member: e.target.value || null })}
         >
@@ -101,15 +97,14 @@ export function FeedFilterBar({ filter, members, matching }: Props) {
             </option>
           ))}
           {!knownMember ? <option value={filter.member!}>A former member</option> : null}
-        </select>
+        </Select>
       </div>
       <div className="min-w-0 sm:w-40">
         <label htmlFor={`${id}-status`} className={labelClass}>
           Status
         </label>
-        <select
+        <Select
           id={`${id}-status`}
-          className={selectClass}
           value={filter.status ?? ''}
           onChange={(e) => pushFilter(pathname, { ...filter, status: isFeedStatusGroup(e.target.value) ? e.target.value : null })}
         >
@@ -119,7 +114,7 @@ export function FeedFilterBar({ filter, members, matching }: Props) {
               {FEED_STATUS_LABELS[s]}
             </option>
           ))}
-        </select>
+        </Select>
       </div>
       <div className="min-w-0 flex-1 sm:min-w-48">
         <label htmlFor={`${id}-text`} className={labelClass}>

@@ -4,7 +4,7 @@ import { useEffect, useRef, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { CharCounter } from '@/components/ui/char-counter';
 import { Field } from '@/components/ui/field';
-import { Input, Textarea } from '@/components/ui/input';
+import { Input, Select, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { LIMITS } from '@/lib/limits';
 import type { DraftErrors, StateDraft } from './state-draft';
@@ -24,10 +24,6 @@ type Props = {
   submitLabel: string;
 };
 
-const selectClass =
-  'h-10 w-full rounded-md border border-zinc-300 bg-white px-3 text-sm text-zinc-900 focus:outline-2 focus:outline-indigo-500 ' +
-  'dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';
-
 /** Kind, title and content of a state entry, with the same counters and bounds the server checks. */
 export function StateEntryForm({ draft, onChange, onSubmit, onCancel, kindEditable, errors, failure, pending, submitLabel }: Props) {
   const titleRef = useRef<HTMLInputElement>(null);
@@ -45,13 +41,13 @@ export function StateEntryForm({ draft, onChange, onSubmit, onCancel, kindEditab
     <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
       {kindEditable ? (
         <Field label="Kind">
-          <select className={selectClass} value={draft.kind} onChange={(e) => onChange({ ...draft, kind: e.target.value as StateKind })}>
+          <Select value={draft.kind} onChange={(e) => onChange({ ...draft, kind: e.target.value as StateKind })}>
             {KIND_ORDER.map((kind) => (
               <option key={kind} value={kind}>
                 {KIND_LABEL[kind].one}
               </option>
             ))}
-          </select>
+          </Select>
         </Field>
       ) : null}
       <Field label="Title" error={errors.title} hint={<CharCounter text={draft.title} bound={LIMITS.publicState.title} />}>
