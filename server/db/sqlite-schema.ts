@@ -707,15 +707,24 @@ export const fileBlobs = sqliteTable('file_blobs', {
   createdAt: createdAt(),
 });
 
-/** Files attached to a chat message (its run) or a team request (its job): the ids the person sent with it. */
+/** Files attached to a chat message (its run) or a team request (its job): what the person sent with it, in order. */
 export const fileAttachments = sqliteTable(
   'file_attachments',
   {
     targetId: text('target_id').notNull(),
-    fileId: text('file_id')
-      .notNull()
-      .references(() => files.id, { onDelete: 'cascade' }),
+    // Null once the file is deleted: the row stays, so the message or request still lists it (as deleted).
+    fileId: text('file_id').references(() => files.id, { onDelete: 'set null' }),
     position: integer('position').notNull(),
+    // Who sent it and where (the file's scope): owner-scoped reads, and deleting the chat or team deletes the rows.
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    teamId: text('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+    conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'cascade' }),
+    // The file as it was sent (name, type, size of the version then newest): what a deleted one still shows.
+    name: text('name').notNull(),
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
   },
   (t) => [uniqueIndex('file_attachments_target_file_idx').on(t.targetId, t.fileId), index('file_attachments_file_idx').on(t.fileId)],
 );
