@@ -9,13 +9,13 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
-import { ApiError } from '@/lib/api-client';
 import { newClientId } from '@/lib/idempotency/client-id';
 import { keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
 import { LIMITS } from '@/lib/limits';
 import { measureText } from '@/lib/text-bounds';
 import type { BatchTarget } from '@/lib/types/batch';
 import { readBatchList, startTooLarge } from './read-list';
+import { serverMessage } from './server-message';
 import { ListInput } from './list-input';
 import { ListPreview } from './list-preview';
 import { batchKeys } from './queries';
@@ -163,13 +163,6 @@ export function BatchStartForm({ target }: { target: BatchTarget }) {
       </div>
     </form>
   );
-}
-
-/** The server's refusal in words, with the field it names (a row of the list, the template, a limit). */
-function serverMessage(error: Error): string {
-  if (!(error instanceof ApiError)) return error.message;
-  const fields = Object.entries(error.fields).map(([field, message]) => `${field}: ${message}`);
-  return fields.length ? `${error.message} (${fields.join('; ')})` : error.message;
 }
 
 function NumberField(props: { label: string; value: string; onChange: (value: string) => void; min: number; max: number; hint: string; error: string | null }) {

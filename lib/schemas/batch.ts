@@ -21,7 +21,8 @@ export const batchTargetSchema = z.union([
 /**
  * POST /api/v1/batches (and the browser's start action). Beyond each field's own bound: columns are distinct, every
  * template field is a column, every item has exactly the columns (refused naming the row), and an item's values fit
- * LIMITS.batch.itemBytes together.
+ * LIMITS.batch.itemBytes together. The message counts rows from 1, as people and the browser's list do; the path
+ * (`items.N`) stays the array's index.
  */
 export const batchCreateSchema = z
   .strictObject({
@@ -46,7 +47,7 @@ export const batchCreateSchema = z
     if (unknown.length) ctx.addIssue({ code: 'custom', path: ['template'], message: `Unknown field ${unknown.map((f) => `{{${f}}}`).join(', ')}: not a column` });
     for (const [i, item] of body.items.entries()) {
       const problem = itemProblem(item, body.columns);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['items', i], message: `Row ${i}: ${problem}` });
+      if (problem) ctx.addIssue({ code: 'custom', path: ['items', i], message: `Row ${i + 1}: ${problem}` });
     }
   });
 export type BatchCreateInput = z.output<typeof batchCreateSchema>;

@@ -93,7 +93,7 @@ describe('POST /api/v1/batches: a durable batch over a list, run to the end thro
       [{ template: 'Hi {{nope}}' }, 'template', /\{\{nope\}\}/],
       [{ columns: ['name', 'mood', 'name'] }, 'columns.2', /Duplicate column "name"/],
       [{ items: [] }, 'items', /At least one item/],
-      [{ items: [{ name: 'a', mood: 'b' }, { name: 'only' }] }, 'items.1', /Row 1: missing "mood"/],
+      [{ items: [{ name: 'a', mood: 'b' }, { name: 'only' }] }, 'items.1', /^Row 2: missing "mood"/],
       [{ items: [{ name: 'a', mood: 'b', extra: 'x' }] }, 'items.0', /not a column: "extra"/],
       [{ concurrency: B.maxConcurrency + 1 }, 'concurrency', /at most/],
       [{ concurrency: 0 }, 'concurrency', /at least 1/],
@@ -108,6 +108,25 @@ describe('POST /api/v1/batches: a durable batch over a list, run to the end thro
     expect(list.body.batches).toEqual([]);
   });
 
+  it('counts rows from 1 in its messages, as the browser does, at the first and the last row (the path stays the index)', async () => {
+    const alice = await makeUser('alice');
+    const agent = await makeAgent(alice.id);
+    const full = () => Array.from({ length: B.maxItems }, (_, i) => ({ name: `n${i}`, mood: 'm' }));
+    const first = full();
+    first[0] = { name: 'only' } as (typeof first)[number];
+    const last = full();
+    last[B.maxItems - 1] = { name: 'only' } as (typeof last)[number];
+    const atFirst = await post(alice.auth, body(agent.id, { items: first }));
+    expect(atFirst.status).toBe(422);
+    expect((atFirst.body.error as { fields: Record<string, string> }).fields).toMatchObject({ 'items.0': 'Row 1: missing "mood"' });
+    const atLast = await post(alice.auth, body(agent.id, { items: last }));
+    expect(atLast.status).toBe(422);
+    const fields = (atLast.body.error as { fields: Record<string, string> }).fields;
+    expect(fields[`items.${B.maxItems - 1}`]).toBe(`Row ${B.maxItems}: missing "mood"`);
+    // No message anywhere counts from 0.
+    expect(Object.values(fields).join('\n')).not.toMatch(/Row 0\b/);
+  });
+
   it('bounds an item at LIMITS.batch.itemBytes and the template at its bytes, in ASCII, CJK and emoji (the limit passes, one past does not)', async () => {
     const alice = await makeUser('alice');
     const agent = await makeAgent(alice.id);
@@ -120,7 +139,7 @@ describe('POST /api/v1/batches: a durable batch over a list, run to the end thro
       await call(cancelRoute.POST, { method: 'POST', headers: alice.auth, params: { id: (at.body.batch as { id: string }).id } });
       const past = await itemFits(unit.repeat(n) + 'a');
       expect(past.status, `${unit} one past`).toBe(422);
-      expect((past.body.error as { fields: Record<string, string> }).fields['items.0']).toMatch(/Row 0: values are/);
+      expect((past.body.error as { fields: Record<string, string> }).fields['items.0']).toMatch(/^Row 1: values are/);
       const tAt = await post(alice.auth, { target: { agentId: agent.id }, template: unit.repeat(B.template.maxBytes / bytes), columns: ['v'], items: [{ v: 'x' }], concurrency: 1 });
       expect(tAt.status, `${unit} template at the limit`).toBe(201);
       await call(cancelRoute.POST, { method: 'POST', headers: alice.auth, params: { id: (tAt.body.batch as { id: string }).id } });
