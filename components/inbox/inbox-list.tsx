@@ -10,11 +10,12 @@ import { approvalRequest } from '@/components/teams/interrupt-response';
 import type { AnswerBody } from '@/components/teams/job-answer-form';
 import { Button } from '@/components/ui/button';
 import { LoadError } from '@/components/ui/load-error';
-import { Alert, EmptyState, PageHeader, Spinner } from '@/components/ui/misc';
+import { Alert, PageHeader, Spinner } from '@/components/ui/misc';
 import { actionData } from '@/lib/action-result';
 import { newClientId } from '@/lib/idempotency/client-id';
 import { refreshOnPush } from '@/lib/query/refresh-on-push';
 import type { BulkAnswerOutcome, InboxItem } from '@/lib/types/inbox';
+import { InboxEmpty } from './inbox-empty';
 import { InboxItemCard, askerOf } from './inbox-item-card';
 import { inboxKeyAction } from './inbox-keys';
 import { InboxKeysDialog } from './inbox-keys-dialog';
@@ -159,7 +160,7 @@ export function InboxList() {
       ) : query.isError && !query.data ? (
         <LoadError query={query}>Couldn’t load your inbox.</LoadError>
       ) : items.length === 0 ? (
-        <EmptyState title="Nothing needs you">Questions and tool approvals from your chats and teams will show here.</EmptyState>
+        <InboxEmpty />
       ) : (
         <>
           {query.isError ? <LoadError query={query}>Couldn’t refresh your inbox.</LoadError> : null}
