@@ -1,10 +1,11 @@
 import { request, type APIRequestContext } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
-import { E2E_PORT, ROOT_DIR, SERVER_ENV } from './env';
+import { ROOT_DIR, SERVER_ENV } from './env';
 import { expect, test } from './fixtures';
 import { createAgent } from './support/team-flows';
 
@@ -173,26 +174,37 @@ test('a cancel in the middle, through the API: the unfinished items end at once 
 
 // ── A crash in the middle: a server of its own (the e2e build on its own data directory and port), SIGKILLed ──
 
-const CRASH_PORT = E2E_PORT + 23;
-const CRASH_URL = `http://127.0.0.1:${CRASH_PORT}`;
+/** A port free now (the kernel's choice), kept for both of the test's servers: no other spec or worker takes it. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+type Server = { child: ChildProcess; url: string; output: () => string };
 
 /** `next start` directly (no npm or shell between), so its pid is the server's and SIGKILL kills the server. */
-function startServer(dataDir: string): { child: ChildProcess; output: () => string } {
-  const child = spawn(path.join(ROOT_DIR, 'node_modules/.bin/next'), ['start', '--port', String(CRASH_PORT), '--hostname', '127.0.0.1'], {
+function startServer(dataDir: string, port: number): Server {
+  const child = spawn(path.join(ROOT_DIR, 'node_modules/.bin/next'), ['start', '--port', String(port), '--hostname', '127.0.0.1'], {
     cwd: ROOT_DIR,
-    env: { ...process.env, ...SERVER_ENV, DATA_DIR: dataDir, PORT: String(CRASH_PORT) },
+    env: { ...process.env, ...SERVER_ENV, DATA_DIR: dataDir, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000)));
-  return { child, output: () => output };
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output };
 }
 
-async function healthy(server: { child: ChildProcess; output: () => string }): Promise<void> {
+async function healthy(server: Server): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (server.child.exitCode !== null) throw new Error(`the server exited:\n${server.output()}`);
-    const ok = await fetch(`${CRASH_URL}/api/health`, { signal: AbortSignal.timeout(2_000) }).then(
+    const ok = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(2_000) }).then(
       (res) => res.ok,
       () => false,
     );
@@ -212,7 +224,8 @@ async function kill(child: ChildProcess): Promise<void> {
 test('the server SIGKILLed in the middle of a batch and started again on the same data: every item ends exactly once, and the export equals what was sent', async () => {
   test.setTimeout(150_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-e2e-batch-crash-'));
-  let server = startServer(dataDir);
+  const port = await freePort();
+  let server = startServer(dataDir, port);
   let api: APIRequestContext | undefined;
   try {
     await healthy(server);
@@ -224,7 +237,7 @@ test('the server SIGKILLed in the middle of a batch and started again on the sam
     );
     expect(made.status, made.stderr).toBe(0);
     const { token } = JSON.parse(made.stdout.trim().split('\n').at(-1)!) as { token: string };
-    api = await request.newContext({ baseURL: CRASH_URL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+    api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
 
     const agent = await createAgent(api, { name: 'Survivor' });
     const rows = Array.from({ length: 18 }, (_, i) => ({ v: `${i} 李雷 "${i}" 😀`, ms: String(400 + ((i * 137) % 600)) }));
@@ -243,7 +256,7 @@ test('the server SIGKILLed in the middle of a batch and started again on the sam
     expect(before.some((i) => i.status === 'queued')).toBe(true);
 
     await kill(server.child);
-    server = startServer(dataDir);
+    server = startServer(dataDir, port);
     await healthy(server);
 
     const final = await ended(api, batch.id, 60_000);
