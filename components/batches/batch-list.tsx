@@ -25,9 +25,9 @@ export function BatchList() {
   if (batches.length === 0) {
     return (
       <EmptyState title="No batches yet">
-        <p>Run one prompt over every row of a CSV or JSONL list: choose “Run over a list” on an agent, or on a team member.</p>
-        <ButtonLink href="/agents" variant="secondary" className="mt-3">
-          Choose an agent
+        <p>Run one prompt over every row of a CSV or JSONL list, with one of your agents or a team member.</p>
+        <ButtonLink href="/batches/new" variant="secondary" className="mt-3">
+          Run over a list
         </ButtonLink>
       </EmptyState>
     );

@@ -15,6 +15,12 @@ export type BatchTarget =
   | { kind: 'agent'; agentId: string; name: string }
   | { kind: 'member'; teamId: string; memberId: string; name: string };
 
+/** What a person can run a batch with: their agents, and their teams' members (/batches/new without a target). */
+export type BatchTargetChoices = {
+  agents: Array<Extract<BatchTarget, { kind: 'agent' }>>;
+  teams: Array<{ teamId: string; name: string; members: Array<Extract<BatchTarget, { kind: 'member' }>> }>;
+};
+
 export type BatchCounts = { queued: number; running: number; waiting: number; done: number; failed: number; cancelled: number };
 
 export type BatchView = {

@@ -1,10 +1,12 @@
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
 import { BatchStartForm } from '@/components/batches/batch-start-form';
+import { BatchTargetPicker } from '@/components/batches/batch-target-picker';
 import { PageHeader } from '@/components/ui/misc';
 import type { BatchTarget } from '@/lib/types/batch';
 import { currentUser } from '@/server/auth/require-user';
 import { findAgent } from '@/server/agents/catalog';
+import { batchTargetChoices } from '@/server/batches/targets';
 import { AppError } from '@/server/http/errors';
 import { getTeam } from '@/server/teams/teams';
 
@@ -13,6 +15,8 @@ export const metadata: Metadata = { title: 'Run over a list' };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : null);
+
+const hasTarget = (query: Awaited<Props['searchParams']>) => query.agentId !== undefined || query.teamId !== undefined || query.memberId !== undefined;
 
 /**
  * Who the batch runs with, from the link that opened the page (?agentId=… from an agent, ?teamId=…&memberId=… from a
@@ -39,7 +43,17 @@ async function targetOf(ownerId: string, query: Awaited<Props['searchParams']>):
 export default async function NewBatchPage({ searchParams }: Props) {
   const user = await currentUser();
   if (!user) redirect('/sign-in');
-  const target = await targetOf(user.id, await searchParams);
+  const query = await searchParams;
+  // No target named (the Batches page's link, or the address typed): choose one here.
+  if (!hasTarget(query)) {
+    return (
+      <>
+        <PageHeader title="Run over a list" />
+        <BatchTargetPicker choices={await batchTargetChoices(user.id)} />
+      </>
+    );
+  }
+  const target = await targetOf(user.id, query);
   if (!target) notFound();
   return (
     <>
