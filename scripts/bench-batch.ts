@@ -9,7 +9,8 @@
  * and issue 30's three figures:
  *   3. the planning pass (the view the scheduler reads each pass + the planner), p50/p99 over BENCH_PASSES passes,
  *      with BENCH_QUEUED (10,000) items queued against none (target ≤ 1.2×), and against as many running batches
- *      with only 8 items queued each (the same candidates offered: what differs is the queued count)
+ *      with only 8 items queued each (the same candidates offered: what differs is the queued count); the states are
+ *      timed in turns, and an empty database once before them
  *   4. while those items run (one owner's batches of LIMITS.batch.maxItems each, made through createBatch with this
  *      process's livePerOwner raised to fit them), another owner's `/reply ok` team requests, sent one at a time:
  *      their queue wait (created → admitted) p50/p99/max against one item's time in a slot; the batches are then
