@@ -1,6 +1,7 @@
 /**
  * Headers every response carries (pages get their nonce CSP from proxy.ts; see docs/decisions/010). API responses
- * are JSON and never run anything, so their CSP allows nothing at all.
+ * are JSON or downloads and never run anything, so their CSP allows nothing at all and sandboxes the document: this
+ * header replaces a route's own (a file's content, an export), so it must hold everything those promise (ADR 058).
  */
 const securityHeaders = [
   { key: 'X-Content-Type-Options', value: 'nosniff' },
@@ -8,7 +9,7 @@ const securityHeaders = [
   // Older browsers that don't know CSP frame-ancestors.
   { key: 'X-Frame-Options', value: 'DENY' },
 ];
-const apiHeaders = [{ key: 'Content-Security-Policy', value: "default-src 'none'; frame-ancestors 'none'" }];
+const apiHeaders = [{ key: 'Content-Security-Policy', value: "sandbox; default-src 'none'; frame-ancestors 'none'" }];
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

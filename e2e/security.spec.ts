@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { createTeam } from './support/team-flows';
 
 /**
  * Headers and the nonce CSP in a real browser (docs/decisions/010). What must not happen: a page that serves a
@@ -83,9 +84,31 @@ test('API responses forbid framing and sniffing and allow nothing to run', async
   const res = await api.get('/api/v1/me');
   expect(res.status()).toBe(200);
   const headers = res.headers();
-  expect(headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect(headers['content-security-policy']).toBe("sandbox; default-src 'none'; frame-ancestors 'none'");
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+});
+
+/**
+ * What must not happen: a stored HTML or SVG file opened from its download link runs in the app's origin. The built
+ * server's config headers replace a route's own CSP, so this is checked through `next start`, not in the route's test.
+ */
+test('a file’s content arrives sandboxed, as an attachment, never sniffed', async ({ api }) => {
+  const team = await createTeam(api, 'Downloads', [{ name: 'Writer' }, { name: 'Reader' }]);
+  const html = '<!doctype html><script>parent.stolen = document.cookie</script><svg onload="alert(1)"></svg>';
+  const up = await api.post(`/api/v1/teams/${team.id}/files?name=page.html`, { data: Buffer.from(html), headers: { 'content-type': 'text/html' } });
+  expect(up.status(), await up.text()).toBe(201);
+  const { file } = (await up.json()) as { file: { id: string } };
+  for (const query of ['', '?inline=1']) {
+    const res = await api.get(`/api/v1/files/${file.id}/content${query}`);
+    expect(res.status()).toBe(200);
+    const headers = res.headers();
+    expect(headers['content-security-policy']?.split(';')[0]).toBe('sandbox');
+    expect(headers['content-security-policy']).toContain("default-src 'none'");
+    expect(headers['content-disposition']).toMatch(/^attachment;/);
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['content-type']).not.toMatch(/html|svg/);
+  }
 });
 
 test("a cookie-authenticated write without the app's Origin is refused, and the app's own page can write", async ({
