@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
-import { FIRST_LOAD, RESULT_TIMEOUT, createAgent, expectLive, markDocument } from './support/team-flows';
+import { FIRST_LOAD, RESULT_TIMEOUT, createAgent, createTeam, expectLive, markDocument } from './support/team-flows';
 
 // Items run through the real scheduler and the scripted model; every single wait stays in seconds.
 test.describe.configure({ timeout: 90_000 });
@@ -121,6 +121,42 @@ test('a person pastes a CSV, fixes a wrong field, starts the batch, watches it f
     .toBe(true);
   await expect.poll(async () => (await readBatch(api, batchId)).status, { timeout: RESULT_TIMEOUT * 2 }).toBe('completed');
   await expect(countsList(page)).toContainText('1 failed', { timeout: RESULT_TIMEOUT });
+});
+
+test('from the Batches page with no agent yet: the way to create one; with agents and a team, a labelled choice of either, then the form, and the batch runs as the chosen member', async ({
+  page,
+  api,
+}) => {
+  await page.goto('/batches', FIRST_LOAD);
+  // The header's link and the empty list's both lead to the choice.
+  await page.getByRole('link', { name: 'Run over a list' }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Run over a list' })).toBeVisible(FIRST_LOAD);
+  expect(new URL(page.url()).search).toBe('');
+  await expect(page.getByText('No agents yet')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create an agent' })).toHaveAttribute('href', '/agents/new');
+  await expect(page.getByRole('combobox', { name: 'Run with' })).toHaveCount(0);
+
+  await createAgent(api, { name: 'Solo 研究者 🔬' });
+  await createTeam(api, 'Launch crew', [{ name: 'Scout' }, { name: 'Checker' }]);
+  await page.reload(FIRST_LOAD);
+  const runWith = page.getByRole('combobox', { name: 'Run with' });
+  await expect(runWith).toBeVisible(FIRST_LOAD);
+  await expect(runWith.locator('optgroup[label="Agents"] option')).toHaveText(['Checker', 'Scout', 'Solo 研究者 🔬']);
+  await expect(runWith.locator('optgroup[label="Team Launch crew"] option')).toHaveText(['Scout', 'Checker']);
+  // Nothing to start before someone is chosen.
+  await expect(listBox(page)).toHaveCount(0);
+  const axe = await new AxeBuilder({ page }).include('main').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+  // A list pasted after choosing an agent stays when the choice changes to a team member.
+  await runWith.selectOption({ label: 'Solo 研究者 🔬' });
+  await listBox(page).fill('n\n1\n2');
+  await templateBox(page).fill('/reply item {{n}}');
+  await runWith.locator('optgroup[label="Team Launch crew"]').locator('option', { hasText: 'Checker' }).evaluate((o: HTMLOptionElement) => o.value).then((value) => runWith.selectOption(value));
+  await expect(listBox(page)).toHaveValue('n\n1\n2');
+  await page.getByRole('button', { name: 'Start 2 items' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Batch with Checker' })).toBeVisible(FIRST_LOAD);
+  await expect(countsList(page)).toContainText('2 done', { timeout: RESULT_TIMEOUT * 2 });
 });
 
 test('a malformed JSONL line is named by its number; the template and the text stay', async ({ page, api }) => {

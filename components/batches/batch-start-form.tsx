@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useDeferredValue, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createBatchAction } from '@/app/(app)/batches/actions';
 import { Button } from '@/components/ui/button';
@@ -21,15 +21,9 @@ import { ListPreview } from './list-preview';
 import { batchKeys } from './queries';
 import { checkTemplate } from './template';
 import { TemplateField } from './template-field';
+import { useHydrated } from './use-hydrated';
 
 const B = LIMITS.batch;
-
-const noSubscription = () => () => {};
-/**
- * The page is rendered on the server before its handlers exist: what was typed then would not reach the form. The
- * boxes are read-only until hydrated, so nothing typed is lost (and tests that wait for "editable" wait for it).
- */
-const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
 
 /** A whole number within [min, max], or null. */
 function wholeIn(text: string, min: number, max: number): number | null {

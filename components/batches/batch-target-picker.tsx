@@ -7,6 +7,7 @@ import { Select } from '@/components/ui/input';
 import { EmptyState } from '@/components/ui/misc';
 import type { BatchTarget, BatchTargetChoices } from '@/lib/types/batch';
 import { BatchStartForm } from './batch-start-form';
+import { useHydrated } from './use-hydrated';
 
 /** A choice's value in the select: its kind and ids, which no agent's or member's name can fake. */
 const keyOf = (target: BatchTarget) => (target.kind === 'agent' ? `agent:${target.agentId}` : `member:${target.teamId}:${target.memberId}`);
@@ -16,6 +17,7 @@ const keyOf = (target: BatchTarget) => (target.kind === 'agent' ? `agent:${targe
  * runs with, then the usual form. The form stays as it is when the choice changes, so a list pasted first is kept.
  */
 export function BatchTargetPicker({ choices }: { choices: BatchTargetChoices }) {
+  const hydrated = useHydrated();
   const [key, setKey] = useState('');
   const all = [...choices.agents, ...choices.teams.flatMap((t) => t.members)];
   const target = all.find((t) => keyOf(t) === key) ?? null;
@@ -33,7 +35,7 @@ export function BatchTargetPicker({ choices }: { choices: BatchTargetChoices }) 
   return (
     <div className="space-y-6">
       <Field label="Run with" hint="Each item of the list runs as its own chat with this agent or team member.">
-        <Select value={key} onChange={(e) => setKey(e.target.value)} className="max-w-md">
+        <Select value={key} disabled={!hydrated} onChange={(e) => setKey(e.target.value)} className="max-w-md">
           <option value="">Choose an agent or a team member…</option>
           {choices.agents.length ? (
             <optgroup label="Agents">

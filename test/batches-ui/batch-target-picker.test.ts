@@ -14,7 +14,9 @@ describe('BatchTargetPicker (/batches/new without a target)', () => {
     });
     const id = /<label for="([^"]+)"[^>]*>Run with<\/label>/.exec(html)?.[1];
     expect(id).toBeTruthy();
-    expect(html).toMatch(new RegExp(`<select[^>]*id="${id}"`));
+    // Disabled in the server's HTML: a choice made before hydration would be lost.
+    const select = new RegExp(`<select[^>]*id="${id}"[^>]*>`).exec(html)?.[0];
+    expect(select).toContain('disabled=""');
     expect(html).toContain('<optgroup label="Agents"><option value="agent:a1">&lt;b&gt;Writer&lt;/b&gt;</option><option value="agent:a2">研究者 🔬</option></optgroup>');
     expect(html).toContain('<optgroup label="Team Launch"><option value="member:t1:m1">Reviewer</option></optgroup>');
     // Nothing chosen yet: no form, so nothing can start against no one.
