@@ -5,7 +5,8 @@ import { buttonVariants } from '@/components/ui/button-variants';
 import { cn } from '@/components/ui/cn';
 import { Time } from '@/components/ui/time';
 import type { ApiFile } from '@/lib/types/file';
-import { authorLabel, fileContentUrl, formatFileSize } from './file-format';
+import { formatBytes } from '@/lib/byte-size';
+import { authorLabel, fileContentUrl } from './file-format';
 
 /**
  * One file in the Files panel: its name (opens the preview), who wrote its latest version, its size, its version
@@ -32,7 +33,7 @@ export function FileListItem({ file, onOpen, onDelete }: { file: ApiFile; onOpen
           <span aria-hidden>·</span>
           <span>
             <span className="sr-only">Size: </span>
-            {formatFileSize(file.size)}
+            {formatBytes(file.size)}
           </span>
           <span aria-hidden>·</span>
           <span>

@@ -10,7 +10,8 @@ import { Spinner } from '@/components/ui/misc';
 import { Modal } from '@/components/ui/modal';
 import { ApiError } from '@/lib/api-client';
 import type { ApiFileVersion } from '@/lib/types/file';
-import { authorLabel, fileContentUrl, formatFileSize } from './file-format';
+import { formatBytes } from '@/lib/byte-size';
+import { authorLabel, fileContentUrl } from './file-format';
 import { FileDiffView } from './file-diff-view';
 import { FilePreviewBody } from './file-preview-body';
 import { fileDiffQuery, fileQuery } from './queries';
@@ -65,7 +66,7 @@ function FileVersions({ fileId, name, versions }: { fileId: string; name: string
     <>
       {shown ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          {`Version ${shown.revision} of ${latest} · ${authorLabel(shown.author)} · ${formatFileSize(shown.size)} · ${shown.mediaType}`}
+          {`Version ${shown.revision} of ${latest} · ${authorLabel(shown.author)} · ${formatBytes(shown.size)} · ${shown.mediaType}`}
         </p>
       ) : null}
       <div className="flex flex-wrap items-end gap-2">

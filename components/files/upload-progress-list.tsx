@@ -2,8 +2,8 @@
 
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
+import { formatBytes } from '@/lib/byte-size';
 import { progressPercent, type PendingAttachment } from './attach-state';
-import { formatFileSize } from './file-format';
 
 /**
  * The uploads a composer or the Files panel holds: each with its name and size, a progress bar (role progressbar
@@ -40,7 +40,7 @@ export function UploadProgressList({
                 {item.name}
               </span>
               <span className="shrink-0 text-xs text-zinc-600 dark:text-zinc-400">
-                {item.status === 'uploading' ? `${percent}% of ${formatFileSize(item.size)}` : formatFileSize(item.size)}
+                {item.status === 'uploading' ? `${percent}% of ${formatBytes(item.size)}` : formatBytes(item.size)}
               </span>
               {item.status === 'uploading' ? (
                 <Button variant="ghost" size="sm" onClick={() => onCancel(item.key)} aria-label={`Cancel upload of ${item.name}`}>

@@ -1,6 +1,7 @@
 import { ApiError } from '@/lib/api-client';
 import type { ApiFile, FileScope } from '@/lib/types/file';
-import { formatFileSize, scopeFilesPath } from './file-format';
+import { formatBytes } from '@/lib/byte-size';
+import { scopeFilesPath } from './file-format';
 
 export type UploadOptions = {
   /** Bytes sent so far, from the request's upload progress events. */
@@ -24,7 +25,7 @@ export function uploadError(status: number, responseText: string, size: number):
     error = undefined;
   }
   if (status === 413 && !error?.message) {
-    return new ApiError(413, 'too_large', `This file (${formatFileSize(size)}) is larger than the upload limit.`);
+    return new ApiError(413, 'too_large', `This file (${formatBytes(size)}) is larger than the upload limit.`);
   }
   return new ApiError(status, error?.code ?? 'http_error', error?.message ?? `Upload failed (${status})`, error?.fields ?? {});
 }

@@ -6,6 +6,7 @@ import { ApiError, apiFetch } from '@/lib/api-client';
 import { LIMITS } from '@/lib/limits';
 import type { SkillView } from '@/lib/types/skill';
 import { Alert } from '@/components/ui/misc';
+import { formatBytes } from '@/lib/byte-size';
 import { skillKeys } from './queries';
 
 /**
@@ -24,7 +25,7 @@ export function SkillImport({ onImported }: { onImported: (skill: SkillView) => 
   async function upload(file: File) {
     setError(null);
     if (file.size > LIMITS.skills.zipBytes) {
-      setError(`That archive is larger than ${(LIMITS.skills.zipBytes / 1024 / 1024).toFixed(0)} MB`);
+      setError(`That archive is larger than ${formatBytes(LIMITS.skills.zipBytes)}`);
       return;
     }
     setPending(true);

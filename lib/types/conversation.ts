@@ -1,5 +1,6 @@
 /** API shapes of conversations, runs and messages, shared by the route handlers and the conversation UI. */
 import type { AssemblyChange, AssemblyDescriptor } from './assembly';
+import type { ApiAttachment } from './file';
 import type { Provenance } from './provenance';
 
 export type RunStatus = 'pending' | 'running' | 'success' | 'error' | 'interrupted' | 'cancelled';
@@ -80,6 +81,8 @@ export type Message = {
   status?: 'error';
   /** Tool messages only: true when the person declined the call, so it never ran (status is 'error' too). */
   declined?: true;
+  /** The person's messages: the files sent with it (attached to its run), in the order sent; absent when none. */
+  attachments?: ApiAttachment[];
   /**
    * Provenance the framework attached. Human messages: { kind: 'team_request' | 'receipt' | 'mention' |
    * 'clarification_answer', … } (usually with the runId). Assistant messages only when the framework wrote them

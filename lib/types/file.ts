@@ -43,3 +43,11 @@ export type ApiFileDiff = { diff: string };
 
 /** Where files live: a team's workspace or a chat. */
 export type FileScope = { kind: 'team'; id: string } | { kind: 'conversation'; id: string };
+
+/**
+ * A file a chat message or team request attached (docs/api.md "Attachments"): its name, type and size as sent.
+ * `fileId` and `revision` (the file's newest) open it; a file deleted since is `deleted`, with neither.
+ */
+export type ApiAttachment =
+  | { fileId: string; name: string; mediaType: string; size: number; revision: number; deleted: false }
+  | { fileId: null; name: string; mediaType: string; size: number; revision: null; deleted: true };

@@ -1,5 +1,6 @@
 /** Team API shapes shared by the server (producers) and the browser (consumers). Dates are ISO strings. */
 import type { AssemblyChange } from './assembly';
+import type { ApiAttachment } from './file';
 import type { CitationCheck } from './receipts';
 import type { StopReason } from './stop-reason';
 
@@ -112,6 +113,8 @@ export type ApiJob = {
   stopReason?: StopReason | null;
   /** The failed or cancelled request this one retries (or sent to another member); null otherwise. */
   retryOf?: string | null;
+  /** A request in the feed (activity, its changes, the export): the files the person attached, in the order sent. */
+  attachments?: ApiAttachment[];
 };
 
 /**

@@ -40,7 +40,9 @@ export function personWrittenText(message: BaseMessage): string | null {
   return meta?.author === 'person' && typeof meta.taskText === 'string' ? meta.taskText : null;
 }
 
-export const humanMessageId = (runId: string) => `run:${runId}`;
+/** A run's human message is `run:<run id>` (the chat reads a message's run back from it). */
+export const RUN_MESSAGE_PREFIX = 'run:';
+export const humanMessageId = (runId: string) => `${RUN_MESSAGE_PREFIX}${runId}`;
 
 /** Checkpoint messages → the API's Message shape (system messages are never stored in the thread). */
 export function toApiMessages(messages: readonly BaseMessage[]): Message[] {

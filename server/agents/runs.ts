@@ -18,7 +18,8 @@ import { assertDailyCap } from '@/server/budgets/daily-cap';
 import { assertConversationIdle } from './conversation-lock';
 import { findConversation, getConversation } from './conversations';
 import { withCompactionSummaries } from './compaction/conversation-view';
-import { toApiMessages } from './messages';
+import { attachmentsFor } from '@/server/files/attachments';
+import { RUN_MESSAGE_PREFIX, toApiMessages } from './messages';
 import { launchRun } from './run-executor';
 import { activeRuns, runEvents, RunCancelledError } from './run-events';
 import { clarificationAnswer, personMessage } from './provenance';
@@ -140,12 +141,23 @@ export async function getState(ownerId: string, conversationId: string): Promise
   return {
     conversation,
     // Each compaction's summary at its place (the thread keeps every message; compaction/conversation-view.ts).
-    messages: toApiMessages(await withCompactionSummaries(conversationId, messages)),
+    messages: await withAttachments(ownerId, toApiMessages(await withCompactionSummaries(conversationId, messages))),
     run,
     interrupt: run?.status === 'interrupted' ? (run.interrupt ?? null) : null,
     threadMessages: messages,
     teamRequest: await waitingTeamRequest(run),
   };
+}
+
+/** The person's messages with the files sent with each (attached to its run): one read for the whole chat. */
+async function withAttachments(ownerId: string, messages: Message[]): Promise<Message[]> {
+  const runOf = (m: Message) => (m.role === 'user' && m.id.startsWith(RUN_MESSAGE_PREFIX) ? m.id.slice(RUN_MESSAGE_PREFIX.length) : null);
+  const attached = await attachmentsFor(ownerId, messages.map(runOf).filter((id): id is string => !!id));
+  if (!attached.size) return messages;
+  return messages.map((m) => {
+    const files = attached.get(runOf(m) ?? '');
+    return files?.length ? { ...m, attachments: files } : m;
+  });
 }
 
 /** Answer the graph interrupt the newest run stopped at (e.g. an approval) with Command({ resume: value }). */

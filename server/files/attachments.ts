@@ -1,5 +1,6 @@
 import 'server-only';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { ApiAttachment } from '@/lib/types/file';
 import { getDb, schema, type Db } from '@/server/db';
 import { statement } from '@/server/db/statement';
 import { validationError } from '@/server/http/errors';
@@ -7,15 +8,25 @@ import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import type { ScopeRef } from './scope';
 
 type Attached = { id: string; name: string; mediaType: string; size: number };
+/** A file as checked for sending: with its owner and scope, which its attachment row keeps. */
+type AttachedFile = Attached & { ownerId: string; teamId: string | null; conversationId: string | null };
 
 /**
  * The files a message or request attaches, each one of the scope's (a file of another scope or owner, or a missing
  * id, is the same 422 naming the field: the body's ids are checked like any other field).
  */
-export async function attachedFiles(scope: ScopeRef, ids: readonly string[], db: Db = getDb()): Promise<Attached[]> {
+export async function attachedFiles(scope: ScopeRef, ids: readonly string[], db: Db = getDb()): Promise<AttachedFile[]> {
   if (!ids.length) return [];
   const rows = await db
-    .select({ id: schema.files.id, name: schema.files.name, mediaType: schema.fileVersions.mediaType, size: schema.fileVersions.size })
+    .select({
+      id: schema.files.id,
+      name: schema.files.name,
+      mediaType: schema.fileVersions.mediaType,
+      size: schema.fileVersions.size,
+      ownerId: schema.files.ownerId,
+      teamId: schema.files.teamId,
+      conversationId: schema.files.conversationId,
+    })
     .from(schema.files)
     .innerJoin(schema.fileVersions, and(eq(schema.fileVersions.fileId, schema.files.id), eq(schema.fileVersions.revision, schema.files.revision)))
     .where(and(eq(schema.files.scope, scope.key), inArray(schema.files.id, [...ids])));
@@ -25,13 +36,52 @@ export async function attachedFiles(scope: ScopeRef, ids: readonly string[], db:
   return ids.map((id) => found.get(id)!);
 }
 
-/** Remember what a message (its run) or request (its job) attached, in order. Safe to run twice. */
-export async function recordAttachments(tx: Db, targetId: string, files: readonly Attached[]): Promise<void> {
+/**
+ * Remember what a message (its run) or request (its job) attached, in order, with each file's name, type and size
+ * as sent (what a file deleted since still shows). Safe to run twice.
+ */
+export async function recordAttachments(tx: Db, targetId: string, files: readonly AttachedFile[]): Promise<void> {
   if (!files.length) return;
   await tx
     .insert(schema.fileAttachments)
-    .values(files.map((f, position) => ({ targetId, fileId: f.id, position })))
+    .values(
+      files.map((f, position) => ({
+        targetId,
+        fileId: f.id,
+        position,
+        ownerId: f.ownerId,
+        teamId: f.teamId,
+        conversationId: f.conversationId,
+        name: f.name,
+        mediaType: f.mediaType,
+        size: f.size,
+      })),
+    )
     .onConflictDoNothing();
+}
+
+/**
+ * What each of these messages (runs) or requests (jobs) attached, in the order sent, by target id: one statement for
+ * a whole chat or feed page, the owner's rows only. A file deleted since is listed as sent, `deleted`, without an id.
+ */
+export async function attachmentsFor(ownerId: string, targetIds: readonly string[], db: Db = getDb()): Promise<Map<string, ApiAttachment[]>> {
+  const byTarget = new Map<string, ApiAttachment[]>();
+  if (!targetIds.length) return byTarget;
+  const a = schema.fileAttachments;
+  const rows = await db
+    .select({ targetId: a.targetId, fileId: a.fileId, name: a.name, mediaType: a.mediaType, size: a.size, revision: schema.files.revision })
+    .from(a)
+    .leftJoin(schema.files, eq(schema.files.id, a.fileId))
+    .where(and(eq(a.ownerId, ownerId), inArray(a.targetId, [...new Set(targetIds)])))
+    .orderBy(asc(a.targetId), asc(a.position));
+  for (const r of rows) {
+    const attachment: ApiAttachment =
+      r.fileId && r.revision != null
+        ? { fileId: r.fileId, name: r.name, mediaType: r.mediaType, size: Number(r.size), revision: r.revision, deleted: false }
+        : { fileId: null, name: r.name, mediaType: r.mediaType, size: Number(r.size), revision: null, deleted: true };
+    byTarget.set(r.targetId, [...(byTarget.get(r.targetId) ?? []), attachment]);
+  }
+  return byTarget;
 }
 
 /** One hand-written statement (a job's admission reads it on the hot path: no SQL built per call). */

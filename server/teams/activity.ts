@@ -9,6 +9,7 @@ import { receiptsOf } from '@/server/agents/receipts/ledger';
 import type { StoredAssembly } from '@/server/agents/views';
 import { databaseEngine, getDb, schema, type Db } from '@/server/db';
 import { tieBreak } from '@/server/db/dialect';
+import { attachmentsFor } from '@/server/files/attachments';
 import { toApiJob } from './serialize';
 import { requireTeam } from './teams';
 
@@ -33,7 +34,7 @@ export async function getActivity(ownerId: string, teamId: string, q: ActivityQu
     .orderBy(desc(schema.jobs.seq))
     .limit(q.limit)
     .offset(q.offset);
-  return { revision: team.revision, totalJobs: total!.n, jobs: await serialize(db, teamId, rows, q.details) };
+  return { revision: team.revision, totalJobs: total!.n, jobs: await serialize(db, ownerId, teamId, rows, q.details) };
 }
 
 /**
@@ -58,7 +59,7 @@ export async function getActivityChanges(ownerId: string, teamId: string, since:
     .limit(max + 1);
   const page = rows.slice(0, max);
   const filter = filterCondition(filterBy);
-  if (!filter) return { revision: team.revision, since, changed: await serialize(db, teamId, page, true), truncated: rows.length > max };
+  if (!filter) return { revision: team.revision, since, changed: await serialize(db, ownerId, teamId, page, true), truncated: rows.length > max };
   const matching = new Set(
     page.length
       ? (
@@ -73,7 +74,7 @@ export async function getActivityChanges(ownerId: string, teamId: string, since:
   return {
     revision: team.revision,
     since,
-    changed: await serialize(db, teamId, page.filter((r) => matching.has(r.id)), true),
+    changed: await serialize(db, ownerId, teamId, page.filter((r) => matching.has(r.id)), true),
     unmatched: page.filter((r) => !matching.has(r.id)).map((r) => r.id),
     totalJobs: total!.n,
     truncated: rows.length > max,
@@ -100,8 +101,11 @@ export function filterCondition(f: Partial<FeedFilter>): SQL | undefined {
   return parts.length ? and(...parts) : undefined;
 }
 
-/** Jobs as the API shows them: each with its receipt's status and, with details, its run. */
-async function serialize(db: Db, teamId: string, rows: Job[], details: boolean): Promise<ApiJob[]> {
+/**
+ * Jobs as the API shows them: each with its receipt's status, a request with what the person attached (one read for
+ * the page) and, with details, its run.
+ */
+async function serialize(db: Db, ownerId: string, teamId: string, rows: Job[], details: boolean): Promise<ApiJob[]> {
   const receiptIds = rows.map((r) => r.receiptJobId).filter((x): x is string => !!x);
   const receipts = new Map(
     receiptIds.length
@@ -116,8 +120,10 @@ async function serialize(db: Db, teamId: string, rows: Job[], details: boolean):
   const runIds = rows.map((r) => r.runId).filter((x): x is string => !!x);
   const runs = details ? await jobRuns(db, runIds, rows) : undefined;
   const stops = details ? await stopReasons(db, runIds) : undefined;
+  const attached = await attachmentsFor(ownerId, rows.filter((r) => r.kind === 'request').map((r) => r.id), db);
   return Promise.all(rows.map(async (r) => {
-    const job = await withCitations(toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null)), r, details);
+    const shown = toApiJob(r, r.receiptJobId ? (receipts.get(r.receiptJobId) ?? null) : null, details, runs && (r.runId ? (runs.get(r.runId) ?? null) : null));
+    const job = await withCitations(r.kind === 'request' ? { ...shown, attachments: attached.get(r.id) ?? [] } : shown, r, details);
     // With details: why the job's run stopped early (a capped run completes or fails its job as the run did).
     return stops ? { ...job, stopReason: (r.runId && stops.get(r.runId)) || null } : job;
   }));

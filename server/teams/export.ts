@@ -1,7 +1,10 @@
 import 'server-only';
 import { and, asc, eq, gt, lte, max } from 'drizzle-orm';
 import { getDb, schema, type Db } from '@/server/db';
+import { formatBytes } from '@/lib/byte-size';
 import { formatUsdText, nanosToUsd } from '@/lib/money';
+import type { ApiAttachment } from '@/lib/types/file';
+import { attachmentsFor } from '@/server/files/attachments';
 import { teamSpend, teamTokensUsed } from '@/server/budgets/team-totals';
 import type { ApiStateEntry } from '@/lib/types/team';
 import type { Job, Team, TeamMember } from '@/server/db/schema';
@@ -53,7 +56,10 @@ async function exportUsage(teamId: string): Promise<ExportUsage> {
   return { tokensUsed: await teamTokensUsed(teamId), spent: nanosToUsd(spend.nanos), unknownCostRuns: spend.unknownRuns };
 }
 
-async function* jobBatches(db: Db, ownerId: string, teamId: string, lastSeq: number): AsyncGenerator<Job[], void, undefined> {
+/** One step's jobs, with what each request attached (one read per step). */
+type JobBatch = { rows: Job[]; attached: Map<string, ApiAttachment[]> };
+
+async function* jobBatches(db: Db, ownerId: string, teamId: string, lastSeq: number): AsyncGenerator<JobBatch, void, undefined> {
   let after = 0;
   for (;;) {
     // The team is checked again at every step: deleted mid-export, the download fails instead of ending early.
@@ -65,7 +71,7 @@ async function* jobBatches(db: Db, ownerId: string, teamId: string, lastSeq: num
       .orderBy(asc(schema.jobs.seq))
       .limit(EXPORT_BATCH);
     if (!rows.length) return;
-    yield rows;
+    yield { rows, attached: await attachmentsFor(ownerId, rows.filter((r) => r.kind === 'request').map((r) => r.id), db) };
     after = rows[rows.length - 1]!.seq;
   }
 }
@@ -74,8 +80,11 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 // ─────────────────────────────── JSON ───────────────────────────────
 
-/** Every field a person could want back, with ids and times; idempotency keys and the frozen run input are internal. */
-function jobJson(j: Job) {
+/**
+ * Every field a person could want back, with ids and times; idempotency keys and the frozen run input are internal.
+ * A request lists the files the person attached (a deleted one without its id).
+ */
+function jobJson(j: Job, attached: Map<string, ApiAttachment[]>) {
   return {
     id: j.id,
     seq: j.seq,
@@ -97,6 +106,7 @@ function jobJson(j: Job) {
     runId: j.runId,
     receiptJobId: j.receiptJobId,
     retryOfJobId: j.retryOfJobId,
+    ...(j.kind === 'request' ? { attachments: attached.get(j.id) ?? [] } : {}),
     createdAt: iso(j.createdAt),
     admittedAt: iso(j.admittedAt),
     completedAt: iso(j.completedAt),
@@ -111,7 +121,7 @@ function pendingAnswer(answer: unknown): unknown {
   return rest;
 }
 
-async function* json(team: Team, members: TeamMember[], usage: ExportUsage, batches: AsyncIterable<Job[]>, state: () => Promise<ApiStateEntry[]>, now: Date) {
+async function* json(team: Team, members: TeamMember[], usage: ExportUsage, batches: AsyncIterable<JobBatch>, state: () => Promise<ApiStateEntry[]>, now: Date) {
   const head = {
     format: 'ensemble.team-export',
     version: 1,
@@ -134,8 +144,8 @@ async function* json(team: Team, members: TeamMember[], usage: ExportUsage, batc
   // The head object without its closing brace, then the jobs array streamed, then the state.
   yield `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "jobs": [`;
   let first = true;
-  for await (const rows of batches) {
-    yield rows.map((r) => `${first ? ((first = false), '\n    ') : ',\n    '}${JSON.stringify(jobJson(r))}`).join('');
+  for await (const { rows, attached } of batches) {
+    yield rows.map((r) => `${first ? ((first = false), '\n    ') : ',\n    '}${JSON.stringify(jobJson(r, attached))}`).join('');
   }
   yield `${first ? '' : '\n  '}],\n  "state": ${JSON.stringify(await state(), null, 2).replace(/\n/g, '\n  ')}\n}\n`;
 }
@@ -166,7 +176,7 @@ function usageLine(u: ExportUsage): string {
   return `${u.tokensUsed.toLocaleString('en-US')} tokens · ${formatUsdText(u.spent)}${unknown}`;
 }
 
-async function* markdown(team: Team, members: TeamMember[], usage: ExportUsage, batches: AsyncIterable<Job[]>, state: () => Promise<ApiStateEntry[]>, now: Date) {
+async function* markdown(team: Team, members: TeamMember[], usage: ExportUsage, batches: AsyncIterable<JobBatch>, state: () => Promise<ApiStateEntry[]>, now: Date) {
   const names = new Map(members.map((m) => [m.id, m.name]));
   const who = (id: string | null) => (id ? `@${inline(names.get(id) ?? 'a former member')}` : 'You');
   yield [
@@ -185,7 +195,7 @@ async function* markdown(team: Team, members: TeamMember[], usage: ExportUsage, 
   // always earlier: jobs are read in insertion order).
   const numbers = new Map<string, number>();
   const ref = (id: string | null) => (id && numbers.has(id) ? `request ${numbers.get(id)}` : null);
-  for await (const rows of batches) {
+  for await (const { rows, attached } of batches) {
     const out: string[] = [];
     for (const j of rows) {
       // A receipt only carries a finished request's result back to the member that asked: the request's section,
@@ -198,6 +208,8 @@ async function* markdown(team: Team, members: TeamMember[], usage: ExportUsage, 
       const origin = earlier && `${relation} ${earlier}`;
       const times = [origin, `sent ${j.createdAt.toISOString()}`, j.completedAt ? `finished ${j.completedAt.toISOString()}` : null].filter(Boolean).join(', ');
       out.push(`\n### ${count}. ${from} → ${who(j.memberId)} · ${STATUS_WORD[j.status]}\n\n`, `_${times}_\n\n`, `Request:\n\n`, fenced(j.text));
+      const files = attached.get(j.id) ?? [];
+      if (files.length) out.push(`\nAttached:\n\n`, files.map(attachmentLine).join(''));
       if (j.result !== null) out.push(`\nResult${j.resultTruncated ? ' (cut to the result limit)' : ''}:\n\n`, fenced(j.result));
       if (j.error !== null) out.push(`\nError:\n\n`, fenced(j.error));
     }
@@ -217,6 +229,15 @@ async function* markdown(team: Team, members: TeamMember[], usage: ExportUsage, 
   }
   if (archived.length) parts.push(`\n### Archived\n`, ...archived.map(entry));
   yield parts.join('');
+}
+
+/**
+ * "- report\.pdf (1.5 MiB, application/pdf, file 1a2b…)": the name a person wrote, escaped (the type is ours, sniffed),
+ * and the file's id (the API's /files/:id). A file deleted since says so, without an id.
+ */
+function attachmentLine(a: ApiAttachment): string {
+  const facts = `${formatBytes(a.size, 'en')}, ${a.mediaType}`;
+  return a.deleted ? `- ${inline(a.name)} (${facts}, deleted)\n` : `- ${inline(a.name)} (${facts}, file ${a.fileId})\n`;
 }
 
 // ─────────────────────────────── file name ───────────────────────────────

@@ -78,7 +78,7 @@ describe('uploadFile', () => {
   it('says the limit in words for a 413 whose body was cut off', () => {
     const err = uploadError(413, '', 26 * 1024 * 1024);
     expect(err.status).toBe(413);
-    expect(uploadErrorMessage(err)).toBe('This file (26 MB) is larger than the upload limit.');
+    expect(uploadErrorMessage(err)).toBe('This file (26 MiB) is larger than the upload limit.');
   });
 
   it('a cancel aborts the request and rejects with an AbortError, not a failure to show', async () => {
