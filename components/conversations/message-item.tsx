@@ -2,6 +2,7 @@ import { ProvenanceLabel } from '@/components/runs/provenance-label';
 import { showsProvenance } from '@/components/runs/provenance-text';
 import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { turnStepsHeading } from '@/components/runs/turn-steps-heading';
+import { SentFiles } from '@/components/files/sent-files';
 import { cn } from '@/components/ui/cn';
 import { AssistantMarkdown } from './assistant-markdown';
 import { FrameworkNote, MentionMessage, ReceiptCard, RequestCard } from './team-message-items';
@@ -55,6 +56,7 @@ export function MessageItem({
           >
             {item.text}
           </div>
+          {item.attachments ? <SentFiles attachments={item.attachments} className="mt-1 flex flex-col items-end" /> : null}
         </div>
         {/* Beside the bubble, not in it: the open steps take the history's full width. */}
         {item.runId && !pending ? <RunStepsDisclosure runId={item.runId} heading={turnStepsHeading(item.text)} className="mt-1 w-full text-right" /> : null}

@@ -1,4 +1,5 @@
 /** Turns the flat message list into what the chat shows: each tool call next to its result. */
+import type { ApiAttachment } from '@/lib/types/file';
 import type { Provenance } from '@/lib/types/provenance';
 import { isFrameworkNote, sentToLine, userMessageView } from './message-meta';
 import type { Message } from './types';
@@ -17,7 +18,7 @@ export type ToolCallView = {
 export type TurnInfo = { runId?: string; provenance?: Provenance };
 
 export type TimelineItem =
-  | ({ kind: 'user'; id: string; text: string } & TurnInfo)
+  | ({ kind: 'user'; id: string; text: string; attachments?: ApiAttachment[] } & TurnInfo)
   /** The person's @mention message, with who it went to. */
   | ({ kind: 'mention'; id: string; text: string; sentTo: string } & TurnInfo)
   /** A team member's result returned to this conversation. */
@@ -48,7 +49,7 @@ function userItem(m: Message, next: Message | undefined): TimelineItem {
     case 'request':
       return { kind: 'request', id: m.id, from: view.from, text: m.text, ...turn };
     default:
-      return { kind: 'user', id: m.id, text: m.text, ...turn };
+      return { kind: 'user', id: m.id, text: m.text, ...(m.attachments?.length ? { attachments: m.attachments } : {}), ...turn };
   }
 }
 

@@ -4,6 +4,7 @@ import { memo, useRef, useState, type MouseEvent } from 'react';
 import { LiveOutputBox } from '@/components/live-output/live-output-box';
 import { jobOutputKey } from '@/components/live-output/store';
 import { CitationList } from '@/components/receipts/citation-list';
+import { SentFiles } from '@/components/files/sent-files';
 import { SetupChangedBadge } from '@/components/runs/run-setup';
 import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { Badge } from '@/components/ui/misc';
@@ -198,6 +199,7 @@ export const JobCard = memo(function JobCard({
               {textExpanded ? 'Show less' : 'Show full request'}
             </button>
           ) : null}
+          {job.attachments?.length ? <SentFiles attachments={job.attachments} className="mt-1" /> : null}
         </div>
       ) : null}
 
