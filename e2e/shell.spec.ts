@@ -46,7 +46,7 @@ test.describe('signed in', () => {
     await expect(nav.getByRole('link', { name: 'Agents' })).toHaveAttribute('aria-current', 'page');
   });
 
-  for (const width of [360, 390, 768]) {
+  for (const width of [360, 390, 768, 1024]) {
     test(`no page scrolls sideways at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 844 });
       for (const path of APP_PAGES) {

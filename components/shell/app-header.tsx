@@ -8,8 +8,9 @@ import { SignOutButton } from './sign-out-button';
 import { ThemeSwitch } from './theme-switch';
 
 /**
- * The signed-in header. From the `md` breakpoint the section links sit in the bar; below it they move into a
- * menu panel (with the account and sign-out), so nothing overflows at 360 px. The menu is a plain disclosure
+ * The signed-in header. From the `lg` breakpoint the section links sit in the bar; below it they move into a
+ * menu panel (with the account and sign-out), so nothing overflows from 360 px to a tablet's 1023 px — with seven
+ * sections, whatever the browser's fonts (a wide sans such as DejaVu took a 768 px bar 20 px past its edge). The menu is a plain disclosure
  * (a button with aria-expanded that shows a panel): no UI library in the layout every page loads. Like the kit's
  * Menu, Escape (on the button or anywhere in the open panel) closes it and gives focus back to the button.
  */
@@ -33,25 +34,25 @@ export function AppHeader({ email, admin = false }: { email: string; admin?: boo
           >
             Ensemble
           </Link>
-          <nav aria-label="Main" className="hidden md:block">
+          <nav aria-label="Main" className="hidden lg:block">
             <NavLinks layout="row" admin={admin} />
           </nav>
           <div className="ml-auto flex min-w-0 items-center gap-2">
             <ThemeSwitch />
             <span
-              className="hidden max-w-56 truncate text-sm text-zinc-600 lg:block dark:text-zinc-400"
+              className="hidden max-w-56 truncate text-sm text-zinc-600 xl:block dark:text-zinc-400"
               title={email}
               data-testid="user-email"
             >
               {email}
             </span>
-            <div className="hidden md:block">
+            <div className="hidden lg:block">
               <SignOutButton />
             </div>
             <button
               ref={buttonRef}
               type="button"
-              className="inline-flex size-9 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
+              className="inline-flex size-9 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 lg:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
               aria-label={open ? 'Close menu' : 'Open menu'}
               aria-expanded={open}
               aria-controls={panelId}
@@ -61,7 +62,7 @@ export function AppHeader({ email, admin = false }: { email: string; admin?: boo
             </button>
           </div>
         </div>
-        <div id={panelId} hidden={!open} className="border-t border-zinc-200 px-4 pt-2 pb-4 md:hidden dark:border-zinc-800">
+        <div id={panelId} hidden={!open} className="border-t border-zinc-200 px-4 pt-2 pb-4 lg:hidden dark:border-zinc-800">
           <nav aria-label="Main">
             <NavLinks layout="column" onNavigate={() => close()} admin={admin} />
           </nav>

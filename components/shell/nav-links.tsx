@@ -23,9 +23,9 @@ export function NavLinks({ layout, onNavigate, admin = false }: { layout: 'row' 
               aria-current={current ? 'page' : undefined}
               onClick={onNavigate}
               className={cn(
-                // Seven sections (with Admin) fit a 768 px bar only with the tighter padding below `lg`.
+                // Seven sections (with Admin) fit a 1024 px bar, the email beside them from `xl`, with the tighter padding below it.
                 'block rounded-md py-2 text-sm font-medium whitespace-nowrap',
-                layout === 'row' ? 'px-2 lg:px-3' : 'px-3',
+                layout === 'row' ? 'px-2 xl:px-3' : 'px-3',
                 'focus-visible:outline-2 focus-visible:outline-indigo-500',
                 current
                   ? 'bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-50'
