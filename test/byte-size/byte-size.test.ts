@@ -10,10 +10,10 @@ describe('formatBytes', () => {
     expect(formatBytes(LIMITS.skills.zipBytes, 'en')).toBe('2 MiB');
   });
 
-  it('counts bytes below 1 KiB exactly, and steps by 1024 with three significant digits above', () => {
-    expect(formatBytes(0, 'en')).toBe('0 B');
-    expect(formatBytes(1, 'en')).toBe('1 B');
-    expect(formatBytes(1023, 'en')).toBe('1,023 B');
+  it('says bytes in words below 1 KiB (singular for one), and steps by 1024 with three significant digits above', () => {
+    expect(formatBytes(0, 'en')).toBe('0 bytes');
+    expect(formatBytes(1, 'en')).toBe('1 byte');
+    expect(formatBytes(1023, 'en')).toBe('1,023 bytes');
     expect(formatBytes(1024, 'en')).toBe('1 KiB');
     expect(formatBytes(1536, 'en')).toBe('1.5 KiB');
     expect(formatBytes(12_345, 'en')).toBe('12.1 KiB');
@@ -23,6 +23,7 @@ describe('formatBytes', () => {
 
   it('follows the locale’s own number format', () => {
     expect(formatBytes(1536, 'de')).toBe('1,5 KiB');
+    expect(formatBytes(1000, 'de')).toBe('1.000 Byte');
   });
 
   it('shows a dash for what is not a size', () => {

@@ -168,8 +168,8 @@ describe('a team request lists what was attached to it', () => {
     const exported = (JSON.parse(json) as { jobs: Array<{ id: string; attachments?: ApiAttachment[] }> }).jobs;
     expect(exported.find((j) => j.id === sent[0])!.attachments).toEqual([shown(brief), gone]);
     const md = await exportText(ann.id, team.id, 'md');
-    expect(md).toContain(`- brief 🚀\\.md (${brief.size} B, ${brief.mediaType}, file ${brief.id})\n`);
-    expect(md).toContain(`- data\\.csv (${data.size} B, ${data.mediaType}, deleted)\n`);
+    expect(md).toContain(`- brief 🚀\\.md (${brief.size} bytes, ${brief.mediaType}, file ${brief.id})\n`);
+    expect(md).toContain(`- data\\.csv (${data.size} bytes, ${data.mediaType}, deleted)\n`);
   });
 
   it('reads a feed page’s attachments in one statement, and another owner reads none', async () => {
