@@ -143,7 +143,7 @@ test('a file past the limit is refused in words and nothing is listed', async ({
   await panel.getByRole('button', { name: 'Upload files' }).click();
   await (await chooser).setFiles(big);
   const uploads = panel.getByRole('list', { name: 'Uploads' });
-  await expect(uploads.getByRole('alert')).toContainText(/big\.bin: .*(at most 25 MB|larger than the upload limit)/i, { timeout: RESULT_TIMEOUT });
+  await expect(uploads.getByRole('alert')).toContainText(/big\.bin: .*(at most 25 MiB|larger than the upload limit)/i, { timeout: RESULT_TIMEOUT });
   await expect(panel.getByText('No files yet. Upload one, or drop it here.')).toBeVisible();
   await uploads.getByRole('button', { name: 'Remove big.bin' }).click();
   await expect(uploads).toBeHidden();
