@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testFiles, workerProjects } from '../support/isolated-suites.mts';
+import { testFiles, workerProjects } from '../support/isolated-suites.mjs';
 
 /**
  * Which test files share a worker (ADR 037). What must not happen: a file that leaves process-wide state behind runs in
