@@ -7,6 +7,7 @@ import path from 'node:path';
 import Papa from 'papaparse';
 import { ROOT_DIR, SERVER_ENV } from './env';
 import { expect, test } from './fixtures';
+import { readBatch, readItems, startBatch, type Batch } from './support/batch-api';
 import { createAgent } from './support/team-flows';
 
 /**
@@ -18,28 +19,7 @@ import { createAgent } from './support/team-flows';
 
 test.describe.configure({ timeout: 90_000 });
 
-type Counts = Record<'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'cancelled', number>;
-type Batch = { id: string; status: string; counts: Counts };
-type Item = { id: string; index: number; status: string; attempts: number; input: Record<string, string>; result: string | null; runId: string | null };
 type Exported = { index: number; status: string; attempts: number; input: Record<string, string>; result: string | null; truncated: boolean; error: string | null };
-
-async function startBatch(api: APIRequestContext, body: Record<string, unknown>): Promise<Batch> {
-  const res = await api.post('/api/v1/batches', { data: body });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { batch: Batch }).batch;
-}
-
-async function readBatch(api: APIRequestContext, id: string): Promise<Batch> {
-  const res = await api.get(`/api/v1/batches/${id}`);
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { batch: Batch }).batch;
-}
-
-async function readItems(api: APIRequestContext, id: string): Promise<Item[]> {
-  const res = await api.get(`/api/v1/batches/${id}/items?limit=200`);
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { items: Item[] }).items;
-}
 
 async function exportJsonl(api: APIRequestContext, id: string): Promise<Exported[]> {
   const res = await api.get(`/api/v1/batches/${id}/export?format=jsonl`);

@@ -2,31 +2,14 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
+import { readBatch, readItems, startBatch as startBatchApi } from './support/batch-api';
 import { FIRST_LOAD, RESULT_TIMEOUT, createAgent, createTeam, expectLive, markDocument } from './support/team-flows';
 
 // Items run through the real scheduler and the scripted model; every single wait stays in seconds.
 test.describe.configure({ timeout: 90_000 });
 
-type Batch = { id: string; status: string; counts: Record<'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'cancelled', number> };
-type Item = { id: string; index: number; status: string; runId: string | null; result: string | null };
-
-async function startBatch(api: APIRequestContext, body: Record<string, unknown>): Promise<Batch> {
-  const res = await api.post('/api/v1/batches', { data: { concurrency: 1, ...body } });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { batch: Batch }).batch;
-}
-
-async function readBatch(api: APIRequestContext, id: string): Promise<Batch> {
-  const res = await api.get(`/api/v1/batches/${id}`);
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { batch: Batch }).batch;
-}
-
-async function readItems(api: APIRequestContext, id: string): Promise<Item[]> {
-  const res = await api.get(`/api/v1/batches/${id}/items?limit=200`);
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { items: Item[] }).items;
-}
+/** Items run one at a time unless a test says otherwise. */
+const startBatch = (api: APIRequestContext, body: Record<string, unknown>) => startBatchApi(api, { concurrency: 1, ...body });
 
 const listBox = (page: Page) => page.getByRole('textbox', { name: /^List/ });
 const templateBox = (page: Page) => page.getByRole('textbox', { name: 'Prompt template' });
