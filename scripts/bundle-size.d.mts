@@ -13,6 +13,6 @@ export type PageSize = {
 export type KbTable = Readonly<Record<string, number>> & { readonly default?: number };
 export declare const GOALS_KB: KbTable & { readonly default: number };
 export declare const BUDGETS_KB: KbTable & { readonly default: number };
-export declare function measurePages(distDir: string, tables?: { budgets?: KbTable; goals?: KbTable }): PageSize[];
+export declare function measurePages(distDir: string, options?: { budgets?: KbTable; goals?: KbTable; pagesDir?: string }): PageSize[];
 export declare function formatTable(rows: readonly PageSize[]): string;
 export declare function strictRequested(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): boolean;

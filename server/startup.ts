@@ -44,6 +44,8 @@ export async function startServerProcess(): Promise<void> {
   (await import('@/server/auth/sign-in-burst-guard')).installSignInBurstGuard();
   // …and answers a page path's oversized or unsized body 413/411 before Next reads any of it (it would read it all).
   (await import('@/server/http/page-body-guard')).installPageBodyGuard();
+  // The account pages (Pages Router, no JavaScript: ADR 062) ask the server through a registry they can import.
+  (await import('@/server/auth/public-page-services')).installPublicPageServices();
 
   // SQLite: one process per data directory (its service lock). Postgres: several processes may share the database
   // (ADR 033 §5), whatever their data directories; they coordinate through it instead.

@@ -1,61 +1,34 @@
-'use client';
-
-import { useEffect } from 'react';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/misc';
-import { signInAction } from '@/app/actions/auth';
-import { lazyResolver } from '@/lib/forms/lazy-resolver';
-import type { SignInInput } from '@/lib/schemas/auth';
-import { AuthSwitchLink } from './auth-switch-link';
+import type { AuthFormState } from '@/lib/types/auth-forms';
+import { AuthSwitchLink } from './auth-card';
 import { CredentialFields } from './credential-fields';
-import { useAuthForm } from './use-auth-form';
-
-const resolver = lazyResolver(() => import('./form-resolvers').then((m) => m.signInResolver));
 
 type Props = {
   /** Same-origin path to return to after signing in (already checked on the server). */
   callbackPath: string | null;
-  /** A message to start with, e.g. after next-auth's HTTP flow sent the browser back here. */
-  initialMessage?: string;
+  /** The refused attempt this page answers, or a message next-auth's own HTTP flow sent back. */
+  state: AuthFormState;
   /** False when sign-up is turned off: the link to it is not shown. */
   signUpLink: boolean;
 };
 
 /**
- * Validates in the browser with the same schema the server uses (loaded when the form first gets focus: ADR 053),
- * then posts to the server action. Before
- * hydration the form still works: it posts to the same action natively.
+ * A plain form (ADR 062): it posts to /sign-in/submit, which signs in and redirects, or comes back here with what was
+ * refused. The server checks every field; the browser's own checks are off so every message is the server's, in the
+ * same words. A refusal keeps the email and puts the cursor in the field in error, else in the password field.
  */
-export function SignInForm({ callbackPath, initialMessage, signUpLink }: Props) {
-  const { state, answered, pending, form, formProps } = useAuthForm<SignInInput>(signInAction, resolver, (typed) => ({ email: typed?.email ?? '', password: '' }));
-  const {
-    register,
-    setValue,
-    setFocus,
-    formState: { errors },
-  } = form;
-
-  // A refused attempt clears the password and puts the cursor back there; the email stays as typed.
-  useEffect(() => {
-    if (!state.message) return;
-    setValue('password', '');
-    setFocus('password');
-  }, [state, setValue, setFocus]);
-
-  const message = state.message ?? (answered ? undefined : initialMessage);
+export function SignInForm({ callbackPath, state, signUpLink }: Props) {
+  const refusedField = state.fields?.email ? 'email' : state.fields?.password ? 'password' : undefined;
+  const focus = refusedField ?? (state.message ? 'password' : undefined);
   return (
     <div className="space-y-5">
       <h1 className="text-xl font-semibold text-zinc-900 dark:text-zinc-50">Sign in</h1>
-      {message ? <Alert>{message}</Alert> : null}
-      <form {...formProps} className="space-y-4">
+      {state.message ? <Alert>{state.message}</Alert> : null}
+      <form method="post" action="/sign-in/submit" noValidate className="space-y-4">
         {callbackPath ? <input type="hidden" name="callbackUrl" value={callbackPath} /> : null}
-        <CredentialFields
-          purpose="sign-in"
-          email={register('email')}
-          password={register('password')}
-          errors={{ email: errors.email?.message ?? state.fields?.email, password: errors.password?.message ?? state.fields?.password }}
-        />
-        <Button type="submit" className="w-full" pending={pending} aria-busy={pending || undefined}>
+        <CredentialFields purpose="sign-in" state={state} focus={focus} />
+        <Button type="submit" className="w-full">
           Sign in
         </Button>
       </form>

@@ -108,6 +108,34 @@ describe('npm run size', () => {
     expect(strictRequested(['node', 'bundle-size.mjs'], { npm_config_strict: '' })).toBe(false);
   });
 
+  describe('Pages Router pages', () => {
+    let pagesDir: string;
+    beforeEach(() => {
+      pagesDir = path.join(dist, 'src-pages');
+      write('server/pages-manifest.json', JSON.stringify({ '/_app': 'a', '/_document': 'd', '/_error': 'e', '/404': 'n', '/': 'i', '/sign-in': 's', '/about': 'b', '/api/x': 'x' }));
+      write('build-manifest.json', JSON.stringify({ rootMainFiles: [], pages: { '/_app': ['static/chunks/framework.js', 'static/chunks/runtime.js'], '/about': ['static/chunks/list.js'], '/sign-in': ['static/chunks/workspace.js'] } }));
+      mkdirSync(pagesDir, { recursive: true });
+      writeFileSync(path.join(pagesDir, 'index.tsx'), "export const config = { unstable_runtimeJS: false };\nexport default function P() {}\n");
+      writeFileSync(path.join(pagesDir, 'sign-in.tsx'), "export const config = {\n  unstable_runtimeJS: false,\n};\n");
+      // Says the words, but not as the page's config: its runtime is on.
+      writeFileSync(path.join(pagesDir, 'about.tsx'), "// unstable_runtimeJS: false\nexport const config = { runtime: 'nodejs' };\n");
+    });
+
+    it('count nothing with the runtime off, else /_app’s and their own files; never Next’s own entries or API routes', () => {
+      const rows = measurePages(dist, { budgets: {}, goals: {}, pagesDir });
+      const byRoute = Object.fromEntries(rows.map((r) => [r.route, [r.chunks, r.gzip]]));
+      expect(Object.keys(byRoute).sort()).toEqual(['/', '/about', '/sign-in', '/teams', '/teams/[id]']);
+      expect(byRoute['/']).toEqual([0, 0]);
+      expect(byRoute['/sign-in']).toEqual([0, 0]);
+      expect(byRoute['/about']).toEqual([3, gz(CHUNKS.framework) + gz(CHUNKS.runtime) + gz(CHUNKS.list)]);
+    });
+
+    it('refuse a page whose source is missing rather than guess', () => {
+      rmSync(path.join(pagesDir, 'about.tsx'));
+      expect(() => measurePages(dist, { budgets: {}, goals: {}, pagesDir })).toThrow(/No source for the Pages Router page \/about/);
+    });
+  });
+
   it('refuses a directory without a build and names the command that makes one', () => {
     expect(() => measurePages(path.join(dist, 'missing'))).toThrow(/No build in .*missing: run `NEXT_DIST_DIR=.* npx next build` first/);
   });
