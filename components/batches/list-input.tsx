@@ -4,7 +4,7 @@ import { useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/input';
 import { LIMITS } from '@/lib/limits';
-import { formatBytes } from './parse-list';
+import { formatSize, sizeOverLimit } from './parse-list';
 
 type Props = {
   text: string;
@@ -33,7 +33,8 @@ export function ListInput({ text, onTextChange, fileName, error, readOnly }: Pro
   async function readFile(file: File) {
     setFileError(null);
     if (file.size > LIMITS.batch.listBytes) {
-      setFileError(`${file.name} is ${formatBytes(file.size, 'up')}; a batch’s list may be at most ${formatBytes(LIMITS.batch.listBytes)}. The box keeps what it held.`);
+      const shown = sizeOverLimit(file.size, LIMITS.batch.listBytes);
+      setFileError(`${file.name} is ${shown.size}; a batch’s list may be at most ${shown.limit}. The box keeps what it held.`);
       return;
     }
     if (file.size === 0) {
@@ -90,7 +91,7 @@ export function ListInput({ text, onTextChange, fileName, error, readOnly }: Pro
         {fileName ? <span className="min-w-0 text-xs break-all text-zinc-600 dark:text-zinc-400">From {fileName}</span> : null}
       </div>
       <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
-        Up to {LIMITS.batch.maxItems.toLocaleString('en-US')} rows and {formatBytes(LIMITS.batch.listBytes)}. Each column becomes a {'{{field}}'} of the template.
+        Up to {LIMITS.batch.maxItems.toLocaleString('en-US')} rows and {formatSize(LIMITS.batch.listBytes)}. Each column becomes a {'{{field}}'} of the template.
       </p>
       <p id={`${id}-error`} role="status" aria-live="polite" className="text-sm break-words text-red-700 dark:text-red-300">
         {shownError}

@@ -6,6 +6,7 @@
  * skipped short rows).
  */
 import Papa from 'papaparse';
+import { formatBytes } from '@/lib/byte-size';
 import { utf8Bytes } from '@/lib/text-bounds';
 
 export type ListFormat = 'csv' | 'jsonl';
@@ -34,15 +35,20 @@ const refuse = (format: ListFormat | null, message: string): ListRefusal => ({ o
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const quoted = (name: string) => `“${name}”`;
 
+/** A size in the app's one byte wording (lib/byte-size.ts), in English as the rest of these messages. */
+export const formatSize = (bytes: number) => formatBytes(bytes, 'en');
+
 /**
- * KiB or MiB to one decimal. `up` for a size that is over a limit, so one byte past 512 KiB reads "512.1 KiB",
- * never the limit itself.
+ * A size that is over a limit, and the limit, worded for one sentence. Three significant digits can make both
+ * read alike (one byte past 512 KiB is "512 KiB" too), which would say a list is refused for being its own limit:
+ * then both carry their exact byte counts.
  */
-export function formatBytes(bytes: number, round: 'up' | 'nearest' = 'nearest'): string {
-  const shown = (value: number) => Number((round === 'up' ? Math.ceil(value * 10) / 10 : value).toFixed(1)).toLocaleString('en-US');
-  if (bytes >= 1024 * 1024) return `${shown(bytes / (1024 * 1024))} MiB`;
-  if (bytes >= 1024) return `${shown(bytes / 1024)} KiB`;
-  return `${bytes} bytes`;
+export function sizeOverLimit(bytes: number, limit: number): { size: string; limit: string } {
+  const size = formatSize(bytes);
+  const shownLimit = formatSize(limit);
+  if (size !== shownLimit) return { size, limit: shownLimit };
+  const exact = (n: number) => `${size} (${plural(n, 'byte')})`;
+  return { size: exact(bytes), limit: exact(limit) };
 }
 
 /**
@@ -65,7 +71,8 @@ export function parseList(text: string, limits: ListLimits, fileName?: string): 
 function precheck(text: string, format: ListFormat, limits: ListLimits): ListRefusal | string {
   const bytes = utf8Bytes(text);
   if (bytes > limits.maxBytes) {
-    return refuse(format, `The list is ${formatBytes(bytes, 'up')}; a batch’s list may be at most ${formatBytes(limits.maxBytes)}.`);
+    const shown = sizeOverLimit(bytes, limits.maxBytes);
+    return refuse(format, `The list is ${shown.size}; a batch’s list may be at most ${shown.limit}.`);
   }
   const body = text.startsWith(BOM) ? text.slice(1) : text;
   if (body.trim() === '') return refuse(format, 'The list is empty: paste or upload a CSV with a header row, or JSONL with one object per line.');

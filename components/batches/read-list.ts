@@ -6,7 +6,7 @@
 import { LIMITS } from '@/lib/limits';
 import { itemProblem } from '@/lib/schemas/batch';
 import { controlCharacter, hasLoneSurrogate, jsonBytes } from '@/lib/text-bounds';
-import { formatBytes, parseList, type ListResult } from './parse-list';
+import { parseList, sizeOverLimit, type ListResult } from './parse-list';
 
 const B = LIMITS.batch;
 export const BATCH_LIST_LIMITS = { maxItems: B.maxItems, maxBytes: B.listBytes } as const;
@@ -41,5 +41,6 @@ export function readBatchList(text: string, fileName?: string): ListResult {
 export function startTooLarge(input: unknown): string | null {
   const bytes = jsonBytes(input);
   if (bytes <= B.actionBytes) return null;
-  return `This batch is ${formatBytes(bytes, 'up')} to send, more than the ${formatBytes(B.actionBytes)} the browser may send at once. Split the list into smaller batches, or start it through the API (POST /api/v1/batches).`;
+  const shown = sizeOverLimit(bytes, B.actionBytes);
+  return `This batch is ${shown.size} to send, more than the ${shown.limit} the browser may send at once. Split the list into smaller batches, or start it through the API (POST /api/v1/batches).`;
 }

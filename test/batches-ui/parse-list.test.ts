@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat, parseCsv, parseJsonl, parseList, type ListResult } from '@/components/batches/parse-list';
+import { detectFormat, formatSize, parseCsv, parseJsonl, parseList, sizeOverLimit, type ListResult } from '@/components/batches/parse-list';
 
 const LIMITS = { maxItems: 3, maxBytes: 200 };
 const WIDE = { maxItems: 1_000, maxBytes: 1_000_000 };
@@ -94,10 +94,28 @@ describe('size limit (UTF-8 bytes, before parsing)', () => {
     expect(refused(parseJsonl(`${atLimit}!`, { maxItems: 10, maxBytes: limit }))).toMatch(/^The list is \d+ bytes; a batch’s list may be at most/);
   });
 
-  it('names large sizes in KiB and MiB', () => {
+  it('words sizes as the app’s one byte formatter does: binary units, three significant digits', () => {
     expect(refused(parseCsv('x'.repeat(1536), { maxItems: 1, maxBytes: 1024 }))).toBe('The list is 1.5 KiB; a batch’s list may be at most 1 KiB.');
-    expect(refused(parseCsv('x'.repeat(1025), { maxItems: 1, maxBytes: 1024 }))).toBe('The list is 1.1 KiB; a batch’s list may be at most 1 KiB.');
     expect(refused(parseCsv('x'.repeat(3 * 1024 * 1024), { maxItems: 1, maxBytes: 2 * 1024 * 1024 }))).toBe('The list is 3 MiB; a batch’s list may be at most 2 MiB.');
+    expect(formatSize(512 * 1024)).toBe('512 KiB');
+  });
+
+  it('at a KiB limit: the limit is read, one byte past is refused with exact counts, as both round to the limit', () => {
+    const limit = 512 * 1024;
+    const atLimit = `n\n${'x'.repeat(limit - 2)}`;
+    expect(ok(parseCsv(atLimit, { maxItems: 1, maxBytes: limit })).rows).toHaveLength(1);
+    expect(refused(parseCsv(`${atLimit}x`, { maxItems: 1, maxBytes: limit }))).toBe(
+      'The list is 512 KiB (524,289 bytes); a batch’s list may be at most 512 KiB (524,288 bytes).',
+    );
+  });
+});
+
+describe('sizeOverLimit', () => {
+  it('words a size and its limit apart, adding exact counts only when they would read alike', () => {
+    expect(sizeOverLimit(1025, 1024)).toEqual({ size: '1 KiB (1,025 bytes)', limit: '1 KiB (1,024 bytes)' });
+    expect(sizeOverLimit(1030, 1024)).toEqual({ size: '1.01 KiB', limit: '1 KiB' });
+    expect(sizeOverLimit(1024, 1023)).toEqual({ size: '1 KiB', limit: '1,023 bytes' });
+    expect(sizeOverLimit(1_000_001, 1_000_000)).toEqual({ size: '977 KiB (1,000,001 bytes)', limit: '977 KiB (1,000,000 bytes)' });
   });
 });
 

@@ -38,7 +38,7 @@ describe('a list read for a batch (the server’s rules, refused before Start)',
     const atLimit = head + 'x'.repeat(B.listBytes - head.length);
     // One row of 512 KiB is over itemBytes: the size check comes first, so only one byte more says "too large".
     expect(message(readBatchList(atLimit))).toMatch(/^Row 1: its values are/);
-    expect(message(readBatchList(`${atLimit}x`))).toBe('The list is 512.1 KiB; a batch’s list may be at most 512 KiB.');
+    expect(message(readBatchList(`${atLimit}x`))).toBe('The list is 512 KiB (524,289 bytes); a batch’s list may be at most 512 KiB (524,288 bytes).');
   });
 
   it('refuses more columns than maxColumns, and column names a {{field}} can’t name', () => {
@@ -60,6 +60,6 @@ describe('what the form sends', () => {
   it('is allowed up to actionBytes of JSON and refused past it, saying how to go on', () => {
     const fill = (n: number) => ({ t: 'x'.repeat(n - JSON.stringify({ t: '' }).length) });
     expect(startTooLarge(fill(B.actionBytes))).toBeNull();
-    expect(startTooLarge(fill(B.actionBytes + 1))).toMatch(/more than the 976.6 KiB the browser may send at once\. Split the list/);
+    expect(startTooLarge(fill(B.actionBytes + 1))).toMatch(/^This batch is 977 KiB \(1,000,001 bytes\) to send, more than the 977 KiB \(1,000,000 bytes\) the browser may send at once\. Split the list/);
   });
 });
