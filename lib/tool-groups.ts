@@ -55,8 +55,12 @@ export const TOOL_GROUP_NAMES = Object.keys(TOOL_GROUPS) as ToolGroup[];
 export const ONLY_WHEN_CHOSEN: readonly ToolGroup[] = ['batch', 'web'];
 export const ALL_TOOL_NAMES: string[] = TOOL_GROUP_NAMES.flatMap((g) => [...TOOL_GROUPS[g].tools]);
 
-/** The tools an allowlist admits: an empty allowlist means every group but those offered only when chosen. */
+/** The groups an allowlist admits: an empty allowlist means every group but those offered only when chosen. */
+export function groupsAdmitted(groups: readonly string[]): ToolGroup[] {
+  return groups.length ? TOOL_GROUP_NAMES.filter((g) => groups.includes(g)) : TOOL_GROUP_NAMES.filter((g) => !ONLY_WHEN_CHOSEN.includes(g));
+}
+
+/** The tools an allowlist admits (groupsAdmitted). */
 export function toolsForGroups(groups: readonly string[]): string[] {
-  const chosen = groups.length ? TOOL_GROUP_NAMES.filter((g) => groups.includes(g)) : TOOL_GROUP_NAMES.filter((g) => !ONLY_WHEN_CHOSEN.includes(g));
-  return chosen.flatMap((g) => [...TOOL_GROUPS[g].tools]);
+  return groupsAdmitted(groups).flatMap((g) => [...TOOL_GROUPS[g].tools]);
 }

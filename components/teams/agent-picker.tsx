@@ -7,7 +7,7 @@ import { QueryGate } from '@/components/ui/query-gate';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/components/ui/cn';
 import { LIMITS } from '@/lib/limits';
-import { TOOL_GROUPS } from '@/lib/tool-groups';
+import { groupsAdmitted, TOOL_GROUPS } from '@/lib/tool-groups';
 import type { ApiAgent, ApiAgentList } from '@/lib/types/agent';
 import { ButtonLink } from '@/components/ui/button-link';
 
@@ -148,7 +148,8 @@ export function AgentPicker({ search, onSearch, catalog, selected, onToggle, err
  * (a request asking them to would fail on a missing tool): say so before the team is made, not after.
  */
 export function TeamToolsNotice({ selected }: { selected: Pick<ApiAgent, 'id' | 'name' | 'toolGroups'>[] }) {
-  const without = selected.filter((agent) => !agent.toolGroups.includes('team'));
+  // An empty allowlist admits the Team group too (the agent list says "All tool groups"): only a list without it lacks it.
+  const without = selected.filter((agent) => !groupsAdmitted(agent.toolGroups).includes('team'));
   if (without.length === 0) return null;
   const names = without.map((agent) => agent.name).join(', ');
   return (

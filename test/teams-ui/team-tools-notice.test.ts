@@ -13,7 +13,7 @@ const render = (selected: ReturnType<typeof agent>[]) => renderToStaticMarkup(cr
  */
 describe('TeamToolsNotice', () => {
   it('names only the chosen agents without the Team group, as text', () => {
-    const html = render([agent('Researcher', ['utility', 'team']), agent('研究者 🔬', ['utility']), agent('<b>Writer</b>', [])]);
+    const html = render([agent('Researcher', ['utility', 'team']), agent('研究者 🔬', ['utility']), agent('<b>Writer</b>', ['web'])]);
     expect(html).toContain('role="status"');
     expect(html).toContain('研究者 🔬, &lt;b&gt;Writer&lt;/b&gt; have no Team tools');
     expect(html).not.toContain('Researcher');
@@ -24,5 +24,10 @@ describe('TeamToolsNotice', () => {
     expect(render([agent('Solo', ['clarify'])])).toContain('Solo has no Team tools: it can’t hand');
     expect(render([agent('A', ['team']), agent('B', ['team', 'delegate'])])).toBe('');
     expect(render([])).toBe('');
+  });
+
+  it('counts an empty allowlist as having the Team group (every group but Web and Batch), as the demo agents have', () => {
+    expect(render([agent('Researcher', []), agent('Reviewer', []), agent('Writer', [])])).toBe('');
+    expect(render([agent('All', []), agent('Web only', ['web']), agent('Batch only', ['batch'])])).toContain('Web only, Batch only have no Team tools');
   });
 });
