@@ -11,7 +11,7 @@ import { LIMITS } from '@/lib/limits';
 import { lazyResolver } from '@/lib/forms/lazy-resolver';
 import type { AgentCreate, AgentCreateInput } from '@/lib/schemas/agent';
 import { AGENT_FIELDS, NEW_AGENT_DEFAULTS } from '@/lib/schemas/agent-fields';
-import { ALL_TOOL_NAMES, TOOL_GROUP_NAMES, TOOL_GROUPS } from '@/lib/tool-groups';
+import { TOOL_GROUP_NAMES, TOOL_GROUPS } from '@/lib/tool-groups';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
 import { CharCounter as KitCharCounter } from '@/components/ui/char-counter';
@@ -19,12 +19,14 @@ import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Alert } from '@/components/ui/misc';
 import { createAgentAction, updateAgentAction } from '@/app/(app)/agents/actions';
+import { ApprovalToolsField } from './approval-tools-field';
 import { CheckboxFieldset, CheckboxOption, RadioOption } from './form-options';
 import { McpToolsField } from './mcp-tools-field';
 import { SkillsField } from './skills-field';
 import { ModelField } from './model-field';
 import { agentKeys, agentListQuery } from './queries';
 import { splitFieldErrors } from './server-errors';
+import type { ToolAvailability } from './tool-availability';
 
 const L = LIMITS.agent;
 const RUN = LIMITS.run;
@@ -63,7 +65,8 @@ function WholeNumberInput({
   );
 }
 
-type Props = { mode: 'create' } | { mode: 'edit'; agent: ApiAgent };
+/** `tools`: what this server can run (tool-availability.ts), read by the page on the server. */
+type Props = ({ mode: 'create' } | { mode: 'edit'; agent: ApiAgent }) & { tools: ToolAvailability };
 
 type FormValues = AgentCreateInput;
 /** The agent schema's check (form-resolver.ts), loaded when the form first gets focus (ADR 053). */
@@ -205,39 +208,7 @@ export function AgentForm(props: Props) {
         }}
       />
 
-      <Controller
-        control={control}
-        name="approvalTools"
-        render={({ field, fieldState }) => {
-          const value = field.value ?? [];
-          return (
-            <CheckboxFieldset
-              legend="Tools that need approval"
-              hint="A call to a checked tool pauses the run until you approve or reject it."
-              error={fieldState.error?.message}
-            >
-              <div className="grid gap-4 sm:grid-cols-3">
-                {TOOL_GROUP_NAMES.map((group, gi) => (
-                  <div key={group} className="min-w-0 space-y-1.5">
-                    <p className="text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:text-zinc-400">{TOOL_GROUPS[group].label}</p>
-                    {TOOL_GROUPS[group].tools.map((tool, ti) => (
-                      <CheckboxOption
-                        key={tool}
-                        ref={gi === 0 && ti === 0 ? field.ref : undefined}
-                        label={<span className="font-mono text-[13px] break-all">{tool}</span>}
-                        checked={value.includes(tool)}
-                        onBlur={field.onBlur}
-                        // MCP tools' rules (set in the MCP servers field) stay as they are.
-                        onChange={(on) => field.onChange([...ALL_TOOL_NAMES.filter((t) => (t === tool ? on : value.includes(t))), ...value.filter((t) => !ALL_TOOL_NAMES.includes(t))])}
-                      />
-                    ))}
-                  </div>
-                ))}
-              </div>
-            </CheckboxFieldset>
-          );
-        }}
-      />
+      <ApprovalToolsField control={control} availability={props.tools} />
 
       <McpToolsField control={control} />
 

@@ -7,9 +7,10 @@ import { EmptyState, Spinner } from '@/components/ui/misc';
 import { LoadError } from '@/components/ui/load-error';
 import { AgentForm } from './agent-form';
 import { agentQuery } from './queries';
+import type { ToolAvailability } from './tool-availability';
 
 /** Loads one agent and shows the edit form, or a clear not-found / error state. */
-export function EditAgent({ id }: { id: string }) {
+export function EditAgent({ id, tools }: { id: string; tools: ToolAvailability }) {
   const agent = useQuery({
     ...agentQuery(id),
     retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 1,
@@ -33,5 +34,5 @@ export function EditAgent({ id }: { id: string }) {
       <LoadError query={agent}>Couldn’t load the agent.</LoadError>
     );
   }
-  return <AgentForm key={agent.data.id} mode="edit" agent={agent.data} />;
+  return <AgentForm key={agent.data.id} mode="edit" agent={agent.data} tools={tools} />;
 }

@@ -4,6 +4,7 @@ import { EditAgent } from '@/components/agents/edit-agent';
 import { PageHeader } from '@/components/ui/misc';
 import { currentUser } from '@/server/auth/require-user';
 import { findAgent } from '@/server/agents/catalog';
+import { env } from '@/server/env';
 
 export const metadata: Metadata = { title: 'Edit agent' };
 
@@ -17,7 +18,7 @@ export default async function EditAgentPage({ params }: { params: Promise<{ id: 
   return (
     <>
       <PageHeader title="Edit agent" />
-      <EditAgent id={id} />
+      <EditAgent id={id} tools={{ webSearch: env.webSearch !== undefined }} />
     </>
   );
 }
