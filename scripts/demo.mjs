@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIsCurrent } from './build-freshness.mjs';
@@ -58,6 +59,29 @@ async function waitUntilHealthy(child) {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return false;
+}
+
+/**
+ * Whether the port can be listened on, as `next start` listens (every address). Checked first: with the port taken,
+ * the health check below would be answered by whatever holds it, and the demo would print this account's password
+ * beside another server's address.
+ */
+function portProblem() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err) => {
+      if (err.code === 'EADDRINUSE') resolve(`Port ${port} is in use by another program.`);
+      else if (err.code === 'EACCES') resolve(`Port ${port} needs privileges this user lacks.`);
+      else reject(err);
+    });
+    probe.listen(port, () => probe.close(() => resolve(null)));
+  });
+}
+
+const problem = await portProblem();
+if (problem) {
+  console.error(`${problem} Start the demo on a free port, e.g. PORT=${port === 3000 ? 3001 : port + 1} npm run demo`);
+  process.exit(1);
 }
 
 if (process.env.DEMO_REBUILD !== '1' && buildIsCurrent(root, distDir)) {
