@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // npm test's first step: the house rules no linter knows (scripts/house-rules.mjs: the architecture page's length,
-// 'server-only' first in every server module; milliseconds), then `npm run lint` and `npm run typecheck` side by side
-// (each keeps one core busy; CI has two), each one's output printed whole when it ends so the two never interleave.
-// Fails when any of them fails; lint and typecheck still run after a broken house rule, so one run shows everything.
+// 'server-only' first in every server module; milliseconds), then `npm run lint`'s two halves (ESLint, the import
+// cycle check) and `npm run typecheck` side by side (CI has two cores), each one's output printed whole when it ends
+// so they never interleave. Fails when any of them fails; they all still run after a broken house rule, so one run
+// shows everything.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { houseRuleProblems } from './house-rules.mjs';
@@ -37,6 +38,7 @@ process.stdout.write(
     : `--- house rules: broken (scripts/house-rules.mjs)\n${problems.map((p) => `  ${p}\n`).join('')}`,
 );
 // npm scripts named on the command line run beside them: npm test builds the e2e app here, in the time lint
-// leaves a core idle after typecheck ends (docs/performance.md, CI).
-const codes = await Promise.all(['lint', 'typecheck', ...process.argv.slice(2)].map(run));
+// leaves a core idle after typecheck ends (docs/performance.md, CI). ESLint is the longest of them, so the cycle
+// check (~25 CPU seconds) runs beside it here, not after it as `npm run lint` runs it.
+const codes = await Promise.all(['lint:eslint', 'lint:cycles', 'typecheck', ...process.argv.slice(2)].map(run));
 process.exit(problems.length === 0 && codes.every((code) => code === 0) ? 0 : 1);
