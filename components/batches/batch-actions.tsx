@@ -11,11 +11,13 @@ import { Alert } from '@/components/ui/misc';
 import { useConfirmMutation } from '@/components/ui/use-confirm-mutation';
 import { actionData } from '@/lib/action-result';
 import type { BatchView } from '@/lib/types/batch';
+import { batchActionState } from './batch-action-state';
 import { batchExportUrl, batchKeys } from './queries';
 
 /**
- * What a person can do with a batch: send its failed items back to the queue, cancel what has not finished (asked
- * first, in the kit's one confirm dialog), and download the items with their results as CSV or JSONL (the export
+ * What a person can do with a batch (batch-action-state.ts): send its failed items back to the queue (a waiting item
+ * is answered, not retried, and the page says so), cancel what has not finished, waiting items too (asked first, in
+ * the kit's one confirm dialog), and download the items with their results as CSV or JSONL (the export
  * route, an attachment: plain links, so the file streams to disk).
  */
 export function BatchActions({ batch, onChanged }: { batch: BatchView; onChanged: (batch: BatchView) => void }) {
@@ -45,9 +47,7 @@ export function BatchActions({ batch, onChanged }: { batch: BatchView; onChanged
     },
   });
 
-  const unfinished = batch.counts.queued + batch.counts.running;
-  const canCancel = batch.status === 'running' && unfinished > 0;
-  const canRetry = batch.counts.failed > 0 && (batch.status === 'running' || batch.status === 'completed');
+  const { canCancel, canRetry, retryNote, cancelDescription } = batchActionState(batch);
   const linkClass = cn(buttonVariants({ variant: 'secondary', size: 'sm' }));
 
   return (
@@ -70,6 +70,7 @@ export function BatchActions({ batch, onChanged }: { batch: BatchView; onChanged
           Download JSONL
         </a>
       </div>
+      {retryNote ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{retryNote}</p> : null}
       {retry.isError ? <Alert>Failed items not retried: {retry.error.message}</Alert> : null}
       <p role="status" aria-live="polite" className="sr-only">
         {announcement}
@@ -77,7 +78,7 @@ export function BatchActions({ batch, onChanged }: { batch: BatchView; onChanged
       <ConfirmDialog
         open={confirmOpen}
         title="Cancel this batch?"
-        description={`${unfinished.toLocaleString('en-US')} unfinished ${unfinished === 1 ? 'item ends' : 'items end'} now, and running ones are stopped. Finished items and their results stay.`}
+        description={cancelDescription}
         confirmLabel="Cancel batch"
         cancelLabel="Keep running"
         pendingLabel="Cancelling…"
