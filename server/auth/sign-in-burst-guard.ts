@@ -6,7 +6,7 @@ import { clientAddress, PEER_HEADER } from './client-address';
 import { tooManySignInsMessage } from './rate-limit';
 
 /**
- * Refuses a burst of concurrent sign-in POSTs from one address before Next.js routes them.
+ * Refuses a burst of concurrent sign-in (and sign-up) POSTs from one address before Next.js routes them.
  *
  * The sign-in limits (rate-limit.ts) hold a flood to a handful of password checks, but every refused attempt still
  * costs Next's request handling on the one event loop; 200 attempts sent at once kept a health probe waiting for
@@ -18,13 +18,30 @@ import { tooManySignInsMessage } from './rate-limit';
  * flooding the form meets this.
  */
 
-const SIGN_IN_PATH = '/api/auth/callback/credentials';
+/**
+ * The doors that check a password: next-auth's credentials callback (scripts), the sign-in form's post, and the
+ * sign-up form's post (it hashes the new password and then signs in with it). The sign-up limit per address
+ * (registration.ts) holds hashes to a few an hour, but like the sign-in limits it is a database check inside Next,
+ * reached only after Next's handling of the request; a burst costs that much per request. One count per address
+ * across the three: a person sends one of them at a time.
+ */
+const GUARDED_PATHS = new Set(['/api/auth/callback/credentials', '/sign-in/submit', '/sign-up/submit']);
 const INSTALLED = Symbol.for('ensemble.signInBurstGuard');
 const g = globalThis as unknown as { [INSTALLED]?: { guarded: WeakSet<Server>; inFlight: Map<string, number> } };
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
-const isSignIn = (req: IncomingMessage) => req.method === 'POST' && (req.url ?? '').split('?')[0] === SIGN_IN_PATH;
+/** The path with percent-escapes decoded, so that `/sign-in/%73ubmit` counts as `/sign-in/submit` however Next routes it. */
+function routedPath(target: string): string {
+  const path = target.split('?')[0]!;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path; // a malformed escape is no guarded path
+  }
+}
+
+const isSignIn = (req: IncomingMessage) => req.method === 'POST' && GUARDED_PATHS.has(routedPath(req.url ?? ''));
 
 function addressOf(req: IncomingMessage): string {
   const headers = new Headers();

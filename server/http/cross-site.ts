@@ -79,9 +79,13 @@ export function isPreflightedBodyType(value: string | null): boolean {
   return isJsonContentType(value) || value?.split(';')[0]?.trim().toLowerCase() === 'application/octet-stream';
 }
 
-/** Throw 403 cross_site unless this cookie-authenticated request may write (reads always may). */
-export function assertSameOriginWrite(req: Request): void {
-  if (!isWriteMethod(req.method)) return;
+/**
+ * Throw 403 cross_site unless the request says it was sent by this app's own pages: its Origin names this app, or,
+ * without an Origin, Sec-Fetch-Site is same-origin. The cookie writes below check this first; the account forms'
+ * posts (server/auth/form-post.ts) check only this, as a plain HTML form is what they take: there it stops another
+ * site from signing a visitor in to an account of its choosing (login CSRF), which needs no session cookie at all.
+ */
+export function assertOwnOrigin(req: Request): void {
   const origin = req.headers.get('origin');
   if (origin !== null) {
     const host = originHost(origin);
@@ -89,6 +93,12 @@ export function assertSameOriginWrite(req: Request): void {
   } else if (req.headers.get('sec-fetch-site') !== 'same-origin') {
     throw crossSite('no Origin header and Sec-Fetch-Site is not same-origin');
   }
+}
+
+/** Throw 403 cross_site unless this cookie-authenticated request may write (reads always may). */
+export function assertSameOriginWrite(req: Request): void {
+  if (!isWriteMethod(req.method)) return;
+  assertOwnOrigin(req);
   if (declaresBody(req.headers) && !isPreflightedBodyType(req.headers.get('content-type'))) {
     throw crossSite('a write with a body must be Content-Type: application/json (application/octet-stream for a file upload)');
   }

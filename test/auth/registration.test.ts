@@ -4,47 +4,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /**
  * Registration: who may create their own account (server/auth/registration.ts), through the server function and
- * through the sign-up form's action. The action runs outside Next here, as in actions.test.ts: next/headers and
- * next-auth's request-scoped helpers are stood in for by the same steps over next-auth's real HTTP handlers.
+ * through the sign-up form's post (app/(auth)/sign-up/submit). The route handler runs outside Next here, as in
+ * form-posts.test.ts: next/headers and next-auth's request-scoped helpers are stood in for by
+ * support/request-scope.ts (the same steps over next-auth's real HTTP handlers).
  */
-const scope = vi.hoisted(() => ({ headers: new Headers(), jar: new Map<string, string>() }));
+vi.mock('next/headers', async () => (await import('./support/request-scope')).nextHeadersMock());
+vi.mock('@/server/auth/config', async (importOriginal) =>
+  (await import('./support/request-scope')).authConfigMock(await importOriginal()),
+);
 
-vi.mock('next/headers', () => ({
-  headers: async () => scope.headers,
-  cookies: async () => ({
-    get: (name: string) => (scope.jar.has(name) ? { name, value: scope.jar.get(name) } : undefined),
-    set: (name: string, value: string) => void scope.jar.set(name, value),
-    delete: (name: string) => void scope.jar.delete(name),
-  }),
-}));
-
-vi.mock('@/server/auth/config', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@/server/auth/config')>();
-  const { CredentialsSignin } = await import('next-auth');
-  const http = await import('./support/http-auth');
-  return {
-    ...real,
-    async signIn(_provider: string, options: { email: string; password: string; redirectTo: string }) {
-      const res = await http.postCredentials({
-        email: options.email,
-        password: options.password,
-        callbackUrl: options.redirectTo,
-        address: scope.headers.get('x-forwarded-for') ?? undefined,
-      });
-      const location = new URL(res.headers.get('location') ?? 'http://localhost/');
-      if (location.searchParams.get('error') === 'CredentialsSignin') {
-        const err = new CredentialsSignin();
-        err.code = location.searchParams.get('code') ?? 'credentials';
-        throw err;
-      }
-      const [name, value] = http.sessionCookieFrom(res)!.split(/=(.*)/s);
-      scope.jar.set(name!, value!);
-      return location.toString();
-    },
-  };
-});
-
-const { signUpAction } = await import('@/app/actions/auth');
+const { scope, resetScope } = await import('./support/request-scope');
+const { post } = await import('./support/form-post');
 const { LIMITS } = await import('@/lib/limits');
 const { registerAccount, signUpAccess } = await import('@/server/auth/registration');
 const { createInvitation, revokeInvitation } = await import('@/server/auth/invitations');
@@ -65,8 +35,7 @@ beforeEach(async () => {
     await tx.delete(schema.users);
     await tx.delete(schema.signInFailures);
   });
-  scope.headers = new Headers({ 'x-forwarded-for': ADDRESS });
-  scope.jar.clear();
+  resetScope();
   now = T0;
   setSignInClock(() => now);
   // One reverse proxy in front: X-Forwarded-For names the client, so tests can speak from several addresses.
@@ -82,22 +51,8 @@ const users = async () => await getDb().select().from(schema.users);
 const admins = async () => (await users()).filter((u) => u.role === 'admin');
 const invitationRow = async (id: string) => (await getDb().select().from(schema.invitations).where(eq(schema.invitations.id, id)))[0]!;
 
-const form = (fields: Record<string, string>) => {
-  const data = new FormData();
-  for (const [k, v] of Object.entries(fields)) data.set(k, v);
-  return data;
-};
-
-/** Where a next/navigation redirect() was sending the browser. */
-async function redirectOf(action: Promise<unknown>): Promise<string> {
-  const err = await action.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  const digest = (err as { digest?: string } | null)?.digest ?? '';
-  expect(digest.startsWith('NEXT_REDIRECT;'), `expected a redirect, got ${JSON.stringify(err)}`).toBe(true);
-  return digest.split(';')[2]!;
-}
+/** The sign-up form's post from this app's page, from ADDRESS. */
+const signUpForm = (fields: Record<string, string>) => post('sign-up', fields, { 'x-forwarded-for': ADDRESS });
 
 describe('the first account', () => {
   it('becomes the admin; later ones are members', async () => {
@@ -327,10 +282,10 @@ describe('sign-up rate limit per client address', () => {
   });
 });
 
-describe('signUpAction (the sign-up form)', () => {
+describe('the sign-up form (POST /sign-up/submit)', () => {
   it('the first account signs up with the form, becomes admin and is signed in', async () => {
     const address = email('first');
-    expect(await redirectOf(signUpAction({}, form({ email: address, password: PASSWORD, name: 'Ada' })))).toBe('/agents');
+    expect((await signUpForm({ email: address, password: PASSWORD, name: 'Ada' })).location).toBe('/agents');
     expect(await findUserByEmail(address)).toMatchObject({ role: 'admin', name: 'Ada' });
     expect(scope.jar.size).toBe(1);
   });
@@ -338,7 +293,9 @@ describe('signUpAction (the sign-up form)', () => {
   it('after it, says sign-up is closed and how to get in, keeping what was typed', async () => {
     await createUser({ email: email('admin'), password: PASSWORD });
     const address = email('late');
-    expect(await signUpAction({}, form({ email: address, password: PASSWORD, name: 'Bo' }))).toEqual({
+    const answer = await signUpForm({ email: address, password: PASSWORD, name: 'Bo' });
+    expect(answer.location).toBe('/sign-up');
+    expect(answer.flash).toEqual({
       message: 'Sign-up is closed on this server. Ask its admin for an invitation link.',
       values: { email: address, name: 'Bo' },
     });
@@ -350,28 +307,29 @@ describe('signUpAction (the sign-up form)', () => {
     const admin = await createUser({ email: email('admin'), password: PASSWORD });
     const invitation = await createInvitation(admin.id, { expiresInDays: 7 });
     const address = email('invited');
-    expect(await redirectOf(signUpAction({}, form({ email: address, password: PASSWORD, name: '', invite: invitation.code })))).toBe(
-      '/agents',
-    );
+    expect((await signUpForm({ email: address, password: PASSWORD, name: '', invite: invitation.code })).location).toBe('/agents');
     expect(await findUserByEmail(address)).toMatchObject({ role: 'member' });
 
     scope.jar.clear();
     const second = email('second');
-    expect(await signUpAction({}, form({ email: second, password: PASSWORD, name: '', invite: invitation.code }))).toEqual({
+    const answer = await signUpForm({ email: second, password: PASSWORD, name: '', invite: invitation.code });
+    expect(answer.location).toBe(`/sign-up?invite=${encodeURIComponent(invitation.code)}`);
+    expect(answer.flash).toEqual({
       message: 'This invitation link is not valid any more (it was used, revoked or has expired). Ask the admin for a new one.',
       values: { email: second, name: '' },
     });
     expect(await findUserByEmail(second)).toBeUndefined();
+    expect(scope.jar.size).toBe(0);
   });
 
   it('one past the per-address limit, the form says how long to wait', async () => {
     vi.stubEnv('ALLOW_SIGNUP', 'true');
     for (let i = 0; i < perAddressLimit(); i++) {
       scope.jar.clear();
-      await redirectOf(signUpAction({}, form({ email: email(`ok${i}`), password: PASSWORD, name: '' })));
+      expect((await signUpForm({ email: email(`ok${i}`), password: PASSWORD, name: '' })).location).toBe('/agents');
     }
     const address = email('refused');
-    expect(await signUpAction({}, form({ email: address, password: PASSWORD, name: '' }))).toEqual({
+    expect((await signUpForm({ email: address, password: PASSWORD, name: '' })).flash).toEqual({
       message: 'Too many sign-ups from your address. Try again in 60 minutes.',
       values: { email: address, name: '' },
     });

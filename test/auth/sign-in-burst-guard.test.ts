@@ -6,6 +6,8 @@ import { installPeerAddressHeader } from '@/server/auth/client-address';
 import { installSignInBurstGuard } from '@/server/auth/sign-in-burst-guard';
 
 const MAX = LIMITS.signIn.concurrentPerAddress;
+/** What the stand-in app holds until released: the doors the guard counts (and an escaped spelling of one). */
+const HELD = ['/api/auth/callback/credentials', '/sign-in/submit', '/sign-up/submit', '/sign-in/%73ubmit'];
 
 // A real Node HTTP server standing in for `next start`: its handler holds sign-in requests until released, so the
 // test controls how many are "inside Next" at once.
@@ -19,7 +21,7 @@ beforeAll(async () => {
   installSignInBurstGuard();
   server = http.createServer((req, res) => {
     handled += 1;
-    if (req.url?.startsWith('/api/auth/callback/credentials')) {
+    if (req.method === 'POST' && HELD.some((path) => req.url?.startsWith(path))) {
       held.push(() => res.end('handled'));
       return;
     }
@@ -31,8 +33,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => vi.unstubAllEnvs());
 
-const signIn = (forwardedFor?: string) =>
-  fetch(`${base}/api/auth/callback/credentials`, {
+const signIn = (forwardedFor?: string, path = '/api/auth/callback/credentials') =>
+  fetch(`${base}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
     body: 'email=a%40example.test&password=wrong',
@@ -88,5 +90,19 @@ describe('sign-in burst guard', () => {
     held.splice(0).forEach((release) => release());
     expect((await Promise.all([...burst, other])).map((r) => r.status)).toEqual(Array(MAX + 1).fill(200));
     expect(handled).toBe(MAX + 1);
+  });
+
+  it("counts the account forms' posts too, with the credentials callback, as one count per address", async () => {
+    handled = 0;
+    // Must not happen: a burst spread over the three doors (or an escaped spelling of one) getting past the guard.
+    const paths = ['/sign-in/submit', '/sign-up/submit', '/api/auth/callback/credentials', '/sign-in/%73ubmit'];
+    const burst = Array.from({ length: MAX }, (_, i) => signIn(undefined, paths[i % paths.length]));
+    await until(() => held.length === MAX);
+    for (const path of paths) expect((await signIn(undefined, path)).status, path).toBe(429);
+    // A GET of the form's path is not a sign-in: it passes.
+    expect((await fetch(`${base}/sign-in/submit`)).status).toBe(200);
+    expect(handled).toBe(MAX + 1);
+    held.splice(0).forEach((release) => release());
+    expect((await Promise.all(burst)).map((r) => r.status)).toEqual(Array(MAX).fill(200));
   });
 });
