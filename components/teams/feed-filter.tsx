@@ -24,8 +24,8 @@ const labelClass = 'block text-xs font-medium text-zinc-700 dark:text-zinc-300';
 
 /** The feed filter the page URL names (`?member=…&status=…&text=…`); the URL is its only store. */
 export function useFeedFilter(): FeedFilter {
-  const params = useSearchParams();
-  const query = params.toString();
+  // Typed nullable because the app also has Pages Router pages (ADR 062); never null in the App Router, where this runs.
+  const query = useSearchParams()?.toString() ?? '';
   return useMemo(() => feedFilterFromParams(new URLSearchParams(query)), [query]);
 }
 
@@ -49,7 +49,7 @@ type Props = {
 
 /** Member, status and text filter above the feed; every change is a URL change. */
 export function FeedFilterBar({ filter, members, matching }: Props) {
-  const pathname = usePathname();
+  const pathname = usePathname() ?? ''; // null only under the Pages Router (see useFeedFilter)
   const id = useId();
   const [text, setText] = useState(filter.text);
   const settled = useDebouncedValue(text, TEXT_SETTLE_MS);
