@@ -1,6 +1,7 @@
 'use client';
 
 import { FilePickerButton } from './file-picker-button';
+import { PaperclipIcon } from './paperclip-icon';
 import { UploadStatus } from './upload-status';
 import type { Attachments } from './use-attachments';
 
@@ -21,7 +22,7 @@ export function AttachControl({ attachments }: { attachments: Attachments }) {
 export function AttachButton({ attachments }: { attachments: Attachments }) {
   return (
     <FilePickerButton onFiles={attachments.add} label="Attach files">
-      <span aria-hidden>📎</span>
+      <PaperclipIcon className="inline-block shrink-0" />
       <span className="ml-1 hidden sm:inline">Attach</span>
     </FilePickerButton>
   );

@@ -6,6 +6,7 @@ import { cn } from '@/components/ui/cn';
 import { formatBytes } from '@/lib/byte-size';
 import type { ApiAttachment } from '@/lib/types/file';
 import { fileContentUrl } from './file-format';
+import { PaperclipIcon } from './paperclip-icon';
 import { FilePreviewDialog } from './file-preview-dialog-lazy';
 
 /**
@@ -21,7 +22,7 @@ export function SentFiles({ attachments, className }: { attachments: readonly Ap
       <ul aria-label="Attached files" className={cn('space-y-0.5 text-xs text-zinc-600 dark:text-zinc-400', className)}>
         {attachments.map((file, i) => (
           <li key={file.fileId ?? `deleted-${i}`} className="flex min-w-0 flex-wrap items-baseline gap-x-1.5">
-            <span aria-hidden>📎</span>
+            <PaperclipIcon width={12} height={12} className="shrink-0 self-center" />
             {file.deleted ? (
               <span className="break-all text-zinc-500 line-through dark:text-zinc-500">{file.name}</span>
             ) : (
