@@ -25,7 +25,8 @@ export const askerOf = (item: InboxItem): string => {
   const where = item.where;
   if (where.source === 'chat') return where.agentName || 'The agent';
   if (where.source === 'batch') return `${where.targetName || 'The agent'}, item ${where.index + 1}`;
-  return where.memberName ? `@${where.memberName}` : 'A member';
+  if (where.memberName) return `@${where.memberName}`;
+  return where.memberId === null ? where.agentName || 'The chat’s agent' : 'A member';
 };
 
 /** How many of a batch item's fields the card shows (the batch page shows them all). */
@@ -90,7 +91,8 @@ export function InboxItemCard({ item, focused, selected, onSelect, note, onNoteC
               </>
             ) : (
               <>
-                {askerOf(item)} in team {where.teamName}
+                {where.memberId === null ? `${askerOf(item)}, in your chat, replying to a result from team ` : `${askerOf(item)} in team `}
+                {where.teamName}
               </>
             )}
           </h2>

@@ -47,7 +47,8 @@ const memberName = (members: Members, id: string | null | undefined) =>
 /** Who sent a job and to whom: "You → @Writer", "Writer → @Reviewer", "Result → @Writer". */
 export function jobHeadline(job: ApiJob, members: Members): { from: string; to: string } {
   if (job.kind === 'receipt') {
-    return { from: 'Result', to: job.memberId ? `@${memberName(members, job.memberId)}` : 'You' };
+    // A result with no member returns to the ordinary chat that @mentioned the team (its request reads "A conversation →").
+    return { from: 'Result', to: job.memberId ? `@${memberName(members, job.memberId)}` : 'A conversation' };
   }
   const from = job.sourceMemberId
     ? memberName(members, job.sourceMemberId)
@@ -103,3 +104,12 @@ export function isLongText(text: string, maxChars = 400, maxLines = 6): boolean 
 /** Member status order for the sidebar badge: Needs input > Running > Queued > Ready. */
 const MEMBER_RANK: Record<MemberStatus, number> = { needs_input: 0, running: 1, queued: 2, ready: 3 };
 export const memberStatusRank = (s: MemberStatus) => MEMBER_RANK[s];
+
+/**
+ * Who acts in the job's run, as an approval or a live output names them: its member, or, for a result returned to
+ * an ordinary chat, that chat's own agent replying to it (no member of the team).
+ */
+export function jobActor(job: ApiJob, members: Members): string {
+  if (job.kind === 'receipt' && !job.memberId) return 'The conversation’s agent';
+  return `@${memberName(members, job.memberId)}`;
+}

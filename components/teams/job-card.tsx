@@ -20,6 +20,7 @@ import {
   deliveryLine,
   firstWords,
   isLongText,
+  jobActor,
   jobHeadline,
 } from './feed';
 import type { ApiJob, ApiMember, ApiWaitReason } from '@/lib/types/team';
@@ -96,6 +97,7 @@ export const JobCard = memo(function JobCard({
   // Cancel goes away with the status it acts on: once the status has changed, focus moves to it, not <body>.
   const focusStatusAfterChange = useFocusAfterChange(job.status, statusRef, cardRef);
   const { from, to } = jobHeadline(job, members);
+  const actor = jobActor(job, members);
   const status = JOB_STATUS_BADGE[job.status];
   const delivery = deliveryLine(job, members);
   const text = job.text ?? '';
@@ -206,7 +208,7 @@ export const JobCard = memo(function JobCard({
       {job.status === 'waiting_input' ? (
         <div className="mt-3">
           {job.waiting ? (
-            <JobAnswerForm jobId={job.id} waiting={job.waiting} member={to} value={answer} onChange={onAnswerChange} onSubmit={answerHere} />
+            <JobAnswerForm jobId={job.id} waiting={job.waiting} member={actor} value={answer} onChange={onAnswerChange} onSubmit={answerHere} />
           ) : (
             <p className="text-sm text-amber-800 dark:text-amber-200">Needs input — open the conversation to respond.</p>
           )}
@@ -217,7 +219,7 @@ export const JobCard = memo(function JobCard({
       </p>
 
       {/* While it runs: the text its member is writing (streaming providers and a paced scripted model); the result replaces it. */}
-      {job.status === 'running' ? <LiveOutputBox outputKey={jobOutputKey(job.id)} author={to.replace(/^@/, '')} /> : null}
+      {job.status === 'running' ? <LiveOutputBox outputKey={jobOutputKey(job.id)} author={actor.replace(/^@/, '')} /> : null}
 
       {job.result ? (
         <div className="mt-3 rounded-md bg-zinc-50 p-2 dark:bg-zinc-950/60">

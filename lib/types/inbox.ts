@@ -23,7 +23,17 @@ export type InboxWhere =
       teamName: string | null;
       conversationId: string;
     }
-  | { source: 'team'; teamId: string; teamName: string; jobId: string; memberId: string | null; memberName: string | null; conversationId: string };
+  | {
+      source: 'team';
+      teamId: string;
+      teamName: string;
+      jobId: string;
+      memberId: string | null;
+      memberName: string | null;
+      /** With no member: the job is a result returned to the person's chat, and this chat's agent is replying to it. */
+      agentName: string | null;
+      conversationId: string;
+    };
 
 export type InboxItem = {
   /** `chat:<run id>`, `team:<job id>` or `batch:<item id>`: stable while it waits; the bulk answer names items by it. */

@@ -94,6 +94,7 @@ function toItem(row: Row): InboxItem {
           jobId: row.id,
           memberId: row.memberId,
           memberName: row.memberName,
+          agentName: row.memberId ? null : (row.agentName ?? ''),
           conversationId: row.conversationId,
         };
   return {

@@ -36,16 +36,21 @@ const chats: InboxSourceSql = {
       and (n.created_at > r.created_at or (n.created_at = r.created_at and n.${tieBreakText('id')} > r.${tieBreakText('id')})))`,
 };
 
-/** A team member's request stopped on a question or an approval, answered on the team's page (or here). */
+/**
+ * A team member's request stopped on a question or an approval, answered on the team's page (or here). A job with no
+ * member is a result returned to the person's ordinary chat that @mentioned the team, stopped in that chat's agent's
+ * reply: agentName names that agent (no member of the team asks).
+ */
 const teamJobs: InboxSourceSql = {
   source: 'team',
   sql: `select 'team' as "source", j.id as "id", j.updated_at as "since", j.conversation_id as "conversationId",
-      j.waiting as "payload", null as "agentName", null as "title", j.team_id as "teamId", t.name as "teamName",
+      j.waiting as "payload", c.agent_name as "agentName", null as "title", j.team_id as "teamId", t.name as "teamName",
       j.member_id as "memberId", m.name as "memberName", ${NO_BATCH}
     from (select id, team_id, member_id, conversation_id, updated_at, waiting from jobs
           where owner_id = ? and ${WAITING_JOB_PREDICATE}) j
     join teams t on t.id = j.team_id
-    left join team_members m on m.id = j.member_id`,
+    left join team_members m on m.id = j.member_id
+    left join conversations c on c.id = j.conversation_id and j.member_id is null`,
 };
 
 /**

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { GET as inboxRoute } from '@/app/api/v1/inbox/route';
@@ -70,6 +71,33 @@ describe('the inbox read', () => {
     const viaRoute = await call(inboxRoute, { url: 'http://localhost/api/v1/inbox', headers: stranger.auth });
     expect(viaRoute.status).toBe(200);
     expect(viaRoute.body).toEqual({ items: [], total: 0, nextCursor: null });
+  });
+
+  it('names the chat’s agent, not a member, for a result returned to a chat whose agent waits on its reply', async () => {
+    // An @mention from an ordinary chat: the member's result returns to that chat as a receipt job with no member, and
+    // the chat's own agent replies to it; stopped on an approval there, the Inbox called it "A member" of the team.
+    const owner = await makeUser('cid');
+    const chat = await conversationWith(owner.id, { name: 'Careful 慎重 🧐', toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const { team } = await makeTeam(owner.id, ['Calc', 'Asker'], { toolGroups: ['utility'], approvalTools: ['calculator'] });
+    const memberJob = (await sendRequest(owner.id, team.id, { memberIds: [team.members[0]!.id], text: '/call calculator {"expression":"1+1"}', draftKey: 'm' })).jobs[0]!;
+    expect((await settled(memberJob.id)).status).toBe('waiting_input');
+    const receiptId = crypto.randomUUID();
+    const approval = { type: 'interrupt', payload: { type: 'approval', tool: 'calculator', args: { expression: '2*3' } } };
+    await writeTx((tx) =>
+      tx.insert(schema.jobs).values({
+        id: receiptId, teamId: team.id, ownerId: owner.id, kind: 'receipt', memberId: null, conversationId: chat.conversation.id, parentId: memberJob.id,
+        rootId: memberJob.id, status: 'waiting_input', waiting: approval, text: 'the result', requestKey: `receipt:${receiptId}`, updatedAt: new Date(),
+      }),
+    );
+
+    const items = (await page(owner.id)).items;
+    expect(items.find((i) => i.id === `team:${receiptId}`)).toMatchObject({
+      where: { source: 'team', teamId: team.id, memberId: null, memberName: null, agentName: 'Careful 慎重 🧐', conversationId: chat.conversation.id },
+      waiting: approval,
+    });
+    expect(items.find((i) => i.id === `team:${memberJob.id}`)).toMatchObject({ where: { memberName: team.members[0]!.name, agentName: null } });
+    // Another owner sees neither.
+    expect((await page((await makeUser('dee')).id)).total).toBe(0);
   });
 
   it('leaves out an answered interrupt and a delegated child', async () => {

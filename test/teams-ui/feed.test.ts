@@ -5,6 +5,7 @@ import {
   deliveryLine,
   firstWords,
   isLongText,
+  jobActor,
   jobHeadline,
   linkedJobId,
   workBadges,
@@ -41,6 +42,15 @@ describe('feed', () => {
     });
     expect(jobHeadline(job({ id: 'r', kind: 'receipt', memberId: 'm1' }), members)).toEqual({ from: 'Result', to: '@Writer' });
     expect(jobHeadline(job({ id: 'x', memberId: 'gone' }), members)).toEqual({ from: 'You', to: '@a former member' });
+  });
+
+  it('names a result returned to an @mentioning chat as going to that conversation, and its agent as who acts, not "You"', () => {
+    // Its request reads "A conversation → @Writer"; the approval its chat's agent then asks for read "You wants to run this tool".
+    const returned = job({ id: 'c', kind: 'receipt', memberId: null, conversationId: 'chat-1', sourceMemberId: 'm1' });
+    expect(jobHeadline(returned, members)).toEqual({ from: 'Result', to: 'A conversation' });
+    expect(jobActor(returned, members)).toBe('The conversation’s agent');
+    expect(jobActor(job({ id: 'r', kind: 'receipt', memberId: 'm1' }), members)).toBe('@Writer');
+    expect(jobActor(job({ id: 'q', memberId: 'm2' }), members)).toBe('@Reviewer');
   });
 
   it('describes where a handoff result stands', () => {
