@@ -178,3 +178,48 @@ test.describe('signed out', () => {
     await expect(page.getByRole('link', { name: 'Go home' })).toBeVisible();
   });
 });
+
+test.describe('a person who gave a long name at sign-up', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  // 80 characters, the limit: wide Latin without a space, CJK and emoji, in the browser's wide DejaVu sans.
+  const NAME = `${'W'.repeat(30)}${'名'.repeat(30)}${'🎻'.repeat(20)}`;
+
+  test('the header shows the name, cut with an ellipsis, with the email under it; nothing sticks out at 390, 768, 1024 or 1280 px', async ({ page }) => {
+    const email = `long-name-${crypto.randomUUID().slice(0, 8)}@e2e.test`;
+    await page.goto('/sign-up');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByLabel('Name').fill(NAME);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page).toHaveURL(/\/agents$/, { timeout: 10_000 });
+
+    const truncated = (locator: ReturnType<typeof page.getByTestId>) => locator.evaluate((el) => el.scrollWidth > el.clientWidth);
+    await page.setViewportSize({ width: 1280, height: 844 });
+    const name = page.getByTestId('user-name');
+    await expect(name).toBeVisible();
+    await expect(name).toHaveText(NAME);
+    await expect(page.getByTestId('user-email')).toHaveText(email);
+    await expect(page.getByTestId('user-email')).toBeVisible();
+    expect(await truncated(name)).toBe(true);
+    const overflowWide = await measureHorizontalOverflow(page);
+    expect(overflowWide.px, `the header sticks out at 1280 px: ${overflowWide.offenders.join(', ')}`).toBeLessThanOrEqual(0);
+
+    for (const width of [390, 768, 1024]) {
+      await page.setViewportSize({ width, height: 844 });
+      const menuButton = page.getByRole('button', { name: 'Open menu' });
+      if (width < 1024) {
+        await menuButton.click();
+        const inMenu = page.getByText(NAME, { exact: true }).filter({ visible: true });
+        await expect(inMenu).toHaveCount(1);
+        expect(await inMenu.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+        await expect(page.getByText(email, { exact: true }).filter({ visible: true })).toHaveCount(1);
+      } else {
+        await expect(menuButton).toBeHidden();
+      }
+      const overflow = await measureHorizontalOverflow(page);
+      expect(overflow.px, `the page sticks out at ${width} px: ${overflow.offenders.join(', ')}`).toBeLessThanOrEqual(0);
+      if (width < 1024) await page.getByRole('button', { name: 'Close menu' }).click();
+    }
+  });
+});

@@ -27,7 +27,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <AppHeader email={user.email} admin={await isAdmin(user.id)} />
+        <AppHeader name={user.name} email={user.email} admin={await isAdmin(user.id)} />
         <main id="main" className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 sm:px-6">
           {children}
         </main>

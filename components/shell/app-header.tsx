@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { AccountLabel } from './account-label';
 import { CloseIcon, MenuIcon } from './icons';
 import { NavLinks } from './nav-links';
 import { SignOutButton } from './sign-out-button';
@@ -9,12 +10,14 @@ import { ThemeSwitch } from './theme-switch';
 
 /**
  * The signed-in header. From the `lg` breakpoint the section links sit in the bar; below it they move into a
- * menu panel (with the account and sign-out), so nothing overflows from 360 px to a tablet's 1023 px — with seven
- * sections, whatever the browser's fonts (a wide sans such as DejaVu took a 768 px bar 20 px past its edge). The menu is a plain disclosure
- * (a button with aria-expanded that shows a panel): no UI library in the layout every page loads. Like the kit's
- * Menu, Escape (on the button or anywhere in the open panel) closes it and gives focus back to the button.
+ * menu panel (with who is signed in and sign-out), so nothing overflows from 360 px to a tablet's 1023 px — with
+ * seven sections, whatever the browser's fonts (a wide sans such as DejaVu took a 768 px bar 20 px past its edge).
+ * Who is signed in (AccountLabel: the name, else the email) sits in the bar from `xl`, where it has room. The menu
+ * is a plain disclosure (a button with aria-expanded that shows a panel): no UI library in the layout every page
+ * loads. Like the kit's Menu, Escape (on the button or anywhere in the open panel) closes it and gives focus back
+ * to the button.
  */
-export function AppHeader({ email, admin = false }: { email: string; admin?: boolean }) {
+export function AppHeader({ name, email, admin = false }: { name?: string | null; email: string; admin?: boolean }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -39,13 +42,7 @@ export function AppHeader({ email, admin = false }: { email: string; admin?: boo
           </nav>
           <div className="ml-auto flex min-w-0 items-center gap-2">
             <ThemeSwitch />
-            <span
-              className="hidden max-w-56 truncate text-sm text-zinc-600 xl:block dark:text-zinc-400"
-              title={email}
-              data-testid="user-email"
-            >
-              {email}
-            </span>
+            <AccountLabel name={name} email={email} testId className="hidden max-w-56 xl:flex" />
             <div className="hidden lg:block">
               <SignOutButton />
             </div>
@@ -67,9 +64,7 @@ export function AppHeader({ email, admin = false }: { email: string; admin?: boo
             <NavLinks layout="column" onNavigate={() => close()} admin={admin} />
           </nav>
           <div className="mt-3 flex flex-wrap items-center justify-between gap-2 border-t border-zinc-200 pt-3 dark:border-zinc-800">
-            <span className="min-w-0 truncate text-sm text-zinc-600 dark:text-zinc-400" title={email}>
-              {email}
-            </span>
+            <AccountLabel name={name} email={email} className="flex-1" />
             <SignOutButton />
           </div>
         </div>
