@@ -28,6 +28,7 @@ test.describe('signed out', () => {
       expect(scripts[0]![1]).toContain(`nonce="${nonce}"`);
       expect(Buffer.byteLength(scripts[0]![2]!)).toBeLessThan(1000);
       expect(html).toMatch(/<link\b[^>]*rel="stylesheet"/);
+      expect(html).toMatch(/<link\b[^>]*rel="icon"[^>]*href="\/icon\.svg"/);
     });
   }
 

@@ -5,8 +5,8 @@ import { themeScript } from '@/lib/theme-script';
 type Props = DocumentInitialProps & { nonce?: string };
 
 /**
- * The account pages' document (ADR 062): the same <html> and <body> as the app's root layout, and the theme script
- * with this request's CSP nonce (proxy.ts), the only script these pages run.
+ * The account pages' document (ADR 062): the same <html> and <body> as the app's root layout, the app's icon, and the
+ * theme script with this request's CSP nonce (proxy.ts), the only script these pages run.
  */
 export default class AccountPagesDocument extends Document<Props> {
   static async getInitialProps(ctx: DocumentContext): Promise<Props> {
@@ -20,6 +20,8 @@ export default class AccountPagesDocument extends Document<Props> {
     return (
       <Html lang="en" suppressHydrationWarning>
         <Head nonce={nonce}>
+          {/* The app's icon (app/icon.svg, served by the App Router at this path), so no browser asks for /favicon.ico. */}
+          <link rel="icon" href="/icon.svg" type="image/svg+xml" sizes="any" />
           <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
         </Head>
         <body className="min-h-screen bg-zinc-50 text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
