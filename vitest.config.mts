@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     setupFiles: ['test/support/setup.ts'],
+    // The app's migrations run once, on a template every test file's database is copied from.
+    globalSetup: ['test/support/sqlite-template.ts'],
     testTimeout: 15_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, vi } from 'vitest';
+import { afterAll, inject, vi } from 'vitest';
 
 // A worker may run file after file in one process (vitest.config.mts, project 'shared'; ADR 037): each file starts from the
 // app's modules loaded afresh, no process-wide state of the app's (below, afterAll) and the environment as it was.
@@ -22,6 +22,13 @@ process.env.AUTH_SECRET = 'test-secret-test-secret-test-secret';
 const postgres = process.env.PG_TEST_PREFIX ? await (await import('../../test-pg/support/database')).freshDatabase({ migrated: true }) : undefined;
 if (postgres) process.env.DATABASE_URL = postgres.url;
 else delete process.env.DATABASE_URL;
+// On SQLite the file's database starts as a copy of the run's migrated template (test/support/sqlite-template.ts),
+// owner-only as the app makes it (server/db/paths.ts); the app's migrator finds nothing left to do on it.
+const sqliteTemplate = postgres ? undefined : inject('sqliteTemplate');
+if (sqliteTemplate) {
+  fs.copyFileSync(sqliteTemplate, path.join(dir, 'ensemble.db'));
+  fs.chmodSync(path.join(dir, 'ensemble.db'), 0o600);
+}
 
 type Leftovers = {
   __ensembleRuntime?: unknown;
