@@ -41,8 +41,13 @@ export const SERVER_ENV = {
   WEB_SEARCH_URL: `http://127.0.0.1:${SEARCH_STUB_PORT}`,
 } as const;
 
-/** CHROMIUM_PATH when set, else Debian's Chromium, else undefined (Playwright's own browser, if installed). */
+/**
+ * CHROMIUM_PATH when set, else Debian's headless shell, else Debian's Chromium, else undefined (Playwright's own
+ * browser, if installed). The headless shell is the same Blink as the browser without the browser's own interface
+ * (what Playwright's own headless runs use): less CPU per page on CI's two cores (docs/performance.md, CI). A headed
+ * run (`--headed`) needs the full browser: CHROMIUM_PATH=/usr/bin/chromium.
+ */
 export function chromiumPath(): string | undefined {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'];
   return candidates.find((file): file is string => !!file && fs.existsSync(file));
 }

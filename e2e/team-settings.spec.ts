@@ -166,7 +166,9 @@ test('the tab title counts the jobs waiting for the person’s answer', async ({
 /**
  * Stands in for the browser's notification API: `Notification.permission` reads "default" until the page asks
  * (counting each ask), then the context's real grant; a notification is recorded, not shown; the test decides
- * whether the tab counts as hidden.
+ * whether the tab counts as hidden. The grant is what the real `requestPermission()` answers: Chromium's headless
+ * shell reads `Notification.permission` as "denied" whatever the context granted, though it answers the ask with
+ * the grant.
  */
 function fakeNotifications() {
   type Probe = { asked: number; shown: Array<{ title: string; body: string }>; hidden: boolean };
@@ -174,17 +176,17 @@ function fakeNotifications() {
   (window as unknown as { __notify: Probe }).__notify = probe;
   const Real = window.Notification;
   // The grant outlives a reload, as a browser's does.
-  let asked = sessionStorage.getItem('fake-notify-asked') === '1';
+  let granted = sessionStorage.getItem('fake-notify-granted') as NotificationPermission | null;
   const Fake = function (title: string, options?: NotificationOptions) {
     probe.shown.push({ title, body: options?.body ?? '' });
     return { onclick: null, close() {} };
   } as unknown as typeof Notification;
-  Object.defineProperty(Fake, 'permission', { get: () => (asked ? Real.permission : 'default') });
+  Object.defineProperty(Fake, 'permission', { get: () => granted ?? 'default' });
   Fake.requestPermission = async () => {
     probe.asked++;
-    asked = true;
-    sessionStorage.setItem('fake-notify-asked', '1');
-    return Real.permission;
+    granted = await Real.requestPermission();
+    sessionStorage.setItem('fake-notify-granted', granted);
+    return granted;
   };
   (window as unknown as { Notification: typeof Notification }).Notification = Fake;
   Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (probe.hidden ? 'hidden' : 'visible') });
