@@ -42,6 +42,9 @@ const nextConfig = {
     // copy needs no more. Past it Next stops copying but would read on to the body's end: server/http/page-body-guard.ts
     // refuses or cuts off a page body past the same 1 MB before that.
     proxyClientMaxBodySize: '1mb',
+    // Turbopack keeps a build cache on disk for the next build; a CI run builds once on a fresh clone and never reads
+    // it, and writing it cost half the build's wall time there (docs/performance.md, CI). Local builds keep it.
+    turbopackFileSystemCacheForBuild: !process.env.CI,
   },
   // DIST_DIR lets tests build into their own folder without touching a developer's .next.
   distDir: process.env.NEXT_DIST_DIR || '.next',
