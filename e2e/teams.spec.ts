@@ -16,8 +16,8 @@ const REQUESTS_API = /\/api\/v1\/teams\/[^/]+\/requests$/;
 type Agent = { id: string; name: string };
 type Team = { id: string; name: string; members: Array<{ id: string; name: string }> };
 
-async function createAgent(api: APIRequestContext, name: string, description: string): Promise<Agent> {
-  const res = await api.post('/api/v1/agents', { data: { name, description } });
+async function createAgent(api: APIRequestContext, name: string, description: string, toolGroups: string[] = []): Promise<Agent> {
+  const res = await api.post('/api/v1/agents', { data: { name, description, toolGroups } });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as Agent;
 }
@@ -86,8 +86,9 @@ function recordRequestPosts(page: Page): Request[] {
 
 test('creates a team from the catalog after the catalog fails once and Retry', async ({ page, api }) => {
   await createAgent(api, 'Researcher', 'Finds sources');
-  await createAgent(api, 'Reviewer', 'Checks drafts');
-  await createAgent(api, 'Writer', 'Drafts text');
+  // Without the Team group (an empty list, Researcher's, admits it): the form names these two.
+  await createAgent(api, 'Reviewer', 'Checks drafts', ['utility']);
+  await createAgent(api, 'Writer', 'Drafts text', ['utility']);
   await page.route(
     /\/api\/v1\/agents(\?|$)/,
     (route) => route.fulfill({ status: 500, json: { error: { code: 'unavailable', message: 'Catalog unavailable' } } }),
@@ -119,6 +120,13 @@ test('creates a team from the catalog after the catalog fails once and Retry', a
   await expect(page.getByRole('status').filter({ hasText: 'Writer, Reviewer have no Team tools' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Writer' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Reviewer' })).toBeVisible();
+  // Researcher's empty list admits every group but Web and Batch, the Team group among them: it goes unnamed.
+  await page.getByLabel('Search your agents by name or description').fill('');
+  await page.getByRole('checkbox', { name: 'Researcher' }).check();
+  await expect(page.getByText('3 / 8 selected · at least 2')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Writer, Reviewer have no Team tools' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Researcher' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Remove Researcher' }).click();
 
   await page.getByRole('button', { name: 'Create team' }).click();
   await expect(page).toHaveURL(/\/teams\/[^/]+$/, FIRST_LOAD);
