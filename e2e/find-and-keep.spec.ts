@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { strFromU8, unzipSync } from 'fflate';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import { expect, test } from './fixtures';
@@ -160,3 +161,31 @@ for (const layout of layouts) {
     expect(new URL(page.url()).pathname).toBe(`/teams/${team.id}`);
   });
 }
+
+test('the workspace files can be kept: Manage offers the ZIP export, and deleting the team says its files go', async ({ page, api }) => {
+  const team = await seedTeam(api);
+  const upload = await api.post(`/api/v1/teams/${team.id}/files?name=${encodeURIComponent('plan 計画 🗂.md')}`, {
+    data: Buffer.from('# Plan 計画 🗂\n'),
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  await page.goto(`/teams/${team.id}`);
+  await expect(feed(page)).toHaveCount(3, FIRST_LOAD);
+  await expectLive(page);
+
+  await page.getByRole('button', { name: 'Manage' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'Export as ZIP, with files' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('Quarter 売上 🚀 team.zip');
+  const entries = unzipSync(new Uint8Array(await fs.readFile((await download.path())!)));
+  expect(Object.keys(entries).sort()).toEqual(['files/plan 計画 🗂.md', 'team.json', 'team.md']);
+  expect(strFromU8(entries['files/plan 計画 🗂.md']!)).toBe('# Plan 計画 🗂\n');
+  expect(new URL(page.url()).pathname).toBe(`/teams/${team.id}`);
+
+  await page.getByRole('button', { name: 'Manage' }).click();
+  await page.getByRole('menuitem', { name: 'Delete finished team' }).click();
+  await expect(page.getByRole('dialog')).toContainText('the files of its workspace are removed (Manage → Export as ZIP keeps a copy of them all)');
+  await page.getByRole('button', { name: 'Keep team' }).click();
+  expect((await api.get(`/api/v1/teams/${team.id}/files`)).status()).toBe(200);
+});

@@ -2,7 +2,8 @@
  * Start a team export's download (GET /api/v1/teams/:id/export, an attachment): a link the browser follows with
  * the session cookie, so the file streams straight to disk instead of through the page's memory.
  */
-export type ExportFormat = 'md' | 'json';
+/** `zip`: team.md, team.json and the latest version of every workspace file (ADR 058). */
+export type ExportFormat = 'md' | 'json' | 'zip';
 
 export const exportUrl = (teamId: string, format: ExportFormat) => `/api/v1/teams/${encodeURIComponent(teamId)}/export?format=${format}`;
 

@@ -65,6 +65,7 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
           ...(canReconnect ? [{ label: 'Reconnect', onSelect: () => reconnect.mutate() }] : []),
           { label: 'Export as Markdown', onSelect: () => downloadTeamExport(team.id, 'md') },
           { label: 'Export as JSON', onSelect: () => downloadTeamExport(team.id, 'json') },
+          { label: 'Export as ZIP, with files', onSelect: () => downloadTeamExport(team.id, 'zip') },
           { label: 'Clone team…', onSelect: () => setCloneOpen(true) },
           ...(team.pendingJobs > 0 ? [{ label: 'Cancel all unfinished requests…', danger: true, onSelect: () => setCancelAllOpen(true) }] : []),
           {
@@ -93,8 +94,9 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
         title={<>Delete “{team.name}”?</>}
         description={
           <>
-            The team, its activity and its shared record are removed. A team with unfinished requests can’t be deleted:
-            cancel them or let them finish first.
+            The team, its activity, its shared record and the files of its workspace are removed (Manage → Export as
+            ZIP keeps a copy of them all). A team with unfinished requests can’t be deleted: cancel them or let them
+            finish first.
           </>
         }
         confirmLabel="Delete team"
