@@ -40,6 +40,21 @@ function allowedExplicitly(addr: ipaddr.IPv4 | ipaddr.IPv6, allowed: AllowedRang
   return allowed.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range as never, bits));
 }
 
+/** ipaddr.js's range names as a person reads them (with their article); any other name is split into words. */
+const RANGE_WORDS: Readonly<Record<string, string>> = {
+  linkLocal: 'a link-local',
+  uniqueLocal: 'a unique local (private IPv6)',
+  carrierGradeNat: 'a carrier-grade NAT (shared)',
+  ipv4Mapped: 'an IPv4-mapped',
+};
+
+function rangeInWords(range: string): string {
+  const known = RANGE_WORDS[range];
+  if (known) return known;
+  const words = range.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words}`;
+}
+
 /** null when the address may be reached, else why not (said to the person, without the address's owner's secrets). */
 export function refusedAddress(address: string, allowed: AllowedRange[]): string | null {
   if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
@@ -48,7 +63,7 @@ export function refusedAddress(address: string, allowed: AllowedRange[]): string
   const text = addr.toNormalizedString();
   if (METADATA.some((m) => ipaddr.parse(m).toNormalizedString() === text)) return `${address} is a cloud metadata address`;
   const range = addr.range();
-  if (range !== 'unicast') return `${address} is a ${range} address, not a public one`;
+  if (range !== 'unicast') return `${address} is ${rangeInWords(range)} address, not a public one`;
   // ::a.b.c.d, RFC 4291's deprecated IPv4-compatible form: ipaddr.js calls it unicast, yet no public host is reached
   // by it, and the IPv4 address it carries may be loopback or private (::7f00:1 is 127.0.0.1 written so).
   if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).match(IPV4_COMPATIBLE)) return `${address} is an IPv4-compatible IPv6 address, not a public one`;

@@ -40,16 +40,16 @@ describe('the address matrix', () => {
     ['192.168.1.1', /private/],
     ['::ffff:10.0.0.1', /private/],
     ['::ffff:192.168.0.1', /private/],
-    ['100.64.0.1', /carrierGradeNat/],
-    ['169.254.1.1', /linkLocal/],
-    ['fe80::1', /linkLocal/],
-    ['fe80::1%eth0', /linkLocal/],
+    ['100.64.0.1', /a carrier-grade NAT \(shared\) address/],
+    ['169.254.1.1', /a link-local address/],
+    ['fe80::1', /a link-local address/],
+    ['fe80::1%eth0', /a link-local address/],
     // fc00::/7, both halves: fd00::/8 is where unique-local addresses are actually made.
-    ['fc00::1', /uniqueLocal/],
-    ['fd00::1', /uniqueLocal/],
-    ['fd12:3456:789a::1', /uniqueLocal/],
-    ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', /uniqueLocal/],
-    ['fec0::1', /SiteLocal/],
+    ['fc00::1', /a unique local \(private IPv6\) address/],
+    ['fd00::1', /a unique local \(private IPv6\) address/],
+    ['fd12:3456:789a::1', /a unique local \(private IPv6\) address/],
+    ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', /a unique local \(private IPv6\) address/],
+    ['fec0::1', /site local/],
     // Multicast, broadcast, reserved and documentation ranges.
     ['224.0.0.1', /multicast/],
     ['ff02::1', /multicast/],
@@ -60,6 +60,16 @@ describe('the address matrix', () => {
     ['2001:db8::1', /reserved/],
   ])('refuses %s', (address, why) => {
     expect(refusedAddress(address, NONE)).toMatch(why);
+  });
+
+  it('says why in words a person reads: an article that fits, no code names', () => {
+    expect(refusedAddress('0.0.0.0', NONE)).toBe('0.0.0.0 is an unspecified address, not a public one');
+    expect(refusedAddress('127.0.0.1', NONE)).toBe('127.0.0.1 is a loopback address, not a public one');
+    expect(refusedAddress('fe80::1', NONE)).toBe('fe80::1 is a link-local address, not a public one');
+    // Must not happen: ipaddr.js's own names (linkLocal, carrierGradeNat, deprecatedSiteLocal…) shown to the person.
+    for (const address of ['100.64.0.1', '169.254.1.1', 'fc00::1', 'fec0::1', '2002::1', '2001::1', '64:ff9b::1'].filter((a) => refusedAddress(a, NONE))) {
+      expect(refusedAddress(address, NONE), address).not.toMatch(/[a-z][A-Z]/);
+    }
   });
 
   it.each(['93.184.215.14', '1.1.1.1', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:93.184.215.14'])('lets the public address %s through', (address) => {
@@ -81,7 +91,7 @@ describe('what the deployment allows', () => {
     expect(refusedAddress('10.0.255.255', allowed)).toMatch(/private/);
     expect(refusedAddress('10.2.0.0', allowed)).toMatch(/private/);
     expect(refusedAddress('fd12:3456:ffff::1', allowed)).toBeNull();
-    expect(refusedAddress('fd12:3457::1', allowed)).toMatch(/uniqueLocal/);
+    expect(refusedAddress('fd12:3457::1', allowed)).toMatch(/a unique local \(private IPv6\) address/);
     // Allowing a private range does not open the metadata address or loopback.
     expect(refusedAddress('169.254.169.254', allowed)).toMatch(/metadata/);
     expect(refusedAddress('127.0.0.1', allowed)).toMatch(/loopback/);
@@ -127,7 +137,7 @@ describe('what a name answers', () => {
     ['::1', /loopback/],
     ['::ffff:127.0.0.1', /loopback/],
     ['169.254.169.254', /metadata/],
-    ['fd00::1', /uniqueLocal/],
+    ['fd00::1', /a unique local \(private IPv6\) address/],
   ])('refuses a name answering %s', async (address, why) => {
     await expect(checkedAddress('internal.example.test', NONE, answering(address))).rejects.toThrow(why);
   });
