@@ -6,6 +6,7 @@ import type { AssemblyChange, AssemblyDescriptor } from '@/lib/types/assembly';
 import { cancel, getState, resume, start, wait } from '@/server/agents/runs';
 import { getDb, schema } from '@/server/db';
 import type { Run } from '@/server/db/schema';
+import { validateArguments } from '@/server/mcp/arguments';
 import { mcpToolsFor } from '@/server/mcp/tool-group/mcp-tools';
 import { registerMcpTools } from '@/server/mcp/tool-group/register';
 import { pushBus, type LiveOutputChange } from '@/server/push/bus';
@@ -120,6 +121,26 @@ describe('MCP tools in a run', () => {
       expect(step).toMatchObject({ status: 'error', mcp: { server: 'Stub', tool: 'echo' } });
       expect(step!.result).toMatch(text);
     }
+  });
+
+  it("a server's schema pattern never runs on the backtracking engine: the call is checked on RE2 and the model hears why", async () => {
+    const alice = await makeUser('alice');
+    const check = fake.fakeTool('check', 'Checks a code', { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } }, required: ['code'] });
+    const server = fake.addServer(null, 'Codes', [check]);
+    const { conversation } = await conversationWith(alice.id, { toolGroups: ['utility'], mcpTools: [{ serverId: server.id, tools: 'all' }] });
+    // The facade's own check (server/mcp/index.ts calls validateArguments before anything is sent).
+    fake.onCall(({ args }) => {
+      validateArguments(check, args);
+      return { isError: false, parts: [{ type: 'text', text: 'valid' }], truncated: false };
+    });
+    // 27 a's and a '!' take seconds on a backtracking engine (each extra 'a' doubles it); RE2 is linear.
+    const started = performance.now();
+    const run = await finished((await start(alice.id, conversation.id, { text: call(mcpToolName(server.id, 'check'), { code: `${'a'.repeat(27)}!` }) }, { idempotencyKey: key() })).run.id);
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(run.status).toBe('success');
+    const [step] = ofType(await eventsOf(run.id), 'step.tool');
+    expect(step).toMatchObject({ status: 'error', mcp: { server: 'Codes', tool: 'check' } });
+    expect(step!.result).toMatch(/don't fit the input schema of "check" .*must match pattern/);
   });
 
   it('cancelling the run aborts the call in flight (the client then sends notifications/cancelled)', async () => {

@@ -10,6 +10,7 @@ import { isDeferredTool, promotedToolNames } from '@/server/agents/tools/deferre
 import { noteUnavailableTools } from '@/server/agents/tools/unavailable';
 import type { ToolGroupAgent } from '@/server/agents/tools/registry';
 import { neutralizeTags } from '@/server/trust/neutralize-tags';
+import { withoutRegexKeywords } from '@/server/trust/untrusted-json-schema';
 import { callMcpTool, mcpOrigin, mcpServerTools, usableMcpServer } from '../index';
 import { McpCallError, type McpProgress, type McpServerRef, type McpToolInfo } from '../types';
 import { deferredToolsFor, TOOL_SEARCH } from './deferred';
@@ -99,7 +100,10 @@ function mcpTool({ server, info, name }: SelectedMcpTool, recordedHash: string |
     {
       name,
       description,
-      schema: info.inputSchema as Record<string, unknown>,
+      // What the model sees and LangChain checks before the tool runs: without regex keywords, which LangChain would
+      // run on the backtracking engine (a server's `pattern` could hold the event loop for minutes); the tool's full
+      // check, patterns included, is validateArguments' on RE2 (server/mcp/arguments.ts).
+      schema: withoutRegexKeywords(info.inputSchema) as Record<string, unknown>,
       metadata: { ensembleOrigin: origin, ensembleSchemaHash: info.schemaHash, ensembleMcpServer: server.name },
     },
   ) as StructuredToolInterface;
