@@ -72,7 +72,7 @@ export function ActivityFeed({ jobs, totalJobs, hasOlder, loadingOlder, onLoadOl
             atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK_PX;
             if (el.scrollTop <= TOP_SLACK_PX && hasOlder && !loadingOlder) onLoadOlder();
           }}
-          className="max-h-[65vh] min-h-40 space-y-3 overflow-y-auto overscroll-contain rounded-lg bg-zinc-100/60 p-2 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:p-3 dark:bg-zinc-900/40"
+          className="relative max-h-[65vh] min-h-40 space-y-3 overflow-y-auto overscroll-contain rounded-lg bg-zinc-100/60 p-2 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:p-3 dark:bg-zinc-900/40"
         >
           {hasOlder ? (
             <div className="flex flex-col items-center gap-1 text-xs text-zinc-600 dark:text-zinc-400">
