@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/input';
 import { LIMITS } from '@/lib/limits';
 import { formatSize, sizeOverLimit } from './parse-list';
+import { listFileText } from './read-list';
 
 type Props = {
   text: string;
@@ -43,7 +44,9 @@ export function ListInput({ text, onTextChange, fileName, error, readOnly }: Pro
     }
     setReading(true);
     try {
-      onTextChange(await file.text(), file.name);
+      const read = listFileText(await file.arrayBuffer(), file.name);
+      if (read.ok) onTextChange(read.text, file.name);
+      else setFileError(read.message);
     } catch {
       setFileError(`${file.name} could not be read. The box keeps what it held.`);
     } finally {

@@ -37,6 +37,22 @@ export function readBatchList(text: string, fileName?: string): ListResult {
   return list;
 }
 
+/**
+ * An uploaded list file's text, or why it can't be used. The bytes must be UTF-8: a file saved in another encoding
+ * (a spreadsheet's plain "CSV" in Windows-1252, "Unicode text" in UTF-16) would otherwise be read with U+FFFD in
+ * place of every accented letter, and each item would run with the damaged text without a word.
+ */
+export function listFileText(bytes: ArrayBuffer | Uint8Array, fileName: string): { ok: true; text: string } | { ok: false; message: string } {
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return {
+      ok: false,
+      message: `${fileName} is not UTF-8 text. Save it as “CSV UTF-8” (or UTF-8 JSONL) and upload it again. The box keeps what it held.`,
+    };
+  }
+}
+
 /** What the start form sends is within the server action's body (LIMITS.batch.actionBytes), or why not. */
 export function startTooLarge(input: unknown): string | null {
   const bytes = jsonBytes(input);

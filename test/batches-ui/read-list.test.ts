@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBatchList, startTooLarge } from '@/components/batches/read-list';
+import { listFileText, readBatchList, startTooLarge } from '@/components/batches/read-list';
 import { LIMITS } from '@/lib/limits';
 import { batchCreateSchema } from '@/lib/schemas/batch';
 
@@ -61,5 +61,27 @@ describe('what the form sends', () => {
     const fill = (n: number) => ({ t: 'x'.repeat(n - JSON.stringify({ t: '' }).length) });
     expect(startTooLarge(fill(B.actionBytes))).toBeNull();
     expect(startTooLarge(fill(B.actionBytes + 1))).toMatch(/^This batch is 977 KiB \(1,000,001 bytes\) to send, more than the 977 KiB \(1,000,000 bytes\) the browser may send at once\. Split the list/);
+  });
+});
+
+describe('an uploaded list file is read as UTF-8 or refused', () => {
+  it('reads UTF-8 (with or without a BOM), CJK and emoji as written', () => {
+    const text = 'name,note\nJosé,漢字 😀\n';
+    const plain = listFileText(new TextEncoder().encode(text), 'list.csv');
+    expect(plain).toEqual({ ok: true, text });
+    const withBom = listFileText(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]), 'list.csv');
+    const list = readBatchList(withBom.ok ? withBom.text : '');
+    expect(list.ok && list.rows).toEqual([{ name: 'José', note: '漢字 😀' }]);
+  });
+
+  it.each([
+    ['Windows-1252 (a spreadsheet’s plain CSV)', [0x6e, 0x61, 0x6d, 0x65, 0x0a, 0x4a, 0x6f, 0x73, 0xe9, 0x0a]],
+    ['UTF-16 with its BOM', [0xff, 0xfe, 0x6e, 0x00, 0x0a, 0x00, 0x78, 0x00]],
+  ])('refuses %s instead of running items with U+FFFD in place of letters', (_name, bytes) => {
+    const read = listFileText(new Uint8Array(bytes), 'export.csv');
+    expect(read).toEqual({
+      ok: false,
+      message: 'export.csv is not UTF-8 text. Save it as “CSV UTF-8” (or UTF-8 JSONL) and upload it again. The box keeps what it held.',
+    });
   });
 });
