@@ -84,6 +84,12 @@ export function MessageItem({
             <div className="rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-900 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100">
               <AssistantMarkdown text={item.text} />
             </div>
+          ) : item.toolCalls.length === 0 ? (
+            // A turn with neither text nor a tool call (a provider's empty completion): said, so the person doesn't
+            // read an empty bubble as an answer still coming or as a page that failed to load.
+            <p className="rounded-lg border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-500 italic dark:border-zinc-700 dark:text-zinc-400">
+              The model returned an empty answer.
+            </p>
           ) : null}
           {item.toolCalls.length > 0 ? (
             <ul className="space-y-2" aria-label="Tool calls">
