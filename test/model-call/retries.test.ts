@@ -132,6 +132,27 @@ describe('other errors fail at once', () => {
   }
 });
 
+describe("the person reads the provider's words", () => {
+  it("without LangChain's troubleshooting link: the run's error, its note and every attempt's step", { timeout: 30_000 }, async () => {
+    for (const [status, message] of [
+      [429, 'Rate limit reached for requests'],
+      [404, 'The model gpt-x does not exist'],
+    ] as const) {
+      const { ask, state } = await provider(() => error(status, message));
+      const run = await ask('Hello');
+      expect(run.status).toBe('error');
+      expect(run.error).toBe(`${status} ${message}`);
+      const note = (await state()).messages.find((m) => m.role === 'assistant')!;
+      expect(note.text).toBe(`The model call failed: ${status} ${message}`);
+      const attempts = ofType(await eventsOf(run.id), 'model.call');
+      expect(attempts.length).toBeGreaterThan(0);
+      for (const attempt of attempts) expect(attempt.error).toBe(`${status} ${message}`);
+      await close?.();
+      close = undefined;
+    }
+  });
+});
+
 describe('a stream that breaks mid-answer', () => {
   it('closed cleanly before its finish reason (a proxy cutting it): not taken as the answer, retried', { timeout: 30_000 }, async () => {
     const { ask, state, server } = await provider((n) => (n === 1 ? { sse: [chunk('chatcmpl-1', { role: 'assistant', content: 'Cut sho' })], close: true } : answer('The whole answer.')));

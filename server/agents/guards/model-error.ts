@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { frameworkNote } from '../provenance';
 import { ensembleMeta } from '../messages';
+import { modelCallErrorText } from '../model-call/error-text';
 
 /** How a provider call failed, as far as its error tells (for the person and for a retry decision later). */
 export type ModelErrorKind = 'rate_limit' | 'auth' | 'timeout' | 'provider';
@@ -20,7 +21,7 @@ export function modelErrorKind(err: unknown): ModelErrorKind {
 }
 
 export function modelErrorOf(err: unknown): ModelError {
-  const text = (err instanceof Error ? err.message || err.name : String(err)).trim().slice(0, MAX_CHARS);
+  const text = modelCallErrorText(err).trim().slice(0, MAX_CHARS);
   return { message: text || 'The model call failed', kind: modelErrorKind(err) };
 }
 

@@ -3,6 +3,7 @@ import type { McpSource } from '@/lib/tool-call-label';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { RunEventData, StepToolCall } from '@/lib/types/run-events';
 import { env } from '@/server/env';
+import { modelCallErrorText } from '../model-call/error-text';
 import { withRetries } from '../model-call/retry';
 import { contentText } from '../messages';
 import { capJson, capText } from './caps';
@@ -55,7 +56,7 @@ export async function observeModelCall<T extends BaseMessage>(
       maxAttempts: env.modelMaxAttempts,
       signal: options.signal,
       onFailure: (attempt, err, willRetry) =>
-        journal({ ...(attempt > 1 || willRetry ? { attempt } : {}), error: capText(err instanceof Error ? err.message || err.name : String(err)).text }),
+        journal({ ...(attempt > 1 || willRetry ? { attempt } : {}), error: capText(modelCallErrorText(err)).text }),
       onRetry: options.onRetry,
     },
   );
