@@ -1,6 +1,15 @@
 import 'server-only';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 
+/**
+ * Every entry says it was made on Unix (APPNOTE 4.4.2.2: host 3) as a regular file, mode 0644. fflate's default
+ * host is MS-DOS, and Info-ZIP's unzip (Debian's included) reads the names of a DOS-made entry in the DOS code page
+ * despite their UTF-8 flag: `files/報告 🚀.md` came out as mojibake. On a Unix host the mode must be set too, or the
+ * file would be extracted with none.
+ */
+const UNIX_HOST = 3;
+const REGULAR_FILE_0644 = (0o100644 << 16) >>> 0;
+
 /** One member of a streamed ZIP: its path inside the archive and its bytes, as chunks. */
 export type ZipEntry = { name: string; chunks: AsyncIterable<Uint8Array>; compress: boolean };
 
@@ -22,6 +31,8 @@ export async function* zipChunks(entries: AsyncIterable<ZipEntry> | Iterable<Zip
   };
   for await (const entry of entries) {
     const file = entry.compress ? new ZipDeflate(entry.name, { level: 6 }) : new ZipPassThrough(entry.name);
+    file.os = UNIX_HOST;
+    file.attrs = REGULAR_FILE_0644;
     zip.add(file);
     for await (const chunk of entry.chunks) {
       file.push(chunk);
