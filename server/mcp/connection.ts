@@ -9,7 +9,7 @@ import type { McpConnectionSpec } from './store';
 import { Semaphore } from './semaphore';
 import { toToolInfo } from './tool-info';
 import type { OpenedTransport } from './transport';
-import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerTools, type McpToolInfo } from './types';
+import { isMcpCallError, McpCallError, type McpCallOptions, type McpCallResult, type McpServerTools, type McpToolInfo } from './types';
 
 /**
  * One server's connection in this process (ADR 054): started on first use and shared by every run; at most
@@ -197,7 +197,7 @@ export class McpConnection {
       const cache = fresh ? this.cache! : await this.listOnce();
       return { status: 'connected', checkedAt: new Date(cache.checkedAt).toISOString(), tools: cache.tools, ...(cache.truncated ? { toolsTruncated: true } : {}) };
     } catch (err) {
-      const message = err instanceof McpCallError ? err.message : this.describe(err);
+      const message = isMcpCallError(err) ? err.message : this.describe(err);
       this.lastError = { message, at: this.now() };
       return { status: 'error', checkedAt: new Date(this.now()).toISOString(), error: message, tools: [] };
     }
@@ -302,7 +302,7 @@ export class McpConnection {
   }
 
   private callError(err: unknown, signal: AbortSignal, callerSignal: AbortSignal | undefined, what: string, deadline?: AbortSignal, timeoutMs = this.spec.timeoutMs): McpCallError {
-    if (err instanceof McpCallError) return err;
+    if (isMcpCallError(err)) return err;
     const server = `The MCP server "${this.spec.name}"`;
     if (callerSignal?.aborted) return new McpCallError(`${what} on ${server.slice(4)} was cancelled`, 'cancelled');
     if (deadline?.aborted || signal.aborted || (err instanceof McpError && err.code === ErrorCode.RequestTimeout)) {

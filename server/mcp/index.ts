@@ -3,7 +3,7 @@ import { validateArguments } from './arguments';
 import { connectionFor } from './connections';
 import { storedMcpDiscovery } from './discovery-store';
 import { mcpServerRowById, toMcpServerRef, usableMcpServerRows } from './store';
-import { McpCallError, type McpCallOptions, type McpCallResult, type McpServerDiscovery, type McpServerRef, type McpServerTools } from './types';
+import { isMcpCallError, McpCallError, type McpCallOptions, type McpCallResult, type McpServerDiscovery, type McpServerRef, type McpServerTools } from './types';
 
 /**
  * The MCP facade (ADR 054): the one module run code imports from server/mcp (besides ./types). Servers are looked up
@@ -53,7 +53,7 @@ export async function callMcpTool(server: McpServerRef, tool: string, args: unkn
   try {
     info = await conn.tool(tool, AbortSignal.any([signal, AbortSignal.timeout(opts?.timeoutMs ?? server.timeoutMs)]));
   } catch (err) {
-    if (err instanceof McpCallError) throw err;
+    if (isMcpCallError(err)) throw err;
     if (signal.aborted) throw new McpCallError(`${tool} on the MCP server "${server.name}" was cancelled`, 'cancelled');
     throw new McpCallError(`The MCP server "${server.name}" did not list its tools in time`, 'timeout');
   }

@@ -71,3 +71,11 @@ export class McpCallError extends Error {
     this.name = 'McpCallError';
   }
 }
+
+/**
+ * Whether an error is an McpCallError, by name and code rather than instanceof: route bundles and start-up each load
+ * their own copy of this module, and a connection (kept on globalThis) throws the class of whichever copy made it.
+ */
+export function isMcpCallError(err: unknown): err is McpCallError {
+  return err instanceof Error && err.name === 'McpCallError' && typeof (err as { code?: unknown }).code === 'string';
+}

@@ -143,6 +143,28 @@ describe('MCP tools in a run', () => {
     expect(step!.result).toMatch(/don't fit the input schema of "check" .*must match pattern/);
   });
 
+  it('a call error made by another copy of the MCP modules (route bundles and start-up each load their own) is still a clear tool error', async () => {
+    const { alice, echo, conversation } = await setup();
+    // The class as a second copy of server/mcp/types.ts defines it: the same name and shape, another identity.
+    class McpCallError extends Error {
+      constructor(
+        message: string,
+        readonly code: string,
+      ) {
+        super(message);
+        this.name = 'McpCallError';
+      }
+    }
+    fake.onCall(() => {
+      throw new McpCallError('The MCP server "Stub" did not answer echo within 5 s', 'timeout');
+    });
+    const run = await finished((await start(alice.id, conversation.id, { text: call(echo, { text: 'x' }) }, { idempotencyKey: key() })).run.id);
+    expect(run.status).toBe('success');
+    const [step] = ofType(await eventsOf(run.id), 'step.tool');
+    expect(step).toMatchObject({ status: 'error', mcp: { server: 'Stub', tool: 'echo' } });
+    expect(step!.result).toBe('"echo" on the MCP server "Stub" did not answer in time; the call was cancelled.');
+  });
+
   it('cancelling the run aborts the call in flight (the client then sends notifications/cancelled)', async () => {
     const { alice, echo, conversation } = await setup();
     let signal: AbortSignal | undefined;

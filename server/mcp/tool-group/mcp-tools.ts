@@ -12,7 +12,7 @@ import type { ToolGroupAgent } from '@/server/agents/tools/registry';
 import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import { withoutRegexKeywords } from '@/server/trust/untrusted-json-schema';
 import { callMcpTool, mcpOrigin, mcpServerTools, usableMcpServer } from '../index';
-import { McpCallError, type McpProgress, type McpServerRef, type McpToolInfo } from '../types';
+import { isMcpCallError, type McpCallError, type McpProgress, type McpServerRef, type McpToolInfo } from '../types';
 import { deferredToolsFor, TOOL_SEARCH } from './deferred';
 import { selectedTools, type SelectedMcpTool } from './names';
 import { resultText } from './result-text';
@@ -91,7 +91,7 @@ function mcpTool({ server, info, name }: SelectedMcpTool, recordedHash: string |
         // An isError result is a failed tool call: the model reads it and the run goes on.
         return reply(resultText(result), result.isError ? 'error' : 'success');
       } catch (error) {
-        if (error instanceof McpCallError) return reply(callErrorText(server, info, error), 'error');
+        if (isMcpCallError(error)) return reply(callErrorText(server, info, error), 'error');
         throw error;
       } finally {
         live.end();
