@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect } from 'react';
+import { teamTitle } from './tab-title';
 
 /** The app's title template (app/layout.tsx `%s · Ensemble`), so the workspace's title reads like every page's. */
 const SUFFIX = ' · Ensemble';
@@ -10,8 +11,7 @@ const SUFFIX = ' · Ensemble';
  * "Release · Ensemble" when none do, so a glance at the tab says whether the team needs its person.
  */
 export function tabTitle(teamName: string, needsInput: number): string {
-  const count = Number.isFinite(needsInput) && needsInput > 0 ? Math.floor(needsInput) : 0;
-  return `${count > 0 ? `(${count}) ` : ''}${teamName}${SUFFIX}`;
+  return `${teamTitle(teamName, needsInput)}${SUFFIX}`;
 }
 
 /**

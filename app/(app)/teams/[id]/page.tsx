@@ -4,6 +4,7 @@ import { cache } from 'react';
 import { HydrationBoundary, QueryClient, dehydrate } from '@tanstack/react-query';
 import { ACTIVITY_PAGE_SIZE, type ActivityFeed } from '@/components/teams/activity-cache';
 import { asActivityPage, teamKeys } from '@/components/teams/queries';
+import { teamTitle } from '@/components/teams/tab-title';
 import { TeamWorkspace } from '@/components/teams/team-workspace';
 import { feedFilterFromParams, type FeedFilter } from '@/lib/feed-filter';
 import { currentUser } from '@/server/auth/require-user';
@@ -41,7 +42,7 @@ async function filterOf(searchParams: Props['searchParams']): Promise<FeedFilter
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const filter = await filterOf(searchParams);
   const data = await loadTeam((await params).id, filter.member, filter.status, filter.text);
-  return { title: data ? data.team.name : 'Team not found' };
+  return { title: data ? teamTitle(data.team.name, data.team.waitingJobs) : 'Team not found' };
 }
 
 /** Rendered with its first data (content on first paint); the workspace takes over from the cache and push. */
