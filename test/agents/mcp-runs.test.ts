@@ -143,6 +143,20 @@ describe('MCP tools in a run', () => {
     expect(step!.result).toMatch(/don't fit the input schema of "check" .*must match pattern/);
   });
 
+  it("arguments that break the tool's schema reach the tool's own check: the model hears which field, the step names the server", async () => {
+    const { alice, server, echo, conversation } = await setup();
+    const info = fake.fakeTool('echo');
+    fake.onCall(({ args }) => {
+      validateArguments(info, args);
+      return { isError: false, parts: [{ type: 'text', text: 'sent' }], truncated: false };
+    });
+    const run = await finished((await start(alice.id, conversation.id, { text: call(echo, { text: 42 }) }, { idempotencyKey: key() })).run.id);
+    expect(run.status).toBe('success');
+    const [step] = ofType(await eventsOf(run.id), 'step.tool');
+    expect(step).toMatchObject({ status: 'error', mcp: { server: server.name, tool: 'echo' } });
+    expect(step!.result).toMatch(/^The arguments don't fit the input schema of "echo" on the MCP server "Stub", so it was not called: .*text must be string/);
+  });
+
   it('a call error made by another copy of the MCP modules (route bundles and start-up each load their own) is still a clear tool error', async () => {
     const { alice, echo, conversation } = await setup();
     // The class as a second copy of server/mcp/types.ts defines it: the same name and shape, another identity.

@@ -1,7 +1,7 @@
 import 'server-only';
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
-import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+import { tool, type DynamicStructuredTool, type StructuredToolInterface } from '@langchain/core/tools';
 import { recordedTools } from '@/server/agents/assembly/recorded-tools';
 import { beginLiveResponse, liveScopeOf } from '@/server/agents/live-output/registry';
 import { activeRuns } from '@/server/agents/run-events';
@@ -106,7 +106,30 @@ function mcpTool({ server, info, name }: SelectedMcpTool, recordedHash: string |
       schema: withoutRegexKeywords(info.inputSchema) as Record<string, unknown>,
       metadata: { ensembleOrigin: origin, ensembleSchemaHash: info.schemaHash, ensembleMcpServer: server.name },
     },
-  ) as StructuredToolInterface;
+  );
+  return checkedByTheToolOnly(made) as StructuredToolInterface;
+}
+
+const ANY_ARGUMENTS: Record<string, unknown> = {};
+
+/**
+ * The tool with LangChain's own check of its arguments left out. LangChain checks a JSON-schema tool's arguments
+ * synchronously at the start of `call` (which `invoke` uses), and a refusal there answers the model only "Received
+ * tool input did not match expected schema / Please fix your mistakes", naming no field, with a result that no longer
+ * says which server it is of. The tool's own check (validateArguments in the facade, on RE2) names the field and
+ * answers through callErrorText; during that synchronous start LangChain sees a schema that takes any arguments.
+ */
+function checkedByTheToolOnly(made: DynamicStructuredTool): DynamicStructuredTool {
+  const call = made.call.bind(made);
+  made.call = (...args: Parameters<DynamicStructuredTool['call']>) => {
+    const schema = made.schema;
+    made.schema = ANY_ARGUMENTS;
+    try {
+      return call(...args);
+    } finally {
+      made.schema = schema;
+    }
+  };
   return made;
 }
 
