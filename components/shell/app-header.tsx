@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { badgeText, menuButtonName, useInboxCount } from '@/components/inbox/inbox-nav-label';
 import { AccountLabel } from './account-label';
 import { CloseIcon, MenuIcon } from './icons';
 import { NavLinks } from './nav-links';
@@ -19,6 +20,7 @@ import { ThemeSwitch } from './theme-switch';
  */
 export function AppHeader({ name, email, admin = false }: { name?: string | null; email: string; admin?: boolean }) {
   const [open, setOpen] = useState(false);
+  const inboxCount = useInboxCount();
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const close = () => setOpen(false);
@@ -49,13 +51,18 @@ export function AppHeader({ name, email, admin = false }: { name?: string | null
             <button
               ref={buttonRef}
               type="button"
-              className="inline-flex size-9 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 lg:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
-              aria-label={open ? 'Close menu' : 'Open menu'}
+              className="relative inline-flex size-9 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 lg:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
+              aria-label={menuButtonName(open, inboxCount)}
               aria-expanded={open}
               aria-controls={panelId}
               onClick={() => setOpen((o) => !o)}
             >
               {open ? <CloseIcon /> : <MenuIcon />}
+              {!open && inboxCount ? (
+                <span aria-hidden className="absolute -top-1 -right-1 rounded-full bg-amber-500 px-1 text-[0.625rem] leading-4 font-semibold text-white tabular-nums">
+                  {badgeText(inboxCount)}
+                </span>
+              ) : null}
             </button>
           </div>
         </div>
