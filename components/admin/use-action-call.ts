@@ -7,11 +7,18 @@ type FieldErrors<F extends string> = Partial<Record<F, string>>;
 
 /**
  * Where a refusal is said: each of its field errors the form shows at that field, and its message only when none of
- * those fields has one — a refusal of a field the form doesn't show (or of no field) still reaches the person.
+ * those fields has one — a refusal of a field the form doesn't show (or of no field) still reaches the person. A part
+ * of a shown field (`headers.X-Api-Key`: one entry of a map the form edits as lines) is said at that field, naming
+ * the entry.
  */
 export function placeRefusal<F extends string>(error: ActionError, shownFields: readonly F[]): { fieldErrors: FieldErrors<F>; message: string | null } {
   const fields = error.fields ?? {};
-  const fieldErrors = Object.fromEntries(shownFields.filter((f) => fields[f]).map((f) => [f, fields[f]])) as FieldErrors<F>;
+  const errorOf = (field: F): string | undefined => {
+    if (fields[field]) return fields[field];
+    const part = Object.keys(fields).find((key) => key.startsWith(`${field}.`));
+    return part ? `${part.slice(field.length + 1)}: ${fields[part]}` : undefined;
+  };
+  const fieldErrors = Object.fromEntries(shownFields.flatMap((f) => (errorOf(f) ? [[f, errorOf(f)]] : []))) as FieldErrors<F>;
   return { fieldErrors, message: Object.keys(fieldErrors).length === 0 ? error.message : null };
 }
 

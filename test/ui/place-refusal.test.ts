@@ -25,4 +25,21 @@ describe('placeRefusal: where an Admin form says a refused action', () => {
     expect(placeRefusal({ code: 'network_error', message: 'Could not reach the server.' }, FIELDS)).toEqual({ fieldErrors: {}, message: 'Could not reach the server.' });
     expect(placeRefusal({ code: 'not_found', message: 'Gone' }, [])).toEqual({ fieldErrors: {}, message: 'Gone' });
   });
+
+  it('a part of a shown field (one header of the Headers lines) is said at that field, naming the part', () => {
+    const refusal = {
+      code: 'validation_error',
+      message: 'headers.X-Ok: Must be ASCII letters, digits, spaces and punctuation',
+      fields: { 'headers.X-Ok': 'Must be ASCII letters, digits, spaces and punctuation' },
+    };
+    expect(placeRefusal(refusal, ['name', 'headers'] as const)).toEqual({
+      fieldErrors: { headers: 'X-Ok: Must be ASCII letters, digits, spaces and punctuation' },
+      message: null,
+    });
+    // A field whose name merely starts the same way is not a part of it.
+    expect(placeRefusal({ code: 'validation_error', message: 'headersExtra: Bad', fields: { headersExtra: 'Bad' } }, ['headers'] as const)).toEqual({
+      fieldErrors: {},
+      message: 'headersExtra: Bad',
+    });
+  });
 });
