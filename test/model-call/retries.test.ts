@@ -151,6 +151,18 @@ describe("the person reads the provider's words", () => {
       close = undefined;
     }
   });
+
+  it('a provider nobody answers at: "Could not connect to the model provider (ECONNREFUSED)", not a bare "Connection error."', { timeout: 30_000 }, async () => {
+    const { server } = await provider(() => answer('never'));
+    await server.close();
+    close = undefined;
+    const ann = await makeUser('ann-refused');
+    const { conversation } = await conversationWith(ann.id, { model: 'openai:gpt-4.1-mini' });
+    const run = await send(ann.id, conversation.id, 'Hello');
+    expect(run.status).toBe('error');
+    expect(run.error).toBe('Could not connect to the model provider (ECONNREFUSED).');
+    for (const attempt of ofType(await eventsOf(run.id), 'model.call')) expect(attempt.error).toBe(run.error);
+  });
 });
 
 describe('a stream that breaks mid-answer', () => {

@@ -2,13 +2,28 @@ import 'server-only';
 
 // LangChain appends this line to the errors it gives a code (MODEL_RATE_LIMIT, MODEL_NOT_FOUND, …).
 const LANGCHAIN_TROUBLESHOOTING = /\s*Troubleshooting URL: https:\/\/docs\.langchain\.com\/\S*\s*$/;
+// What the OpenAI and Anthropic clients say for any failed connection; the reason is in its causes.
+const BARE_CONNECTION_ERROR = /^Connection error\.?$/;
 
 /**
  * A failed model call's message as the person reads it (the run's error, its note, each attempt's step): the
  * provider's own words, without the "Troubleshooting URL: https://docs.langchain.com/…" line LangChain adds, which
- * is about LangChain's code rather than the person's provider or settings.
+ * is about LangChain's code rather than the person's provider or settings; a bare "Connection error." says what its
+ * causes say went wrong (ECONNREFUSED, ENOTFOUND, …), as the Admin page's connection test does.
  */
 export function modelCallErrorText(err: unknown): string {
-  const text = err instanceof Error ? err.message || err.name : String(err);
-  return text.replace(LANGCHAIN_TROUBLESHOOTING, '');
+  const text = (err instanceof Error ? err.message || err.name : String(err)).replace(LANGCHAIN_TROUBLESHOOTING, '');
+  const code = BARE_CONNECTION_ERROR.test(text.trim()) ? causeCode(err) : undefined;
+  return code ? `Could not connect to the model provider (${code}).` : text;
+}
+
+/** The first system error code (ECONNREFUSED, ENOTFOUND, UND_ERR_…) among the error's causes, a few levels deep. */
+function causeCode(err: unknown): string | undefined {
+  let current = (err as { cause?: unknown } | null)?.cause;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
