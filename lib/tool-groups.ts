@@ -55,6 +55,9 @@ export const TOOL_GROUP_NAMES = Object.keys(TOOL_GROUPS) as ToolGroup[];
 export const ONLY_WHEN_CHOSEN: readonly ToolGroup[] = ['batch', 'web'];
 export const ALL_TOOL_NAMES: string[] = TOOL_GROUP_NAMES.flatMap((g) => [...TOOL_GROUPS[g].tools]);
 
+/** What an empty allowlist gives, in a list of agents: every group but those offered only when chosen, named. */
+export const DEFAULT_GROUPS_LABEL = `All tool groups but ${ONLY_WHEN_CHOSEN.map((g) => TOOL_GROUPS[g].label).join(' and ')}`;
+
 /** The groups an allowlist admits: an empty allowlist means every group but those offered only when chosen. */
 export function groupsAdmitted(groups: readonly string[]): ToolGroup[] {
   return groups.length ? TOOL_GROUP_NAMES.filter((g) => groups.includes(g)) : TOOL_GROUP_NAMES.filter((g) => !ONLY_WHEN_CHOSEN.includes(g));

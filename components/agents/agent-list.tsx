@@ -4,7 +4,7 @@ import { ButtonLink } from '@/components/ui/button-link';
 import { useRouter } from 'next/navigation';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { TOOL_GROUPS, type ToolGroup } from '@/lib/tool-groups';
+import { DEFAULT_GROUPS_LABEL, TOOL_GROUPS, type ToolGroup } from '@/lib/tool-groups';
 import { actionData } from '@/lib/action-result';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
@@ -109,7 +109,7 @@ function AgentListItem({ agent, onDelete }: { agent: ApiAgent; onDelete: () => v
         <div className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
           <span>Tools:</span>
           {agent.toolGroups.length === 0 ? (
-            <Badge>All tool groups</Badge>
+            <Badge>{DEFAULT_GROUPS_LABEL}</Badge>
           ) : (
             agent.toolGroups.map((g) => <Badge key={g}>{TOOL_GROUPS[g as ToolGroup]?.label ?? g}</Badge>)
           )}

@@ -148,7 +148,7 @@ export function AgentPicker({ search, onSearch, catalog, selected, onToggle, err
  * (a request asking them to would fail on a missing tool): say so before the team is made, not after.
  */
 export function TeamToolsNotice({ selected }: { selected: Pick<ApiAgent, 'id' | 'name' | 'toolGroups'>[] }) {
-  // An empty allowlist admits the Team group too (the agent list says "All tool groups"): only a list without it lacks it.
+  // An empty allowlist admits the Team group too (the agent list says "All tool groups but Batch and Web"): only a list without it lacks it.
   const without = selected.filter((agent) => !groupsAdmitted(agent.toolGroups).includes('team'));
   if (without.length === 0) return null;
   const names = without.map((agent) => agent.name).join(', ');
