@@ -96,7 +96,15 @@ function providerModel(provider: ProviderDescriptor, model: string): BaseChatMod
     }
     case 'anthropic':
       // The base URL is passed even when unset (the provider's own), so the client never reads ANTHROPIC_BASE_URL itself.
-      return new ChatAnthropic({ model, apiKey: provider.apiKey, maxRetries: 0, anthropicApiUrl: provider.baseUrl ?? 'https://api.anthropic.com', clientOptions: { fetch } });
+      // The client adds /v1/messages: a base written with its /v1 (as the model list's check takes it, discovery.ts) is
+      // used without it.
+      return new ChatAnthropic({
+        model,
+        apiKey: provider.apiKey,
+        maxRetries: 0,
+        anthropicApiUrl: (provider.baseUrl ?? 'https://api.anthropic.com').replace(/\/v1\/?$/, ''),
+        clientOptions: { fetch },
+      });
     case 'ollama':
       // Ollama's default endpoint is passed too, so the client never reads OLLAMA_BASE_URL itself (env.ts checked it).
       return new ChatOllama({ model, maxRetries: 0, fetch, baseUrl: provider.baseUrl ?? 'http://127.0.0.1:11434' });

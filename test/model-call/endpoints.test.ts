@@ -4,7 +4,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setRetryBaseDelayForTests } from '@/server/agents/model-call/backoff';
 import { callAgentModel } from '@/server/agents/model-call/call-model';
-import { createChatModel } from '@/server/agents/providers';
+import { chatModelFor, createChatModel } from '@/server/agents/providers';
 
 /**
  * ANTHROPIC_BASE_URL and OLLAMA_BASE_URL point the clients anywhere (a gateway, a test server), and the retry policy
@@ -71,6 +71,18 @@ describe('ANTHROPIC_BASE_URL', () => {
     expect(stub.seen[1]!.body.stream).toBe(true);
     expect(message.usage_metadata?.input_tokens).toBe(5);
     expect(message.response_metadata.stop_reason).toBe('end_turn');
+  });
+
+  it('a base URL ending in /v1 (which the Admin page\'s connection test accepts) still calls /v1/messages, not /v1/v1/messages', { timeout: 30_000 }, async () => {
+    const stub = await server(() => ({ sse: anthropicStream('msg_2', 'Through the gateway') }));
+    close = stub.close;
+    const managed = chatModelFor({ kind: 'anthropic', baseUrl: `${stub.url}/v1`, apiKey: 'sk-ant-managed' }, 'claude-test');
+    expect((await callAgentModel(managed, [new HumanMessage('Hi')], {}, { run: undefined, model: 'gw:claude-test' })).content).toBe('Through the gateway');
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-test';
+    process.env.ANTHROPIC_BASE_URL = `${stub.url}/v1`;
+    const fromEnv = await createChatModel({ name: 'A', model: 'anthropic:claude-test' });
+    expect((await callAgentModel(fromEnv, [new HumanMessage('Hi')], {}, { run: undefined, model: 'anthropic:claude-test' })).content).toBe('Through the gateway');
+    expect(stub.seen.map((s) => s.url)).toEqual(['/v1/messages', '/v1/messages']);
   });
 
   it('a malformed ANTHROPIC_BASE_URL fails the run naming the variable (the key never goes to the default)', async () => {
