@@ -5,9 +5,9 @@ import { providerRow, saveModels, toProviderView } from './store';
 
 /**
  * Asking a provider which models it serves (ADR 043): OpenAI-compatible `GET <base>/models` (then `<base>/v1/models`
- * when the base URL has no /v1), Anthropic `GET <base>/v1/models`, Ollama `GET <base>/api/tags`. One call with a
- * 5-second limit; the same call is "Test connection" (its latency is what the admin sees). Errors are said plainly
- * and never carry the key, even when a provider's error text quotes it.
+ * when the base URL has no /v1, only to say that the base URL lacks it), Anthropic `GET <base>/v1/models`, Ollama
+ * `GET <base>/api/tags`. One call with a 5-second limit; the same call is "Test connection" (its latency is what the
+ * admin sees). Errors are said plainly and never carry the key, even when a provider's error text quotes it.
  */
 
 export const DISCOVERY_TIMEOUT_MS = 5_000;
@@ -59,16 +59,23 @@ function errorText(status: number, text: string, key: string | undefined): strin
 
 async function fetchList(p: ProviderDescriptor, signal: AbortSignal): Promise<string[]> {
   let last = '';
-  for (const { url, headers } of requestsFor(p)) {
+  for (const [attempt, { url, headers }] of requestsFor(p).entries()) {
     // redirect: 'manual' — a redirect is reported, never followed with the key to wherever it points.
     const res = await fetch(url, { headers: { accept: 'application/json', ...headers }, signal, redirect: 'manual' });
     const text = await res.text();
     if (res.ok) {
+      let models: string[];
       try {
-        return modelIdsOf(JSON.parse(text));
+        models = modelIdsOf(JSON.parse(text));
       } catch (err) {
         throw err instanceof DiscoveryError ? err : new DiscoveryError('The provider answered, but not with JSON.');
       }
+      // Listed only under <base>/v1: a run's client posts to <base URL>/chat/completions, which would not be found.
+      if (attempt > 0) {
+        const base = url.replace(/\/models$/, '');
+        throw new DiscoveryError(`The models are listed at ${base}, and requests go to the base URL + /chat/completions: set the base URL to ${base}.`);
+      }
+      return models;
     }
     last = res.status >= 300 && res.status < 400 ? `HTTP ${res.status}: the provider redirected elsewhere (check the base URL)` : errorText(res.status, text, p.apiKey);
     if (res.status !== 404) break;

@@ -117,6 +117,18 @@ describe('/api/v1/admin/providers', () => {
     expect(stub.seen.at(-1)).toMatchObject({ url: '/v1/models', authorization: `Bearer ${KEY}` });
   });
 
+  it('test connection of an OpenAI-compatible base URL missing its /v1 says to add it, instead of passing while every run would 404', async () => {
+    const a = await admin();
+    const { id } = (await call(createRoute, { method: 'POST', headers: a.auth, body: body({ baseUrl: stub.origin }) })).body as { id: string };
+    const res = await call(testRoute, { method: 'POST', headers: a.auth, params: { id } });
+    // Runs post to <base URL>/chat/completions: with the models only at <base>/v1/models, that would be <base>/chat/completions.
+    expect(res.body).toMatchObject({
+      ok: false,
+      error: `The models are listed at ${stub.origin}/v1, and requests go to the base URL + /chat/completions: set the base URL to ${stub.origin}/v1.`,
+      provider: { models: [], modelsFetchedAt: null },
+    });
+  });
+
   it('test connection with a wrong key says so plainly, without echoing the key the provider quoted', async () => {
     const a = await admin();
     const wrong = 'sk-wrong-SECRET-0000';
