@@ -2,14 +2,15 @@ import 'server-only';
 
 // LangChain appends this line to the errors it gives a code (MODEL_RATE_LIMIT, MODEL_NOT_FOUND, …).
 const LANGCHAIN_TROUBLESHOOTING = /\s*Troubleshooting URL: https:\/\/docs\.langchain\.com\/\S*\s*$/;
-// What the OpenAI and Anthropic clients say for any failed connection; the reason is in its causes.
-const BARE_CONNECTION_ERROR = /^Connection error\.?$/;
+// What the OpenAI and Anthropic clients (and fetch, under Ollama's) say for any failed connection; the reason is in
+// its causes.
+const BARE_CONNECTION_ERROR = /^(Connection error\.?|fetch failed)$/;
 
 /**
  * A failed model call's message as the person reads it (the run's error, its note, each attempt's step): the
  * provider's own words, without the "Troubleshooting URL: https://docs.langchain.com/…" line LangChain adds, which
- * is about LangChain's code rather than the person's provider or settings; a bare "Connection error." says what its
- * causes say went wrong (ECONNREFUSED, ENOTFOUND, …), as the Admin page's connection test does.
+ * is about LangChain's code rather than the person's provider or settings; a bare "Connection error." or "fetch
+ * failed" says what its causes say went wrong (ECONNREFUSED, ENOTFOUND, …), as the Admin page's connection test does.
  */
 export function modelCallErrorText(err: unknown): string {
   const text = (err instanceof Error ? err.message || err.name : String(err)).replace(LANGCHAIN_TROUBLESHOOTING, '');

@@ -1,0 +1,32 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HumanMessage } from '@langchain/core/messages';
+import { describe, expect, it } from 'vitest';
+import { modelCallErrorText } from '@/server/agents/model-call/error-text';
+import { chatModelFor } from '@/server/agents/providers';
+
+/** A port nothing listens on (a server opened and closed again). */
+async function closedPort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+describe('the message a failed model call shows', () => {
+  it('an Ollama server nobody answers at says why, not a bare "fetch failed"', async () => {
+    const model = chatModelFor({ kind: 'ollama', baseUrl: `http://127.0.0.1:${await closedPort()}` }, 'llama3.2');
+    const error = await model.invoke([new HumanMessage('Hi')]).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(modelCallErrorText(error)).toBe('Could not connect to the model provider (ECONNREFUSED).');
+  });
+
+  it("keeps any other message as the provider wrote it (only LangChain's troubleshooting line is dropped)", () => {
+    expect(modelCallErrorText(new Error('404 model "x" not found, try pulling it first'))).toBe('404 model "x" not found, try pulling it first');
+    expect(modelCallErrorText(Object.assign(new Error('fetch failed'), { cause: new Error('no code here') }))).toBe('fetch failed');
+  });
+});
