@@ -39,8 +39,15 @@ export async function answerItem(ownerId: string, batchId: string | null, itemId
       if (input.answer === undefined) throw validationError({ answer: 'This item asked a question: answer it with text' });
       answer = { type: 'clarification', text: input.answer, questionId: typeof interrupt.questionId === 'string' ? interrupt.questionId : '', answerKey: input.answerKey };
     } else {
-      if (input.response === undefined) throw validationError({ response: 'This item is paused at an interrupt: respond with JSON' });
-      if (interrupt?.type === 'approval') {
+      const approval = interrupt?.type === 'approval';
+      if (input.response === undefined) {
+        throw validationError({
+          response: approval
+            ? 'This item waits for an approval: send response { "approved": true or false, "note"?: text }, not an answer'
+            : 'This item is paused at an interrupt: respond with JSON',
+        });
+      }
+      if (approval) {
         const decision = approvalDecisionSchema.safeParse(input.response);
         if (!decision.success) {
           throw validationError(Object.fromEntries(Object.entries(zodFields(decision.error)).map(([k, v]) => [k === '_' ? 'response' : `response.${k}`, v])));

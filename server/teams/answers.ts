@@ -39,8 +39,15 @@ export async function respondToJob(ownerId: string, teamId: string, jobId: strin
       if (input.answer === undefined) throw validationError({ answer: 'This request asked a question: answer it with text' });
       answer = { type: 'clarification', text: input.answer, questionId: waiting.questionId, answerKey: input.answerKey };
     } else {
-      if (input.response === undefined) throw validationError({ response: 'This request is paused at an interrupt: respond with JSON' });
-      if ((waiting.payload as { type?: unknown } | null)?.type === 'approval') {
+      const approval = (waiting.payload as { type?: unknown } | null)?.type === 'approval';
+      if (input.response === undefined) {
+        throw validationError({
+          response: approval
+            ? 'This request waits for an approval: send response { "approved": true or false, "note"?: text }, not an answer'
+            : 'This request is paused at an interrupt: respond with JSON',
+        });
+      }
+      if (approval) {
         const decision = approvalDecisionSchema.safeParse(input.response);
         if (!decision.success) {
           throw validationError(Object.fromEntries(Object.entries(zodFields(decision.error)).map(([k, v]) => [k === '_' ? 'response' : `response.${k}`, v])));

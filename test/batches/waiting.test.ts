@@ -227,6 +227,10 @@ describe('the API shows and answers waiting items', () => {
     expect((await itemRows(batch.id))[0]!.status).toBe('waiting');
     const bad = await call(answerRoute.POST, { method: 'POST', headers: ivy.auth, params: { id: batch.id, itemId: rows[0]!.id }, body: { response: { approved: 'yes' }, answerKey: key() } });
     expect(bad.status).toBe(422);
+    // Text sent to an approval: the refusal says what an approval takes, not only "JSON".
+    const text = await call(answerRoute.POST, { method: 'POST', headers: ivy.auth, params: { id: batch.id, itemId: rows[0]!.id }, body: { answer: 'yes', answerKey: key() } });
+    expect(text.status).toBe(422);
+    expect(text.body).toMatchObject({ error: { fields: { response: 'This item waits for an approval: send response { "approved": true or false, "note"?: text }, not an answer' } } });
     for (const row of rows) {
       const ok = await call(answerRoute.POST, { method: 'POST', headers: ivy.auth, params: { id: batch.id, itemId: row.id }, body: { response: { approved: true }, answerKey: key() } });
       expect(ok.status).toBe(200);

@@ -111,6 +111,10 @@ describe('respond API', () => {
     const w = await seedWaiting(alice.id, { type: 'interrupt', payload: { type: 'approval', tool: 'calculator', args: { expression: '1+1' } } });
     const bad = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { response: { approved: 'yes' }, answerKey: 'k' }, params: { id: w.team.id, jobId: w.jobId } });
     expect(bad.body).toMatchObject({ error: { fields: { 'response.approved': expect.any(String) } } });
+    // Text sent to an approval: the refusal says what an approval takes, not only "JSON".
+    const text = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { answer: 'yes', answerKey: 'k' }, params: { id: w.team.id, jobId: w.jobId } });
+    expect(text.status).toBe(422);
+    expect(text.body).toMatchObject({ error: { fields: { response: 'This request waits for an approval: send response { "approved": true or false, "note"?: text }, not an answer' } } });
     const ok = await call(respondRoute.POST, { method: 'POST', headers: alice.auth, body: { response: { approved: false, note: 'not now' }, answerKey: 'k' }, params: { id: w.team.id, jobId: w.jobId } });
     expect(ok.status).toBe(200);
     expect((await job(w.jobId)).answer).toEqual({ type: 'interrupt', response: { approved: false, note: 'not now' }, answerKey: 'k' });
