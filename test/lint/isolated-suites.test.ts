@@ -21,6 +21,10 @@ describe('test files that need a process of their own', () => {
     expect(shared.filter((f) => users.includes(f))).toEqual([]);
   });
 
+  it('a file that only sets provider keys and URLs in process.env shares a worker (setup.ts restores the environment after it)', () => {
+    for (const file of ['test/model-call/retries.test.ts', 'test/agents/providers.test.ts']) expect(shared).toContain(file);
+  });
+
   it('loading Next’s testing helpers does wrap the console (why they must not share a worker)', () => {
     const probe = `const before = console.log; require('next/experimental/testing/server'); process.stdout.write(String(console.log !== before));`;
     expect(execFileSync(process.execPath, ['-e', probe], { cwd: root, encoding: 'utf8' })).toBe('true');
