@@ -189,3 +189,35 @@ test('the agent form’s Model picker offers the models a tested provider lists,
     await stub.close();
   }
 });
+
+test('on a phone, a provider’s and an MCP server’s details keep the card’s width: the buttons go below them', async ({ browser, accounts }) => {
+  test.setTimeout(60_000);
+  const admin = await accounts.create('admin', { admin: true });
+  const adminApi = await accounts.apiFor(admin);
+  const tag = crypto.randomUUID().slice(0, 6);
+  const provider = (await (
+    await adminApi.post('/api/v1/admin/providers', { data: { kind: 'openai', slug: `narrow-${tag}`, name: `Narrow ${tag}`, baseUrl: 'http://127.0.0.1:9/v1' } })
+  ).json()) as { id: string };
+  const server = (await (await adminApi.post('/api/v1/admin/mcp/servers', { data: { transport: 'http', name: `narrow-${tag}`, url: 'https://mcp.example.com/mcp' } })).json()) as { id: string };
+  const context = await browser.newContext({ storageState: admin.storageState, viewport: { width: 390, height: 844 }, hasTouch: true });
+  try {
+    const page = await context.newPage();
+    await page.goto('/admin');
+    const providerItem = page.getByRole('region', { name: 'Providers', exact: true }).getByRole('listitem').filter({ hasText: `Narrow ${tag}` });
+    const mcpItem = page.getByRole('region', { name: 'MCP servers', exact: true }).getByRole('listitem').filter({ hasText: `narrow-${tag}` });
+    for (const [item, details] of [
+      [providerItem, providerItem.locator('p', { hasText: 'calls at once' })],
+      [mcpItem, mcpItem.locator('p', { hasText: 'per call' })],
+    ] as const) {
+      await expect(details).toBeVisible(PAGE_DATA);
+      const card = (await item.boundingBox())!;
+      const text = (await details.boundingBox())!;
+      // What must not happen: the details squeezed into a column a word wide beside the buttons.
+      expect(text.width).toBeGreaterThan(card.width * 0.6);
+    }
+  } finally {
+    await context.close();
+    expect((await adminApi.delete(`/api/v1/admin/providers/${provider.id}`)).status()).toBe(204);
+    expect((await adminApi.delete(`/api/v1/admin/mcp/servers/${server.id}`)).status()).toBe(204);
+  }
+});

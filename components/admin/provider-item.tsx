@@ -40,7 +40,7 @@ export function ProviderItem({ provider }: { provider: ProviderView }) {
   return (
     <li className="space-y-3 p-3">
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0 flex-1 space-y-1">
+        <div className="min-w-48 flex-1 space-y-1">
           <p className="flex flex-wrap items-center gap-2">
             <span className="min-w-0 font-medium break-words text-zinc-900 dark:text-zinc-100">{provider.name}</span>
             <Badge>{PROVIDER_KIND_LABELS[provider.kind]}</Badge>

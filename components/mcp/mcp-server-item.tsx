@@ -22,7 +22,7 @@ export function McpServerItem({ scope, server }: { scope: McpScope; server: McpS
   return (
     <li className="space-y-3 p-3">
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0 flex-1 space-y-1">
+        <div className="min-w-48 flex-1 space-y-1">
           <McpServerTitle server={server} />
           <p className="text-xs break-all text-zinc-600 dark:text-zinc-400">
             {server.transport === 'http' ? server.url : [server.command, ...server.args].join(' ')}
