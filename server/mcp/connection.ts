@@ -311,7 +311,7 @@ export class McpConnection {
     }
     if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
       const why = this.lastFailure ?? this.lastError?.message ?? 'stopped';
-      return new McpCallError(`${server} ${why.startsWith('stopped') || why.startsWith('sent') ? why : `stopped (${why})`} during ${what}; it starts again on the next call`, why.startsWith('sent') ? 'protocol' : 'server_unavailable');
+      return new McpCallError(`${server} ${why.startsWith('stopped') || why.startsWith('sent') ? why : `stopped (${why})`} during ${what}; it starts again on the next call`, why.startsWith('sent') ? 'protocol' : 'interrupted');
     }
     if (err instanceof McpError) return new McpCallError(`${server} refused ${what}: ${err.message}`.slice(0, 1000), 'protocol');
     if (err instanceof Error && (err.name === 'ZodError' || err instanceof SyntaxError)) {

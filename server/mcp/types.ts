@@ -65,7 +65,8 @@ export type McpServerDiscovery = McpServerTools & { listedAt: string | null };
 export class McpCallError extends Error {
   constructor(
     message: string,
-    readonly code: 'invalid_arguments' | 'timeout' | 'cancelled' | 'server_unavailable' | 'protocol' | 'unknown_tool',
+    /** interrupted: the server stopped while the call was in flight, so whether the tool did its work is unknown. */
+    readonly code: 'invalid_arguments' | 'timeout' | 'cancelled' | 'server_unavailable' | 'interrupted' | 'protocol' | 'unknown_tool',
   ) {
     super(message);
     this.name = 'McpCallError';

@@ -109,6 +109,11 @@ describe('MCP tools in a run', () => {
     const cases: Array<[fake.McpCallError, RegExp]> = [
       [new fake.McpCallError('no answer in 60000 ms', 'timeout'), /did not answer in time; the call was cancelled/],
       [new fake.McpCallError('ECONNREFUSED', 'server_unavailable'), /could not be reached/],
+      // A server that stopped mid-call: never "did not run" (the tool may have done its work).
+      [
+        new fake.McpCallError('The MCP server "Stub" stopped during echo; it starts again on the next call', 'interrupted'),
+        /^The MCP server "Stub" stopped while "echo" was running, so whether it did its work is unknown\. The server starts again on the next call\.$/,
+      ],
       [new fake.McpCallError('text: must be string', 'invalid_arguments'), /don't fit the input schema .*must be string/],
     ];
     for (const [error, text] of cases) {

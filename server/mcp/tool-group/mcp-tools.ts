@@ -150,6 +150,9 @@ export function callErrorText(server: Pick<McpServerRef, 'name'>, info: Pick<Mcp
       return `${what} did not answer in time; the call was cancelled.`;
     case 'cancelled':
       return `The call to ${what} was cancelled.`;
+    case 'interrupted':
+      // Not "did not run": the call was sent, and the tool may have done some or all of its work.
+      return `The MCP server "${server.name}" stopped while "${info.name}" was running, so whether it did its work is unknown. The server starts again on the next call.`;
     case 'server_unavailable':
       return `The MCP server "${server.name}" could not be reached, so ${what} did not run: ${detail}`;
     case 'unknown_tool':
