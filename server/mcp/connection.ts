@@ -154,7 +154,7 @@ export class McpConnection {
     // A fetch failure's reason (a refused address, a reset) is in its cause chain.
     const messages: string[] = [];
     for (let e: unknown = err; e !== undefined && messages.length < 4; e = e instanceof Error ? e.cause : undefined) {
-      messages.push(e instanceof Error ? e.message : String(e));
+      messages.push(e instanceof Error ? (httpStatusText(e) ?? e.message) : String(e));
     }
     const message = messages.join(': ');
     const tail = opened?.stderrTail();
@@ -319,6 +319,18 @@ export class McpConnection {
     }
     return new McpCallError(`${server} failed ${what}: ${this.describe(err)}`.slice(0, 1000), 'server_unavailable');
   }
+}
+
+/**
+ * The SDK's Streamable HTTP error (`code`: the HTTP status; message "Streamable HTTP error: Error POSTing to endpoint:
+ * <body>") as the person needs it: the status, what to check for it, then the server's body.
+ */
+function httpStatusText(err: Error): string | undefined {
+  const status = (err as { code?: unknown }).code;
+  const match = /^Streamable HTTP error: (?:Error POSTing to endpoint: ?)?([\s\S]*)$/.exec(err.message);
+  if (typeof status !== 'number' || status < 400 || !match) return undefined;
+  const check = status === 401 || status === 403 ? ' (check the headers it needs, such as Authorization)' : status === 404 || status === 405 ? ' (check the URL)' : '';
+  return `HTTP ${status}${check}${match[1] ? `: ${match[1]}` : ''}`;
 }
 
 /** The promise, or the signal's reason if it aborts first (the promise itself goes on: it is shared). */
