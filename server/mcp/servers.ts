@@ -36,7 +36,11 @@ export function refuseStdioForAccount(body: unknown): void {
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const b = body as Record<string, unknown>;
     if (b.transport === 'stdio' || 'command' in b || 'args' in b || 'env' in b) {
-      throw new AppError(403, 'forbidden', 'Only an admin can add an MCP server that runs a command (stdio); add a Streamable HTTP server by its URL');
+      throw new AppError(
+        403,
+        'forbidden',
+        "An account's own MCP servers are reached over Streamable HTTP (a URL); a server that runs a command (stdio) is deployment-wide, added by an admin on the Admin page",
+      );
     }
   }
 }

@@ -66,6 +66,10 @@ describe("an account's own MCP servers", () => {
       const res = await call(createOwn, { method: 'POST', headers: ann.auth, body });
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ error: { code: 'forbidden' } });
+      // True for the admin asking too: not "only an admin can", but where a command-running server belongs.
+      expect((res.body as { error: { message: string } }).error.message).toBe(
+        "An account's own MCP servers are reached over Streamable HTTP (a URL); a server that runs a command (stdio) is deployment-wide, added by an admin on the Admin page",
+      );
     }
     const own = await ownServer(ann.auth);
     const patched = await call(patchOne, { method: 'PATCH', headers: ann.auth, params: { id: own.id }, body: { command: '/bin/sh' } });
