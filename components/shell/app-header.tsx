@@ -2,7 +2,8 @@
 
 import Link from 'next/link';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import { badgeText, menuButtonName, useInboxCount } from '@/components/inbox/inbox-nav-label';
+import { useQuery } from '@tanstack/react-query';
+import { inboxCountQuery } from '@/components/inbox/queries';
 import { AccountLabel } from './account-label';
 import { CloseIcon, MenuIcon } from './icons';
 import { NavLinks } from './nav-links';
@@ -20,7 +21,8 @@ import { ThemeSwitch } from './theme-switch';
  */
 export function AppHeader({ name, email, admin = false }: { name?: string | null; email: string; admin?: boolean }) {
   const [open, setOpen] = useState(false);
-  const inboxCount = useInboxCount();
+  // What waits in the Inbox: the nav's live count (its row copy holds the stream on every width), from the cache.
+  const inboxCount = useQuery(inboxCountQuery()).data;
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const close = () => setOpen(false);
@@ -52,15 +54,16 @@ export function AppHeader({ name, email, admin = false }: { name?: string | null
               ref={buttonRef}
               type="button"
               className="relative inline-flex size-9 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 lg:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
-              aria-label={menuButtonName(open, inboxCount)}
+              // Closed, the menu hides the Inbox link and its count: the button names what waits.
+              aria-label={open ? 'Close menu' : inboxCount ? `Open menu, ${inboxCount} waiting` : 'Open menu'}
               aria-expanded={open}
               aria-controls={panelId}
               onClick={() => setOpen((o) => !o)}
             >
               {open ? <CloseIcon /> : <MenuIcon />}
-              {!open && inboxCount ? (
-                <span aria-hidden className="absolute -top-1 -right-1 rounded-full bg-amber-500 px-1 text-[0.625rem] leading-4 font-semibold text-white tabular-nums">
-                  {badgeText(inboxCount)}
+              {inboxCount ? (
+                <span aria-hidden className="absolute -top-1.5 -right-1.5 rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-white tabular-nums">
+                  {inboxCount}
                 </span>
               ) : null}
             </button>
