@@ -154,6 +154,8 @@ export class McpConnection {
     // A fetch failure's reason (a refused address, a reset) is in its cause chain.
     const messages: string[] = [];
     for (let e: unknown = err; e !== undefined && messages.length < 4; e = e instanceof Error ? e.cause : undefined) {
+      // fetch's own "fetch failed" says nothing its cause doesn't say better.
+      if (e instanceof Error && e.message === 'fetch failed' && e.cause !== undefined) continue;
       messages.push(e instanceof Error ? (httpStatusText(e) ?? e.message) : String(e));
     }
     const message = messages.join(': ');

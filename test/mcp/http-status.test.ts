@@ -44,4 +44,13 @@ describe('an MCP server over Streamable HTTP that answers with an HTTP error', (
       await conn.dispose();
     }
   });
+
+  it("an account's server on a refused address says the refusal, without fetch's own 'fetch failed'", async () => {
+    const conn = connect(stdioSpec([], { transport: 'http', command: null, url: `${origin}/mcp`, ownerId: 'an-account', name: 'mine' }));
+    try {
+      expect((await conn.tools()).error).toBe('The MCP server "mine" could not be started or reached: Refused: 127.0.0.1 is a loopback address, not a public one');
+    } finally {
+      await conn.dispose();
+    }
+  });
 });
