@@ -29,4 +29,26 @@ describe('the message a failed model call shows', () => {
     expect(modelCallErrorText(new Error('404 model "x" not found, try pulling it first'))).toBe('404 model "x" not found, try pulling it first');
     expect(modelCallErrorText(Object.assign(new Error('fetch failed'), { cause: new Error('no code here') }))).toBe('fetch failed');
   });
+
+  it("an Anthropic error says the API's message, not its JSON body", async () => {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } })),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const model = chatModelFor({ kind: 'anthropic', apiKey: 'sk-wrong', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, 'claude-test');
+      const error = await model.invoke([new HumanMessage('Hi')]).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(modelCallErrorText(error)).toBe('401 invalid x-api-key');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });

@@ -10,12 +10,24 @@ const BARE_CONNECTION_ERROR = /^(Connection error\.?|fetch failed)$/;
  * A failed model call's message as the person reads it (the run's error, its note, each attempt's step): the
  * provider's own words, without the "Troubleshooting URL: https://docs.langchain.com/…" line LangChain adds, which
  * is about LangChain's code rather than the person's provider or settings; a bare "Connection error." or "fetch
- * failed" says what its causes say went wrong (ECONNREFUSED, ENOTFOUND, …), as the Admin page's connection test does.
+ * failed" says what its causes say went wrong (ECONNREFUSED, ENOTFOUND, …), as the Admin page's connection test does;
+ * an error body given whole as JSON gives its message.
  */
 export function modelCallErrorText(err: unknown): string {
   const text = (err instanceof Error ? err.message || err.name : String(err)).replace(LANGCHAIN_TROUBLESHOOTING, '');
   const code = BARE_CONNECTION_ERROR.test(text.trim()) ? causeCode(err) : undefined;
-  return code ? `Could not connect to the model provider (${code}).` : text;
+  if (code) return `Could not connect to the model provider (${code}).`;
+  return nestedApiMessage(err, text) ?? text;
+}
+
+/**
+ * Anthropic's error body nests its message (`{ type: 'error', error: { type, message } }`), so its client's message
+ * is the status and the whole body as JSON; the status and that message are what the person needs.
+ */
+function nestedApiMessage(err: unknown, text: string): string | undefined {
+  const e = err as { status?: unknown; error?: { error?: { message?: unknown } } } | null;
+  const message = e?.error?.error?.message;
+  return typeof e?.status === 'number' && typeof message === 'string' && text.startsWith(`${e.status} {`) ? `${e.status} ${message}` : undefined;
 }
 
 /** The first system error code (ECONNREFUSED, ENOTFOUND, UND_ERR_…) among the error's causes, a few levels deep. */
