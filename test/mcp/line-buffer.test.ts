@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LineBuffer } from '@/server/mcp/line-buffer';
 import { openTransport } from '@/server/mcp/transport';
-import os from 'node:os';
+import { tempDir } from './support';
 
 const msg = (id: number, text: string) => ({ jsonrpc: '2.0' as const, id, result: { text } });
 const wire = (...messages: unknown[]) => Buffer.from(messages.map((m) => `${JSON.stringify(m)}\n`).join(''), 'utf8');
@@ -51,7 +51,7 @@ describe('LineBuffer (the stdio read buffer in linear time)', () => {
   it('is what a stdio transport reads with (the SDK field it replaces still exists)', () => {
     const opened = openTransport(
       { id: 'line-buffer-test', transport: 'stdio', command: 'true', args: [], env: {}, ownerId: null } as never,
-      { dataDir: os.tmpdir() },
+      { dataDir: tempDir('line-buffer') },
     );
     expect((opened.transport as unknown as { _readBuffer: unknown })._readBuffer).toBeInstanceOf(LineBuffer);
   });

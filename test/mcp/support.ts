@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { McpConnection, type ConnectionDeps } from '@/server/mcp/connection';
 import type { McpConnectionSpec } from '@/server/mcp/store';
 import { openTransport } from '@/server/mcp/transport';
@@ -11,7 +12,18 @@ export const EVERYTHING = path.resolve('node_modules/@modelcontextprotocol/serve
 export const FILESYSTEM = path.resolve('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const STUB = path.resolve('test/mcp/fixtures/stub-server.mjs');
 
-export const tempDir = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `ensemble-mcp-${label}-`));
+const made: string[] = [];
+/** A temporary directory, removed when the test file ends (each file loads this module afresh, ADR 037). */
+export function tempDir(label: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ensemble-mcp-${label}-`));
+  made.push(dir);
+  return dir;
+}
+// Registered when a test file first imports this module, so it runs after that file's own after-hooks (stack order):
+// its connections and servers are closed by then.
+afterAll(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 export function stdioSpec(args: string[], over: Partial<McpConnectionSpec> = {}): McpConnectionSpec {
   return {
