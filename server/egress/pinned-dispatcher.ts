@@ -35,7 +35,8 @@ export async function checkedAddress(host: string, allowed: AllowedRange[], reso
   try {
     addresses = await resolve(bare);
   } catch {
-    throw new EgressRefused(`Refused: ${bare} could not be resolved`);
+    // Still a refusal (no address could be checked), but not one the rule made: said as what happened.
+    throw new EgressRefused(`${bare} could not be resolved (no such host, or DNS is unreachable)`);
   }
   if (addresses.length === 0) throw new EgressRefused(`Refused: ${bare} has no address`);
   for (const address of addresses) {

@@ -181,7 +181,10 @@ function classify(error: unknown, deadline: AbortSignal, run: AbortSignal | unde
   if (deadline.aborted) return new WebFetchError(`The page did not finish within ${Math.round(timeoutMs / 1000)} s; stopped.`, 'timeout');
   if (run?.aborted) return new WebFetchError('The fetch was cancelled with the run.', 'cancelled');
   const refused = causeNamed(error, 'EgressRefused');
-  if (refused) return new WebFetchError(`${refused.message.slice(0, 300)} (web fetch reaches public addresses only).`, 'egress');
+  if (refused) {
+    const rule = refused.message.startsWith('Refused:') ? ' (web fetch reaches public addresses only)' : '';
+    return new WebFetchError(`${refused.message.slice(0, 300)}${rule}.`, 'egress');
+  }
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message.slice(0, 200) : 'the connection failed';
   return new WebFetchError(`The page could not be fetched: ${detail}.`, 'network');

@@ -116,6 +116,14 @@ describe('redirects under the egress rule', () => {
     expect(trap6?.requests ?? []).toEqual([]);
   });
 
+  it('a name that does not resolve is said as such, not as an address the rule refuses', async () => {
+    const nowhere: Resolver = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND no-such-host.example.test'), { code: 'ENOTFOUND' });
+    };
+    const error = await refusal(fetchPage('http://no-such-host.example.test/', { resolve: nowhere }));
+    expect(error.message).toBe('no-such-host.example.test could not be resolved (no such host, or DNS is unreachable).');
+  });
+
   it('refuses the same addresses asked for directly, and localhost by name', async () => {
     const spellings = [
       `http://127.0.0.1:${trap.port}/`,
