@@ -51,4 +51,23 @@ describe('the message a failed model call shows', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it('a server answering with an HTML page (a wrong base URL) says so instead of quoting the page', async () => {
+    const page = '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(404, { 'content-type': 'text/html' }).end(page));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const model = chatModelFor({ kind: 'openai', apiKey: 'sk-x', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }, 'gpt-x');
+      const error = await model.invoke([new HumanMessage('Hi')]).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(modelCallErrorText(error)).toBe("404: the server answered with a web page, not the provider's API (check the provider's base URL)");
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });

@@ -5,20 +5,25 @@ const LANGCHAIN_TROUBLESHOOTING = /\s*Troubleshooting URL: https:\/\/docs\.langc
 // What the OpenAI and Anthropic clients (and fetch, under Ollama's) say for any failed connection; the reason is in
 // its causes.
 const BARE_CONNECTION_ERROR = /^(Connection error\.?|fetch failed)$/;
+// A status and then an HTML page: the clients quote a non-JSON error body whole (a proxy's or web server's 404).
+const HTML_ANSWER = /^(\d{3}) \s*<(?:!doctype|html|head|body|title|h1|center|p)\b/i;
 
 /**
  * A failed model call's message as the person reads it (the run's error, its note, each attempt's step): the
  * provider's own words, without the "Troubleshooting URL: https://docs.langchain.com/…" line LangChain adds, which
  * is about LangChain's code rather than the person's provider or settings; a bare "Connection error." or "fetch
  * failed" says what its causes say went wrong (ECONNREFUSED, ENOTFOUND, …), as the Admin page's connection test does;
- * an error body given whole as JSON gives its message.
+ * an error body given whole as JSON gives its message, and one that is a web page says so rather than quoting it.
  */
 export function modelCallErrorText(err: unknown): string {
   const text = (err instanceof Error ? err.message || err.name : String(err)).replace(LANGCHAIN_TROUBLESHOOTING, '');
   const code = BARE_CONNECTION_ERROR.test(text.trim()) ? causeCode(err) : undefined;
   if (code) return `Could not connect to the model provider (${code}).`;
+  const page = HTML_ANSWER.exec(text);
+  if (page) return `${page[1]}: the server answered with a web page, not the provider's API (check the provider's base URL)`;
   return nestedApiMessage(err, text) ?? text;
 }
+
 
 /**
  * Anthropic's error body nests its message (`{ type: 'error', error: { type, message } }`), so its client's message
