@@ -47,7 +47,8 @@ export const BUDGETS_KB = {
   '/agents/[id]/edit': 200,
   '/agents/new': 200,
   '/batches/[id]': 189,
-  '/teams/[id]/runs': 188,
+  // +1: the header's Inbox count for phones (34f08ad) and a sum whose only known part is $0 read as unknown (8b294e4).
+  '/teams/[id]/runs': 189,
   '/inbox': 186,
   '/teams/new': 184,
   '/conversations': 183,
