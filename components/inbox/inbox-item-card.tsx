@@ -42,7 +42,8 @@ const homeOf = (where: InboxItem['where']): { href: string; label: string } =>
     ? { href: `/conversations/${encodeURIComponent(where.conversationId)}`, label: 'Open the chat' }
     : where.source === 'batch'
       ? { href: `/batches/${encodeURIComponent(where.batchId)}`, label: 'Open the batch' }
-      : { href: `/teams/${encodeURIComponent(where.teamId)}`, label: 'Open the team' };
+      : // Filtered to what needs input: the feed opens on its newest 30 requests, which may not reach the one asking.
+        { href: `/teams/${encodeURIComponent(where.teamId)}?status=needs_input`, label: 'Open the team' };
 
 /**
  * One thing waiting for the person: where it waits (a chat, a team member's request, a batch's item with its fields),
