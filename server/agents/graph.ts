@@ -14,7 +14,7 @@ import { guardNoteMessage, turnStartIndex } from './guards/notes';
 import { maxTurnsNote } from './guards/turns';
 import { withoutToolCalls } from './guards/without-tool-calls';
 import { callAgentModel } from './model-call/call-model';
-import { mcpSourceOfTool } from './mcp-source';
+import { mcpCallSources, mcpSourceOfTool } from './mcp-source';
 import { recordAssistantStep } from './observe/model-call';
 import { ObservedToolNode, recordToolResult } from './observe/observed-tool-node';
 import { runIdsOf } from './observe/run-ids';
@@ -179,6 +179,8 @@ export async function buildAgentGraph(agent: GraphAgent, context: RunContext, op
         const kept = new Set((response.tool_calls ?? []).map((c) => c.id));
         const removed = (first.message.tool_calls ?? []).filter((c) => !kept.has(c.id));
         recordAssistantStep(run, response, { removed, ...(guarded.stopReason ? { stopReason: guarded.stopReason } : {}) }, sourceOf);
+        const mcpCalls = mcpCallSources(response.tool_calls ?? [], sourceOf);
+        if (mcpCalls) setMeta(response, { mcpCalls });
         if (response.tool_calls?.length) {
           holdNotes(response, guarded.notes, runId);
           return [response];

@@ -31,3 +31,21 @@ export function mcpSourceOfMessage(message: BaseMessage): McpSource | undefined 
   const m = meta?.declined === true ? (meta.mcp as { server?: unknown; tool?: unknown } | undefined) : undefined;
   return m ? checked(m.server, m.tool, `mcp:${String(m.server)}/${String(m.tool)}`) : undefined;
 }
+
+/**
+ * The MCP server and tool of each of a response's calls to an MCP tool, by call id, for the graph to keep on the
+ * response (meta `mcpCalls`): the chat names a call that has no result yet (running, or awaiting approval) by them.
+ */
+export function mcpCallSources(calls: ReadonlyArray<{ id?: string; name: string }>, sourceOf: (name: string) => McpSource | undefined): Record<string, McpSource> | undefined {
+  const entries = calls.flatMap((c) => {
+    const source = c.id ? sourceOf(c.name) : undefined;
+    return source ? [[c.id!, source] as const] : [];
+  });
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}
+
+/** A call's MCP source as the graph kept it on its response (mcpCallSources). */
+export function mcpSourceOfCall(message: BaseMessage, callId: string): McpSource | undefined {
+  const m = (ensembleMeta(message)?.mcpCalls as Record<string, { server?: unknown; tool?: unknown }> | undefined)?.[callId];
+  return m ? checked(m.server, m.tool, `mcp:${String(m.server)}/${String(m.tool)}`) : undefined;
+}

@@ -2,7 +2,7 @@ import 'server-only';
 import type { BaseMessage, MessageContent } from '@langchain/core/messages';
 import type { Message, ToolCall } from '@/lib/types/conversation';
 import { ensembleMeta, type EnsembleMessageMeta } from './message-meta';
-import { mcpSourceOfMessage } from './mcp-source';
+import { mcpSourceOfCall, mcpSourceOfMessage } from './mcp-source';
 import { provenanceOf } from './provenance';
 
 // The server meta of a message is read by provenance.ts too, which this module needs: it lives in message-meta.ts so
@@ -66,12 +66,13 @@ export function toApiMessages(messages: readonly BaseMessage[]): Message[] {
     } else if (type === 'ai') {
       const calls = (message as BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] }).tool_calls ?? [];
       const toolCalls: ToolCall[] = calls.map((c, i) => {
-        const mcp = c.id ? mcpByCall.get(c.id) : undefined;
+        const mcp = c.id ? (mcpByCall.get(c.id) ?? mcpSourceOfCall(message, c.id)) : undefined;
         return { id: c.id ?? `${id}:${i}`, name: c.name, args: c.args ?? {}, ...(mcp ? { mcp } : {}) };
       });
       // Framework-written assistant messages (e.g. the note after an @mention send) carry their kind here.
-      // The guards' bookkeeping (a usage estimate, notes held for the next input, the run a stop belongs to) stays inside.
-      const { provenance: _provenance, tokenEstimate: _estimate, pendingNotes: _held, stopRunId: _stopRun, ...meta } = ensembleMeta(message) ?? ({} as Partial<EnsembleMessageMeta>);
+      // The guards' bookkeeping (a usage estimate, notes held for the next input, the run a stop belongs to) and the MCP
+      // sources of its calls (read into toolCalls above) stay inside.
+      const { provenance: _provenance, tokenEstimate: _estimate, pendingNotes: _held, stopRunId: _stopRun, mcpCalls: _mcpCalls, ...meta } = ensembleMeta(message) ?? ({} as Partial<EnsembleMessageMeta>);
       const hasMeta = Object.keys(meta).length > 0;
       out.push({
         id,

@@ -47,6 +47,10 @@ describe('MCP tools in a run', () => {
     expect(waiting.interrupt).toEqual({ type: 'approval', tool: echo, args: { text: 'hi' }, mcp: { server: 'Stub', tool: 'echo' } });
     // What must not happen: the tool running before the person approved it.
     expect(fake.calls).toEqual([]);
+    // The call has no result yet, and the chat still names it by its tool and server, not the generated name.
+    const pending = (await getState(alice.id, conversation.id)).messages.find((m) => m.role === 'assistant' && m.toolCalls?.length);
+    expect(pending?.toolCalls?.[0]).toMatchObject({ name: echo, mcp: { server: 'Stub', tool: 'echo' } });
+    expect(pending?.meta).toBeUndefined();
 
     const { run: resumed } = await resume(alice.id, conversation.id, { approved: true }, { idempotencyKey: key() });
     expect((await finished(resumed.id)).status).toBe('success');
