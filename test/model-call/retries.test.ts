@@ -166,6 +166,25 @@ describe("the person reads the provider's words", () => {
 });
 
 describe('a stream that breaks mid-answer', () => {
+  it('an error sent inside the stream (server_error, as OpenAI and gateways send mid-answer) is retried; the partial text is not kept', { timeout: 30_000 }, async () => {
+    const { ask, state, server } = await provider((n) =>
+      n === 1
+        ? { sse: [chunk('chatcmpl-1', { role: 'assistant', content: 'Half an ans' }), { error: { message: 'The server had an error while processing your request.', type: 'server_error', code: null } }], close: true }
+        : answer('The whole answer.'),
+    );
+    const run = await ask('Hello');
+    expect(run).toMatchObject({ status: 'success', error: null });
+    expect(server.requests).toHaveLength(2);
+    expect((await state()).messages.map((m) => [m.role, m.text])).toEqual([
+      ['user', 'Hello'],
+      ['assistant', 'The whole answer.'],
+    ]);
+    expect(ofType(await eventsOf(run.id), 'model.call').map((c) => [c.attempt, c.error])).toEqual([
+      [1, 'The server had an error while processing your request.'],
+      [2, undefined],
+    ]);
+  });
+
   it('closed cleanly before its finish reason (a proxy cutting it): not taken as the answer, retried', { timeout: 30_000 }, async () => {
     const { ask, state, server } = await provider((n) => (n === 1 ? { sse: [chunk('chatcmpl-1', { role: 'assistant', content: 'Cut sho' })], close: true } : answer('The whole answer.')));
     const run = await ask('Hello');

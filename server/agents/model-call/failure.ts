@@ -7,6 +7,13 @@ export type CallFailure = { transient: true; retryAfterMs?: number } | { transie
 /** Overloaded, rate-limited or failing on its side: the same request may well work in a moment. */
 const TRANSIENT_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
+/**
+ * Error types a provider sends inside a stream (no HTTP status by then) that mean its side failed: Anthropic's
+ * `overloaded_error` (529) and `api_error` (500), and the OpenAI format's `server_error` (OpenAI and gateways send it
+ * mid-answer).
+ */
+const TRANSIENT_ERROR_TYPES = new Set(['overloaded_error', 'api_error', 'server_error']);
+
 /** The connection went (reset, refused, cut mid-stream, timed out) before the answer was whole. */
 const CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const CONNECTION_NAMES = new Set(['APIConnectionError', 'APIConnectionTimeoutError', 'TimeoutError']);
@@ -15,7 +22,7 @@ const CONNECTION_MESSAGES = /^(terminated|fetch failed|socket hang up|other side
 
 /**
  * Whether a model call's error is worth another attempt. Transient: HTTP 408, 409, 429 and 5xx (529 "overloaded"
- * among them), an `overloaded_error` sent inside a stream, a stream that ended before its answer did
+ * among them), an `overloaded_error`, `api_error` or `server_error` sent inside a stream, a stream that ended before its answer did
  * (incomplete-stream.ts), and a connection that failed or broke mid-stream (a
  * broken stream is always retried as a whole: the graph runs tools only after the answer is whole, so nothing it
  * asked for has run). Anything else — another 4xx, a configuration error, a bug — fails at once with its message.
@@ -24,7 +31,7 @@ const CONNECTION_MESSAGES = /^(terminated|fetch failed|socket hang up|other side
 export function classifyFailure(error: unknown): CallFailure {
   const status = statusOf(error);
   if (status !== undefined) return TRANSIENT_STATUS(status) ? withRetryAfter(error) : { transient: false };
-  if (errorType(error) === 'overloaded_error') return withRetryAfter(error);
+  if (TRANSIENT_ERROR_TYPES.has(errorType(error) ?? '')) return withRetryAfter(error);
   if (isIncompleteStream(error)) return { transient: true };
   return brokenConnection(error) ? { transient: true } : { transient: false };
 }
