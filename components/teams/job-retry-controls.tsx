@@ -17,6 +17,13 @@ type Props = {
 };
 
 /**
+ * Who "Send to…" offers: every member with a conversation but the one the request went to and the one that sent it
+ * (a member's request can't be sent back to its sender: the server refuses it).
+ */
+export const sendToTargets = (job: Pick<ApiJob, 'memberId' | 'sourceMemberId'>, members: ReadonlyMap<string, ApiMember>) =>
+  [...members.values()].filter((m) => m.id !== job.memberId && m.id !== job.sourceMemberId && m.conversationId);
+
+/**
  * Retry a failed or cancelled request with the same member, or send it to another one. Each choice keeps its
  * request id until it succeeds, so pressing again after a lost answer is the same retry on the server, never a
  * second request; after a success a new press is a new retry.
@@ -24,7 +31,7 @@ type Props = {
 export function JobRetryControls({ job, members, onRetry }: Props) {
   const [state, setState] = useState<{ pending: boolean; error: string | null }>({ pending: false, error: null });
   const [keyed, setKeyed] = useState<KeyedDraft | null>(null);
-  const others = [...members.values()].filter((m) => m.id !== job.memberId && m.conversationId);
+  const others = sendToTargets(job, members);
 
   const retry = async (memberId?: string) => {
     if (state.pending) return;
