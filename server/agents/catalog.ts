@@ -32,6 +32,7 @@ const teamsUsingAgent = statement(
   `select distinct t.name from team_members m join teams t on t.id = m.team_id where m.agent_id = ? order by t.name`,
 );
 
+/** `name` is the agent that holds it, as stored: "writer" refused beside "Writer" says "Writer". */
 const nameTaken = (name: string) => {
   const message = `You already have an agent named "${name}" (names are compared without case)`;
   return new AppError(409, 'name_taken', message, { name: message });
@@ -109,7 +110,8 @@ export async function createAgent(ownerId: string, input: AgentCreateInput): Pro
   };
   return uniqueName(data.name, () =>
     writeTx(async (tx) => {
-      if (await findAgentByName(ownerId, data.name, tx)) throw nameTaken(data.name);
+      const taken = await findAgentByName(ownerId, data.name, tx);
+      if (taken) throw nameTaken(taken.name);
       await assertOwnSubagents(tx, ownerId, data.allowedSubagents);
       await assertOwnSkills(tx, ownerId, data.skills);
       await assertAgentQuota(tx, ownerId);
@@ -136,11 +138,11 @@ export async function updateAgent(ownerId: string, id: string, patch: AgentPatch
       if (data.name !== undefined) {
         const key = agentNameKey(data.name);
         const [clash] = await tx
-          .select({ id: agents.id })
+          .select({ name: agents.name })
           .from(agents)
           .where(and(eq(agents.ownerId, ownerId), eq(agents.nameKey, key), ne(agents.id, id)))
           .limit(1);
-        if (clash) throw nameTaken(data.name);
+        if (clash) throw nameTaken(clash.name);
         set.nameKey = key;
       }
       await tx.update(agents).set(set).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId)));

@@ -129,6 +129,8 @@ describe('agent catalog: names are unique per owner without case', () => {
       expect(err.status).toBe(409);
       expect(err.code).toBe('name_taken');
       expect(Object.keys(err.fields ?? {})).toEqual(['name']);
+      // The agent that holds the name, as it is written, not the refused spelling.
+      expect(err.message).toBe('You already have an agent named "Writer" (names are compared without case)');
     }
     expect(await storedRows(alice.id)).toEqual(before);
   });
@@ -155,6 +157,7 @@ describe('agent catalog: names are unique per owner without case', () => {
     const before = await storedRows(alice.id);
     const err = await appError(() => updateAgent(alice.id, beta.id, { name: 'ALPHA', description: 'changed' }));
     expect([err.status, err.code, Object.keys(err.fields ?? {})]).toEqual([409, 'name_taken', ['name']]);
+    expect(err.fields?.name).toBe('You already have an agent named "Alpha" (names are compared without case)');
     expect(await storedRows(alice.id)).toEqual(before);
     expect(await updateAgent(alice.id, beta.id, { name: 'BETA' })).toMatchObject({ name: 'BETA', nameKey: 'beta' });
   });
