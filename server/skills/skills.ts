@@ -97,11 +97,12 @@ async function savePack(ownerId: string, fields: { name: string; description: st
     writeTx(async (tx) => {
       const key = nameKey(fields.name);
       const [clash] = await tx
-        .select({ id: schema.skills.id })
+        .select({ name: schema.skills.name })
         .from(schema.skills)
         .where(and(eq(schema.skills.ownerId, ownerId), eq(schema.skills.nameKey, key), ...(existingId ? [ne(schema.skills.id, existingId)] : [])))
         .limit(1);
-      if (clash) throw nameTaken(fields.name);
+      // The skill that holds the name, as it is written, not the refused spelling.
+      if (clash) throw nameTaken(clash.name);
       await recordBlobs(tx, kept);
       const hash = packHash(fields.name, fields.description, kept);
       const now = new Date();

@@ -20,7 +20,9 @@ export async function teamNamesOf(ownerId: string, exceptTeamId?: string): Promi
  */
 export async function assertTeamNameFree(ownerId: string, name: string, exceptTeamId?: string): Promise<void> {
   const key = teamNameKey(name);
-  if (!(await teamNamesOf(ownerId, exceptTeamId)).some((taken) => teamNameKey(taken) === key)) return;
-  const message = `You already have a team named "${name.trim()}" (names are compared without case)`;
+  // The team that holds the name, as it is written: "launch" refused beside "Launch" says "Launch".
+  const taken = (await teamNamesOf(ownerId, exceptTeamId)).find((held) => teamNameKey(held) === key);
+  if (taken === undefined) return;
+  const message = `You already have a team named "${taken.trim()}" (names are compared without case)`;
   throw new AppError(409, 'team_name_taken', message, { name: message });
 }

@@ -52,6 +52,8 @@ describe('skills written in the app', () => {
     await created(ann, { name: 'Unique One', description: 'd', body: '' });
     const res = await create(ann, { name: 'unique one', description: 'd', body: '' });
     expect(res.status).toBe(409);
+    // The skill that holds the name, as it is written, not the refused spelling.
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe('You already have a skill named "Unique One"');
     // Another account may use it.
     expect((await create(bob, { name: 'Unique One', description: 'd', body: '' })).status).toBe(201);
   });
