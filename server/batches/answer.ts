@@ -1,12 +1,11 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
-import { approvalDecisionSchema } from '@/lib/schemas/conversation';
 import type { RespondInput } from '@/lib/schemas/team';
+import { checkInterruptResponse } from '@/server/agents/interrupt-response';
 import { latestRun } from '@/server/agents/run-store';
 import { getDb, schema, writeTx } from '@/server/db';
 import type { BatchItem } from '@/server/db/schema';
 import { AppError, notFound, validationError } from '@/server/http/errors';
-import { zodFields } from '@/server/http/validation';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import type { ItemAnswer } from './answer-shape';
 import { batchChanged } from './changes';
@@ -39,20 +38,7 @@ export async function answerItem(ownerId: string, batchId: string | null, itemId
       if (input.answer === undefined) throw validationError({ answer: 'This item asked a question: answer it with text' });
       answer = { type: 'clarification', text: input.answer, questionId: typeof interrupt.questionId === 'string' ? interrupt.questionId : '', answerKey: input.answerKey };
     } else {
-      const approval = interrupt?.type === 'approval';
-      if (input.response === undefined) {
-        throw validationError({
-          response: approval
-            ? 'This item waits for an approval: send response { "approved": true or false, "note"?: text }, not an answer'
-            : 'This item is paused at an interrupt: respond with JSON',
-        });
-      }
-      if (approval) {
-        const decision = approvalDecisionSchema.safeParse(input.response);
-        if (!decision.success) {
-          throw validationError(Object.fromEntries(Object.entries(zodFields(decision.error)).map(([k, v]) => [k === '_' ? 'response' : `response.${k}`, v])));
-        }
-      }
+      checkInterruptResponse('This item', interrupt?.type === 'approval', input.response);
       answer = { type: 'interrupt', response: input.response, answerKey: input.answerKey };
     }
     const [updated] = await tx

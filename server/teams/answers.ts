@@ -1,12 +1,11 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
-import { approvalDecisionSchema } from '@/lib/schemas/conversation';
 import type { RespondInput } from '@/lib/schemas/team';
 import type { ApiJob, ApiWaiting } from '@/lib/types/team';
+import { checkInterruptResponse } from '@/server/agents/interrupt-response';
 import { latestRun } from '@/server/agents/run-store';
 import { schema, writeTx } from '@/server/db';
 import { AppError, notFound, validationError } from '@/server/http/errors';
-import { zodFields } from '@/server/http/validation';
 import { wakeScheduler } from '@/server/scheduler/signal';
 import type { PendingAnswer } from './execution';
 import { touchTeam } from './revision';
@@ -39,20 +38,7 @@ export async function respondToJob(ownerId: string, teamId: string, jobId: strin
       if (input.answer === undefined) throw validationError({ answer: 'This request asked a question: answer it with text' });
       answer = { type: 'clarification', text: input.answer, questionId: waiting.questionId, answerKey: input.answerKey };
     } else {
-      const approval = (waiting.payload as { type?: unknown } | null)?.type === 'approval';
-      if (input.response === undefined) {
-        throw validationError({
-          response: approval
-            ? 'This request waits for an approval: send response { "approved": true or false, "note"?: text }, not an answer'
-            : 'This request is paused at an interrupt: respond with JSON',
-        });
-      }
-      if (approval) {
-        const decision = approvalDecisionSchema.safeParse(input.response);
-        if (!decision.success) {
-          throw validationError(Object.fromEntries(Object.entries(zodFields(decision.error)).map(([k, v]) => [k === '_' ? 'response' : `response.${k}`, v])));
-        }
-      }
+      checkInterruptResponse('This request', (waiting.payload as { type?: unknown } | null)?.type === 'approval', input.response);
       answer = { type: 'interrupt', response: input.response, answerKey: input.answerKey };
     }
     const [updated] = await tx
