@@ -139,7 +139,7 @@ export class McpConnection {
     void opened.dispose().catch(() => {});
     if (!this.closingOnPurpose) {
       this.noteCrash();
-      const why = this.lastFailure ?? (opened.stderrTail() ? `stopped: ${opened.stderrTail().split('\n').at(-1)}` : 'stopped');
+      const why = this.lastFailure ?? (opened.stderrTail() ? `stopped: ${tellingLine(opened.stderrTail())}` : 'stopped');
       this.lastError = { message: why, at: this.now() };
     }
   }
@@ -160,7 +160,7 @@ export class McpConnection {
     }
     const message = messages.join(': ');
     const tail = opened?.stderrTail();
-    return (tail ? `${message} (${tail.split('\n').at(-1)})` : message).slice(0, 500);
+    return (tail ? `${message} (${tellingLine(tail)})` : message).slice(0, 500);
   }
 
   private busy() {
@@ -321,6 +321,16 @@ export class McpConnection {
     }
     return new McpCallError(`${server} failed ${what}: ${this.describe(err)}`.slice(0, 1000), 'server_unavailable');
   }
+}
+
+/**
+ * The line of a stdio server's error output that says what went wrong: the last one naming an error the way
+ * JavaScript and Python do (`Error: Cannot find module …`, `ModuleNotFoundError: …`), else the last line. Node ends
+ * an uncaught error with its version line, which says nothing.
+ */
+function tellingLine(tail: string): string {
+  const lines = tail.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.findLast((l) => /\b\w*Error:/.test(l)) ?? lines.at(-1) ?? '';
 }
 
 /**

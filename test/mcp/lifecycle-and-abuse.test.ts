@@ -21,6 +21,16 @@ function stub(env: Record<string, string> = {}, over: Parameters<typeof stdioSpe
   return { conn, log };
 }
 
+describe('a command that exits as it starts', () => {
+  it("says why from its error output: Node's error line, not the version line it prints last", async () => {
+    const conn = connect(stdioSpec([path.join(tempDir('missing'), 'no-such-server.mjs')], { name: 'missing' }));
+    open.push(conn);
+    const status = await conn.tools();
+    expect(status.status).toBe('error');
+    expect(status.error).toMatch(/^The MCP server "missing" could not be started or reached: .*\(Error: Cannot find module '.*no-such-server\.mjs'\)$/);
+  });
+});
+
 describe('a server that never answers', () => {
   it('fails the call at its timeout and tells the server it was cancelled', async () => {
     const { conn, log } = stub();
