@@ -35,13 +35,14 @@ test('rename the team and edit its goal: counters, refusal past the limit with t
   // What must not happen: the refused name reaching the server.
   expect(((await (await api.get(`/api/v1/teams/${team.id}`)).json()) as Team).name).toBe('Launch crew');
 
-  // A name another of the person's teams has: the server refuses it, and the focus goes to the field that says why.
+  // A name another of the person's teams has: the server refuses it, naming that team as written, and the focus goes to
+  // the field that says why.
   const { agents } = (await (await api.get('/api/v1/agents')).json()) as { agents: Array<{ id: string }> };
   const other = await api.post('/api/v1/teams', { data: { requestId: crypto.randomUUID(), name: 'Taken crew', goal: 'Other work', agentIds: agents.map((a) => a.id) } });
   expect(other.status(), await other.text()).toBe(201);
   await name.fill('TAKEN crew');
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByText('You already have a team named "TAKEN crew"', { exact: false })).toBeVisible();
+  await expect(dialog.getByText('You already have a team named "Taken crew"', { exact: false })).toBeVisible();
   await expect(name).toBeFocused();
   await expect(name).toHaveAttribute('aria-invalid', 'true');
 
