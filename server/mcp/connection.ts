@@ -116,7 +116,8 @@ export class McpConnection {
       this.noteCrash();
       await client.close().catch(() => {});
       await opened.dispose().catch(() => {});
-      const why = this.describe(err, opened);
+      // A server that wrote something other than JSON-RPC was closed for it (onerror): that is the reason to give.
+      const why = this.lastFailure ? `it ${this.lastFailure}` : this.describe(err, opened);
       this.lastError = { message: why, at: this.now() };
       throw new McpCallError(`The MCP server "${this.spec.name}" could not be started or reached: ${why}`, 'server_unavailable');
     }

@@ -29,6 +29,13 @@ describe('a command that exits as it starts', () => {
     expect(status.status).toBe('error');
     expect(status.error).toMatch(/^The MCP server "missing" could not be started or reached: .*\(Error: Cannot find module '.*no-such-server\.mjs'\)$/);
   });
+
+  it('that writes something other than JSON-RPC (a plain program, not an MCP server) is said to be one', async () => {
+    const conn = connect(stdioSpec(['-e', "console.log('hello, I am not an MCP server'); setInterval(() => {}, 1000)"], { name: 'chatty' }));
+    open.push(conn);
+    const status = await conn.tools();
+    expect(status.error).toBe('The MCP server "chatty" could not be started or reached: it sent a message that is not valid JSON-RPC');
+  });
 });
 
 describe('a server that never answers', () => {
