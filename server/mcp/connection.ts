@@ -161,7 +161,10 @@ export class McpConnection {
     }
     const message = messages.join(': ');
     const tail = opened?.stderrTail();
-    return (tail ? `${message} (${tellingLine(tail)})` : message).slice(0, 500);
+    if (!tail) return message.slice(0, 500);
+    // The process ended: its own words say why; the SDK's "Connection closed" (-32000) adds nothing to them.
+    if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) return tellingLine(tail).slice(0, 500);
+    return `${message} (${tellingLine(tail)})`.slice(0, 500);
   }
 
   private busy() {

@@ -27,7 +27,13 @@ describe('a command that exits as it starts', () => {
     open.push(conn);
     const status = await conn.tools();
     expect(status.status).toBe('error');
-    expect(status.error).toMatch(/^The MCP server "missing" could not be started or reached: .*\(Error: Cannot find module '.*no-such-server\.mjs'\)$/);
+    expect(status.error).toMatch(/^The MCP server "missing" could not be started or reached: Error: Cannot find module '.*no-such-server\.mjs'$/);
+  });
+
+  it('that is not found says so, without the SDK\'s "Connection closed" in front', async () => {
+    const conn = connect(stdioSpec([], { name: 'typo', command: 'nodee-not-installed' }));
+    open.push(conn);
+    expect((await conn.tools()).error).toBe('The MCP server "typo" could not be started or reached: Could not start nodee-not-installed: spawn nodee-not-installed ENOENT');
   });
 
   it('that writes something other than JSON-RPC (a plain program, not an MCP server) is said to be one', async () => {
