@@ -38,7 +38,8 @@ process.stdout.write(
     : `--- house rules: broken (scripts/house-rules.mjs)\n${problems.map((p) => `  ${p}\n`).join('')}`,
 );
 // npm scripts named on the command line run beside them: npm test builds the e2e app here, in the time lint
-// leaves a core idle after typecheck ends (docs/performance.md, CI). ESLint is the longest of them, so the cycle
+// leaves a core idle after typecheck ends, and better-sqlite3's addon when the install skipped its scripts (CI's
+// does; scripts/sqlite-addon.mjs) (docs/performance.md, CI). ESLint is the longest of them, so the cycle
 // check (~25 CPU seconds) runs beside it here, not after it as `npm run lint` runs it.
 const codes = await Promise.all(['lint:eslint', 'lint:cycles', 'typecheck', ...process.argv.slice(2)].map(run));
 process.exit(problems.length === 0 && codes.every((code) => code === 0) ? 0 : 1);
