@@ -31,7 +31,8 @@ export type RunView =
   | { kind: 'active'; label: string }
   /** stopReason: a guard capped the run (lib/types/stop-reason.ts). */
   | { kind: 'error'; message: string; stopReason?: string }
-  | { kind: 'cancelled' }
+  /** tool: a team request's cancel ended the approval of this tool (the run keeps its interrupt). */
+  | { kind: 'cancelled'; tool?: string }
   | { kind: 'approval'; interrupt: ApprovalInterrupt }
   | { kind: 'clarification'; interrupt: ClarificationInterrupt }
   /** Interrupted with a payload this screen does not know; the person can still send a message. */
@@ -46,8 +47,10 @@ export function runView(run: Run | null | undefined): RunView {
       return { kind: 'active', label: 'Running…' };
     case 'error':
       return { kind: 'error', message: run.error?.trim() || 'The run failed without an error message.', ...(run.stopReason ? { stopReason: run.stopReason } : {}) };
-    case 'cancelled':
-      return { kind: 'cancelled' };
+    case 'cancelled': {
+      const i = readInterrupt({ status: 'interrupted', interrupt: run.interrupt });
+      return i?.type === 'approval' ? { kind: 'cancelled', tool: i.mcp?.tool ?? i.tool } : { kind: 'cancelled' };
+    }
     case 'interrupted': {
       const i = readInterrupt(run);
       if (i?.type === 'approval') return { kind: 'approval', interrupt: i };

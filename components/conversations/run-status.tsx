@@ -37,7 +37,10 @@ export function RunStatus({ view, onCancel }: { view: RunView; onCancel: () => P
             {cancelling ? 'Cancelling…' : view.label}
           </span>
         ) : view.kind === 'cancelled' ? (
-          <Badge tone="neutral">Cancelled</Badge>
+          <>
+            <Badge tone="neutral">Cancelled</Badge>
+            {view.tool ? <span className="ml-2 break-words text-zinc-700 dark:text-zinc-300">{`The approval of ${view.tool} was cancelled with its team request: nothing waits for your answer.`}</span> : null}
+          </>
         ) : view.kind === 'done' && view.stopReason ? (
           <Badge tone="warning">{stopReasonLabel('completed', view.stopReason)}</Badge>
         ) : view.kind === 'waiting' ? (

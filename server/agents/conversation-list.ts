@@ -17,8 +17,8 @@ export async function listConversationItems(ownerId: string): Promise<Conversati
 /**
  * Each owner's conversation whose newest run (framework notes aside) is unfinished: running (or about to) is
  * 'working'; stopped on an approval or a question is 'waiting_for_you'. The newest only: an answered interrupt stays
- * 'interrupted' on its run, with the run that answered it after it; so does a team request's run when the request is
- * cancelled while it waits (only a request still waiting counts). Read from the owner's unfinished runs, each checked
+ * 'interrupted' on its run, with the run that answered it after it (and a team request's run counts only while the
+ * request still waits: its cancel ends the wait, team-request-wait.ts endCancelledWait). Read from the owner's unfinished runs, each checked
  * for a newer one by the conversation's (conversation_id, created_at) index.
  */
 const unfinishedNewestRuns = statement(

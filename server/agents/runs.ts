@@ -24,7 +24,7 @@ import { launchRun } from './run-executor';
 import { activeRuns, runEvents, RunCancelledError } from './run-events';
 import { clarificationAnswer, personMessage } from './provenance';
 import { findRun, finishRun, isFinished, latestRun, type ResumeInput, type StartInput } from './run-store';
-import { teamRequestWaiting, waitingTeamRequest } from './team-request-wait';
+import { cancelledWait, teamRequestWaiting, waitingTeamRequest } from './team-request-wait';
 import { readThread } from './thread';
 import { routeCancel } from './run-takeover';
 
@@ -264,6 +264,7 @@ async function resumeRunAs(conversationId: string, value: unknown, options: Star
     await assertConversationIdle(tx, conversationId);
     // Read in this transaction (getDb() inside writeTx is the transaction).
     const latest = await latestRun(conversationId);
+    if (latest?.status === 'cancelled' && latest.teamId !== null && isGraphInterrupt(latest.interrupt)) throw cancelledWait(latest.interrupt);
     if (!latest || latest.status !== 'interrupted' || !isGraphInterrupt(latest.interrupt)) throw notWaiting();
     if (origin === 'direct') {
       const waiting = await waitingTeamRequest(latest);

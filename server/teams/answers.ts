@@ -13,6 +13,7 @@ import { toApiJob } from './serialize';
 import { requireTeam } from './teams';
 
 export const NOT_WAITING = 'Request is not waiting for input';
+export const CANCELLED = 'This request was cancelled: there is nothing to answer any more. Retry it to ask again.';
 // An approval as much as a question: the code keeps its old name for API clients.
 export const CLARIFICATION_CHANGED = 'The member conversation moved on since this request paused; open it to see what happened, or cancel the request';
 
@@ -27,6 +28,7 @@ export async function respondToJob(ownerId: string, teamId: string, jobId: strin
     const [row] = await tx.select().from(schema.jobs).where(and(eq(schema.jobs.id, jobId), eq(schema.jobs.teamId, teamId))).limit(1);
     if (!row) throw notFound('Request');
     if (row.answerKey === input.answerKey) return row;
+    if (row.status === 'cancelled' || row.status === 'cancelling') throw new AppError(409, 'not_waiting', CANCELLED);
     if (row.status !== 'waiting_input') throw new AppError(409, 'not_waiting', NOT_WAITING);
     const waiting = row.waiting as ApiWaiting;
     const latest = await latestRun(row.conversationId);

@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { ApiJob } from '@/lib/types/team';
+import { endCancelledWait } from '@/server/agents/team-request-wait';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import type { Job } from '@/server/db/schema';
 import { notFound } from '@/server/http/errors';
@@ -43,6 +44,8 @@ export async function cancelInTx(tx: Db, job: Job): Promise<{ job: Job; stopRun:
     .where(eq(schema.jobs.id, job.id))
     .returning();
   if (immediate) {
+    // Its run stops waiting too: the member's conversation no longer offers the question or approval (ADR 006).
+    if (job.runId && job.status !== 'queued') await endCancelledWait(tx, { id: job.runId, conversationId: job.conversationId });
     await appendShared(tx, {
       teamId: job.teamId,
       jobId: job.id,

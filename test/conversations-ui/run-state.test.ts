@@ -71,6 +71,9 @@ describe('runView', () => {
     expect(runView(run('running'))).toEqual({ kind: 'active', label: 'Running…' });
     expect(runView(run('success'))).toEqual({ kind: 'done' });
     expect(runView(run('cancelled'))).toEqual({ kind: 'cancelled' });
+    // A team request's cancel ended its approval: the screen says which call no longer waits.
+    expect(runView(run('cancelled', { interrupt: { type: 'approval', tool: 'calculator', args: {} } }))).toEqual({ kind: 'cancelled', tool: 'calculator' });
+    expect(runView(run('cancelled', { interrupt: { type: 'approval', tool: 'mcp__x', args: {}, mcp: { server: 'Docs', tool: 'search' } } }))).toEqual({ kind: 'cancelled', tool: 'search' });
     expect(runView(run('error', { error: 'Model openai:gpt-4.1-mini is not configured: set OPENAI_API_KEY' }))).toEqual({
       kind: 'error',
       message: 'Model openai:gpt-4.1-mini is not configured: set OPENAI_API_KEY',
