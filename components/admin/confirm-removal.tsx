@@ -1,5 +1,6 @@
 'use client';
 
+import type { ReactNode } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import type { ActionResult } from '@/lib/action-result';
 import { useActionCall } from './use-action-call';
@@ -8,8 +9,8 @@ type Props = {
   open: boolean;
   /** The thing's name, for the title ("Remove {name}?"). */
   name: string;
-  /** What removing it leaves behind, in plain words. */
-  description: string;
+  /** What removing it leaves behind, in plain words (or what it changes, read when the dialog opens). */
+  description: ReactNode;
   /** The confirm button's label, e.g. "Remove provider". */
   confirmLabel: string;
   /** The server action that removes it. */

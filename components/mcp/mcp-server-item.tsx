@@ -7,7 +7,7 @@ import { deleteMcpServerAction } from '@/app/(app)/settings/mcp-actions';
 import { ConfirmRemoval } from '@/components/admin/confirm-removal';
 import { Button } from '@/components/ui/button';
 import type { McpServerView } from '@/lib/schemas/mcp-servers';
-import { McpServerEditForm, McpToolsPanel } from './mcp-lazy';
+import { McpServerEditForm, McpServerUsage, McpToolsPanel } from './mcp-lazy';
 import { McpServerTitle } from './mcp-server-title';
 import type { McpScope } from './queries';
 
@@ -49,7 +49,7 @@ export function McpServerItem({ scope, server }: { scope: McpScope; server: McpS
       <ConfirmRemoval
         open={confirming}
         name={server.name}
-        description="Agents that use its tools keep their settings; their runs can't call those tools until a server with its tools is added again."
+        description={confirming ? <McpServerUsage scope={scope} serverId={server.id} /> : null}
         confirmLabel="Remove server"
         remove={() => (scope === 'admin' ? deleteAdminMcpServerAction(server.id) : deleteMcpServerAction(server.id))}
         onClose={() => setConfirming(false)}

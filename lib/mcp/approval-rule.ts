@@ -30,3 +30,26 @@ export function approvalMatcher(rules: readonly string[]): (toolName: string) =>
     return tag !== null && tags.has(tag);
   };
 }
+
+/**
+ * An agent's MCP selection and approval rules without these servers: their entries, their server rules, and the rules
+ * of their tools (by tag) unless a server the agent keeps has the same tag (a clash: the rule may be that server's).
+ * What removing a server from an agent changes, whether the server was deleted or a patch dropped an entry of a
+ * server that no longer exists; rules of built-in tools are untouched.
+ */
+export function withoutMcpServers<S extends { serverId: string }>(
+  selection: readonly S[],
+  approvalTools: readonly string[],
+  serverIds: ReadonlySet<string>,
+): { mcpTools: S[]; approvalTools: string[] } {
+  const mcpTools = selection.filter((s) => !serverIds.has(s.serverId));
+  const kept = new Set(mcpTools.map((s) => mcpServerTag(s.serverId)));
+  const gone = new Set([...serverIds].map(mcpServerTag).filter((tag) => !kept.has(tag)));
+  const rules = approvalTools.filter((rule) => {
+    const serverId = serverIdOfRule(rule);
+    if (serverId !== null) return !serverIds.has(serverId);
+    const tag = mcpServerTagOf(rule);
+    return tag === null || !gone.has(tag);
+  });
+  return { mcpTools, approvalTools: rules };
+}

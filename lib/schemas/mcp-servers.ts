@@ -162,3 +162,10 @@ export type McpToolView = {
  * (listedAt: when; null when it has never been listed, so it has no tools).
  */
 export type McpServerStatusView = { status: 'connected' | 'error'; checkedAt: string; error?: string; tools: McpToolView[]; toolsTruncated?: boolean; listedAt: string | null };
+
+/**
+ * The agents that use a server, as its removal will change them (GET …/mcp/servers/:id/agents): `agents` are the
+ * caller's own, by name; `count` is every agent the removal changes — for a deployment-wide server, other accounts'
+ * agents too, counted but never named.
+ */
+export type McpServerUsageView = { agents: Array<{ id: string; name: string }>; count: number };

@@ -2,15 +2,16 @@ import 'server-only';
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import { agentCreateSchema, agentPatchSchema, agentQuerySchema, type AgentCreateInput, type AgentPatchInput } from '@/lib/schemas/agent';
+import { withoutMcpServers } from '@/lib/mcp/approval-rule';
 import type { ApiAgent } from '@/lib/types/agent';
 import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { isUniqueViolation } from '@/server/db/errors';
 import { preparedPerConnection } from '@/server/db/prepared';
 import { statement } from '@/server/db/statement';
-import type { Agent, AllowedSubagents } from '@/server/db/schema';
+import type { Agent, AgentMcpTools, AllowedSubagents } from '@/server/db/schema';
 import { AppError, badRequest, notFound, validationError } from '@/server/http/errors';
 import { parseOrThrow } from '@/server/http/validation';
-import { assertMcpApprovals, assertUsableMcpServers } from '@/server/mcp/tool-group/selection-check';
+import { assertMcpApprovals, assertUsableMcpServers, unusableMcpServerIds, unusableMcpServers } from '@/server/mcp/tool-group/selection-check';
 import { assertOwnSkills } from '@/server/skills/skills';
 import { assertAgentQuota } from './quotas';
 
@@ -97,7 +98,6 @@ export async function findAgentByName(ownerId: string, name: string, db: Db = ge
  */
 export async function createAgent(ownerId: string, input: AgentCreateInput): Promise<Agent> {
   const data = parseOrThrow(agentCreateSchema, input);
-  await assertUsableMcpServers(ownerId, data.mcpTools);
   assertMcpApprovals(data.approvalTools, data.mcpTools);
   const now = new Date();
   const row = {
@@ -114,6 +114,8 @@ export async function createAgent(ownerId: string, input: AgentCreateInput): Pro
       if (taken) throw nameTaken(taken.name);
       await assertOwnSubagents(tx, ownerId, data.allowedSubagents);
       await assertOwnSkills(tx, ownerId, data.skills);
+      // In the writing transaction: a server deleted meanwhile (which takes itself out of agents) can't be written.
+      await assertUsableMcpServers(ownerId, data.mcpTools);
       await assertAgentQuota(tx, ownerId);
       await tx.insert(agents).values(row);
       return (await findAgent(ownerId, row.id, tx))!;
@@ -125,7 +127,6 @@ export async function createAgent(ownerId: string, input: AgentCreateInput): Pro
 export async function updateAgent(ownerId: string, id: string, patch: AgentPatchInput): Promise<Agent> {
   const data = parseOrThrow(agentPatchSchema, patch);
   const changes = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as Partial<typeof agents.$inferInsert>;
-  if (data.mcpTools !== undefined) await assertUsableMcpServers(ownerId, data.mcpTools);
   return uniqueName(data.name ?? '', () =>
     writeTx(async (tx) => {
       const current = await findAgent(ownerId, id, tx);
@@ -133,8 +134,9 @@ export async function updateAgent(ownerId: string, id: string, patch: AgentPatch
       if (Object.keys(changes).length === 0) return current;
       if (data.allowedSubagents !== undefined) await assertOwnSubagents(tx, ownerId, data.allowedSubagents);
       if (data.skills !== undefined) await assertOwnSkills(tx, ownerId, data.skills);
-      if (data.approvalTools !== undefined || data.mcpTools !== undefined) assertMcpApprovals(data.approvalTools ?? current.approvalTools, data.mcpTools ?? current.mcpTools);
       const set: Partial<typeof agents.$inferInsert> = { ...changes, updatedAt: new Date() };
+      if (data.mcpTools !== undefined) Object.assign(set, await checkedMcpSelection(ownerId, current, data.mcpTools, data.approvalTools));
+      if (set.approvalTools !== undefined || set.mcpTools !== undefined) assertMcpApprovals(set.approvalTools ?? current.approvalTools, set.mcpTools ?? current.mcpTools);
       if (data.name !== undefined) {
         const key = agentNameKey(data.name);
         const [clash] = await tx
@@ -168,6 +170,26 @@ export async function deleteAgent(ownerId: string, id: string): Promise<void> {
     }
     await tx.delete(agents).where(and(eq(agents.id, id), eq(agents.ownerId, ownerId)));
   });
+}
+
+/**
+ * A patch's MCP selection, checked in the writing transaction. A server the owner can't use is refused at `mcpTools`,
+ * naming it — unless the agent already holds it: an agent that still names a server deleted before deletes took
+ * themselves out of agents was answered that way by the API, so sending it back takes the server (and its approval
+ * rules) out rather than refusing what the API returned.
+ */
+async function checkedMcpSelection(
+  ownerId: string,
+  current: Agent,
+  mcpTools: AgentMcpTools,
+  approvalTools: string[] | undefined,
+): Promise<{ mcpTools: AgentMcpTools; approvalTools?: string[] }> {
+  const unusable = await unusableMcpServerIds(ownerId, mcpTools);
+  if (!unusable.length) return { mcpTools };
+  const held = new Set(current.mcpTools.map((s) => s.serverId));
+  const unknown = unusable.filter((serverId) => !held.has(serverId));
+  if (unknown.length) throw unusableMcpServers(unknown);
+  return withoutMcpServers(mcpTools, approvalTools ?? current.approvalTools, new Set(unusable));
 }
 
 /**

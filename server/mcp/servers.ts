@@ -1,6 +1,7 @@
 import 'server-only';
-import type { CreateDeploymentMcpServerData, CreateHttpMcpServerData, McpServerStatusView, McpServerSummary, McpServerView, UpdateMcpServerData } from '@/lib/schemas/mcp-servers';
+import type { CreateDeploymentMcpServerData, CreateHttpMcpServerData, McpServerStatusView, McpServerSummary, McpServerUsageView, McpServerView, UpdateMcpServerData } from '@/lib/schemas/mcp-servers';
 import { AppError } from '@/server/http/errors';
+import { mcpServerUsage } from './agent-usage';
 import { forgetMcpConnection } from './connections';
 import { mcpServerTools } from './index';
 import {
@@ -64,6 +65,11 @@ export async function deleteAccountMcpServer(ownerId: string, id: string): Promi
   await forgetMcpConnection(id);
 }
 
+/** The account's agents that use its own server (what removing the server takes out of them). */
+export async function accountMcpServerUsage(ownerId: string, id: string): Promise<McpServerUsageView> {
+  return mcpServerUsage(await ownMcpServerRow(ownerId, id), ownerId);
+}
+
 /** Status and tools of a server the account may use (its own or the deployment's). */
 export async function accountMcpServerTools(ownerId: string, id: string, refresh: boolean): Promise<McpServerStatusView> {
   return mcpServerTools(toMcpServerRef(await usableMcpServerRow(ownerId, id)), { refresh });
@@ -90,6 +96,11 @@ export async function updateAdminMcpServer(id: string, data: UpdateMcpServerData
 export async function deleteAdminMcpServer(id: string): Promise<void> {
   await deleteMcpServer(await deploymentMcpServerRow(id));
   await forgetMcpConnection(id);
+}
+
+/** The agents that use a deployment-wide server: the admin's own by name, every account's counted. */
+export async function adminMcpServerUsage(adminId: string, id: string): Promise<McpServerUsageView> {
+  return mcpServerUsage(await deploymentMcpServerRow(id), adminId);
 }
 
 export async function adminMcpServerTools(id: string, refresh: boolean): Promise<McpServerStatusView> {

@@ -7,6 +7,7 @@ import { getDb, schema, writeTx, type Db } from '@/server/db';
 import { isUniqueViolation } from '@/server/db/errors';
 import { AppError, conflict, notFound } from '@/server/http/errors';
 import { open, seal } from '@/server/providers/secret-box';
+import { removeMcpServerFromAgents } from './agent-usage';
 import type { McpServerRef } from './types';
 
 /**
@@ -232,7 +233,16 @@ export async function updateMcpServer(row: McpServerRow, data: UpdateMcpServerDa
   }
 }
 
+/**
+ * Delete the server and take it out of the agents that use it (their selection entry and approval rules for it), in
+ * one transaction: no agent is left naming a server that no longer exists (ADR 055). Only the server owner's agents
+ * are read or changed (every account's for a deployment-wide server).
+ */
 export async function deleteMcpServer(row: McpServerRow): Promise<void> {
-  const removed = await writeTx((tx) => tx.delete(schema.mcpServers).where(eq(schema.mcpServers.id, row.id)).returning({ id: schema.mcpServers.id }));
-  if (removed.length === 0) throw notFound('MCP server');
+  const removed = await writeTx(async (tx) => {
+    const gone = await tx.delete(schema.mcpServers).where(eq(schema.mcpServers.id, row.id)).returning({ id: schema.mcpServers.id });
+    if (gone.length) await removeMcpServerFromAgents(tx, row);
+    return gone.length;
+  });
+  if (removed === 0) throw notFound('MCP server');
 }

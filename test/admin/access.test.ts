@@ -51,11 +51,11 @@ async function fixtures() {
   // Two providers: DELETE /providers/[id] runs before POST /providers/[id]/test in the walk. Port 9 refuses at once.
   const provider = await createProvider({ kind: 'openai', slug: `p-${crypto.randomUUID().slice(0, 6)}`, name: 'P', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-access-1' });
   const tested = await createProvider({ kind: 'ollama', slug: `t-${crypto.randomUUID().slice(0, 6)}`, name: 'T', baseUrl: 'http://127.0.0.1:9' });
-  // Two MCP servers likewise: DELETE /mcp/servers/[id] runs before GET /mcp/servers/[id]/tools. Port 9 is refused at once.
+  // Two MCP servers likewise: DELETE /mcp/servers/[id] runs before GET /mcp/servers/[id]/tools and …/agents. Port 9 is refused at once.
   const mcp = await createDeploymentMcpServer({ transport: 'http', name: `m-${crypto.randomUUID().slice(0, 6)}`, url: 'http://127.0.0.1:9/mcp' });
   const mcpTools = await createDeploymentMcpServer({ transport: 'http', name: `t-${crypto.randomUUID().slice(0, 6)}`, url: 'http://127.0.0.1:9/mcp' });
   const params = (pattern: string): Record<string, string> => {
-    if (pattern.endsWith('/mcp/servers/[id]/tools')) return { id: mcpTools.id };
+    if (pattern.endsWith('/mcp/servers/[id]/tools') || pattern.endsWith('/mcp/servers/[id]/agents')) return { id: mcpTools.id };
     if (pattern.includes('/mcp/servers/[id]')) return { id: mcp.id };
     if (pattern.includes('/users/[id]')) return { id: victim.id };
     if (pattern.includes('/invitations/[id]')) return { id: invitation.id };
@@ -108,6 +108,7 @@ describe('admin API routes', () => {
       'GET /api/v1/admin/invitations',
       'GET /api/v1/admin/mcp/servers',
       'GET /api/v1/admin/mcp/servers/[id]',
+      'GET /api/v1/admin/mcp/servers/[id]/agents',
       'GET /api/v1/admin/mcp/servers/[id]/tools',
       'GET /api/v1/admin/prices',
       'GET /api/v1/admin/providers',

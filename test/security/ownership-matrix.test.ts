@@ -51,6 +51,7 @@ const CASES: Record<RouteKey, Case> = {
   'PATCH /admin/mcp/servers/[id]': { foreign: (w) => ({ params: { id: w.mcpDeploymentId }, body: { name: 'taken-over' } }) },
   'DELETE /admin/mcp/servers/[id]': { foreign: (w) => ({ params: { id: w.mcpDeploymentId } }) },
   'GET /admin/mcp/servers/[id]/tools': { foreign: (w) => ({ params: { id: w.mcpDeploymentId } }) },
+  'GET /admin/mcp/servers/[id]/agents': { foreign: (w) => ({ params: { id: w.mcpDeploymentId } }) },
 
   'GET /mcp/servers': { noForeignId: "lists the caller's own MCP servers and the deployment's by name", hidesFrom: (w) => [w.mcpServerId] },
   'POST /mcp/servers': { noForeignId: 'creates a server for the caller; the body holds no ids' },
@@ -58,6 +59,7 @@ const CASES: Record<RouteKey, Case> = {
   'PATCH /mcp/servers/[id]': { foreign: (w) => ({ params: { id: w.mcpServerId }, body: { name: 'taken-over' } }) },
   'DELETE /mcp/servers/[id]': { foreign: (w) => ({ params: { id: w.mcpServerId } }) },
   'GET /mcp/servers/[id]/tools': { foreign: (w) => ({ params: { id: w.mcpServerId } }) },
+  'GET /mcp/servers/[id]/agents': { foreign: (w) => ({ params: { id: w.mcpServerId } }) },
 
   'GET /agents': { noForeignId: "lists the caller's own agents", hidesFrom: (w) => [w.agent.id] },
   'POST /agents': {
@@ -115,6 +117,7 @@ const CASES: Record<RouteKey, Case> = {
   'GET /batches/[id]/events': { foreign: (w) => ({ params: { id: w.batchId } }) },
   'POST /batches/[id]/cancel': { foreign: (w) => ({ params: { id: w.batchId } }) },
   'POST /batches/[id]/retry-failed': { foreign: (w) => ({ params: { id: w.batchId } }) },
+  'POST /batches/[id]/retry-cancelled': { foreign: (w) => ({ params: { id: w.batchId } }) },
   'POST /batches/[id]/items/[itemId]/answer': {
     foreign: (w) => ({ params: { id: w.batchId, itemId: w.batchItemId }, body: { response: { approved: true }, answerKey: key() } }),
   },

@@ -11,10 +11,17 @@ import { usableMcpServer } from '../index';
  * request gave), never whether it exists elsewhere.
  */
 export async function assertUsableMcpServers(ownerId: string, selection: AgentMcpTools): Promise<void> {
-  const usable = await Promise.all(selection.map(async ({ serverId }) => ((await usableMcpServer(ownerId, serverId)) ? null : serverId)));
-  const unknown = usable.filter((id): id is string => id !== null);
-  if (unknown.length) throw validationError({ mcpTools: `Not an MCP server you can use: ${unknown.slice(0, 3).join(', ')}` });
+  const unknown = await unusableMcpServerIds(ownerId, selection);
+  if (unknown.length) throw unusableMcpServers(unknown);
 }
+
+/** The ids of the selection's servers the owner may not use (missing, or another account's), in selection order. */
+export async function unusableMcpServerIds(ownerId: string, selection: AgentMcpTools): Promise<string[]> {
+  const usable = await Promise.all(selection.map(async ({ serverId }) => ((await usableMcpServer(ownerId, serverId)) ? null : serverId)));
+  return usable.filter((id): id is string => id !== null);
+}
+
+export const unusableMcpServers = (ids: readonly string[]) => validationError({ mcpTools: `Not an MCP server you can use: ${ids.slice(0, 3).join(', ')}` });
 
 /**
  * An approval rule for an MCP tool (its model-facing name, lib/mcp/tool-name.ts) or a whole MCP server
