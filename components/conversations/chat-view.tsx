@@ -13,7 +13,7 @@ import type { ApprovalValue } from '@/components/approvals/approval';
 import { agentQuery } from '@/components/agents/queries';
 import { conversationKeys, conversationStateQuery } from './queries';
 import { Composer } from './composer';
-import { DeleteConversationButton } from './delete-conversation-dialog';
+import { DeleteConversationButton, TeamMemberNote } from './delete-conversation-dialog';
 import { FilesPanelLazy } from '@/components/files/files-panel-lazy';
 import { cancelRunAction, resumeConversationAction, sendMentionsAction, sendMessageAction } from '@/app/(app)/conversations/actions';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } from './errors';
@@ -214,7 +214,12 @@ export function ChatView({ conversationId }: { conversationId: string }) {
             <Button variant="secondary" size="sm" aria-expanded={filesOpen} aria-controls="chat-files" onClick={() => setFilesOpen((v) => !v)}>
               Files
             </Button>
-            <DeleteConversationButton conversation={conversation} afterDelete={() => router.push('/conversations')} />
+            {/* A member's conversation can be deleted only once its team is (the server refuses it before): the team named instead. */}
+            {data.team ? (
+              <TeamMemberNote team={data.team} />
+            ) : (
+              <DeleteConversationButton conversation={conversation} afterDelete={() => router.push('/conversations')} />
+            )}
           </div>
         </div>
         {/* The chat's files, read only once opened; the empty box keeps the toggle's aria-controls pointing somewhere. */}

@@ -7,7 +7,7 @@ import { Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { LoadError } from '@/components/ui/load-error';
 import { conversationListQuery } from './queries';
-import { DeleteConversationDialog } from './delete-conversation-dialog';
+import { DeleteConversationDialog, TeamMemberNote } from './delete-conversation-dialog';
 import { Time } from '@/components/ui/time';
 import { ACTIVITY_BADGE, conversationLabel, sortByUpdated } from './list-format';
 
@@ -64,9 +64,13 @@ export function ConversationList() {
             </Link>
             {/* Beside the link, never inside it: its own stop in the tab order. */}
             <div className="pt-2.5">
-              <Button variant="ghost" size="sm" aria-haspopup="dialog" aria-label={`Delete conversation with ${c.agentName}`} onClick={() => setDeleting(c)}>
-                Delete
-              </Button>
+              {c.team ? (
+                <TeamMemberNote team={c.team} />
+              ) : (
+                <Button variant="ghost" size="sm" aria-haspopup="dialog" aria-label={`Delete conversation with ${c.agentName}`} onClick={() => setDeleting(c)}>
+                  Delete
+                </Button>
+              )}
             </div>
           </li>
         ))}

@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
@@ -77,5 +78,21 @@ export function DeleteConversationButton({
       </Button>
       <DeleteConversationDialog conversation={open ? conversation : null} onClose={() => setOpen(false)} onDeleted={afterDelete} />
     </>
+  );
+}
+
+/**
+ * In place of Delete for a team member's conversation, which can be deleted only once its team is (the server refuses
+ * it before; ADR 050): the team, linked, and what to do instead.
+ */
+export function TeamMemberNote({ team }: { team: { id: string; name: string } }) {
+  return (
+    <p className="max-w-56 text-xs break-words text-zinc-600 dark:text-zinc-400">
+      Part of the team{' '}
+      <Link href={`/teams/${encodeURIComponent(team.id)}`} className="text-indigo-700 underline dark:text-indigo-300">
+        {team.name}
+      </Link>
+      ; to delete this conversation, delete the team first.
+    </p>
   );
 }

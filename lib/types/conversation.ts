@@ -98,9 +98,17 @@ export type ApprovalDecision = { approved: boolean; note?: string };
 
 /** What a listed conversation's newest run is doing: under way, stopped for the person's answer, or nothing. */
 export type ConversationActivity = 'working' | 'waiting_for_you';
-export type ConversationListItem = Conversation & { activity: ConversationActivity | null };
+/** The team a member conversation belongs to: it can be deleted only once that team is (ADR 050). */
+export type ConversationTeam = { id: string; name: string };
+export type ConversationListItem = Conversation & { activity: ConversationActivity | null; team: ConversationTeam | null };
 export type ConversationList = { conversations: ConversationListItem[] };
 /** A team request waiting on the conversation's newest run (a question or an approval, or its answer on the way): answered on the team's page only. */
 export type WaitingTeamRequest = { teamId: string; teamName: string; jobId: string };
-export type ConversationDetail = { conversation: Conversation; messages: Message[]; run: Run | null; teamRequest: WaitingTeamRequest | null };
+export type ConversationDetail = {
+  conversation: Conversation;
+  messages: Message[];
+  run: Run | null;
+  teamRequest: WaitingTeamRequest | null;
+  team: ConversationTeam | null;
+};
 export type RunResponse = { run: Run };

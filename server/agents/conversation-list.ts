@@ -2,7 +2,7 @@ import 'server-only';
 import type { ConversationActivity, ConversationListItem } from '@/lib/types/conversation';
 import { tieBreakText } from '@/server/db/dialect';
 import { statement } from '@/server/db/statement';
-import { listConversations } from './conversations';
+import { listConversations, memberTeams } from './conversations';
 import { conversationView } from './views';
 
 /**
@@ -10,8 +10,8 @@ import { conversationView } from './views';
  * newest run is doing, so a busy chat or one waiting for the person shows without opening it.
  */
 export async function listConversationItems(ownerId: string): Promise<ConversationListItem[]> {
-  const [rows, activity] = await Promise.all([listConversations(ownerId), conversationActivity(ownerId)]);
-  return rows.map((row) => ({ ...conversationView(row), activity: activity.get(row.id) ?? null }));
+  const [rows, activity, teams] = await Promise.all([listConversations(ownerId), conversationActivity(ownerId), memberTeams(ownerId)]);
+  return rows.map((row) => ({ ...conversationView(row), activity: activity.get(row.id) ?? null, team: teams.get(row.id) ?? null }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import 'server-only';
 import crypto from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { getDb, schema, writeTx } from '@/server/db'
 import { tieBreak } from '@/server/db/dialect';
 import type { Conversation } from '@/server/db/schema';
@@ -47,4 +47,28 @@ export async function getConversation(ownerId: string, conversationId: string): 
 /** Internal lookup without an owner check, for server code that already checked ownership. */
 export async function findConversation(conversationId: string): Promise<Conversation | undefined> {
   return (await getDb().select().from(schema.conversations).where(eq(schema.conversations.id, conversationId)))[0];
+}
+
+/**
+ * The team a conversation is a member of, or null. A member's conversation belongs to its team: it can be deleted
+ * only once the team is (conversation-delete.ts), so the chat offers no Delete for it and names the team instead.
+ */
+export async function memberTeamOf(conversationId: string): Promise<{ id: string; name: string } | null> {
+  const [team] = await getDb()
+    .select({ id: schema.teams.id, name: schema.teams.name })
+    .from(schema.teamMembers)
+    .innerJoin(schema.teams, eq(schema.teams.id, schema.teamMembers.teamId))
+    .where(eq(schema.teamMembers.conversationId, conversationId))
+    .limit(1);
+  return team ?? null;
+}
+
+/** memberTeamOf for every conversation of the owner's teams' members at once (the conversations list). */
+export async function memberTeams(ownerId: string): Promise<Map<string, { id: string; name: string }>> {
+  const rows = await getDb()
+    .select({ conversationId: schema.teamMembers.conversationId, id: schema.teams.id, name: schema.teams.name })
+    .from(schema.teamMembers)
+    .innerJoin(schema.teams, eq(schema.teams.id, schema.teamMembers.teamId))
+    .where(and(eq(schema.teams.ownerId, ownerId), isNotNull(schema.teamMembers.conversationId)));
+  return new Map(rows.map((r) => [r.conversationId!, { id: r.id, name: r.name }]));
 }

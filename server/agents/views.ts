@@ -28,6 +28,7 @@ export function conversationDetailView(state: ConversationState): ConversationDe
     messages: state.messages,
     run: state.run ? runView(state.run) : null,
     teamRequest: state.teamRequest,
+    team: state.team,
   };
 }
 

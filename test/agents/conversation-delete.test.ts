@@ -202,6 +202,33 @@ describe('refusals: a run still working, a team member’s conversation', () => 
     await deleteTeam(alice.id, team.id);
     expect((await del(alice.auth, memberConversation)).status).toBe(204);
   });
+
+  it('the list and the detail name a member conversation’s team (the chat offers no Delete for it), only to its owner', async () => {
+    const alice = await makeUser('alice');
+    const { team, agents } = await makeTeam(alice.id, ['Writer', 'Editor']);
+    // The same agent in a chat of the person's own: not a member conversation.
+    const own = await createConversation(alice.id, agents[0]!.id);
+    const memberConversation = team.members[0]!.conversationId!;
+    const detail = await call(detailRoute, { headers: alice.auth, params: { id: memberConversation } });
+    expect(detail.body).toMatchObject({ team: { id: team.id, name: team.name } });
+    expect((await call(detailRoute, { headers: alice.auth, params: { id: own.id } })).body).toMatchObject({ team: null });
+    const items = (await call(listRoute, { headers: alice.auth })).body as { conversations: Array<{ id: string; team: unknown }> };
+    expect(items.conversations.find((c) => c.id === memberConversation)?.team).toEqual({ id: team.id, name: team.name });
+    expect(items.conversations.find((c) => c.id === own.id)?.team).toBeNull();
+
+    // Another owner sees neither the conversation nor its team.
+    const bob = await makeUser('bob');
+    const strangers = await call(detailRoute, { headers: bob.auth, params: { id: memberConversation } });
+    expect(strangers.status).toBe(404);
+    expect(JSON.stringify(strangers.body)).not.toContain(team.name);
+    const bobsList = (await call(listRoute, { headers: bob.auth })).body as { conversations: unknown[] };
+    expect(bobsList.conversations).toEqual([]);
+
+    // Once the team is deleted the conversation is its own again: no team named, and Delete works.
+    await deleteTeam(alice.id, team.id);
+    expect((await call(detailRoute, { headers: alice.auth, params: { id: memberConversation } })).body).toMatchObject({ team: null });
+    expect((await del(alice.auth, memberConversation)).status).toBe(204);
+  });
 });
 
 describe('team requests sent from the conversation', () => {

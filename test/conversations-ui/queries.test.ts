@@ -63,7 +63,7 @@ describe('conversation query keys', () => {
 
   it('the list (it has no stream) re-reads often while a row works, seldom otherwise, and when the tab is shown again', async () => {
     const options = conversationListQuery();
-    const row = (activity: ConversationListItem['activity']) => ({ id: 'c', agentId: 'a', agentName: 'A', title: '', createdAt: '', updatedAt: '', activity });
+    const row = (activity: ConversationListItem['activity']) => ({ id: 'c', agentId: 'a', agentName: 'A', title: '', createdAt: '', updatedAt: '', activity, team: null });
     // The option reads only the query's data: a stand-in with that much is the query it is given.
     const intervalWith = (conversations: ConversationListItem[] | undefined) => {
       const query = { state: { data: conversations ? { conversations } : undefined } } as Parameters<Extract<typeof options.refetchInterval, (...args: never[]) => unknown>>[0];
