@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { cancelBatchAction, retryFailedBatchAction } from '@/app/(app)/batches/actions';
+import { cancelBatchAction, retryCancelledBatchAction, retryFailedBatchAction } from '@/app/(app)/batches/actions';
 import { buttonVariants } from '@/components/ui/button-variants';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
@@ -16,7 +16,7 @@ import { batchExportUrl, batchKeys } from './queries';
 
 /**
  * What a person can do with a batch (batch-action-state.ts): send its failed items back to the queue (a waiting item
- * is answered, not retried, and the page says so), cancel what has not finished, waiting items too (asked first, in
+ * is answered, not retried, and the page says so), re-run a cancelled batch's cancelled and failed items, cancel what has not finished, waiting items too (asked first, in
  * the kit's one confirm dialog), and download the items with their results as CSV or JSONL (the export
  * route, an attachment: plain links, so the file streams to disk).
  */
@@ -37,6 +37,13 @@ export function BatchActions({ batch, onChanged }: { batch: BatchView; onChanged
       setAnnouncement(`${failed.toLocaleString('en-US')} failed ${failed === 1 ? 'item is' : 'items are'} queued again.`);
     },
   });
+  const rerun = useMutation({
+    mutationFn: (_count: number) => actionData(() => retryCancelledBatchAction(batch.id)),
+    onSuccess: async ({ batch: next }, count) => {
+      await settle(next);
+      setAnnouncement(`${count.toLocaleString('en-US')} ${count === 1 ? 'item is' : 'items are'} queued again; the batch runs.`);
+    },
+  });
   const { confirm, ...cancelDialog } = useConfirmMutation({
     action: cancelBatchAction,
     settle: () => settle(null),
@@ -47,7 +54,7 @@ export function BatchActions({ batch, onChanged }: { batch: BatchView; onChanged
     },
   });
 
-  const { canCancel, canRetry, retryNote, cancelDescription } = batchActionState(batch);
+  const { canCancel, canRetry, retryNote, cancelDescription, rerun: rerunCount, rerunLabel } = batchActionState(batch);
   const linkClass = cn(buttonVariants({ variant: 'secondary', size: 'sm' }));
 
   return (
@@ -56,6 +63,11 @@ export function BatchActions({ batch, onChanged }: { batch: BatchView; onChanged
         {canRetry ? (
           <Button size="sm" onClick={() => retry.mutate(batch.counts.failed)} pending={retry.isPending}>
             {retry.isPending ? 'Queuing…' : `Retry ${batch.counts.failed.toLocaleString('en-US')} failed`}
+          </Button>
+        ) : null}
+        {rerunLabel ? (
+          <Button size="sm" onClick={() => rerun.mutate(rerunCount)} pending={rerun.isPending}>
+            {rerun.isPending ? 'Queuing…' : rerunLabel}
           </Button>
         ) : null}
         {canCancel ? (
@@ -72,6 +84,7 @@ export function BatchActions({ batch, onChanged }: { batch: BatchView; onChanged
       </div>
       {retryNote ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{retryNote}</p> : null}
       {retry.isError ? <Alert>Failed items not retried: {retry.error.message}</Alert> : null}
+      {rerun.isError ? <Alert>Items not re-run: {rerun.error.message}</Alert> : null}
       <p role="status" aria-live="polite" className="sr-only">
         {announcement}
       </p>

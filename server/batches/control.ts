@@ -44,35 +44,62 @@ export async function cancelBatch(ownerId: string, id: string): Promise<Batch> {
 /**
  * Failed items back to queued with a fresh attempt budget (attempts 0, a new lease, no held answer: a retry starts
  * the item afresh rather than resuming a question it may no longer be at); an ended batch runs again. A
- * cancelled batch is not revived (409), and reviving counts against the live batches like a creation.
+ * cancelled batch is not revived here (409: retryCancelled does that), and reviving counts against the live batches
+ * like a creation.
  */
 export async function retryFailed(ownerId: string, id: string): Promise<Batch> {
   await getBatch(ownerId, id);
   return writeTx(async (tx) => {
     const [current] = await tx.select().from(schema.batches).where(eq(schema.batches.id, id));
-    if (current!.status === 'cancelled' || current!.status === 'cancelling') throw conflict('batch_cancelled', 'This batch was cancelled; start a new one');
-    const [failed] = await tx
-      .select({ n: sql<number>`count(*)` })
-      .from(schema.batchItems)
-      .where(and(eq(schema.batchItems.batchId, id), eq(schema.batchItems.status, 'failed')));
-    if (Number(failed?.n ?? 0) === 0) return current!;
-    if (current!.status === 'completed') {
-      const [live] = await tx
-        .select({ n: sql<number>`count(*)` })
-        .from(schema.batches)
-        .where(and(eq(schema.batches.ownerId, ownerId), inArray(schema.batches.status, ['running', 'cancelling'])));
-      if (Number(live?.n ?? 0) >= LIMITS.batch.livePerOwner) {
-        throw new AppError(429, 'batch_limit', `You already have ${LIMITS.batch.livePerOwner} batches running; wait for one to end or cancel one`, undefined, { 'Retry-After': '30' });
-      }
+    if (current!.status === 'cancelled' || current!.status === 'cancelling') {
+      throw conflict('batch_cancelled', 'This batch was cancelled: re-run its cancelled and failed items instead (retry-cancelled)');
     }
-    await tx
-      .update(schema.batchItems)
-      .set({ status: 'queued', attempts: 0, lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, runId: null, answer: null, error: null, startedAt: null, finishedAt: null })
-      .where(and(eq(schema.batchItems.batchId, id), eq(schema.batchItems.status, 'failed')));
-    // A retried batch's caller is told again when it ends.
-    const [updated] = await tx.update(schema.batches).set({ status: 'running', finishedAt: null, notifiedAt: null }).where(eq(schema.batches.id, id)).returning();
-    batchChanged(ownerId, id);
-    return updated!;
+    return requeue(tx, ownerId, current!, ['failed']);
   });
 }
 
+/**
+ * A cancelled batch's cancelled and failed items back to queued, as retryFailed does for failed ones (a fresh attempt
+ * budget, a new lease fencing off anything the cancelled runs still report, no held answer); completed items and
+ * their results stay, and the batch runs again, counted against the live batches like a creation. Only a cancelled
+ * batch (409 batch_not_cancelled otherwise: a running or completed one has no cancelled items).
+ */
+export async function retryCancelled(ownerId: string, id: string): Promise<Batch> {
+  await getBatch(ownerId, id);
+  return writeTx(async (tx) => {
+    const [current] = await tx.select().from(schema.batches).where(eq(schema.batches.id, id));
+    if (current!.status !== 'cancelled') {
+      throw conflict('batch_not_cancelled', `Only a cancelled batch re-runs its cancelled items; this one is ${current!.status} (retry its failed items instead)`);
+    }
+    return requeue(tx, ownerId, current!, ['cancelled', 'failed']);
+  });
+}
+
+type Tx = Parameters<Parameters<typeof writeTx>[0]>[0];
+
+/** The batch's items in `statuses` queued afresh and the batch running again (unchanged when there are none). */
+async function requeue(tx: Tx, ownerId: string, current: Batch, statuses: Array<'failed' | 'cancelled'>): Promise<Batch> {
+  const id = current.id;
+  const [count] = await tx
+    .select({ n: sql<number>`count(*)` })
+    .from(schema.batchItems)
+    .where(and(eq(schema.batchItems.batchId, id), inArray(schema.batchItems.status, statuses)));
+  if (Number(count?.n ?? 0) === 0) return current;
+  if (current.status !== 'running') {
+    const [live] = await tx
+      .select({ n: sql<number>`count(*)` })
+      .from(schema.batches)
+      .where(and(eq(schema.batches.ownerId, ownerId), inArray(schema.batches.status, ['running', 'cancelling'])));
+    if (Number(live?.n ?? 0) >= LIMITS.batch.livePerOwner) {
+      throw new AppError(429, 'batch_limit', `You already have ${LIMITS.batch.livePerOwner} batches running; wait for one to end or cancel one`, undefined, { 'Retry-After': '30' });
+    }
+  }
+  await tx
+    .update(schema.batchItems)
+    .set({ status: 'queued', attempts: 0, lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, runId: null, answer: null, error: null, waitingSince: null, startedAt: null, finishedAt: null })
+    .where(and(eq(schema.batchItems.batchId, id), inArray(schema.batchItems.status, statuses)));
+  // A retried batch's caller is told again when it ends.
+  const [updated] = await tx.update(schema.batches).set({ status: 'running', finishedAt: null, notifiedAt: null }).where(eq(schema.batches.id, id)).returning();
+  batchChanged(ownerId, id);
+  return updated!;
+}

@@ -1,4 +1,4 @@
-import { signIn } from '../support/action-session';
+import { scope, signIn } from '../support/action-session';
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
@@ -19,7 +19,7 @@ const body = (target: Record<string, string>, extra: Record<string, unknown> = {
   ...extra,
 });
 
-describe('batch actions (the start form, Cancel, Retry failed)', () => {
+describe('batch actions (the start form, Cancel, Retry failed, Re-run cancelled)', () => {
   it('createBatchAction starts the batch the API would, for an agent or a team member, idempotent by key', async () => {
     const alice = await makeUser('alice');
     const [agent] = await makeAgents(alice.id, ['Lister']);
@@ -63,6 +63,7 @@ describe('batch actions (the start form, Cancel, Retry failed)', () => {
     expect(await actions.createBatchAction(body({ teamId: team.id, memberId: team.members[0]!.id }))).toEqual(NOT_FOUND);
     expect(await actions.cancelBatchAction(batchId)).toEqual(NOT_FOUND);
     expect(await actions.retryFailedBatchAction(batchId)).toEqual(NOT_FOUND);
+    expect(await actions.retryCancelledBatchAction(batchId)).toEqual(NOT_FOUND);
     // Not an id at all is the same answer.
     expect(await actions.cancelBatchAction({ id: batchId })).toEqual(NOT_FOUND);
     expect(await batchRows()).toBe(before);
@@ -76,7 +77,27 @@ describe('batch actions (the start form, Cancel, Retry failed)', () => {
     if (!started.ok) throw new Error(started.error.message);
     const cancelled = await actions.cancelBatchAction(started.data.batch.id);
     expect(cancelled).toMatchObject({ ok: true, data: { batch: { status: 'cancelled', counts: { queued: 0, running: 0 } } } });
-    // Retrying a cancelled batch is refused: it is not revived.
+    // Retry failed doesn't revive a cancelled batch; re-running its cancelled items does.
     expect(await actions.retryFailedBatchAction(started.data.batch.id)).toMatchObject({ ok: false, error: { code: 'batch_cancelled' } });
+    expect(await actions.retryCancelledBatchAction(started.data.batch.id)).toMatchObject({
+      ok: true,
+      data: { batch: { status: 'running', counts: { cancelled: 0 } } },
+    });
+    // Running again, it has nothing cancelled to re-run.
+    expect(await actions.retryCancelledBatchAction(started.data.batch.id)).toMatchObject({ ok: false, error: { code: 'batch_not_cancelled' } });
+    await actions.cancelBatchAction(started.data.batch.id);
+  });
+
+  it('retryCancelledBatchAction signed out answers unauthorized and changes nothing', async () => {
+    const alice = await makeUser('alice');
+    const [agent] = await makeAgents(alice.id, ['Lister']);
+    signIn(alice);
+    const started = await actions.createBatchAction(body({ agentId: agent!.id }));
+    if (!started.ok) throw new Error(started.error.message);
+    await actions.cancelBatchAction(started.data.batch.id);
+    scope.headers = new Headers();
+    const before = await batchRows();
+    expect(await actions.retryCancelledBatchAction(started.data.batch.id)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    expect(await batchRows()).toBe(before);
   });
 });

@@ -32,4 +32,13 @@ describe('a batch’s actions', () => {
     expect(state('running', { done: 4, failed: 1 }).canCancel).toBe(false);
     expect(state('completed', { done: 1 }).canCancel).toBe(false);
   });
+
+  it('a cancelled batch offers to re-run its cancelled and failed items, counting both; no other batch does', () => {
+    expect(state('cancelled', { cancelled: 3, failed: 1, done: 2 })).toMatchObject({ rerun: 4, rerunLabel: 'Re-run 4 items', canRetry: false, canCancel: false });
+    expect(state('cancelled', { cancelled: 1 })).toMatchObject({ rerun: 1, rerunLabel: 'Re-run 1 item' });
+    // Cancelled after everything had finished: nothing to re-run.
+    expect(state('cancelled', { done: 3 })).toMatchObject({ rerun: 0, rerunLabel: null });
+    expect(state('running', { failed: 2 })).toMatchObject({ rerun: 0, rerunLabel: null });
+    expect(state('completed', { failed: 2 })).toMatchObject({ rerun: 0, rerunLabel: null });
+  });
 });

@@ -104,6 +104,8 @@ const WRITES: Record<RouteKey, (c: Ctx) => Prepared | Promise<Prepared>> = {
   }),
   'POST /batches/[id]/cancel': async (c) => ({ params: { id: (await annBatch(c.ann.id)).id }, ok: [200] }),
   'POST /batches/[id]/retry-failed': async (c) => ({ params: { id: (await annBatch(c.ann.id)).id }, ok: [200] }),
+  // A running batch is not cancelled, so the normal answer is 409.
+  'POST /batches/[id]/retry-cancelled': async (c) => ({ params: { id: (await annBatch(c.ann.id)).id }, ok: [409] }),
   // The queued item is not waiting for an answer, so the normal answer is 409.
   'POST /batches/[id]/items/[itemId]/answer': async (c) => {
     const batch = await annBatch(c.ann.id);

@@ -117,6 +117,7 @@ const CASES: Record<RouteKey, Case> = {
   'GET /batches/[id]/events': { foreign: (w) => ({ params: { id: w.batchId } }) },
   'POST /batches/[id]/cancel': { foreign: (w) => ({ params: { id: w.batchId } }) },
   'POST /batches/[id]/retry-failed': { foreign: (w) => ({ params: { id: w.batchId } }) },
+  'POST /batches/[id]/retry-cancelled': { foreign: (w) => ({ params: { id: w.batchId } }) },
   'POST /batches/[id]/items/[itemId]/answer': {
     foreign: (w) => ({ params: { id: w.batchId, itemId: w.batchItemId }, body: { response: { approved: true }, answerKey: key() } }),
   },

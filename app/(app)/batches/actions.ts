@@ -6,7 +6,7 @@ import { respondSchema } from '@/lib/schemas/team';
 import type { BatchItemView, BatchView } from '@/lib/types/batch';
 import { requireUser } from '@/server/auth/require-user';
 import { answerItem } from '@/server/batches/answer';
-import { cancelBatch, retryFailed } from '@/server/batches/control';
+import { cancelBatch, retryCancelled, retryFailed } from '@/server/batches/control';
 import { oneBatchView } from '@/server/batches/api';
 import { batchItemView } from '@/server/batches/views';
 import { createBatch } from '@/server/batches/store';
@@ -16,8 +16,8 @@ import { toActionResult } from '@/server/http/action-result';
 import { wakeScheduler } from '@/server/scheduler/signal';
 
 /**
- * The batch pages' mutations: the same server/batches functions and schema as POST /api/v1/batches, …/cancel and
- * …/retry-failed, each resolving the signed-in person itself. Another owner's ids (a batch, an agent, a team member)
+ * The batch pages' mutations: the same server/batches functions and schema as POST /api/v1/batches, …/cancel,
+ * …/retry-failed and …/retry-cancelled, each resolving the signed-in person itself. Another owner's ids (a batch, an agent, a team member)
  * answer not_found like missing ones and change nothing.
  */
 
@@ -49,6 +49,14 @@ export async function retryFailedBatchAction(batchId: unknown): Promise<ActionRe
   return toActionResult(async () => {
     const user = await requireUser();
     return changed(await retryFailed(user.id, actionId(batchId)));
+  });
+}
+
+/** A cancelled batch's cancelled and failed items back to the queue with a fresh budget of tries; the batch runs again. */
+export async function retryCancelledBatchAction(batchId: unknown): Promise<ActionResult<{ batch: BatchView }>> {
+  return toActionResult(async () => {
+    const user = await requireUser();
+    return changed(await retryCancelled(user.id, actionId(batchId)));
   });
 }
 
