@@ -7,6 +7,7 @@ export function liveOutputHeading(live: LiveOutput | undefined): string | null {
   const retrying = live && !live.done ? live.retrying : null;
   if (retrying) return `Retrying (attempt ${retrying.attempt} of ${retrying.maxAttempts})…`;
   if (!live?.text) return null;
+  if (live.tool) return `${live.done ? 'Progress of' : 'Running'} ${live.tool.tool} of MCP server ${live.tool.server}${live.done ? '' : '…'}`;
   return live.done ? 'Written so far' : 'Writing…';
 }
 
@@ -16,7 +17,8 @@ export function liveOutputHeading(live: LiveOutput | undefined): string | null {
  * result are announced where they always were. The newest text stays in view (a column-reverse scroller starts at
  * its end); a leading "…" says older text was dropped (the server keeps the newest 2,000 characters). While the
  * model call is tried again after a transient failure it says so ("Retrying (attempt 2 of 3)…"): the failed
- * attempt's text is gone, and the new attempt's replaces the note.
+ * attempt's text is gone, and the new attempt's replaces the note. While an MCP tool reports progress the box is that
+ * tool's ("Running lookup of MCP server docs…"), not "Writing…", until the model writes again.
  */
 export function LiveOutputBox({ outputKey, author, className = 'mt-3' }: { outputKey: string; author: string; className?: string }) {
   const live = useLiveOutput(outputKey);

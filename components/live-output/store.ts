@@ -8,8 +8,19 @@
 import { useSyncExternalStore } from 'react';
 import { parsePushObject } from '@/lib/push-stream';
 
-/** `retrying`: the model call failed for now and is being tried again (attempt of maxAttempts); its text was dropped. */
-export type LiveOutput = { runId: string; text: string; truncated: boolean; done: boolean; retrying: { attempt: number; maxAttempts: number } | null };
+/**
+ * `retrying`: the model call failed for now and is being tried again (attempt of maxAttempts); its text was dropped.
+ * `tool`: the text is a tool's progress (an MCP tool's own name and its server's), not the model writing; absent
+ * when the model wrote it.
+ */
+export type LiveOutput = {
+  runId: string;
+  text: string;
+  truncated: boolean;
+  done: boolean;
+  retrying: { attempt: number; maxAttempts: number } | null;
+  tool?: { server: string; tool: string } | null;
+};
 
 const outputs = new Map<string, LiveOutput>();
 const listeners = new Map<string, Set<() => void>>();
@@ -53,7 +64,16 @@ export function parseOutputPush(raw: string, scope: { field: 'teamId' | 'convers
   const d = parsePushObject(raw);
   if (!d) return null;
   if (d[scope.field] !== scope.id || typeof d.runId !== 'string' || typeof d.text !== 'string') return null;
-  return { jobId: typeof d.jobId === 'string' ? d.jobId : null, runId: d.runId, text: d.text, truncated: d.truncated === true, done: d.done === true, retrying: retryOf(d.retrying) };
+  const tool = toolOf(d.tool);
+  return {
+    jobId: typeof d.jobId === 'string' ? d.jobId : null,
+    runId: d.runId,
+    text: d.text,
+    truncated: d.truncated === true,
+    done: d.done === true,
+    retrying: retryOf(d.retrying),
+    ...(tool ? { tool } : {}),
+  };
 }
 
 const MAX_SHOWN_ATTEMPTS = 100;
@@ -64,4 +84,14 @@ function retryOf(value: unknown): LiveOutput['retrying'] {
   const { attempt, maxAttempts } = value as Record<string, unknown>;
   const whole = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_SHOWN_ATTEMPTS;
   return whole(attempt) && whole(maxAttempts) && attempt <= maxAttempts ? { attempt, maxAttempts } : null;
+}
+
+const MAX_NAME = 200;
+
+/** A tool source, only when both names are non-empty strings of a sane length (anything else: the model's text). */
+function toolOf(value: unknown): LiveOutput['tool'] {
+  if (!value || typeof value !== 'object') return null;
+  const { server, tool } = value as Record<string, unknown>;
+  const name = (s: unknown): s is string => typeof s === 'string' && s.length > 0 && s.length <= MAX_NAME;
+  return name(server) && name(tool) ? { server, tool } : null;
 }

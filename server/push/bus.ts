@@ -26,6 +26,11 @@ export type LiveOutputChange = {
   done: boolean;
   /** The model call is being tried again (attempt of maxAttempts) after a transient failure; null or absent otherwise. */
   retrying?: { attempt: number; maxAttempts: number } | null;
+  /**
+   * The text is a tool's progress (an MCP tool reporting while it runs: its own name and its server's), not the model
+   * writing; null or absent when the model wrote it. The model's next words replace it.
+   */
+  tool?: { server: string; tool: string } | null;
 };
 
 /**

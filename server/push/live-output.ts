@@ -35,6 +35,7 @@ export type LiveOutputFields = {
   truncated: boolean;
   done: boolean;
   retrying: NonNullable<LiveOutputChange['retrying']> | null;
+  tool: NonNullable<LiveOutputChange['tool']> | null;
 };
 
 export const liveOutputFields = (c: LiveOutputChange): LiveOutputFields => ({
@@ -43,6 +44,7 @@ export const liveOutputFields = (c: LiveOutputChange): LiveOutputFields => ({
   truncated: c.truncated,
   done: c.done,
   retrying: c.retrying ?? null,
+  tool: c.tool ?? null,
 });
 
 /** Announce a run's live output (its viewers, here and through the push bridge in the other processes). */

@@ -219,6 +219,9 @@ describe('MCP tools in a run', () => {
       const run = await finished((await start(alice.id, conversation.id, { text: call(echo, { text: 'x' }) }, { idempotencyKey: key() })).run.id);
       const texts = heard.filter((c) => c.runId === run.id).map((c) => c.text);
       expect(texts.some((t) => t.includes('Stub/echo: 1/2 half &lt;ensemble-result> way'))).toBe(true);
+      // Published as the tool's progress, naming the tool and its server, not as the model writing.
+      const progress = heard.find((c) => c.runId === run.id && c.text.includes('Stub/echo: 1/2'));
+      expect(progress?.tool).toEqual({ server: 'Stub', tool: 'echo' });
     } finally {
       pushBus().off('liveOutput', on);
     }

@@ -12,7 +12,11 @@ export type LiveScope = { ownerId: string; conversationId: string; runId: string
 /** The model call is being tried again after a transient failure (model-call/retry.ts): attempt `attempt` of `maxAttempts`. */
 export type LiveRetry = { attempt: number; maxAttempts: number };
 
-type Entry = { scope: LiveScope; tail: TextTail; nextResetsText: boolean; retrying: LiveRetry | null; throttle: Throttle };
+/** A tool (not the model) writes: an MCP tool's progress lines, named by its own name and its server's. */
+export type LiveToolSource = { server: string; tool: string };
+
+/** `tool`: whose text the tail holds now — a tool's progress, or null for the model's words. */
+type Entry = { scope: LiveScope; tail: TextTail; nextResetsText: boolean; retrying: LiveRetry | null; tool: LiveToolSource | null; throttle: Throttle };
 
 /** What the model seam reports while one response is written. */
 export type LiveResponse = { append(text: string): void; retrying(retry: LiveRetry): void; end(): void };
@@ -43,21 +47,22 @@ export function liveScopeOf(config: RunnableConfig | undefined): LiveScope | nul
 }
 
 const publish = (entry: Entry, done: boolean) =>
-  publishLiveOutput({ ...entry.scope, text: shownText(entry.tail), truncated: entry.tail.truncated, done, retrying: done ? null : entry.retrying });
+  publishLiveOutput({ ...entry.scope, text: shownText(entry.tail), truncated: entry.tail.truncated, done, retrying: done ? null : entry.retrying, tool: entry.tool });
 
 /**
  * A model response starts being written in this run. Its first words replace the previous response's text (one
  * response is shown at a time; a tool-calling response without text leaves the last text in place). Each chunk
  * is kept within LIMITS.liveOutput (the newest text) and published at most every LIMITS.liveOutput.publishMs;
  * `end()` publishes what is pending at once. `retrying()` drops what the failed attempt wrote and publishes the
- * retry at once; the next attempt's first words clear it.
+ * retry at once; the next attempt's first words clear it. With `tool`, the text is that tool's progress (an MCP
+ * tool's lines while it runs), published as such, and the model's next words replace it.
  */
-export function beginLiveResponse(scope: LiveScope | null): LiveResponse {
+export function beginLiveResponse(scope: LiveScope | null, tool: LiveToolSource | null = null): LiveResponse {
   if (!scope) return NOTHING;
   const { runs, clock } = state();
   let entry = runs.get(scope.runId);
   if (!entry) {
-    const created: Entry = { scope, tail: EMPTY_TAIL, nextResetsText: true, retrying: null, throttle: createThrottle(LIMITS.liveOutput.publishMs, () => publish(created, false), clock) };
+    const created: Entry = { scope, tail: EMPTY_TAIL, nextResetsText: true, retrying: null, tool: null, throttle: createThrottle(LIMITS.liveOutput.publishMs, () => publish(created, false), clock) };
     entry = created;
     runs.set(scope.runId, entry);
     // Bounded even if a run never reports its end (a process stopping mid-run): the oldest entry goes.
@@ -68,10 +73,12 @@ export function beginLiveResponse(scope: LiveScope | null): LiveResponse {
   return {
     append(text) {
       if (!text || runs.get(scope.runId) !== live) return;
-      if (live.nextResetsText) {
+      // The model's words after a tool's progress (or a tool's after the model's) start afresh.
+      if (live.nextResetsText || (live.tool === null) !== (tool === null)) {
         live.tail = EMPTY_TAIL;
         live.nextResetsText = false;
       }
+      live.tool = tool;
       live.retrying = null;
       live.tail = appendTail(live.tail, text);
       live.throttle.request();

@@ -85,7 +85,8 @@ function mcpTool({ server, info, name }: SelectedMcpTool, recordedHash: string |
       const context = config.configurable?.ensemble as RunContext | undefined;
       // The run's own abort (cancel, time limit, shutdown): the graph hands tools a signal that never aborts.
       const signal = context ? activeRuns().get(context.runId)?.controller.signal : undefined;
-      const live = beginLiveResponse(liveScopeOf(config));
+      // Progress shows in the live output as this tool's, not as the model writing (ADR 031, 055).
+      const live = beginLiveResponse(liveScopeOf(config), { server: server.name, tool: info.name });
       try {
         const result = await callMcpTool(server, info.name, args, { ...(signal ? { signal } : {}), onProgress: (p) => live.append(progressLine(server, info, p)) });
         // An isError result is a failed tool call: the model reads it and the run goes on.
