@@ -7,6 +7,7 @@ const PAGE = 200;
 /** The CSV's own columns around the batch's input columns. */
 const FIXED = ['index', 'status', 'attempts', 'result', 'truncated', 'error'] as const;
 const INPUT_PREFIX = 'input.';
+const CSV_BOM = '\uFEFF';
 
 /**
  * The CSV header for the batch's input columns. A column keeps its name unless a spreadsheet could take it for one of
@@ -32,13 +33,15 @@ function csvField(value: string | number | boolean | null): string {
 
 /**
  * The owner's batch as a download, streamed: each pull reads one page of items (index order), so a large batch never
- * sits in memory. JSONL: one object per item, its input nested. CSV: index, status, attempts, the batch's columns
- * (named as csvInputHeaders says), result, truncated, error.
+ * sits in memory. JSONL: one object per item, its input nested. CSV (after a UTF-8 byte order mark): index, status,
+ * attempts, the batch's columns (named as csvInputHeaders says), result, truncated, error.
  */
 export async function exportBatch(ownerId: string, id: string, format: 'jsonl' | 'csv') {
   const batch = await getBatch(ownerId, id);
   async function* chunks(): AsyncGenerator<string> {
-    if (format === 'csv') yield ['index', 'status', 'attempts', ...csvInputHeaders(batch.columns), 'result', 'truncated', 'error'].map(csvField).join(',') + '\r\n';
+    // The CSV opens with a UTF-8 byte order mark: without it Excel reads the file in the system's code page and garbles
+    // every character outside ASCII (CJK, accents, emoji). Readers that know UTF-8 skip it.
+    if (format === 'csv') yield CSV_BOM + ['index', 'status', 'attempts', ...csvInputHeaders(batch.columns), 'result', 'truncated', 'error'].map(csvField).join(',') + '\r\n';
     let after = -1;
     for (;;) {
       const items = await itemsAfter(batch.id, after, PAGE);

@@ -68,4 +68,51 @@ describe('GET /api/v1/batches/:id/export?format=csv: input columns never pass fo
     expect(table.meta.fields).toEqual(['index', 'status', 'attempts', 'name', 'statuses', 'inputs', 'result', 'truncated', 'error']);
     expect(table.data).toEqual([{ index: '0', status: 'done', attempts: '1', name: 'Ann', statuses: 's', inputs: 'i', result: 'Ann', truncated: 'false', error: '' }]);
   });
+
+  it('starts with a UTF-8 byte order mark, once, so Excel reads CJK, accents and emoji as written', async () => {
+    const alice = await makeUser('alice');
+    const agent = await makeAgent(alice.id);
+    const res = await call(batchesRoute.POST, {
+      method: 'POST',
+      headers: alice.auth,
+      body: { target: { agentId: agent.id }, template: '/reply {{名前}} {{mood}}', columns: ['名前', 'mood'], items: [{ 名前: '李雷', mood: 'Zoë 😀🎉' }], concurrency: 1 },
+    });
+    expect(res.status).toBe(201);
+    const id = (res.body.batch as { id: string }).id;
+    await ended(id);
+    const download = await exportRoute.GET(new Request('http://localhost/x?format=csv', { headers: alice.auth }), { params: Promise.resolve({ id }) });
+    expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    // The bytes, not text(): a UTF-8 decoder drops a leading BOM.
+    const bytes = new Uint8Array(await download.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    expect(text.indexOf('\uFEFF')).toBe(0);
+    expect(text.lastIndexOf('\uFEFF')).toBe(0);
+    // After the mark, the file reads back exactly.
+    const table = Papa.parse<Record<string, string>>(text.slice(1), { header: true, skipEmptyLines: true });
+    expect(table.errors).toEqual([]);
+    expect(table.meta.fields?.[3]).toBe('名前');
+    expect(table.data).toEqual([{ index: '0', status: 'done', attempts: '1', 名前: '李雷', mood: 'Zoë 😀🎉', result: '李雷 Zoë 😀🎉', truncated: 'false', error: '' }]);
+
+    // JSONL has none (JSON text must not start with one).
+    const jsonl = await exportRoute.GET(new Request('http://localhost/x?format=jsonl', { headers: alice.auth }), { params: Promise.resolve({ id }) });
+    expect([...new Uint8Array(await jsonl.arrayBuffer()).slice(0, 1)]).toEqual([0x7b]);
+  });
+
+  it('another owner’s export is 404, with no file', async () => {
+    const alice = await makeUser('alice');
+    const eve = await makeUser('eve');
+    const agent = await makeAgent(alice.id);
+    const res = await call(batchesRoute.POST, {
+      method: 'POST',
+      headers: alice.auth,
+      body: { target: { agentId: agent.id }, template: '/reply {{n}}', columns: ['n'], items: [{ n: '秘密' }], concurrency: 1 },
+    });
+    const id = (res.body.batch as { id: string }).id;
+    await ended(id);
+    const foreign = await exportRoute.GET(new Request('http://localhost/x?format=csv', { headers: eve.auth }), { params: Promise.resolve({ id }) });
+    expect(foreign.status).toBe(404);
+    expect(foreign.headers.get('content-disposition')).toBeNull();
+    expect(await foreign.text()).not.toContain('秘密');
+  });
 });
