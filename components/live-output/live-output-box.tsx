@@ -7,8 +7,8 @@ export function liveOutputHeading(live: LiveOutput | undefined): string | null {
   const retrying = live && !live.done ? live.retrying : null;
   if (retrying) return `Retrying (attempt ${retrying.attempt} of ${retrying.maxAttempts})…`;
   if (!live?.text) return null;
-  if (live.tool) return `${live.done ? 'Progress of' : 'Running'} ${live.tool.tool} of MCP server ${live.tool.server}${live.done ? '' : '…'}`;
-  return live.done ? 'Written so far' : 'Writing…';
+  if (live.done) return 'Written so far';
+  return live.tool ? `Running ${live.tool.tool} of MCP server ${live.tool.server}…` : 'Writing…';
 }
 
 /**

@@ -86,12 +86,8 @@ function retryOf(value: unknown): LiveOutput['retrying'] {
   return whole(attempt) && whole(maxAttempts) && attempt <= maxAttempts ? { attempt, maxAttempts } : null;
 }
 
-const MAX_NAME = 200;
-
-/** A tool source, only when both names are non-empty strings of a sane length (anything else: the model's text). */
+/** A tool source, only when both names are strings (anything else: the model's text). Shown as text, never markup. */
 function toolOf(value: unknown): LiveOutput['tool'] {
-  if (!value || typeof value !== 'object') return null;
-  const { server, tool } = value as Record<string, unknown>;
-  const name = (s: unknown): s is string => typeof s === 'string' && s.length > 0 && s.length <= MAX_NAME;
-  return name(server) && name(tool) ? { server, tool } : null;
+  const t = value as { server?: unknown; tool?: unknown } | null;
+  return typeof t?.server === 'string' && typeof t.tool === 'string' ? { server: t.server, tool: t.tool } : null;
 }

@@ -87,15 +87,15 @@ describe('the live output box heading', () => {
 
   it("names the tool and its server while a tool's progress shows, never 'Writing…'", () => {
     expect(liveOutputHeading(live({ tool: { server: 'docs', tool: 'lookup' } }))).toBe('Running lookup of MCP server docs…');
-    expect(liveOutputHeading(live({ tool: { server: 'docs', tool: 'lookup' }, done: true }))).toBe('Progress of lookup of MCP server docs');
+    expect(liveOutputHeading(live({ tool: { server: 'docs', tool: 'lookup' }, done: true }))).toBe('Written so far');
     expect(liveOutputHeading(live({ tool: null }))).toBe('Writing…');
   });
 
-  it("reads the tool from the stream message only when it is two names of a sane length", () => {
+  it('reads the tool from the stream message only when it is two names', () => {
     const base = { conversationId: 'c1', runId: 'r1', text: 'x', truncated: false, done: false };
     const parse = (tool: unknown) => parseOutputPush(JSON.stringify({ ...base, tool }), { field: 'conversationId', id: 'c1' })?.tool ?? null;
     expect(parse({ server: 'docs', tool: 'lookup' })).toEqual({ server: 'docs', tool: 'lookup' });
-    for (const bad of [null, 'docs/lookup', { server: 'docs' }, { server: '', tool: 'lookup' }, { server: 'docs', tool: 7 }, { server: 'x'.repeat(201), tool: 'lookup' }]) {
+    for (const bad of [null, 'docs/lookup', { server: 'docs' }, { server: 'docs', tool: 7 }, ['docs', 'lookup']]) {
       expect(parse(bad)).toBeNull();
     }
   });
