@@ -132,4 +132,19 @@ test.describe('on a phone', () => {
     // What must not happen: a control reachable only by hovering (every control above was tapped), or a failure listed.
     await expect(page.getByText('Not answered:')).toHaveCount(0);
   });
+
+  test('no keyboard shortcuts are offered on a phone, where there is no keyboard; a desktop width offers them', async ({ page, api }) => {
+    await chatWaitingForApproval(api, 'Tapper', '3*3');
+    await page.goto('/inbox');
+    await expect(waitingList(page).getByRole('listitem')).toHaveCount(1, { timeout: RESULT_TIMEOUT });
+    await expect(page.getByText('1 waiting, oldest first.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Keyboard shortcuts' })).toHaveCount(0);
+    await expect(page.getByText('for keyboard shortcuts', { exact: false })).toBeHidden();
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(page.getByRole('button', { name: 'Keyboard shortcuts' })).toBeVisible();
+    await expect(page.getByText('1 waiting, oldest first. Press ? for keyboard shortcuts.')).toBeVisible();
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  });
 });

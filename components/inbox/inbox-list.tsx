@@ -147,7 +147,8 @@ export function InboxList() {
   return (
     <div className="space-y-4">
       <PageHeader title={<span id="inbox-heading" tabIndex={-1}>Inbox</span>}>
-        <Button variant="secondary" size="sm" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
+        {/* Not at phone widths, where there is no keyboard to press them on (a keyboard's "?" still opens the list). */}
+        <Button variant="secondary" size="sm" className="hidden sm:inline-flex" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
           Keyboard shortcuts
         </Button>
       </PageHeader>
@@ -165,7 +166,11 @@ export function InboxList() {
         <>
           {query.isError ? <LoadError query={query}>Couldn’t refresh your inbox.</LoadError> : null}
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            {total} waiting, oldest first. Press <kbd className="font-mono">?</kbd> for keyboard shortcuts.
+            {total} waiting, oldest first.
+            <span className="hidden sm:inline">
+              {' '}
+              Press <kbd className="font-mono">?</kbd> for keyboard shortcuts.
+            </span>
           </p>
           {approvals.length ? (
             <div role="group" aria-label="Bulk answer" className="flex flex-wrap items-center gap-2 rounded-lg border border-zinc-200 p-2 dark:border-zinc-800">
