@@ -6,6 +6,7 @@ import {
   cancelFromCard,
   card,
   createTeam,
+  expectLive,
   openTeam,
   sendRequest,
 } from './support/team-flows';
@@ -205,4 +206,46 @@ test('a team request waiting on a member is answered on the team, not in the mem
   await job.getByRole('region', { name: 'Approval needed: calculator' }).getByRole('button', { name: /^Approve/ }).click();
   await expect(job.getByText('Completed', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
   await expect(job).toContainText('[calculator] 42');
+});
+
+test('Cancel all on the team takes a waiting approval out of the member’s open conversation, live, and offers no Approve for it', async ({
+  page,
+  context,
+  api,
+}) => {
+  const team = await createTeam(api, 'Stopped crew', [
+    { name: 'Calculator', description: 'Does sums with approval', approvalTools: ['calculator'] },
+    { name: 'Checker', description: 'Checks sums' },
+  ]);
+  const jobId = await sendRequest(api, team, 'Calculator', '/call calculator {"expression":"6*7"}');
+  await expect
+    .poll(async () => ((await (await api.get(`/api/v1/teams/${team.id}/activity?limit=50`)).json()) as { jobs: Array<{ id: string; status: string }> }).jobs.find((j) => j.id === jobId)?.status, { timeout: RESULT_TIMEOUT })
+    .toBe('waiting_input');
+
+  // The member's conversation stays open in one tab…
+  const conversationId = team.members.find((m) => m.name === 'Calculator')!.conversationId;
+  await page.goto(`/conversations/${conversationId}`);
+  await expect(page.getByRole('region', { name: 'A team request waits here' })).toBeVisible(FIRST_LOAD);
+  await expectLive(page);
+
+  // …while the person cancels everything on the team's page in another.
+  const teamPage = await context.newPage();
+  await openTeam(teamPage, team.id);
+  await teamPage.getByRole('button', { name: 'Manage' }).click();
+  await teamPage.getByRole('menuitem', { name: 'Cancel all unfinished requests…' }).click();
+  await teamPage.getByRole('dialog').getByRole('button', { name: 'Cancel all', exact: true }).click();
+  await expect(card(teamPage, 'You → @Calculator').getByText('Cancelled', { exact: true })).toBeVisible({ timeout: RESULT_TIMEOUT });
+  await teamPage.close();
+
+  // The conversation, not reloaded, says the approval was cancelled and offers nothing to answer.
+  await expect(page.getByRole('status').filter({ hasText: 'The approval of calculator was cancelled with its team request: nothing waits for your answer.' })).toBeVisible({
+    timeout: RESULT_TIMEOUT,
+  });
+  await expect(page.getByRole('region', { name: 'A team request waits here' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Approval needed: calculator' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^(Approve|Decline)/ })).toHaveCount(0);
+  // The conversation is the person's again.
+  await page.getByRole('combobox', { name: 'Message', exact: true }).fill('/reply mine again');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('log')).toContainText('mine again', { timeout: RESULT_TIMEOUT });
 });
