@@ -57,3 +57,34 @@ test('a server no agent uses says so in its removal dialog', async ({ page, api 
   await expect(dialog).toBeHidden();
   await expect(item).toBeVisible();
 });
+
+test("an admin's removal dialog names the admin's agents and counts other accounts' agents without naming them", async ({ browser, api, accounts }) => {
+  const admin = await accounts.create('admin', { admin: true });
+  const adminApi = await accounts.apiFor(admin);
+  const name = `shared-${Date.now().toString(36)}`;
+  const created = await adminApi.post('/api/v1/admin/mcp/servers', { data: { transport: 'http', name, url: 'https://mcp.example.test/mcp' } });
+  expect(created.status(), await created.text()).toBe(201);
+  const serverId = ((await created.json()) as { id: string }).id;
+  expect((await adminApi.post('/api/v1/agents', { data: { name: 'Ops helper', mcpTools: [{ serverId, tools: 'all' }] } })).status()).toBe(201);
+  // The test's own account, a member, uses the deployment's server too.
+  const members = await api.post('/api/v1/agents', { data: { name: 'Member diary', mcpTools: [{ serverId, tools: 'all' }] } });
+  expect(members.status(), await members.text()).toBe(201);
+
+  const context = await browser.newContext({ storageState: admin.storageState });
+  const page = await context.newPage();
+  await page.goto('/admin');
+  const section = page.getByRole('region', { name: 'MCP servers', exact: true });
+  await section.getByRole('button', { name: `Remove ${name}` }).click(PAGE_DATA);
+  const dialog = page.getByRole('dialog', { name: `Remove ${name}?` });
+  await expect(dialog.getByText(/^Used by 2 agents \(1 of other accounts\)\./)).toBeVisible();
+  await expect(dialog.getByRole('list', { name: 'Agents that use it' }).getByRole('listitem')).toHaveText(['Ops helper']);
+  await expect(dialog).not.toContainText('Member diary');
+  await dialog.getByRole('button', { name: 'Remove server' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(section.getByRole('button', { name: `Remove ${name}` })).toHaveCount(0, PAGE_DATA);
+
+  const member = (await (await api.get(`/api/v1/agents/${((await members.json()) as { id: string }).id}`)).json()) as { mcpTools: unknown[] };
+  expect(member.mcpTools).toEqual([]);
+  await context.close();
+  await adminApi.dispose();
+});
