@@ -30,6 +30,11 @@ export default defineConfig({
     // log) it is off; locally a failure keeps its trace. E2E_TRACE=retain-on-failure (or off) overrides.
     trace: (process.env.E2E_TRACE as 'off' | 'retain-on-failure' | undefined) ?? (process.env.CI ? 'off' : 'retain-on-failure'),
     screenshot: 'only-on-failure',
+    // The person prefers reduced motion: spinners and pulses stand still (motion-safe:), so a page waiting on a run
+    // draws no frames. Each frame costs the renderer, the compositor and the browser's process on CI's two cores:
+    // 26 tests that wait on runs took 134 CPU seconds this way against 151–157 (docs/performance.md, CI). No test
+    // looks at motion; the product honours the setting for its users too.
+    reducedMotion: 'reduce',
   },
   projects: [
     {
@@ -46,6 +51,9 @@ export default defineConfig({
             '--disable-sync',
             '--no-first-run',
             '--disable-quic',
+            // V8 without its optimizing compiler: a test's page lives seconds, too short to repay compiling its hot
+            // functions again (about 4 % of the browser tests' CPU; docs/performance.md, CI).
+            '--js-flags=--no-opt',
           ],
         },
       },

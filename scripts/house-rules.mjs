@@ -7,6 +7,9 @@
 //   SERVER_ONLY_EXEMPT, each with the reason; an entry that no longer needs its exemption is reported too.
 // - nothing renders HTML from text: `dangerouslySetInnerHTML` appears nowhere in app/, components/ or lib/, so untrusted
 //   text (a person's, a model's, a tool's) can only ever reach the page as text.
+// - motion follows the person's setting: every Tailwind animation class in app/ and components/ is behind
+//   `motion-safe:`, so a person who asked for reduced motion gets a page that stands still (and the browser tests,
+//   which ask for it, draw no frames while they wait; docs/performance.md, CI).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -76,6 +79,29 @@ export function rawHtmlProblems(root) {
   );
 }
 
+/** A Tailwind `animate-*` class token and the variants before it (`md:motion-safe:animate-spin`). */
+const ANIMATION_CLASS = /(?<![\w:/-])((?:[\w-]+:)*)animate-[\w-]+/g;
+
+/** Every `animate-*` class under `root`'s app/ and components/ not behind `motion-safe:`, as `path:line` problems. */
+export function motionProblems(root) {
+  return ['app', 'components'].flatMap((dir) =>
+    sourceFiles(path.join(root, dir)).flatMap((file) => {
+      const rel = path.relative(root, file).split(path.sep).join('/');
+      return fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          [...line.matchAll(ANIMATION_CLASS)]
+            .filter((match) => !match[1].split(':').includes('motion-safe') && !match[0].endsWith(':animate-none') && match[0] !== 'animate-none')
+            .map((match) => {
+              const suggestion = `${match[1]}motion-safe:${match[0].slice(match[1].length)}`;
+              return `${rel}:${i + 1}: ${match[0]} moves for a person who asked for reduced motion; write ${suggestion}`;
+            }),
+        );
+    }),
+  );
+}
+
 /** Problems with the architecture page's length under `root`. */
 export function architecturePageProblems(root, max = ARCHITECTURE_MAX_LINES) {
   const file = path.join(root, 'docs/architecture.md');
@@ -87,7 +113,7 @@ export function architecturePageProblems(root, max = ARCHITECTURE_MAX_LINES) {
 }
 
 export function houseRuleProblems(root) {
-  return [...architecturePageProblems(root), ...serverOnlyProblems(root), ...rawHtmlProblems(root)];
+  return [...architecturePageProblems(root), ...serverOnlyProblems(root), ...rawHtmlProblems(root), ...motionProblems(root)];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -97,5 +123,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.stderr.write(`House rules broken (scripts/house-rules.mjs):\n${problems.map((p) => `  ${p}\n`).join('')}`);
     process.exit(1);
   }
-  process.stdout.write('House rules kept: docs/architecture.md is a map, every server module is server-only, no HTML from text.\n');
+  process.stdout.write('House rules kept: docs/architecture.md is a map, every server module is server-only, no HTML from text, motion only where the person allows it.\n');
 }

@@ -33,7 +33,7 @@ export function RunStatus({ view, onCancel }: { view: RunView; onCancel: () => P
       <div role="status" aria-live="polite" className="text-sm empty:hidden">
         {view.kind === 'active' ? (
           <span className="inline-flex items-center gap-2 text-zinc-700 dark:text-zinc-300">
-            <span aria-hidden className="size-4 animate-spin rounded-full border-2 border-indigo-500 border-t-transparent" />
+            <span aria-hidden className="size-4 rounded-full border-2 border-indigo-500 border-t-transparent motion-safe:animate-spin" />
             {cancelling ? 'Cancelling…' : view.label}
           </span>
         ) : view.kind === 'cancelled' ? (

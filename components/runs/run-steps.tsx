@@ -115,7 +115,7 @@ export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?
     <div className="min-w-0 space-y-2">
       {live ? (
         <p className="flex items-center gap-1.5 text-xs text-emerald-700 dark:text-emerald-300">
-          <span aria-hidden className="size-1.5 animate-pulse rounded-full bg-current" />
+          <span aria-hidden className="size-1.5 rounded-full bg-current motion-safe:animate-pulse" />
           {polling ? liveLabel(connection) : 'Live — new steps appear as they happen'}
         </p>
       ) : null}

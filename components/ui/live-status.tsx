@@ -4,7 +4,7 @@ import type { LiveConnection } from '@/lib/query/live-connection';
 const dot: Record<LiveConnection['state'], string> = {
   connecting: 'bg-zinc-400',
   live: 'bg-emerald-500',
-  polling: 'bg-amber-500 animate-pulse',
+  polling: 'bg-amber-500 motion-safe:animate-pulse',
   stopped: 'bg-red-500',
 };
 

@@ -48,7 +48,7 @@ export function Alert({ children, tone = 'danger', action }: { children: ReactNo
 export function Spinner({ label = 'Loading' }: { label?: string }) {
   return (
     <span role="status" className="inline-flex items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
-      <span aria-hidden className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />
+      <span aria-hidden className="size-4 rounded-full border-2 border-current border-t-transparent motion-safe:animate-spin" />
       {label}
     </span>
   );

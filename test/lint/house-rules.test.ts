@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { architecturePageProblems, firstStatement, rawHtmlProblems, serverOnlyProblems } from '../../scripts/house-rules.mjs';
+import { architecturePageProblems, firstStatement, motionProblems, rawHtmlProblems, serverOnlyProblems } from '../../scripts/house-rules.mjs';
 
 /**
  * scripts/house-rules.mjs (npm test's first step, through scripts/checks.mjs) on a throw-away tree shaped like the
@@ -102,6 +102,30 @@ describe('no HTML rendered from text', () => {
       expect.stringMatching(/^components\/teams\/note\.tsx:2: renders HTML/),
     ]);
     expect(rawHtmlProblems(tree({ 'components/plain.tsx': 'export const P = ({ text }: { text: string }) => <p>{text}</p>;\n' }))).toEqual([]);
+  });
+});
+
+describe('motion only where the person allows it', () => {
+  it('reports an animation class not behind motion-safe:, in app and components, with its line', () => {
+    const root = tree({
+      'components/ui/spinner.tsx': 'export const S = () => (\n  <span className="size-4 animate-spin rounded-full" />\n);\n',
+      'app/(app)/page.tsx': "const dot = { polling: 'bg-amber-500 md:animate-pulse' };\n",
+      'components/ok.tsx': "const a = 'motion-safe:animate-spin'; const b = `md:motion-safe:animate-pulse dark:bg-zinc-900`;\n",
+      'lib/words.ts': "export const css = 'animate-spin';\n",
+    });
+    // What must not happen: a spinner that turns for a person who asked the system for reduced motion.
+    expect(motionProblems(root).sort()).toEqual([
+      expect.stringMatching(/^app\/\(app\)\/page\.tsx:1: md:animate-pulse moves .*; write md:motion-safe:animate-pulse$/),
+      expect.stringMatching(/^components\/ui\/spinner\.tsx:2: animate-spin moves/),
+    ]);
+  });
+
+  it('leaves animate-none and words that only contain the name alone, and reports a motion-reduce: animation', () => {
+    const root = tree({
+      'components/x.tsx': "const a = 'motion-reduce:animate-none animate-none'; const b = 'reanimate-later'; const c = 'no-animate-x';\n",
+      'components/y.tsx': "const d = 'motion-reduce:animate-bounce';\n",
+    });
+    expect(motionProblems(root)).toEqual([expect.stringMatching(/^components\/y\.tsx:1: motion-reduce:animate-bounce moves/)]);
   });
 });
 
