@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { createAgent, createConversation, PAGE_DATA } from './support/seed';
+import { createTeam } from './support/team-flows';
 
 /**
  * Deleting a conversation (ADR 050), as a person does it: the Delete control beside each conversation in the list
@@ -113,4 +114,31 @@ test('while a run works the dialog says to stop it first and stays open; nothing
   expect((await api.get(`/api/v1/conversations/${id}`)).status()).toBe(200);
   await dialog(page).getByRole('button', { name: 'Keep conversation' }).click();
   await expect(dialog(page)).toBeHidden();
+});
+
+test('a team member’s conversation offers no Delete (it would always be refused): the list and the chat name its team instead', async ({
+  page,
+  api,
+}) => {
+  const team = await createTeam(api, 'Kept crew', [{ name: 'Drafter' }, { name: 'Proofer' }]);
+  const drafter = team.members.find((m) => m.name === 'Drafter')!;
+  const own = await createAgent(api, { name: 'Loner' });
+  await createConversation(api, own.id);
+
+  await page.goto('/conversations');
+  const memberRow = row(page, 'Drafter');
+  await expect(memberRow).toBeVisible(PAGE_DATA);
+  await expect(memberRow.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+  await expect(memberRow).toContainText('Part of the team Kept crew; to delete this conversation, delete the team first.');
+  // A conversation of the person's own keeps its Delete.
+  await expect(row(page, 'Loner').getByRole('button', { name: 'Delete conversation with Loner' })).toBeVisible();
+
+  await page.goto(`/conversations/${drafter.conversationId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Drafter' })).toBeVisible(PAGE_DATA);
+  await expect(page.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+  await expect(page.getByRole('main')).toContainText('Part of the team Kept crew; to delete this conversation, delete the team first.');
+  const teamLink = page.getByRole('main').getByRole('link', { name: 'Kept crew', exact: true });
+  await teamLink.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/teams/${team.id}$`), PAGE_DATA);
 });

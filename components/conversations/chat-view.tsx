@@ -13,7 +13,7 @@ import type { ApprovalValue } from '@/components/approvals/approval';
 import { agentQuery } from '@/components/agents/queries';
 import { conversationKeys, conversationStateQuery } from './queries';
 import { Composer } from './composer';
-import { DeleteConversationButton, TeamMemberNote } from './delete-conversation-dialog';
+import { DeleteConversationButton, TeamMemberNote } from './delete-conversation-button';
 import { FilesPanelLazy } from '@/components/files/files-panel-lazy';
 import { cancelRunAction, resumeConversationAction, sendMentionsAction, sendMessageAction } from '@/app/(app)/conversations/actions';
 import { BUSY_MESSAGE, isPermanentError, loadErrorMessage, sendErrorMessage } from './errors';

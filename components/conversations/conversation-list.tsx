@@ -7,7 +7,7 @@ import { Badge, EmptyState, Spinner } from '@/components/ui/misc';
 import { Button } from '@/components/ui/button';
 import { LoadError } from '@/components/ui/load-error';
 import { conversationListQuery } from './queries';
-import { DeleteConversationDialog, TeamMemberNote } from './delete-conversation-dialog';
+import { DeleteConversationDialogLazy, TeamMemberNote } from './delete-conversation-button';
 import { Time } from '@/components/ui/time';
 import { ACTIVITY_BADGE, conversationLabel, sortByUpdated } from './list-format';
 
@@ -26,7 +26,7 @@ export function ConversationList() {
   }
 
   const conversations = sortByUpdated(query.data.conversations);
-  const dialog = <DeleteConversationDialog conversation={deleting} onClose={() => setDeleting(null)} />;
+  const dialog = deleting ? <DeleteConversationDialogLazy conversation={deleting} onClose={() => setDeleting(null)} /> : null;
   if (conversations.length === 0) {
     return (
       <>

@@ -1,9 +1,6 @@
 'use client';
 
-import Link from 'next/link';
-import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useConfirmMutation } from '@/components/ui/use-confirm-mutation';
 import { deleteConversationAction } from '@/app/(app)/conversations/actions';
@@ -54,45 +51,5 @@ export function DeleteConversationDialog({ conversation, onClose, onDeleted }: P
       {...dialog}
       onConfirm={() => conversation && confirm(conversation.id)}
     />
-  );
-}
-
-/**
- * The Delete control of one conversation: a button that opens the dialog. `afterDelete` says where to go once it
- * is gone (the chat page goes back to the list; the list stays where it is and drops the row).
- */
-export function DeleteConversationButton({
-  conversation,
-  label = 'Delete',
-  afterDelete,
-}: {
-  conversation: { id: string; agentName: string };
-  label?: string;
-  afterDelete?: () => void;
-}) {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button variant="ghost" size="sm" onClick={() => setOpen(true)} aria-haspopup="dialog" aria-label={`Delete conversation with ${conversation.agentName}`}>
-        {label}
-      </Button>
-      <DeleteConversationDialog conversation={open ? conversation : null} onClose={() => setOpen(false)} onDeleted={afterDelete} />
-    </>
-  );
-}
-
-/**
- * In place of Delete for a team member's conversation, which can be deleted only once its team is (the server refuses
- * it before; ADR 050): the team, linked, and what to do instead.
- */
-export function TeamMemberNote({ team }: { team: { id: string; name: string } }) {
-  return (
-    <p className="max-w-56 text-xs break-words text-zinc-600 dark:text-zinc-400">
-      Part of the team{' '}
-      <Link href={`/teams/${encodeURIComponent(team.id)}`} className="text-indigo-700 underline dark:text-indigo-300">
-        {team.name}
-      </Link>
-      ; to delete this conversation, delete the team first.
-    </p>
   );
 }
