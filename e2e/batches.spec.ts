@@ -178,6 +178,39 @@ test('cancelling a batch midway ends every unfinished item at once; finished one
   expect(after.counts.cancelled).toBeGreaterThan(0);
 });
 
+test('a cancelled batch re-runs its cancelled items from its page, and they finish by push; finished ones are not run again', async ({ page, api }) => {
+  const agent = await createAgent(api, { name: 'Rerunner' });
+  const items = [
+    { ms: '1', n: 'Ann' },
+    { ms: '2500', n: '李雷 😀' },
+    { ms: '1', n: 'Zoë' },
+  ];
+  const batch = await startBatch(api, { target: { agentId: agent.id }, template: '/sleep {{ms}}\n/reply item {{n}}', columns: ['ms', 'n'], items });
+  await expect.poll(async () => (await readBatch(api, batch.id)).counts.done, { timeout: RESULT_TIMEOUT }).toBe(1);
+  expect((await api.post(`/api/v1/batches/${batch.id}/cancel`, { data: {} })).status()).toBe(200);
+  const cancelled = await readBatch(api, batch.id);
+  expect(cancelled).toMatchObject({ status: 'cancelled', counts: { done: 1, cancelled: 2 } });
+
+  await page.goto(`/batches/${batch.id}`, FIRST_LOAD);
+  // A cancelled batch offers no Retry of failed items (none failed) but a re-run of what the cancel left undone.
+  await expect(page.getByRole('button', { name: /^Retry/ })).toHaveCount(0);
+  const rerun = page.getByRole('button', { name: 'Re-run 2 items' });
+  await rerun.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: '2 items are queued again; the batch runs.' })).toHaveCount(1);
+  // Running again, the page follows it live once more.
+  await expectLive(page);
+  await expect(countsList(page)).toContainText('3 done', { timeout: RESULT_TIMEOUT * 2 });
+  await expect(page.getByRole('button', { name: /^Re-run/ })).toHaveCount(0);
+
+  const results = await readItems(api, batch.id);
+  expect(results.map((i) => [i.status, i.result])).toEqual([
+    ['done', 'item Ann'],
+    ['done', 'item 李雷 😀'],
+    ['done', 'item Zoë'],
+  ]);
+});
+
 test('items whose tool needs approval wait for the person: the batch page shows them waiting and declines one in place, the Inbox lists the rest, one bulk approval finishes the batch', async ({
   page,
   api,
