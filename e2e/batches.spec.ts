@@ -300,3 +300,43 @@ test('another account gets 404 for the batch page and for starting a batch with 
   expect((await page.goto(`/batches/new?agentId=${agent.id}`))?.status()).toBe(404);
   await context.close();
 });
+
+test('a batch an agent started with batch_task links to its batch from the chat: the tool’s result and the end message each open the batch page', async ({
+  page,
+  api,
+}) => {
+  const worker = await createAgent(api, { name: 'Item worker' });
+  const lead = await createAgent(api, { name: 'Batch lead', toolGroups: ['batch'] });
+  const conversation = await api.post('/api/v1/conversations', { data: { agentId: lead.id } });
+  expect(conversation.status()).toBe(201);
+  const { id } = (await conversation.json()) as { id: string };
+  await page.goto(`/conversations/${id}`, FIRST_LOAD);
+  await expect(page.getByRole('heading', { level: 1, name: 'Batch lead' })).toBeVisible(FIRST_LOAD);
+
+  // Not waiting: the call answers at once with the batch's id, and the batch's end comes back as one message.
+  const call = { agentId: worker.id, template: '/reply done {{n}}', columns: ['n'], items: [{ n: '李 😀' }, { n: 'b' }], concurrency: 1, wait: false };
+  await page.getByRole('combobox', { name: 'Message', exact: true }).fill(`/call batch_task ${JSON.stringify(call)}`);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+  const history = page.getByRole('log');
+  // The framework's message (the agent's reply to it, after it, quotes it too).
+  const endMessage = history.getByRole('listitem').filter({ hasText: 'The batch you started (batch_task) has ended.' }).first();
+  await expect(endMessage).toBeVisible({ timeout: 30_000 });
+  const fromEnd = endMessage.getByRole('link', { name: 'Open the batch' });
+  const href = await fromEnd.getAttribute('href');
+  expect(href).toMatch(/^\/batches\/[0-9a-f-]+$/);
+
+  // The tool's own result links to the same batch, once its details are opened from the keyboard.
+  // A <summary> is the disclosure's own control (it has no ARIA role Playwright can find it by).
+  const details = history.locator('summary').filter({ hasText: 'Tool call: batch_task' }).first();
+  await details.focus();
+  await page.keyboard.press('Enter');
+  const fromResult = history.getByRole('link', { name: 'Open the batch' }).first();
+  await expect(fromResult).toHaveAttribute('href', href!);
+
+  await fromEnd.focus();
+  await expect(fromEnd).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`${href}$`), FIRST_LOAD);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Item worker', FIRST_LOAD);
+});

@@ -3,6 +3,7 @@ import { showsProvenance } from '@/components/runs/provenance-text';
 import { RunStepsDisclosure } from '@/components/runs/run-steps-disclosure';
 import { turnStepsHeading } from '@/components/runs/turn-steps-heading';
 import { SentFiles } from '@/components/files/sent-files';
+import { BatchLink } from '@/components/batches/batch-link';
 import { cn } from '@/components/ui/cn';
 import { AssistantMarkdown } from './assistant-markdown';
 import { FrameworkNote, MentionMessage, ReceiptCard, RequestCard } from './team-message-items';
@@ -35,6 +36,7 @@ export function MessageItem({
         <div className="max-w-full min-w-0 rounded-lg border border-dashed border-zinc-300 px-3 py-2 sm:max-w-[85%] dark:border-zinc-700">
           <ProvenanceLabel provenance={item.provenance} className="mb-1 block" />
           <p className="text-sm whitespace-pre-wrap break-words text-zinc-700 [overflow-wrap:anywhere] dark:text-zinc-300">{item.text}</p>
+          {item.batchId ? <BatchLink batchId={item.batchId} /> : null}
         </div>
         {item.runId ? <RunStepsDisclosure runId={item.runId} heading={turnStepsHeading(item.text)} className="mt-1" /> : null}
       </li>

@@ -18,7 +18,8 @@ export type ToolCallView = {
 export type TurnInfo = { runId?: string; provenance?: Provenance };
 
 export type TimelineItem =
-  | ({ kind: 'user'; id: string; text: string; attachments?: ApiAttachment[] } & TurnInfo)
+  /** batchId: the end message of a batch this conversation's agent started (batch_task), linked to its batch. */
+  | ({ kind: 'user'; id: string; text: string; attachments?: ApiAttachment[]; batchId?: string } & TurnInfo)
   /** The person's @mention message, with who it went to. */
   | ({ kind: 'mention'; id: string; text: string; sentTo: string } & TurnInfo)
   /** A team member's result returned to this conversation. */
@@ -49,7 +50,14 @@ function userItem(m: Message, next: Message | undefined): TimelineItem {
     case 'request':
       return { kind: 'request', id: m.id, from: view.from, text: m.text, ...turn };
     default:
-      return { kind: 'user', id: m.id, text: m.text, ...(m.attachments?.length ? { attachments: m.attachments } : {}), ...turn };
+      return {
+        kind: 'user',
+        id: m.id,
+        text: m.text,
+        ...(m.attachments?.length ? { attachments: m.attachments } : {}),
+        ...(m.meta?.kind === 'batch_result' && typeof m.meta.batchId === 'string' ? { batchId: m.meta.batchId } : {}),
+        ...turn,
+      };
   }
 }
 

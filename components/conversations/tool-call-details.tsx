@@ -3,6 +3,8 @@ import { Badge } from '@/components/ui/misc';
 import { prettyValue, previewValue } from '@/lib/tool-value-format';
 import type { Message } from './types';
 import { toolCallLabel } from '@/lib/tool-call-label';
+import { batchIdOfResult } from '@/lib/batch-ref';
+import { BatchLink } from '@/components/batches/batch-link';
 
 const preClass =
   'mt-1 max-h-80 overflow-y-auto whitespace-pre-wrap break-words [overflow-wrap:anywhere] rounded-md bg-zinc-100 p-2 font-mono text-xs text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200';
@@ -66,11 +68,22 @@ export function ToolCallDetails({
       </div>
       <div>
         <div className="text-xs font-semibold text-zinc-600 dark:text-zinc-400">Result</div>
-        {result ? <pre className={preClass}>{prettyValue(result.text) || '(empty)'}</pre> : <p className="text-xs text-zinc-500 dark:text-zinc-400">
+        {result ? <ResultText message={result} /> : <p className="text-xs text-zinc-500 dark:text-zinc-400">
             {awaitingApproval ? 'Waiting for your approval below.' : 'The tool has not answered yet.'}
           </p>}
       </div>
     </Disclosure>
+  );
+}
+
+/** A tool's result as text; a `batch_task` result links to the batch it names. */
+function ResultText({ message }: { message: Message }) {
+  const batchId = batchIdOfResult(message.toolName, message.text);
+  return (
+    <>
+      <pre className={preClass}>{prettyValue(message.text) || '(empty)'}</pre>
+      {batchId ? <BatchLink batchId={batchId} /> : null}
+    </>
   );
 }
 
@@ -93,7 +106,7 @@ export function ToolResultDetails({ message }: { message: Message }) {
         </>
       }
     >
-      <pre className={preClass}>{prettyValue(message.text) || '(empty)'}</pre>
+      <ResultText message={message} />
     </Disclosure>
   );
 }

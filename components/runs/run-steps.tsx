@@ -6,6 +6,7 @@ import { cn } from '@/components/ui/cn';
 import { Alert, Spinner } from '@/components/ui/misc';
 import { Time } from '@/components/ui/time';
 import { LIMITS } from '@/lib/limits';
+import { BatchLink } from '@/components/batches/batch-link';
 import { DelegatedChild } from './delegated-child';
 import { liveLabel } from '@/components/ui/live-status';
 import { isFollowDone } from './event-follow';
@@ -58,6 +59,7 @@ function StepBody({ item, runId, pollChildren }: { item: StepItem; runId: string
         <>
           <pre className={pre}>{item.result || '(empty result)'}</pre>
           {item.truncated ? <Shortened /> : null}
+          {item.batchId ? <BatchLink batchId={item.batchId} /> : null}
         </>
       );
     case 'model':

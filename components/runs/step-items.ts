@@ -5,6 +5,7 @@
 import type { ApiRunEvent, RunOutcome } from '@/lib/types/run-events';
 import { cappedText, stopReasonLabel } from '@/lib/stop-reason-label';
 import { toolCallLabel } from '@/lib/tool-call-label';
+import { batchIdOfResult } from '@/lib/batch-ref';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 export const formatCount = (n: number) => numberFormat.format(n);
@@ -38,7 +39,8 @@ export type StepItem =
   | (Base & { kind: 'started'; detail: string })
   | (Base & { kind: 'model'; detail: string; error: string | null })
   | (Base & { kind: 'assistant'; text: string; truncated: boolean; toolCalls: Array<{ id: string; name: string; args: string; truncated: boolean }> })
-  | (Base & { kind: 'tool'; detail: string; result: string; truncated: boolean })
+  /** batchId: the batch a `batch_task` call started (its result names it), linked from the step. */
+  | (Base & { kind: 'tool'; detail: string; result: string; truncated: boolean; batchId: string | null })
   | (Base & { kind: 'interrupt'; detail: string })
   | (Base & { kind: 'resume'; detail: string })
   | (Base & { kind: 'compaction'; detail: string })
@@ -149,6 +151,7 @@ export function stepItem(event: ApiRunEvent): StepItem {
         ].join(' · '),
         result: event.result,
         truncated: event.truncated === true,
+        batchId: batchIdOfResult(event.tool, event.result),
       };
     case 'interrupt':
       return { ...base, kind: 'interrupt', tone: 'info', ...interruptText(event.interrupt) };

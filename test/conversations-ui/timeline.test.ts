@@ -33,6 +33,19 @@ describe('buildTimeline', () => {
     expect(a1.toolCalls[0]?.args).toEqual({ expression: '1+1' });
   });
 
+  it('a batch’s end message carries its batch, to be linked; a person’s message that merely says batchId does not', async () => {
+    const ended: Message = {
+      id: 'u2',
+      role: 'user',
+      text: 'The batch you started (batch_task) has ended. Its summary, as data: {}',
+      meta: { kind: 'batch_result', batchId: 'b-1' },
+      provenance: { contentKind: 'receipt', producer: { type: 'framework' } },
+    };
+    const [item, plain] = buildTimeline([ended, { ...user('u3', '{"batchId":"b-2"}'), meta: { batchId: 'b-2' } }]);
+    expect(item).toMatchObject({ kind: 'user', batchId: 'b-1' });
+    expect(plain).not.toHaveProperty('batchId');
+  });
+
   it('leaves a call without a result open (a tool awaiting approval)', async () => {
     const items = buildTimeline([user('u1', 'go'), assistant('a1', 'Let me check.', [['c1', 'calculator', { expression: '2*3' }]])]);
     const a1 = items[1] as Extract<TimelineItem, { kind: 'assistant' }>;

@@ -75,6 +75,23 @@ describe('stepItem', () => {
     // An MCP tool's call names the tool as its server calls it, and the server (in a chat and on a team's job alike).
     const mcp = of(stepItem(ev({ type: 'step.tool', toolCallId: 'c5', tool: 'mcp_0123abcd_shout', result: 'HI', durationMs: 3, status: 'success', mcp: { server: 'Stub', tool: 'shout' } })), 'tool');
     expect(mcp.title).toBe('Tool shout of MCP server Stub returned');
+    expect(ok.batchId).toBeNull();
+  });
+
+  it('a batch_task result names its batch, to be linked, even when the step cut the summary short', () => {
+    const summary = '{"batchId":"0b7e-41","status":"completed","total":3,"counts":{"done":3}}';
+    const done = of(stepItem(ev({ type: 'step.tool', toolCallId: 'b1', tool: 'batch_task', result: summary, durationMs: 9, status: 'success' })), 'tool');
+    expect(done.batchId).toBe('0b7e-41');
+    const cut = of(stepItem(ev({ type: 'step.tool', toolCallId: 'b2', tool: 'batch_task', result: summary.slice(0, 30), durationMs: 9, status: 'success', truncated: true })), 'tool');
+    expect(cut.batchId).toBe('0b7e-41');
+    // An error names no batch; nor does another tool whose text looks like one.
+    const failed = of(stepItem(ev({ type: 'step.tool', toolCallId: 'b3', tool: 'batch_task', result: '{"error":"batch_limit"}', durationMs: 1, status: 'error' })), 'tool');
+    expect(failed.batchId).toBeNull();
+    const other = of(stepItem(ev({ type: 'step.tool', toolCallId: 'b4', tool: 'calculator', result: summary, durationMs: 1, status: 'success' })), 'tool');
+    expect(other.batchId).toBeNull();
+    // An id that could leave the path is not taken.
+    const odd = of(stepItem(ev({ type: 'step.tool', toolCallId: 'b5', tool: 'batch_task', result: '{"batchId":"../admin"}', durationMs: 1, status: 'success' })), 'tool');
+    expect(odd.batchId).toBeNull();
   });
 
   it('interrupts and resumes say what was asked and answered', () => {
