@@ -1,0 +1,35 @@
+import { expect, test } from './fixtures';
+import { openChat, PAGE_DATA } from './support/seed';
+
+/**
+ * While a run's model call is in flight nothing is recorded, so the Steps panel used to show only "Run started": a
+ * slow provider looked like a stuck run. Now a last pending step says "Waiting for the model…" with the time since,
+ * counting up in a timer that is not announced each second; it goes once the run moves on (here: a cancel).
+ */
+test('the Steps of a turn whose model is slow show a pending "Waiting for the model…" step with its elapsed time', async ({ page, api }) => {
+  test.setTimeout(45_000);
+  await openChat(page, api, { name: 'Ponderer' });
+  // The scripted model takes 30 s before it answers: the test ends the run itself (Cancel), it does not wait it out.
+  await page.getByRole('combobox', { name: 'Message', exact: true }).fill('/sleep 30000\n/reply finally');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Running…' })).toBeVisible(PAGE_DATA);
+
+  const history = page.getByRole('log', { name: 'Conversation history' });
+  await history.getByRole('button', { name: 'Steps', exact: true }).first().click(PAGE_DATA);
+  const steps = page.getByRole('list', { name: 'Run steps' });
+  const waiting = steps.getByRole('listitem').filter({ hasText: 'Waiting for the model…' });
+  await expect(waiting).toBeVisible(PAGE_DATA);
+  const timer = waiting.getByRole('timer');
+  await expect(timer).toHaveText(/^\d+ s$/);
+  const first = await timer.textContent();
+  await expect(timer).not.toHaveText(first ?? '', { timeout: 5_000 });
+  // Its nearest live setting is "off" (the history around it is a log): a screen reader is not read the time every second.
+  expect(await timer.evaluate((el) => el.closest('[aria-live]')?.getAttribute('aria-live'))).toBe('off');
+  // The announced count is of recorded steps only.
+  await expect(page.getByRole('status').filter({ hasText: /steps? so far$/ })).toHaveText('1 step so far');
+
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(page.getByText('Cancelled', { exact: true }).first()).toBeVisible(PAGE_DATA);
+  await expect(steps.getByRole('listitem').last()).toHaveText(/^Run cancelled/, PAGE_DATA);
+  await expect(waiting).toHaveCount(0);
+});
