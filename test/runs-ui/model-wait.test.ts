@@ -23,7 +23,7 @@ describe('modelWaitSince', () => {
     expect(modelWaitSince([...both, done])).toBe(done.at);
     const failed = ev({ type: 'model.call', model: 'scripted', latencyMs: 5, error: 'overloaded', attempt: 1 });
     expect(modelWaitSince([s, failed])).toBe(failed.at);
-    const summary = ev({ type: 'compaction', removed: ['m1'], tokensBefore: 100, tokensAfter: 10, counter: 'estimate' } as RunEventData);
+    const summary = ev({ type: 'compaction', removed: [{ id: 'm1', hash: 'abc' }], tokensBefore: 100, tokensAfter: 10, counter: 'estimate', summaryMessageId: 'm9' });
     expect(modelWaitSince([s, summary])).toBe(summary.at);
     const queued = ev({ type: 'model.wait', model: 'scripted', reason: 'queue', ahead: 2 } as RunEventData);
     expect(modelWaitSince([s, queued])).toBe(queued.at);
