@@ -27,7 +27,7 @@ async function cancelledHalfWay(auth: Record<string, string>, agentId: string) {
     items: [
       { ms: '1', cmd: '/reply', name: 'Ann' },
       { ms: '1', cmd: '/fail', name: 'Bo' },
-      { ms: '1500', cmd: '/reply', name: '李 🎉' },
+      { ms: '4000', cmd: '/reply', name: '李 🎉' },
       { ms: '1', cmd: '/reply', name: 'Zoë' },
     ],
     concurrency: 1,
@@ -87,7 +87,9 @@ describe('POST /api/v1/batches/:id/retry-cancelled: a cancelled batch re-runs wh
     const alice = await makeUser('alice');
     const eve = await makeUser('eve');
     const agent = await makeAgent(alice.id);
-    const id = await cancelledHalfWay(alice.auth, agent.id);
+    const created = await post(alice.auth, { target: { agentId: agent.id }, template: '/sleep 4000\n/reply {{n}}', columns: ['n'], items: [{ n: 'a' }, { n: 'b' }], concurrency: 1 });
+    const id = (created.body.batch as { id: string }).id;
+    expect((await call(cancelRoute.POST, { method: 'POST', headers: alice.auth, params: { id } })).body.batch).toMatchObject({ status: 'cancelled' });
     const before = { batch: await batchRow(id), items: await itemRows(id) };
 
     const res = await call(rerunRoute.POST, { method: 'POST', headers: eve.auth, params: { id } });
