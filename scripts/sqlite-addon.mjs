@@ -3,11 +3,10 @@
 // --ignore-scripts`), and otherwise only checks that it loads (milliseconds). Where no prebuilt addon can be fetched,
 // its install script compiles SQLite from source: a minute and a half of one core, which inside `npm ci` leaves the
 // other core idle. `.ci/run` installs without scripts, and npm test's checks run this beside lint and typecheck,
-// which never load the addon; the suites after them do (docs/performance.md, CI). Below normal priority, so ESLint,
-// the checks' longest step, keeps its core.
+// which never load the addon; the suites after them do (docs/performance.md, CI). At normal priority: below it, the
+// compile waited behind the other checks and then ran alone for a minute with the other core idle.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 
 const require = createRequire(import.meta.url);
 
@@ -29,7 +28,6 @@ if (problem === null) {
 }
 console.log(`better-sqlite3: ${problem}; building its addon (npm rebuild better-sqlite3)…`);
 const started = Date.now();
-os.setPriority(os.constants.priority.PRIORITY_BELOW_NORMAL);
 const result = spawnSync('npm', ['rebuild', 'better-sqlite3'], { stdio: 'inherit' });
 const after = result.status === 0 ? loadProblem() : `npm rebuild exited with ${result.status ?? result.signal}`;
 if (after !== null) {
