@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext } from '@playwright/test';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
 import {
   FIRST_LOAD,
@@ -177,8 +178,9 @@ test('"Delete finished team" is refused while a request waits; after cancelling 
   }
 });
 
-test('a team request waiting on a member is answered on the team, not in the member’s conversation, which points there', async ({ page, api }) => {
-  const team = await createTeam(api, 'Gated crew', [
+/** A team whose Calculator member waits for the person's approval of a sum; its member conversation's id. */
+async function teamWaitingOnApproval(api: APIRequestContext, name: string) {
+  const team = await createTeam(api, name, [
     { name: 'Calculator', description: 'Does sums with approval', approvalTools: ['calculator'] },
     { name: 'Checker', description: 'Checks sums' },
   ]);
@@ -186,9 +188,12 @@ test('a team request waiting on a member is answered on the team, not in the mem
   await expect
     .poll(async () => ((await (await api.get(`/api/v1/teams/${team.id}/activity?limit=50`)).json()) as { jobs: Array<{ id: string; status: string }> }).jobs.find((j) => j.id === jobId)?.status, { timeout: RESULT_TIMEOUT })
     .toBe('waiting_input');
+  return { team, conversationId: team.members.find((m) => m.name === 'Calculator')!.conversationId };
+}
 
+test('a team request waiting on a member is answered on the team, not in the member’s conversation, which points there', async ({ page, api }) => {
+  const { team, conversationId } = await teamWaitingOnApproval(api, 'Gated crew');
   // The member's own conversation, as the Members panel's "Open conversation" opens it.
-  const conversationId = team.members.find((m) => m.name === 'Calculator')!.conversationId;
   await page.goto(`/conversations/${conversationId}`);
   const notice = page.getByRole('region', { name: 'A team request waits here' });
   await expect(notice).toContainText('a request from the team “Gated crew”', FIRST_LOAD);
@@ -213,17 +218,8 @@ test('Cancel all on the team takes a waiting approval out of the member’s open
   context,
   api,
 }) => {
-  const team = await createTeam(api, 'Stopped crew', [
-    { name: 'Calculator', description: 'Does sums with approval', approvalTools: ['calculator'] },
-    { name: 'Checker', description: 'Checks sums' },
-  ]);
-  const jobId = await sendRequest(api, team, 'Calculator', '/call calculator {"expression":"6*7"}');
-  await expect
-    .poll(async () => ((await (await api.get(`/api/v1/teams/${team.id}/activity?limit=50`)).json()) as { jobs: Array<{ id: string; status: string }> }).jobs.find((j) => j.id === jobId)?.status, { timeout: RESULT_TIMEOUT })
-    .toBe('waiting_input');
-
+  const { team, conversationId } = await teamWaitingOnApproval(api, 'Stopped crew');
   // The member's conversation stays open in one tab…
-  const conversationId = team.members.find((m) => m.name === 'Calculator')!.conversationId;
   await page.goto(`/conversations/${conversationId}`);
   await expect(page.getByRole('region', { name: 'A team request waits here' })).toBeVisible(FIRST_LOAD);
   await expectLive(page);
