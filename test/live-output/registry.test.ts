@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@/lib/limits';
 import { beginLiveResponse, finishLiveOutput, liveRunCount, setLiveOutputClock, type LiveScope } from '@/server/agents/live-output/registry';
-import { systemClock, type Clock } from '@/server/agents/live-output/throttle';
+import { systemClock } from '@/server/agents/live-output/throttle';
+import { frozenClock } from '../support/frozen-clock';
 import { pushBus, type LiveOutputChange } from '@/server/push/bus';
 import { currentLiveOutput } from '@/server/push/live-output';
 
@@ -18,30 +19,6 @@ function heard() {
   pushBus().on('liveOutput', on);
   stops.push(() => pushBus().off('liveOutput', on));
   return all;
-}
-
-/** Time stands still unless the test moves it; timers run only when it does. */
-function frozenClock() {
-  let now = 1_000;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  let ids = 0;
-  const clock: Clock = {
-    now: () => now,
-    setTimer: (fn, ms) => {
-      timers.set(++ids, { at: now + ms, fn });
-      return ids;
-    },
-    clearTimer: (id) => void timers.delete(id as number),
-  };
-  const advance = (ms: number) => {
-    now += ms;
-    for (const [id, t] of [...timers]) {
-      if (t.at > now) continue;
-      timers.delete(id);
-      t.fn();
-    }
-  };
-  return { clock, advance };
 }
 
 describe('live output registry (per running run, bounded, throttled)', () => {

@@ -3,7 +3,8 @@ import { liveOutputHeading } from '@/components/live-output/live-output-box';
 import { parseOutputPush, type LiveOutput } from '@/components/live-output/store';
 import { LIMITS } from '@/lib/limits';
 import { beginLiveResponse, finishLiveOutput, setLiveOutputClock, type LiveScope } from '@/server/agents/live-output/registry';
-import { systemClock, type Clock } from '@/server/agents/live-output/throttle';
+import { systemClock } from '@/server/agents/live-output/throttle';
+import { frozenClock } from '../support/frozen-clock';
 import { pushBus, type LiveOutputChange } from '@/server/push/bus';
 
 // An MCP tool's progress in the live output box (ADR 031, 055): it is the tool's, named with its server, not
@@ -23,32 +24,6 @@ function heard(runId: string) {
   pushBus().on('liveOutput', on);
   stops.push(() => pushBus().off('liveOutput', on));
   return all;
-}
-
-/** Time moves only when the test says; timers run then (throttle.ts). */
-function frozenClock() {
-  let now = 1_000;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  let ids = 0;
-  const clock: Clock = {
-    now: () => now,
-    setTimer: (fn, ms) => {
-      timers.set(++ids, { at: now + ms, fn });
-      return ids;
-    },
-    clearTimer: (id) => void timers.delete(id as number),
-  };
-  return {
-    clock,
-    advance(ms: number) {
-      now += ms;
-      for (const [id, t] of [...timers]) {
-        if (t.at > now) continue;
-        timers.delete(id);
-        t.fn();
-      }
-    },
-  };
 }
 
 describe("the live output registry and a tool's progress", () => {
