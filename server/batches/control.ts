@@ -1,14 +1,13 @@
 import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { LIMITS } from '@/lib/limits';
 import { afterCommit, schema, writeTx } from '@/server/db';
 import type { Batch } from '@/server/db/schema';
 import { cancelRun } from '@/server/agents/runs';
-import { AppError, conflict } from '@/server/http/errors';
+import { conflict } from '@/server/http/errors';
 import { batchChanged } from './changes';
 import { batchEnded } from './ended';
 import { returnCallerSlot } from './lend';
-import { getBatch } from './store';
+import { assertRoomForLiveBatch, getBatch } from './store';
 
 /**
  * Cancel the owner's batch: every queued, running or waiting item ends 'cancelled' in one transaction (a waiting
@@ -85,15 +84,7 @@ async function requeue(tx: Tx, ownerId: string, current: Batch, statuses: Array<
     .from(schema.batchItems)
     .where(and(eq(schema.batchItems.batchId, id), inArray(schema.batchItems.status, statuses)));
   if (Number(count?.n ?? 0) === 0) return current;
-  if (current.status !== 'running') {
-    const [live] = await tx
-      .select({ n: sql<number>`count(*)` })
-      .from(schema.batches)
-      .where(and(eq(schema.batches.ownerId, ownerId), inArray(schema.batches.status, ['running', 'cancelling'])));
-    if (Number(live?.n ?? 0) >= LIMITS.batch.livePerOwner) {
-      throw new AppError(429, 'batch_limit', `You already have ${LIMITS.batch.livePerOwner} batches running; wait for one to end or cancel one`, undefined, { 'Retry-After': '30' });
-    }
-  }
+  if (current.status !== 'running') await assertRoomForLiveBatch(tx, ownerId);
   await tx
     .update(schema.batchItems)
     .set({ status: 'queued', attempts: 0, lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, runId: null, answer: null, error: null, waitingSince: null, startedAt: null, finishedAt: null })

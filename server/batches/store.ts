@@ -4,7 +4,7 @@ import { and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { LIMITS } from '@/lib/limits';
 import type { BatchCreateInput } from '@/lib/schemas/batch';
 import type { BatchItemStatus, BatchOrigin } from '@/lib/types/batch';
-import { getDb, readTx, schema, writeTx } from '@/server/db';
+import { getDb, readTx, schema, writeTx, type Db } from '@/server/db';
 import type { Batch, BatchItem } from '@/server/db/schema';
 import { conversationsHeld, quotas } from '@/server/agents/quotas';
 import { AppError, conflict, notFound, validationError } from '@/server/http/errors';
@@ -46,6 +46,19 @@ async function resolveTarget(ownerId: string, target: BatchCreateInput['target']
   return { kind: 'member', agentId: member.agentId, teamId: target.teamId, memberId: member.id, name: member.name };
 }
 
+/** One more batch running for the owner, created or re-run, fits under LIMITS.batch.livePerOwner; else 429. */
+export async function assertRoomForLiveBatch(tx: Db, ownerId: string): Promise<void> {
+  const [live] = await tx
+    .select({ n: sql<number>`count(*)` })
+    .from(schema.batches)
+    .where(and(eq(schema.batches.ownerId, ownerId), inArray(schema.batches.status, ['running', 'cancelling'])));
+  if (Number(live?.n ?? 0) >= LIMITS.batch.livePerOwner) {
+    throw new AppError(429, 'batch_limit', `You already have ${LIMITS.batch.livePerOwner} batches running; wait for one to end or cancel one`, undefined, {
+      'Retry-After': '30',
+    });
+  }
+}
+
 /**
  * Create a batch and its items in one transaction. A repeated idempotency key (or the same `batch_task` call) finds the
  * batch it created. Refused: LIMITS.batch.livePerOwner unfinished batches (429), or more conversations than the
@@ -59,15 +72,7 @@ export async function createBatch(ownerId: string, input: BatchCreateInput, opti
   const result = await writeTx(async (tx) => {
     const again = await existing(ownerId, input.idempotencyKey, options.caller);
     if (again) return { batch: again, created: false };
-    const [live] = await tx
-      .select({ n: sql<number>`count(*)` })
-      .from(schema.batches)
-      .where(and(eq(schema.batches.ownerId, ownerId), inArray(schema.batches.status, ['running', 'cancelling'])));
-    if (Number(live?.n ?? 0) >= LIMITS.batch.livePerOwner) {
-      throw new AppError(429, 'batch_limit', `You already have ${LIMITS.batch.livePerOwner} batches running; wait for one to end or cancel one`, undefined, {
-        'Retry-After': '30',
-      });
-    }
+    await assertRoomForLiveBatch(tx, ownerId);
     const limit = quotas().conversationsPerAccount;
     const held = await conversationsHeld(ownerId);
     if (held + input.items.length > limit) {
