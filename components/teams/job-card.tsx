@@ -25,6 +25,7 @@ import {
 } from './feed';
 import type { ApiJob, ApiMember, ApiWaitReason } from '@/lib/types/team';
 import { waitReasonLabel } from '@/lib/wait-reason-label';
+import { scrollBehavior } from '@/lib/motion';
 import { JobRetryControls, type RetryTarget } from './job-retry-controls';
 import { jobRunParts } from './job-run-parts';
 import { JobAnswerForm, type AnswerBody } from './job-answer-form';
@@ -68,7 +69,7 @@ function scrollToJob(event: MouseEvent<HTMLAnchorElement>, jobId: string) {
   const target = document.getElementById(jobElementId(jobId));
   if (!target) return;
   event.preventDefault();
-  target.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  target.scrollIntoView({ block: 'center', behavior: scrollBehavior() });
   target.focus({ preventScroll: true });
 }
 
