@@ -16,6 +16,7 @@ export function modelWaitSince(events: readonly ApiRunEvent[]): string | null {
   switch (last.type) {
     case 'run.started':
     case 'resume':
+    case 'tools.unavailable':
     case 'compaction':
     case 'model.wait':
     case 'step.tool':

@@ -45,6 +45,8 @@ export type StepItem =
   | (Base & { kind: 'resume'; detail: string })
   | (Base & { kind: 'compaction'; detail: string })
   | (Base & { kind: 'finished'; detail: string; error: string | null })
+  /** Something the run could not do as its setup says (MCP servers it could not use), told so it isn't silent. */
+  | (Base & { kind: 'notice'; detail: string })
   /** An event type this page does not know yet (a newer server): shown by its name rather than dropped. */
   | (Base & { kind: 'other'; detail: string });
 
@@ -95,6 +97,20 @@ function providerWaitText(event: Extract<ApiRunEvent, { type: 'model.wait' }>): 
     case 'rate':
       return `its limit of ${event.perMinute} calls a minute is reached`;
   }
+}
+
+/**
+ * MCP servers the agent names that the run could not use. By id: a deleted server's name went with it, and another
+ * account's server must not be named (the catalog answers both alike: "Not an MCP server you can use").
+ */
+function missingServersText(ids: readonly string[]): { title: string; detail: string } {
+  const one = ids.length === 1;
+  return {
+    title: one
+      ? `MCP server “${ids[0]}” no longer exists or is not yours to use; its tools were not offered`
+      : `${ids.length} MCP servers no longer exist or are not yours to use; their tools were not offered`,
+    detail: `${one ? 'Server' : 'Servers'} ${ids.join(', ')}: edit the agent to take ${one ? 'it' : 'them'} out of its MCP tools.`,
+  };
 }
 
 /** Why a run stopped early, in the words every surface uses (lib/stop-reason-label.ts); '' when it did not. */
@@ -168,6 +184,8 @@ export function stepItem(event: ApiRunEvent): StepItem {
         detail: `${formatCount(n)} ${n === 1 ? 'message' : 'messages'}, tokens ${formatCount(event.tokensBefore)} → ${formatCount(event.tokensAfter)}${estimate}`,
       };
     }
+    case 'tools.unavailable':
+      return { ...base, kind: 'notice', tone: 'warning', ...missingServersText(event.mcpServers) };
     case 'run.finished': {
       const outcome = OUTCOME[event.outcome] ?? { title: `Run finished (${event.outcome})`, tone: 'neutral' as const };
       return { ...base, kind: 'finished', ...outcome, title: stopReasonLabel(event.outcome, event.stopReason, outcome.title), detail: stopReasonText(event.stopReason), error: event.error ?? null };

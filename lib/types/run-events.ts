@@ -89,6 +89,12 @@ export type RunEventData =
       counter: 'tokenizer' | 'estimate';
       summaryMessageId: string;
     }
+  /**
+   * MCP servers the run's setup names that it could not use (ADR 055): deleted since the agent was saved, or not the
+   * owner's to use. Their tools were not offered. By id only: a deleted server's name went with it, and another
+   * account's is not shown. Recorded right after `run.started` (and `resume`).
+   */
+  | { type: 'tools.unavailable'; mcpServers: string[] }
   | { type: 'run.finished'; outcome: RunOutcome; error?: string; stopReason?: string | null };
 
 export type RunEventType = RunEventData['type'];

@@ -21,6 +21,7 @@ import { isSuspension } from './suspend';
 import { armTimeLimit, isTimeCap, runTimeLimitMinutes, TIME_CAPPED_REASON } from './run-time-limit';
 import { outcomeOf, threadConfig } from './thread';
 import { runSetupFor } from './run-setup';
+import { missingMcpServersOf } from './tools/unavailable';
 import { NodeWork, type RunContext } from './run-types';
 
 /**
@@ -120,7 +121,12 @@ async function executeRun(runId: string, controller: AbortController, mode: Exec
   try {
     if ('failure' in setup) throw setup.failure;
     const { agent, context, plan, fingerprint } = setup;
-    recordRunStarted(run, mode === 'continue' ? 'continue' : run.kind === 'resume' ? 'resume' : 'start', { model: run.model, fingerprint });
+    recordRunStarted(run, mode === 'continue' ? 'continue' : run.kind === 'resume' ? 'resume' : 'start', {
+      model: run.model,
+      fingerprint,
+      // Noted while the run's tools were built for its assembly record (the same context: one build).
+      missingMcpServers: context ? missingMcpServersOf(context) : [],
+    });
     if (!agent || !context) {
       await finishRun(runId, { status: 'error', error: 'The agent of this conversation was deleted' });
       return;

@@ -45,6 +45,11 @@ export function setUnreachable(serverId: string, opts: { neverListed?: boolean }
   if (opts.neverListed) s.listedAt = null;
 }
 
+/** The server is deleted: no owner may use it any more. */
+export function removeServer(serverId: string): void {
+  servers.delete(serverId);
+}
+
 export function onCall(next: Handler): void {
   handler = next;
 }

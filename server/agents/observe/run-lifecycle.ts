@@ -15,12 +15,18 @@ import { eventRow, journalRunEvent } from './record';
  * The events written outside graph steps, at a run's edges: `run.started` (and `resume` with the answer a resume
  * run carries) when an execution begins, `interrupt` and `run.finished` when the run is recorded finished.
  */
-export function recordRunStarted(run: Run, kind: 'start' | 'resume' | 'continue', start: { model: string; fingerprint: string | null }): void {
+export function recordRunStarted(
+  run: Run,
+  kind: 'start' | 'resume' | 'continue',
+  start: { model: string; fingerprint: string | null; missingMcpServers?: readonly string[] },
+): void {
   // Queued, not written: the graph saves its first step (the input checkpoint) at once, and these ride in that
   // transaction instead of paying a commit of their own. A crash before it loses them with the step, and the
   // recovered execution records its own start; a run that ends before any step flushes them with run.finished.
   journalRunEvent(run.id, run.conversationId, { type: 'run.started', kind, model: start.model, fingerprint: start.fingerprint });
   if (kind === 'resume') journalRunEvent(run.id, run.conversationId, { type: 'resume', ...cappedValue('value', (run.input as { value?: unknown }).value) });
+  // Servers the setup names that the run can't use: the person sees in Steps why their tools are missing (ADR 055).
+  if (start.missingMcpServers?.length) journalRunEvent(run.id, run.conversationId, { type: 'tools.unavailable', mcpServers: [...start.missingMcpServers] });
 }
 
 /**

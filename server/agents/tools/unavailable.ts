@@ -22,3 +22,17 @@ export function unavailableToolsOf(context: RunContext): UnavailableTools {
   const all = [...(notes.get(context)?.values() ?? [])].flat();
   return all.sort((a, b) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0));
 }
+
+/**
+ * MCP servers (ids) the agent names that this run may not use — deleted, or not the owner's (ADR 055) — noted by the
+ * `mcp` group as it builds, keyed by the run's context like the notes above (a rebuild replaces the note, so a
+ * retried transaction that builds again notes them once). The executor records them as a step of the run
+ * (`tools.unavailable`), so the person sees why those tools are missing; only ids, never a server's name.
+ */
+const missingServers = new WeakMap<RunContext, string[]>();
+
+export function noteMissingMcpServers(context: RunContext, serverIds: readonly string[]): void {
+  missingServers.set(context, [...serverIds]);
+}
+
+export const missingMcpServersOf = (context: RunContext): string[] => missingServers.get(context) ?? [];

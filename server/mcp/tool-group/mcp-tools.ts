@@ -7,7 +7,7 @@ import { beginLiveResponse, liveScopeOf } from '@/server/agents/live-output/regi
 import { activeRuns } from '@/server/agents/run-events';
 import type { RunContext } from '@/server/agents/run-types';
 import { isDeferredTool, promotedToolNames } from '@/server/agents/tools/deferred';
-import { noteUnavailableTools } from '@/server/agents/tools/unavailable';
+import { noteMissingMcpServers, noteUnavailableTools } from '@/server/agents/tools/unavailable';
 import type { ToolGroupAgent } from '@/server/agents/tools/registry';
 import { neutralizeTags } from '@/server/trust/neutralize-tags';
 import { withoutRegexKeywords } from '@/server/trust/untrusted-json-schema';
@@ -25,11 +25,11 @@ const DESCRIPTION_CHARS = 1_000;
 
 /**
  * The `mcp` tool group's factory: the agent's selected MCP tools (GraphAgent.mcpTools), each a LangChain tool with
- * the server's input schema, named for the model (lib/mcp/tool-name.ts). Servers the owner may no longer use and
- * tools the server no longer lists are left out. A continued run keeps the tools it recorded at its start: one the
- * server changed since (its schema hash differs) answers each call with a tool error instead of calling a tool the
- * run's record doesn't describe, and one added since is not offered. Past a size (LIMITS.deferredTools) the tools
- * are deferred and `tool_search` loads them (deferred.ts).
+ * the server's input schema, named for the model (lib/mcp/tool-name.ts). Servers the owner may no longer use (noted
+ * for the run's steps, by id) and tools the server no longer lists are left out. A continued run keeps the tools it
+ * recorded at its start: one the server changed since (its schema hash differs) answers each call with a tool error
+ * instead of calling a tool the run's record doesn't describe, and one added since is not offered. Past a size
+ * (LIMITS.deferredTools) the tools are deferred and `tool_search` loads them (deferred.ts).
  */
 export async function mcpToolsFor(context: RunContext, agent?: ToolGroupAgent): Promise<StructuredToolInterface[]> {
   const selection = agent?.mcpTools ?? [];
@@ -41,6 +41,8 @@ export async function mcpToolsFor(context: RunContext, agent?: ToolGroupAgent): 
     'mcp',
     [...listed.values()].filter((l) => l.listedAt === null).map((l) => ({ origin: `mcp:${l.server.name}`, reason: 'never_listed' as const })),
   );
+  // A server the owner may no longer use (deleted, or another account's) is left out; the run's steps say so, by id.
+  noteMissingMcpServers(context, [...new Set(selection.map((s) => s.serverId).filter((id) => !listed.has(id)))]);
   let chosen = selectedTools(selection, listed);
   const pinned = recorded ? new Map(recorded.filter((t) => t.schemaHash).map((t) => [t.name, t.schemaHash!])) : null;
   if (pinned) chosen = chosen.filter((t) => pinned.has(t.name));
