@@ -340,3 +340,46 @@ test('a batch an agent started with batch_task links to its batch from the chat:
   await expect(page).toHaveURL(new RegExp(`${href}$`), FIRST_LOAD);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Item worker', FIRST_LOAD);
 });
+
+test('two batches started from one chat: each “Open the batch” link is named for its own batch, so a screen reader tells them apart', async ({ page, api }) => {
+  const worker = await createAgent(api, { name: 'Pair worker' });
+  const lead = await createAgent(api, { name: 'Pair lead', toolGroups: ['batch'] });
+  const conversation = await api.post('/api/v1/conversations', { data: { agentId: lead.id } });
+  expect(conversation.status()).toBe(201);
+  const { id } = (await conversation.json()) as { id: string };
+  await page.goto(`/conversations/${id}`, FIRST_LOAD);
+  await expect(page.getByRole('heading', { level: 1, name: 'Pair lead' })).toBeVisible(FIRST_LOAD);
+
+  // One response, two batch_task calls (neither waits): two batches, two end messages in the one history.
+  const call = (word: string) => JSON.stringify({ agentId: worker.id, template: `/reply ${word} {{n}}`, columns: ['n'], items: [{ n: '1' }], concurrency: 1, wait: false });
+  await page.getByRole('combobox', { name: 'Message', exact: true }).fill(`/call batch_task ${call('first')}\n/also batch_task ${call('second')}`);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+  const history = page.getByRole('log');
+  // The framework's messages, each with its link (the agent's replies after them quote the text, without a link).
+  const endMessages = history
+    .getByRole('listitem')
+    .filter({ hasText: 'The batch you started (batch_task) has ended.' })
+    .filter({ has: page.getByRole('link', { name: /^Open the batch/ }) });
+  await expect(endMessages).toHaveCount(2, { timeout: 30_000 });
+  const ids: string[] = [];
+  for (const message of await endMessages.all()) {
+    const href = await message.getByRole('link', { name: /^Open the batch/ }).getAttribute('href');
+    expect(href).toMatch(/^\/batches\/[0-9a-f-]+$/);
+    ids.push(href!.slice('/batches/'.length));
+  }
+  expect(new Set(ids).size).toBe(2);
+
+  // Each batch's links (its end message's, and its tool result's once the details are open) share a name naming that
+  // batch and no other; none is named only "Open the batch".
+  for (const summary of await history.locator('summary').filter({ hasText: 'Tool call: batch_task' }).all()) {
+    await summary.focus();
+    await page.keyboard.press('Enter');
+  }
+  for (const batchId of ids) {
+    const links = history.getByRole('link', { name: `Open the batch ${batchId.slice(0, 8)}`, exact: true });
+    await expect(links).toHaveCount(2);
+    for (const link of await links.all()) await expect(link).toHaveAttribute('href', `/batches/${batchId}`);
+  }
+  await expect(history.getByRole('link', { name: 'Open the batch', exact: true })).toHaveCount(0);
+});

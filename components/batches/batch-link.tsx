@@ -1,10 +1,17 @@
 import Link from 'next/link';
 
-/** A link to the batch a `batch_task` call started (its result or its end message names it). */
+/** How much of a batch's id names it to a screen reader: enough to tell a page's batches apart, short to hear. */
+const SHORT_ID = 8;
+
+/**
+ * A link to the batch a `batch_task` call started (its result or its end message names it). A chat may start several
+ * batches, so each link's accessible name carries the start of its batch's id (the start of the batch page's address
+ * too); the visible text stays short.
+ */
 export function BatchLink({ batchId }: { batchId: string }) {
   return (
     <Link href={`/batches/${encodeURIComponent(batchId)}`} className="mt-1 inline-block text-sm text-indigo-700 underline dark:text-indigo-300">
-      Open the batch
+      Open the batch<span className="sr-only">{` ${batchId.slice(0, SHORT_ID)}`}</span>
     </Link>
   );
 }
