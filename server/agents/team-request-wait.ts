@@ -34,11 +34,11 @@ export const teamRequestWaiting = (request: WaitingTeamRequest) =>
   conflict('team_request_waiting', `A request from the team “${request.teamName}” waits on this conversation: answer it (or cancel it) on the team’s page`);
 
 /**
- * A team request cancelled while its run waited (on a question or an approval, or answered and waiting for a slot):
- * the run stops waiting too, recorded `cancelled` with its interrupt kept (what was cancelled), so its conversation no
- * longer offers an answer nobody will read — live, through the conversation's push stream once the caller's
- * transaction commits — and a late answer is refused (cancelledWait). Only a run still `interrupted` changes: safe to
- * run twice. Its checkpoints are kept: the thread goes on with the next message, the unanswered call given a
+ * A team request cancelled while its run waited (on a question or an approval, or answered and waiting for a slot),
+ * or a batch cancelled while its items' runs waited (server/batches/waits.ts): the run stops waiting too, recorded
+ * `cancelled` with its interrupt kept (what was cancelled), so its conversation no longer offers an answer nobody will
+ * read — live, through the conversation's push stream once the caller's transaction commits — and a late answer is
+ * refused (cancelledWait; a batch item's, answerItem). Only a run still `interrupted` changes: safe to run twice. Its checkpoints are kept: the thread goes on with the next message, the unanswered call given a
  * placeholder result like any dangling one.
  */
 export async function endCancelledWait(tx: Db, run: { id: string; conversationId: string }): Promise<void> {

@@ -11,6 +11,7 @@ import type { ItemAnswer } from './answer-shape';
 import { batchChanged } from './changes';
 
 const NOT_WAITING = 'This item is not waiting for an answer (answered already, or its batch was cancelled)';
+export const CANCELLED = 'This item’s batch was cancelled: there is nothing to answer any more. Re-run its cancelled items to ask again.';
 
 /**
  * The person's answer to a waiting batch item (the Inbox, the API, the batch page): held on the item, which goes back
@@ -26,6 +27,8 @@ export async function answerItem(ownerId: string, batchId: string | null, itemId
       .where(and(eq(schema.batchItems.id, itemId), eq(schema.batchItems.ownerId, ownerId), batchId ? eq(schema.batchItems.batchId, batchId) : undefined));
     if (!row) throw notFound('Batch item');
     if ((row.answer as ItemAnswer | null)?.answerKey === input.answerKey) return row;
+    // A cancel ended the item and its run's wait (./waits.ts): nothing is left to answer.
+    if (row.status === 'cancelled') throw new AppError(409, 'not_waiting', CANCELLED);
     if (row.status !== 'waiting' || !row.runId || !row.conversationId) throw new AppError(409, 'not_waiting', NOT_WAITING);
     const [batch] = await tx.select({ status: schema.batches.status }).from(schema.batches).where(eq(schema.batches.id, row.batchId));
     if (batch?.status !== 'running') throw new AppError(409, 'not_waiting', NOT_WAITING);

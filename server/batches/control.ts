@@ -8,12 +8,14 @@ import { batchChanged } from './changes';
 import { batchEnded } from './ended';
 import { returnCallerSlot } from './lend';
 import { assertRoomForLiveBatch, getBatch } from './store';
+import { endWaitsOfCancelledBatch } from './waits';
 
 /**
  * Cancel the owner's batch: every queued, running or waiting item ends 'cancelled' in one transaction (a waiting
  * item's run has already stopped, and its answer, if any, is dropped), its lease bumped (a
- * worker finishing under the old lease is fenced off and records nothing) and cleared; the runs still executing are
- * stopped after the commit. Cancelling an ended batch returns it unchanged.
+ * worker finishing under the old lease is fenced off and records nothing) and cleared; in the same transaction the item
+ * runs that wait on the person stop waiting (./waits.ts), so nothing is left for a question nobody can answer; the runs
+ * still executing are stopped after the commit. Cancelling an ended batch returns it unchanged.
  */
 export async function cancelBatch(ownerId: string, id: string): Promise<Batch> {
   await getBatch(ownerId, id);
@@ -29,6 +31,7 @@ export async function cancelBatch(ownerId: string, id: string): Promise<Batch> {
       .update(schema.batchItems)
       .set({ status: 'cancelled', lease: sql`${schema.batchItems.lease} + 1`, leaseExpiresAt: null, waitingSince: null, finishedAt: now })
       .where(and(eq(schema.batchItems.batchId, id), inArray(schema.batchItems.status, ['queued', 'running', 'waiting'])));
+    await endWaitsOfCancelledBatch(tx, id);
     const [updated] = await tx.update(schema.batches).set({ status: 'cancelled', finishedAt: now }).where(eq(schema.batches.id, id)).returning();
     await returnCallerSlot(updated!);
     batchChanged(ownerId, id);

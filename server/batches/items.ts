@@ -19,6 +19,7 @@ import { pendingAnswer, type ItemAnswer } from './answer-shape';
 import { batchChanged } from './changes';
 import { findBatch } from './store';
 import { finishBatchIfDone } from './finish';
+import { endWaitsOfCancelledBatch } from './waits';
 
 /** The lease of an admitted item: LIMITS.batch.leaseMs unless a test set a shorter one. */
 const g = globalThis as unknown as { __ensembleBatchLeaseMs?: number };
@@ -233,6 +234,7 @@ async function spendAttempt(item: BatchItem, error: string, { countNow }: { coun
  */
 export async function finalizeItem(id: string): Promise<void> {
   const item = await findItem(id);
+  if (item?.status === 'cancelled' && item.runId) return endLateWait(item);
   if (!item || item.status !== 'running' || !item.runId) return;
   const run = await findRun(item.runId);
   if (run && isRunActive(run.status)) return;
@@ -253,6 +255,18 @@ export async function finalizeItem(id: string): Promise<void> {
     if (!done.length) return;
     batchChanged(item.ownerId, item.batchId);
     await finishBatchIfDone(item.batchId);
+  });
+}
+
+/**
+ * A cancelled item whose run stopped for the person after the cancel's transaction had read it (the run ran on and
+ * reached a question or an approval before it heard the cancel): nobody will answer it, so its wait ends as the
+ * cancel's own did (./waits.ts). Any other end of a cancelled item's run changes nothing.
+ */
+async function endLateWait(item: BatchItem): Promise<void> {
+  if ((await findRun(item.runId!))?.status !== 'interrupted') return;
+  await writeTx(async (tx) => {
+    await endWaitsOfCancelledBatch(tx, item.batchId, item.id);
   });
 }
 
