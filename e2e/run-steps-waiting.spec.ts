@@ -33,3 +33,40 @@ test('the Steps of a turn whose model is slow show a pending "Waiting for the mo
   await expect(steps.getByRole('listitem').last()).toHaveText(/^Run cancelled/, PAGE_DATA);
   await expect(waiting).toHaveCount(0);
 });
+
+/**
+ * Nothing is recorded until the model has answered either, so the pending step read from recorded steps alone kept
+ * saying "Waiting for the model…" while the answer was already streaming in the live output. It turns to "Writing…"
+ * as soon as the live output streams: here a scripted model that waits, then writes its answer a word every 2 s.
+ */
+test('the pending step turns from "Waiting for the model…" to "Writing…" as soon as the answer streams in the live output', async ({ page, api }) => {
+  test.setTimeout(60_000);
+  await openChat(page, api, { name: 'Slow writer' });
+  const words = Array.from({ length: 15 }, (_, i) => `word${i + 1}`).join(' ');
+  await page.getByRole('combobox', { name: 'Message', exact: true }).fill(`/sleep 8000\n/pace 2000\n/reply ${words}`);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Running…' })).toBeVisible(PAGE_DATA);
+
+  const history = page.getByRole('log', { name: 'Conversation history' });
+  await history.getByRole('button', { name: 'Steps', exact: true }).first().click(PAGE_DATA);
+  const steps = page.getByRole('list', { name: 'Run steps' });
+  const waiting = steps.getByRole('listitem').filter({ hasText: 'Waiting for the model…' });
+  const writing = steps.getByRole('listitem').filter({ hasText: 'Writing…' });
+  await expect(waiting).toBeVisible(PAGE_DATA);
+  await expect(writing).toHaveCount(0);
+
+  // The first words arrive in the live output; from then on Steps says the answer is being written, not awaited.
+  await expect(page.getByRole('group', { name: 'Live output from Slow writer' })).toContainText('word1', PAGE_DATA);
+  await expect(writing).toBeVisible(PAGE_DATA);
+  await expect(waiting).toHaveCount(0);
+  await expect(writing.getByRole('timer')).toHaveCount(0);
+  // Still mid-answer (a word every 2 s): the step stays "Writing…" while more words arrive.
+  await expect(page.getByRole('group', { name: 'Live output from Slow writer' })).toContainText('word3', PAGE_DATA);
+  await expect(writing).toBeVisible();
+  await expect(waiting).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: /steps? so far$/ })).toHaveText('1 step so far');
+
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(steps.getByRole('listitem').last()).toHaveText(/^Run cancelled/, PAGE_DATA);
+  await expect(writing).toHaveCount(0);
+});

@@ -24,34 +24,69 @@ export type LiveOutput = {
 
 const outputs = new Map<string, LiveOutput>();
 const listeners = new Map<string, Set<() => void>>();
+/** Which key holds each run's output (a job's key names the job, not its run), for views that know only the run. */
+const keyOfRun = new Map<string, string>();
+const runListeners = new Map<string, Set<() => void>>();
 
 const notify = (key: string) => listeners.get(key)?.forEach((listener) => listener());
+const notifyRun = (runId: string) => runListeners.get(runId)?.forEach((listener) => listener());
 
 export const jobOutputKey = (jobId: string) => `job:${jobId}`;
 export const runOutputKey = (runId: string) => `run:${runId}`;
 
 export function setLiveOutput(key: string, output: LiveOutput): void {
+  const previous = outputs.get(key);
   outputs.set(key, output);
+  keyOfRun.set(output.runId, key);
+  // A job's next run takes its key: the earlier run has no output any more.
+  if (previous && previous.runId !== output.runId) forgetRun(previous.runId, key);
   notify(key);
+  notifyRun(output.runId);
 }
 
 /** The work is no longer running (its result or status is on screen), or its page closed. */
 export function clearLiveOutput(key: string): void {
-  if (outputs.delete(key)) notify(key);
+  const previous = outputs.get(key);
+  if (!outputs.delete(key)) return;
+  notify(key);
+  if (previous) forgetRun(previous.runId, key);
+}
+
+function forgetRun(runId: string, key: string): void {
+  if (keyOfRun.get(runId) !== key) return;
+  keyOfRun.delete(runId);
+  notifyRun(runId);
+}
+
+function subscribe(table: Map<string, Set<() => void>>, id: string, listener: () => void): () => void {
+  const set = table.get(id) ?? new Set();
+  set.add(listener);
+  table.set(id, set);
+  return () => {
+    set.delete(listener);
+    if (!set.size) table.delete(id);
+  };
 }
 
 export function useLiveOutput(key: string): LiveOutput | undefined {
   return useSyncExternalStore(
-    (listener) => {
-      const set = listeners.get(key) ?? new Set();
-      set.add(listener);
-      listeners.set(key, set);
-      return () => {
-        set.delete(listener);
-        if (!set.size) listeners.delete(key);
-      };
-    },
+    (listener) => subscribe(listeners, key, listener),
     () => outputs.get(key),
+    () => undefined,
+  );
+}
+
+/** A run's live output, whichever view's key holds it (a conversation's run or a team job's). */
+export function runLiveOutput(runId: string): LiveOutput | undefined {
+  const key = keyOfRun.get(runId);
+  return key === undefined ? undefined : outputs.get(key);
+}
+
+/** A run's live output for a view that knows only the run (its Steps): re-renders when that run's output changes. */
+export function useRunLiveOutput(runId: string): LiveOutput | undefined {
+  return useSyncExternalStore(
+    (listener) => subscribe(runListeners, runId, listener),
+    () => runLiveOutput(runId),
     () => undefined,
   );
 }

@@ -10,9 +10,9 @@ import { BatchLink } from '@/components/batches/batch-link';
 import { DelegatedChild } from './delegated-child';
 import { liveLabel } from '@/components/ui/live-status';
 import { isFollowDone } from './event-follow';
-import { modelWaitSince } from './model-wait';
-import { ModelWaitStep } from './model-wait-step';
+import { PendingStepItem, usePendingStep } from './model-wait-step';
 import { isPermanentRunError } from './queries';
+import type { ApiRunEvent } from '@/lib/types/run-events';
 import { formatCount, stepItems, type StepItem, type StepTone } from './step-items';
 import { useRunEvents } from './use-run-events';
 
@@ -29,6 +29,8 @@ const DOT: Record<StepTone, string> = {
   warning: 'bg-amber-500 dark:bg-amber-400',
   danger: 'bg-red-500 dark:bg-red-400',
 };
+
+const NO_EVENTS: readonly ApiRunEvent[] = [];
 
 const SHORTENED = `Shortened to ${formatCount(LIMITS.runEvents.textChars)} characters when recorded.`;
 
@@ -91,15 +93,17 @@ function Step({ item, runId, pollChildren }: { item: StepItem; runId: string; po
  * A run's steps as they happen, oldest first: model calls, assistant text and tool calls, tool results,
  * interrupts, compaction and the end. Follows the run live while it works (by push; a line says when it falls back
  * to checking on a timer) and reads it once when it's done. While a live run waits for its model, a last pending
- * step says so with the time since (model-wait.ts), and is not counted in the announced number of steps.
+ * step says so with the time since (model-wait.ts), and "Writing…" once its live output streams the answer; it is
+ * not counted in the announced number of steps.
  */
 export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?: string }) {
   const { query, connection, polling } = useRunEvents(runId);
   const follow = query.data;
   const items = useMemo(() => stepItems(follow?.events ?? []), [follow?.events]);
   const live = follow !== undefined && !isFollowDone(follow);
-  // While the run waits for its model nothing is recorded: a pending step says so, with the time since.
-  const waitingSince = live ? modelWaitSince(follow.events) : null;
+  // While the run waits for its model nothing is recorded: a pending step says so, with the time since, until its
+  // live output streams this answer (or a tool's progress).
+  const pending = usePendingStep(runId, follow?.events ?? NO_EVENTS, live);
 
   if (query.isPending) return <Spinner label="Loading steps…" />;
   if (query.isError && !follow) {
@@ -135,7 +139,7 @@ export function RunSteps({ runId, label = 'Run steps' }: { runId: string; label?
           {items.map((item) => (
             <Step key={item.key} item={item} runId={runId} pollChildren={polling} />
           ))}
-          {waitingSince ? <ModelWaitStep key={waitingSince} since={waitingSince} /> : null}
+          {pending ? <PendingStepItem step={pending} /> : null}
         </ol>
       )}
       {/* Announces how many steps there are as they arrive; silent once nothing changes. */}

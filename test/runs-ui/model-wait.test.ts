@@ -1,5 +1,9 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { formatElapsed, modelWaitSince } from '@/components/runs/model-wait';
+import type { LiveOutput } from '@/components/live-output/store';
+import { followWait, formatElapsed, modelWaitSince, pendingStep, streamedSignature, type WaitBaseline } from '@/components/runs/model-wait';
+import { PendingStepItem } from '@/components/runs/model-wait-step';
 import type { ApiRunEvent, RunEventData } from '@/lib/types/run-events';
 
 let seq = 0;
@@ -27,6 +31,9 @@ describe('modelWaitSince', () => {
     expect(modelWaitSince([s, summary])).toBe(summary.at);
     const queued = ev({ type: 'model.wait', model: 'scripted', reason: 'queue', ahead: 2 } as RunEventData);
     expect(modelWaitSince([s, queued])).toBe(queued.at);
+    // A note that an MCP server's tools were not offered follows the start; the model is asked next all the same.
+    const note = ev({ type: 'tools.unavailable', mcpServers: ['a91dea21-78ac-4a3a-8926-fcb383a701ac'] });
+    expect(modelWaitSince([s, note])).toBe(note.at);
   });
 
   it('does not wait for the model while a tool runs, the person is asked, or once the model answered', () => {
@@ -41,6 +48,66 @@ describe('modelWaitSince', () => {
     expect(modelWaitSince(resumed)).toBeNull();
     expect(modelWaitSince([...resumed, result('a')])).not.toBeNull();
     expect(modelWaitSince([s, call(), ev({ type: 'run.finished', outcome: 'completed' })])).toBeNull();
+  });
+});
+
+describe('the pending step once the live output streams', () => {
+  const out = (text: string, more: Partial<LiveOutput> = {}): LiveOutput => ({ runId: 'r1', text, truncated: false, done: false, retrying: null, ...more });
+
+  /** What the Steps panel shows after each moment: the events recorded and the live output pushed by then. */
+  function follow(moments: Array<{ events: ApiRunEvent[]; output?: LiveOutput }>) {
+    let wait: WaitBaseline | null = null;
+    return moments.map(({ events, output }) => {
+      const since = modelWaitSince(events);
+      wait = followWait(wait, since, events, streamedSignature(output));
+      return pendingStep(since, output, wait.baseline)?.kind ?? null;
+    });
+  }
+
+  it('says "Writing…" as soon as the first words of the answer stream, not "Waiting for the model…"', () => {
+    const s = started();
+    expect(follow([{ events: [s] }, { events: [s], output: out('The ') }, { events: [s], output: out('The answer ') }])).toEqual(['waiting', 'writing', 'writing']);
+    // Opened mid-answer: nothing was answered in this run yet, so the text can only be this answer's.
+    expect(follow([{ events: [s], output: out('The answer ') }])).toEqual(['writing']);
+  });
+
+  it("keeps waiting while the output still holds an earlier response's text or a tool's progress, until new text arrives", () => {
+    const s = started();
+    const asked = [s, ev({ type: 'model.call', model: 'scripted', latencyMs: 5 }), call('a')];
+    const answered = [...asked, result('a')];
+    const earlier = out('Let me look that up');
+    expect(
+      follow([
+        { events: [s], output: out('Let me look') },
+        { events: asked, output: earlier },
+        { events: answered, output: earlier },
+        // A reconnect sends the same text again: still not this wait's answer.
+        { events: answered, output: { ...earlier } },
+        { events: answered, output: out('Found ') },
+      ]),
+    ).toEqual(['writing', null, 'waiting', 'waiting', 'writing']);
+    const progress = out('docs/lookup: 1/3\n', { tool: { server: 'docs', tool: 'lookup' } });
+    expect(follow([{ events: asked, output: progress }, { events: answered, output: progress }, { events: answered, output: out('Found ') }])).toEqual([null, 'waiting', 'writing']);
+  });
+
+  it('names a tool whose progress streams, and waits again through a retry (its text dropped) or once the output is done', () => {
+    const s = started();
+    expect(pendingStep(s.at, out('docs/lookup: 1/3', { tool: { server: 'docs', tool: 'lookup' } }), null)).toEqual({ kind: 'tool', server: 'docs', tool: 'lookup' });
+    expect(pendingStep(s.at, out('', { retrying: { attempt: 2, maxAttempts: 3 } }), null)).toEqual({ kind: 'waiting', since: s.at });
+    expect(pendingStep(s.at, out('all of it', { done: true }), null)).toEqual({ kind: 'waiting', since: s.at });
+    expect(pendingStep(null, out('words'), null)).toBeNull();
+  });
+
+  it('renders the writing and tool steps as plain text, without the waiting timer', () => {
+    const writing = renderToStaticMarkup(createElement(PendingStepItem, { step: { kind: 'writing' } }));
+    expect(writing).toContain('Writing…');
+    expect(writing).not.toContain('Waiting for the model');
+    expect(writing).not.toContain('role="timer"');
+    const tool = renderToStaticMarkup(createElement(PendingStepItem, { step: { kind: 'tool', server: '<b>docs</b>', tool: 'look&up' } }));
+    expect(tool).toContain('Running look&amp;up of MCP server &lt;b&gt;docs&lt;/b&gt;…');
+    const waiting = renderToStaticMarkup(createElement(PendingStepItem, { step: { kind: 'waiting', since: new Date().toISOString() } }));
+    expect(waiting).toContain('Waiting for the model…');
+    expect(waiting).toContain('role="timer"');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOutputPush } from '@/components/live-output/store';
+import { clearLiveOutput, jobOutputKey, parseOutputPush, runLiveOutput, runOutputKey, setLiveOutput, type LiveOutput } from '@/components/live-output/store';
 
 const team = { field: 'teamId' as const, id: 't1' };
 const msg = (data: Record<string, unknown>) => JSON.stringify({ teamId: 't1', jobId: 'j1', runId: 'r1', text: 'Hello', truncated: false, done: false, ...data });
@@ -41,5 +41,24 @@ describe('an output message as the page reads it', () => {
   it('reads a conversation message (no job) against its conversation', () => {
     const raw = JSON.stringify({ conversationId: 'c1', runId: 'r9', text: 'So far', truncated: false, done: true });
     expect(parseOutputPush(raw, { field: 'conversationId', id: 'c1' })).toEqual({ jobId: null, runId: 'r9', text: 'So far', truncated: false, done: true, retrying: null });
+  });
+});
+
+describe("a run's live output, for a view that knows only the run (its Steps)", () => {
+  const out = (runId: string, text: string): LiveOutput => ({ runId, text, truncated: false, done: false, retrying: null });
+
+  it("is found under a job's key or a conversation run's, follows the job's next run, and goes when cleared", () => {
+    setLiveOutput(jobOutputKey('j9'), out('run-a', 'first'));
+    setLiveOutput(runOutputKey('run-c'), out('run-c', 'chat'));
+    expect(runLiveOutput('run-a')?.text).toBe('first');
+    expect(runLiveOutput('run-c')?.text).toBe('chat');
+    // The job's next run takes its key: the earlier run has no output any more.
+    setLiveOutput(jobOutputKey('j9'), out('run-b', 'second'));
+    expect(runLiveOutput('run-a')).toBeUndefined();
+    expect(runLiveOutput('run-b')?.text).toBe('second');
+    clearLiveOutput(jobOutputKey('j9'));
+    clearLiveOutput(runOutputKey('run-c'));
+    expect(runLiveOutput('run-b')).toBeUndefined();
+    expect(runLiveOutput('run-c')).toBeUndefined();
   });
 });
