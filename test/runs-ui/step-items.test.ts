@@ -10,6 +10,14 @@ const of = <K extends StepItem['kind']>(item: StepItem, kind: K) => {
 };
 
 describe('stepItem', () => {
+  it("an MCP server the run could not use is a warning naming its id, and what to do about it", () => {
+    const id = 'a91dea21-78ac-4a3a-8926-fcb383a701ac';
+    const item = of(stepItem(ev({ type: 'tools.unavailable', mcpServers: [id] })), 'notice');
+    expect(item.tone).toBe('warning');
+    expect(item.title).toBe(`MCP server “${id}” no longer exists or is not yours to use; its tools were not offered`);
+    expect(item.detail).toBe(`Server ${id}: edit the agent to take it out of its MCP tools.`);
+  });
+
   it('a model call shows its model, tokens in and out and its latency', () => {
     const item = of(stepItem(ev({ type: 'model.call', model: 'openai:gpt-x', inputTokens: 1234, outputTokens: 56, latencyMs: 340, finishReason: 'stop' })), 'model');
     expect(item.title).toBe('Model call · openai:gpt-x');
