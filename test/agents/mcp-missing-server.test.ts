@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpToolName } from '@/lib/mcp/tool-name';
 import { resume, start } from '@/server/agents/runs';
+import { schema, writeTx } from '@/server/db';
 import { registerMcpTools } from '@/server/mcp/tool-group/register';
 import { stepItem } from '@/components/runs/step-items';
 import { modelWaitSince } from '@/components/runs/model-wait';
@@ -70,12 +72,14 @@ describe('an agent naming MCP servers its owner may not use', () => {
     const alice = await makeUser('alice');
     const server = fake.addServer(alice.id, 'asked', [fake.fakeTool('echo')]);
     const echo = mcpToolName(server.id, 'echo');
-    const { conversation } = await conversationWith(alice.id, { toolGroups: ['utility'], mcpTools: [{ serverId: server.id, tools: 'all' }], approvalTools: [echo] });
+    const { agent, conversation } = await conversationWith(alice.id, { toolGroups: ['utility'], mcpTools: [{ serverId: server.id, tools: 'all' }], approvalTools: [echo] });
     const { run } = await start(alice.id, conversation.id, { text: `/call ${echo} {"text":"x"}\n/reply after` }, { idempotencyKey: key() });
     expect((await finished(run.id)).status).toBe('interrupted');
     expect(ofType(await eventsOf(run.id), 'tools.unavailable')).toEqual([]);
 
     fake.removeServer(server.id);
+    // As a delete does: the server goes from the agent too (the resume runs with the setup recorded at the start).
+    await writeTx((tx) => tx.update(schema.agents).set({ mcpTools: [], approvalTools: [] }).where(eq(schema.agents.id, agent.id)));
     const { run: resumed } = await resume(alice.id, conversation.id, { approved: true }, { idempotencyKey: key() });
     // The approved call finds no such tool (a failed tool call the model reads), and the run goes on to answer.
     expect((await finished(resumed.id)).status).toBe('success');
@@ -84,5 +88,17 @@ describe('an agent naming MCP servers its owner may not use', () => {
     expect(ofType(events, 'tools.unavailable')).toEqual([expect.objectContaining({ mcpServers: [server.id] })]);
     expect(ofType(events, 'step.tool')).toEqual([expect.objectContaining({ tool: echo, status: 'error' })]);
     expect(fake.calls).toEqual([]);
+  });
+
+  it('is noted and read across copies of the notes module (instrumentation registers the group, a route may launch the run)', async () => {
+    const first = await import('@/server/agents/tools/unavailable');
+    vi.resetModules();
+    const second = await import('@/server/agents/tools/unavailable');
+    expect(second).not.toBe(first);
+    const context = { ownerId: 'o', conversationId: 'c', runId: 'r', agentId: 'a' };
+    first.noteMissingMcpServers(context, ['gone']);
+    first.noteUnavailableTools(context, 'mcp', [{ origin: 'mcp:never', reason: 'never_listed' }]);
+    expect(second.missingMcpServersOf(context)).toEqual(['gone']);
+    expect(second.unavailableToolsOf(context)).toEqual([{ origin: 'mcp:never', reason: 'never_listed' }]);
   });
 });

@@ -2,6 +2,10 @@ import 'server-only';
 import type { UnavailableTools } from '@/lib/types/assembly';
 import type { RunContext } from '../run-types';
 
+// On globalThis: the group that notes (registered at start-up, from instrumentation's copy of this module) and the
+// run that reads (a route's copy, when a request launched it) may hold separate copies of the module.
+const g = globalThis as unknown as { __ensembleToolNotes?: WeakMap<RunContext, Map<string, UnavailableTools>>; __ensembleMissingMcpServers?: WeakMap<RunContext, string[]> };
+
 /**
  * Tools a run's setup names but can't offer, and why (ADR 057): a tool group notes them while it builds the run's
  * tools (an MCP server never listed has no known tools), and the assembly record carries the note, so the run's
@@ -9,7 +13,7 @@ import type { RunContext } from '../run-types';
  * that builds again replaces its note. Reasons are codes, and the origin names only the server: no text a server or
  * a person wrote besides that name, and none of it goes near a system message.
  */
-const notes = new WeakMap<RunContext, Map<string, UnavailableTools>>();
+const notes = (g.__ensembleToolNotes ??= new WeakMap());
 
 export function noteUnavailableTools(context: RunContext, group: string, entries: UnavailableTools): void {
   const byGroup = notes.get(context) ?? new Map<string, UnavailableTools>();
@@ -29,7 +33,7 @@ export function unavailableToolsOf(context: RunContext): UnavailableTools {
  * retried transaction that builds again notes them once). The executor records them as a step of the run
  * (`tools.unavailable`), so the person sees why those tools are missing; only ids, never a server's name.
  */
-const missingServers = new WeakMap<RunContext, string[]>();
+const missingServers = (g.__ensembleMissingMcpServers ??= new WeakMap());
 
 export function noteMissingMcpServers(context: RunContext, serverIds: readonly string[]): void {
   missingServers.set(context, [...serverIds]);
