@@ -9,7 +9,7 @@ import { recoverRuns } from '@/server/agents/recovery';
 import { activeRuns } from '@/server/agents/run-events';
 import { findRun, resume, start, wait } from '@/server/agents/runs';
 import { readThread } from '@/server/agents/thread';
-import { closeDb, databaseEngine, schema, writeTx } from '@/server/db';
+import { closeDb, schema, writeTx } from '@/server/db';
 import { makeUser } from '../support/users';
 import { until } from '../support/wait';
 import { conversationWith, finished, send } from './helpers';
@@ -167,19 +167,19 @@ describe('conversations on the thread saver', () => {
     s.putWrites = putWrites;
     expect(failed).toBe(true);
     await until(async () => !activeRuns().has(run.id), 5_000, 'the execution to settle');
-    // SQLite saves the step-0 checkpoint (the input applied) before the task's writes fail. On Postgres that put may
-    // still be committing when the scripted task's writes fail at once; when the run stops first, the crash falls
-    // before that checkpoint and recovery redoes from the input. Either way: one answer, consistent thread.
+    // The step-0 checkpoint (the input applied) may still be on its way when the scripted task's writes fail at once:
+    // on Postgres its commit, on SQLite its serialization (seen on a loaded two-core machine). When the run stops
+    // first, the crash falls before that checkpoint and recovery redoes from the input. Either way: one answer,
+    // consistent thread.
     const saved = (await readThread(conversation.id)).messages.map((m) => m.getType());
-    expect(databaseEngine() === 'postgres' ? [[], ['human']] : [['human']]).toContainEqual(saved);
+    expect([[], ['human']]).toContainEqual(saved);
 
     await crashAsRunning(run.id);
     closeCheckpointer();
     await closeDb();
-    // From the step-0 checkpoint when it was saved, from the run's input when the crash fell before it (Postgres:
-    // read again now, since that put may have committed after the read above, before its pool closed).
+    // From the step-0 checkpoint when it was saved, from the run's input when the crash fell before it (read again
+    // now, since that put may have landed after the read above, before the database closed).
     const applied = (await readThread(conversation.id)).messages.length > 0;
-    if (databaseEngine() === 'sqlite') expect(applied).toBe(true);
     expect(await recoverRuns()).toEqual([{ runId: run.id, action: applied ? 'continued' : 'executed' }]);
     expect((await wait(run.id, 10_000))?.status).toBe('success');
     const { messages } = await readThread(conversation.id);
