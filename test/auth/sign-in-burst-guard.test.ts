@@ -1,3 +1,4 @@
+// test: own process: installs the peer address header on Node's HTTP server, which stays installed for the process
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -7,6 +7,10 @@ import { afterAll, inject, vi } from 'vitest';
 // app's modules loaded afresh, no process-wide state of the app's (below, afterAll) and the environment as it was.
 vi.resetModules();
 const environment = { ...process.env };
+// The worker's own process.env object, as the first file found it: Vitest's import.meta.env, through which
+// vi.stubEnv undoes a variable that was unset, deletes from that object. A file that replaced process.env
+// (`process.env = { ...saved }`) gets it back after it (afterAll), or a later file's undo would miss.
+const processEnv = ((globalThis as Record<symbol, NodeJS.ProcessEnv>)[Symbol.for('ensemble.test.process-env')] ??= process.env);
 
 // Each test file gets its own data directory.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-test-'));
@@ -40,8 +44,13 @@ afterAll(async () => {
   try {
     await teardown();
   } finally {
-    // Even after a failed teardown: the next file in this worker must not inherit this one's state. The app keeps its
-    // process-wide state on globalThis under __ensemble… (one copy per process, whichever bundle loads a module).
+    // Even after a failed teardown: the next file in this worker must not inherit this one's state — a replaced
+    // process.env, a stubbed global or variable, a faked clock, and the app's process-wide state, which it keeps on
+    // globalThis under __ensemble… (one copy per process, whichever bundle loads a module).
+    process.env = processEnv;
+    vi.unstubAllGlobals();
+    vi.unstubAllEnvs();
+    vi.useRealTimers();
     for (const key of Object.getOwnPropertyNames(globalThis)) if (key.startsWith('__ensemble')) delete (globalThis as Record<string, unknown>)[key];
     for (const key of Object.keys(process.env)) if (!(key in environment)) delete process.env[key];
     Object.assign(process.env, environment);
