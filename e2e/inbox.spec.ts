@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
+import { startBatch } from './support/batch-api';
 import { RESULT_TIMEOUT, createAgent, createTeam, sendRequest } from './support/team-flows';
 
 // Runs go through the real scheduler and the scripted model; each wait below stays in seconds.
@@ -108,6 +109,50 @@ test('a chat’s question is answered in place: the answer becomes the chat’s 
   await expect
     .poll(async () => JSON.stringify(await (await api.get(`/api/v1/conversations/${id}`)).json()), { timeout: RESULT_TIMEOUT })
     .toContain('Clarification accepted: 🟦 蓝色.');
+});
+
+test('each card’s link is named for what it opens, so a screen reader listing the links tells two cards of a kind apart', async ({ page, api }) => {
+  // Two of each kind: two chats (an agent's name with markup, which stays text), two teams, two batches.
+  const chats = [
+    { id: await chatWaitingForApproval(api, 'Adder <b>&amp;</b>', '1+1'), agent: 'Adder <b>&amp;</b>' },
+    { id: await chatWaitingForApproval(api, 'Doubler', '2*2'), agent: 'Doubler' },
+  ];
+  const teams = [
+    await createTeam(api, 'North crew', [{ name: 'North scout' }, { name: 'North cook' }]),
+    await createTeam(api, 'South crew', [{ name: 'South scout' }, { name: 'South cook' }]),
+  ];
+  await sendRequest(api, teams[0]!, 'North scout', '/ask Which pass?');
+  await sendRequest(api, teams[1]!, 'South scout', '/ask Which ford?');
+  const gate = await createAgent(api, { name: 'Gatekeeper', toolGroups: ['utility'], approvalTools: ['calculator'] });
+  const batchOf = (expr: string) =>
+    startBatch(api, { target: { agentId: gate.id }, template: '/call calculator {"expression":"{{expr}}"}', columns: ['expr'], items: [{ expr }], concurrency: 1 });
+  const batches = [await batchOf('3+3'), await batchOf('4*4')];
+  expect(batches[0]!.id.slice(0, 8)).not.toBe(batches[1]!.id.slice(0, 8));
+
+  await page.goto('/inbox');
+  const list = waitingList(page);
+  await expect(list.getByRole('listitem')).toHaveCount(6, { timeout: RESULT_TIMEOUT });
+
+  for (const chat of chats) {
+    const { conversation } = (await (await api.get(`/api/v1/conversations/${chat.id}`)).json()) as { conversation: { title: string } };
+    expect(conversation.title).not.toBe('');
+    const link = list.getByRole('link', { name: `Open the chat with ${chat.agent} · ${conversation.title}`, exact: true });
+    await expect(link).toHaveCount(1);
+    await expect(link).toHaveAttribute('href', `/conversations/${chat.id}`);
+  }
+  for (const team of teams) {
+    const link = list.getByRole('link', { name: `Open the team ${team.name}`, exact: true });
+    await expect(link).toHaveCount(1);
+    await expect(link).toHaveAttribute('href', `/teams/${team.id}?status=needs_input`);
+  }
+  for (const batch of batches) {
+    const link = list.getByRole('link', { name: `Open the batch ${batch.id.slice(0, 8)}`, exact: true });
+    await expect(link).toHaveCount(1);
+    await expect(link).toHaveAttribute('href', `/batches/${batch.id}`);
+  }
+  // No link is left with only the shared words; the markup in the agent's name was never rendered as HTML.
+  for (const shared of ['Open the chat', 'Open the team', 'Open the batch']) await expect(list.getByRole('link', { name: shared, exact: true })).toHaveCount(0);
+  await expect(list.locator('b')).toHaveCount(0);
 });
 
 test.describe('on a phone', () => {

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import type { RefCallback } from 'react';
+import { shortBatchId } from '@/components/batches/batch-link';
 import { approvalRequest } from '@/components/teams/interrupt-response';
 import { JobAnswerForm, type AnswerBody } from '@/components/teams/job-answer-form';
 import { cn } from '@/components/ui/cn';
@@ -37,13 +38,22 @@ const cutField = (text: string) => {
   return all.length > FIELD_CHARS ? `${all.slice(0, FIELD_CHARS).join('')}…` : text;
 };
 
-const homeOf = (where: InboxItem['where']): { href: string; label: string } =>
+/**
+ * Where the card's link goes. Several cards share the page, so each link's accessible name ends with what it opens
+ * (`named`, visually hidden: the visible words stay short): the chat's agent and title, the team's name, the batch's
+ * short id as BatchLink names it.
+ */
+const homeOf = (where: InboxItem['where']): { href: string; label: string; named: string } =>
   where.source === 'chat'
-    ? { href: `/conversations/${encodeURIComponent(where.conversationId)}`, label: 'Open the chat' }
+    ? {
+        href: `/conversations/${encodeURIComponent(where.conversationId)}`,
+        label: 'Open the chat',
+        named: ` with ${where.agentName || 'a deleted agent'}${where.title ? ` · ${cutField(where.title)}` : ''}`,
+      }
     : where.source === 'batch'
-      ? { href: `/batches/${encodeURIComponent(where.batchId)}`, label: 'Open the batch' }
+      ? { href: `/batches/${encodeURIComponent(where.batchId)}`, label: 'Open the batch', named: ` ${shortBatchId(where.batchId)}` }
       : // Filtered to what needs input: the feed opens on its newest 30 requests, which may not reach the one asking.
-        { href: `/teams/${encodeURIComponent(where.teamId)}?status=needs_input`, label: 'Open the team' };
+        { href: `/teams/${encodeURIComponent(where.teamId)}?status=needs_input`, label: 'Open the team', named: ` ${where.teamName}` };
 
 /**
  * One thing waiting for the person: where it waits (a chat, a team member's request, a batch's item with its fields),
@@ -114,6 +124,7 @@ export function InboxItemCard({ item, focused, selected, onSelect, note, onNoteC
             <Time iso={item.since} format="when" /> ·{' '}
             <Link className="underline underline-offset-2" href={home.href}>
               {home.label}
+              <span className="sr-only">{home.named}</span>
             </Link>
           </p>
         </div>
