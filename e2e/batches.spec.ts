@@ -383,3 +383,34 @@ test('two batches started from one chat: each “Open the batch” link is named
   }
   await expect(history.getByRole('link', { name: 'Open the batch', exact: true })).toHaveCount(0);
 });
+
+test('a cancelled batch item’s hidden conversation, opened directly, says its approval was cancelled with its batch', async ({ page, api }) => {
+  const agent = await createAgent(api, { name: 'Hidden gate', toolGroups: ['utility'], approvalTools: ['calculator'] });
+  const batch = await startBatch(api, { target: { agentId: agent.id }, template: '/call calculator {"expression":"{{expr}}"}', columns: ['expr'], items: [{ expr: '5*5' }] });
+  // The item's conversation is hidden from the list; the Inbox's read names it.
+  type Waiting = { items: Array<{ where: { source: string; batchId?: string; conversationId: string } }> };
+  let conversationId = '';
+  await expect
+    .poll(
+      async () => {
+        const { items } = (await (await api.get('/api/v1/inbox')).json()) as Waiting;
+        conversationId = items.find((i) => i.where.source === 'batch' && i.where.batchId === batch.id)?.where.conversationId ?? '';
+        return conversationId;
+      },
+      { timeout: RESULT_TIMEOUT },
+    )
+    .not.toBe('');
+
+  await page.goto(`/conversations/${conversationId}`, FIRST_LOAD);
+  await expectLive(page);
+  await expect(page.getByRole('region', { name: 'Approval needed: calculator' })).toBeVisible(FIRST_LOAD);
+  const cancelled = await api.post(`/api/v1/batches/${batch.id}/cancel`);
+  expect(cancelled.status(), await cancelled.text()).toBe(200);
+
+  // Told by push, not reloaded: the batch's cancel, in its own words; nothing is left to answer.
+  await expect(page.getByRole('status').filter({ hasText: 'The approval of calculator was cancelled with its batch: nothing waits for your answer.' })).toBeVisible({
+    timeout: RESULT_TIMEOUT,
+  });
+  await expect(page.getByText('cancelled with its team request')).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Approval needed: calculator' })).toHaveCount(0);
+});

@@ -178,7 +178,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
 
   if (!data || !conversation) return null;
 
-  const view = runView(run);
+  const view = runView(run, { batchItem: Boolean(data.batch) });
   // A team request's question or approval is answered on the team's page only (the server refuses it here).
   const teamRequest = data.teamRequest ?? null;
   const busyMessage = isRunActive(run) ? BUSY_MESSAGE : teamRequest ? TEAM_FIRST : view.kind === 'approval' ? APPROVAL_FIRST : null;

@@ -31,15 +31,19 @@ export type RunView =
   | { kind: 'active'; label: string }
   /** stopReason: a guard capped the run (lib/types/stop-reason.ts). */
   | { kind: 'error'; message: string; stopReason?: string }
-  /** tool: a team request's cancel ended the approval of this tool (the run keeps its interrupt). */
-  | { kind: 'cancelled'; tool?: string }
+  /**
+   * tool: a team request's cancel ended the approval of this tool (the run keeps its interrupt); withBatch: a batch's
+   * cancel did (the conversation runs one of its items).
+   */
+  | { kind: 'cancelled'; tool?: string; withBatch?: true }
   | { kind: 'approval'; interrupt: ApprovalInterrupt }
   | { kind: 'clarification'; interrupt: ClarificationInterrupt }
   /** Interrupted with a payload this screen does not know; the person can still send a message. */
   | { kind: 'waiting' }
   | { kind: 'done'; stopReason?: string };
 
-export function runView(run: Run | null | undefined): RunView {
+/** `batchItem`: the conversation runs a batch's item (ConversationDetail.batch), so a cancelled wait ended with its batch. */
+export function runView(run: Run | null | undefined, { batchItem = false }: { batchItem?: boolean } = {}): RunView {
   if (!run) return { kind: 'none' };
   switch (run.status) {
     case 'pending':
@@ -49,7 +53,8 @@ export function runView(run: Run | null | undefined): RunView {
       return { kind: 'error', message: run.error?.trim() || 'The run failed without an error message.', ...(run.stopReason ? { stopReason: run.stopReason } : {}) };
     case 'cancelled': {
       const i = readInterrupt({ status: 'interrupted', interrupt: run.interrupt });
-      return i?.type === 'approval' ? { kind: 'cancelled', tool: i.mcp?.tool ?? i.tool } : { kind: 'cancelled' };
+      if (i?.type !== 'approval') return { kind: 'cancelled' };
+      return { kind: 'cancelled', tool: i.mcp?.tool ?? i.tool, ...(batchItem ? { withBatch: true as const } : {}) };
     }
     case 'interrupted': {
       const i = readInterrupt(run);

@@ -39,7 +39,9 @@ export function RunStatus({ view, onCancel }: { view: RunView; onCancel: () => P
         ) : view.kind === 'cancelled' ? (
           <>
             <Badge tone="neutral">Cancelled</Badge>
-            {view.tool ? <span className="ml-2 break-words text-zinc-700 dark:text-zinc-300">{`The approval of ${view.tool} was cancelled with its team request: nothing waits for your answer.`}</span> : null}
+            {view.tool ? (
+              <span className="ml-2 break-words text-zinc-700 dark:text-zinc-300">{`The approval of ${view.tool} was cancelled with its ${view.withBatch ? 'batch' : 'team request'}: nothing waits for your answer.`}</span>
+            ) : null}
           </>
         ) : view.kind === 'done' && view.stopReason ? (
           <Badge tone="warning">{stopReasonLabel('completed', view.stopReason)}</Badge>

@@ -104,11 +104,17 @@ export type ConversationListItem = Conversation & { activity: ConversationActivi
 export type ConversationList = { conversations: ConversationListItem[] };
 /** A team request waiting on the conversation's newest run (a question or an approval, or its answer on the way): answered on the team's page only. */
 export type WaitingTeamRequest = { teamId: string; teamName: string; jobId: string };
+/**
+ * The batch whose item a hidden conversation runs (server/batches): a run there `cancelled` with its interrupt kept was
+ * ended by that batch's cancel, not a team request's.
+ */
+export type ConversationBatch = { id: string };
 export type ConversationDetail = {
   conversation: Conversation;
   messages: Message[];
   run: Run | null;
   teamRequest: WaitingTeamRequest | null;
   team: ConversationTeam | null;
+  batch: ConversationBatch | null;
 };
 export type RunResponse = { run: Run };

@@ -49,6 +49,20 @@ export async function findConversation(conversationId: string): Promise<Conversa
   return (await getDb().select().from(schema.conversations).where(eq(schema.conversations.id, conversationId)))[0];
 }
 
+/*
+ * A batch item's hidden conversation names its batch where a delegated child's names the run that delegated
+ * (parent_run_id): what tells, on reading it, that a run cancelled with its interrupt kept was ended by its batch's
+ * cancel (server/batches/waits.ts) rather than a team request's.
+ */
+const BATCH_PARENT = 'batch:';
+/** The parent_run_id of a batch item's conversation (server/batches/items.ts). */
+export const batchItemParent = (batchId: string) => `${BATCH_PARENT}${batchId}`;
+/** The batch whose item this conversation runs, or null (a chat, a team member's, a delegated child's). */
+export function batchOfConversation(conversation: Pick<Conversation, 'parentRunId'>): { id: string } | null {
+  const parent = conversation.parentRunId;
+  return parent?.startsWith(BATCH_PARENT) ? { id: parent.slice(BATCH_PARENT.length) } : null;
+}
+
 /**
  * The team a conversation is a member of, or null. A member's conversation belongs to its team: it can be deleted
  * only once the team is (conversation-delete.ts), so the chat offers no Delete for it and names the team instead.

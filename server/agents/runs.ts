@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { BaseMessage } from '@langchain/core/messages';
 import { approvalDecisionSchema } from '@/lib/schemas/conversation';
 import { truncateText } from '@/lib/text';
-import type { ConversationTeam, Message, RunInterrupt, WaitingTeamRequest } from '@/lib/types/conversation';
+import type { ConversationBatch, ConversationTeam, Message, RunInterrupt, WaitingTeamRequest } from '@/lib/types/conversation';
 import { schema, writeTx } from '@/server/db';
 import { jsonText } from '@/server/db/dialect';
 import { encodedPlaceholder, preparedPerConnection } from '@/server/db/prepared';
@@ -16,7 +16,7 @@ import { AppError, conflict, notFound, validationError } from '@/server/http/err
 import { zodFields } from '@/server/http/validation';
 import { assertDailyCap } from '@/server/budgets/daily-cap';
 import { assertConversationIdle } from './conversation-lock';
-import { findConversation, getConversation, memberTeamOf } from './conversations';
+import { batchOfConversation, findConversation, getConversation, memberTeamOf } from './conversations';
 import { withCompactionSummaries } from './compaction/conversation-view';
 import { attachmentsFor } from '@/server/files/attachments';
 import { RUN_MESSAGE_PREFIX, toApiMessages } from './messages';
@@ -133,6 +133,8 @@ export type ConversationState = {
   teamRequest: WaitingTeamRequest | null;
   /** The team this conversation is a member of, or null (a member's conversation can be deleted only once its team is). */
   team: ConversationTeam | null;
+  /** The batch whose item this hidden conversation runs, or null: its cancelled wait was ended by that batch's cancel. */
+  batch: ConversationBatch | null;
 };
 
 /** The conversation's messages (from its newest checkpoint), newest run and pending interrupt. */
@@ -149,6 +151,7 @@ export async function getState(ownerId: string, conversationId: string): Promise
     threadMessages: messages,
     teamRequest: await waitingTeamRequest(run),
     team: await memberTeamOf(conversationId),
+    batch: batchOfConversation(conversation),
   };
 }
 

@@ -29,6 +29,7 @@ export function conversationDetailView(state: ConversationState): ConversationDe
     run: state.run ? runView(state.run) : null,
     teamRequest: state.teamRequest,
     team: state.team,
+    batch: state.batch,
   };
 }
 

@@ -11,6 +11,7 @@ import { getDb, schema, writeTx } from '@/server/db';
 import type { BatchItem } from '@/server/db/schema';
 import { AppError } from '@/server/http/errors';
 import { contentText } from '@/server/agents/messages';
+import { batchItemParent } from '@/server/agents/conversations';
 import { assertConversationQuota } from '@/server/agents/quotas';
 import { ConversationBusyError, findRun, resumeRun, startRun, type StartOptions } from '@/server/agents/runs';
 import { clarificationAnswer } from '@/server/agents/provenance';
@@ -170,7 +171,7 @@ async function itemConversation(item: BatchItem, agentId: string, agentName: str
     const id = crypto.randomUUID();
     const now = new Date();
     const title = Array.from(`${label} · item ${item.idx + 1}`).slice(0, 80).join('');
-    await tx.insert(schema.conversations).values({ id, ownerId: item.ownerId, agentId, agentName, title, parentRunId: `batch:${item.batchId}`, createdAt: now, updatedAt: now });
+    await tx.insert(schema.conversations).values({ id, ownerId: item.ownerId, agentId, agentName, title, parentRunId: batchItemParent(item.batchId), createdAt: now, updatedAt: now });
     await tx.update(schema.batchItems).set({ conversationId: id }).where(and(eq(schema.batchItems.id, item.id), isNull(schema.batchItems.conversationId)));
     return id;
   });

@@ -164,6 +164,10 @@ export const runs = pgTable(
     status: text('status', { enum: RUN_STATUSES }).notNull().default('pending'),
     model: text('model').notNull(),
     input: json('input').$type<unknown>().notNull(),
+    /**
+     * The interrupt payload when status is 'interrupted', kept when a cancel ends the wait ('cancelled'): a team
+     * request's, or a batch's for its items' runs (which the conversation's parent_run_id names: 'batch:<id>').
+     */
     interrupt: json('interrupt').$type<unknown>(),
     error: text('error'),
     stopReason: text('stop_reason'),

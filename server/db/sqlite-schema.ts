@@ -195,7 +195,10 @@ export const runs = sqliteTable(
     model: text('model').notNull(),
     /** The exact input, kept so a recovered run is the same request. */
     input: text('input', { mode: 'json' }).$type<unknown>().notNull(),
-    /** The interrupt payload when status is 'interrupted' (kept when a team request's cancel ends the wait: 'cancelled'). */
+    /**
+     * The interrupt payload when status is 'interrupted', kept when a cancel ends the wait ('cancelled'): a team
+     * request's, or a batch's for its items' runs (which the conversation's parent_run_id names: 'batch:<id>').
+     */
     interrupt: text('interrupt', { mode: 'json' }).$type<unknown>(),
     error: text('error'),
     /** Why a run ended early (e.g. 'time_capped'), beside its status; null when it ran its course. */

@@ -173,7 +173,7 @@ describe('conversations API: create, list, read', () => {
   it('reads messages (with tool calls and results) and the newest run', async () => {
     const conversation = await newConversation(alice, { name: 'Calc', toolGroups: ['utility'] });
     const empty = (await (await detail(alice, conversation.id)).json()) as ConversationDetail;
-    expect(empty).toEqual({ conversation, messages: [], run: null, teamRequest: null, team: null });
+    expect(empty).toEqual({ conversation, messages: [], run: null, teamRequest: null, team: null, batch: null });
 
     const run = await sendAndWait(alice, conversation.id, '/call calculator {"expression":"2*21"}');
     const res = await detail(alice, conversation.id);

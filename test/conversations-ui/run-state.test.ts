@@ -74,6 +74,13 @@ describe('runView', () => {
     // A team request's cancel ended its approval: the screen says which call no longer waits.
     expect(runView(run('cancelled', { interrupt: { type: 'approval', tool: 'calculator', args: {} } }))).toEqual({ kind: 'cancelled', tool: 'calculator' });
     expect(runView(run('cancelled', { interrupt: { type: 'approval', tool: 'mcp__x', args: {}, mcp: { server: 'Docs', tool: 'search' } } }))).toEqual({ kind: 'cancelled', tool: 'search' });
+    // In a batch item's hidden conversation it was the batch's cancel.
+    expect(runView(run('cancelled', { interrupt: { type: 'approval', tool: 'calculator', args: {} } }), { batchItem: true })).toEqual({
+      kind: 'cancelled',
+      tool: 'calculator',
+      withBatch: true,
+    });
+    expect(runView(run('cancelled'), { batchItem: true })).toEqual({ kind: 'cancelled' });
     expect(runView(run('error', { error: 'Model openai:gpt-4.1-mini is not configured: set OPENAI_API_KEY' }))).toEqual({
       kind: 'error',
       message: 'Model openai:gpt-4.1-mini is not configured: set OPENAI_API_KEY',
