@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, eq, gt, lte, max } from 'drizzle-orm';
 import { getDb, schema, type Db } from '@/server/db';
 import { formatBytes } from '@/lib/byte-size';
-import { formatUsdText, nanosToUsd } from '@/lib/money';
+import { formatUsdText, NANO, nanosToUsd, parseDecimal } from '@/lib/money';
 import type { ApiAttachment } from '@/lib/types/file';
 import { attachmentsFor } from '@/server/files/attachments';
 import { teamSpend, teamTokensUsed } from '@/server/budgets/team-totals';
@@ -170,10 +170,16 @@ const KIND_HEADING: Record<ApiStateEntry['kind'], string> = {
   finding: 'Findings',
 };
 
-/** "12,340 tokens · $0.12 (2 runs of unknown cost not counted)": finished runs, as the team header counts them. */
+/**
+ * "12,340 tokens · $0.12 (2 runs of unknown cost not counted)": finished runs, as the team header counts them. When
+ * no finished run has a known cost, the cost is unknown, never "$0.00" (ADR 048; the header says "cost unknown").
+ */
 function usageLine(u: ExportUsage): string {
-  const unknown = u.unknownCostRuns ? ` (${u.unknownCostRuns.toLocaleString('en-US')} ${u.unknownCostRuns === 1 ? 'run' : 'runs'} of unknown cost not counted)` : '';
-  return `${u.tokensUsed.toLocaleString('en-US')} tokens · ${formatUsdText(u.spent)}${unknown}`;
+  const tokens = `${u.tokensUsed.toLocaleString('en-US')} tokens`;
+  if (!u.unknownCostRuns) return `${tokens} · ${formatUsdText(u.spent)}`;
+  const runs = `${u.unknownCostRuns.toLocaleString('en-US')} ${u.unknownCostRuns === 1 ? 'run' : 'runs'} of unknown cost`;
+  if (parseDecimal(u.spent, NANO) === 0) return `${tokens} · cost unknown (${runs})`;
+  return `${tokens} · ${formatUsdText(u.spent)} (${runs} not counted)`;
 }
 
 async function* markdown(team: Team, members: TeamMember[], usage: ExportUsage, batches: AsyncIterable<JobBatch>, state: () => Promise<ApiStateEntry[]>, now: Date) {

@@ -204,6 +204,14 @@ describe('PATCH /api/v1/teams/:id { moneyBudget }', () => {
     // For people, rounded to the cent past a dollar; the JSON above keeps the exact figure.
     expect(await res.text()).toContain('## Usage\n\n300 tokens · $1.23 (2 runs of unknown cost not counted)\n');
   });
+
+  it('the export says the cost is unknown, not $0.00, when no finished run’s cost is known (as the team header does)', async () => {
+    const { owner, team } = await teamSpent(0, { unknown: 3 });
+    const res = await exportRoute.GET(new Request('http://localhost/x?format=md', { headers: owner.auth }), { params: Promise.resolve({ id: team.id }) });
+    const text = await res.text();
+    expect(text).toContain('## Usage\n\n300 tokens · cost unknown (3 runs of unknown cost)\n');
+    expect(text).not.toContain('$0.00');
+  });
 });
 
 describe('updateTeamBudgetAction in money', () => {
