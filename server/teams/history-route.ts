@@ -19,6 +19,8 @@ export function teamRecordRoute(read: (teamId: string, filters: HistoryFilterInp
     const parsed = historyQueryParams.safeParse(Object.fromEntries(new URL(req.url).searchParams));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
+      // An unknown parameter has no path: name it (not "query", which is one of this route's own parameters).
+      if (issue?.code === 'unrecognized_keys') throw badRequest('invalid_query', `${issue.keys.join(', ')}: Unknown parameter`);
       throw badRequest('invalid_query', `${issue?.path.join('.') || 'query'}: ${issue?.message ?? 'invalid'}`);
     }
     return json(await read(team.id, parsed.data), { headers: { 'cache-control': 'no-store' } });

@@ -536,6 +536,10 @@ describe('history and results API', () => {
       expect(res.status, query).toBe(400);
       expect(res.body.error?.message, query).toBeTruthy();
     }
+    // An unknown parameter is named itself, not as "query" (a real parameter of this route).
+    const unknown = await get(historyGET, `${base}?color=red`, p, user.auth);
+    expect(unknown.body.error).toMatchObject({ code: 'invalid_query', message: 'color: Unknown parameter' });
+    expect((await get(resultsGET, `/api/v1/teams/${team.id}/results?color=red&size=2`, p, user.auth)).body.error?.message).toBe('color, size: Unknown parameter');
     expect((await get(historyGET, `${base}?query=${encodeURIComponent('界'.repeat(500))}`, p, user.auth)).status).toBe(200);
     expect((await get(historyGET, `${base}?query=${encodeURIComponent('😀'.repeat(501))}`, p, user.auth)).status).toBe(400);
     expect((await get(resultsGET, `/api/v1/teams/${team.id}/results?limit=21`, p, user.auth)).status).toBe(400);
