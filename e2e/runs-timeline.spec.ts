@@ -164,3 +164,15 @@ test('with the team stream blocked, the Runs page says so and still shows a new 
   await sendRequest(api, team, 'Research', '/reply Quick');
   await expect(bars(page, 'Research')).toHaveCount(1, { timeout: RESULT_TIMEOUT });
 });
+
+test('a team name with no spaces wraps in the Runs page’s way back at 390 px instead of running off the screen', async ({ page, api }) => {
+  const name = 'M'.repeat(80);
+  const team = await createTeam(api, name, [{ name: 'Research' }, { name: 'Review' }]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/teams/${team.id}/runs`, FIRST_LOAD);
+  await expect(page.getByRole('heading', { level: 1, name: 'Runs' })).toBeVisible(FIRST_LOAD);
+  const back = page.getByRole('link', { name });
+  await expect(back).toBeVisible();
+  const box = (await back.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+});

@@ -55,7 +55,7 @@ export function TeamRunsView({ teamId }: { teamId: string }) {
   return (
     <div className="w-full min-w-0 space-y-4">
       <header className="space-y-1">
-        <ButtonLink href={`/teams/${encodeURIComponent(teamId)}`} variant="link" size="inline" className="text-sm">
+        <ButtonLink href={`/teams/${encodeURIComponent(teamId)}`} variant="link" size="inline" className="text-sm break-words [overflow-wrap:anywhere]">
           <span aria-hidden>← </span>
           {team.data ? team.data.name : 'Team'}
         </ButtonLink>
