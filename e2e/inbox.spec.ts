@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, measureHorizontalOverflow, test } from './fixtures';
+import { LIMITS } from '@/lib/limits';
 import { startBatch } from './support/batch-api';
 import { RESULT_TIMEOUT, createAgent, createTeam, sendRequest } from './support/team-flows';
 
@@ -176,6 +177,24 @@ test.describe('on a phone', () => {
     await expect(page.getByText('Nothing needs you')).toBeVisible({ timeout: RESULT_TIMEOUT });
     // What must not happen: a control reachable only by hovering (every control above was tapped), or a failure listed.
     await expect(page.getByText('Not answered:')).toHaveCount(0);
+  });
+
+  test('a batch item’s field with a column name at its limit and no spaces keeps its value readable beside it', async ({ page, api }) => {
+    // 64 characters, the column name's limit, without a place to break: it took the row's whole width and left its
+    // value 0 px wide. What must not happen: a value squeezed to nothing, or the card running off the screen.
+    const column = 'x'.repeat(LIMITS.batch.column.maxChars);
+    const gate = await createAgent(api, { name: 'Gatekeeper', toolGroups: ['utility'], approvalTools: ['calculator'] });
+    await startBatch(api, { target: { agentId: gate.id }, template: `/call calculator {"expression":"{{${column}}}"}`, columns: [column], items: [{ [column]: '6*7' }], concurrency: 1 });
+    await page.goto('/inbox');
+    const fields = page.getByRole('definition');
+    await expect(fields).toHaveCount(1, { timeout: RESULT_TIMEOUT });
+    await expect(fields).toHaveText('6*7');
+    const value = await fields.boundingBox();
+    const name = await page.getByRole('term').boundingBox();
+    expect(value!.width).toBeGreaterThanOrEqual(40);
+    expect(name!.width).toBeLessThanOrEqual(390 * 0.4);
+    const overflow = await measureHorizontalOverflow(page);
+    expect(overflow.px, `sticks out: ${overflow.offenders.join(', ')}`).toBeLessThanOrEqual(0);
   });
 
   test('no keyboard shortcuts are offered on a phone, where there is no keyboard; a desktop width offers them', async ({ page, api }) => {

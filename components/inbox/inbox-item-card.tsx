@@ -108,12 +108,12 @@ export function InboxItemCard({ item, focused, selected, onSelect, note, onNoteC
             )}
           </h2>
           {where.source === 'batch' && Object.keys(where.fields).length ? (
-            <dl aria-label={`Fields of item ${where.index + 1}`} className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-xs">
+            <dl aria-label={`Fields of item ${where.index + 1}`} className="mt-1 grid grid-cols-[fit-content(40%)_minmax(0,1fr)] gap-x-3 text-xs">
               {Object.entries(where.fields)
                 .slice(0, FIELDS_SHOWN)
                 .map(([name, value]) => (
                   <div key={name} className="contents">
-                    <dt className="font-mono text-zinc-500 dark:text-zinc-400">{name}</dt>
+                    <dt className="min-w-0 font-mono wrap-anywhere text-zinc-500 dark:text-zinc-400">{name}</dt>
                     <dd className="min-w-0 break-words text-zinc-800 dark:text-zinc-200">{cutField(value)}</dd>
                   </div>
                 ))}
