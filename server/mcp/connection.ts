@@ -159,12 +159,25 @@ export class McpConnection {
       if (e instanceof Error && e.message === 'fetch failed' && e.cause !== undefined) continue;
       messages.push(e instanceof Error ? (httpStatusText(e) ?? e.message) : String(e));
     }
+    // fetch refuses the ports of other protocols (its "bad port" list: 9, 25, 6000…) before any connection.
+    const badPort = messages.indexOf('bad port');
+    if (badPort >= 0) messages[badPort] = `its port${this.portOfUrl()} is one that fetch never connects to (reserved for another protocol); use another port`;
     const message = messages.join(': ');
     const tail = opened?.stderrTail();
     if (!tail) return message.slice(0, 500);
     // The process ended: its own words say why; the SDK's "Connection closed" (-32000) adds nothing to them.
     if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) return tellingLine(tail).slice(0, 500);
     return `${message} (${tellingLine(tail)})`.slice(0, 500);
+  }
+
+  /** " 9" for a URL on port 9; "" when there is no URL or it names no port. */
+  private portOfUrl(): string {
+    try {
+      const port = this.spec.url ? new URL(this.spec.url).port : '';
+      return port ? ` ${port}` : '';
+    } catch {
+      return '';
+    }
   }
 
   private busy() {

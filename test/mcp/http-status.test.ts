@@ -45,6 +45,22 @@ describe('an MCP server over Streamable HTTP that answers with an HTTP error', (
     }
   });
 
+  it("a URL on a port fetch never connects to says so, not fetch's bare 'bad port'", async () => {
+    // Port 9 (discard) is on fetch's list of other protocols' ports; 8 is not: the control reaches the refusal of an
+    // unanswered port instead.
+    const refused = connect(stdioSpec([], { transport: 'http', command: null, url: 'http://127.0.0.1:9/mcp', ownerId: null, name: 'blocked' }));
+    const control = connect(stdioSpec([], { transport: 'http', command: null, url: 'http://127.0.0.1:8/mcp', ownerId: null, name: 'open' }));
+    try {
+      expect((await refused.tools()).error).toBe(
+        'The MCP server "blocked" could not be started or reached: its port 9 is one that fetch never connects to (reserved for another protocol); use another port',
+      );
+      expect((await control.tools()).error).not.toMatch(/bad port|never connects/);
+    } finally {
+      await refused.dispose();
+      await control.dispose();
+    }
+  });
+
   it("an account's server on a refused address says the refusal, without fetch's own 'fetch failed'", async () => {
     const conn = connect(stdioSpec([], { transport: 'http', command: null, url: `${origin}/mcp`, ownerId: 'an-account', name: 'mine' }));
     try {
