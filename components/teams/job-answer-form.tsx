@@ -4,11 +4,12 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { ApprovalPrompt } from '@/components/approvals/approval-prompt';
 import type { ApprovalRequest, ApprovalValue } from '@/components/approvals/approval';
 import { Button } from '@/components/ui/button';
+import { CharCounter } from '@/components/ui/char-counter';
 import { Textarea } from '@/components/ui/input';
 import { isSendShortcut } from '@/lib/mentions/send-shortcut';
 import { cn } from '@/components/ui/cn';
 import { LIMITS } from '@/lib/limits';
-import { boundedTextProblem, counterLabel, measureText } from '@/lib/text-bounds';
+import { boundedTextProblem, measureText } from '@/lib/text-bounds';
 import { approvalRequest, parseInterruptResponse, respondErrorMessage, responseHint } from './interrupt-response';
 import { newClientId } from '@/lib/idempotency/client-id';
 import { forgetKeyAfterSuccess, keyForDraft, type KeyedDraft } from '@/lib/idempotency/draft-key';
@@ -68,8 +69,10 @@ function TypedAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Props) {
   const [pending, setPending] = useState(false);
   const answerKey = useRef<KeyedDraft | null>(null);
   const isClarification = waiting.type === 'clarification';
-  const measure = measureText(value, LIMITS.answer);
   const hint = responseHint(waiting);
+  const measure = measureText(value, LIMITS.answer);
+  // Past its bound the field is marked invalid as the composers' are, before any Send; a JSON response has bytes only.
+  const over = isClarification ? measure.over : measure.bytes > LIMITS.interruptResponse.maxBytes;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -130,7 +133,7 @@ function TypedAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Props) {
         value={value}
         spellCheck={isClarification}
         className={cn(!isClarification && 'font-mono text-xs')}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={error || over ? true : undefined}
         aria-describedby={`${hint ? `${fieldId}-hint ` : ''}${fieldId}-counter${error ? ` ${fieldId}-error` : ''}`}
         onChange={(e) => {
           onChange(jobId, e.target.value);
@@ -144,11 +147,14 @@ function TypedAnswerForm({ jobId, waiting, value, onChange, onSubmit }: Props) {
         }}
       />
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p id={`${fieldId}-counter`} className={cn('text-xs', measure.over ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400')}>
-          {isClarification
-            ? counterLabel(measure, LIMITS.answer)
-            : `${measure.bytes.toLocaleString('en-US')} / ${LIMITS.interruptResponse.maxBytes.toLocaleString('en-US')} bytes`}
-        </p>
+        {isClarification ? (
+          <CharCounter id={`${fieldId}-counter`} text={value} bound={LIMITS.answer} />
+        ) : (
+          // A JSON response is bounded in bytes only.
+          <p id={`${fieldId}-counter`} className={cn('text-xs tabular-nums', over ? 'font-medium text-red-700 dark:text-red-300' : 'text-zinc-600 dark:text-zinc-400')}>
+            {`${measure.bytes.toLocaleString('en-US')} / ${LIMITS.interruptResponse.maxBytes.toLocaleString('en-US')} bytes`}
+          </p>
+        )}
         {/* aria-disabled, not disabled, while sending: a disabled button would drop the keyboard focus to the page. */}
         <Button type="submit" size="sm" aria-disabled={pending || undefined}>
           {pending ? 'Sending…' : isClarification ? 'Send answer' : 'Send response'}

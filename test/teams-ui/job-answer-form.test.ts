@@ -2,6 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { JobAnswerForm } from '@/components/teams/job-answer-form';
+import { LIMITS } from '@/lib/limits';
 import type { ApiWaiting } from '@/lib/types/team';
 
 const render = (waiting: ApiWaiting, value = '') =>
@@ -49,5 +50,33 @@ describe('a waiting job card’s answer form', () => {
     const html = render(approval(42, {}));
     expect(html).toContain('Response (JSON)');
     expect(html).toMatch(/<p id="([^"]+-hint)"[^>]*>An approval takes \{&quot;approved&quot;: true\}.*<\/p><textarea[^>]*aria-describedby="\1 /);
+  });
+
+  it('marks a question’s answer invalid past its bound before any Send, and says so to a screen reader; at the bound it is not', () => {
+    const question: ApiWaiting = { type: 'clarification', question: 'Which tone?', questionId: 'q1' };
+    const field = (html: string) => /<textarea[^>]*>/.exec(html)![0];
+    // At the limit and one past it, in ASCII, CJK (3 bytes each: the byte bound decides) and emoji (4 bytes, 2 UTF-16 units).
+    const ascii = 'a'.repeat(LIMITS.answer.maxChars);
+    const cjk = '語'.repeat(Math.floor(LIMITS.answer.maxBytes / 3));
+    const emoji = '🙂'.repeat(LIMITS.answer.maxBytes / 4);
+    for (const atLimit of [ascii, cjk, emoji]) {
+      const html = render(question, atLimit);
+      expect(field(html)).not.toContain('aria-invalid');
+      expect(html).not.toContain('Over the limit');
+    }
+    for (const past of [`${ascii}a`, `${cjk}語`, `${emoji}🙂`]) {
+      const html = render(question, past);
+      expect(field(html)).toContain('aria-invalid="true"');
+      expect(html).toContain('Over the limit of 4,000 characters or 8,000 bytes: shorten the text.');
+    }
+  });
+
+  it('bounds a JSON response by its bytes only: at the bound it is valid, one byte more is not', () => {
+    const review: ApiWaiting = { type: 'interrupt', payload: { type: 'review', draft: 'x' } };
+    const field = (html: string) => /<textarea[^>]*>/.exec(html)![0];
+    const atLimit = `"${'a'.repeat(LIMITS.interruptResponse.maxBytes - 2)}"`;
+    expect(field(render(review, atLimit))).not.toContain('aria-invalid');
+    expect(render(review, atLimit)).toContain('8,000 / 8,000 bytes');
+    expect(field(render(review, `${atLimit} `))).toContain('aria-invalid="true"');
   });
 });
