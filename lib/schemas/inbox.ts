@@ -4,7 +4,7 @@ import { wholeNumberParam } from './common';
 import { approvalDecisionSchema, idempotencyKeySchema } from './conversation';
 
 /** `GET /api/v1/inbox?limit=&after=`: a page, oldest first; `after` is the previous page's nextCursor. */
-export const inboxQuerySchema = z.object({
+export const inboxQuerySchema = z.strictObject({
   limit: wholeNumberParam(1, LIMITS.inbox.maxLimit).default(LIMITS.inbox.defaultLimit),
   after: z.string().max(200, 'Must be at most 200 characters').optional(),
 });

@@ -7,6 +7,7 @@ import { parseOrThrow } from '@/server/http/validation';
 import { listFiles } from './files';
 import { resolveScope } from './scope';
 import { uploadFile } from './upload';
+import { refuseQuery } from '@/server/http/query';
 
 type Ctx = { params: Promise<{ id: string }> };
 const uploadQuery = z.strictObject({ name: z.string({ error: 'A file needs a name' }) });
@@ -18,6 +19,7 @@ const uploadQuery = z.strictObject({ name: z.string({ error: 'A file needs a nam
 export function scopeFileRoutes(kind: FileScope['kind']) {
   const GET = route(async (req, ctx: Ctx) => {
     const user = await requireUser(req);
+    refuseQuery(req);
     const { id } = await ctx.params;
     return json({ files: await listFiles(await resolveScope(user.id, { kind, id })) });
   });

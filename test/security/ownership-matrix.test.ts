@@ -287,6 +287,27 @@ describe('ownership matrix over app/api/v1', () => {
     expect(await databaseFingerprint()).toBe(before);
   });
 
+  // docs/api.md, errors: a query parameter a GET does not take is a 422 naming it, never silently ignored (a script's
+  // `?limit=10` on a list without pages would read its answer as one page). The team record's two reads answer their
+  // documented 400 invalid_query. On the owner's own ids, so each route gets past its owner check.
+  it('every GET refuses a query parameter it does not take, naming it: never ignored', async () => {
+    const gets = routes.filter((r) => r.method === 'GET');
+    expect(gets.length).toBeGreaterThan(50);
+    for (const { key: routeKey, route, file } of gets) {
+      const spec = CASES[routeKey]!;
+      const own: Foreign = 'foreign' in spec ? spec.foreign(world) : {};
+      const query = own.query ? `${own.query}&zz_unknown=1` : '?zz_unknown=1';
+      const res = await callRoute({ method: 'GET', route, file, params: own.params, query, headers: world.ann.auth });
+      if (/\/(history|results)$/.test(route)) {
+        expect([res.status, res.body.error?.code], routeKey).toEqual([400, 'invalid_query']);
+        expect(res.body.error?.message, routeKey).toContain('zz_unknown');
+        continue;
+      }
+      expect(res.status, `${routeKey}: ${JSON.stringify(res.body)}`).toBe(422);
+      expect((res.body.error as { fields?: Record<string, string> }).fields, routeKey).toEqual({ zz_unknown: 'Unknown field' });
+    }
+  });
+
   it("ann's own calls on the same ids still work afterwards (the ids were real)", async () => {
     const get = routes.find((r) => r.key === 'GET /agents/[id]')!;
     const res = await callRoute({ ...get, params: { id: world.agent.id }, headers: world.ann.auth });

@@ -5,10 +5,12 @@ import { createConversation } from '@/server/agents/conversations';
 import { conversationView } from '@/server/agents/views';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
+import { refuseQuery } from '@/server/http/query';
 
 /** GET /api/v1/conversations — the caller's conversations, most recently active first. */
 export const GET = route(async (req) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   return json({ conversations: await listConversationItems(user.id) });
 });
 

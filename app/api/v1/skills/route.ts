@@ -3,12 +3,14 @@ import { requireUser } from '@/server/auth/require-user';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readJson, route } from '@/server/http/route';
 import { createSkill, listSkills } from '@/server/skills/skills';
+import { refuseQuery } from '@/server/http/query';
 
 export const dynamic = 'force-dynamic';
 
 /** The caller's skills, by name: name, description, pack hash and resource files (not their bodies). */
 export const GET = route(async (req) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   return json(await listSkills(user.id));
 });
 

@@ -5,10 +5,12 @@ import { requireCaller, requireUser } from '@/server/auth/require-user';
 import { createApiToken, listApiTokens, tokenExpiry, tokenView } from '@/server/auth/tokens';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
+import { refuseQuery } from '@/server/http/query';
 
 /** The caller's unrevoked API tokens, expired ones marked (never the tokens themselves). */
 export const GET = route(async (req) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   const now = new Date();
   return json({ tokens: (await listApiTokens(user.id)).map((info) => tokenView(info, now)) });
 });

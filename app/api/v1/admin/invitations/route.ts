@@ -3,10 +3,12 @@ import { requireAdmin } from '@/server/admin/access';
 import { createInvitation, listInvitations } from '@/server/auth/invitations';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
+import { refuseQuery } from '@/server/http/query';
 
 /** The instance's invitations, newest first (never their codes). */
 export const GET = route(async (req) => {
   await requireAdmin(req);
+  refuseQuery(req);
   return json({ invitations: await listInvitations() });
 });
 

@@ -3,10 +3,12 @@ import { requireAdmin } from '@/server/admin/access';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { listPrices, setPrice } from '@/server/providers/prices';
+import { refuseQuery } from '@/server/http/query';
 
 /** Every model's prices per million tokens, in US dollars as decimal strings (ADR 048). */
 export const GET = route(async (req) => {
   await requireAdmin(req);
+  refuseQuery(req);
   return json({ prices: await listPrices() }, { headers: { 'cache-control': 'no-store' } });
 });
 

@@ -4,10 +4,12 @@ import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { builtinProviders } from '@/server/providers/builtins';
 import { createProvider, listProviders } from '@/server/providers/store';
+import { refuseQuery } from '@/server/http/query';
 
 /** The managed providers (keys shown as ••••last4 only) and the built-in ones the environment configures. */
 export const GET = route(async (req) => {
   await requireAdmin(req);
+  refuseQuery(req);
   return json({ providers: await listProviders(), builtin: builtinProviders() }, { headers: { 'cache-control': 'no-store' } });
 });
 

@@ -3,10 +3,12 @@ import { requireAdmin } from '@/server/admin/access';
 import { createAccount, listAccounts } from '@/server/admin/accounts';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
+import { refuseQuery } from '@/server/http/query';
 
 /** Every account with its usage (admins only; anyone else gets 404). */
 export const GET = route(async (req) => {
   await requireAdmin(req);
+  refuseQuery(req);
   return json({ users: await listAccounts() });
 });
 

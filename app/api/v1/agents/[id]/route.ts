@@ -3,12 +3,14 @@ import { requireUser } from '@/server/auth/require-user';
 import { deleteAgent, getAgent, toApiAgent, updateAgent } from '@/server/agents/catalog';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
+import { refuseQuery } from '@/server/http/query';
 
 type Ctx = { params: Promise<{ id: string }> };
 
 /** GET /api/v1/agents/:id */
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   const { id } = await ctx.params;
   return json(toApiAgent(await getAgent(user.id, id)));
 });

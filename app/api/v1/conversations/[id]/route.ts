@@ -4,12 +4,14 @@ import { getState } from '@/server/agents/runs';
 import { conversationDetailView } from '@/server/agents/views';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, route } from '@/server/http/route';
+import { refuseQuery } from '@/server/http/query';
 
 type Ctx = { params: Promise<{ id: string }> };
 
 /** GET /api/v1/conversations/:id — the conversation, its messages and its newest run. */
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   const { id } = await ctx.params;
   return json(conversationDetailView(await getState(user.id, id)));
 });

@@ -4,12 +4,14 @@ import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readJson, route } from '@/server/http/route';
 import { parseOrThrow } from '@/server/http/validation';
 import { accountMcpServers, createAccountMcpServer, refuseStdioForAccount } from '@/server/mcp/servers';
+import { refuseQuery } from '@/server/http/query';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /** The caller's own MCP servers (secrets as names only) and the deployment's, by name. */
 export const GET = route(async (req) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   return json(await accountMcpServers(user.id), { headers: NO_STORE });
 });
 

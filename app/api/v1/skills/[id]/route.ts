@@ -3,6 +3,7 @@ import { requireUser } from '@/server/auth/require-user';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readJson, route } from '@/server/http/route';
 import { deleteSkill, getSkill, updateSkill } from '@/server/skills/skills';
+import { refuseQuery } from '@/server/http/query';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
@@ -10,6 +11,7 @@ type Ctx = { params: Promise<{ id: string }> };
 /** The skill with its body. Another owner's id: 404. */
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   const { id } = await ctx.params;
   return json(await getSkill(user.id, id));
 });

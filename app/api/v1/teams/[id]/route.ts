@@ -5,12 +5,14 @@ import { json, readBody, route } from '@/server/http/route';
 import { deleteTeam } from '@/server/teams/lifecycle';
 import { updateTeamSettings } from '@/server/teams/team-settings';
 import { getTeam } from '@/server/teams/teams';
+import { refuseQuery } from '@/server/http/query';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   const { id } = await ctx.params;
   return json(await getTeam(user.id, id));
 });

@@ -3,11 +3,13 @@ import { requireAdmin } from '@/server/admin/access';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { deleteProvider, providerRow, toProviderView, updateProvider } from '@/server/providers/store';
+import { refuseQuery } from '@/server/http/query';
 
 type Ctx = { params: Promise<{ id: string }> };
 
 export const GET = route(async (req, ctx: Ctx) => {
   await requireAdmin(req);
+  refuseQuery(req);
   return json(toProviderView(await providerRow((await ctx.params).id)), { headers: { 'cache-control': 'no-store' } });
 });
 

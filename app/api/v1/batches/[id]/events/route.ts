@@ -5,6 +5,7 @@ import { getBatch } from '@/server/batches/store';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { route } from '@/server/http/route';
 import { batchEventStream } from '@/server/push/batch-stream';
+import { refuseQuery } from '@/server/http/query';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
@@ -12,6 +13,7 @@ type Ctx = { params: Promise<{ id: string }> };
 /** Live updates of one batch (text/event-stream): `batch` events with its status and counts; docs/api.md "Batches". */
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   const { id } = await ctx.params;
   await getBatch(user.id, id);
   return batchEventStream({

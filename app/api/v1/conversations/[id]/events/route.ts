@@ -8,12 +8,14 @@ import { route } from '@/server/http/route';
 import { bridgeRunEvents } from '@/server/push/conversation-changes';
 import { conversationEventStream } from '@/server/push/conversation-stream';
 import { parseLastEventId } from '@/server/push/event-stream';
+import { refuseQuery } from '@/server/http/query';
 
 export const dynamic = 'force-dynamic';
 
 /** Live updates for one conversation (text/event-stream): see docs/api.md "Event streams". */
 export const GET = route(async (req, ctx: Ctx) => {
   const { user, id } = await callerConversation(req, ctx);
+  refuseQuery(req);
   bridgeRunEvents(runEvents());
   bridgeChildChanges();
   return conversationEventStream({

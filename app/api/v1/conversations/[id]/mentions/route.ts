@@ -4,12 +4,14 @@ import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { mentionTargets, sendMentions } from '@/server/teams/mentions';
 import { callerConversation, type ConversationRouteCtx as Ctx } from '@/server/agents/conversation-route';
+import { refuseQuery } from '@/server/http/query';
 
 export const dynamic = 'force-dynamic';
 
 /** Members this conversation can @mention (members of the owner's ready teams, minus itself). */
 export const GET = route(async (req, ctx: Ctx) => {
   const { user, id } = await callerConversation(req, ctx);
+  refuseQuery(req);
   return json({ targets: await mentionTargets(user.id, id) });
 });
 

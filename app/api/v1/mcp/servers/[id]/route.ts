@@ -4,6 +4,7 @@ import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readJson, route } from '@/server/http/route';
 import { parseOrThrow } from '@/server/http/validation';
 import { accountMcpServer, deleteAccountMcpServer, refuseStdioForAccount, updateAccountMcpServer } from '@/server/mcp/servers';
+import { refuseQuery } from '@/server/http/query';
 
 type Ctx = { params: Promise<{ id: string }> };
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -11,6 +12,7 @@ const NO_STORE = { 'cache-control': 'no-store' };
 /** One of the caller's own servers; another account's id (or a deployment-wide one) answers 404. */
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   return json(await accountMcpServer(user.id, (await ctx.params).id), { headers: NO_STORE });
 });
 

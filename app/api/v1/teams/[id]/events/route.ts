@@ -5,6 +5,7 @@ import { route } from '@/server/http/route';
 import { parseLastEventId } from '@/server/push/event-stream';
 import { teamEventStream } from '@/server/push/team-stream';
 import { requireTeam } from '@/server/teams/teams';
+import { refuseQuery } from '@/server/http/query';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
@@ -12,6 +13,7 @@ type Ctx = { params: Promise<{ id: string }> };
 /** Live updates for one team workspace (text/event-stream): see docs/api.md "Event streams". */
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   const { id } = await ctx.params;
   await requireTeam(user.id, id);
   return teamEventStream({

@@ -4,6 +4,7 @@ import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { createPersonEntry } from '@/server/teams/person-state';
 import { listStateForApi } from '@/server/teams/state';
+import { refuseQuery } from '@/server/http/query';
 
 export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
@@ -11,6 +12,7 @@ type Ctx = { params: Promise<{ id: string }> };
 /** The team's public state, archived entries included: `{ revision, entries }`. */
 export const GET = route(async (req, ctx: Ctx) => {
   const user = await requireUser(req);
+  refuseQuery(req);
   const { id } = await ctx.params;
   return json(await listStateForApi(user.id, id));
 });

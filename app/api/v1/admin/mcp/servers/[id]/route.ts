@@ -3,12 +3,14 @@ import { requireAdmin } from '@/server/admin/access';
 import { otherMethods } from '@/server/http/method-not-allowed';
 import { json, readBody, route } from '@/server/http/route';
 import { adminMcpServer, deleteAdminMcpServer, updateAdminMcpServer } from '@/server/mcp/servers';
+import { refuseQuery } from '@/server/http/query';
 
 type Ctx = { params: Promise<{ id: string }> };
 const NO_STORE = { 'cache-control': 'no-store' };
 
 export const GET = route(async (req, ctx: Ctx) => {
   await requireAdmin(req);
+  refuseQuery(req);
   return json(await adminMcpServer((await ctx.params).id), { headers: NO_STORE });
 });
 
