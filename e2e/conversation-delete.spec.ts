@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, measureHorizontalOverflow, test } from './fixtures';
 import { createAgent, createConversation, PAGE_DATA } from './support/seed';
 import { createTeam } from './support/team-flows';
 
@@ -141,4 +141,23 @@ test('a team member’s conversation offers no Delete (it would always be refuse
   await teamLink.focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/teams/${team.id}$`), PAGE_DATA);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('a team member’s row keeps its title the row’s width and puts the team’s note below it', async ({ page, api }) => {
+    await createTeam(api, 'Kept crew', [{ name: 'Drafter' }, { name: 'Proofer' }]);
+    await page.goto('/conversations');
+    const memberRow = row(page, 'Drafter');
+    await expect(memberRow).toBeVisible(PAGE_DATA);
+    const link = await memberRow.getByRole('link', { name: /^Drafter\b/ }).boundingBox();
+    const note = await memberRow.getByText('Part of the team', { exact: false }).boundingBox();
+    const whole = await memberRow.boundingBox();
+    // What must not happen: the note beside the title, leaving the title a narrow column (it took half the row).
+    expect(link!.width).toBeGreaterThan(whole!.width * 0.9);
+    expect(note!.y).toBeGreaterThanOrEqual(link!.y + link!.height - 1);
+    const overflow = await measureHorizontalOverflow(page);
+    expect(overflow.px, `sticks out: ${overflow.offenders.join(', ')}`).toBeLessThanOrEqual(0);
+  });
 });

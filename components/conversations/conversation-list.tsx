@@ -46,7 +46,7 @@ export function ConversationList() {
     <>
       <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
         {conversations.map((c) => (
-          <li key={c.id} className="flex items-start gap-1 pr-2 hover:bg-zinc-50 dark:hover:bg-zinc-800">
+          <li key={c.id} className="flex flex-wrap items-start gap-x-1 pr-2 hover:bg-zinc-50 sm:flex-nowrap dark:hover:bg-zinc-800">
             <Link
               href={`/conversations/${encodeURIComponent(c.id)}`}
               className="block min-w-0 flex-1 px-4 py-3 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
@@ -62,10 +62,11 @@ export function ConversationList() {
                 {conversationLabel(c)}
               </p>
             </Link>
-            {/* Beside the link, never inside it: its own stop in the tab order. */}
-            <div className="pt-2.5">
+            {/* Beside the link, never inside it: its own stop in the tab order. A team's note, a sentence, goes below the
+                title on a phone, where beside it would leave the title a narrow column. */}
+            <div className={c.team ? 'basis-full px-4 pb-3 sm:basis-auto sm:px-0 sm:pt-2.5 sm:pb-0' : 'pt-2.5'}>
               {c.team ? (
-                <TeamMemberNote team={c.team} />
+                <TeamMemberNote team={c.team} className="sm:max-w-56" />
               ) : (
                 <Button variant="ghost" size="sm" aria-haspopup="dialog" aria-label={`Delete conversation with ${c.agentName}`} onClick={() => setDeleting(c)}>
                   Delete

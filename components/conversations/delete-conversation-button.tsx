@@ -4,6 +4,7 @@ import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
 
 /**
  * The delete dialog, loaded when someone opens it (like the team's dialogs, team-dialogs-lazy.tsx): the chat's and the
@@ -41,9 +42,9 @@ export function DeleteConversationButton({
  * In place of Delete for a team member's conversation, which can be deleted only once its team is (the server refuses
  * it before; ADR 050): the team, linked, and what to do instead.
  */
-export function TeamMemberNote({ team }: { team: { id: string; name: string } }) {
+export function TeamMemberNote({ team, className = 'max-w-56' }: { team: { id: string; name: string }; className?: string }) {
   return (
-    <p className="max-w-56 text-xs break-words text-zinc-600 dark:text-zinc-400">
+    <p className={cn('text-xs break-words text-zinc-600 dark:text-zinc-400', className)}>
       Part of the team{' '}
       <Link href={`/teams/${encodeURIComponent(team.id)}`} className="text-indigo-700 underline dark:text-indigo-300">
         {team.name}
