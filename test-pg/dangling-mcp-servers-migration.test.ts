@@ -3,7 +3,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '@/server/db/pg-schema';
-import { agentRows, agents, expected, migrationsBefore, servers, users } from '@/test/db/dangling-mcp-servers';
+import { agentRows, agents, expectAsDeletingLeft, expected, migrationsBefore, servers, users } from '@/test/db/dangling-mcp-servers';
 import { freshDatabase, type FreshDatabase } from './support/database';
 
 // The Postgres twin of test/db/dangling-mcp-servers-migration.test.ts: migration 0020 takes MCP servers that no
@@ -28,11 +28,7 @@ afterAll(async () => {
 describe('migration 0020 (Postgres): MCP servers that no longer exist, out of agents', () => {
   it.each(agents.map((a) => [a.name, a] as const))('%s holds what deleting those servers would have left', async (_name, agent) => {
     const rows = await drizzle(db.pool, { schema }).select().from(schema.agents);
-    const row = rows.find((a) => a.id === agent.id)!;
-    const want = expected(agent);
-    expect({ mcpTools: row.mcpTools, approvalTools: row.approvalTools }).toEqual({ mcpTools: want.mcpTools, approvalTools: want.approvalTools });
-    const original = agentRows.find((a) => a.id === agent.id)!;
-    expect(row.updatedAt.getTime() > original.updatedAt.getTime()).toBe(want.changed);
+    expectAsDeletingLeft(rows.find((a) => a.id === agent.id)!, agent);
   });
 
   it('changes the agents with a dangling server and no other (the comparison is not vacuous)', () => {

@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '@/server/db/sqlite-schema';
-import { agentRows, agents, expected, migrationsBefore, servers, users } from './dangling-mcp-servers';
+import { agentRows, agents, expectAsDeletingLeft, expected, migrationsBefore, servers, users } from './dangling-mcp-servers';
 
 // Agents saved before deleting an MCP server took it out of them still name servers that no longer exist; migration
 // 0027 takes those entries and their approval rules out, as a delete does now. What must not happen: an entry of a
@@ -33,11 +33,7 @@ afterAll(() => {
 
 describe('migration 0027 (SQLite): MCP servers that no longer exist, out of agents', () => {
   it.each(agents.map((a) => [a.name, a] as const))('%s holds what deleting those servers would have left', (_name, agent) => {
-    const row = db.select().from(schema.agents).all().find((a) => a.id === agent.id)!;
-    const want = expected(agent);
-    expect({ mcpTools: row.mcpTools, approvalTools: row.approvalTools }).toEqual({ mcpTools: want.mcpTools, approvalTools: want.approvalTools });
-    const original = agentRows.find((a) => a.id === agent.id)!;
-    expect(row.updatedAt.getTime() > original.updatedAt.getTime()).toBe(want.changed);
+    expectAsDeletingLeft(db.select().from(schema.agents).all().find((a) => a.id === agent.id)!, agent);
   });
 
   it('changes the agents with a dangling server and no other (the comparison is not vacuous)', () => {

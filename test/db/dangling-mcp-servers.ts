@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { withoutMcpServers, mcpServerRule } from '@/lib/mcp/approval-rule';
 import { mcpServerTag, mcpToolName } from '@/lib/mcp/tool-name';
 
@@ -85,6 +86,14 @@ export function expected(agent: AgentFixture): { mcpTools: Selection; approvalTo
   const usable = new Set(servers.filter((s) => s.ownerId === null || s.ownerId === agent.ownerId).map((s) => s.id));
   const gone = new Set(agent.mcpTools.map((s) => s.serverId).filter((id) => !usable.has(id)));
   return { ...withoutMcpServers(agent.mcpTools, agent.approvalTools, gone), changed: gone.size > 0 };
+}
+
+/** The migrated row holds what deleting those servers would have left, and moved `updatedAt` only if it changed. */
+export function expectAsDeletingLeft(row: { mcpTools: Selection; approvalTools: string[]; updatedAt: Date }, agent: AgentFixture): void {
+  const want = expected(agent);
+  expect({ mcpTools: row.mcpTools, approvalTools: row.approvalTools }).toEqual({ mcpTools: want.mcpTools, approvalTools: want.approvalTools });
+  const original = agentRows.find((a) => a.id === agent.id)!;
+  expect(row.updatedAt.getTime() > original.updatedAt.getTime()).toBe(want.changed);
 }
 
 /**
