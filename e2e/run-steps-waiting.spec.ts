@@ -1,5 +1,16 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { openChat, PAGE_DATA } from './support/seed';
+
+/** Send a message in the open chat, wait for its run to start, and open that turn's Steps: the steps' list. */
+async function sendAndOpenSteps(page: Page, text: string) {
+  await page.getByRole('combobox', { name: 'Message', exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Running…' })).toBeVisible(PAGE_DATA);
+  const history = page.getByRole('log', { name: 'Conversation history' });
+  await history.getByRole('button', { name: 'Steps', exact: true }).first().click(PAGE_DATA);
+  return page.getByRole('list', { name: 'Run steps' });
+}
 
 /**
  * While a run's model call is in flight nothing is recorded, so the Steps panel used to show only "Run started": a
@@ -10,13 +21,7 @@ test('the Steps of a turn whose model is slow show a pending "Waiting for the mo
   test.setTimeout(45_000);
   await openChat(page, api, { name: 'Ponderer' });
   // The scripted model takes 30 s before it answers: the test ends the run itself (Cancel), it does not wait it out.
-  await page.getByRole('combobox', { name: 'Message', exact: true }).fill('/sleep 30000\n/reply finally');
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Running…' })).toBeVisible(PAGE_DATA);
-
-  const history = page.getByRole('log', { name: 'Conversation history' });
-  await history.getByRole('button', { name: 'Steps', exact: true }).first().click(PAGE_DATA);
-  const steps = page.getByRole('list', { name: 'Run steps' });
+  const steps = await sendAndOpenSteps(page, '/sleep 30000\n/reply finally');
   const waiting = steps.getByRole('listitem').filter({ hasText: 'Waiting for the model…' });
   await expect(waiting).toBeVisible(PAGE_DATA);
   const timer = waiting.getByRole('timer');
@@ -43,13 +48,7 @@ test('the pending step turns from "Waiting for the model…" to "Writing…" as 
   test.setTimeout(60_000);
   await openChat(page, api, { name: 'Slow writer' });
   const words = Array.from({ length: 15 }, (_, i) => `word${i + 1}`).join(' ');
-  await page.getByRole('combobox', { name: 'Message', exact: true }).fill(`/sleep 8000\n/pace 2000\n/reply ${words}`);
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Running…' })).toBeVisible(PAGE_DATA);
-
-  const history = page.getByRole('log', { name: 'Conversation history' });
-  await history.getByRole('button', { name: 'Steps', exact: true }).first().click(PAGE_DATA);
-  const steps = page.getByRole('list', { name: 'Run steps' });
+  const steps = await sendAndOpenSteps(page, `/sleep 8000\n/pace 2000\n/reply ${words}`);
   const waiting = steps.getByRole('listitem').filter({ hasText: 'Waiting for the model…' });
   const writing = steps.getByRole('listitem').filter({ hasText: 'Writing…' });
   await expect(waiting).toBeVisible(PAGE_DATA);
