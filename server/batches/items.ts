@@ -161,12 +161,16 @@ async function recordItemRun(tx: Tx, itemId: string, lease: number, runId: strin
   if (now?.runId !== runId) throw new LeaseLostError();
 }
 
-/** The item's own conversation (hidden: parent_run_id names the batch), created once and remembered on the item. */
+/**
+ * The item's own conversation (hidden: parent_run_id names the batch), created once and remembered on the item, and
+ * only while the item still holds the lease that admitted it: a cancelled item gets no empty conversation.
+ */
 async function itemConversation(item: BatchItem, agentId: string, agentName: string, label: string): Promise<string> {
   if (item.conversationId) return item.conversationId;
   return writeTx(async (tx) => {
-    const [current] = await tx.select({ c: schema.batchItems.conversationId }).from(schema.batchItems).where(eq(schema.batchItems.id, item.id));
-    if (current?.c) return current.c;
+    const [current] = await tx.select({ c: schema.batchItems.conversationId }).from(schema.batchItems).where(held(item.id, item.lease));
+    if (!current) throw new LeaseLostError();
+    if (current.c) return current.c;
     await assertConversationQuota(tx, item.ownerId);
     const id = crypto.randomUUID();
     const now = new Date();

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { BatchCreateInput } from '@/lib/schemas/batch';
 import { currentCluster } from '@/server/cluster/cluster';
 import { admitItem as admitInTx, finalizeItem, itemRunKey, launchItem } from '@/server/batches/items';
+import { cancelBatch } from '@/server/batches/control';
 import { releaseDeadProcessItems } from '@/server/batches/recovery';
 import { createBatch } from '@/server/batches/store';
 import { databaseEngine, getDb, schema, writeTx } from '@/server/db';
@@ -11,17 +12,18 @@ import { finished, makeAgent } from '../agents/helpers';
 import { makeUser } from '../support/users';
 import { itemRows } from './helpers';
 
-// A hook into the launch between its read of the item and its run's record (see the second test).
-let beforeFindBatch: (() => Promise<void>) | undefined;
+// A hook into the launch after its reads of the item and its batch, before it writes anything (see the second test).
+let afterFindBatch: (() => Promise<void>) | undefined;
 vi.mock('@/server/batches/store', async (importOriginal) => {
   const store = await importOriginal<typeof import('@/server/batches/store')>();
   return {
     ...store,
     findBatch: async (id: string) => {
-      const hook = beforeFindBatch;
-      beforeFindBatch = undefined;
+      const batch = await store.findBatch(id);
+      const hook = afterFindBatch;
+      afterFindBatch = undefined;
       await hook?.();
-      return store.findBatch(id);
+      return batch;
     },
   };
 });
@@ -76,20 +78,40 @@ describe('releasing the unlaunched items of a dead process', () => {
     const [item] = await itemRows(batch.id);
     await admitItem(item!.id);
     const [admitted] = await itemRows(batch.id);
-    // The launch has read the item under its lease; the release lands before it records its run (store.findBatch
-    // is the launch's next read, so the release runs there).
-    beforeFindBatch = async () => {
+    // The launch has read the item under its lease and its batch; the release lands before it writes anything.
+    afterFindBatch = async () => {
       await leasedBy(item!.id, crypto.randomUUID());
       expect(await releaseDeadProcessItems()).toBe(1);
     };
     await launchItem(item!.id, signal());
-    expect(beforeFindBatch).toBeUndefined();
+    expect(afterFindBatch).toBeUndefined();
     const [after] = await itemRows(batch.id);
-    expect(after).toMatchObject({ status: 'queued', attempts: 0, runId: null, lease: admitted!.lease + 1 });
+    expect(after).toMatchObject({ status: 'queued', attempts: 0, runId: null, conversationId: null, lease: admitted!.lease + 1 });
     // The run of the lost lease was rolled back with its record: no model runs for a lease nobody would record.
     const keyed = await getDb().select().from(schema.runs).where(eq(schema.runs.idempotencyKey, itemRunKey(item!.id, admitted!.lease)));
     expect(keyed).toEqual([]);
     expect(await runsOf(after!.conversationId)).toEqual([]);
+  });
+
+  it('a batch cancelled between the launch’s read and its conversation: the cancelled item gets no conversation and no run', async () => {
+    const alice = await makeUser('alice');
+    const agent = await makeAgent(alice.id);
+    const { batch } = await createBatch(alice.id, input(agent.id, 1), { origin: 'person' });
+    const [item] = await itemRows(batch.id);
+    await admitItem(item!.id);
+    const [admitted] = await itemRows(batch.id);
+    afterFindBatch = async () => {
+      await cancelBatch(alice.id, batch.id);
+    };
+    const conversationsBefore = await getDb().select({ id: schema.conversations.id }).from(schema.conversations);
+    await launchItem(item!.id, signal());
+    expect(afterFindBatch).toBeUndefined();
+    const [after] = await itemRows(batch.id);
+    // Must not happen: an empty hidden conversation (counted against the owner's quota) for an item nobody will run.
+    expect(after).toMatchObject({ status: 'cancelled', conversationId: null, runId: null, attempts: 0, lease: admitted!.lease + 1 });
+    expect(await getDb().select({ id: schema.conversations.id }).from(schema.conversations)).toEqual(conversationsBefore);
+    const keyed = await getDb().select().from(schema.runs).where(eq(schema.runs.idempotencyKey, itemRunKey(item!.id, admitted!.lease)));
+    expect(keyed).toEqual([]);
   });
 
   it('leaves alone: this process’s item, an item whose run was recorded (its run is recovered instead), and a queued or finished one', async () => {
