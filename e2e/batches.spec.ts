@@ -384,7 +384,7 @@ test('two batches started from one chat: each “Open the batch” link is named
   await expect(history.getByRole('link', { name: 'Open the batch', exact: true })).toHaveCount(0);
 });
 
-test('a cancelled batch item’s hidden conversation, opened directly, says its approval was cancelled with its batch', async ({ page, api }) => {
+test('a batch item’s hidden conversation, opened directly, sends its approval to the batch, then says it was cancelled with its batch', async ({ page, api }) => {
   const agent = await createAgent(api, { name: 'Hidden gate', toolGroups: ['utility'], approvalTools: ['calculator'] });
   const batch = await startBatch(api, { target: { agentId: agent.id }, template: '/call calculator {"expression":"{{expr}}"}', columns: ['expr'], items: [{ expr: '5*5' }] });
   // The item's conversation is hidden from the list; the Inbox's read names it.
@@ -403,7 +403,13 @@ test('a cancelled batch item’s hidden conversation, opened directly, says its 
 
   await page.goto(`/conversations/${conversationId}`, FIRST_LOAD);
   await expectLive(page);
-  await expect(page.getByRole('region', { name: 'Approval needed: calculator' })).toBeVisible(FIRST_LOAD);
+  // Answered where the item records it, never here (the server would refuse it): no Approve, no composer.
+  const notice = page.getByRole('region', { name: 'A batch item waits for you' });
+  await expect(notice).toBeVisible(FIRST_LOAD);
+  await expect(notice.getByRole('link', { name: `Answer on the batch’s page ${batch.id.slice(0, 8)}`, exact: true })).toHaveAttribute('href', `/batches/${batch.id}`);
+  await expect(page.getByRole('region', { name: 'Approval needed: calculator' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Message', exact: true })).toHaveCount(0);
   const cancelled = await api.post(`/api/v1/batches/${batch.id}/cancel`);
   expect(cancelled.status(), await cancelled.text()).toBe(200);
 
@@ -412,5 +418,6 @@ test('a cancelled batch item’s hidden conversation, opened directly, says its 
     timeout: RESULT_TIMEOUT,
   });
   await expect(page.getByText('cancelled with its team request')).toHaveCount(0);
-  await expect(page.getByRole('region', { name: 'Approval needed: calculator' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'A batch item', exact: true }).getByRole('link', { name: `Open the batch ${batch.id.slice(0, 8)}` })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'A batch item waits for you' })).toHaveCount(0);
 });

@@ -12,6 +12,7 @@ import { ApprovalPrompt } from '@/components/approvals/approval-prompt';
 import type { ApprovalValue } from '@/components/approvals/approval';
 import { agentQuery } from '@/components/agents/queries';
 import { conversationKeys, conversationStateQuery } from './queries';
+import { BatchItemNotice } from './batch-item-notice';
 import { Composer } from './composer';
 import { DeleteConversationButton, TeamMemberNote } from './delete-conversation-button';
 import { FilesPanelLazy } from '@/components/files/files-panel-lazy';
@@ -138,7 +139,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
   // When the approval prompt goes (answered here or elsewhere) it takes the focused button with it: the composer takes
   // the focus (the run's status is announced by its own live region), never the page's <body>. Checked after the
   // render that removed it, whenever that comes.
-  const approvalShown = runView(run).kind === 'approval' && !data?.teamRequest;
+  const approvalShown = runView(run).kind === 'approval' && !data?.teamRequest && !data?.batch;
   const hadApproval = useRef(approvalShown);
   useEffect(() => {
     if (hadApproval.current && !approvalShown && focusIsLost()) composerArea.current?.querySelector('textarea')?.focus();
@@ -269,7 +270,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
 
       {teamRequest ? <TeamRequestNotice request={teamRequest} agentName={conversation.agentName} /> : null}
 
-      {view.kind === 'approval' && run && !teamRequest ? (
+      {view.kind === 'approval' && run && !teamRequest && !data.batch ? (
         <ApprovalPrompt key={run.id} interrupt={view.interrupt} onAnswer={answerApproval} errorMessage={sendErrorMessage} />
       ) : null}
 
@@ -288,7 +289,9 @@ export function ChatView({ conversationId }: { conversationId: string }) {
       ) : null}
 
       <div ref={composerArea} className="sticky bottom-0 -mx-1 border-t border-zinc-200 bg-zinc-50/95 px-1 pt-3 pb-3 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/95">
-        {agentId ? (
+        {data.batch ? (
+          <BatchItemNotice batchId={data.batch.id} waiting={view.kind === 'approval' || view.kind === 'clarification'} />
+        ) : agentId ? (
           <Composer
             onSend={send}
             busyMessage={busyMessage}

@@ -5,6 +5,7 @@ import { schema, writeTx, type Db } from '@/server/db';
 import { UNFINISHED_JOB_STATUSES } from '@/server/db/schema';
 import { AppError, notFound } from '@/server/http/errors';
 import { getCheckpointer } from './checkpointer';
+import { batchOfConversation } from './conversations';
 
 /**
  * Deleting a conversation (ADR 050). The conversation goes with every hidden conversation its runs delegated to,
@@ -27,7 +28,14 @@ export async function deleteConversation(ownerId: string, conversationId: string
     // Another owner's id answers like a missing one (and a second delete finds nothing).
     if (!root || root.ownerId !== ownerId) throw notFound('Conversation');
     if (root.parentRunId !== null) {
-      throw new AppError(409, 'delegated_conversation', 'This conversation belongs to a delegated task; it is deleted with the conversation that delegated it');
+      const batch = batchOfConversation(root);
+      throw new AppError(
+        409,
+        'delegated_conversation',
+        batch
+          ? `This conversation runs an item of batch ${batch.id}; it is part of the batch's record and can't be deleted on its own`
+          : 'This conversation belongs to a delegated task; it is deleted with the conversation that delegated it',
+      );
     }
     await refuseTeamMember(tx, conversationId);
     const ids = [conversationId, ...(await hiddenDescendants(tx, ownerId, conversationId))];

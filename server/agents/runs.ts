@@ -368,9 +368,19 @@ function assertNoApprovalWaiting(latest: Run | undefined): void {
 
 export const interruptPending = () => new AppError(409, 'interrupt_pending', 'Approve or decline the pending tool call in this conversation first');
 
-/** A delegated child's conversation (server/agents/delegation) can be read, never continued by a person. */
+/**
+ * A delegated child's conversation (server/agents/delegation) or a batch item's (server/batches) can be read, never
+ * continued by a person; the refusal says which, and where a batch item is answered instead.
+ */
 function assertNotDelegated(conversation: Conversation): void {
-  if (conversation.parentRunId) throw conflict('delegated_conversation', 'This conversation belongs to a delegated child run: it can be read, not continued');
+  if (!conversation.parentRunId) return;
+  const batch = batchOfConversation(conversation);
+  throw conflict(
+    'delegated_conversation',
+    batch
+      ? `This conversation runs an item of batch ${batch.id}: it can be read, not continued (answer or retry the item from its batch)`
+      : 'This conversation belongs to a delegated child run: it can be read, not continued',
+  );
 }
 
 type Tx = Parameters<Parameters<typeof writeTx>[0]>[0];

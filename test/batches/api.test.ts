@@ -6,6 +6,8 @@ import * as exportRoute from '@/app/api/v1/batches/[id]/export/route';
 import * as cancelRoute from '@/app/api/v1/batches/[id]/cancel/route';
 import * as retryRoute from '@/app/api/v1/batches/[id]/retry-failed/route';
 import * as eventsRoute from '@/app/api/v1/batches/[id]/events/route';
+import * as conversationRoute from '@/app/api/v1/conversations/[id]/route';
+import * as messagesRoute from '@/app/api/v1/conversations/[id]/messages/route';
 import { LIMITS } from '@/lib/limits';
 import { makeAgent } from '../agents/helpers';
 import { call } from '../support/teams';
@@ -182,6 +184,41 @@ describe('POST /api/v1/batches: a durable batch over a list, run to the end thro
     expect((await post(bob.auth, body(bobAgent.id, slow))).status).toBe(201);
     for (const r of results.filter((x) => x.status === 201)) {
       await call(cancelRoute.POST, { method: 'POST', headers: alice.auth, params: { id: (r.body.batch as { id: string }).id } });
+    }
+  });
+
+  it('an item’s conversation is read, not continued or deleted: the refusal names the batch; another owner gets 404', async () => {
+    const alice = await makeUser('alice');
+    const eve = await makeUser('eve');
+    const agent = await makeAgent(alice.id, { name: 'Writer' });
+    const created = await post(alice.auth, body(agent.id, { items: [{ name: 'Ann', mood: 'glad' }] }));
+    const id = (created.body.batch as { id: string }).id;
+    await ended(id);
+    const [item] = await itemRows(id);
+    const params = { id: item!.conversationId! };
+    const read = await call(conversationRoute.GET, { headers: alice.auth, params });
+    expect(read.body).toMatchObject({ batch: { id } });
+
+    const sent = await call(messagesRoute.POST, { method: 'POST', headers: alice.auth, body: { text: '/reply more', idempotencyKey: 'more' }, params });
+    expect(sent.status).toBe(409);
+    expect(sent.body).toMatchObject({ error: { code: 'delegated_conversation', message: expect.stringContaining(`an item of batch ${id}`) } });
+    // Must not say it is a delegated child run's, nor that it goes with a batch delete (there is none).
+    expect(String((sent.body.error as { message: string }).message)).not.toContain('delegated');
+    const deleted = await call(conversationRoute.DELETE, { method: 'DELETE', headers: alice.auth, params });
+    expect(deleted.status).toBe(409);
+    expect(deleted.body).toMatchObject({ error: { code: 'delegated_conversation', message: `This conversation runs an item of batch ${id}; it is part of the batch's record and can't be deleted on its own` } });
+
+    // Nothing ran and nothing went: the item's one run, its conversation still there.
+    expect((await call(conversationRoute.GET, { headers: alice.auth, params })).status).toBe(200);
+    expect((await itemRows(id))[0]).toMatchObject({ status: 'done', attempts: 1, runId: item!.runId });
+    // Another owner: 404 for all three, as for a missing conversation, never the batch's id.
+    for (const res of [
+      await call(conversationRoute.GET, { headers: eve.auth, params }),
+      await call(messagesRoute.POST, { method: 'POST', headers: eve.auth, body: { text: '/reply more', idempotencyKey: 'eve' }, params }),
+      await call(conversationRoute.DELETE, { method: 'DELETE', headers: eve.auth, params }),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(JSON.stringify(res.body)).not.toContain(id);
     }
   });
 
