@@ -46,6 +46,19 @@ const leasedBy = (itemId: string, processId: string | null) =>
 const runsOf = async (conversationId: string | null) =>
   conversationId ? getDb().select().from(schema.runs).where(eq(schema.runs.conversationId, conversationId)) : [];
 
+/** A one-item batch whose item this process has admitted: the item as created and as admitted. */
+async function oneAdmittedItem() {
+  const alice = await makeUser('alice');
+  const agent = await makeAgent(alice.id);
+  const { batch } = await createBatch(alice.id, input(agent.id, 1), { origin: 'person' });
+  const [item] = await itemRows(batch.id);
+  await admitItem(item!.id);
+  const [admitted] = await itemRows(batch.id);
+  return { alice, batch, item, admitted };
+}
+/** The runs made under one lease of an item (its run key). */
+const runsKeyedBy = (itemId: string, lease: number) => getDb().select().from(schema.runs).where(eq(schema.runs.idempotencyKey, itemRunKey(itemId, lease)));
+
 describe('releasing the unlaunched items of a dead process', () => {
   it('admission records the admitting process; a dead one’s unlaunched item is queued again at once with no attempt spent, even with maxAttempts 1', async () => {
     const alice = await makeUser('alice');
@@ -72,12 +85,7 @@ describe('releasing the unlaunched items of a dead process', () => {
   });
 
   it('a launch whose lease is released between its read and its run’s record creates no run and writes nothing', async () => {
-    const alice = await makeUser('alice');
-    const agent = await makeAgent(alice.id);
-    const { batch } = await createBatch(alice.id, input(agent.id, 1), { origin: 'person' });
-    const [item] = await itemRows(batch.id);
-    await admitItem(item!.id);
-    const [admitted] = await itemRows(batch.id);
+    const { batch, item, admitted } = await oneAdmittedItem();
     // The launch has read the item under its lease and its batch; the release lands before it writes anything.
     afterFindBatch = async () => {
       await leasedBy(item!.id, crypto.randomUUID());
@@ -88,18 +96,12 @@ describe('releasing the unlaunched items of a dead process', () => {
     const [after] = await itemRows(batch.id);
     expect(after).toMatchObject({ status: 'queued', attempts: 0, runId: null, conversationId: null, lease: admitted!.lease + 1 });
     // The run of the lost lease was rolled back with its record: no model runs for a lease nobody would record.
-    const keyed = await getDb().select().from(schema.runs).where(eq(schema.runs.idempotencyKey, itemRunKey(item!.id, admitted!.lease)));
-    expect(keyed).toEqual([]);
+    expect(await runsKeyedBy(item!.id, admitted!.lease)).toEqual([]);
     expect(await runsOf(after!.conversationId)).toEqual([]);
   });
 
   it('a batch cancelled between the launch’s read and its conversation: the cancelled item gets no conversation and no run', async () => {
-    const alice = await makeUser('alice');
-    const agent = await makeAgent(alice.id);
-    const { batch } = await createBatch(alice.id, input(agent.id, 1), { origin: 'person' });
-    const [item] = await itemRows(batch.id);
-    await admitItem(item!.id);
-    const [admitted] = await itemRows(batch.id);
+    const { alice, batch, item, admitted } = await oneAdmittedItem();
     afterFindBatch = async () => {
       await cancelBatch(alice.id, batch.id);
     };
@@ -110,8 +112,7 @@ describe('releasing the unlaunched items of a dead process', () => {
     // Must not happen: an empty hidden conversation (counted against the owner's quota) for an item nobody will run.
     expect(after).toMatchObject({ status: 'cancelled', conversationId: null, runId: null, attempts: 0, lease: admitted!.lease + 1 });
     expect(await getDb().select({ id: schema.conversations.id }).from(schema.conversations)).toEqual(conversationsBefore);
-    const keyed = await getDb().select().from(schema.runs).where(eq(schema.runs.idempotencyKey, itemRunKey(item!.id, admitted!.lease)));
-    expect(keyed).toEqual([]);
+    expect(await runsKeyedBy(item!.id, admitted!.lease)).toEqual([]);
   });
 
   it('leaves alone: this process’s item, an item whose run was recorded (its run is recovered instead), and a queued or finished one', async () => {
