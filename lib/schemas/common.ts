@@ -47,13 +47,15 @@ export const idSchema = z
 /**
  * A query parameter holding a whole number in decimal digits (query values arrive as text; "1e2", "-0" and "" are
  * refused), within min..max, with the API's own wording rather than zod's ("Too small: expected number to be >=1").
+ * Any count of digits is a whole number: one too large for a double is "at most", never "not a whole number".
  */
 export const wholeNumberParam = (min: number, max: number) =>
   z
     .string()
-    .regex(/^\d{1,16}$/, 'Must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `Must be at least ${min}`).max(max, `Must be at most ${max}`));
+    .regex(/^\d+$/, 'Must be a whole number')
+    // Digits only, so a whole number already; the cap keeps a number past a double's range finite for the bounds.
+    .transform((digits) => Math.min(Number(digits), Number.MAX_VALUE))
+    .pipe(z.number().min(min, `Must be at least ${min}`).max(max, `Must be at most ${max}`));
 
 /** A query parameter that must be one of `values`, refused with the list (zod's own wording names no values). */
 export const oneOfParam = <T extends string>(values: readonly [T, ...T[]]) => z.enum(values, { error: `Must be one of: ${values.join(', ')}` });

@@ -185,6 +185,13 @@ describe('requests, activity and cancel API', () => {
     const wording: Record<string, string> = {
       'limit=0': 'Must be at least 1',
       'limit=201': 'Must be at most 200',
+      // Too large for a double, or for any number type: still a whole number, and still too large.
+      [`limit=${'9'.repeat(20)}`]: 'Must be at most 200',
+      [`offset=${'1'.repeat(400)}`]: 'Must be at most 1000000',
+      'offset=1000001': 'Must be at most 1000000',
+      'limit=1.5': 'Must be a whole number',
+      'limit=一': 'Must be a whole number',
+      'limit=🎉': 'Must be a whole number',
       'offset=-1': 'Must be a whole number',
       'limit=abc': 'Must be a whole number',
       'bogus=1': 'Unknown field',
@@ -192,11 +199,12 @@ describe('requests, activity and cancel API', () => {
       'details=yes': 'Must be one of: 0, 1, true, false',
     };
     for (const [q, message] of Object.entries(wording)) {
-      const res = await call(activityRoute.GET, { url: `http://localhost/x?${q}`, headers: alice.auth, params: { id: team.id } });
+      const res = await call(activityRoute.GET, { url: `http://localhost/x?${encodeURI(q)}`, headers: alice.auth, params: { id: team.id } });
       expect(res.status, q).toBe(422);
       expect((res.body.error as { fields: Record<string, string> }).fields, q).toEqual({ [q.split('=')[0]!]: message });
     }
     expect((await call(activityRoute.GET, { url: 'http://localhost/x?limit=200&offset=0', headers: alice.auth, params: { id: team.id } })).status).toBe(200);
+    expect((await call(activityRoute.GET, { url: 'http://localhost/x?limit=1&offset=1000000', headers: alice.auth, params: { id: team.id } })).status).toBe(200);
   });
 });
 
