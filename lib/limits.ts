@@ -20,6 +20,8 @@ export const LIMITS = {
     description: { maxChars: 500 },
     instructions: { maxChars: 8_000 },
     model: { maxChars: 200 },
+    /** The agent list's search text (GET /api/v1/agents?query=). */
+    queryChars: 200,
     maxTurns: { min: 1, max: 150, default: 25 },
     approvalTools: { max: 50 },
     /**

@@ -196,11 +196,11 @@ export const agentPatchSchema = z.strictObject({
   maxConcurrentChildren: agentMaxConcurrentChildrenSchema.optional(),
 });
 
-/** `GET /api/v1/agents?query=`: free text matched literally against name and description. */
-export const agentQuerySchema = z
-  .string()
-  .trim()
-  .max(200, 'Search text must be at most 200 characters');
+/**
+ * `GET /api/v1/agents?query=`: free text matched literally against name and description, bounded in characters (an
+ * emoji is one) and refused with a control character, as the activity feed's text filter is.
+ */
+export const agentQuerySchema = z.string().trim().pipe(boundedText({ maxChars: LIMITS.agent.queryChars }));
 
 export type AgentCreateInput = z.input<typeof agentCreateSchema>;
 export type AgentCreate = z.output<typeof agentCreateSchema>;

@@ -51,7 +51,7 @@ export function containsPattern(text: string): string {
  */
 export async function listAgents(ownerId: string, query?: string | null): Promise<Agent[]> {
   const parsed = agentQuerySchema.safeParse(query ?? '');
-  if (!parsed.success) throw badRequest('invalid_query', parsed.error.issues[0]?.message ?? 'Invalid search text');
+  if (!parsed.success) throw badRequest('invalid_query', `query: ${parsed.error.issues[0]?.message ?? 'Invalid search text'}`);
   const q = parsed.data;
   const owned = eq(agents.ownerId, ownerId);
   const where = q

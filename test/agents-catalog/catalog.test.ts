@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LIMITS } from '@/lib/limits';
 import {
   containsPattern,
   createAgent,
@@ -203,10 +204,20 @@ describe('agent catalog: list and search', () => {
     expect(containsPattern('a%b_c\\d')).toBe('%a\\%b\\_c\\\\d%');
   });
 
-  it('refuses over-long search text with 400', async () => {
+  it('bounds search text at LIMITS.agent.queryChars characters in ASCII, CJK and emoji, and refuses a control character, with 400', async () => {
     const alice = await makeUser('alice');
-    const err = await appError(() => listAgents(alice.id, 'q'.repeat(201)));
-    expect([err.status, err.code]).toEqual([400, 'invalid_query']);
+    const max = LIMITS.agent.queryChars;
+    const units = { Ascii: 'q', Cjk: '字', Emoji: '🎉' };
+    for (const [name, unit] of Object.entries(units)) await createAgent(alice.id, { name, description: unit.repeat(max) });
+    for (const [name, unit] of Object.entries(units)) {
+      // At the limit: a search (an emoji is one character, not two UTF-16 units); surrounding spaces are trimmed first.
+      expect(await names(alice.id, ` ${unit.repeat(max)} `), unit).toEqual([name]);
+      const err = await appError(() => listAgents(alice.id, unit.repeat(max + 1)));
+      expect([err.status, err.code, err.message], unit).toEqual([400, 'invalid_query', `query: Must be at most ${max} characters (now ${max + 1})`]);
+    }
+    // Must not happen: a control character quietly matching nothing (the activity feed's filter refuses it too).
+    const nul = await appError(() => listAgents(alice.id, 'Wri\u0000ter'));
+    expect([nul.status, nul.code, nul.message]).toEqual([400, 'invalid_query', 'query: Contains a control character (U+0000)']);
   });
 });
 
