@@ -210,7 +210,7 @@ test('the Manage menu works from the keyboard: arrows move, Escape closes and re
   const menu = page.getByRole('menu');
   await expect(menu.getByRole('menuitem', { name: 'Refresh now' })).toBeFocused();
   await page.keyboard.press('ArrowUp'); // wraps to the last item
-  await expect(menu.getByRole('menuitem', { name: 'Delete finished team' })).toBeFocused();
+  await expect(menu.getByRole('menuitem', { name: 'Delete team…' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
   await expect(manage).toBeFocused();

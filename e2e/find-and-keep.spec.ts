@@ -184,7 +184,7 @@ test('the workspace files can be kept: Manage offers the ZIP export, and deletin
   expect(new URL(page.url()).pathname).toBe(`/teams/${team.id}`);
 
   await page.getByRole('button', { name: 'Manage' }).click();
-  await page.getByRole('menuitem', { name: 'Delete finished team' }).click();
+  await page.getByRole('menuitem', { name: 'Delete team…' }).click();
   await expect(page.getByRole('dialog')).toContainText('the files of its workspace are removed (Manage → Export as ZIP keeps a copy of them all)');
   await page.getByRole('button', { name: 'Keep team' }).click();
   expect((await api.get(`/api/v1/teams/${team.id}/files`)).status()).toBe(200);

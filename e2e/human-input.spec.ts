@@ -130,7 +130,7 @@ test('a reload reopens the same team with its feed, and a waiting question can s
   expect(responses).toHaveLength(1);
 });
 
-test('"Delete finished team" is refused while a request waits; after cancelling it returns to the team list', async ({
+test('"Delete team…" is refused while a request waits; after cancelling it returns to the team list', async ({
   page,
   api,
 }) => {
@@ -148,7 +148,7 @@ test('"Delete finished team" is refused while a request waits; after cancelling 
   const confirm = page.getByRole('dialog', { name: 'Delete “Temporary crew”?' });
   const chooseDelete = async () => {
     await page.getByRole('button', { name: 'Manage' }).click();
-    await page.getByRole('menuitem', { name: 'Delete finished team' }).click();
+    await page.getByRole('menuitem', { name: 'Delete team…' }).click();
     await expect(confirm.getByRole('button', { name: 'Delete team' })).toBeVisible();
   };
 

@@ -161,7 +161,7 @@ for (const layout of layouts) {
     await expect(page.getByRole('article').filter({ hasText: 'Cancelled' })).toHaveCount(3, { timeout: RESULT_TIMEOUT });
     // Nothing is left to cancel: the menu no longer offers it.
     await page.getByRole('button', { name: 'Manage' }).click();
-    await expect(page.getByRole('menuitem', { name: 'Delete finished team' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Delete team…' })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: 'Cancel all unfinished requests…' })).toHaveCount(0);
     if (layout.viewport.width < 400) await noSidewaysScroll(page);
   });

@@ -28,7 +28,7 @@ const errorText = (e: unknown, fallback: string) => (e instanceof ApiError ? e.m
 /**
  * Refresh now, Reconnect (after a restart or an interrupted creation), Export (Markdown or JSON), Clone (a new team
  * with the same members and goal, at any time; the request limit's notice offers it too), Cancel all unfinished
- * requests (asks first) and Delete finished team.
+ * requests (asks first) and Delete team (asks first; the server refuses while requests are unfinished).
  */
 export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
   const router = useRouter();
@@ -69,7 +69,7 @@ export function ManageMenu({ team, onRefresh, onReconnected }: Props) {
           { label: 'Clone team…', onSelect: () => setCloneOpen(true) },
           ...(team.pendingJobs > 0 ? [{ label: 'Cancel all unfinished requests…', danger: true, onSelect: () => setCancelAllOpen(true) }] : []),
           {
-            label: 'Delete finished team',
+            label: 'Delete team…',
             danger: true,
             onSelect: () => setConfirmOpen(true),
           },
