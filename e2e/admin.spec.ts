@@ -175,7 +175,7 @@ test('the admin page at 390×844 in dark mode and at tablet width: dark colours,
   const phone = await measureHorizontalOverflow(page);
   expect(phone.px, `sticks out: ${phone.offenders.join(', ')}`).toBeLessThanOrEqual(0);
 
-  // A tablet keeps the sections behind the menu; from the lg breakpoint (1024 px) all seven, Admin included, sit in
+  // A tablet keeps the sections behind the menu; from the lg breakpoint (1024 px) all eight, Admin included, sit in
   // the header bar. Neither may stick out, whatever fonts the browser has.
   await page.setViewportSize({ width: 768, height: 1024 });
   await page.getByRole('button', { name: 'Open menu' }).click();

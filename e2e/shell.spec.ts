@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { expect, horizontalOverflow, measureHorizontalOverflow, test } from './fixtures';
 
 const DARK = /(^|\s)dark(\s|$)/;
-const APP_PAGES = ['/agents', '/conversations', '/settings', '/teams'] as const;
+const APP_PAGES = ['/agents', '/batches', '/conversations', '/settings', '/teams'] as const;
 
 test.describe('signed in', () => {
   test('the theme switch applies dark, light and system, and the choice survives a reload', async ({ page }) => {
@@ -44,6 +44,12 @@ test.describe('signed in', () => {
     await nav.getByRole('link', { name: 'Agents' }).click();
     await expect(page).toHaveURL(/\/agents$/);
     await expect(nav.getByRole('link', { name: 'Agents' })).toHaveAttribute('aria-current', 'page');
+
+    // Every list page has its section, batches too: the list of a person's batches is one click from anywhere.
+    await nav.getByRole('link', { name: 'Batches' }).click();
+    await expect(page).toHaveURL(/\/batches$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Batches' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Batches' })).toHaveAttribute('aria-current', 'page');
   });
 
   for (const width of [360, 390, 768, 1024]) {

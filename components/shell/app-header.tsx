@@ -13,7 +13,7 @@ import { ThemeSwitch } from './theme-switch';
 /**
  * The signed-in header. From the `lg` breakpoint the section links sit in the bar; below it they move into a
  * menu panel (with who is signed in and sign-out), so nothing overflows from 360 px to a tablet's 1023 px — with
- * seven sections, whatever the browser's fonts (a wide sans such as DejaVu took a 768 px bar 20 px past its edge).
+ * eight sections, whatever the browser's fonts (a wide sans such as DejaVu took a 768 px bar 20 px past its edge).
  * Who is signed in (AccountLabel: the name, else the email) sits in the bar from `xl`, where it has room. The menu
  * is a plain disclosure (a button with aria-expanded that shows a panel): no UI library in the layout every page
  * loads. Like the kit's Menu, Escape (on the button or anywhere in the open panel) closes it and gives focus back

@@ -3,6 +3,7 @@ export const NAV_ITEMS = [
   { href: '/agents', label: 'Agents' },
   { href: '/teams', label: 'Teams' },
   { href: '/conversations', label: 'Conversations' },
+  { href: '/batches', label: 'Batches' },
   { href: '/inbox', label: 'Inbox' },
   { href: '/skills', label: 'Skills' },
   { href: '/settings', label: 'Settings' },

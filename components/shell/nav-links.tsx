@@ -23,7 +23,7 @@ export function NavLinks({ layout, onNavigate, admin = false }: { layout: 'row' 
               aria-current={current ? 'page' : undefined}
               onClick={onNavigate}
               className={cn(
-                // Seven sections (with Admin) fit a 1024 px bar, the email beside them from `xl`, with the tighter padding below it.
+                // Eight sections (with Admin) fit a 1024 px bar, the email beside them from `xl`, with the tighter padding below it.
                 'block rounded-md py-2 text-sm font-medium whitespace-nowrap',
                 layout === 'row' ? 'px-2 xl:px-3' : 'px-3',
                 'focus-visible:outline-2 focus-visible:outline-indigo-500',

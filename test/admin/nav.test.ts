@@ -6,8 +6,8 @@ import { makeAccount } from './helpers';
 
 describe('the Admin section link', () => {
   it('is listed last for admins and not at all for members', () => {
-    expect(navItemsFor({ admin: true }).map((i) => i.label)).toEqual(['Agents', 'Teams', 'Conversations', 'Inbox', 'Skills', 'Settings', 'Admin']);
-    expect(navItemsFor({ admin: false }).map((i) => i.label)).toEqual(['Agents', 'Teams', 'Conversations', 'Inbox', 'Skills', 'Settings']);
+    expect(navItemsFor({ admin: true }).map((i) => i.label)).toEqual(['Agents', 'Teams', 'Conversations', 'Batches', 'Inbox', 'Skills', 'Settings', 'Admin']);
+    expect(navItemsFor({ admin: false }).map((i) => i.label)).toEqual(['Agents', 'Teams', 'Conversations', 'Batches', 'Inbox', 'Skills', 'Settings']);
   });
 
   it('follows the role in the database: members and disabled admins are not admins', async () => {
