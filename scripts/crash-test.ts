@@ -18,7 +18,9 @@
  *   CRASH_KEEP=1       keep the temporary data directories, server logs (and the Postgres database)
  *
  * Starts `next start` itself, each process on a temporary data directory of its own, and exits non-zero on any
- * violation.
+ * violation. With several processes it is also their supervisor: one that stops itself because its beat came late
+ * while it held work (ADR 044 §7; a loaded machine does this without any kill) is started again, and its stop counts
+ * as a restart; any other exit the harness did not cause is a violation.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -346,6 +348,13 @@ async function main(): Promise<number> {
       if (!exit) violations.push(`process ${i} did not exit within 30 s of SIGTERM`);
       else if (exit.code !== 143) violations.push(`SIGTERM: process ${i} exited with ${JSON.stringify(exit)}, expected code 143`);
     }
+    // A fenced stop (a late beat while holding work) is designed, and the harness started the process again as a
+    // supervisor would: a restart like a kill's for the verdict. Any other exit the harness did not cause is a fault.
+    for (const own of cluster.nodes.flatMap((node) => node.ownExits)) {
+      if (!own.fenced) violations.push(`process ${own.process} exited on its own with ${JSON.stringify(own.exit)}, not a fenced stop`);
+      else if (own.restartError) violations.push(`process ${own.process} stopped itself (fenced) and did not start again: ${own.restartError}`);
+      else if (own.restartedAt) log.restarts.push({ killedAt: own.at, spawnedAt: own.restartedAt });
+    }
 
     // Read before the facts: the stopped processes' rows are still there (a row goes an hour after its last beat).
     const beats = database ? await lastBeats(database.url) : new Map<string, number>();
@@ -430,7 +439,7 @@ async function main(): Promise<number> {
           (twice.length ? `; ${twice.length} more whose run's executor was killed too, before the run finished: ${twice.map((h) => secs(h.ms)).join(', ')}` : ''),
       );
     }
-    if (options.processes > 1) console.log(`  late beats:   ${rejoined} rejoined under a new id holding nothing; ${selfStopped} stopped a process holding something`);
+    if (options.processes > 1) console.log(`  late beats:   ${rejoined} rejoined under a new id holding nothing; ${selfStopped} stopped a process holding something (started again by the harness, as a supervisor would)`);
     console.log(
       `  shutdown:     final SIGTERM → exit ${stops.map((s) => s.exit?.code ?? 'none').join('/')} in ${stops.map((s) => secs(s.ms)).join('/')}; ` +
         (postgres ? 'second-server refusal: SQLite only' : `second server on the same data directory ${refusal ? 'NOT refused' : 'refused'}`),

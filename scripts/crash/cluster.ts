@@ -4,6 +4,16 @@
  */
 import { ServerProcess, waitForHealth, type Exit } from './server';
 
+/** What server/startup.ts logs before a fenced process exits 1 (ADR 044 §7: a late beat while it holds work). */
+const FENCED_STOP = '[ensemble] stopping now: ';
+
+/**
+ * An exit the harness did not cause. `fenced`: the designed stop above, after which the harness starts the process
+ * again as its supervisor would (`restartedAt`: when the new one spawned; `restartError` if it could not). Any
+ * other is a violation.
+ */
+export type OwnExit = { process: number; exit: Exit; at: number; fenced: boolean; restartedAt?: number; restartError?: string };
+
 /** One app process slot: restarted in place (same port, env and data directory) after each kill. */
 export class Node {
   server!: ServerProcess;
@@ -12,6 +22,12 @@ export class Node {
   kills = 0;
   /** Spawn → healthy, per start. */
   readonly healthMs: number[] = [];
+  /** Exits the harness did not cause, in order. */
+  readonly ownExits: OwnExit[] = [];
+  /** The supervisor's start after a fenced stop, while it runs: a kill or stop acts on the process it starts. */
+  private supervising: Promise<void> | null = null;
+  /** Processes the harness signalled itself: their exit is its own doing. */
+  private readonly signalled = new WeakSet<ServerProcess>();
 
   constructor(
     readonly index: number,
@@ -24,7 +40,8 @@ export class Node {
   }
 
   async start(): Promise<number> {
-    this.server = new ServerProcess(this.port, this.env, this.logFile);
+    const server = (this.server = new ServerProcess(this.port, this.env, this.logFile));
+    void server.exited.then((exit) => this.exitedOnItsOwn(server, exit));
     const healthyAt = await waitForHealth(this.baseUrl, this.server);
     this.healthMs.push(healthyAt - this.server.startedAt);
     this.markUp();
@@ -37,9 +54,29 @@ export class Node {
     this.onUp();
   }
 
+  /**
+   * A process on a shared database that finds its beat late while it holds work stops at once with exit 1, for its
+   * supervisor to start it again (ADR 044 §7); the others take its teams and runs over meanwhile. The harness is that
+   * supervisor. On a loaded machine this happens without any kill, and is not a fault.
+   */
+  private exitedOnItsOwn(server: ServerProcess, exit: Exit): void {
+    if (this.signalled.has(server) || server !== this.server) return;
+    this.up = false;
+    const own: OwnExit = { process: this.index, exit, at: Date.now(), fenced: exit.code === 1 && server.output.includes(FENCED_STOP) };
+    this.ownExits.push(own);
+    if (!own.fenced) return;
+    this.supervising = this.start().then(
+      () => void (own.restartedAt = this.server.startedAt),
+      (error: unknown) => void (own.restartError = error instanceof Error ? error.message : String(error)),
+    );
+    void this.supervising.then(() => (this.supervising = null));
+  }
+
   /** SIGKILL; the caller restarts it (start()). */
   async kill(): Promise<void> {
+    if (this.supervising) await this.supervising;
     this.up = false;
+    this.signalled.add(this.server);
     const exit = await this.server.kill('SIGKILL');
     if (exit.signal !== 'SIGKILL') throw new Error(`process ${this.index} had already exited (${JSON.stringify(exit)}):\n${this.server.output.slice(-2_000)}`);
     this.kills += 1;
@@ -47,7 +84,9 @@ export class Node {
 
   /** SIGTERM with a bound; null when it did not exit in time (then it is SIGKILLed). */
   async stop(timeoutMs = 30_000): Promise<{ exit: Exit | null; ms: number }> {
+    if (this.supervising) await this.supervising;
     this.up = false;
+    this.signalled.add(this.server);
     const stoppedAt = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
