@@ -147,6 +147,48 @@ test('search filters the list by name or description', async ({ page, api }) => 
   await expect(agentNames(page)).toHaveText(['Researcher', 'Reviewer', 'Writer']);
 });
 
+test('search takes 200 emoji or CJK characters; one more, or a pasted control character, is explained at the field and never sent', async ({ page, api }) => {
+  // The server counts characters (an emoji is one) and refuses control characters; the box counted UTF-16 units,
+  // so it stopped at 100 emoji; and a pasted control character (Word's line break, U+000B) turned the list into a load
+  // error.
+  await createAgent(api, { name: 'Violinist', description: '🎻'.repeat(200) });
+  await createAgent(api, { name: 'Calligrapher', description: '名'.repeat(200) });
+  const searches: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname === '/api/v1/agents' && url.searchParams.has('query')) searches.push(url.searchParams.get('query')!);
+  });
+  await page.goto('/agents');
+  await expect(agentNames(page)).toHaveText(['Calligrapher', 'Violinist'], PAGE_DATA);
+
+  const search = page.getByRole('searchbox', { name: 'Search agents' });
+  await search.fill('🎻'.repeat(200));
+  await expect(agentNames(page)).toHaveText(['Violinist']);
+  await expect(search).not.toHaveAttribute('aria-invalid', 'true');
+
+  await search.fill('🎻'.repeat(201));
+  await expect(search).toHaveAccessibleDescription('Search is too long: at most 200 characters (now 201 characters)');
+  await expect(search).toHaveAttribute('aria-invalid', 'true');
+  await expect(agentNames(page)).toHaveText(['Violinist']); // the last search's results stay, no load error
+  await expect(page.getByText('Couldn’t load your agents.')).toHaveCount(0);
+
+  await search.fill('名'.repeat(200));
+  await expect(agentNames(page)).toHaveText(['Calligrapher']);
+  await search.fill('名'.repeat(201));
+  await expect(search).toHaveAccessibleDescription('Search is too long: at most 200 characters (now 201 characters)');
+
+  await search.fill('Violin\u000bist');
+  await expect(search).toHaveAccessibleDescription('Search contains a control character (U+000B); remove it');
+  await expect(agentNames(page)).toHaveText(['Calligrapher']);
+
+  await search.fill('Violin');
+  await expect(agentNames(page)).toHaveText(['Violinist']);
+  await expect(search).not.toHaveAttribute('aria-invalid', 'true');
+  // What must not happen: a search the server refuses leaves the browser.
+  expect(searches.filter((q) => [...q].length > 200 || /\u000b/.test(q))).toEqual([]);
+  expect(searches).toContain('🎻'.repeat(200));
+});
+
 test('edits an agent and the list shows the change', async ({ page, api }) => {
   const agent = await createAgent(api, { name: 'Drafter', description: 'Writes first drafts', maxTurns: 25 });
   await page.goto('/agents');

@@ -6,6 +6,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { DEFAULT_GROUPS_LABEL, TOOL_GROUPS, type ToolGroup } from '@/lib/tool-groups';
 import { actionData } from '@/lib/action-result';
+import { LIMITS } from '@/lib/limits';
+import { boundedTextProblem } from '@/lib/text-bounds';
 import type { ApiAgent } from '@/lib/types/agent';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -20,11 +22,18 @@ import { ApprovalSummary } from './approval-summary';
 import { useDebouncedValue } from '@/components/ui/use-debounced-value';
 
 const SEARCH_DEBOUNCE_MS = 250;
+/** The API's bound on the search text, counted in characters (an emoji is one), as the server counts them. */
+const SEARCH_BOUND = { maxChars: LIMITS.agent.queryChars };
+const searchProblem = (text: string) => boundedTextProblem(text, SEARCH_BOUND, 'Search', false);
 
 /** The agent catalog: search box, list, and each agent's Chat / Edit / Delete actions. */
 export function AgentList() {
   const [search, setSearch] = useState('');
-  const query = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  // Text the server would refuse (too long, or holding a control character pasted from a document) is never sent: the field says why at once, and the list
+  // keeps the last sendable search's results rather than turning into a load error.
+  const [sendable, setSendable] = useState('');
+  const query = useDebouncedValue(sendable, SEARCH_DEBOUNCE_MS);
+  const problem = searchProblem(search.trim());
   const [toDelete, setToDelete] = useState<ApiAgent | null>(null);
 
   const agents = useQuery({
@@ -35,13 +44,15 @@ export function AgentList() {
 
   return (
     <div className="space-y-4">
-      <Field label="Search agents" labelPlacement="hidden" className="max-w-md">
+      <Field label="Search agents" labelPlacement="hidden" className="max-w-md" error={problem ?? undefined}>
         <Input
           type="search"
           placeholder="Search by name or description"
           value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          maxLength={200}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            if (!searchProblem(e.target.value.trim())) setSendable(e.target.value.trim());
+          }}
           autoComplete="off"
         />
       </Field>
