@@ -23,9 +23,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // A larger young generation: loading the app's modules into each worker allocates a lot that dies young, and
-    // V8's default 16 MB semi-space promotes much of it to the old generation, where collecting costs more (about
-    // 4 % of the suite's CPU; docs/performance.md, CI).
+    // As in vitest.config.mts: a larger young generation for what loading the app's modules allocates.
     execArgv: ['--max-semi-space-size=64'],
     // A worker here waits on Postgres about half its time (one worker left 45 % of two cores idle): one more worker
     // than the cores keeps them busy (docs/performance.md, CI).

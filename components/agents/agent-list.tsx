@@ -29,8 +29,8 @@ const searchProblem = (text: string) => boundedTextProblem(text, SEARCH_BOUND, '
 /** The agent catalog: search box, list, and each agent's Chat / Edit / Delete actions. */
 export function AgentList() {
   const [search, setSearch] = useState('');
-  // Text the server would refuse (too long, or holding a control character pasted from a document) is never sent: the field says why at once, and the list
-  // keeps the last sendable search's results rather than turning into a load error.
+  // Text the server would refuse (too long, or holding a control character pasted from a document) is never sent:
+  // the field says why at once, and the list keeps the last sendable search's results rather than a load error.
   const [sendable, setSendable] = useState('');
   const query = useDebouncedValue(sendable, SEARCH_DEBOUNCE_MS);
   const problem = searchProblem(search.trim());
@@ -51,7 +51,8 @@ export function AgentList() {
           value={search}
           onChange={(e) => {
             setSearch(e.target.value);
-            if (!searchProblem(e.target.value.trim())) setSendable(e.target.value.trim());
+            const text = e.target.value.trim();
+            if (!searchProblem(text)) setSendable(text);
           }}
           autoComplete="off"
         />
